@@ -1,0 +1,129 @@
+"""Memory decay: the Hot / Warm / Cold tier of a fact from recency and access count.
+
+Exactly the design's `calculate_decay_tier`: whole days since `lastAccessed`
+(`(now - lastAccessed).days`, so 7 days 23 hours is 7 days), hot ≤ 7 / warm ≤ 30 / else
+cold; more than 10 accesses stretch that to 10 / 45, more than 20 to 14 / 60. The
+thresholds are settings (`DecayPolicy`), the clock is injected, and timestamps without a
+zone are local time.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, Field, model_validator
+
+from vault_app.core import models
+
+Clock = Callable[[], dt.datetime]
+
+
+def system_clock() -> dt.datetime:
+    """Now, as an aware datetime in the local zone."""
+    return dt.datetime.now().astimezone()
+
+
+def fixed_clock(moment: dt.datetime) -> Clock:
+    aware = as_aware(moment)
+    return lambda: aware
+
+
+def as_aware(moment: dt.datetime) -> dt.datetime:
+    """Honour a zone when there is one; a naive time is local time."""
+    return moment if moment.tzinfo is not None else moment.astimezone()
+
+
+class DecayLevel(BaseModel):
+    """Thresholds that apply once a fact has been accessed more than `min_access` times."""
+
+    min_access: int = Field(ge=0)
+    hot_days: int = Field(ge=0)
+    warm_days: int = Field(ge=0)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> DecayLevel:
+        if self.warm_days < self.hot_days:
+            raise ValueError("warm_days must be at least hot_days")
+        return self
+
+
+class DecayPolicy(BaseModel):
+    """Frequency-resistant thresholds; the defaults are the design's."""
+
+    levels: list[DecayLevel] = Field(
+        default_factory=lambda: [
+            DecayLevel(min_access=0, hot_days=7, warm_days=30),
+            DecayLevel(min_access=10, hot_days=10, warm_days=45),
+            DecayLevel(min_access=20, hot_days=14, warm_days=60),
+        ],
+        min_length=1,
+    )
+
+    @model_validator(mode="after")
+    def _sorted(self) -> DecayPolicy:
+        self.levels.sort(key=lambda level: level.min_access)
+        return self
+
+    def thresholds(self, access_count: int) -> tuple[int, int]:
+        """The lowest level always applies; a higher one once access_count exceeds it."""
+        chosen = self.levels[0]
+        for level in self.levels[1:]:
+            if access_count > level.min_access:
+                chosen = level
+        return chosen.hot_days, chosen.warm_days
+
+    def tier_for_days(self, days: int, access_count: int) -> models.DecayTier:
+        hot, warm = self.thresholds(access_count)
+        if days <= hot:
+            return models.DecayTier.HOT
+        if days <= warm:
+            return models.DecayTier.WARM
+        return models.DecayTier.COLD
+
+    def tier(self, fact: models.Fact, now: dt.datetime) -> models.DecayTier:
+        return self.tier_for_days(days_since(fact.last_touched, now), fact.access_count)
+
+
+NEVER = 10**9  # "days since" a fact with no time at all: always cold
+
+
+def days_since(moment: dt.datetime | None, now: dt.datetime) -> int:
+    """Whole days from `moment` to `now` (floor, like `timedelta.days`)."""
+    if moment is None:
+        return NEVER
+    return (as_aware(now) - as_aware(moment)).days
+
+
+class RawTierCounter:
+    """Tier counts straight from raw JSON entries, without building `Fact` objects.
+
+    Opening a vault must not validate 200,000 facts; this reads only `status`,
+    `lastAccessed` (or the creation time) and `accessCount`, and caches parsed
+    timestamps, which repeat a lot in real vaults.
+    """
+
+    def __init__(self, policy: DecayPolicy, now: dt.datetime) -> None:
+        self.policy = policy
+        self.now = as_aware(now)
+        self._days: dict[str, int] = {}
+
+    def days(self, value: Any) -> int:
+        if not isinstance(value, str):
+            return NEVER
+        days = self._days.get(value)
+        if days is None:
+            try:
+                days = (self.now - as_aware(dt.datetime.fromisoformat(value))).days
+            except ValueError:
+                days = NEVER
+            self._days[value] = days
+        return days
+
+    def tier(self, entry: dict[str, Any], time_key: str) -> models.DecayTier:
+        days = self.days(entry.get("lastAccessed") or entry.get(time_key))
+        count = entry.get("accessCount", 0)
+        if not isinstance(count, int) or isinstance(count, bool):
+            count = 0
+        return self.policy.tier_for_days(days, count)

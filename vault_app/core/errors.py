@@ -1,0 +1,61 @@
+"""The exceptions the core raises: each names the file, the place in it and the reason."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class VaultError(Exception):
+    """Base of every error the library raises on purpose; its message is one line."""
+
+
+class InvalidIdError(VaultError):
+    """An entity id, agent id or fact id that is malformed or points outside the vault."""
+
+
+class NotFoundError(VaultError):
+    """A vault, entity, agent, fact or document that does not exist."""
+
+
+class AlreadyExistsError(VaultError):
+    """Creating something that is already there."""
+
+
+class CorruptFileError(VaultError):
+    """A file that cannot be understood: bad JSON, bad UTF-8, wrong types, too large.
+
+    `location` says where in the file (``line 3, column 7``, ``[12].accessCount``).
+    The file is never overwritten while it is corrupt.
+    """
+
+    def __init__(self, path: Path | str, reason: str, location: str | None = None) -> None:
+        self.path = Path(path)
+        self.reason = reason
+        self.location = location
+        where = f" at {location}" if location else ""
+        super().__init__(f"{self.path}{where}: {reason}")
+
+
+class ConflictError(VaultError):
+    """The file changed on disk since the writer read it; the write was refused."""
+
+    def __init__(self, path: Path | str, expected: str | None, actual: str | None) -> None:
+        self.path = Path(path)
+        self.expected = expected
+        self.actual = actual
+        super().__init__(
+            f"{self.path}: changed on disk since it was read "
+            f"(expected {_short(expected)}, found {_short(actual)}); reload and try again"
+        )
+
+
+class LockTimeoutError(VaultError):
+    """Another writer held the lock on a file for longer than the configured timeout."""
+
+
+class InvalidFactError(VaultError):
+    """A fact (or an edit to one) that breaks the schema: empty text, unknown category…"""
+
+
+def _short(digest: str | None) -> str:
+    return "no file" if digest is None else digest[:12]

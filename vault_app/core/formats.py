@@ -1,0 +1,404 @@
+"""Reading and writing fact files in every shape other writers produce.
+
+A fact file is decoded into a `FactFile`: the raw JSON entries (kept as parsed, so unknown
+fields, their order and the file's own spelling survive), the container object when the
+file is a wrapper, and a `Dialect` describing how this file spells things:
+
+=====================  =========================  =============================
+aspect                 canonical                  variants seen in other writers
+=====================  =========================  =============================
+file name              items.json                 facts.json
+top level              JSON array                 {"entityId", "items": [...]},
+                                                  {"entity", "facts": [...]}
+fact text              "fact"                     "content"
+creation time          "timestamp"                "created"
+lineage                old."supersededBy" = new   new."supersedes" = old
+replaced status        "superseded"               "historical"
+source                 "2026-01-31" (string)      {"type", "timestamp", "channel"}
+layout                 2-space indent             compact, other indents, \\uXXXX
+=====================  =========================  =============================
+
+`Fact` objects are built from raw entries on demand (lazy validation: a vault scan only
+reads the few fields decay needs), and every edit goes through the helpers here, which
+write each field under the name this file already uses.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pydantic
+
+from vault_app.core import errors, models
+
+SUPERSEDED_WORDS = ("superseded", "historical")
+_BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """How one fact file spells things, so that it is written back in its own shape."""
+
+    shape: str = "array"  # "array", or the wrapper's list key: "items" / "facts"
+    text_key: str = "fact"
+    time_key: str = "timestamp"
+    backward_lineage: bool = False  # new."supersedes" instead of old."supersededBy"
+    superseded_word: str = "superseded"
+    source_object: bool = False
+    indent: int | str | None = 2
+    ascii_only: bool = False
+    bom: bool = False
+    trailing_newline: bool = True
+    stdlib_json: bool = False  # orjson refused it (e.g. integers over 64 bits)
+
+    def describe(self) -> list[str]:
+        """The ways this file departs from the canonical shape, for `info` and `show`."""
+        notes = []
+        if self.shape != "array":
+            notes.append(f'wrapper object with "{self.shape}"')
+        if self.text_key != "fact":
+            notes.append(f'text in "{self.text_key}"')
+        if self.time_key != "timestamp":
+            notes.append(f'time in "{self.time_key}"')
+        if self.backward_lineage:
+            notes.append('lineage via "supersedes"')
+        if self.superseded_word != "superseded":
+            notes.append(f'status "{self.superseded_word}"')
+        if self.source_object:
+            notes.append("source objects")
+        return notes
+
+
+CANONICAL = Dialect()
+
+
+@dataclass
+class FactFile:
+    """A decoded fact file: raw entries plus what is needed to write it back."""
+
+    path: Path
+    raw: list[Any]
+    dialect: Dialect = CANONICAL
+    container: dict[str, Any] | None = None
+    digest: str | None = None  # sha256 of the bytes read; None for a file not yet on disk
+    _lineage: tuple[dict[str, str], dict[str, str]] | None = field(default=None, repr=False)
+
+    # -- lineage ----------------------------------------------------------------------
+
+    def lineage(self) -> tuple[dict[str, str], dict[str, str]]:
+        """(successor, predecessor) maps over fact ids, from either kind of pointer."""
+        if self._lineage is None:
+            successor: dict[str, str] = {}
+            predecessor: dict[str, str] = {}
+            for entry in self.raw:
+                if not isinstance(entry, dict):
+                    continue
+                fid = entry.get("id")
+                if not isinstance(fid, str):
+                    continue
+                new = entry.get("supersededBy")
+                if isinstance(new, str) and new:
+                    successor[fid] = new
+                    predecessor.setdefault(new, fid)
+                old = entry.get("supersedes")
+                if isinstance(old, str) and old:
+                    predecessor[fid] = old
+                    successor.setdefault(old, fid)
+            self._lineage = (successor, predecessor)
+        return self._lineage
+
+    def invalidate(self) -> None:
+        self._lineage = None
+
+    def index_of(self, fact_id: str) -> int:
+        """Position of the fact with this id; raises if absent or duplicated."""
+        hits = [
+            i for i, e in enumerate(self.raw) if isinstance(e, dict) and e.get("id") == fact_id
+        ]
+        if not hits:
+            raise errors.NotFoundError(f"no fact {fact_id!r} in {self.path}")
+        if len(hits) > 1:
+            raise errors.CorruptFileError(
+                self.path, f"fact id {fact_id!r} appears {len(hits)} times", f"[{hits[1]}].id"
+            )
+        return hits[0]
+
+    def ids(self) -> list[str]:
+        return [e["id"] for e in self.raw if isinstance(e, dict) and isinstance(e.get("id"), str)]
+
+    # -- validated views ----------------------------------------------------------------
+
+    def fact_at(self, index: int) -> models.Fact:
+        successor, predecessor = self.lineage()
+        return to_fact(self.raw[index], index, self.path, self.dialect, successor, predecessor)
+
+    def facts(self) -> tuple[list[models.Fact], list[errors.CorruptFileError]]:
+        """Every entry validated: the good facts, and one precise error per bad entry."""
+        good: list[models.Fact] = []
+        bad: list[errors.CorruptFileError] = []
+        successor, predecessor = self.lineage()
+        for index, entry in enumerate(self.raw):
+            try:
+                good.append(to_fact(entry, index, self.path, self.dialect, successor, predecessor))
+            except errors.CorruptFileError as exc:
+                bad.append(exc)
+        return good, bad
+
+
+# -- decoding -------------------------------------------------------------------------------
+
+
+def digest_of(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def parse_json(path: Path, data: bytes) -> tuple[Any, bool]:
+    """Parse JSON bytes; returns (value, parsed_by_stdlib). Errors say line and column."""
+    try:
+        return orjson.loads(data), False
+    except orjson.JSONDecodeError as exc:
+        orjson_error = exc
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise errors.CorruptFileError(
+            path, f"invalid UTF-8 ({exc.reason})", f"byte {exc.start}"
+        ) from None
+    try:
+        # The standard library accepts what orjson refuses on purpose (integers beyond
+        # 64 bits); whatever it also refuses is reported with its line and column.
+        return json.loads(text), True
+    except json.JSONDecodeError as exc:
+        raise errors.CorruptFileError(
+            path, f"invalid JSON: {exc.msg}", f"line {exc.lineno}, column {exc.colno}"
+        ) from None
+    except RecursionError:
+        raise errors.CorruptFileError(path, "JSON nested too deeply", None) from orjson_error
+
+
+def decode(path: Path, data: bytes, digest: str | None = None) -> FactFile:
+    """Decode the bytes of a fact file, or raise `CorruptFileError` saying where and why."""
+    bom = data.startswith(_BOM)
+    body = data[len(_BOM) :] if bom else data
+    if not body.strip():
+        return FactFile(path, [], replace(CANONICAL, bom=bom), None, digest or digest_of(data))
+    value, stdlib = parse_json(path, body)
+    container: dict[str, Any] | None = None
+    if isinstance(value, list):
+        shape, raw = "array", value
+    elif isinstance(value, dict):
+        key = next((k for k in ("items", "facts") if isinstance(value.get(k), list)), None)
+        if key is None:
+            raise errors.CorruptFileError(
+                path,
+                'expected a JSON array of facts, or an object holding an "items" or '
+                f'"facts" array; found an object with keys {sorted(value)[:6]}',
+                "top level",
+            )
+        shape, raw, container = key, value[key], value
+    else:
+        raise errors.CorruptFileError(
+            path, f"expected a JSON array of facts, found {type(value).__name__}", "top level"
+        )
+    dialect = _detect(body, raw, shape, stdlib, bom)
+    return FactFile(path, raw, dialect, container, digest or digest_of(data))
+
+
+def _detect(body: bytes, raw: list[Any], shape: str, stdlib: bool, bom: bool) -> Dialect:
+    dicts = [e for e in raw if isinstance(e, dict)]
+    text_key = _first_key(dicts, ("fact", "content"), "fact")
+    time_key = _first_key(dicts, ("timestamp", "created"), "timestamp")
+    backward = any("supersedes" in e for e in dicts) and not any("supersededBy" in e for e in dicts)
+    word = "historical" if any(e.get("status") == "historical" for e in dicts) else "superseded"
+    source_object = next(
+        (isinstance(e["source"], dict) for e in dicts if e.get("source") is not None), False
+    )
+    return Dialect(
+        shape=shape,
+        text_key=text_key,
+        time_key=time_key,
+        backward_lineage=backward,
+        superseded_word=word,
+        source_object=source_object,
+        indent=_detect_indent(body),
+        ascii_only=body.isascii() and b"\\u" in body,
+        bom=bom,
+        trailing_newline=body.endswith(b"\n"),
+        stdlib_json=stdlib,
+    )
+
+
+def _first_key(entries: list[dict[str, Any]], keys: tuple[str, str], default: str) -> str:
+    for entry in entries:
+        for key in keys:
+            if key in entry:
+                return key
+    return default
+
+
+def _detect_indent(body: bytes) -> int | str | None:
+    start = body.lstrip()[:1]
+    head = body.lstrip()[1:4096]
+    if start not in (b"[", b"{") or not head.startswith((b"\n", b"\r\n")):
+        compact = b"\n" not in body.strip()
+        return None if compact else 2
+    for line in head.splitlines()[1:]:
+        if line.strip():
+            lead = line[: len(line) - len(line.lstrip())]
+            if lead.startswith(b"\t"):
+                return "\t"
+            return len(lead) or 2
+    return 2
+
+
+# -- encoding -------------------------------------------------------------------------------
+
+
+def encode(ff: FactFile) -> bytes:
+    """Serialize a fact file in its own shape."""
+    d = ff.dialect
+    if ff.container is not None:
+        value: Any = dict(ff.container)
+        value[d.shape] = ff.raw
+    else:
+        value = ff.raw
+    if not d.stdlib_json and not d.ascii_only and d.indent in (2, None):
+        option = orjson.OPT_INDENT_2 if d.indent == 2 else 0
+        data = orjson.dumps(value, option=option)
+    else:
+        text = json.dumps(value, indent=d.indent, ensure_ascii=d.ascii_only)
+        data = text.encode("utf-8")
+    if d.trailing_newline:
+        data += b"\n"
+    return (_BOM + data) if d.bom else data
+
+
+# -- raw entry <-> Fact ------------------------------------------------------------------------
+
+
+def canonical_dict(
+    entry: dict[str, Any], successor: dict[str, str], predecessor: dict[str, str]
+) -> dict[str, Any]:
+    """The entry with variant spellings mapped to canonical names (a new dict)."""
+    d = dict(entry)
+    if "fact" not in d and "content" in d:
+        d["fact"] = d.pop("content")
+    if "timestamp" not in d and "created" in d:
+        d["timestamp"] = d.pop("created")
+    if d.get("status") == "historical":
+        d["status"] = "superseded"
+    for key in ("relatedEntities", "metadata"):
+        if key in d and d[key] is None:
+            del d[key]
+    fid = d.get("id")
+    if isinstance(fid, str):
+        if not d.get("supersededBy") and fid in successor:
+            d["supersededBy"] = successor[fid]
+        if not d.get("supersedes") and fid in predecessor:
+            d["supersedes"] = predecessor[fid]
+    return d
+
+
+def to_fact(
+    entry: Any,
+    index: int,
+    path: Path,
+    dialect: Dialect,
+    successor: dict[str, str],
+    predecessor: dict[str, str],
+) -> models.Fact:
+    """Validate one raw entry; a bad one raises `CorruptFileError` at `[index].field`."""
+    if not isinstance(entry, dict):
+        raise errors.CorruptFileError(
+            path, f"expected a fact object, found {type(entry).__name__}", f"[{index}]"
+        )
+    try:
+        return models.Fact.model_validate(canonical_dict(entry, successor, predecessor))
+    except pydantic.ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(part) for part in first["loc"])
+        name = loc.split(".", 1)[0]
+        spelled = {"fact": dialect.text_key, "timestamp": dialect.time_key}.get(name, name)
+        loc = spelled + loc[len(name) :]
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        raise errors.CorruptFileError(
+            path, f"{first['msg']}{more}", f"[{index}].{loc}" if loc else f"[{index}]"
+        ) from None
+
+
+def is_superseded_raw(entry: dict[str, Any], successor: dict[str, str]) -> bool:
+    status = entry.get("status")
+    return status in SUPERSEDED_WORDS or bool(entry.get("supersededBy")) or (
+        entry.get("id") in successor
+    )
+
+
+def iso(moment: dt.datetime) -> str:
+    return moment.isoformat(timespec="seconds")
+
+
+def new_entry(
+    dialect: Dialect,
+    *,
+    fact_id: str,
+    text: str,
+    category: models.FactCategory,
+    now: dt.datetime,
+    source: str | None,
+    related: Iterable[str],
+    agent_id: str | None,
+    confidence: float,
+    metadata: dict[str, Any] | None,
+    supersedes: str | None = None,
+) -> dict[str, Any]:
+    """A new raw fact spelled the way this file spells facts."""
+    stamp = iso(now)
+    source_value: Any = source if source is not None else now.date().isoformat()
+    if dialect.source_object:
+        source_value = {"type": "vault-app", "timestamp": stamp, "channel": source_value}
+    entry: dict[str, Any] = {
+        "id": fact_id,
+        dialect.text_key: text,
+        "category": category.value,
+        dialect.time_key: stamp,
+        "source": source_value,
+        "status": "active",
+    }
+    if dialect.backward_lineage:
+        if supersedes:
+            entry["supersedes"] = supersedes
+    else:
+        entry["supersededBy"] = None
+    entry.update(
+        {
+            "relatedEntities": list(related),
+            "lastAccessed": stamp,
+            "accessCount": 0,
+            "confidence": confidence,
+            "agentId": agent_id,
+            "metadata": dict(metadata or {}),
+        }
+    )
+    return entry
+
+
+def mark_superseded(ff: FactFile, entry: dict[str, Any], new_id: str) -> None:
+    """Flag `entry` as replaced by `new_id`, in this file's vocabulary."""
+    word = "historical" if entry.get("status") == "historical" else ff.dialect.superseded_word
+    entry["status"] = word
+    if not ff.dialect.backward_lineage or "supersededBy" in entry:
+        entry["supersededBy"] = new_id
+    ff.invalidate()
+
+
+def mark_accessed(entry: dict[str, Any], now: dt.datetime) -> None:
+    count = entry.get("accessCount", 0)
+    entry["accessCount"] = (count if isinstance(count, int) and count >= 0 else 0) + 1
+    entry["lastAccessed"] = iso(now)

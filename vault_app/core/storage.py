@@ -1,0 +1,242 @@
+"""Safe writes: locks, optimistic checks, atomic replace, the backup ring and the audit log.
+
+Every change to a vault file is one `Transaction`:
+
+1. take the file's cross-process lock (filelock, `.vault/locks/<hash>.lock`), so agents,
+   the CLI and the GUI never interleave a read-modify-write;
+2. read the current bytes (size-limited) and their sha256; a writer that states the hash
+   it read earlier gets `ConflictError` if the disk has changed since;
+3. write the new bytes to a temp file in the same folder, flush, fsync, then hard-link the
+   current version into `.vault/backups/` (free: it is the inode `os.replace` unlinks),
+   `os.replace` the temp file over the target and fsync the folder;
+4. prune that file's backups to the ring size and append one line to `.vault/audit.jsonl`.
+
+A crash at any point leaves either the old or the new file in place, never a mix; a
+leftover temp file is reported (and quarantined, never deleted) by `doctor`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import secrets
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import filelock
+import orjson
+
+from vault_app.core import config, decay, errors, layout
+
+TEMP_SUFFIX = ".vault-tmp"
+AUDIT_NAME = "audit.jsonl"
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def fsync_dir(folder: Path) -> None:
+    if os.name != "posix":  # Windows cannot open a directory for fsync
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class Storage:
+    """File access for one vault: every read is bounded, every write is a transaction."""
+
+    def __init__(
+        self,
+        paths: layout.VaultLayout,
+        settings: config.StorageSettings,
+        clock: decay.Clock,
+        actor: str,
+    ) -> None:
+        self.paths = paths
+        self.settings = settings
+        self.clock = clock
+        self.actor = actor
+
+    # -- reading ----------------------------------------------------------------------
+
+    def read(self, path: Path) -> bytes | None:
+        """The file's bytes, None if it does not exist; refuses files over the size limit."""
+        try:
+            size = path.stat().st_size
+        except FileNotFoundError:
+            return None
+        if size > self.settings.max_file_bytes:
+            raise errors.CorruptFileError(
+                path,
+                f"file is {size / 1048576:.1f} MB, over the {self.settings.max_file_mb:g} MB "
+                "limit (storage.max_file_mb in .vault/config.toml); it is left as it is",
+            )
+        try:
+            return path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except IsADirectoryError:
+            raise errors.CorruptFileError(path, "expected a file, found a folder") from None
+        except OSError as exc:
+            raise errors.CorruptFileError(path, f"cannot read: {exc.strerror}") from None
+
+    def read_text(self, path: Path) -> tuple[str, str] | None:
+        """(text, sha256) of a UTF-8 file, or None if absent."""
+        data = self.read(path)
+        if data is None:
+            return None
+        return decode_text(path, data), sha256(data)
+
+    # -- locking ----------------------------------------------------------------------
+
+    def lock(self, path: Path) -> filelock.BaseFileLock:
+        rel = self.paths.relative(path)
+        name = hashlib.sha1(rel.encode("utf-8")).hexdigest()[:24] + ".lock"
+        folder = self.paths.state_dir / "locks"
+        folder.mkdir(parents=True, exist_ok=True)
+        return filelock.FileLock(folder / name, timeout=self.settings.lock_timeout_s)
+
+    @contextlib.contextmanager
+    def transaction(self, path: Path) -> Iterator[Transaction]:
+        """Hold `path`'s lock while its current content is read and (maybe) replaced."""
+        lock = self.lock(path)
+        try:
+            lock.acquire()
+        except filelock.Timeout:
+            raise errors.LockTimeoutError(
+                f"{path}: another writer held the lock for over "
+                f"{self.settings.lock_timeout_s:g} s"
+            ) from None
+        try:
+            yield Transaction(self, path, self.read(path))
+        finally:
+            lock.release()
+
+    def write(
+        self,
+        path: Path,
+        data: bytes,
+        *,
+        expected: str | None,
+        action: str,
+        check: bool = True,
+        **audit: Any,
+    ) -> str:
+        """Replace `path` with `data` if its hash is still `expected` (None: absent)."""
+        with self.transaction(path) as tx:
+            if check:
+                tx.check(expected)
+            return tx.commit(data, action, **audit)
+
+    # -- backups ----------------------------------------------------------------------
+
+    def backup_dir(self, path: Path) -> Path:
+        return self.paths.state_dir / "backups" / self.paths.relative(path)
+
+    def backups(self, path: Path) -> list[Path]:
+        """Kept versions of `path`, newest first."""
+        folder = self.backup_dir(path)
+        if not folder.is_dir():
+            return []
+        return sorted((p for p in folder.iterdir() if p.is_file()), reverse=True)
+
+    def _keep_backup(self, path: Path, before: str) -> None:
+        folder = self.backup_dir(path)
+        folder.mkdir(parents=True, exist_ok=True)
+        stamp = self.clock().strftime("%Y%m%dT%H%M%S")
+        target = folder / f"{stamp}-{os.getpid():07d}-{secrets.token_hex(3)}-{before[:12]}"
+        try:
+            os.link(path, target)
+        except OSError:
+            shutil.copy2(path, target)
+        ring = self.backups(path)
+        for old in ring[self.settings.backups_per_file :]:
+            with contextlib.suppress(FileNotFoundError):
+                old.unlink()
+
+    # -- audit ------------------------------------------------------------------------
+
+    def audit(self, action: str, target: Path, **fields: Any) -> None:
+        line: dict[str, Any] = {
+            "time": self.clock().isoformat(timespec="milliseconds"),
+            "actor": self.actor,
+            "action": action,
+            "target": self.paths.relative(target),
+        }
+        line.update({k: v for k, v in fields.items() if v is not None})
+        data = orjson.dumps(line) + b"\n"
+        audit_path = self.paths.state_dir / AUDIT_NAME
+        self.paths.state_dir.mkdir(parents=True, exist_ok=True)
+        # O_APPEND keeps concurrent lines whole; the lock keeps them from interleaving
+        # on filesystems where large appends are not atomic.
+        with self.lock(audit_path):
+            fd = os.open(audit_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            try:
+                os.write(fd, data)
+            finally:
+                os.close(fd)
+
+    # -- the atomic replace -------------------------------------------------------------
+
+    def replace_atomically(self, path: Path, data: bytes, before: str | None) -> None:
+        folder = path.parent
+        folder.mkdir(parents=True, exist_ok=True)
+        temp = folder / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
+        try:
+            with open(temp, "xb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            if before is not None:
+                self._keep_backup(path, before)
+            os.replace(temp, path)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                temp.unlink()
+            raise
+        fsync_dir(folder)
+
+
+class Transaction:
+    """The state of one locked file: what it holds now, and a way to replace it."""
+
+    def __init__(self, storage: Storage, path: Path, data: bytes | None) -> None:
+        self.storage = storage
+        self.path = path
+        self.data = data
+        self.digest = None if data is None else sha256(data)
+        self.committed: str | None = None
+
+    def check(self, expected: str | None) -> None:
+        """Refuse to go on unless the disk still holds what the writer read."""
+        if expected != self.digest:
+            raise errors.ConflictError(self.path, expected, self.digest)
+
+    def commit(self, data: bytes, action: str, **audit: Any) -> str:
+        """Atomically replace the file with `data`; returns the new hash."""
+        if self.committed is not None:
+            raise RuntimeError("a transaction commits once")
+        after = sha256(data)
+        if after == self.digest:
+            self.committed = after
+            return after
+        self.storage.replace_atomically(self.path, data, self.digest)
+        self.storage.audit(action, self.path, before=self.digest, after=after, **audit)
+        self.committed = after
+        return after
+
+
+def decode_text(path: Path, data: bytes) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise errors.CorruptFileError(
+            path, f"invalid UTF-8 ({exc.reason})", f"byte {exc.start}"
+        ) from None

@@ -1,0 +1,879 @@
+"""The `Vault` facade: every read and write of a PARA vault goes through here.
+
+The vault's files are the only truth; a `Vault` holds no state beyond its settings, so
+several processes (agents, the CLI, the GUI) can open the same folder at once. Reads are
+lazy (a scan counts tiers from raw JSON; facts are validated when an entity is opened);
+every write is a `storage.Transaction` (lock, optional hash check, backup, atomic replace,
+audit line). Nothing here deletes a fact: edits supersede, archiving moves a folder.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import datetime as dt
+import enum
+import gc
+import os
+import time
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from vault_app.core import (
+    config,
+    daily,
+    decay,
+    errors,
+    formats,
+    layout,
+    models,
+    storage,
+    synthesis,
+)
+
+T = TypeVar("T")
+
+AGENT_DOCUMENTS = ("TACIT.md", "CONTEXT.md", "SOUL.md", "MEMORY.md", "USER.md")
+PRINCIPLES = "AGENTS.md"
+
+
+class Check(enum.Enum):
+    """Pass `Check.ANY` as `expected` to write without the optimistic hash check."""
+
+    ANY = "any"
+
+
+Expected = str | None | Check
+
+
+@dataclass
+class Document:
+    """A markdown file as read: its text (None if absent) and the hash to write against."""
+
+    path: Path
+    text: str | None
+    digest: str | None
+
+    @property
+    def exists(self) -> bool:
+        return self.text is not None
+
+
+@dataclass
+class EntityView:
+    """One entity, read and validated: what the `show` command and the GUI display."""
+
+    ref: layout.EntityRef
+    folder: Path
+    facts_path: Path
+    file: formats.FactFile | None
+    facts: list[models.Fact]
+    invalid: list[errors.CorruptFileError]
+    error: errors.CorruptFileError | None
+    summary: Document
+
+    def fact(self, fact_id: str) -> models.Fact:
+        for fact in self.facts:
+            if fact.id == fact_id:
+                return fact
+        raise errors.NotFoundError(f"no fact {fact_id!r} in {self.ref}")
+
+
+@dataclass
+class VaultScan:
+    """Every entity with its tier counts, the agents, and what could not be read."""
+
+    entities: list[models.EntitySummary]
+    agents: list[str]
+    problems: list[models.Problem]
+    seconds: float
+    files: dict[layout.EntityRef, formats.FactFile] = field(default_factory=dict)
+
+    @property
+    def fact_count(self) -> int:
+        return sum(e.total for e in self.entities)
+
+    def tier_totals(self) -> dict[str, int]:
+        totals = {"hot": 0, "warm": 0, "cold": 0, "superseded": 0}
+        for e in self.entities:
+            totals["hot"] += e.hot
+            totals["warm"] += e.warm
+            totals["cold"] += e.cold
+            totals["superseded"] += e.superseded
+        return totals
+
+
+@dataclass
+class DecayRow:
+    ref: layout.EntityRef
+    fact: models.Fact
+    tier: models.DecayTier
+    days: int
+
+
+@dataclass
+class SynthesisResult:
+    ref: layout.EntityRef | None  # None for an index.md
+    path: Path
+    changed: bool
+    diff: str
+    hot: int = 0
+    warm: int = 0
+    cold: int = 0
+
+
+class Vault:
+    """A PARA vault on disk. Cheap to create; safe to share between threads."""
+
+    def __init__(
+        self,
+        root: Path | str,
+        *,
+        clock: decay.Clock = decay.system_clock,
+        actor: str = "api",
+        settings: config.VaultConfig | None = None,
+    ) -> None:
+        path = Path(root).expanduser()
+        if not path.is_dir():
+            raise errors.NotFoundError(f"no vault at {path}: not a folder")
+        self.root = path.resolve()
+        self.paths = layout.VaultLayout(self.root)
+        self.config = settings or config.VaultConfig.load(self.root)
+        self.clock = clock
+        self.actor = actor
+        self.storage = storage.Storage(self.paths, self.config.storage, clock, actor)
+
+    @classmethod
+    def create(cls, root: Path | str, **kwargs: Any) -> Vault:
+        """Lay out an empty vault at `root` (which may exist if it is empty)."""
+        path = Path(root).expanduser()
+        if path.exists() and any(path.iterdir()):
+            raise errors.AlreadyExistsError(f"{path} exists and is not empty")
+        for category in layout.PARA_CATEGORIES:
+            (path / "global" / "life" / category).mkdir(parents=True, exist_ok=True)
+        (path / "global" / "daily").mkdir(parents=True, exist_ok=True)
+        (path / "agents").mkdir(exist_ok=True)
+        (path / layout.STATE_DIR).mkdir(exist_ok=True)
+        vault = cls(path, **kwargs)
+        vault._write_new(vault.paths.state_dir / config.CONFIG_NAME, config.DEFAULT_CONFIG_TOML)
+        vault._write_new(vault.paths.life_dir / "README.md", _LIFE_README)
+        vault._write_new(vault.paths.principles_file, _PRINCIPLES_STUB)
+        vault.synthesize_indexes()
+        return vault
+
+    def _write_new(self, path: Path, text: str) -> None:
+        self.storage.write(path, text.encode("utf-8"), expected=None, action="file.create")
+
+    def now(self) -> dt.datetime:
+        return decay.as_aware(self.clock())
+
+    # -- scanning -----------------------------------------------------------------------
+
+    def scan(self, *, keep_files: bool = False, workers: int = 8) -> VaultScan:
+        """Read every fact file and count tiers, without validating facts one by one.
+
+        Files are read by a thread pool (overlapping cold-disk I/O) and parsed with the
+        garbage collector paused: a bulk load of dicts makes the collector the main cost.
+        """
+        started = time.perf_counter()
+        skipped: list[tuple[Path, str]] = []
+        folders = list(self.paths.iter_all_entities(skipped))
+        counter = decay.RawTierCounter(self.config.decay, self.now())
+        problems = [
+            models.Problem(path=self.paths.relative(p), message=reason, severity="warning")
+            for p, reason in skipped
+        ]
+
+        def load(folder: layout.EntityFolder) -> tuple[models.EntitySummary, Any]:
+            return self._summarize(folder, counter)
+
+        files: dict[layout.EntityRef, formats.FactFile] = {}
+        entities: list[models.EntitySummary] = []
+        was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+                for folder, (summary, loaded) in zip(folders, pool.map(load, folders)):
+                    entities.append(summary)
+                    if isinstance(loaded, errors.CorruptFileError):
+                        problems.append(self._problem(loaded))
+                    elif keep_files and loaded is not None:
+                        files[folder.ref] = loaded
+        finally:
+            if was_enabled:
+                gc.enable()
+        if keep_files:
+            gc.freeze()  # long-lived: keep the collector from rescanning them
+        return VaultScan(
+            entities=entities,
+            agents=self.paths.agent_ids(),
+            problems=problems,
+            seconds=time.perf_counter() - started,
+            files=files,
+        )
+
+    def _summarize(
+        self, folder: layout.EntityFolder, counter: decay.RawTierCounter
+    ) -> tuple[models.EntitySummary, formats.FactFile | errors.CorruptFileError | None]:
+        summary = models.EntitySummary(
+            address=str(folder.ref),
+            scope=folder.ref.scope,
+            path=folder.ref.path,
+            folder=folder.folder,
+            facts_file=folder.facts_file,
+            has_summary=folder.has_summary,
+        )
+        if folder.facts_file is None:
+            return summary, None
+        try:
+            data = self.storage.read(folder.facts_file)
+            ff = formats.decode(folder.facts_file, data or b"")
+        except errors.CorruptFileError as exc:
+            summary.problem = exc.reason if exc.location is None else f"{exc.location}: {exc.reason}"
+            return summary, exc
+        successor, _ = ff.lineage()
+        counts = {models.DecayTier.HOT: 0, models.DecayTier.WARM: 0, models.DecayTier.COLD: 0}
+        superseded = 0
+        time_key = ff.dialect.time_key
+        for entry in ff.raw:
+            if not isinstance(entry, dict):
+                continue
+            if formats.is_superseded_raw(entry, successor):
+                superseded += 1
+            else:
+                counts[counter.tier(entry, time_key)] += 1
+        summary.total = len(ff.raw)
+        summary.hot = counts[models.DecayTier.HOT]
+        summary.warm = counts[models.DecayTier.WARM]
+        summary.cold = counts[models.DecayTier.COLD]
+        summary.superseded = superseded
+        return summary, ff
+
+    def _problem(self, exc: errors.CorruptFileError, severity: str = "error") -> models.Problem:
+        return models.Problem(
+            path=self.paths.relative(exc.path),
+            location=exc.location,
+            message=exc.reason,
+            severity=severity,
+        )
+
+    def entity_refs(self, agent: str | None | Check = Check.ANY) -> list[layout.EntityRef]:
+        """Entity addresses of one scope (an agent id, None for global) or of all."""
+        walk = (
+            self.paths.iter_all_entities()
+            if agent is Check.ANY
+            else self.paths.iter_entities(agent)  # type: ignore[arg-type]
+        )
+        return [folder.ref for folder in walk]
+
+    def agents(self) -> list[models.Agent]:
+        result = []
+        for agent_id in self.paths.agent_ids():
+            folder = self.paths.agent_dir(agent_id)
+            result.append(
+                models.Agent(
+                    id=agent_id,
+                    folder=folder,
+                    has_tacit=(folder / "TACIT.md").is_file(),
+                    has_context=(folder / "CONTEXT.md").is_file(),
+                    daily_dates=self.paths.daily_dates(agent_id),
+                )
+            )
+        return result
+
+    # -- entities -----------------------------------------------------------------------
+
+    def _folder(self, ref: layout.EntityRef) -> Path:
+        if ref.agent is not None and not self.paths.agent_dir(ref.agent).is_dir():
+            raise errors.NotFoundError(f"no agent {ref.agent!r} in {self.root}")
+        folder = self.paths.entity_dir(ref)
+        if not folder.is_dir():
+            raise errors.NotFoundError(f"no entity {ref} (looked in {folder})")
+        return folder
+
+    def _facts_path(self, folder: Path) -> Path:
+        return self.paths.facts_file(folder) or folder / "items.json"
+
+    def entity(self, ref: layout.EntityRef | str) -> EntityView:
+        """Read one entity: its validated facts (bad entries listed apart) and summary."""
+        ref = _ref(ref)
+        folder = self._folder(ref)
+        facts_path = self._facts_path(folder)
+        file: formats.FactFile | None = None
+        error: errors.CorruptFileError | None = None
+        facts: list[models.Fact] = []
+        invalid: list[errors.CorruptFileError] = []
+        try:
+            data = self.storage.read(facts_path)
+            if data is not None:
+                file = formats.decode(facts_path, data)
+                facts, invalid = file.facts()
+        except errors.CorruptFileError as exc:
+            error = exc
+        return EntityView(
+            ref=ref,
+            folder=folder,
+            facts_path=facts_path,
+            file=file,
+            facts=facts,
+            invalid=invalid,
+            error=error,
+            summary=self._document(folder / layout.SUMMARY_NAME),
+        )
+
+    def create_entity(self, ref: layout.EntityRef | str, summary: str | None = None) -> Path:
+        ref = _ref(ref)
+        if ref.agent is not None and not self.paths.agent_dir(ref.agent).is_dir():
+            raise errors.NotFoundError(
+                f"no agent {ref.agent!r}: create it first (vault-app agent create {ref.agent})"
+            )
+        folder = self.paths.entity_dir(ref)
+        if self.paths.facts_file(folder) or (folder / layout.SUMMARY_NAME).exists():
+            raise errors.AlreadyExistsError(f"entity {ref} already exists")
+        folder.mkdir(parents=True, exist_ok=True)
+        self.paths.ensure_inside(folder)
+        text = f"# {ref.title}\n\n{summary.strip()}\n" if summary else f"# {ref.title}\n"
+        self.storage.write(
+            folder / layout.SUMMARY_NAME,
+            text.encode("utf-8"),
+            expected=None,
+            action="entity.create",
+            entity=str(ref),
+        )
+        self.storage.write(
+            folder / "items.json", b"[]\n", expected=None, action="entity.create", entity=str(ref)
+        )
+        return folder
+
+    def archive_entity(self, ref: layout.EntityRef | str) -> layout.EntityRef:
+        """Move an entity under archives/, keeping its group; never over another entity."""
+        ref = _ref(ref)
+        if ref.category == "archives":
+            raise errors.InvalidIdError(f"{ref} is already archived")
+        source = self._folder(ref)
+        rest = ref.path.split("/", 1)[1]
+        base = ref.with_path(f"archives/{rest}")
+        scope_lock = self.storage.lock(self.paths.para_root(ref.agent) / "archives")
+        held = [self.storage.lock(source / name) for name in (*layout.FACT_FILE_NAMES, "summary.md")]
+        with scope_lock, contextlib.ExitStack() as stack:
+            for lock in held:
+                stack.enter_context(lock)
+            if not source.is_dir():
+                raise errors.NotFoundError(f"entity {ref} was moved or removed meanwhile")
+            target, n = base, 1
+            while self.paths.entity_dir(target).exists():
+                n += 1
+                target = base.with_path(f"{base.path}-{n}")
+            destination = self.paths.entity_dir(target)
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            os.rename(source, destination)
+            storage.fsync_dir(source.parent)
+            storage.fsync_dir(destination.parent)
+        self.storage.audit("entity.archive", destination, entity=str(ref), to=str(target))
+        return target
+
+    def resolve_reference(self, reference: str, agent: str | None = None) -> layout.EntityRef | None:
+        """The entity a relatedEntities id names, following it into archives/ if moved."""
+        try:
+            ref = layout.EntityRef.parse(reference)
+        except errors.InvalidIdError:
+            return None
+        if ref.agent is None and agent is not None and not reference.startswith("global:"):
+            local = layout.EntityRef(agent, ref.path)
+            candidates = [local, ref]
+        else:
+            candidates = [ref]
+        for candidate in list(candidates):
+            if candidate.category != "archives":
+                rest = candidate.path.split("/", 1)[1]
+                candidates.append(candidate.with_path(f"archives/{rest}"))
+        for candidate in candidates:
+            folder = self.paths.para_root(candidate.agent) / candidate.path
+            if (folder / "items.json").is_file() or (folder / "facts.json").is_file() or (
+                folder / layout.SUMMARY_NAME
+            ).is_file():
+                return candidate
+        return None
+
+    # -- facts -------------------------------------------------------------------------
+
+    def _edit_facts(
+        self,
+        ref: layout.EntityRef,
+        action: str,
+        change: Callable[[formats.FactFile], T],
+        **audit: Any,
+    ) -> T:
+        """Read-modify-write an entity's fact file under its lock; never shrink it."""
+        folder = self._folder(ref)
+        path = self._facts_path(folder)
+        with self.storage.transaction(path) as tx:
+            if not folder.is_dir():
+                raise errors.NotFoundError(f"entity {ref} was moved or removed meanwhile")
+            ff = formats.decode(path, tx.data or b"", tx.digest)
+            before = len(ff.raw)
+            result = change(ff)
+            if len(ff.raw) < before:  # the invariant that keeps every fact
+                raise RuntimeError(f"refusing to write {path}: it would lose facts")
+            tx.commit(formats.encode(ff), action, entity=str(ref), **audit)
+        return result
+
+    def add_fact(
+        self,
+        ref: layout.EntityRef | str,
+        text: str,
+        category: models.FactCategory | str,
+        *,
+        related: Iterable[str] = (),
+        source: str | None = None,
+        agent_id: str | None = None,
+        confidence: float = 1.0,
+        metadata: dict[str, Any] | None = None,
+        create: bool = False,
+    ) -> models.Fact:
+        """Append a new active fact; with `create`, make the entity if it is missing."""
+        ref = _ref(ref)
+        fields = _checked_fields(text, category, related, confidence, agent_id)
+        if create and not self.paths.entity_dir(ref).is_dir():
+            with contextlib.suppress(errors.AlreadyExistsError):
+                self.create_entity(ref)
+        fact_id = new_fact_id()
+
+        def change(ff: formats.FactFile) -> models.Fact:
+            entry = formats.new_entry(
+                ff.dialect,
+                fact_id=fact_id,
+                now=self.now(),
+                source=source,
+                metadata=metadata,
+                **fields,
+            )
+            ff.raw.append(entry)
+            ff.invalidate()
+            return ff.fact_at(len(ff.raw) - 1)
+
+        return self._edit_facts(ref, "fact.add", change, factId=fact_id)
+
+    def supersede_fact(
+        self,
+        fact_id: str,
+        text: str,
+        *,
+        category: models.FactCategory | str | None = None,
+        related: Iterable[str] | None = None,
+        source: str | None = None,
+        agent_id: str | None = None,
+        confidence: float | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> tuple[models.Fact, models.Fact]:
+        """Replace a fact by a new one; the old one stays, marked superseded, both linked."""
+        ref = self.locate([fact_id])[fact_id]
+        new_id = new_fact_id()
+
+        def change(ff: formats.FactFile) -> tuple[models.Fact, models.Fact]:
+            index = ff.index_of(fact_id)
+            old = ff.fact_at(index)
+            if not old.is_active:
+                raise errors.InvalidFactError(
+                    f"fact {fact_id} is already superseded by {old.superseded_by}; "
+                    "supersede that one instead"
+                )
+            fields = _checked_fields(
+                text,
+                category if category is not None else old.category,
+                related if related is not None else old.related_entities,
+                confidence if confidence is not None else float(old.confidence),
+                agent_id if agent_id is not None else old.agent_id,
+            )
+            entry = formats.new_entry(
+                ff.dialect,
+                fact_id=new_id,
+                now=self.now(),
+                source=source,
+                metadata=metadata,
+                supersedes=fact_id,
+                **fields,
+            )
+            formats.mark_superseded(ff, ff.raw[index], new_id)
+            ff.raw.append(entry)
+            ff.invalidate()
+            return ff.fact_at(index), ff.fact_at(len(ff.raw) - 1)
+
+        return self._edit_facts(ref, "fact.supersede", change, factId=new_id, supersedes=fact_id)
+
+    def mark_accessed(self, fact_ids: Iterable[str]) -> dict[str, int]:
+        """Count one access of each fact (batched per file); returns the new counts."""
+        wanted = list(dict.fromkeys(fact_ids))
+        if not wanted:
+            return {}
+        where = self.locate(wanted)
+        by_entity: dict[layout.EntityRef, list[str]] = {}
+        for fid in wanted:
+            by_entity.setdefault(where[fid], []).append(fid)
+        counts: dict[str, int] = {}
+        for ref, ids in by_entity.items():
+
+            def change(ff: formats.FactFile, ids: list[str] = ids) -> None:
+                now = self.now()
+                for fid in ids:
+                    index = ff.index_of(fid)
+                    entry = ff.raw[index]
+                    current = entry.get("accessCount", 0)
+                    if not isinstance(current, int) or isinstance(current, bool) or current < 0:
+                        raise errors.CorruptFileError(
+                            ff.path, f"accessCount is {current!r}, not a count", f"[{index}].accessCount"
+                        )
+                    formats.mark_accessed(entry, now)
+                    counts[fid] = entry["accessCount"]
+
+            self._edit_facts(ref, "fact.access", change, factIds=ids)
+        return counts
+
+    def locate(self, fact_ids: Sequence[str]) -> dict[str, layout.EntityRef]:
+        """The entity holding each fact id; raises NotFoundError naming the missing ones.
+
+        Scans the raw bytes of fact files for the quoted id before decoding any of them,
+        so finding a fact in a 200,000-fact vault costs about one read of it.
+        """
+        pending = {fid: f'"{fid}"'.encode() for fid in fact_ids}
+        for fid in pending:
+            if not fid or not isinstance(fid, str):
+                raise errors.InvalidIdError(f"invalid fact id {fid!r}")
+        found: dict[str, layout.EntityRef] = {}
+        for folder in self.paths.iter_all_entities():
+            if not pending:
+                break
+            if folder.facts_file is None:
+                continue
+            try:
+                data = self.storage.read(folder.facts_file)
+            except errors.CorruptFileError:
+                continue
+            if not data:
+                continue
+            hits = [fid for fid, needle in pending.items() if needle in data]
+            if not hits:
+                continue
+            try:
+                ids = set(formats.decode(folder.facts_file, data).ids())
+            except errors.CorruptFileError:
+                continue
+            for fid in hits:
+                if fid in ids:
+                    found[fid] = folder.ref
+                    del pending[fid]
+        if pending:
+            missing = ", ".join(sorted(pending))
+            raise errors.NotFoundError(f"no fact with id {missing} in {self.root}")
+        return found
+
+    def fact(self, fact_id: str) -> tuple[layout.EntityRef, models.Fact]:
+        ref = self.locate([fact_id])[fact_id]
+        return ref, self.entity(ref).fact(fact_id)
+
+    def fact_history(self, fact_id: str) -> list[tuple[layout.EntityRef, models.Fact]]:
+        """The fact's whole lineage, oldest first, following pointers both ways."""
+        ref, fact = self.fact(fact_id)
+        chain = [(ref, fact)]
+        seen = {fact.id}
+        step = fact
+        while step.supersedes and step.supersedes not in seen:
+            ref, step = self.fact(step.supersedes)
+            chain.insert(0, (ref, step))
+            seen.add(step.id)
+        step = fact
+        while step.superseded_by and step.superseded_by not in seen:
+            ref, step = self.fact(step.superseded_by)
+            chain.append((ref, step))
+            seen.add(step.id)
+        return chain
+
+    def related(self, ref: layout.EntityRef | str) -> dict[str, list[str]]:
+        """relatedEntities both ways: what this entity's facts name, and who names it."""
+        ref = _ref(ref)
+        view = self.entity(ref)
+        outgoing = sorted({r for f in view.facts if f.is_active for r in f.related_entities})
+        incoming: set[str] = set()
+        needle = f'"{ref.path}"'.encode()
+        for folder in self.paths.iter_all_entities():
+            if folder.ref == ref or folder.facts_file is None:
+                continue
+            try:
+                data = self.storage.read(folder.facts_file)
+                if not data or needle not in data:
+                    continue
+                facts, _ = formats.decode(folder.facts_file, data).facts()
+            except errors.CorruptFileError:
+                continue
+            if any(ref.path in f.related_entities for f in facts if f.is_active):
+                incoming.add(str(folder.ref))
+        return {"outgoing": outgoing, "incoming": sorted(incoming)}
+
+    # -- decay and synthesis ------------------------------------------------------------
+
+    def tier(self, fact: models.Fact, at: dt.datetime | None = None) -> models.DecayTier:
+        return self.config.decay.tier(fact, at or self.now())
+
+    def decay_report(self, at: dt.datetime | None = None) -> tuple[list[DecayRow], list[models.Problem]]:
+        """Every active fact with its tier at `at` (default now)."""
+        moment = decay.as_aware(at) if at else self.now()
+        rows: list[DecayRow] = []
+        problems: list[models.Problem] = []
+        for ref in self.entity_refs():
+            view = self.entity(ref)
+            if view.error:
+                problems.append(self._problem(view.error))
+            problems.extend(self._problem(e) for e in view.invalid)
+            for fact in view.facts:
+                if fact.is_active:
+                    days = decay.days_since(fact.last_touched, moment)
+                    tier = self.config.decay.tier_for_days(days, fact.access_count)
+                    rows.append(DecayRow(ref, fact, tier, days))
+        return rows, problems
+
+    def synthesize(
+        self,
+        refs: Iterable[layout.EntityRef | str] | None = None,
+        *,
+        dry_run: bool = False,
+        at: dt.datetime | None = None,
+    ) -> tuple[list[SynthesisResult], list[models.Problem]]:
+        """Rewrite summary.md of each entity (all by default) and, for a full run, index.md."""
+        moment = decay.as_aware(at) if at else self.now()
+        targets = [_ref(r) for r in refs] if refs is not None else self.entity_refs()
+        results: list[SynthesisResult] = []
+        problems: list[models.Problem] = []
+        for ref in targets:
+            try:
+                results.append(self._synthesize_one(ref, moment, dry_run))
+            except errors.CorruptFileError as exc:
+                problems.append(self._problem(exc))
+        if refs is None:
+            results.extend(self.synthesize_indexes(dry_run=dry_run, at=moment))
+        return results, problems
+
+    def _synthesize_one(
+        self, ref: layout.EntityRef, moment: dt.datetime, dry_run: bool
+    ) -> SynthesisResult:
+        folder = self._folder(ref)
+        facts_path = self._facts_path(folder)
+        data = self.storage.read(facts_path)
+        facts: list[models.Fact] = []
+        if data is not None:
+            facts, _ = formats.decode(facts_path, data).facts()
+        tiered = [(f, self.config.decay.tier(f, moment)) for f in facts if f.is_active]
+        ordered = synthesis.order_for_summary(tiered)
+        cold = sum(1 for _, t in tiered if t is models.DecayTier.COLD)
+        block = synthesis.render_block(ordered, cold)
+        path = folder / layout.SUMMARY_NAME
+        hot = sum(1 for _, t in ordered if t is models.DecayTier.HOT)
+        with self.storage.transaction(path) as tx:
+            before = None if tx.data is None else storage.decode_text(path, tx.data)
+            after = synthesis.merge_block(before, block, ref.title, synthesis.BEGIN, synthesis.END)
+            changed = after != before
+            if changed and not dry_run:
+                tx.commit(after.encode("utf-8"), "summary.synthesize", entity=str(ref))
+        return SynthesisResult(
+            ref=ref,
+            path=path,
+            changed=changed,
+            diff=synthesis.diff(self.paths.relative(path), before, after) if changed else "",
+            hot=hot,
+            warm=len(ordered) - hot,
+            cold=cold,
+        )
+
+    def synthesize_indexes(
+        self, *, dry_run: bool = False, at: dt.datetime | None = None
+    ) -> list[SynthesisResult]:
+        """Refresh `global/life/index.md` and each agent's `workspace/index.md`."""
+        moment = decay.as_aware(at) if at else self.now()
+        counter = decay.RawTierCounter(self.config.decay, moment)
+        results = []
+        for agent in self.paths.scopes():
+            root = self.paths.para_root(agent)
+            if not root.is_dir():
+                continue
+            rows: list[models.EntitySummary] = []
+            gists: dict[str, str] = {}
+            for folder in self.paths.iter_entities(agent):
+                row, _ = self._summarize(folder, counter)
+                rows.append(row)
+                if folder.has_summary:
+                    with contextlib.suppress(errors.CorruptFileError):
+                        doc = self.storage.read_text(folder.folder / layout.SUMMARY_NAME)
+                        if doc:
+                            gists[row.path] = synthesis.first_line(doc[0])
+            block = synthesis.render_index(rows, gists)
+            path = root / "index.md"
+            title = "Index" if agent is None else f"Index — agent {agent}"
+            with self.storage.transaction(path) as tx:
+                before = None if tx.data is None else storage.decode_text(path, tx.data)
+                after = synthesis.merge_block(
+                    before, block, title, synthesis.INDEX_BEGIN, synthesis.INDEX_END
+                )
+                changed = after != before
+                if changed and not dry_run:
+                    tx.commit(after.encode("utf-8"), "index.synthesize")
+            results.append(
+                SynthesisResult(
+                    ref=None,
+                    path=path,
+                    changed=changed,
+                    diff=synthesis.diff(self.paths.relative(path), before, after) if changed else "",
+                )
+            )
+        return results
+
+    # -- documents: summaries, agent files, principles -----------------------------------
+
+    def _document(self, path: Path) -> Document:
+        doc = self.storage.read_text(path)
+        return Document(path, None, None) if doc is None else Document(path, doc[0], doc[1])
+
+    def _write_document(self, path: Path, text: str, expected: Expected, action: str, **audit: Any) -> str:
+        return self.storage.write(
+            path,
+            text.encode("utf-8"),
+            expected=None if expected is Check.ANY else expected,
+            check=expected is not Check.ANY,
+            action=action,
+            **audit,
+        )
+
+    def summary(self, ref: layout.EntityRef | str) -> Document:
+        return self._document(self._folder(_ref(ref)) / layout.SUMMARY_NAME)
+
+    def write_summary(self, ref: layout.EntityRef | str, text: str, *, expected: Expected) -> str:
+        ref = _ref(ref)
+        path = self._folder(ref) / layout.SUMMARY_NAME
+        return self._write_document(path, text, expected, "summary.edit", entity=str(ref))
+
+    def _agent_document_path(self, name: str, agent: str | None) -> Path:
+        if agent is None:
+            if name != PRINCIPLES:
+                raise errors.InvalidIdError(f"{name} belongs to an agent: name the agent")
+            return self.paths.principles_file
+        if name not in AGENT_DOCUMENTS:
+            raise errors.InvalidIdError(f"unknown agent document {name!r}")
+        folder = self.paths.agent_dir(agent)
+        if not folder.is_dir():
+            raise errors.NotFoundError(f"no agent {agent!r} in {self.root}")
+        return folder / name
+
+    def document(self, name: str, agent: str | None = None) -> Document:
+        """An agent's TACIT.md / CONTEXT.md / SOUL.md…, or `AGENTS.md` with no agent."""
+        return self._document(self._agent_document_path(name, agent))
+
+    def write_document(
+        self, name: str, text: str, *, agent: str | None = None, expected: Expected
+    ) -> str:
+        path = self._agent_document_path(name, agent)
+        if name == PRINCIPLES and self.actor.startswith("agent:"):
+            raise errors.VaultError(
+                "global/AGENTS.md holds the principles: agents may read it, not overwrite it"
+            )
+        return self._write_document(path, text, expected, "document.edit", agent=agent)
+
+    def create_agent(self, agent: str) -> Path:
+        folder = self.paths.agent_dir(agent)
+        if folder.exists():
+            raise errors.AlreadyExistsError(f"agent {agent!r} already exists")
+        for category in layout.PARA_CATEGORIES:
+            (folder / "workspace" / category).mkdir(parents=True, exist_ok=True)
+        (folder / "daily").mkdir(exist_ok=True)
+        self._write_new(folder / "TACIT.md", f"# Tacit knowledge — {agent}\n")
+        self._write_new(folder / "CONTEXT.md", f"# Current context — {agent}\n")
+        return folder
+
+    # -- daily notes --------------------------------------------------------------------
+
+    def daily_dates(self, agent: str | None = None) -> list[dt.date]:
+        return self.paths.daily_dates(agent)
+
+    def daily_note(self, day: dt.date, agent: str | None = None) -> models.DailyNote:
+        path = self.paths.daily_file(day, agent)
+        doc = self.storage.read_text(path)
+        if doc is None:
+            raise errors.NotFoundError(f"no daily note for {day.isoformat()} ({path})")
+        return daily.parse(doc[0], day, agent, path)
+
+    def append_daily(
+        self, content: str, *, agent: str | None = None, at: dt.datetime | None = None
+    ) -> models.DailyEntry:
+        """Append a `## HH:MM:SS` entry to the day's note (global or the agent's)."""
+        if not content.strip():
+            raise errors.InvalidFactError("a daily entry needs some text")
+        if agent is not None and not self.paths.agent_dir(agent).is_dir():
+            raise errors.NotFoundError(f"no agent {agent!r} in {self.root}")
+        moment = decay.as_aware(at) if at else self.now()
+        local = moment.astimezone()
+        path = self.paths.daily_file(local.date(), agent)
+        with self.storage.transaction(path) as tx:
+            current = None if tx.data is None else storage.decode_text(path, tx.data)
+            text = daily.append(current, local.date(), local.time(), content)
+            tx.commit(text.encode("utf-8"), "daily.append", agent=agent)
+        note = daily.parse(text, local.date(), agent, path)
+        return note.entries[-1]
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+_LIFE_README = """\
+# Life — the shared knowledge graph
+
+PARA folders: `projects/` (active work with a goal), `areas/` (ongoing
+responsibilities, with `people/` and `companies/` groups), `resources/` (reference
+topics) and `archives/` (inactive). Each entity holds `summary.md` (read first) and
+`items.json` (atomic facts, superseded and never deleted).
+"""
+
+_PRINCIPLES_STUB = """\
+# Principles
+
+The single, highest-priority source of rules for every agent of this vault.
+"""
+
+
+def new_fact_id() -> str:
+    return f"fact-{uuid.uuid4().hex}"
+
+
+def _ref(ref: layout.EntityRef | str) -> layout.EntityRef:
+    return ref if isinstance(ref, layout.EntityRef) else layout.EntityRef.parse(ref)
+
+
+def _checked_fields(
+    text: str,
+    category: models.FactCategory | str,
+    related: Iterable[str],
+    confidence: float,
+    agent_id: str | None,
+) -> dict[str, Any]:
+    """Validate the user-supplied parts of a fact; raise InvalidFactError saying which."""
+    if not isinstance(text, str) or not text.strip():
+        raise errors.InvalidFactError("a fact needs text")
+    try:
+        category = models.FactCategory(category)
+    except ValueError:
+        names = ", ".join(c.value for c in models.FactCategory)
+        raise errors.InvalidFactError(f"unknown category {category!r}: use one of {names}") from None
+    related = list(related)
+    for item in related:
+        layout.EntityRef.parse(item)
+    if isinstance(confidence, bool) or not isinstance(confidence, int | float) or not (
+        0.0 <= confidence <= 1.0
+    ):
+        raise errors.InvalidFactError(f"confidence must be between 0 and 1, not {confidence!r}")
+    if agent_id is not None:
+        layout.validate_agent_id(agent_id)
+    return {
+        "text": text.strip(),
+        "category": category,
+        "related": related,
+        "confidence": confidence,
+        "agent_id": agent_id,
+    }
