@@ -15,8 +15,8 @@ from typing import Literal
 import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from vault_app.core import errors
 from vault_app.core import decay as decay_rules
+from vault_app.core import errors
 
 APP_NAME = "vault-app"
 CONFIG_NAME = "config.toml"

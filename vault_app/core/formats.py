@@ -119,9 +119,7 @@ class FactFile:
 
     def index_of(self, fact_id: str) -> int:
         """Position of the fact with this id; raises if absent or duplicated."""
-        hits = [
-            i for i, e in enumerate(self.raw) if isinstance(e, dict) and e.get("id") == fact_id
-        ]
+        hits = [i for i, e in enumerate(self.raw) if isinstance(e, dict) and e.get("id") == fact_id]
         if not hits:
             raise errors.NotFoundError(f"no fact {fact_id!r} in {self.path}")
         if len(hits) > 1:
@@ -335,8 +333,10 @@ def to_fact(
 
 def is_superseded_raw(entry: dict[str, Any], successor: dict[str, str]) -> bool:
     status = entry.get("status")
-    return status in SUPERSEDED_WORDS or bool(entry.get("supersededBy")) or (
-        entry.get("id") in successor
+    return (
+        status in SUPERSEDED_WORDS
+        or bool(entry.get("supersededBy"))
+        or (entry.get("id") in successor)
     )
 
 

@@ -22,6 +22,7 @@ import hashlib
 import os
 import secrets
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -141,7 +142,7 @@ class Storage:
         return self.paths.state_dir / "backups" / self.paths.relative(path)
 
     def backups(self, path: Path) -> list[Path]:
-        """Kept versions of `path`, newest first."""
+        """Kept versions of `path`, newest first (`<ns since epoch>-<sha256 prefix>`)."""
         folder = self.backup_dir(path)
         if not folder.is_dir():
             return []
@@ -150,8 +151,9 @@ class Storage:
     def _keep_backup(self, path: Path, before: str) -> None:
         folder = self.backup_dir(path)
         folder.mkdir(parents=True, exist_ok=True)
-        stamp = self.clock().strftime("%Y%m%dT%H%M%S")
-        target = folder / f"{stamp}-{os.getpid():07d}-{secrets.token_hex(3)}-{before[:12]}"
+        # Named by the wall clock in nanoseconds (not the injectable clock, which tests
+        # freeze), so that name order is age order; the hash says which version it is.
+        target = folder / f"{time.time_ns():020d}-{before[:12]}"
         try:
             os.link(path, target)
         except OSError:

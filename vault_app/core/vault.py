@@ -265,7 +265,7 @@ class Vault:
         walk = (
             self.paths.iter_all_entities()
             if agent is Check.ANY
-            else self.paths.iter_entities(agent)  # type: ignore[arg-type]
+            else self.paths.iter_entities(agent)
         )
         return [folder.ref for folder in walk]
 
@@ -302,12 +302,30 @@ class Vault:
         ref = _ref(ref)
         folder = self._folder(ref)
         facts_path = self._facts_path(folder)
+        try:
+            data: bytes | errors.CorruptFileError | None = self.storage.read(facts_path)
+        except errors.CorruptFileError as exc:
+            data = exc
+        return self.entity_view(
+            ref, folder, facts_path, data, self._document(folder / layout.SUMMARY_NAME)
+        )
+
+    def entity_view(
+        self,
+        ref: layout.EntityRef,
+        folder: Path,
+        facts_path: Path,
+        data: bytes | errors.CorruptFileError | None,
+        summary: Document,
+    ) -> EntityView:
+        """Decode and validate an entity from bytes already read (sync or async)."""
         file: formats.FactFile | None = None
         error: errors.CorruptFileError | None = None
         facts: list[models.Fact] = []
         invalid: list[errors.CorruptFileError] = []
         try:
-            data = self.storage.read(facts_path)
+            if isinstance(data, errors.CorruptFileError):
+                raise data
             if data is not None:
                 file = formats.decode(facts_path, data)
                 facts, invalid = file.facts()
@@ -321,7 +339,7 @@ class Vault:
             facts=facts,
             invalid=invalid,
             error=error,
-            summary=self._document(folder / layout.SUMMARY_NAME),
+            summary=summary,
         )
 
     def create_entity(self, ref: layout.EntityRef | str, summary: str | None = None) -> Path:

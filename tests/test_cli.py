@@ -1,0 +1,184 @@
+"""The `vault-app` command line: every command, text and --json, errors and exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from vault_app import cli
+from vault_app.core import vault
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    v = vault.Vault.create(tmp_path / "v")
+    v.create_entity("areas/people/jane", "Jane is the family plumber.")
+    v.create_entity("projects/bathroom")
+    v.create_agent("finance")
+    v.create_entity("agent:finance:projects/budget")
+    return v.root
+
+
+def run(capsys: pytest.CaptureFixture[str], home: Path, *argv: str) -> tuple[int, str, str]:
+    code = cli.main(["--vault", str(home), *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(capsys: pytest.CaptureFixture[str], home: Path, *argv: str) -> object:
+    code, out, err = run(capsys, home, *argv, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_fact_lifecycle_through_the_cli(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    added = run_json(
+        capsys, home, "fact", "add", "areas/people/jane", "--text", "Jane charges 80 an hour",
+        "--category", "status", "--related", "projects/bathroom", "--source", "call-17",
+        "--agent", "finance", "--confidence", "0.9",
+    )
+    assert isinstance(added, dict)
+    assert added["fact"] == "Jane charges 80 an hour"
+    assert added["relatedEntities"] == ["projects/bathroom"]
+    assert added["agentId"] == "finance" and added["confidence"] == 0.9
+    assert added["tier"] == "hot" and added["entity"] == "areas/people/jane"
+
+    both = run_json(capsys, home, "fact", "supersede", added["id"], "--text", "Jane charges 95")
+    assert isinstance(both, dict)
+    assert both["old"]["status"] == "superseded"
+    assert both["old"]["supersededBy"] == both["new"]["id"]
+    assert both["new"]["supersedes"] == added["id"]
+    assert both["new"]["category"] == "status"  # kept from the old fact
+
+    counts = run_json(capsys, home, "fact", "access", both["new"]["id"])
+    assert counts == [{"id": both["new"]["id"], "accessCount": 1}]
+
+    history = run_json(capsys, home, "fact", "history", both["new"]["id"])
+    assert isinstance(history, list)
+    assert [f["fact"] for f in history] == ["Jane charges 80 an hour", "Jane charges 95"]
+
+    shown = run_json(capsys, home, "show", "areas/people/jane")
+    assert isinstance(shown, dict)
+    assert [f["fact"] for f in shown["facts"]] == ["Jane charges 95"]
+    shown_all = run_json(capsys, home, "show", "areas/people/jane", "--all")
+    assert isinstance(shown_all, dict) and len(shown_all["facts"]) == 2
+
+    audit = (home / ".vault" / "audit.jsonl").read_text().splitlines()
+    assert json.loads(audit[-1])["actor"] == "cli"
+    assert any(json.loads(line)["actor"] == "agent:finance" for line in audit)
+
+
+def test_listing_commands(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    run(capsys, home, "fact", "add", "agent:finance:projects/budget", "--text", "Budget is 4k",
+        "--category", "status")
+    entities = run_json(capsys, home, "entities")
+    assert isinstance(entities, list)
+    names = {e["entity"]: e for e in entities}
+    assert set(names) == {"areas/people/jane", "projects/bathroom", "agent:finance:projects/budget"}
+    assert names["agent:finance:projects/budget"]["hot"] == 1
+    only_agents = run_json(capsys, home, "entities", "--scope", "agent:finance")
+    assert [e["entity"] for e in only_agents] == ["agent:finance:projects/budget"]  # type: ignore[union-attr]
+
+    info = run_json(capsys, home, "info")
+    assert isinstance(info, dict)
+    assert info["entities"] == 3 and info["facts"] == 1 and info["agents"] == ["finance"]
+
+    decay = run_json(capsys, home, "decay", "--at", "2099-01-01")
+    assert isinstance(decay, list) and decay[0]["tier"] == "cold"
+    assert set(decay[0]) >= {"id", "tier", "entity", "days"}
+
+    code, out, _ = run(capsys, home, "entities")
+    assert code == 0 and "agent:finance:projects/budget" in out
+
+
+def test_synthesize_dry_run_then_write(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    run(capsys, home, "fact", "add", "projects/bathroom", "--text", "Tiles chosen", "--category",
+        "milestone")
+    summary = home / "global/life/projects/bathroom/summary.md"
+    before = summary.read_text()
+    dry = run_json(capsys, home, "synthesize", "--dry-run", "projects/bathroom")
+    assert isinstance(dry, dict)
+    assert dry["results"][0]["changed"] and "+- Tiles chosen" in dry["results"][0]["diff"]
+    assert summary.read_text() == before
+    run_json(capsys, home, "synthesize", "projects/bathroom")
+    assert "- Tiles chosen" in summary.read_text()
+
+
+def test_daily_and_documents(capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path) -> None:
+    entry = run_json(capsys, home, "--now", "2026-03-04T09:15:02", "daily", "append", "Called",
+                     "the plumber")
+    assert entry == {"date": "2026-03-04", "time": "09:15:02", "text": "Called the plumber",
+                     "index": 0, "agent": None}
+    note = run_json(capsys, home, "daily", "show", "2026-03-04")
+    assert isinstance(note, dict) and note["entries"][0]["text"] == "Called the plumber"
+    assert run_json(capsys, home, "daily", "show", "--list") == ["2026-03-04"]
+
+    run_json(capsys, home, "tacit", "edit", "--agent", "finance", "--text", "# Tacit\nPrefers CSV\n")
+    tacit = run_json(capsys, home, "tacit", "show", "--agent", "finance")
+    assert isinstance(tacit, dict) and tacit["text"] == "# Tacit\nPrefers CSV\n"
+
+    code, _, err = run(capsys, home, "tacit", "edit", "--agent", "finance", "--text", "x",
+                       "--expect", "0" * 64)
+    assert code == 1 and "changed on disk" in err
+
+    new_text = tmp_path / "principles.md"
+    new_text.write_text("# Principles\nNever delete a fact.\n")
+    run_json(capsys, home, "principles", "edit", "--file", str(new_text))
+    assert (home / "global/AGENTS.md").read_text() == new_text.read_text()
+
+
+def test_entity_create_and_archive(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    run_json(capsys, home, "entity", "create", "projects/roof", "--summary", "Roof repair")
+    archived = run_json(capsys, home, "entity", "archive", "projects/roof")
+    assert archived == {"entity": "projects/roof", "archivedAs": "archives/roof"}
+    assert (home / "global/life/archives/roof/summary.md").read_text().startswith("# Roof")
+
+
+def test_errors_are_one_line_on_stderr(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    for argv in (
+        ["show", "areas/../../etc"],
+        ["show", "areas/nobody"],
+        ["fact", "history", "fact-missing"],
+        ["fact", "add", "areas/people/jane", "--text", " ", "--category", "status"],
+    ):
+        code, out, err = run(capsys, home, *argv)
+        assert code == 1, argv
+        assert out == ""
+        assert err.startswith("vault-app: error: ") and err.count("\n") == 1, err
+
+
+def test_subprocess_contract(home: Path, tmp_path: Path) -> None:
+    """The installed entry point: JSON on stdout, exit codes, vault found from the cwd."""
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    env.pop("VAULT_APP_VAULT", None)
+    inside = home / "global" / "life" / "areas"
+    ok = subprocess.run(
+        [sys.executable, "-m", "vault_app", "entities", "--json"],
+        cwd=inside, env=env, capture_output=True, text=True, check=False,
+    )
+    assert ok.returncode == 0, ok.stderr
+    assert {e["entity"] for e in json.loads(ok.stdout)} >= {"areas/people/jane"}
+
+    lost = subprocess.run(
+        [sys.executable, "-m", "vault_app", "info"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, check=False,
+    )
+    assert lost.returncode == 1 and "no vault here" in lost.stderr and lost.stdout == ""
+
+    usage = subprocess.run(
+        [sys.executable, "-m", "vault_app", "fact", "add", "--json"],
+        cwd=inside, env=env, capture_output=True, text=True, check=False,
+    )
+    assert usage.returncode == 2
+
+    env["VAULT_APP_VAULT"] = str(home)
+    configured = subprocess.run(
+        [sys.executable, "-m", "vault_app", "info", "--json"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, check=False,
+    )
+    assert configured.returncode == 0 and json.loads(configured.stdout)["vault"] == str(home)

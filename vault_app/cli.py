@@ -1,0 +1,732 @@
+"""The `vault-app` command line: every library operation, `--json` on every command.
+
+Run with no command it opens the desktop app. Errors go to stderr as one line
+(`vault-app: error: <reason>`) with exit status 1 (2 for a usage error); results go to
+stdout, as text for people or as JSON (`--json`) for agents and scripts. The vault is
+`--vault PATH`, else the vault containing the current folder, else the configured one
+(`VAULT_APP_VAULT`, or `vault = "..."` in the user's config.toml).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from vault_app import __version__
+from vault_app.core import config, decay, errors, layout, models, vault
+
+Handler = Callable[[argparse.Namespace], Any]
+
+
+class UsageError(errors.VaultError):
+    """A command given the wrong arguments (exit status 2)."""
+
+
+# -- output --------------------------------------------------------------------------------
+
+
+def emit(args: argparse.Namespace, data: Any, text: str | Callable[[], str]) -> None:
+    """Print `data` as JSON with --json, else the human text."""
+    if args.json:
+        sys.stdout.buffer.write(
+            orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS, default=str)
+            + b"\n"
+        )
+    else:
+        out = text() if callable(text) else text
+        if out:
+            print(out)
+
+
+def fact_json(
+    fact: models.Fact, ref: layout.EntityRef | None = None, tier: models.DecayTier | None = None
+) -> dict[str, Any]:
+    data = fact.model_dump(mode="json", by_alias=True)
+    if ref is not None:
+        data["entity"] = str(ref)
+    if tier is not None:
+        data["tier"] = tier.value
+    return data
+
+
+def summary_json(row: models.EntitySummary) -> dict[str, Any]:
+    return {
+        "entity": row.address,
+        "scope": row.scope,
+        "path": row.path,
+        "facts": row.total,
+        "active": row.active,
+        "hot": row.hot,
+        "warm": row.warm,
+        "cold": row.cold,
+        "superseded": row.superseded,
+        "hasSummary": row.has_summary,
+        "problem": row.problem,
+    }
+
+
+def _table(rows: list[list[str]], header: list[str]) -> str:
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(str(h).ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()]
+    lines += [
+        "  ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
+    ]
+    return "\n".join(lines)
+
+
+def _fact_line(fact: models.Fact, tier: models.DecayTier | None = None) -> str:
+    badge = f"[{tier.value}]" if tier else f"[{fact.status.value}]"
+    usage = f"{fact.category.value}, accessed {fact.access_count}×"
+    return f"{badge:<12} {fact.id}  {fact.fact}  ({usage})"
+
+
+# -- opening the vault ----------------------------------------------------------------------
+
+
+def resolve_vault_path(given: str | None) -> Path:
+    if given:
+        return Path(given).expanduser()
+    found = layout.find_vault(Path.cwd())
+    if found is not None:
+        return found
+    configured = config.configured_vault()
+    if configured is not None:
+        return configured
+    raise errors.NotFoundError(
+        "no vault here: pass --vault PATH, run inside a vault, set VAULT_APP_VAULT, "
+        "or create one with `vault-app init PATH --demo`"
+    )
+
+
+def open_vault(args: argparse.Namespace, agent: str | None = None) -> vault.Vault:
+    actor = args.actor or (f"agent:{agent}" if agent else "cli")
+    clock = decay.fixed_clock(parse_moment(args.now)) if args.now else decay.system_clock
+    return vault.Vault(resolve_vault_path(args.vault), actor=actor, clock=clock)
+
+
+def parse_moment(value: str) -> dt.datetime:
+    try:
+        moment = dt.datetime.fromisoformat(value)
+    except ValueError:
+        raise UsageError(f"not an ISO date or time: {value!r}") from None
+    return decay.as_aware(moment)
+
+
+def parse_day(value: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise UsageError(f"not a YYYY-MM-DD date: {value!r}") from None
+
+
+def read_text_arg(args: argparse.Namespace, initial: str, suffix: str = ".md") -> str:
+    """The new text of a document: --text, --file (- for stdin), or $EDITOR."""
+    if args.text is not None:
+        return str(args.text)
+    if args.file is not None:
+        if args.file == "-":
+            return sys.stdin.read()
+        return Path(args.file).read_text(encoding="utf-8")
+    if not sys.stdin.isatty():
+        return sys.stdin.read()
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+    with tempfile.NamedTemporaryFile("w", suffix=suffix, delete=False, encoding="utf-8") as tmp:
+        tmp.write(initial)
+    try:
+        subprocess.run([*editor.split(), tmp.name], check=True)
+        return Path(tmp.name).read_text(encoding="utf-8")
+    finally:
+        os.unlink(tmp.name)
+
+
+# -- commands -------------------------------------------------------------------------------
+
+
+def cmd_init(args: argparse.Namespace) -> None:
+    path = Path(args.path).expanduser()
+    if args.demo:
+        from vault_app.core import demo
+
+        created = demo.create_demo(path)
+    else:
+        created = vault.Vault.create(path, actor="cli")
+    scan = created.scan()
+    emit(
+        args,
+        {"vault": str(created.root), "entities": len(scan.entities), "facts": scan.fact_count},
+        f"Created {'demo ' if args.demo else ''}vault at {created.root} "
+        f"({len(scan.entities)} entities, {scan.fact_count} facts)",
+    )
+
+
+def cmd_info(args: argparse.Namespace) -> None:
+    v = open_vault(args)
+    scan = v.scan()
+    agents = v.agents()
+    data = {
+        "vault": str(v.root),
+        "entities": len(scan.entities),
+        "globalEntities": sum(1 for e in scan.entities if e.scope == layout.GLOBAL_SCOPE),
+        "facts": scan.fact_count,
+        "tiers": scan.tier_totals(),
+        "agents": [a.id for a in agents],
+        "dailyNotes": {
+            "global": len(v.daily_dates()),
+            **{a.id: len(a.daily_dates) for a in agents},
+        },
+        "problems": [p.model_dump() for p in scan.problems],
+        "seconds": round(scan.seconds, 3),
+    }
+
+    def text() -> str:
+        t = data["tiers"]
+        lines = [
+            f"Vault      {v.root}",
+            f"Entities   {data['entities']} ({data['globalEntities']} global)",
+            f"Facts      {data['facts']}: {t['hot']} hot, {t['warm']} warm, {t['cold']} cold, "
+            f"{t['superseded']} superseded",
+            f"Agents     {', '.join(data['agents']) or '-'}",
+            f"Daily      {data['dailyNotes']['global']} global notes",
+        ]
+        if scan.problems:
+            lines.append(f"Problems   {len(scan.problems)} (run `vault-app doctor`)")
+            lines += [f"  {p}" for p in scan.problems[:10]]
+        lines.append(f"Scanned in {scan.seconds:.2f} s")
+        return "\n".join(lines)
+
+    emit(args, data, text)
+
+
+def cmd_entities(args: argparse.Namespace) -> None:
+    v = open_vault(args)
+    rows = v.scan().entities
+    if args.scope:
+        rows = [
+            r
+            for r in rows
+            if r.scope == args.scope or (args.scope == "agents" and r.scope != "global")
+        ]
+    if args.category:
+        rows = [r for r in rows if r.path.split("/", 1)[0] == args.category]
+    emit(
+        args,
+        [summary_json(r) for r in rows],
+        lambda: _table(
+            [
+                [r.address, r.active, r.hot, r.warm, r.cold, r.superseded, r.problem or ""]
+                for r in rows
+            ],
+            ["entity", "active", "hot", "warm", "cold", "superseded", "problem"],
+        ),
+    )
+
+
+def cmd_show(args: argparse.Namespace) -> None:
+    v = open_vault(args)
+    view = v.entity(args.entity)
+    now = v.now()
+    shown = [f for f in view.facts if args.all or f.is_active]
+    tiers = {f.id: v.tier(f, now) for f in view.facts if f.is_active}
+    data = {
+        "entity": str(view.ref),
+        "folder": str(view.folder),
+        "factsFile": str(view.facts_path),
+        "format": view.file.dialect.describe() if view.file else [],
+        "summary": view.summary.text,
+        "facts": [fact_json(f, view.ref, tiers.get(f.id)) for f in shown],
+        "invalid": [{"location": e.location, "reason": e.reason} for e in view.invalid],
+        "error": str(view.error) if view.error else None,
+    }
+
+    def text() -> str:
+        lines = [f"# {view.ref}", ""]
+        if view.error:
+            lines += [f"error: {view.error}", ""]
+        if view.summary.text:
+            lines += [view.summary.text.rstrip(), ""]
+        lines.append(f"Facts ({len(shown)} shown of {len(view.facts)}):")
+        lines += ["  " + _fact_line(f, tiers.get(f.id)) for f in shown]
+        lines += [f"  invalid {e.location}: {e.reason}" for e in view.invalid]
+        return "\n".join(lines)
+
+    emit(args, data, text)
+
+
+def cmd_entity_create(args: argparse.Namespace) -> None:
+    v = open_vault(args)
+    folder = v.create_entity(args.entity, args.summary)
+    emit(args, {"entity": args.entity, "folder": str(folder)}, f"Created {args.entity} at {folder}")
+
+
+def cmd_entity_archive(args: argparse.Namespace) -> None:
+    v = open_vault(args)
+    target = v.archive_entity(args.entity)
+    emit(
+        args,
+        {"entity": args.entity, "archivedAs": str(target)},
+        f"Archived {args.entity} as {target}",
+    )
+
+
+def cmd_related(args: argparse.Namespace) -> None:
+    v = open_vault(args)
+    links = v.related(args.entity)
+    emit(
+        args,
+        {"entity": args.entity, **links},
+        lambda: "\n".join(
+            [f"{args.entity} names:"]
+            + [f"  → {r}" for r in links["outgoing"]]
+            + ["named by:"]
+            + [f"  ← {r}" for r in links["incoming"]]
+        ),
+    )
+
+
+def cmd_fact_add(args: argparse.Namespace) -> None:
+    v = open_vault(args, args.agent)
+    fact = v.add_fact(
+        args.entity,
+        args.text,
+        args.category,
+        related=args.related or (),
+        source=args.source,
+        agent_id=args.agent,
+        confidence=args.confidence,
+        create=args.create,
+    )
+    ref = layout.EntityRef.parse(args.entity)
+    emit(args, fact_json(fact, ref, v.tier(fact)), f"Added {fact.id} to {ref}")
+
+
+def cmd_fact_supersede(args: argparse.Namespace) -> None:
+    v = open_vault(args, args.agent)
+    old, new = v.supersede_fact(
+        args.fact_id,
+        args.text,
+        category=args.category,
+        related=args.related,
+        source=args.source,
+        agent_id=args.agent,
+        confidence=args.confidence,
+    )
+    emit(
+        args,
+        {"old": fact_json(old), "new": fact_json(new)},
+        f"Superseded {old.id} by {new.id}",
+    )
+
+
+def cmd_fact_access(args: argparse.Namespace) -> None:
+    v = open_vault(args, args.agent)
+    counts = v.mark_accessed(args.fact_ids)
+    emit(
+        args,
+        [{"id": fid, "accessCount": n} for fid, n in counts.items()],
+        lambda: "\n".join(f"{fid}: accessCount {n}" for fid, n in counts.items()),
+    )
+
+
+def cmd_fact_history(args: argparse.Namespace) -> None:
+    v = open_vault(args)
+    chain = v.fact_history(args.fact_id)
+    emit(
+        args,
+        [fact_json(f, ref) for ref, f in chain],
+        lambda: "\n".join(
+            f"{'→ ' if i else '  '}{f.id} [{f.status.value}] {f.fact}  ({ref}, {f.timestamp})"
+            for i, (ref, f) in enumerate(chain)
+        ),
+    )
+
+
+def cmd_fact_show(args: argparse.Namespace) -> None:
+    v = open_vault(args)
+    ref, fact = v.fact(args.fact_id)
+    tier = v.tier(fact) if fact.is_active else None
+    emit(args, fact_json(fact, ref, tier), lambda: f"{ref}\n{_fact_line(fact, tier)}")
+
+
+def cmd_decay(args: argparse.Namespace) -> None:
+    v = open_vault(args)
+    at = parse_moment(args.at) if args.at else None
+    rows, problems = v.decay_report(at)
+    for problem in problems:
+        print(f"vault-app: warning: {problem}", file=sys.stderr)
+    data = [
+        {
+            "id": r.fact.id,
+            "entity": str(r.ref),
+            "tier": r.tier.value,
+            "days": r.days,
+            "accessCount": r.fact.access_count,
+            "lastAccessed": r.fact.last_touched.isoformat() if r.fact.last_touched else None,
+            "fact": r.fact.fact,
+        }
+        for r in rows
+    ]
+
+    def text() -> str:
+        counts = {t: sum(1 for r in rows if r.tier is t) for t in models.DecayTier}
+        head = ", ".join(f"{n} {t.value}" for t, n in counts.items())
+        body = [
+            f"{r.tier.value:<5} {r.days:>5}d  {r.fact.access_count:>3}×  {r.ref}: {r.fact.fact}"
+            for r in rows
+        ]
+        return "\n".join([f"{len(rows)} active facts: {head}", *body])
+
+    emit(args, data, text)
+
+
+def cmd_synthesize(args: argparse.Namespace) -> None:
+    v = open_vault(args)
+    results, problems = v.synthesize(args.entities or None, dry_run=args.dry_run)
+    for problem in problems:
+        print(f"vault-app: warning: {problem}", file=sys.stderr)
+    data = {
+        "dryRun": args.dry_run,
+        "results": [
+            {
+                "entity": str(r.ref) if r.ref else None,
+                "file": v.paths.relative(r.path),
+                "changed": r.changed,
+                "hot": r.hot,
+                "warm": r.warm,
+                "cold": r.cold,
+                "diff": r.diff,
+            }
+            for r in results
+        ],
+        "problems": [p.model_dump() for p in problems],
+    }
+
+    def text() -> str:
+        changed = [r for r in results if r.changed]
+        verb = "would change" if args.dry_run else "changed"
+        lines = [f"{len(changed)} of {len(results)} files {verb}"]
+        if args.dry_run:
+            lines += [r.diff for r in changed]
+        return "\n".join(lines)
+
+    emit(args, data, text)
+
+
+def cmd_daily_append(args: argparse.Namespace) -> None:
+    v = open_vault(args, args.agent)
+    content = " ".join(args.text) if args.text else sys.stdin.read()
+    entry = v.append_daily(content, agent=args.agent)
+    emit(
+        args,
+        entry.model_dump(mode="json"),
+        f"Appended to {entry.date.isoformat()} at {entry.time}"
+        + (f" ({args.agent})" if args.agent else ""),
+    )
+
+
+def cmd_daily_show(args: argparse.Namespace) -> None:
+    v = open_vault(args)
+    if args.list:
+        dates = v.daily_dates(args.agent)
+        emit(args, [d.isoformat() for d in dates], lambda: "\n".join(d.isoformat() for d in dates))
+        return
+    day = parse_day(args.date) if args.date else v.now().date()
+    note = v.daily_note(day, args.agent)
+    emit(
+        args,
+        note.model_dump(mode="json"),
+        lambda: "\n".join(
+            [f"# {note.date.isoformat()}" + (f" — {note.agent}" if note.agent else "")]
+            + [f"\n## {e.time}\n\n{e.text}" for e in note.entries]
+        ),
+    )
+
+
+def _document_commands(name: str) -> tuple[Handler, Handler]:
+    """show/edit handlers for one markdown document (TACIT.md, CONTEXT.md, AGENTS.md)."""
+
+    def show(args: argparse.Namespace) -> None:
+        v = open_vault(args)
+        doc = v.document(name, getattr(args, "agent", None))
+        emit(
+            args,
+            {"path": str(doc.path), "exists": doc.exists, "text": doc.text, "sha256": doc.digest},
+            doc.text if doc.text is not None else f"({doc.path} does not exist yet)",
+        )
+
+    def edit(args: argparse.Namespace) -> None:
+        agent = getattr(args, "agent", None)
+        v = open_vault(args)
+        doc = v.document(name, agent)
+        text = read_text_arg(args, doc.text or "")
+        expected = args.expect if args.expect is not None else doc.digest
+        digest = v.write_document(name, text, agent=agent, expected=expected)
+        emit(args, {"path": str(doc.path), "sha256": digest}, f"Saved {doc.path}")
+
+    return show, edit
+
+
+def cmd_summary_show(args: argparse.Namespace) -> None:
+    v = open_vault(args)
+    doc = v.summary(args.entity)
+    emit(args, {"path": str(doc.path), "text": doc.text, "sha256": doc.digest}, doc.text or "")
+
+
+def cmd_summary_edit(args: argparse.Namespace) -> None:
+    v = open_vault(args)
+    doc = v.summary(args.entity)
+    text = read_text_arg(args, doc.text or "")
+    expected = args.expect if args.expect is not None else doc.digest
+    digest = v.write_summary(args.entity, text, expected=expected)
+    emit(args, {"path": str(doc.path), "sha256": digest}, f"Saved {doc.path}")
+
+
+def cmd_agents(args: argparse.Namespace) -> None:
+    v = open_vault(args)
+    agents = v.agents()
+    emit(
+        args,
+        [
+            {
+                "id": a.id,
+                "folder": str(a.folder),
+                "tacit": a.has_tacit,
+                "context": a.has_context,
+                "dailyNotes": len(a.daily_dates),
+                "entities": len(v.entity_refs(a.id)),
+            }
+            for a in agents
+        ],
+        lambda: _table(
+            [
+                [a.id, len(v.entity_refs(a.id)), len(a.daily_dates), "yes" if a.has_tacit else "no"]
+                for a in agents
+            ],
+            ["agent", "entities", "daily notes", "TACIT.md"],
+        ),
+    )
+
+
+def cmd_agent_create(args: argparse.Namespace) -> None:
+    v = open_vault(args)
+    folder = v.create_agent(args.agent_id)
+    emit(
+        args,
+        {"agent": args.agent_id, "folder": str(folder)},
+        f"Created agent {args.agent_id} at {folder}",
+    )
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from vault_app.core import doctor
+
+    v = open_vault(args)
+    report = doctor.run(v, repair=args.repair)
+    data = {
+        "ok": report.ok,
+        "filesChecked": report.files_checked,
+        "factsChecked": report.facts_checked,
+        "seconds": round(report.seconds, 3),
+        "problems": [p.model_dump() for p in report.problems],
+    }
+
+    def text() -> str:
+        lines = [str(p) for p in report.problems]
+        lines.append(
+            f"{'OK' if report.ok else 'PROBLEMS'}: {report.files_checked} files, "
+            f"{report.facts_checked} facts checked in {report.seconds:.2f} s; "
+            f"{len(report.errors)} errors, {len(report.problems) - len(report.errors)} other"
+        )
+        return "\n".join(lines)
+
+    emit(args, data, text)
+    return 0 if report.ok else 1
+
+
+def cmd_gui(args: argparse.Namespace) -> int:
+    from vault_app.ui import app
+
+    path: Path | None
+    if args.vault:
+        path = Path(args.vault).expanduser()
+    else:
+        path = layout.find_vault(Path.cwd()) or config.configured_vault()
+    return app.run(path, demo=getattr(args, "demo", False))
+
+
+# -- parser ---------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--vault", metavar="PATH", default=argparse.SUPPRESS, help="the vault folder"
+    )
+    common.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="JSON output"
+    )
+    common.add_argument("--actor", default=argparse.SUPPRESS, help="who writes, for the audit log")
+    common.add_argument(
+        "--now", metavar="ISO", default=argparse.SUPPRESS, help="pretend it is this time (tests)"
+    )
+
+    parser = argparse.ArgumentParser(
+        prog="vault-app",
+        description="See, search and curate the PARA memory vaults of AI agents. "
+        "With no command, opens the desktop app.",
+        parents=[common],
+    )
+    parser.add_argument("--version", action="version", version=f"vault-app {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def command(
+        parent: Any, name: str, handler: Handler, help_text: str, **kw: Any
+    ) -> argparse.ArgumentParser:
+        p: argparse.ArgumentParser = parent.add_parser(
+            name, parents=[common], help=help_text, description=help_text, **kw
+        )
+        p.set_defaults(handler=handler)
+        return p
+
+    def group(name: str, help_text: str) -> Any:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.set_defaults(handler=lambda a: p.error(f"name a {name} command"))
+        return p.add_subparsers(dest=f"{name}_command", metavar="COMMAND")
+
+    p = command(sub, "init", cmd_init, "create a vault (empty, or the household demo)")
+    p.add_argument("path")
+    p.add_argument("--demo", action="store_true", help="fill it with the demo household")
+
+    command(sub, "info", cmd_info, "what the vault holds")
+    p = command(sub, "entities", cmd_entities, "list entities with their tier counts")
+    p.add_argument("--scope", help="global, agents, or agent:ID")
+    p.add_argument("--category", choices=layout.PARA_CATEGORIES)
+    p = command(sub, "show", cmd_show, "an entity's summary and facts")
+    p.add_argument("entity", help="areas/people/jane or agent:finance:projects/budget")
+    p.add_argument("--all", action="store_true", help="include superseded facts")
+    p = command(sub, "related", cmd_related, "entities linked by relatedEntities, both ways")
+    p.add_argument("entity")
+
+    entity = group("entity", "create or archive entities")
+    p = command(entity, "create", cmd_entity_create, "create an entity")
+    p.add_argument("entity")
+    p.add_argument("--summary", help="first lines of summary.md")
+    p = command(entity, "archive", cmd_entity_archive, "move an entity under archives/")
+    p.add_argument("entity")
+
+    fact = group("fact", "add, supersede, access and trace facts")
+
+    def fact_fields(p: argparse.ArgumentParser, required: bool) -> None:
+        p.add_argument("--text", required=True, help="the fact: one clear, atomic statement")
+        p.add_argument(
+            "--category",
+            required=required,
+            choices=[c.value for c in models.FactCategory],
+        )
+        p.add_argument("--related", nargs="+", metavar="ENTITY", help="related entity ids")
+        p.add_argument("--source", help="a date or a reference (conversation id…)")
+        p.add_argument("--agent", help="the agent writing it (audited as agent:ID)")
+        p.add_argument("--confidence", type=float, default=None if not required else 1.0)
+
+    p = command(fact, "add", cmd_fact_add, "add a fact to an entity")
+    p.add_argument("entity")
+    fact_fields(p, required=True)
+    p.add_argument("--create", action="store_true", help="create the entity if missing")
+    p = command(fact, "supersede", cmd_fact_supersede, "replace a fact, keeping the old one")
+    p.add_argument("fact_id")
+    fact_fields(p, required=False)
+    p = command(fact, "access", cmd_fact_access, "count an access of facts")
+    p.add_argument("fact_ids", nargs="+", metavar="FACT_ID")
+    p.add_argument("--agent")
+    p = command(fact, "history", cmd_fact_history, "a fact's lineage, oldest first")
+    p.add_argument("fact_id")
+    p = command(fact, "show", cmd_fact_show, "one fact")
+    p.add_argument("fact_id")
+
+    p = command(sub, "decay", cmd_decay, "every active fact with its tier")
+    p.add_argument("--at", metavar="DATE", help="compute tiers at this date/time")
+    p = command(sub, "synthesize", cmd_synthesize, "rewrite summary.md from facts, and index.md")
+    p.add_argument("entities", nargs="*", metavar="ENTITY")
+    p.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
+
+    daily_group = group("daily", "daily notes")
+    p = command(daily_group, "append", cmd_daily_append, "append an entry to today's note")
+    p.add_argument("text", nargs="*", help="the entry (stdin when absent)")
+    p.add_argument("--agent")
+    p = command(daily_group, "show", cmd_daily_show, "a day's note (today by default)")
+    p.add_argument("date", nargs="?", help="YYYY-MM-DD")
+    p.add_argument("--agent")
+    p.add_argument("--list", action="store_true", help="list the days that have notes")
+
+    def document_group(name: str, file_name: str, per_agent: bool) -> None:
+        show, edit = _document_commands(file_name)
+        g = group(name, f"show or edit {file_name}")
+        p = command(g, "show", show, f"print {file_name}")
+        if per_agent:
+            p.add_argument("--agent", required=True)
+        p = command(g, "edit", edit, f"replace {file_name} (--text, --file, stdin or $EDITOR)")
+        if per_agent:
+            p.add_argument("--agent", required=True)
+        p.add_argument("--text")
+        p.add_argument("--file", help="read the new text from a file (- for stdin)")
+        p.add_argument(
+            "--expect", metavar="SHA256", help="refuse unless the file still has this hash"
+        )
+
+    document_group("tacit", "TACIT.md", per_agent=True)
+    document_group("context", "CONTEXT.md", per_agent=True)
+    document_group("principles", vault.PRINCIPLES, per_agent=False)
+
+    summary = group("summary", "show or edit an entity's summary.md")
+    p = command(summary, "show", cmd_summary_show, "print summary.md")
+    p.add_argument("entity")
+    p = command(summary, "edit", cmd_summary_edit, "replace summary.md")
+    p.add_argument("entity")
+    p.add_argument("--text")
+    p.add_argument("--file")
+    p.add_argument("--expect", metavar="SHA256")
+
+    command(sub, "agents", cmd_agents, "list agents")
+    agent = group("agent", "manage agents")
+    p = command(agent, "create", cmd_agent_create, "create an agent folder")
+    p.add_argument("agent_id")
+
+    p = command(sub, "doctor", cmd_doctor, "validate every file; --repair restores from backups")
+    p.add_argument("--repair", action="store_true")
+    p = command(sub, "gui", cmd_gui, "open the desktop app (the default)")
+    p.add_argument("--demo", action="store_true", help="open the demo vault")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    for name, default in (("vault", None), ("json", False), ("actor", None), ("now", None)):
+        if not hasattr(args, name):
+            setattr(args, name, default)
+    handler: Handler = getattr(args, "handler", cmd_gui)
+    try:
+        result = handler(args)
+    except UsageError as exc:
+        parser.error(str(exc))
+    except errors.VaultError as exc:
+        print(f"vault-app: error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"vault-app: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return result if isinstance(result, int) else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

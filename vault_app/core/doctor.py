@@ -1,0 +1,267 @@
+"""`doctor`: validate every file of a vault, and repair what can be repaired without loss.
+
+Checks: every fact file parses (JSON, UTF-8, size) and every fact validates against the
+schema; ids are unique across the vault; `supersededBy` / `supersedes` and
+`relatedEntities` point at something that exists (an archived entity counts); markdown
+files are valid UTF-8; daily-note names are real dates; no temp files are left over from
+an interrupted write; `.vault/config.toml` is valid. Each problem names its file and the
+place in it.
+
+Repair never discards anything: a corrupt fact file is moved to
+`.vault/quarantine/<time>/` and the newest backup that parses is put in its place
+(through the normal locked, audited write); leftover temp files are quarantined too.
+Problems that would need a guess (a fact with a bad field) are only reported.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import shutil
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from vault_app.core import config, errors, formats, layout, models, storage, vault
+
+TEMP_PATTERNS = (storage.TEMP_SUFFIX, ".tmp")
+
+
+@dataclass
+class DoctorReport:
+    problems: list[models.Problem] = field(default_factory=list)
+    files_checked: int = 0
+    facts_checked: int = 0
+    seconds: float = 0.0
+
+    @property
+    def errors(self) -> list[models.Problem]:
+        return [p for p in self.problems if p.severity == "error" and not p.repaired]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+@dataclass
+class _FactSite:
+    path: Path
+    index: int
+    scope: str | None
+
+
+class Doctor:
+    def __init__(self, target: vault.Vault) -> None:
+        self.vault = target
+        self.paths = target.paths
+        self.report = DoctorReport()
+        self._ids: dict[str, list[_FactSite]] = defaultdict(list)
+        self._links: list[tuple[_FactSite, str, str]] = []  # (site, field, fact id)
+        self._related: list[tuple[_FactSite, int, str]] = []
+        self._corrupt: list[tuple[Path, models.Problem]] = []
+        self._quarantine_root: Path | None = None
+
+    def problem(
+        self, path: Path, message: str, location: str | None = None, severity: str = "error"
+    ) -> models.Problem:
+        item = models.Problem(
+            path=self.paths.relative(path), location=location, message=message, severity=severity
+        )
+        self.report.problems.append(item)
+        return item
+
+    def run(self, *, repair: bool = False) -> DoctorReport:
+        started = time.perf_counter()
+        was_enabled = gc.isenabled()
+        gc.disable()  # validating 10^5 facts allocates a lot of long-lived objects
+        try:
+            self._check_config()
+            self._check_entities()
+            self._check_links()
+            self._check_markdown()
+            self._check_temp_files(repair)
+            if repair:
+                self._repair_corrupt()
+        finally:
+            if was_enabled:
+                gc.enable()
+        self.report.seconds = time.perf_counter() - started
+        return self.report
+
+    # -- checks -------------------------------------------------------------------------
+
+    def _check_config(self) -> None:
+        try:
+            config.VaultConfig.load(self.paths.root)
+        except errors.CorruptFileError as exc:
+            self.problem(exc.path, exc.reason, exc.location)
+
+    def _check_entities(self) -> None:
+        skipped: list[tuple[Path, str]] = []
+        for folder in self.paths.iter_all_entities(skipped):
+            present = [n for n in layout.FACT_FILE_NAMES if (folder.folder / n).is_file()]
+            if len(present) > 1:
+                self.problem(
+                    folder.folder / present[1],
+                    f"ignored: {present[0]} in the same folder is the one read",
+                    severity="warning",
+                )
+            if folder.facts_file is not None:
+                self._check_fact_file(folder.facts_file, folder.ref.agent)
+        for path, reason in skipped:
+            self.problem(path, reason, severity="warning" if "not followed" in reason else "error")
+
+    def _check_fact_file(self, path: Path, scope: str | None) -> None:
+        self.report.files_checked += 1
+        try:
+            data = self.vault.storage.read(path)
+            ff = formats.decode(path, data or b"")
+        except errors.CorruptFileError as exc:
+            item = self.problem(exc.path, exc.reason, exc.location)
+            if "MB limit" not in exc.reason:  # too large is not corrupt: nothing to restore
+                self._corrupt.append((path, item))
+            return
+        successor, _ = ff.lineage()
+        for index, entry in enumerate(ff.raw):
+            self.report.facts_checked += 1
+            site = _FactSite(path, index, scope)
+            try:
+                fact = formats.to_fact(entry, index, path, ff.dialect, successor, {})
+            except errors.CorruptFileError as exc:
+                self.problem(path, exc.reason, exc.location)
+                if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+                    self._ids[entry["id"]].append(site)
+                continue
+            self._ids[fact.id].append(site)
+            raw_status = entry.get("status", "active")
+            if raw_status == "active" and entry.get("supersededBy"):
+                self.problem(
+                    path,
+                    f"status is active but supersededBy is {entry['supersededBy']!r}",
+                    f"[{index}].status",
+                    severity="warning",
+                )
+            for key in ("supersededBy", "supersedes"):
+                target = entry.get(key)
+                if isinstance(target, str) and target:
+                    self._links.append((site, key, target))
+            for position, name in enumerate(fact.related_entities):
+                self._related.append((site, position, name))
+
+    def _check_links(self) -> None:
+        for fact_id, sites in self._ids.items():
+            if len(sites) > 1:
+                places = ", ".join(f"{self.paths.relative(s.path)}[{s.index}]" for s in sites)
+                for site in sites[1:]:
+                    self.problem(
+                        site.path,
+                        f"duplicate fact id {fact_id!r} (at {places})",
+                        f"[{site.index}].id",
+                    )
+        for site, key, target in self._links:
+            if target not in self._ids:
+                self.problem(
+                    site.path,
+                    f"{key} points at {target!r}, which no fact has",
+                    f"[{site.index}].{key}",
+                )
+        resolved: dict[tuple[str | None, str], bool] = {}
+        for site, position, name in self._related:
+            known = resolved.get((site.scope, name))
+            if known is None:
+                known = self.vault.resolve_reference(name, site.scope) is not None
+                resolved[(site.scope, name)] = known
+            if not known:
+                self.problem(
+                    site.path,
+                    f"relatedEntities names {name!r}, which is not an entity of this vault",
+                    f"[{site.index}].relatedEntities[{position}]",
+                    severity="warning",
+                )
+
+    def _markdown_files(self) -> list[Path]:
+        files = [self.paths.principles_file]
+        for folder in self.paths.iter_all_entities():
+            if folder.has_summary:
+                files.append(folder.folder / layout.SUMMARY_NAME)
+        for agent in self.paths.scopes():
+            daily_dir = self.paths.daily_dir(agent)
+            if daily_dir.is_dir():
+                for entry in sorted(os.scandir(daily_dir), key=lambda e: e.name):
+                    if not entry.name.endswith(".md"):
+                        continue
+                    if layout.parse_daily_name(entry.name) is None:
+                        self.problem(
+                            Path(entry.path),
+                            "daily note name is not a real YYYY-MM-DD date; it is not listed",
+                            severity="warning",
+                        )
+                    files.append(Path(entry.path))
+            if agent is not None:
+                files += [self.paths.agent_dir(agent) / n for n in vault.AGENT_DOCUMENTS]
+        return [f for f in files if f.is_file()]
+
+    def _check_markdown(self) -> None:
+        for path in self._markdown_files():
+            self.report.files_checked += 1
+            try:
+                self.vault.storage.read_text(path)
+            except errors.CorruptFileError as exc:
+                self.problem(exc.path, exc.reason, exc.location)
+
+    def _check_temp_files(self, repair: bool) -> None:
+        for dirpath, dirnames, filenames in os.walk(self.paths.root):
+            if Path(dirpath) == self.paths.root:
+                dirnames[:] = [d for d in dirnames if d != layout.STATE_DIR]
+            for name in filenames:
+                if name.endswith(TEMP_PATTERNS):
+                    path = Path(dirpath) / name
+                    item = self.problem(
+                        path,
+                        "leftover temp file from an interrupted write (the target is intact)",
+                        severity="warning",
+                    )
+                    if repair:
+                        item.repaired = f"moved to {self._quarantine(path)}"
+
+    # -- repair -------------------------------------------------------------------------
+
+    def _quarantine(self, path: Path, copy: bool = False) -> str:
+        """Move (or copy) `path` under `.vault/quarantine/<time>/`, keeping its place."""
+        if self._quarantine_root is None:
+            stamp = self.vault.now().strftime("%Y%m%dT%H%M%S")
+            self._quarantine_root = self.paths.state_dir / "quarantine" / stamp
+        target = self._quarantine_root / self.paths.relative(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if copy:
+            shutil.copy2(path, target)
+        else:
+            os.replace(path, target)
+        return self.paths.relative(target)
+
+    def _repair_corrupt(self) -> None:
+        for path, item in self._corrupt:
+            backup = self._newest_good_backup(path)
+            if backup is None:
+                item.message += "; no valid backup to restore, the file is left as it is"
+                continue
+            with self.vault.storage.transaction(path) as tx:
+                saved = self._quarantine(path, copy=True)
+                tx.commit(backup.read_bytes(), "doctor.restore", restoredFrom=backup.name)
+            item.repaired = (
+                f"restored {backup.name} from .vault/backups; the corrupt file is kept in {saved}"
+            )
+
+    def _newest_good_backup(self, path: Path) -> Path | None:
+        for candidate in self.vault.storage.backups(path):
+            try:
+                formats.decode(path, candidate.read_bytes())
+            except (errors.CorruptFileError, OSError):
+                continue
+            return candidate
+        return None
+
+
+def run(target: vault.Vault, *, repair: bool = False) -> DoctorReport:
+    return Doctor(target).run(repair=repair)
