@@ -115,6 +115,9 @@ def test_too_large_files_are_reported_not_repaired(v: vault.Vault, tmp_path: Pat
 
 def test_invalid_config_is_reported(v: vault.Vault) -> None:
     (v.paths.state_dir / "config.toml").write_text("[storage]\nbackups_per_file = 0\n")
-    report = doctor.run(v)
+    reopened = vault.Vault(v.root)  # opens on the defaults rather than locking the user out
+    assert reopened.config.storage.backups_per_file == 20
+    assert any(p.path == ".vault/config.toml" for p in reopened.scan().problems)
+    report = doctor.run(reopened)
     assert any(p.path == ".vault/config.toml" and p.location == "storage.backups_per_file"
                for p in report.problems)

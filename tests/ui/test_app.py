@@ -25,11 +25,12 @@ def make_vault(tmp_path: Path) -> vault.Vault:
 
 def items_by_address(window: app.MainWindow) -> dict[str, QtWidgets.QTreeWidgetItem]:
     found = {}
-    for top in range(window.tree.topLevelItemCount()):
-        group = window.tree.topLevelItem(top)
-        for i in range(group.childCount()):
-            child = group.child(i)
-            found[child.data(0, app.REF_ROLE)] = child
+    pending = [window.tree.topLevelItem(i) for i in range(window.tree.topLevelItemCount())]
+    while pending:
+        item = pending.pop()
+        if item.data(0, app.REF_ROLE):
+            found[item.data(0, app.REF_ROLE)] = item
+        pending += [item.child(i) for i in range(item.childCount())]
     return found
 
 
@@ -40,7 +41,10 @@ def test_window_lists_entities_and_shows_facts(qtbot: QtBot, tmp_path: Path) -> 
     items = items_by_address(window)
     assert set(items) == {"areas/people/jane", "projects/roof", "agent:finance:projects/budget"}
     jane = items["areas/people/jane"]
-    assert [jane.text(c) for c in range(5)] == ["areas/people/jane", "1", "1", "0", "0"]
+    assert [jane.text(c) for c in range(5)] == ["jane", "1", "1", "0", "0"]
+    assert [jane.parent().text(0), jane.parent().parent().text(0)] == ["people", "Areas"]
+    budget = items["agent:finance:projects/budget"]
+    assert budget.parent().parent().text(0) == "finance"
     assert "invalid JSON" in items["projects/roof"].toolTip(0)
 
     window.tree.setCurrentItem(jane)

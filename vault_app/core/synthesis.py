@@ -112,5 +112,13 @@ def first_line(summary: str) -> str:
                 in_block = False
             continue
         if stripped and not stripped.startswith(("#", "<!--", "-", "*", "_")):
-            return stripped[:120]
+            return _clip(stripped, 120)
     return ""
+
+
+def _clip(text: str, limit: int) -> str:
+    """`text` cut at a word boundary to at most `limit` characters, with an ellipsis."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1].rsplit(" ", 1)[0].rstrip(" ,;:.")
+    return cut + "…"

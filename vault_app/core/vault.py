@@ -141,7 +141,15 @@ class Vault:
             raise errors.NotFoundError(f"no vault at {path}: not a folder")
         self.root = path.resolve()
         self.paths = layout.VaultLayout(self.root)
-        self.config = settings or config.VaultConfig.load(self.root)
+        self.config_error: errors.CorruptFileError | None = None
+        if settings is None:
+            try:
+                settings = config.VaultConfig.load(self.root)
+            except errors.CorruptFileError as exc:
+                # A broken config.toml must not lock the user out (nor keep `doctor` from
+                # reporting it): run on the defaults and report it with every scan.
+                settings, self.config_error = config.VaultConfig(), exc
+        self.config = settings
         self.clock = clock
         self.actor = actor
         self.storage = storage.Storage(self.paths, self.config.storage, clock, actor)
@@ -180,31 +188,41 @@ class Vault:
         """
         started = time.perf_counter()
         skipped: list[tuple[Path, str]] = []
-        folders = list(self.paths.iter_all_entities(skipped))
         counter = decay.RawTierCounter(self.config.decay, self.now())
-        problems = [
-            models.Problem(path=self.paths.relative(p), message=reason, severity="warning")
-            for p, reason in skipped
-        ]
 
-        def load(folder: layout.EntityFolder) -> tuple[models.EntitySummary, Any]:
-            return self._summarize(folder, counter)
+        def load(
+            folder: layout.EntityFolder,
+        ) -> tuple[layout.EntityFolder, models.EntitySummary, Any]:
+            summary, loaded = self._summarize(folder, counter)
+            if not keep_files and not isinstance(loaded, errors.CorruptFileError):
+                loaded = None  # free the parsed file in the worker, while it is hot in cache
+            return folder, summary, loaded
 
         files: dict[layout.EntityRef, formats.FactFile] = {}
         entities: list[models.EntitySummary] = []
+        corrupt: list[models.Problem] = []
         was_enabled = gc.isenabled()
         gc.disable()
         try:
             with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-                for folder, (summary, loaded) in zip(folders, pool.map(load, folders)):
+                # map() submits while the walk goes on, so reading overlaps the listing
+                walk = self.paths.iter_all_entities(skipped)
+                for folder, summary, loaded in pool.map(load, walk):
                     entities.append(summary)
                     if isinstance(loaded, errors.CorruptFileError):
-                        problems.append(self._problem(loaded))
-                    elif keep_files and loaded is not None:
+                        corrupt.append(self._problem(loaded))
+                    elif loaded is not None:
                         files[folder.ref] = loaded
         finally:
             if was_enabled:
                 gc.enable()
+        problems = [
+            models.Problem(path=self.paths.relative(p), message=reason, severity="warning")
+            for p, reason in skipped
+        ]
+        if self.config_error is not None:
+            problems.append(self._problem(self.config_error))
+        problems.extend(corrupt)
         if keep_files:
             gc.freeze()  # long-lived: keep the collector from rescanning them
         return VaultScan(
@@ -235,21 +253,9 @@ class Vault:
             summary.problem = exc.reason if exc.location is None else f"{exc.location}: {exc.reason}"
             return summary, exc
         successor, _ = ff.lineage()
-        counts = {models.DecayTier.HOT: 0, models.DecayTier.WARM: 0, models.DecayTier.COLD: 0}
-        superseded = 0
-        time_key = ff.dialect.time_key
-        for entry in ff.raw:
-            if not isinstance(entry, dict):
-                continue
-            if formats.is_superseded_raw(entry, successor):
-                superseded += 1
-            else:
-                counts[counter.tier(entry, time_key)] += 1
+        counts = counter.count(ff.raw, ff.dialect.time_key, successor)
         summary.total = len(ff.raw)
-        summary.hot = counts[models.DecayTier.HOT]
-        summary.warm = counts[models.DecayTier.WARM]
-        summary.cold = counts[models.DecayTier.COLD]
-        summary.superseded = superseded
+        summary.hot, summary.warm, summary.cold, summary.superseded = counts
         return summary, ff
 
     def _problem(self, exc: errors.CorruptFileError, severity: str = "error") -> models.Problem:
@@ -538,6 +544,7 @@ class Vault:
                 now = self.now()
                 for fid in ids:
                     index = ff.index_of(fid)
+                    ff.fact_at(index)  # an entry that does not validate is reported, not edited
                     entry = ff.raw[index]
                     current = entry.get("accessCount", 0)
                     if not isinstance(current, int) or isinstance(current, bool) or current < 0:

@@ -28,7 +28,11 @@ class MainWindow(QtWidgets.QMainWindow):
         self.tree = QtWidgets.QTreeWidget()
         self.tree.setHeaderLabels(["Entity", "Active", "Hot", "Warm", "Cold"])
         self.tree.setUniformRowHeights(True)
-        self.tree.header().setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        for column in range(1, 5):
+            header.setSectionResizeMode(column, QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
         self.tree.currentItemChanged.connect(self._show_selected)
 
         self.summary = QtWidgets.QTextBrowser()
@@ -53,25 +57,38 @@ class MainWindow(QtWidgets.QMainWindow):
         self.populate()
 
     def populate(self) -> None:
+        """Fill the tree: scope → PARA category → groups → entity, counts per entity."""
         scan = self.vault.scan()
         self.tree.clear()
-        groups: dict[str, QtWidgets.QTreeWidgetItem] = {}
+        nodes: dict[tuple[str, ...], QtWidgets.QTreeWidgetItem] = {}
+
+        def node(key: tuple[str, ...]) -> QtWidgets.QTreeWidgetItem:
+            if key not in nodes:
+                parent = node(key[:-1]) if len(key) > 1 else None
+                item = QtWidgets.QTreeWidgetItem([key[-1]])
+                if parent is None:
+                    self.tree.addTopLevelItem(item)
+                else:
+                    parent.addChild(item)
+                item.setExpanded(len(key) <= 2)
+                nodes[key] = item
+            return nodes[key]
+
         for row in scan.entities:
-            scope_label = "Global" if row.scope == layout.GLOBAL_SCOPE else f"Agent {row.scope[6:]}"
-            parent = groups.get(scope_label)
-            if parent is None:
-                parent = QtWidgets.QTreeWidgetItem(self.tree, [scope_label])
-                parent.setExpanded(True)
-                groups[scope_label] = parent
+            scope = ("Global",) if row.scope == layout.GLOBAL_SCOPE else ("Agents", row.scope[6:])
+            *groups, name = row.path.split("/")
+            parent = node((*scope, groups[0].title(), *groups[1:]))
             item = QtWidgets.QTreeWidgetItem(
-                parent, [row.path, str(row.active), str(row.hot), str(row.warm), str(row.cold)]
+                parent, [name, str(row.active), str(row.hot), str(row.warm), str(row.cold)]
             )
             item.setData(0, REF_ROLE, row.address)
+            item.setToolTip(0, row.problem or row.address)
             if row.problem:
                 item.setForeground(0, QtGui.QBrush(QtGui.QColor("#c92a2a")))
-                item.setToolTip(0, row.problem)
             elif row.path.startswith("archives/"):
                 item.setForeground(0, QtGui.QBrush(QtGui.QColor("#868e96")))
+        for column in range(1, 5):
+            self.tree.resizeColumnToContents(column)
         totals = scan.tier_totals()
         self.statusBar().showMessage(
             f"{self.vault.root} — {len(scan.entities)} entities, {scan.fact_count} facts "
@@ -132,6 +149,9 @@ def open_or_create_demo(path: Path | None, demo: bool) -> Path:
 def run(path: Path | None, *, demo: bool = False) -> int:
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication(sys.argv)
     app.setApplicationName("vault-app")
+    icon = Path(__file__).resolve().parents[2] / "resources" / "icons" / "vault-app.svg"
+    if icon.is_file():
+        app.setWindowIcon(QtGui.QIcon(str(icon)))
     try:
         target = vault.Vault(open_or_create_demo(path, demo), actor="gui")
     except errors.VaultError as exc:
