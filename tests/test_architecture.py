@@ -22,9 +22,13 @@ def imported_modules(source: Path) -> list[tuple[int, str]]:
             found += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found.append((node.lineno, node.module))
-        elif isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "import_module":
-            if node.args and isinstance(node.args[0], ast.Constant):
-                found.append((node.lineno, str(node.args[0].value)))
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "attr", None) == "import_module"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+        ):
+            found.append((node.lineno, str(node.args[0].value)))
     return found
 
 

@@ -38,9 +38,23 @@ def run_json(capsys: pytest.CaptureFixture[str], home: Path, *argv: str) -> obje
 
 def test_fact_lifecycle_through_the_cli(capsys: pytest.CaptureFixture[str], home: Path) -> None:
     added = run_json(
-        capsys, home, "fact", "add", "areas/people/jane", "--text", "Jane charges 80 an hour",
-        "--category", "status", "--related", "projects/bathroom", "--source", "call-17",
-        "--agent", "finance", "--confidence", "0.9",
+        capsys,
+        home,
+        "fact",
+        "add",
+        "areas/people/jane",
+        "--text",
+        "Jane charges 80 an hour",
+        "--category",
+        "status",
+        "--related",
+        "projects/bathroom",
+        "--source",
+        "call-17",
+        "--agent",
+        "finance",
+        "--confidence",
+        "0.9",
     )
     assert isinstance(added, dict)
     assert added["fact"] == "Jane charges 80 an hour"
@@ -74,8 +88,17 @@ def test_fact_lifecycle_through_the_cli(capsys: pytest.CaptureFixture[str], home
 
 
 def test_listing_commands(capsys: pytest.CaptureFixture[str], home: Path) -> None:
-    run(capsys, home, "fact", "add", "agent:finance:projects/budget", "--text", "Budget is 4k",
-        "--category", "status")
+    run(
+        capsys,
+        home,
+        "fact",
+        "add",
+        "agent:finance:projects/budget",
+        "--text",
+        "Budget is 4k",
+        "--category",
+        "status",
+    )
     entities = run_json(capsys, home, "entities")
     assert isinstance(entities, list)
     names = {e["entity"]: e for e in entities}
@@ -97,8 +120,17 @@ def test_listing_commands(capsys: pytest.CaptureFixture[str], home: Path) -> Non
 
 
 def test_synthesize_dry_run_then_write(capsys: pytest.CaptureFixture[str], home: Path) -> None:
-    run(capsys, home, "fact", "add", "projects/bathroom", "--text", "Tiles chosen", "--category",
-        "milestone")
+    run(
+        capsys,
+        home,
+        "fact",
+        "add",
+        "projects/bathroom",
+        "--text",
+        "Tiles chosen",
+        "--category",
+        "milestone",
+    )
     summary = home / "global/life/projects/bathroom/summary.md"
     before = summary.read_text()
     dry = run_json(capsys, home, "synthesize", "--dry-run", "projects/bathroom")
@@ -109,21 +141,32 @@ def test_synthesize_dry_run_then_write(capsys: pytest.CaptureFixture[str], home:
     assert "- Tiles chosen" in summary.read_text()
 
 
-def test_daily_and_documents(capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path) -> None:
-    entry = run_json(capsys, home, "--now", "2026-03-04T09:15:02", "daily", "append", "Called",
-                     "the plumber")
-    assert entry == {"date": "2026-03-04", "time": "09:15:02", "text": "Called the plumber",
-                     "index": 0, "agent": None}
+def test_daily_and_documents(
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path
+) -> None:
+    entry = run_json(
+        capsys, home, "--now", "2026-03-04T09:15:02", "daily", "append", "Called", "the plumber"
+    )
+    assert entry == {
+        "date": "2026-03-04",
+        "time": "09:15:02",
+        "text": "Called the plumber",
+        "index": 0,
+        "agent": None,
+    }
     note = run_json(capsys, home, "daily", "show", "2026-03-04")
     assert isinstance(note, dict) and note["entries"][0]["text"] == "Called the plumber"
     assert run_json(capsys, home, "daily", "show", "--list") == ["2026-03-04"]
 
-    run_json(capsys, home, "tacit", "edit", "--agent", "finance", "--text", "# Tacit\nPrefers CSV\n")
+    run_json(
+        capsys, home, "tacit", "edit", "--agent", "finance", "--text", "# Tacit\nPrefers CSV\n"
+    )
     tacit = run_json(capsys, home, "tacit", "show", "--agent", "finance")
     assert isinstance(tacit, dict) and tacit["text"] == "# Tacit\nPrefers CSV\n"
 
-    code, _, err = run(capsys, home, "tacit", "edit", "--agent", "finance", "--text", "x",
-                       "--expect", "0" * 64)
+    code, _, err = run(
+        capsys, home, "tacit", "edit", "--agent", "finance", "--text", "x", "--expect", "0" * 64
+    )
     assert code == 1 and "changed on disk" in err
 
     new_text = tmp_path / "principles.md"
@@ -159,26 +202,42 @@ def test_subprocess_contract(home: Path, tmp_path: Path) -> None:
     inside = home / "global" / "life" / "areas"
     ok = subprocess.run(
         [sys.executable, "-m", "vault_app", "entities", "--json"],
-        cwd=inside, env=env, capture_output=True, text=True, check=False,
+        cwd=inside,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert ok.returncode == 0, ok.stderr
     assert {e["entity"] for e in json.loads(ok.stdout)} >= {"areas/people/jane"}
 
     lost = subprocess.run(
         [sys.executable, "-m", "vault_app", "info"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, check=False,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert lost.returncode == 1 and "no vault here" in lost.stderr and lost.stdout == ""
 
     usage = subprocess.run(
         [sys.executable, "-m", "vault_app", "fact", "add", "--json"],
-        cwd=inside, env=env, capture_output=True, text=True, check=False,
+        cwd=inside,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert usage.returncode == 2
 
     env["VAULT_APP_VAULT"] = str(home)
     configured = subprocess.run(
         [sys.executable, "-m", "vault_app", "info", "--json"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, check=False,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert configured.returncode == 0 and json.loads(configured.stdout)["vault"] == str(home)

@@ -245,12 +245,14 @@ def cmd_show(args: argparse.Namespace) -> None:
         "facts": [fact_json(f, view.ref, tiers.get(f.id)) for f in shown],
         "invalid": [{"location": e.location, "reason": e.reason} for e in view.invalid],
         "error": str(view.error) if view.error else None,
+        "summaryError": str(view.summary.error) if view.summary.error else None,
     }
 
     def text() -> str:
         lines = [f"# {view.ref}", ""]
-        if view.error:
-            lines += [f"error: {view.error}", ""]
+        for problem in (view.error, view.summary.error):
+            if problem:
+                lines += [f"error: {problem}", ""]
         if view.summary.text:
             lines += [view.summary.text.rstrip(), ""]
         lines.append(f"Facts ({len(shown)} shown of {len(view.facts)}):")

@@ -15,8 +15,9 @@ def v(tmp_path: Path) -> vault.Vault:
     target = vault.Vault.create(tmp_path / "v")
     target.create_entity("areas/people/jane")
     target.create_entity("projects/bathroom")
-    target.add_fact("areas/people/jane", "Jane is the plumber", "relationship",
-                    related=["projects/bathroom"])
+    target.add_fact(
+        "areas/people/jane", "Jane is the plumber", "relationship", related=["projects/bathroom"]
+    )
     target.add_fact("projects/bathroom", "Tiles are ordered", "status")
     return target
 
@@ -39,8 +40,16 @@ def test_each_problem_is_located(v: vault.Vault) -> None:
     dup = dict(facts[0])
     facts.append(dup)  # duplicate id
     facts.append({"id": "fact-x", "fact": "Bad count", "category": "status", "accessCount": "x"})
-    facts.append({"id": "fact-y", "fact": "Gone", "category": "status", "supersededBy": "fact-nope",
-                  "status": "superseded", "relatedEntities": ["areas/nobody"]})
+    facts.append(
+        {
+            "id": "fact-y",
+            "fact": "Gone",
+            "category": "status",
+            "supersededBy": "fact-nope",
+            "status": "superseded",
+            "relatedEntities": ["areas/nobody"],
+        }
+    )
     jane.write_text(json.dumps(facts, indent=2))
     (v.paths.life_dir / "projects/bathroom/.items.json.123.abcd.vault-tmp").write_text("[")
     (v.paths.global_dir / "daily" / "2026-02-30.md").write_text("# nope\n")
@@ -54,7 +63,8 @@ def test_each_problem_is_located(v: vault.Vault) -> None:
     assert "fact-nope" in found[(rel, "[3].supersededBy", "error")]
     assert "areas/nobody" in found[(rel, "[3].relatedEntities[0]", "warning")]
     assert found[("global/life/projects/bathroom/summary.md", "byte 7", "error")].startswith(
-        "invalid UTF-8")
+        "invalid UTF-8"
+    )
     assert any("leftover temp file" in m for m in found.values())
     assert any("not a real YYYY-MM-DD" in m for m in found.values())
     assert not report.ok
@@ -109,8 +119,9 @@ def test_too_large_files_are_reported_not_repaired(v: vault.Vault, tmp_path: Pat
     (v.paths.state_dir / "config.toml").write_text("[storage]\nmax_file_mb = 0.0001\n")
     small = vault.Vault(v.root)
     report = doctor.run(small, repair=True)
-    assert any("over the 0.0001 MB limit" in p.message and p.repaired is None
-               for p in report.problems)
+    assert any(
+        "over the 0.0001 MB limit" in p.message and p.repaired is None for p in report.problems
+    )
 
 
 def test_invalid_config_is_reported(v: vault.Vault) -> None:
@@ -119,5 +130,15 @@ def test_invalid_config_is_reported(v: vault.Vault) -> None:
     assert reopened.config.storage.backups_per_file == 20
     assert any(p.path == ".vault/config.toml" for p in reopened.scan().problems)
     report = doctor.run(reopened)
-    assert any(p.path == ".vault/config.toml" and p.location == "storage.backups_per_file"
-               for p in report.problems)
+    assert any(
+        p.path == ".vault/config.toml" and p.location == "storage.backups_per_file"
+        for p in report.problems
+    )
+
+
+def test_an_unreadable_summary_does_not_hide_the_facts(v: vault.Vault) -> None:
+    (v.paths.life_dir / "areas/people/jane/summary.md").write_bytes(b"# Jane\n\xff\n")
+    view = v.entity("areas/people/jane")
+    assert [f.fact for f in view.facts] == ["Jane is the plumber"]
+    assert view.summary.text is None
+    assert view.summary.error is not None and view.summary.error.location == "byte 7"

@@ -68,7 +68,10 @@ class AsyncVault:
             data = await self._read(facts_path)
         except errors.CorruptFileError as exc:
             data = exc
-        summary = await self._document(folder / layout.SUMMARY_NAME)
+        try:
+            summary = await self._document(folder / layout.SUMMARY_NAME)
+        except errors.CorruptFileError as exc:
+            summary = vault.Document(folder / layout.SUMMARY_NAME, None, None, exc)
         return self.sync.entity_view(ref, folder, facts_path, data, summary)
 
     async def summary(self, ref: layout.EntityRef | str) -> vault.Document:

@@ -53,10 +53,11 @@ class Dialect:
     superseded_word: str = "superseded"
     source_object: bool = False
     indent: int | str | None = 2
+    spaced: bool = False  # compact with ", " and ": " (Python's json.dumps default)
     ascii_only: bool = False
     bom: bool = False
     trailing_newline: bool = True
-    stdlib_json: bool = False  # orjson refused it (e.g. integers over 64 bits)
+    stdlib_json: bool = False  # parsed by the standard library (e.g. integers over 64 bits)
 
     def describe(self) -> list[str]:
         """The ways this file departs from the canonical shape, for `info` and `show`."""
@@ -153,16 +154,51 @@ class FactFile:
 # -- decoding -------------------------------------------------------------------------------
 
 
+def json_type(value: Any) -> str:
+    """The JSON name of a parsed value's type, for error messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "an array" if isinstance(value, list) else "an object"
+
+
 def digest_of(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+# orjson reads an integer beyond 64 bits as a float, silently rounding it: a file with a
+# run of 19+ digits that is not a fraction (every such integer has one) is parsed by the
+# standard library. Digits become "0", "." stays, everything else becomes " ".
+_NUMBER_SHAPE = bytes(48 if 48 <= i <= 57 else 46 if i == 46 else 32 for i in range(256))
+_LONG_DIGIT_RUN = b"0" * 19
+
+
+def _may_hold_big_integers(data: bytes) -> bool:
+    shape = data.translate(_NUMBER_SHAPE)
+    start = shape.find(_LONG_DIGIT_RUN)
+    while start >= 0:
+        if start == 0 or shape[start - 1] != 46:  # not the fraction of a float
+            return True
+        ends = [i for i in (shape.find(b" ", start), shape.find(b".", start)) if i >= 0]
+        if not ends:
+            return False
+        start = shape.find(_LONG_DIGIT_RUN, min(ends))
+    return False
+
+
 def parse_json(path: Path, data: bytes) -> tuple[Any, bool]:
     """Parse JSON bytes; returns (value, parsed_by_stdlib). Errors say line and column."""
-    try:
-        return orjson.loads(data), False
-    except orjson.JSONDecodeError as exc:
-        orjson_error = exc
+    orjson_error: Exception | None = None
+    if not _may_hold_big_integers(data):
+        try:
+            return orjson.loads(data), False
+        except orjson.JSONDecodeError as exc:
+            orjson_error = exc
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -170,8 +206,8 @@ def parse_json(path: Path, data: bytes) -> tuple[Any, bool]:
             path, f"invalid UTF-8 ({exc.reason})", f"byte {exc.start}"
         ) from None
     try:
-        # The standard library accepts what orjson refuses on purpose (integers beyond
-        # 64 bits); whatever it also refuses is reported with its line and column.
+        # The standard library reads exactly what orjson cannot (integers beyond 64
+        # bits); whatever it also refuses is reported with its line and column.
         return json.loads(text), True
     except json.JSONDecodeError as exc:
         raise errors.CorruptFileError(
@@ -187,6 +223,29 @@ def decode(path: Path, data: bytes, digest: str | None = None) -> FactFile:
     body = data[len(_BOM) :] if bom else data
     if not body.strip():
         return FactFile(path, [], replace(CANONICAL, bom=bom), None, digest or digest_of(data))
+    raw, shape, container, stdlib = _entries(path, body)
+    dialect = _detect(body, raw, shape, stdlib, bom)
+    return FactFile(path, raw, dialect, container, digest or digest_of(data))
+
+
+def decode_entries(path: Path, data: bytes) -> tuple[list[Any], str]:
+    """Only the raw entries and the creation-time key (`Dialect.time_key`) of a fact file.
+
+    For bulk reads that write nothing back (a vault scan): the same parsing and the same
+    `CorruptFileError` as `decode`, without detecting the rest of the dialect or hashing.
+    """
+    body = data[len(_BOM) :] if data.startswith(_BOM) else data
+    if not body.strip():
+        return [], CANONICAL.time_key
+    raw = _entries(path, body)[0]
+    for entry in raw:  # `_first_key`, stopping at the first fact object that has one
+        if isinstance(entry, dict) and ("timestamp" in entry or "created" in entry):
+            return raw, "timestamp" if "timestamp" in entry else "created"
+    return raw, CANONICAL.time_key
+
+
+def _entries(path: Path, body: bytes) -> tuple[list[Any], str, dict[str, Any] | None, bool]:
+    """Parse a non-empty body: (entries, shape, wrapper object or None, parsed by stdlib)."""
     value, stdlib = parse_json(path, body)
     container: dict[str, Any] | None = None
     if isinstance(value, list):
@@ -203,10 +262,9 @@ def decode(path: Path, data: bytes, digest: str | None = None) -> FactFile:
         shape, raw, container = key, value[key], value
     else:
         raise errors.CorruptFileError(
-            path, f"expected a JSON array of facts, found {type(value).__name__}", "top level"
+            path, f"expected a JSON array of facts, found {json_type(value)}", "top level"
         )
-    dialect = _detect(body, raw, shape, stdlib, bom)
-    return FactFile(path, raw, dialect, container, digest or digest_of(data))
+    return raw, shape, container, stdlib
 
 
 def _detect(body: bytes, raw: list[Any], shape: str, stdlib: bool, bom: bool) -> Dialect:
@@ -218,6 +276,8 @@ def _detect(body: bytes, raw: list[Any], shape: str, stdlib: bool, bom: bool) ->
     source_object = next(
         (isinstance(e["source"], dict) for e in dicts if e.get("source") is not None), False
     )
+    # "[]" says nothing of a layout: a new entity's file takes the canonical one.
+    indent = _detect_indent(body) if raw or shape != "array" else CANONICAL.indent
     return Dialect(
         shape=shape,
         text_key=text_key,
@@ -225,7 +285,8 @@ def _detect(body: bytes, raw: list[Any], shape: str, stdlib: bool, bom: bool) ->
         backward_lineage=backward,
         superseded_word=word,
         source_object=source_object,
-        indent=_detect_indent(body),
+        indent=indent,
+        spaced=indent is None and _detect_spaced(body),
         ascii_only=body.isascii() and b"\\u" in body,
         bom=bom,
         trailing_newline=body.endswith(b"\n"),
@@ -239,6 +300,12 @@ def _first_key(entries: list[dict[str, Any]], keys: tuple[str, str], default: st
             if key in entry:
                 return key
     return default
+
+
+def _detect_spaced(body: bytes) -> bool:
+    """Whether a compact file puts a space after its separators (`{"id": "x", ...`)."""
+    colon = body.find(b'":')
+    return colon >= 0 and body[colon + 2 : colon + 3] == b" "
 
 
 def _detect_indent(body: bytes) -> int | str | None:
@@ -267,12 +334,17 @@ def encode(ff: FactFile) -> bytes:
         value[d.shape] = ff.raw
     else:
         value = ff.raw
-    if not d.stdlib_json and not d.ascii_only and d.indent in (2, None):
+    if not d.stdlib_json and not d.ascii_only and not d.spaced and d.indent in (2, None):
         option = orjson.OPT_INDENT_2 if d.indent == 2 else 0
         data = orjson.dumps(value, option=option)
     else:
-        text = json.dumps(value, indent=d.indent, ensure_ascii=d.ascii_only)
-        data = text.encode("utf-8")
+        separators = ((", ", ": ") if d.spaced else (",", ":")) if d.indent is None else None
+        text = json.dumps(value, indent=d.indent, separators=separators, ensure_ascii=d.ascii_only)
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate ("\ud800") the stdlib read: keep it escaped
+            text = json.dumps(value, indent=d.indent, separators=separators, ensure_ascii=True)
+            data = text.encode("ascii")
     if d.trailing_newline:
         data += b"\n"
     return (_BOM + data) if d.bom else data
@@ -315,7 +387,7 @@ def to_fact(
     """Validate one raw entry; a bad one raises `CorruptFileError` at `[index].field`."""
     if not isinstance(entry, dict):
         raise errors.CorruptFileError(
-            path, f"expected a fact object, found {type(entry).__name__}", f"[{index}]"
+            path, f"expected a fact object, found {json_type(entry)}", f"[{index}]"
         )
     try:
         return models.Fact.model_validate(canonical_dict(entry, successor, predecessor))

@@ -14,6 +14,7 @@ characters, and nothing that resolves (through symlinks) outside the vault.
 
 from __future__ import annotations
 
+import concurrent.futures
 import datetime as dt
 import os
 import re
@@ -65,7 +66,9 @@ def validate_entity_path(path: str) -> str:
             f"invalid entity id {path!r}: must start with one of {', '.join(PARA_CATEGORIES)}"
         )
     if len(parts) < 2:
-        raise errors.InvalidIdError(f"invalid entity id {path!r}: name the entity inside {parts[0]}/")
+        raise errors.InvalidIdError(
+            f"invalid entity id {path!r}: name the entity inside {parts[0]}/"
+        )
     return path
 
 
@@ -198,12 +201,18 @@ class VaultLayout:
         return [None, *self.agent_ids()]
 
     def iter_entities(
-        self, agent: str | None, skipped: list[tuple[Path, str]] | None = None
+        self,
+        agent: str | None,
+        skipped: list[tuple[Path, str]] | None = None,
+        *,
+        pool: concurrent.futures.Executor | None = None,
     ) -> Iterator[EntityFolder]:
         """Every entity folder of one scope, in path order (nested groups included).
 
         Symlinks are followed only to files that stay inside the vault; the others, and
-        symlinked folders, are left out and listed in `skipped` with the reason.
+        symlinked folders, are left out and listed in `skipped` with the reason. With a
+        `pool`, folders are listed ahead of the walk by its threads: on a cold disk each
+        listing waits for the disk, and many waits at once overlap. Same result.
         """
         base = self.para_root(agent)
         sink: list[tuple[Path, str]] = [] if skipped is None else skipped
@@ -212,24 +221,81 @@ class VaultLayout:
             if top.is_symlink():
                 sink.append((top, "symlinked PARA folder is not followed"))
             elif top.is_dir():
-                yield from self._walk(top, category, agent, sink)
+                yield from self._walk(top, category, agent, sink, pool)
 
     def iter_all_entities(
-        self, skipped: list[tuple[Path, str]] | None = None
+        self,
+        skipped: list[tuple[Path, str]] | None = None,
+        *,
+        pool: concurrent.futures.Executor | None = None,
     ) -> Iterator[EntityFolder]:
         for agent in self.scopes():
-            yield from self.iter_entities(agent, skipped)
+            yield from self.iter_entities(agent, skipped, pool=pool)
 
     def _walk(
-        self, folder: Path, rel: str, agent: str | None, skipped: list[tuple[Path, str]]
+        self,
+        folder: Path,
+        rel: str,
+        agent: str | None,
+        skipped: list[tuple[Path, str]],
+        pool: concurrent.futures.Executor | None = None,
     ) -> Iterator[EntityFolder]:
-        files: dict[str, str] = {}
-        subdirs: list[tuple[str, str]] = []
+        """Entities at and below `folder`, depth first in name order (one scandir each).
+
+        Iterative, with child paths joined to their parent's `Path` rather than parsed
+        again from strings: a vault of 10,000 entities has over 10,000 folders.
+        """
+        # (folder, its id, its name if it must be checked as an id part, listing ahead)
+        stack: list[tuple[Path, str, str | None, _Ahead | None]] = [(folder, rel, None, None)]
         try:
-            entries = list(os.scandir(folder))
+            while stack:
+                folder, rel, name, ahead = stack.pop()
+                if name is not None and not _valid_part(name):
+                    skipped.append((folder, "folder name is not a valid entity id part"))
+                    continue
+                if ahead is None:
+                    files, subdirs, problems = self._list(folder)
+                else:
+                    files, subdirs, problems = ahead[0].result()[ahead[1]]
+                skipped.extend(problems)
+                if "/" in rel and files:
+                    facts = next((n for n in FACT_FILE_NAMES if n in files), None)
+                    yield EntityFolder(
+                        ref=EntityRef(agent, rel),
+                        folder=folder,
+                        facts_file=folder / facts if facts else None,
+                        has_summary=SUMMARY_NAME in files,
+                    )
+                subdirs.sort()
+                children = [(folder / n, f"{rel}/{n}", n) for n in subdirs]
+                aheads: list[_Ahead | None] = [None] * len(children)
+                if pool is not None:
+                    valid = [i for i, child in enumerate(children) if _valid_part(child[2])]
+                    for first in range(0, len(valid), _LIST_BATCH):
+                        batch = valid[first : first + _LIST_BATCH]
+                        future = pool.submit(self._list_many, [children[i][0] for i in batch])
+                        for position, i in enumerate(batch):
+                            aheads[i] = (future, position)
+                pending = zip(reversed(children), reversed(aheads), strict=True)
+                stack.extend((path, child_rel, n, ahead) for (path, child_rel, n), ahead in pending)
+        finally:  # the caller stopped early: drop the listings not started yet
+            for *_, ahead in stack:
+                if ahead is not None:
+                    ahead[0].cancel()
+
+    def _list_many(self, folders: list[Path]) -> list[_Listing]:
+        return [self._list(folder) for folder in folders]
+
+    def _list(self, folder: Path) -> _Listing:
+        """(entity file names, sub-folder names, problems) of one folder, in one scandir."""
+        files: set[str] = set()
+        subdirs: list[str] = []
+        problems: list[tuple[Path, str]] = []
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
         except OSError as exc:
-            skipped.append((folder, f"cannot list folder: {exc.strerror}"))
-            return
+            return files, subdirs, [(folder, f"cannot list folder: {exc.strerror}")]
         for entry in entries:
             name = entry.name
             if name.startswith("."):
@@ -237,25 +303,13 @@ class VaultLayout:
             if entry.is_symlink():
                 reason = self._symlink_problem(Path(entry.path))
                 if reason:
-                    skipped.append((Path(entry.path), reason))
+                    problems.append((Path(entry.path), reason))
                     continue
             if entry.is_dir(follow_symlinks=False):
-                subdirs.append((name, entry.path))
+                subdirs.append(name)
             elif name in FACT_FILE_NAMES or name == SUMMARY_NAME:
-                files[name] = entry.path
-        if "/" in rel and files:
-            facts = next((files[n] for n in FACT_FILE_NAMES if n in files), None)
-            yield EntityFolder(
-                ref=EntityRef(agent, rel),
-                folder=folder,
-                facts_file=Path(facts) if facts else None,
-                has_summary=SUMMARY_NAME in files,
-            )
-        for name, path in sorted(subdirs):
-            if _BAD_PART.search(name) or name != name.strip():
-                skipped.append((Path(path), "folder name is not a valid entity id part"))
-                continue
-            yield from self._walk(Path(path), f"{rel}/{name}", agent, skipped)
+                files.add(name)
+        return files, subdirs, problems
 
     def _symlink_problem(self, link: Path) -> str | None:
         """Why a symlink is not followed, or None for a link to a file inside the vault."""
@@ -280,6 +334,15 @@ class VaultLayout:
             if day is not None and entry.is_file(follow_symlinks=False):
                 dates.append(day)
         return sorted(dates)
+
+
+_Listing = tuple[set[str], list[str], list[tuple[Path, str]]]
+_Ahead = tuple["concurrent.futures.Future[list[_Listing]]", int]  # a batch, a position in it
+_LIST_BATCH = 16  # folders listed per task of a walk's pool
+
+
+def _valid_part(name: str) -> bool:
+    return not _BAD_PART.search(name) and name == name.strip()
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ import hashlib
 import os
 import secrets
 import shutil
+import stat
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,6 +34,8 @@ import orjson
 from vault_app.core import config, decay, errors, layout
 
 TEMP_SUFFIX = ".vault-tmp"
+_NOFOLLOW: int | None = getattr(os, "O_NOFOLLOW", None)  # not on Windows
+_CLOEXEC: int = getattr(os, "O_CLOEXEC", 0)
 AUDIT_NAME = "audit.jsonl"
 
 
@@ -69,6 +72,11 @@ class Storage:
 
     def read(self, path: Path) -> bytes | None:
         """The file's bytes, None if it does not exist; refuses files over the size limit."""
+        data = self._read_regular_file(path)
+        if data is not None:
+            return data
+        if os.path.islink(path):
+            self.ensure_inside(path)
         try:
             size = path.stat().st_size
         except FileNotFoundError:
@@ -88,12 +96,47 @@ class Storage:
         except OSError as exc:
             raise errors.CorruptFileError(path, f"cannot read: {exc.strerror}") from None
 
+    def _read_regular_file(self, path: Path) -> bytes | None:
+        """`read`'s common case in 4 system calls: a regular file, not a symlink, in size.
+
+        One open that refuses a symlink (O_NOFOLLOW) and an fstat replace lstat, stat and
+        a buffered open (a vault scan reads 10,000 files). Anything else, or any error,
+        returns None and `read` takes its general path, which decides and reports.
+        """
+        if _NOFOLLOW is None:
+            return None
+        try:
+            fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _CLOEXEC)
+        except OSError:
+            return None
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode) or info.st_size > self.settings.max_file_bytes:
+                return None
+            chunks = []
+            while chunk := os.read(fd, max(info.st_size + 1, 1 << 16)):
+                chunks.append(chunk)
+        except OSError as exc:
+            raise errors.CorruptFileError(path, f"cannot read: {exc.strerror}") from None
+        finally:
+            os.close(fd)
+        return b"".join(chunks)
+
     def read_text(self, path: Path) -> tuple[str, str] | None:
         """(text, sha256) of a UTF-8 file, or None if absent."""
         data = self.read(path)
         if data is None:
             return None
         return decode_text(path, data), sha256(data)
+
+    def ensure_inside(self, path: Path) -> None:
+        """Refuse a path that leads outside the vault through a symlink (file or folder)."""
+        try:
+            self.paths.ensure_inside(path)
+        except errors.InvalidIdError:
+            raise errors.CorruptFileError(
+                path, f"symlink leads outside the vault (to {path.resolve()}); it is not followed"
+            ) from None
 
     # -- locking ----------------------------------------------------------------------
 
@@ -107,13 +150,13 @@ class Storage:
     @contextlib.contextmanager
     def transaction(self, path: Path) -> Iterator[Transaction]:
         """Hold `path`'s lock while its current content is read and (maybe) replaced."""
+        self.ensure_inside(path)  # never read, replace or back up a file out there
         lock = self.lock(path)
         try:
             lock.acquire()
         except filelock.Timeout:
             raise errors.LockTimeoutError(
-                f"{path}: another writer held the lock for over "
-                f"{self.settings.lock_timeout_s:g} s"
+                f"{path}: another writer held the lock for over {self.settings.lock_timeout_s:g} s"
             ) from None
         try:
             yield Transaction(self, path, self.read(path))

@@ -14,10 +14,11 @@ import contextlib
 import datetime as dt
 import enum
 import gc
+import itertools
 import os
 import time
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -56,6 +57,7 @@ class Document:
     path: Path
     text: str | None
     digest: str | None
+    error: errors.CorruptFileError | None = None  # set when the file exists but is unreadable
 
     @property
     def exists(self) -> bool:
@@ -183,20 +185,23 @@ class Vault:
     def scan(self, *, keep_files: bool = False, workers: int = 8) -> VaultScan:
         """Read every fact file and count tiers, without validating facts one by one.
 
-        Files are read by a thread pool (overlapping cold-disk I/O) and parsed with the
-        garbage collector paused: a bulk load of dicts makes the collector the main cost.
+        Folders are listed and files read by thread pools (overlapping cold-disk waits)
+        and parsed with the garbage collector paused: a bulk load of dicts makes the
+        collector the main cost. Without `keep_files`, each file is only parsed (no
+        dialect detection, no hash) and dropped as soon as it is counted.
         """
         started = time.perf_counter()
         skipped: list[tuple[Path, str]] = []
         counter = decay.RawTierCounter(self.config.decay, self.now())
 
         def load(
-            folder: layout.EntityFolder,
-        ) -> tuple[layout.EntityFolder, models.EntitySummary, Any]:
-            summary, loaded = self._summarize(folder, counter)
-            if not keep_files and not isinstance(loaded, errors.CorruptFileError):
-                loaded = None  # free the parsed file in the worker, while it is hot in cache
-            return folder, summary, loaded
+            batch: list[layout.EntityFolder],
+        ) -> list[tuple[layout.EntityFolder, models.EntitySummary, Any]]:
+            done = []
+            for folder in batch:
+                summary, loaded = self._summarize(folder, counter, keep=keep_files)
+                done.append((folder, summary, loaded))
+            return done
 
         files: dict[layout.EntityRef, formats.FactFile] = {}
         entities: list[models.EntitySummary] = []
@@ -204,15 +209,21 @@ class Vault:
         was_enabled = gc.isenabled()
         gc.disable()
         try:
-            with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-                # map() submits while the walk goes on, so reading overlaps the listing
-                walk = self.paths.iter_all_entities(skipped)
-                for folder, summary, loaded in pool.map(load, walk):
-                    entities.append(summary)
-                    if isinstance(loaded, errors.CorruptFileError):
-                        corrupt.append(self._problem(loaded))
-                    elif loaded is not None:
-                        files[folder.ref] = loaded
+            with (
+                concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool,
+                concurrent.futures.ThreadPoolExecutor(max_workers=workers) as lister,
+            ):
+                # Folders are listed ahead by `lister` and files read by `pool`, so that on
+                # a cold disk many reads wait at once. Batches keep the per-task cost small;
+                # map() submits them while the walk goes on.
+                walk = self.paths.iter_all_entities(skipped, pool=lister)
+                for batch in pool.map(load, _batches(walk, _SCAN_BATCH)):
+                    for folder, summary, loaded in batch:
+                        entities.append(summary)
+                        if isinstance(loaded, errors.CorruptFileError):
+                            corrupt.append(self._problem(loaded))
+                        elif loaded is not None:
+                            files[folder.ref] = loaded
         finally:
             if was_enabled:
                 gc.enable()
@@ -234,29 +245,39 @@ class Vault:
         )
 
     def _summarize(
-        self, folder: layout.EntityFolder, counter: decay.RawTierCounter
+        self, folder: layout.EntityFolder, counter: decay.RawTierCounter, *, keep: bool = True
     ) -> tuple[models.EntitySummary, formats.FactFile | errors.CorruptFileError | None]:
-        summary = models.EntitySummary(
-            address=str(folder.ref),
-            scope=folder.ref.scope,
-            path=folder.ref.path,
-            folder=folder.folder,
-            facts_file=folder.facts_file,
-            has_summary=folder.has_summary,
-        )
+        """An entity's tier counts; with `keep`, also its decoded file (else None)."""
+        ref = folder.ref
+
+        def summary(**counts: Any) -> models.EntitySummary:
+            return models.EntitySummary(
+                address=str(ref),
+                scope=ref.scope,
+                path=ref.path,
+                folder=folder.folder,
+                facts_file=folder.facts_file,
+                has_summary=folder.has_summary,
+                **counts,
+            )
+
         if folder.facts_file is None:
-            return summary, None
+            return summary(), None
+        ff: formats.FactFile | None = None
         try:
-            data = self.storage.read(folder.facts_file)
-            ff = formats.decode(folder.facts_file, data or b"")
+            data = self.storage.read(folder.facts_file) or b""
+            if keep:
+                ff = formats.decode(folder.facts_file, data)
+                raw, time_key = ff.raw, ff.dialect.time_key
+            else:  # no dialect detection nor hash: nothing is written back
+                raw, time_key = formats.decode_entries(folder.facts_file, data)
         except errors.CorruptFileError as exc:
-            summary.problem = exc.reason if exc.location is None else f"{exc.location}: {exc.reason}"
-            return summary, exc
-        successor, _ = ff.lineage()
-        counts = counter.count(ff.raw, ff.dialect.time_key, successor)
-        summary.total = len(ff.raw)
-        summary.hot, summary.warm, summary.cold, summary.superseded = counts
-        return summary, ff
+            problem = exc.reason if exc.location is None else f"{exc.location}: {exc.reason}"
+            return summary(problem=problem), exc
+        successor, _ = (ff or formats.FactFile(folder.facts_file, raw)).lineage()
+        counts = counter.count(raw, time_key, successor)
+        # one model built with every field: pydantic's __setattr__ is slow
+        return summary(total=len(raw), **counts._asdict()), ff
 
     def _problem(self, exc: errors.CorruptFileError, severity: str = "error") -> models.Problem:
         return models.Problem(
@@ -266,7 +287,7 @@ class Vault:
             severity=severity,
         )
 
-    def entity_refs(self, agent: str | None | Check = Check.ANY) -> list[layout.EntityRef]:
+    def entity_refs(self, agent: str | Check | None = Check.ANY) -> list[layout.EntityRef]:
         """Entity addresses of one scope (an agent id, None for global) or of all."""
         walk = (
             self.paths.iter_all_entities()
@@ -313,7 +334,7 @@ class Vault:
         except errors.CorruptFileError as exc:
             data = exc
         return self.entity_view(
-            ref, folder, facts_path, data, self._document(folder / layout.SUMMARY_NAME)
+            ref, folder, facts_path, data, self._document_or_error(folder / layout.SUMMARY_NAME)
         )
 
     def entity_view(
@@ -381,7 +402,9 @@ class Vault:
         rest = ref.path.split("/", 1)[1]
         base = ref.with_path(f"archives/{rest}")
         scope_lock = self.storage.lock(self.paths.para_root(ref.agent) / "archives")
-        held = [self.storage.lock(source / name) for name in (*layout.FACT_FILE_NAMES, "summary.md")]
+        held = [
+            self.storage.lock(source / name) for name in (*layout.FACT_FILE_NAMES, "summary.md")
+        ]
         with scope_lock, contextlib.ExitStack() as stack:
             for lock in held:
                 stack.enter_context(lock)
@@ -399,7 +422,9 @@ class Vault:
         self.storage.audit("entity.archive", destination, entity=str(ref), to=str(target))
         return target
 
-    def resolve_reference(self, reference: str, agent: str | None = None) -> layout.EntityRef | None:
+    def resolve_reference(
+        self, reference: str, agent: str | None = None
+    ) -> layout.EntityRef | None:
         """The entity a relatedEntities id names, following it into archives/ if moved."""
         try:
             ref = layout.EntityRef.parse(reference)
@@ -416,9 +441,11 @@ class Vault:
                 candidates.append(candidate.with_path(f"archives/{rest}"))
         for candidate in candidates:
             folder = self.paths.para_root(candidate.agent) / candidate.path
-            if (folder / "items.json").is_file() or (folder / "facts.json").is_file() or (
-                folder / layout.SUMMARY_NAME
-            ).is_file():
+            if (
+                (folder / "items.json").is_file()
+                or (folder / "facts.json").is_file()
+                or (folder / layout.SUMMARY_NAME).is_file()
+            ):
                 return candidate
         return None
 
@@ -549,7 +576,9 @@ class Vault:
                     current = entry.get("accessCount", 0)
                     if not isinstance(current, int) or isinstance(current, bool) or current < 0:
                         raise errors.CorruptFileError(
-                            ff.path, f"accessCount is {current!r}, not a count", f"[{index}].accessCount"
+                            ff.path,
+                            f"accessCount is {current!r}, not a count",
+                            f"[{index}].accessCount",
                         )
                     formats.mark_accessed(entry, now)
                     counts[fid] = entry["accessCount"]
@@ -642,7 +671,9 @@ class Vault:
     def tier(self, fact: models.Fact, at: dt.datetime | None = None) -> models.DecayTier:
         return self.config.decay.tier(fact, at or self.now())
 
-    def decay_report(self, at: dt.datetime | None = None) -> tuple[list[DecayRow], list[models.Problem]]:
+    def decay_report(
+        self, at: dt.datetime | None = None
+    ) -> tuple[list[DecayRow], list[models.Problem]]:
         """Every active fact with its tier at `at` (default now)."""
         moment = decay.as_aware(at) if at else self.now()
         rows: list[DecayRow] = []
@@ -725,7 +756,7 @@ class Vault:
             rows: list[models.EntitySummary] = []
             gists: dict[str, str] = {}
             for folder in self.paths.iter_entities(agent):
-                row, _ = self._summarize(folder, counter)
+                row, _ = self._summarize(folder, counter, keep=False)
                 rows.append(row)
                 if folder.has_summary:
                     with contextlib.suppress(errors.CorruptFileError):
@@ -748,7 +779,9 @@ class Vault:
                     ref=None,
                     path=path,
                     changed=changed,
-                    diff=synthesis.diff(self.paths.relative(path), before, after) if changed else "",
+                    diff=synthesis.diff(self.paths.relative(path), before, after)
+                    if changed
+                    else "",
                 )
             )
         return results
@@ -759,7 +792,16 @@ class Vault:
         doc = self.storage.read_text(path)
         return Document(path, None, None) if doc is None else Document(path, doc[0], doc[1])
 
-    def _write_document(self, path: Path, text: str, expected: Expected, action: str, **audit: Any) -> str:
+    def _document_or_error(self, path: Path) -> Document:
+        """Like `_document`, but an unreadable file gives a Document carrying its error."""
+        try:
+            return self._document(path)
+        except errors.CorruptFileError as exc:
+            return Document(path, None, None, exc)
+
+    def _write_document(
+        self, path: Path, text: str, expected: Expected, action: str, **audit: Any
+    ) -> str:
         return self.storage.write(
             path,
             text.encode("utf-8"),
@@ -863,6 +905,15 @@ The single, highest-priority source of rules for every agent of this vault.
 """
 
 
+_SCAN_BATCH = 16  # entities per task of the scan's thread pool
+
+
+def _batches(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    iterator = iter(items)
+    while batch := list(itertools.islice(iterator, size)):
+        yield batch
+
+
 def new_fact_id() -> str:
     return f"fact-{uuid.uuid4().hex}"
 
@@ -885,12 +936,16 @@ def _checked_fields(
         category = models.FactCategory(category)
     except ValueError:
         names = ", ".join(c.value for c in models.FactCategory)
-        raise errors.InvalidFactError(f"unknown category {category!r}: use one of {names}") from None
+        raise errors.InvalidFactError(
+            f"unknown category {category!r}: use one of {names}"
+        ) from None
     related = list(related)
     for item in related:
         layout.EntityRef.parse(item)
-    if isinstance(confidence, bool) or not isinstance(confidence, int | float) or not (
-        0.0 <= confidence <= 1.0
+    if (
+        isinstance(confidence, bool)
+        or not isinstance(confidence, int | float)
+        or not (0.0 <= confidence <= 1.0)
     ):
         raise errors.InvalidFactError(f"confidence must be between 0 and 1, not {confidence!r}")
     if agent_id is not None:

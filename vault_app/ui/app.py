@@ -106,7 +106,11 @@ class MainWindow(QtWidgets.QMainWindow):
             self.summary.setPlainText(f"Cannot open {address}: {exc}")
             self.facts.setRowCount(0)
             return
-        header = f"**Cannot read the facts:** {view.error}\n\n" if view.error else ""
+        header = "".join(
+            f"**Cannot read {what}:** {problem}\n\n"
+            for what, problem in (("the facts", view.error), ("summary.md", view.summary.error))
+            if problem
+        )
         self.summary.setMarkdown(header + (view.summary.text or f"# {view.ref.title}"))
         now = self.vault.now()
         facts = sorted(view.facts, key=lambda f: (not f.is_active, -f.access_count))

@@ -1,0 +1,28 @@
+"""Shared fixtures: user folders redirected to tmp, and an empty vault in tmp_path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from vault_app.core import vault as vault_module
+
+
+@pytest.fixture(autouse=True)
+def _isolated_user_dirs(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No test reads or writes the real user's config, data or cache folders."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+    monkeypatch.delenv("VAULT_APP_VAULT", raising=False)
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> vault_module.Vault:
+    """A new, empty vault at `tmp_path / "v"` (system clock, actor "api")."""
+    return vault_module.Vault.create(tmp_path / "v")
