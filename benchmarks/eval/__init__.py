@@ -1,0 +1,1 @@
+"""The labeled search evaluation set (see build.py)."""

@@ -1,0 +1,161 @@
+"""The search engine over a vault: documents, filters, incremental updates, persistence."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from vault_app.core import decay, vault
+from vault_app.search import engine
+
+NOW = dt.datetime(2026, 6, 15, 12, 0, 0).astimezone()
+
+
+@pytest.fixture
+def v(tmp_path: Path) -> vault.Vault:
+    target = vault.Vault.create(tmp_path / "v", clock=decay.fixed_clock(NOW))
+    target.create_entity("areas/people/marcus", "Marcus Bell is our plumber.")
+    target.add_fact("areas/people/marcus", "Marcus fixed the leaking pipe", "milestone",
+                    agent_id="maintenance")
+    target.add_fact("areas/people/marcus", "Marcus charges 95 dollars an hour", "status",
+                    agent_id="finance")
+    target.create_entity("projects/roof")
+    target.add_fact("projects/roof", "Roof quote from Summit is 14,800 dollars", "status")
+    target.create_agent("finance")
+    target.create_entity("agent:finance:projects/budget")
+    target.add_fact("agent:finance:projects/budget", "Monthly budget for repairs is 600 dollars",
+                    "status", agent_id="finance")
+    target.append_daily("Called the plumber about the leaking pipe", agent="finance")
+    return target
+
+
+def keys(result: engine.SearchResult) -> list[str]:
+    return [h.key for h in result.hits]
+
+
+def test_three_kinds_of_document(v: vault.Vault) -> None:
+    e = engine.SearchEngine(v)
+    report = e.open()
+    assert not report.loaded and report.documents == 4 + 3 + 1  # facts, summaries, daily entry
+    hits = e.search("plumber leaking pipe", mode="bm25").hits
+    assert {h.kind for h in hits} == {"fact", "summary", "daily"}
+    daily = next(h for h in hits if h.kind == "daily")
+    assert daily.scope == "agent:finance" and daily.date == NOW.date()
+    fact = e.search("leaking pipe", mode="bm25", filters=engine.Filters(kinds=frozenset({"fact"})))
+    top = fact.hits[0]
+    assert top.text == "Marcus fixed the leaking pipe" and top.tier == "hot"
+    assert top.entity == "areas/people/marcus" and top.fact_id and top.status == "active"
+    data = top.to_json()
+    assert set(data) >= {"kind", "scope", "entity", "id", "text", "score", "parts", "tier",
+                         "status", "source", "path"}
+    assert data["path"].endswith("areas/people/marcus/items.json")
+
+
+def test_filters(v: vault.Vault) -> None:
+    e = engine.SearchEngine(v)
+    e.open()
+    dollars = engine.Filters(kinds=frozenset({"fact"}))
+
+    def texts(**kw: object) -> set[str]:
+        filters = engine.Filters(**{"kinds": frozenset({"fact"}), **kw})  # type: ignore[arg-type]
+        return {h.text for h in e.search("dollars", mode="bm25", filters=filters).hits}
+
+    assert len(texts()) == 3
+    assert texts(scope="agent:finance") == {"Monthly budget for repairs is 600 dollars"}
+    assert texts(para="projects") == {
+        "Roof quote from Summit is 14,800 dollars",
+        "Monthly budget for repairs is 600 dollars",
+    }
+    assert texts(agent="finance") == {
+        "Marcus charges 95 dollars an hour",
+        "Monthly budget for repairs is 600 dollars",
+    }
+    assert texts(categories=frozenset({"milestone"})) == set()
+    assert texts(tiers=frozenset({"cold"})) == set()
+    assert len(texts(tiers=frozenset({"hot"}))) == 3
+    assert texts(scope="agent:nobody") == set()
+    later = NOW + dt.timedelta(days=1)
+    assert texts(since=later) == set()
+    assert len(texts(until=later, date_field="lastAccessed")) == 3
+    assert dollars.status == "active"
+
+
+def test_superseded_facts_are_hidden_by_default(v: vault.Vault) -> None:
+    e = engine.SearchEngine(v)
+    e.open()
+    old = e.search("95 dollars", mode="bm25").hits[0]
+    assert old.fact_id
+    v.supersede_fact(old.fact_id, "Marcus charges 110 dollars an hour")
+    e.refresh_entity("areas/people/marcus")
+    texts = [h.text for h in e.search("charges dollars hour", mode="bm25").hits]
+    assert "Marcus charges 110 dollars an hour" in texts
+    assert "Marcus charges 95 dollars an hour" not in texts
+    anything = engine.Filters(status=None)
+    both = [h for h in e.search("charges", mode="bm25", filters=anything).hits if h.kind == "fact"]
+    assert {h.status for h in both} == {"active", "superseded"}
+
+
+def test_incremental_refresh_and_persisted_validation(v: vault.Vault) -> None:
+    e = engine.SearchEngine(v)
+    e.open()
+    v.add_fact("projects/roof", "Gutters will be replaced with the roof", "context")
+    assert e.refresh_entity("projects/roof") == 3  # 2 facts + summary
+    assert e.search("gutters", mode="bm25").hits
+
+    # changes while the engine is closed are found on the next open, and only those
+    v.add_fact("projects/roof", "Skylight stays where it is", "preference")
+    (v.paths.life_dir / "projects/roof/summary.md").write_text("# Roof\n\nNew shingles.\n")
+    reopened = engine.SearchEngine(v)
+    report = reopened.open()
+    assert report.loaded and report.reindexed_sources == 1 and report.removed_sources == 0
+    assert reopened.search("skylight", mode="bm25").hits
+    assert reopened.search("shingles", mode="bm25").hits[0].kind == "summary"
+
+    v.archive_entity("projects/roof")
+    third = engine.SearchEngine(v)
+    report = third.open()
+    assert report.reindexed_sources == 1 and report.removed_sources == 1
+    assert third.search("skylight", mode="bm25").hits[0].entity == "archives/roof"
+
+    untouched = engine.SearchEngine(v).open()
+    assert untouched.loaded and untouched.reindexed_sources == 0
+
+
+def test_a_corrupt_cache_is_rebuilt(v: vault.Vault) -> None:
+    engine.SearchEngine(v).open()
+    docs = v.paths.state_dir / "cache" / "search" / "docs.json"
+    docs.write_bytes(docs.read_bytes()[:50])
+    e = engine.SearchEngine(v)
+    report = e.open()
+    assert not report.loaded and report.notice and "rebuilt" in report.notice
+    assert e.search("plumber", mode="bm25").hits
+
+
+def test_corrupt_vault_files_are_skipped(v: vault.Vault) -> None:
+    (v.paths.life_dir / "projects/roof/items.json").write_text("[{")
+    e = engine.SearchEngine(v)
+    e.open()
+    assert not e.search("Summit", mode="bm25").hits
+    assert e.search("plumber", mode="bm25").hits
+
+
+def test_without_semantic_search_falls_back_with_a_notice(v: vault.Vault) -> None:
+    e = engine.SearchEngine(v, semantic_notice="sentence-transformers is not installed")
+    e.open()
+    result = e.search("who fixes our pipes", mode="hybrid")
+    assert result.mode == "bm25"
+    assert result.notice == "sentence-transformers is not installed; showing BM25 results"
+    with pytest.raises(Exception, match="unknown search mode"):
+        e.search("x", mode="fuzzy")
+
+
+def test_the_cache_is_plain_files(v: vault.Vault) -> None:
+    engine.SearchEngine(v).open()
+    folder = v.paths.state_dir / "cache" / "search"
+    json.loads((folder / "docs.json").read_text())
+    assert all(not p.name.endswith((".pkl", ".pickle")) for p in folder.rglob("*"))
+    assert os.path.getsize(folder / "docs.json") > 0

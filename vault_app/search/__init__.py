@@ -1,0 +1,1 @@
+"""Search over a vault: our tokenizer, an exact incremental BM25 index, semantic and hybrid."""

@@ -1,0 +1,147 @@
+"""What search indexes: facts, entity summaries and daily-note entries, as `SearchDoc`s.
+
+Every document has a stable key that names where it comes from, so that an index can be
+updated per source and a hit can be opened:
+
+- ``fact:<fact id>`` — one fact (active or superseded) of an entity's items.json;
+- ``summary:<entity address>`` — an entity's summary.md;
+- ``daily:<scope>:<YYYY-MM-DD>:<entry index>`` — one ``## HH:MM:SS`` entry of a daily
+  note, scope ``global`` or ``agent:<id>``.
+
+The text BM25 sees (`index_text`) is the fact plus its category and entity name (so
+"plumber" finds facts of `areas/people/plumber-joe`); the text semantic search embeds and
+the text shown is the fact alone. A source is an entity (its facts + summary) or a daily
+note; `source_of(key)` says which, so a change re-indexes only that source's documents.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from vault_app.core import decay, formats, layout, models, synthesis
+
+FACT = "fact"
+SUMMARY = "summary"
+DAILY = "daily"
+KINDS = (FACT, SUMMARY, DAILY)
+
+
+@dataclass(frozen=True)
+class SearchDoc:
+    """One searchable unit and the metadata filters need."""
+
+    key: str
+    kind: str
+    source: str  # "entity:<address>" or "daily:<scope>:<date>"
+    scope: str  # "global" or "agent:<id>"
+    text: str  # shown, and embedded
+    index_text: str  # what BM25 tokenizes
+    path: Path
+    entity: str | None = None  # entity address (facts, summaries)
+    para: str | None = None  # projects / areas / resources / archives
+    fact_id: str | None = None
+    category: str | None = None  # fact category
+    status: str = "active"
+    agent: str | None = None  # fact's agentId, or the daily note's agent
+    timestamp: float | None = None  # creation (facts), entry time (daily), seconds
+    last_accessed: float | None = None
+    access_count: int = 0
+    source_ref: str | None = None  # the fact's `source`
+    date: dt.date | None = None  # daily entries
+
+
+def entity_source(ref: layout.EntityRef) -> str:
+    return f"entity:{ref}"
+
+
+def daily_source(scope: str, day: dt.date) -> str:
+    return f"daily:{scope}:{day.isoformat()}"
+
+
+def scope_of(agent: str | None) -> str:
+    return layout.GLOBAL_SCOPE if agent is None else f"agent:{agent}"
+
+
+def _seconds(value: dt.datetime | None) -> float | None:
+    return None if value is None else decay.as_aware(value).timestamp()
+
+
+def entity_documents(
+    ref: layout.EntityRef, file: formats.FactFile | None, summary: str | None, folder: Path
+) -> Iterator[SearchDoc]:
+    """The documents of one entity: each valid fact, and its summary if it has text.
+
+    Entries that fail validation are not indexed (doctor reports them).
+    """
+    source = entity_source(ref)
+    name = ref.title
+    address = str(ref)
+    if file is not None:
+        facts, _ = file.facts()
+        for fact in facts:
+            yield SearchDoc(
+                key=f"fact:{fact.id}",
+                kind=FACT,
+                source=source,
+                scope=ref.scope,
+                text=fact.fact,
+                index_text=f"{fact.fact} {fact.category.value} {name}",
+                path=file.path,
+                entity=address,
+                para=ref.category,
+                fact_id=fact.id,
+                category=fact.category.value,
+                status="active" if fact.is_active else "superseded",
+                agent=fact.agent_id,
+                timestamp=_seconds(fact.timestamp),
+                last_accessed=_seconds(fact.last_touched),
+                access_count=fact.access_count,
+                source_ref=fact.source_text,
+            )
+    body = summary_body(summary) if summary else ""
+    if body:
+        yield SearchDoc(
+            key=f"summary:{address}",
+            kind=SUMMARY,
+            source=source,
+            scope=ref.scope,
+            text=body,
+            index_text=f"{name} {body}",
+            path=folder / layout.SUMMARY_NAME,
+            entity=address,
+            para=ref.category,
+        )
+
+
+def summary_body(text: str) -> str:
+    """A summary's prose: the whole file, markers dropped (the generated facts stay)."""
+    lines = [
+        line
+        for line in text.splitlines()
+        if not line.strip().startswith((synthesis.BEGIN.split(" (")[0], synthesis.END))
+    ]
+    return "\n".join(lines).strip()
+
+
+def daily_documents(note: models.DailyNote) -> Iterator[SearchDoc]:
+    scope = scope_of(note.agent)
+    source = daily_source(scope, note.date)
+    for entry in note.entries:
+        if not entry.text.strip():
+            continue
+        moment = decay.as_aware(entry.moment)
+        yield SearchDoc(
+            key=f"daily:{scope}:{note.date.isoformat()}:{entry.index}",
+            kind=DAILY,
+            source=source,
+            scope=scope,
+            text=entry.text,
+            index_text=entry.text,
+            path=note.path,
+            agent=note.agent,
+            timestamp=moment.timestamp(),
+            date=note.date,
+        )

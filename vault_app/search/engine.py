@@ -1,0 +1,668 @@
+"""The vault's search engine: BM25 always, semantic when available, hybrid of both.
+
+`SearchEngine(vault).open()` loads the persisted index from `.vault/cache/search/`,
+checks it against the files (a per-source signature: size and mtime of the entity's
+fact file and summary, or of the daily note) and re-indexes only the sources that
+changed, appeared or vanished; a first open builds everything. After that,
+`refresh_entity` / `refresh_daily` (or `refresh()` to re-check every signature) keep it
+current at the cost of the changed documents only.
+
+Filters (`Filters`) become one vectorised mask over a columnar table of document
+metadata (kind, scope, PARA category, tier inputs, status, fact category, agent, times),
+applied inside the BM25 and semantic top-k, never after it. Tiers are computed at query
+time with the vault's decay policy.
+
+Hybrid: both rankings give their top candidates; each score is scaled to [0, 1] over
+the candidates (BM25 by its maximum, cosine by min-max) and the two are blended,
+`w * bm25 + (1 - w) * semantic` (w = `bm25_weight`, 0.3 by default, chosen on the
+evaluation set in `benchmarks/eval/`). Every hit carries these parts for `--explain`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+import orjson
+
+from vault_app.core import decay, errors, formats, layout, storage, vault
+from vault_app.search import bm25, documents, tokenizer
+
+MODES = ("bm25", "semantic", "hybrid")
+INDEX_VERSION = 1
+Progress = Callable[[int, int], None]
+BoolArray = npt.NDArray[np.bool_]
+
+_KIND = {k: i for i, k in enumerate(documents.KINDS)}
+_STATUS = {"active": 0, "superseded": 1}
+_TIER_NAMES = ("hot", "warm", "cold")
+
+
+class SemanticSearch(Protocol):
+    """What the engine needs of the semantic side (see `vault_app.search.semantic`)."""
+
+    def update(
+        self, added: Sequence[tuple[str, str]], removed: Iterable[str], progress: Progress | None
+    ) -> None: ...
+
+    def top(self, query: str, k: int, allowed: set[str] | None) -> list[tuple[str, float]]: ...
+
+    def score(self, query: str, keys: Sequence[str]) -> dict[str, float]: ...
+
+    def save(self) -> None: ...
+
+
+@dataclass
+class Filters:
+    """What a search may return; None means "any". Status is active by default."""
+
+    kinds: frozenset[str] = frozenset(documents.KINDS)
+    scope: str | None = None  # "global" or "agent:<id>"
+    para: str | None = None  # projects / areas / resources / archives
+    tiers: frozenset[str] | None = None  # hot / warm / cold (facts)
+    status: str | None = "active"  # "active", "superseded" or None for both
+    categories: frozenset[str] | None = None  # fact categories
+    agent: str | None = None  # the fact's agentId, or the daily note's agent
+    since: dt.datetime | None = None
+    until: dt.datetime | None = None
+    date_field: str = "timestamp"  # or "lastAccessed"
+
+
+@dataclass
+class Hit:
+    key: str
+    kind: str
+    scope: str
+    text: str
+    score: float
+    parts: dict[str, float | int | None]
+    path: Path
+    entity: str | None = None
+    fact_id: str | None = None
+    tier: str | None = None
+    status: str | None = None
+    category: str | None = None
+    agent: str | None = None
+    source: str | None = None
+    date: dt.date | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "scope": self.scope,
+            "entity": self.entity,
+            "id": self.fact_id,
+            "key": self.key,
+            "text": self.text,
+            "score": round(self.score, 6),
+            "parts": self.parts,
+            "tier": self.tier,
+            "status": self.status,
+            "category": self.category,
+            "agentId": self.agent,
+            "source": self.source,
+            "date": self.date.isoformat() if self.date else None,
+            "path": str(self.path),
+        }
+
+
+@dataclass
+class SearchResult:
+    hits: list[Hit]
+    mode: str  # the mode actually used
+    notice: str | None = None  # e.g. why semantic search fell back to BM25
+    seconds: float = 0.0
+
+
+@dataclass
+class OpenReport:
+    loaded: bool  # a persisted index was used
+    reindexed_sources: int
+    removed_sources: int
+    documents: int
+    seconds: float
+    notice: str | None = None
+
+
+class _Columns:
+    """Document metadata as numpy columns, one row per document ever added."""
+
+    GROW = 1024
+
+    def __init__(self) -> None:
+        self.row: dict[str, int] = {}
+        self.size = 0
+        self._alloc(self.GROW)
+
+    def _alloc(self, n: int) -> None:
+        def grown(old: npt.NDArray[Any] | None, dtype: Any, fill: Any) -> npt.NDArray[Any]:
+            new = np.full(n, fill, dtype=dtype)
+            if old is not None:
+                new[: old.size] = old
+            return new
+
+        old = getattr(self, "live", None)
+        get = (lambda name: getattr(self, name)) if old is not None else (lambda name: None)
+        self.live = grown(get("live"), np.bool_, False)
+        self.kind = grown(get("kind"), np.int8, -1)
+        self.status = grown(get("status"), np.int8, 0)
+        self.timestamp = grown(get("timestamp"), np.float64, np.nan)
+        self.last = grown(get("last"), np.float64, np.nan)
+        self.access = grown(get("access"), np.int64, 0)
+        # small vocabularies: codes into per-column lists
+        self.scope = grown(get("scope"), np.int32, -1)
+        self.para = grown(get("para"), np.int32, -1)
+        self.category = grown(get("category"), np.int32, -1)
+        self.agent = grown(get("agent"), np.int32, -1)
+        if old is None:
+            self.codes: dict[str, dict[str | None, int]] = {
+                name: {} for name in ("scope", "para", "category", "agent")
+            }
+
+    def code(self, column: str, value: str | None) -> int:
+        if value is None:
+            return -1
+        table = self.codes[column]
+        if value not in table:
+            table[value] = len(table)
+        return table[value]
+
+    def lookup(self, column: str, value: str | None) -> int:
+        """The code of `value`, or -2 when no document has it (matches nothing)."""
+        if value is None:
+            return -1
+        return self.codes[column].get(value, -2)
+
+    def put(self, doc: documents.SearchDoc) -> None:
+        row = self.row.get(doc.key)
+        if row is None:
+            if self.size == self.live.size:
+                self._alloc(self.live.size * 2)
+            row = self.row[doc.key] = self.size
+            self.size += 1
+        self.live[row] = True
+        self.kind[row] = _KIND[doc.kind]
+        self.status[row] = _STATUS[doc.status]
+        self.timestamp[row] = np.nan if doc.timestamp is None else doc.timestamp
+        self.last[row] = np.nan if doc.last_accessed is None else doc.last_accessed
+        self.access[row] = doc.access_count
+        self.scope[row] = self.code("scope", doc.scope)
+        self.para[row] = self.code("para", doc.para)
+        self.category[row] = self.code("category", doc.category)
+        self.agent[row] = self.code("agent", doc.agent)
+
+    def drop(self, key: str) -> None:
+        row = self.row.get(key)
+        if row is not None:
+            self.live[row] = False
+
+    def tiers(self, policy: decay.DecayPolicy, now: float) -> npt.NDArray[np.int8]:
+        """0 hot, 1 warm, 2 cold for every row (by days since last touch and accesses)."""
+        n = self.size
+        last = self.last[:n]
+        days = np.where(np.isnan(last), decay.NEVER, np.floor((now - np.nan_to_num(last)) / 86400))
+        hot = np.full(n, policy.levels[0].hot_days, dtype=np.float64)
+        warm = np.full(n, policy.levels[0].warm_days, dtype=np.float64)
+        for level in policy.levels[1:]:
+            above = self.access[:n] > level.min_access
+            hot[above] = level.hot_days
+            warm[above] = level.warm_days
+        return np.where(days <= hot, 0, np.where(days <= warm, 1, 2)).astype(np.int8)
+
+    def mask(self, filters: Filters, tiers: npt.NDArray[np.int8] | None) -> BoolArray:
+        n = self.size
+        keep = self.live[:n].copy()
+        kinds = [_KIND[k] for k in filters.kinds]
+        keep &= np.isin(self.kind[:n], kinds)
+        if filters.scope is not None:
+            keep &= self.scope[:n] == self.lookup("scope", filters.scope)
+        if filters.para is not None:
+            keep &= self.para[:n] == self.lookup("para", filters.para)
+        if filters.status is not None:
+            keep &= self.status[:n] == _STATUS[filters.status]
+        if filters.categories is not None:
+            codes = [self.lookup("category", c) for c in filters.categories]
+            keep &= np.isin(self.category[:n], codes)
+        if filters.agent is not None:
+            keep &= self.agent[:n] == self.lookup("agent", filters.agent)
+        if filters.tiers is not None and tiers is not None:
+            wanted = [_TIER_NAMES.index(t) for t in filters.tiers]
+            is_fact = self.kind[:n] == _KIND[documents.FACT]
+            keep &= ~is_fact | np.isin(tiers, wanted)
+        if filters.since is not None or filters.until is not None:
+            values = self.last[:n] if filters.date_field == "lastAccessed" else self.timestamp[:n]
+            with np.errstate(invalid="ignore"):
+                if filters.since is not None:
+                    keep &= values >= decay.as_aware(filters.since).timestamp()
+                if filters.until is not None:
+                    keep &= values <= decay.as_aware(filters.until).timestamp()
+        return keep
+
+
+@dataclass
+class _State:
+    docs: dict[str, documents.SearchDoc] = field(default_factory=dict)
+    by_source: dict[str, set[str]] = field(default_factory=dict)
+    signatures: dict[str, list[int]] = field(default_factory=dict)
+
+
+class SearchEngine:
+    """Search over one vault. Thread-safe: one lock serialises changes and queries."""
+
+    def __init__(
+        self,
+        target: vault.Vault,
+        *,
+        tokens: tokenizer.Tokenizer | None = None,
+        semantic: SemanticSearch | None = None,
+        semantic_notice: str | None = None,
+        bm25_weight: float = 0.3,
+        candidates: int = 100,
+    ) -> None:
+        self.vault = target
+        self.tokens = tokens or tokenizer.Tokenizer()
+        self.semantic = semantic
+        self.semantic_notice = semantic_notice
+        self.bm25_weight = bm25_weight
+        self.candidates = candidates
+        self.folder = target.paths.state_dir / "cache" / "search"
+        self.bm25 = bm25.BM25Index()
+        self.columns = _Columns()
+        self.state = _State()
+        self._lock = threading.RLock()
+        self._slot_cache: tuple[int, npt.NDArray[np.int64]] | None = None
+
+    # -- sources ------------------------------------------------------------------------
+
+    def _entity_signature(self, folder: Path) -> list[int]:
+        sig: list[int] = []
+        for path in (self.vault.paths.facts_file(folder), folder / "summary.md"):
+            try:
+                info = os.stat(path) if path else None
+            except FileNotFoundError:
+                info = None
+            sig += [info.st_size, info.st_mtime_ns] if info else [-1, -1]
+        return sig
+
+    @staticmethod
+    def _file_signature(path: Path) -> list[int]:
+        try:
+            info = os.stat(path)
+        except FileNotFoundError:
+            return [-1, -1]
+        return [info.st_size, info.st_mtime_ns]
+
+    def _current_sources(self) -> dict[str, tuple[str, Any, list[int]]]:
+        """Every source on disk now: source id -> (kind, locator, signature)."""
+        found: dict[str, tuple[str, Any, list[int]]] = {}
+        for folder in self.vault.paths.iter_all_entities():
+            found[documents.entity_source(folder.ref)] = (
+                "entity",
+                folder,
+                self._entity_signature(folder.folder),
+            )
+        for agent in self.vault.paths.scopes():
+            scope = documents.scope_of(agent)
+            for day in self.vault.paths.daily_dates(agent):
+                path = self.vault.paths.daily_file(day, agent)
+                found[documents.daily_source(scope, day)] = (
+                    "daily",
+                    (agent, day),
+                    self._file_signature(path),
+                )
+        return found
+
+    def _read_source(self, kind: str, locator: Any) -> list[documents.SearchDoc]:
+        """The documents of one source as on disk now (unreadable files give none)."""
+        if kind == "entity":
+            folder: layout.EntityFolder = locator
+            file = None
+            summary = None
+            try:
+                if folder.facts_file is not None:
+                    data = self.vault.storage.read(folder.facts_file)
+                    file = formats.decode(folder.facts_file, data or b"")
+            except errors.CorruptFileError:
+                file = None
+            try:
+                doc = self.vault.storage.read_text(folder.folder / "summary.md")
+                summary = doc[0] if doc else None
+            except errors.CorruptFileError:
+                summary = None
+            return list(documents.entity_documents(folder.ref, file, summary, folder.folder))
+        agent, day = locator
+        try:
+            note = self.vault.daily_note(day, agent)
+        except (errors.NotFoundError, errors.CorruptFileError):
+            return []
+        return list(documents.daily_documents(note))
+
+    def _apply(
+        self,
+        changed: dict[str, tuple[list[documents.SearchDoc], list[int]]],
+        removed: Iterable[str],
+        progress: Progress | None = None,
+    ) -> None:
+        """Replace the documents of changed sources and drop removed sources."""
+        state = self.state
+        dropped: list[str] = []
+        for source in [*removed, *changed]:
+            for key in state.by_source.pop(source, ()):
+                dropped.append(key)
+            state.signatures.pop(source, None)
+        added: list[documents.SearchDoc] = []
+        for source, (docs, signature) in changed.items():
+            state.by_source[source] = {d.key for d in docs}
+            state.signatures[source] = signature
+            added += docs
+        fresh = {d.key for d in added}
+        gone = [k for k in dropped if k not in fresh]
+        for key in gone:
+            state.docs.pop(key, None)
+            self.columns.drop(key)
+        self.bm25.remove_many(gone)
+        for doc in added:
+            state.docs[doc.key] = doc
+            self.columns.put(doc)
+        texts = self.tokens.tokenize_many(d.index_text for d in added)
+        self.bm25.add_many(zip((d.key for d in added), texts, strict=True))
+        if self.semantic is not None:
+            self.semantic.update([(d.key, d.text) for d in added], gone, progress)
+
+    # -- opening and refreshing -------------------------------------------------------------
+
+    def open(self, progress: Progress | None = None) -> OpenReport:
+        """Load the persisted index if it is ours, then catch up with the files."""
+        started = time.perf_counter()
+        with self._lock:
+            loaded, notice = self._load()
+            report = self._catch_up(progress)
+            if report[0] or report[1] or not loaded:
+                self.save()
+            elif self.semantic is not None:
+                self.semantic.save()
+        return OpenReport(
+            loaded=loaded,
+            reindexed_sources=report[0],
+            removed_sources=report[1],
+            documents=len(self.state.docs),
+            seconds=time.perf_counter() - started,
+            notice=notice,
+        )
+
+    def _catch_up(self, progress: Progress | None = None) -> tuple[int, int]:
+        current = self._current_sources()
+        known = self.state.signatures
+        changed: dict[str, tuple[list[documents.SearchDoc], list[int]]] = {}
+        for source, (kind, locator, signature) in current.items():
+            if known.get(source) != signature:
+                changed[source] = (self._read_source(kind, locator), signature)
+        removed = [s for s in known if s not in current]
+        if changed or removed:
+            self._apply(changed, removed, progress)
+        return len(changed), len(removed)
+
+    def refresh(self) -> tuple[int, int]:
+        """Re-check every source's signature; re-index what changed. (changed, removed)"""
+        with self._lock:
+            return self._catch_up()
+
+    def refresh_entity(self, ref: layout.EntityRef | str) -> int:
+        """Re-index one entity's documents (it may have vanished); returns their count."""
+        ref = ref if isinstance(ref, layout.EntityRef) else layout.EntityRef.parse(ref)
+        source = documents.entity_source(ref)
+        folder_path = self.vault.paths.entity_dir(ref)
+        with self._lock:
+            if not folder_path.is_dir():
+                self._apply({}, [source])
+                return 0
+            folder = layout.EntityFolder(
+                ref,
+                folder_path,
+                self.vault.paths.facts_file(folder_path),
+                (folder_path / "summary.md").is_file(),
+            )
+            docs = self._read_source("entity", folder)
+            self._apply({source: (docs, self._entity_signature(folder_path))}, [])
+            return len(docs)
+
+    def refresh_daily(self, day: dt.date, agent: str | None = None) -> int:
+        source = documents.daily_source(documents.scope_of(agent), day)
+        path = self.vault.paths.daily_file(day, agent)
+        with self._lock:
+            if not path.is_file():
+                self._apply({}, [source])
+                return 0
+            docs = self._read_source("daily", (agent, day))
+            self._apply({source: (docs, self._file_signature(path))}, [])
+            return len(docs)
+
+    # -- persistence ------------------------------------------------------------------------
+
+    def _header(self) -> dict[str, Any]:
+        return {"version": INDEX_VERSION, "tokenizer": self.tokens.fingerprint}
+
+    def save(self) -> None:
+        """Persist the index (plain files; safe to delete: it is rebuilt on open)."""
+        with self._lock:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            docs = [_doc_to_json(d) for d in self.state.docs.values()]
+            body = orjson.dumps(
+                {**self._header(), "signatures": self.state.signatures, "docs": docs}
+            )
+            save_id = storage.sha256(body)[:16]
+            self.bm25.save(self.folder / "bm25", meta={**self._header(), "docs": save_id})
+            temp = self.folder / f".docs.json.{os.getpid()}.tmp"
+            temp.write_bytes(body)
+            os.replace(temp, self.folder / "docs.json")
+            if self.semantic is not None:
+                self.semantic.save()
+
+    def _load(self) -> tuple[bool, str | None]:
+        path = self.folder / "docs.json"
+        try:
+            body = path.read_bytes()
+            data = orjson.loads(body)
+            index = bm25.BM25Index.load(self.folder / "bm25")
+        except FileNotFoundError:
+            return False, None
+        except (orjson.JSONDecodeError, bm25.IndexFormatError, OSError, ValueError) as exc:
+            return False, f"search index cache was unreadable and is rebuilt ({exc})"
+        header_ok = {k: data.get(k) for k in self._header()} == self._header()
+        meta = index.meta or {}
+        if not header_ok or meta.get("docs") != storage.sha256(body)[:16]:
+            return False, "search index cache was from another version or half-written; rebuilt"
+        state = _State(signatures={k: list(v) for k, v in data["signatures"].items()})
+        for raw in data["docs"]:
+            doc = _doc_from_json(raw)
+            state.docs[doc.key] = doc
+            state.by_source.setdefault(doc.source, set()).add(doc.key)
+            self.columns.put(doc)
+        self.state = state
+        self.bm25 = index
+        if self.semantic is not None:
+            self.semantic.update([(d.key, d.text) for d in state.docs.values()], (), None)
+        return True, None
+
+    # -- searching -------------------------------------------------------------------------
+
+    def _slot_rows(self) -> npt.NDArray[np.int64]:
+        """Column row of every BM25 slot (-1 for dead slots), cached per index generation."""
+        cached = self._slot_cache
+        if cached is not None and cached[0] == self.bm25.generation:
+            return cached[1]
+        rows = self.columns.row
+        keys = self.bm25.slot_keys()
+        mapped = np.fromiter(
+            (rows.get(k, -1) if k is not None else -1 for k in keys),
+            dtype=np.int64,
+            count=len(keys),
+        )
+        self._slot_cache = (self.bm25.generation, mapped)
+        return mapped
+
+    def _row_mask(
+        self, filters: Filters, now: dt.datetime
+    ) -> tuple[BoolArray, npt.NDArray[np.int8]]:
+        tiers = self.columns.tiers(self.vault.config.decay, now.timestamp())
+        return self.columns.mask(filters, tiers), tiers
+
+    def search(
+        self,
+        query: str,
+        *,
+        mode: str = "hybrid",
+        filters: Filters | None = None,
+        limit: int = 10,
+        explain: bool = False,
+    ) -> SearchResult:
+        """The `limit` best documents for `query`; hybrid falls back to BM25 if needed."""
+        started = time.perf_counter()
+        if mode not in MODES:
+            raise errors.VaultError(f"unknown search mode {mode!r}: use {', '.join(MODES)}")
+        filters = filters or Filters()
+        notice = None
+        if mode != "bm25" and self.semantic is None:
+            notice = self.semantic_notice or "semantic search is not available"
+            notice += "; showing BM25 results"
+            mode = "bm25"
+        now = self.vault.now()
+        with self._lock:
+            rows, tiers = self._row_mask(filters, now)
+            k = max(limit, self.candidates) if mode == "hybrid" else limit
+            lexical: list[tuple[str, float]] = []
+            semantic: list[tuple[str, float]] = []
+            tokens = self.tokens.tokenize(query)
+            if mode in ("bm25", "hybrid") and tokens:
+                slot_rows = self._slot_rows()
+                allowed = np.zeros(slot_rows.size, dtype=np.bool_)
+                valid = slot_rows >= 0
+                allowed[valid] = rows[slot_rows[valid]]
+                lexical = self.bm25.top(tokens, k, allowed)
+            if mode in ("semantic", "hybrid") and self.semantic is not None and query.strip():
+                keys = list(self.columns.row)
+                allowed_keys = {keys[i] for i in np.flatnonzero(rows)} if not rows.all() else None
+                semantic = self.semantic.top(query, k, allowed_keys)
+            ranked = self._fuse(query, tokens, mode, lexical, semantic, limit)
+            hits = [self._hit(key, score, parts, tiers, explain) for key, score, parts in ranked]
+        return SearchResult(hits, mode, notice, time.perf_counter() - started)
+
+    def _fuse(
+        self,
+        query: str,
+        tokens: list[str],
+        mode: str,
+        lexical: list[tuple[str, float]],
+        semantic: list[tuple[str, float]],
+        limit: int,
+    ) -> list[tuple[str, float, dict[str, float | int | None]]]:
+        if mode == "bm25":
+            return [
+                (k, s, {"bm25": s, "bm25Rank": i + 1}) for i, (k, s) in enumerate(lexical[:limit])
+            ]
+        if mode == "semantic":
+            return [
+                (k, s, {"semantic": s, "semanticRank": i + 1})
+                for i, (k, s) in enumerate(semantic[:limit])
+            ]
+        lex = dict(lexical)
+        sem = dict(semantic)
+        union = list(dict.fromkeys([*lex, *sem]))
+        if self.semantic is not None:
+            missing = [k for k in union if k not in sem]
+            if missing:
+                sem.update(self.semantic.score(query, missing))
+        missing_lex = [k for k in union if k not in lex]
+        if missing_lex and tokens:
+            scores = self.bm25.scores(tokens)
+            for key in missing_lex:
+                slot = self.bm25.slot(key)
+                lex[key] = float(scores[slot]) if slot >= 0 else 0.0
+        top_lex = max(lex.values(), default=0.0)
+        sem_values = [sem[k] for k in union if k in sem]
+        lo, hi = (min(sem_values), max(sem_values)) if sem_values else (0.0, 0.0)
+        lex_rank = {k: i + 1 for i, (k, _) in enumerate(lexical)}
+        sem_rank = {k: i + 1 for i, (k, _) in enumerate(semantic)}
+        w = self.bm25_weight
+        fused = []
+        for key in union:
+            b = lex.get(key, 0.0)
+            s = sem.get(key, lo)
+            nb = b / top_lex if top_lex > 0 else 0.0
+            ns = (s - lo) / (hi - lo) if hi > lo else (1.0 if sem_values else 0.0)
+            score = w * nb + (1 - w) * ns
+            fused.append(
+                (
+                    key,
+                    score,
+                    {
+                        "bm25": b,
+                        "bm25Norm": nb,
+                        "bm25Rank": lex_rank.get(key),
+                        "semantic": s,
+                        "semanticNorm": ns,
+                        "semanticRank": sem_rank.get(key),
+                        "bm25Weight": w,
+                    },
+                )
+            )
+        fused.sort(key=lambda item: (-item[1], item[0]))
+        return fused[:limit]
+
+    def _hit(
+        self,
+        key: str,
+        score: float,
+        parts: dict[str, float | int | None],
+        tiers: npt.NDArray[np.int8],
+        explain: bool,
+    ) -> Hit:
+        doc = self.state.docs[key]
+        tier = None
+        if doc.kind == documents.FACT and doc.status == "active":
+            tier = _TIER_NAMES[int(tiers[self.columns.row[key]])]
+        return Hit(
+            key=key,
+            kind=doc.kind,
+            scope=doc.scope,
+            text=doc.text,
+            score=score,
+            parts=parts
+            if explain
+            else {k: v for k, v in parts.items() if k in ("bm25", "semantic")},
+            path=doc.path,
+            entity=doc.entity,
+            fact_id=doc.fact_id,
+            tier=tier,
+            status=doc.status if doc.kind == documents.FACT else None,
+            category=doc.category,
+            agent=doc.agent,
+            source=doc.source_ref,
+            date=doc.date,
+        )
+
+    def document(self, key: str) -> documents.SearchDoc | None:
+        return self.state.docs.get(key)
+
+
+def _doc_to_json(doc: documents.SearchDoc) -> dict[str, Any]:
+    data = dataclasses.asdict(doc)
+    data["path"] = str(doc.path)
+    data["date"] = doc.date.isoformat() if doc.date else None
+    return data
+
+
+def _doc_from_json(data: dict[str, Any]) -> documents.SearchDoc:
+    data = dict(data)
+    data["path"] = Path(data["path"])
+    data["date"] = dt.date.fromisoformat(data["date"]) if data.get("date") else None
+    return documents.SearchDoc(**data)
