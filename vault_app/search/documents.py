@@ -126,6 +126,19 @@ def summary_body(text: str) -> str:
     return "\n".join(lines).strip()
 
 
+def summary_prose(text: str) -> str:
+    """The hand-written part of a summary: outside the generated block, without its title."""
+    begin = synthesis.BEGIN.split(" (")[0]
+    start = text.find(begin)
+    stop = text.find(synthesis.END, start if start >= 0 else 0)
+    if start >= 0 and stop >= 0:
+        text = text[:start] + text[stop + len(synthesis.END) :]
+    lines = text.strip().splitlines()
+    if lines and lines[0].startswith("# "):
+        lines = lines[1:]
+    return "\n".join(lines).strip()
+
+
 def daily_documents(note: models.DailyNote) -> Iterator[SearchDoc]:
     scope = scope_of(note.agent)
     source = daily_source(scope, note.date)

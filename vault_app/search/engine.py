@@ -66,7 +66,7 @@ class Filters:
     """What a search may return; None means "any". Status is active by default."""
 
     kinds: frozenset[str] = frozenset(documents.KINDS)
-    scope: str | None = None  # "global" or "agent:<id>"
+    scope: str | frozenset[str] | None = None  # "global", "agent:<id>", or a set of them
     para: str | None = None  # projects / areas / resources / archives
     tiers: frozenset[str] | None = None  # hot / warm / cold (facts)
     status: str | None = "active"  # "active", "superseded" or None for both
@@ -224,7 +224,8 @@ class _Columns:
         kinds = [_KIND[k] for k in filters.kinds]
         keep &= np.isin(self.kind[:n], kinds)
         if filters.scope is not None:
-            keep &= self.scope[:n] == self.lookup("scope", filters.scope)
+            scopes = [filters.scope] if isinstance(filters.scope, str) else filters.scope
+            keep &= np.isin(self.scope[:n], [self.lookup("scope", s) for s in scopes])
         if filters.para is not None:
             keep &= self.para[:n] == self.lookup("para", filters.para)
         if filters.status is not None:
@@ -652,6 +653,22 @@ class SearchEngine:
 
     def document(self, key: str) -> documents.SearchDoc | None:
         return self.state.docs.get(key)
+
+    def ranked_without_query(self, filters: Filters, limit: int) -> list[Hit]:
+        """Documents passing `filters` with no query: facts hot first then by
+        accessCount, other documents newest first."""
+        with self._lock:
+            rows, tiers = self._row_mask(filters, self.vault.now())
+            chosen = np.flatnonzero(rows)
+            if chosen.size == 0:
+                return []
+            stamp = np.nan_to_num(self.columns.timestamp[chosen], nan=0.0)
+            is_fact = self.columns.kind[chosen] == _KIND[documents.FACT]
+            tier = np.where(is_fact, tiers[chosen], 0)
+            access = np.where(is_fact, self.columns.access[chosen], 0)
+            order = np.lexsort((-stamp, -access, tier))[:limit]
+            keys = list(self.columns.row)
+            return [self._hit(keys[chosen[i]], 0.0, {}, tiers, False) for i in order]
 
 
 def _doc_to_json(doc: documents.SearchDoc) -> dict[str, Any]:

@@ -84,6 +84,35 @@ def date_range(query: str, today: dt.date) -> Range | None:
     return min(r[0] for r in found), max(r[1] for r in found)
 
 
+_PHRASES = [
+    _ISO,
+    re.compile(r"\b(today|yesterday|recent|recently|lately)\b"),
+    _RELATIVE,
+    _SPAN,
+    _AGO,
+    _WEEKDAY,
+    re.compile(r"\b(what|anything)\s+happened\b|\bhappened\b"),
+]
+
+
+def strip(query: str, today: dt.date) -> str:
+    """`query` without its temporal phrases (for relevance ranking), if it has any."""
+    if date_range(query, today) is None:
+        return query
+    text = query
+    for pattern in _PHRASES:
+        text = pattern.sub(" ", text.lower() if pattern is not _ISO else text)
+    for word, year in _month_matches(text.lower()):
+        text = re.sub(
+            rf"\b(in|during|since|last|of)?\s*{word}\b(\s+{year})?"
+            if year
+            else rf"\b(in|during|since|last|of)?\s*{word}\b",
+            " ",
+            text,
+        )
+    return " ".join(text.split())
+
+
 def _month_matches(text: str) -> list[tuple[str, str | None]]:
     result = []
     for match in _MONTH_WORD.finditer(text):
