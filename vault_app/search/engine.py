@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -47,18 +47,59 @@ _STATUS = {"active": 0, "superseded": 1}
 _TIER_NAMES = ("hot", "warm", "cold")
 
 
-class SemanticSearch(Protocol):
-    """What the engine needs of the semantic side (see `vault_app.search.semantic`)."""
+class SemanticSide:
+    """Sentence vectors of the engine's documents, row for row with its metadata table.
 
-    def update(
-        self, added: Sequence[tuple[str, str]], removed: Iterable[str], progress: Progress | None
-    ) -> None: ...
+    Vectors come from the embedding cache (so reopening a vault encodes nothing and a
+    changed fact encodes only itself); a query is one encode plus one matrix-vector
+    product over the rows the filters allow.
+    """
 
-    def top(self, query: str, k: int, allowed: set[str] | None) -> list[tuple[str, float]]: ...
+    def __init__(self, encoder: Any, cache: Any) -> None:
+        self.encoder = encoder
+        self.cache = cache
+        self.matrix = np.zeros((1024, int(encoder.dimension)), dtype=np.float32)
+        self.valid = np.zeros(1024, dtype=np.bool_)
+        self._last_query: tuple[str, npt.NDArray[np.float32]] | None = None
 
-    def score(self, query: str, keys: Sequence[str]) -> dict[str, float]: ...
+    def put(self, rows: Sequence[int], texts: Sequence[str], progress: Progress | None) -> None:
+        if not rows:
+            return
+        vectors = self.cache.get_or_encode(list(texts), self.encoder, progress)
+        needed = max(rows) + 1
+        if needed > self.valid.size:
+            size = max(needed, self.valid.size * 2)
+            matrix = np.zeros((size, self.matrix.shape[1]), dtype=np.float32)
+            matrix[: self.matrix.shape[0]] = self.matrix
+            valid = np.zeros(size, dtype=np.bool_)
+            valid[: self.valid.size] = self.valid
+            self.matrix, self.valid = matrix, valid
+        index = np.asarray(rows, dtype=np.int64)
+        self.matrix[index] = vectors
+        self.valid[index] = True
 
-    def save(self) -> None: ...
+    def drop(self, rows: Sequence[int]) -> None:
+        self.valid[np.asarray(rows, dtype=np.int64)] = False
+
+    def query_vector(self, query: str) -> npt.NDArray[np.float32]:
+        if self._last_query is None or self._last_query[0] != query:
+            self._last_query = (query, self.encoder.encode([query])[0])
+        return self._last_query[1]
+
+    def scores(self, query: str, n: int) -> npt.NDArray[np.float32]:
+        return self.matrix[:n] @ self.query_vector(query)
+
+    def top(self, query: str, k: int, allowed: BoolArray) -> list[tuple[int, float]]:
+        """The `k` allowed rows most similar to `query`, as (row, cosine), best first."""
+        n = allowed.size
+        rows = np.flatnonzero(allowed & self.valid[:n])
+        if rows.size == 0 or k <= 0:
+            return []
+        scores = self.scores(query, n)[rows]
+        k = min(k, rows.size)
+        part = np.argpartition(-scores, k - 1)[:k]
+        order = part[np.lexsort((rows[part], -scores[part]))]
+        return [(int(rows[i]), float(scores[i])) for i in order]
 
 
 @dataclass
@@ -140,6 +181,7 @@ class _Columns:
 
     def __init__(self) -> None:
         self.row: dict[str, int] = {}
+        self.keys: list[str] = []  # key of each row
         self.size = 0
         self._alloc(self.GROW)
 
@@ -188,6 +230,7 @@ class _Columns:
             if self.size == self.live.size:
                 self._alloc(self.live.size * 2)
             row = self.row[doc.key] = self.size
+            self.keys.append(doc.key)
             self.size += 1
         self.live[row] = True
         self.kind[row] = _KIND[doc.kind]
@@ -264,7 +307,7 @@ class SearchEngine:
         target: vault.Vault,
         *,
         tokens: tokenizer.Tokenizer | None = None,
-        semantic: SemanticSearch | None = None,
+        semantic: SemanticSide | None = None,
         semantic_notice: str | None = None,
         bm25_weight: float = 0.3,
         candidates: int = 100,
@@ -377,7 +420,9 @@ class SearchEngine:
         texts = self.tokens.tokenize_many(d.index_text for d in added)
         self.bm25.add_many(zip((d.key for d in added), texts, strict=True))
         if self.semantic is not None:
-            self.semantic.update([(d.key, d.text) for d in added], gone, progress)
+            rows = self.columns.row
+            self.semantic.drop([rows[k] for k in gone if k in rows])
+            self.semantic.put([rows[d.key] for d in added], [d.text for d in added], progress)
 
     # -- opening and refreshing -------------------------------------------------------------
 
@@ -386,11 +431,13 @@ class SearchEngine:
         started = time.perf_counter()
         with self._lock:
             loaded, notice = self._load()
+            if loaded and self.semantic is not None:
+                docs = list(self.state.docs.values())
+                rows = [self.columns.row[d.key] for d in docs]
+                self.semantic.put(rows, [d.text for d in docs], progress)
             report = self._catch_up(progress)
             if report[0] or report[1] or not loaded:
                 self.save()
-            elif self.semantic is not None:
-                self.semantic.save()
         return OpenReport(
             loaded=loaded,
             reindexed_sources=report[0],
@@ -465,8 +512,6 @@ class SearchEngine:
             temp = self.folder / f".docs.json.{os.getpid()}.tmp"
             temp.write_bytes(body)
             os.replace(temp, self.folder / "docs.json")
-            if self.semantic is not None:
-                self.semantic.save()
 
     def _load(self) -> tuple[bool, str | None]:
         path = self.folder / "docs.json"
@@ -490,8 +535,6 @@ class SearchEngine:
             self.columns.put(doc)
         self.state = state
         self.bm25 = index
-        if self.semantic is not None:
-            self.semantic.update([(d.key, d.text) for d in state.docs.values()], (), None)
         return True, None
 
     # -- searching -------------------------------------------------------------------------
@@ -550,9 +593,8 @@ class SearchEngine:
                 allowed[valid] = rows[slot_rows[valid]]
                 lexical = self.bm25.top(tokens, k, allowed)
             if mode in ("semantic", "hybrid") and self.semantic is not None and query.strip():
-                keys = list(self.columns.row)
-                allowed_keys = {keys[i] for i in np.flatnonzero(rows)} if not rows.all() else None
-                semantic = self.semantic.top(query, k, allowed_keys)
+                keys = self.columns.keys
+                semantic = [(keys[r], c) for r, c in self.semantic.top(query, k, rows)]
             ranked = self._fuse(query, tokens, mode, lexical, semantic, limit)
             hits = [self._hit(key, score, parts, tiers, explain) for key, score, parts in ranked]
         return SearchResult(hits, mode, notice, time.perf_counter() - started)
@@ -581,7 +623,8 @@ class SearchEngine:
         if self.semantic is not None:
             missing = [k for k in union if k not in sem]
             if missing:
-                sem.update(self.semantic.score(query, missing))
+                all_scores = self.semantic.scores(query, self.columns.size)
+                sem.update({k: float(all_scores[self.columns.row[k]]) for k in missing})
         missing_lex = [k for k in union if k not in lex]
         if missing_lex and tokens:
             scores = self.bm25.scores(tokens)
@@ -667,7 +710,7 @@ class SearchEngine:
             tier = np.where(is_fact, tiers[chosen], 0)
             access = np.where(is_fact, self.columns.access[chosen], 0)
             order = np.lexsort((-stamp, -access, tier))[:limit]
-            keys = list(self.columns.row)
+            keys = self.columns.keys
             return [self._hit(keys[chosen[i]], 0.0, {}, tiers, False) for i in order]
 
 
@@ -683,3 +726,41 @@ def _doc_from_json(data: dict[str, Any]) -> documents.SearchDoc:
     data["path"] = Path(data["path"])
     data["date"] = dt.date.fromisoformat(data["date"]) if data.get("date") else None
     return documents.SearchDoc(**data)
+
+
+def open_engine(
+    target: vault.Vault,
+    *,
+    semantic: bool = True,
+    model: str | None = None,
+    progress: Progress | None = None,
+) -> tuple[SearchEngine, OpenReport]:
+    """A ready engine for `target`: semantic search too when asked for and available.
+
+    Without torch, sentence-transformers or the model, the engine runs on BM25 and says
+    why (`SearchEngine.semantic_notice`), never failing.
+    """
+    component: SemanticSide | None = None
+    notice = None
+    if semantic:
+        component, notice = _semantic_component(target, model)
+    search = SearchEngine(target, semantic=component, semantic_notice=notice)
+    return search, search.open(progress)
+
+
+def _semantic_component(
+    target: vault.Vault, model: str | None
+) -> tuple[SemanticSide | None, str | None]:
+    """The semantic side for `target`, or None and the reason it is not available."""
+    from vault_app.search import semantic as semantic_module
+
+    available, reason = semantic_module.semantic_available(model)
+    if not available:
+        return None, f"semantic search is not available: {reason}"
+    notices: list[str] = []
+    try:
+        encoder = semantic_module.load_encoder(model, notice=notices.append)
+    except semantic_module.SemanticUnavailable as exc:
+        return None, f"semantic search is not available: {exc}"
+    cache = semantic_module.EmbeddingCache(target.paths.state_dir / "cache" / "embeddings")
+    return SemanticSide(encoder, cache), "; ".join(notices) or None
