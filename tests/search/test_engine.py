@@ -19,16 +19,22 @@ NOW = dt.datetime(2026, 6, 15, 12, 0, 0).astimezone()
 def v(tmp_path: Path) -> vault.Vault:
     target = vault.Vault.create(tmp_path / "v", clock=decay.fixed_clock(NOW))
     target.create_entity("areas/people/marcus", "Marcus Bell is our plumber.")
-    target.add_fact("areas/people/marcus", "Marcus fixed the leaking pipe", "milestone",
-                    agent_id="maintenance")
-    target.add_fact("areas/people/marcus", "Marcus charges 95 dollars an hour", "status",
-                    agent_id="finance")
+    target.add_fact(
+        "areas/people/marcus", "Marcus fixed the leaking pipe", "milestone", agent_id="maintenance"
+    )
+    target.add_fact(
+        "areas/people/marcus", "Marcus charges 95 dollars an hour", "status", agent_id="finance"
+    )
     target.create_entity("projects/roof")
     target.add_fact("projects/roof", "Roof quote from Summit is 14,800 dollars", "status")
     target.create_agent("finance")
     target.create_entity("agent:finance:projects/budget")
-    target.add_fact("agent:finance:projects/budget", "Monthly budget for repairs is 600 dollars",
-                    "status", agent_id="finance")
+    target.add_fact(
+        "agent:finance:projects/budget",
+        "Monthly budget for repairs is 600 dollars",
+        "status",
+        agent_id="finance",
+    )
     target.append_daily("Called the plumber about the leaking pipe", agent="finance")
     return target
 
@@ -50,8 +56,19 @@ def test_three_kinds_of_document(v: vault.Vault) -> None:
     assert top.text == "Marcus fixed the leaking pipe" and top.tier == "hot"
     assert top.entity == "areas/people/marcus" and top.fact_id and top.status == "active"
     data = top.to_json()
-    assert set(data) >= {"kind", "scope", "entity", "id", "text", "score", "parts", "tier",
-                         "status", "source", "path"}
+    assert set(data) >= {
+        "kind",
+        "scope",
+        "entity",
+        "id",
+        "text",
+        "score",
+        "parts",
+        "tier",
+        "status",
+        "source",
+        "path",
+    }
     assert data["path"].endswith("areas/people/marcus/items.json")
 
 
@@ -159,3 +176,24 @@ def test_the_cache_is_plain_files(v: vault.Vault) -> None:
     json.loads((folder / "docs.json").read_text())
     assert all(not p.name.endswith((".pkl", ".pickle")) for p in folder.rglob("*"))
     assert os.path.getsize(folder / "docs.json") > 0
+
+
+def test_a_missing_model_falls_back_to_bm25_with_its_reason(v: vault.Vault) -> None:
+    """A model path that does not exist: the engine runs on BM25 and says why."""
+    search, report = engine.open_engine(v, model=str(v.root / "no-such-model"))
+    assert search.semantic is None and report.documents > 0
+    assert search.semantic_notice and "no-such-model" in search.semantic_notice
+    result = search.search("who fixes pipes", mode="hybrid")
+    assert (
+        result.mode == "bm25" and result.notice and result.notice.endswith("showing BM25 results")
+    )
+
+
+def test_semantic_search_can_be_switched_off(v: vault.Vault) -> None:
+    (v.paths.state_dir / "config.toml").write_text(
+        "[search]\nsemantic = false\nbm25_weight = 0.5\n"
+    )
+    configured = vault.Vault(v.root, clock=decay.fixed_clock(NOW))
+    search, _ = engine.open_engine(configured)
+    assert search.semantic is None and search.bm25_weight == 0.5
+    assert search.semantic_notice and "semantic = false" in search.semantic_notice

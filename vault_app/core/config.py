@@ -43,6 +43,14 @@ class StorageSettings(BaseModel):
         return int(self.max_file_mb * 1024 * 1024)
 
 
+class SearchSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid", protected_namespaces=())
+
+    semantic: bool = True  # load the sentence model for semantic and hybrid search
+    model: str | None = None  # a local model folder or cached name; default all-MiniLM-L6-v2
+    bm25_weight: float = Field(default=0.2, ge=0, le=1)  # hybrid: share of the BM25 score
+
+
 class VaultConfig(BaseModel):
     """`.vault/config.toml`; every key is optional and unknown keys are an error."""
 
@@ -51,6 +59,7 @@ class VaultConfig(BaseModel):
     decay: decay_rules.DecayPolicy = Field(default_factory=decay_rules.DecayPolicy)
     synthesis: SynthesisSettings = Field(default_factory=SynthesisSettings)
     storage: StorageSettings = Field(default_factory=StorageSettings)
+    search: SearchSettings = Field(default_factory=SearchSettings)
 
     @classmethod
     def load(cls, vault_root: Path) -> VaultConfig:
@@ -96,6 +105,11 @@ time = "00:00"
 backups_per_file = 20       # versions kept per file in .vault/backups
 max_file_mb = 32            # larger files are reported, never loaded or overwritten
 lock_timeout_s = 30
+
+[search]
+semantic = true             # semantic and hybrid search (needs the `semantic` extra)
+# model = "/path/to/a/sentence-transformers/model"   # default: all-MiniLM-L6-v2, offline
+bm25_weight = 0.2           # hybrid score = w * BM25 + (1 - w) * semantic, both scaled
 """
 
 

@@ -14,7 +14,7 @@ time with the vault's decay policy.
 
 Hybrid: both rankings give their top candidates; each score is scaled to [0, 1] over
 the candidates (BM25 by its maximum, cosine by min-max) and the two are blended,
-`w * bm25 + (1 - w) * semantic` (w = `bm25_weight`, 0.3 by default, chosen on the
+`w * bm25 + (1 - w) * semantic` (w = `bm25_weight`, 0.2 by default, chosen on the
 evaluation set in `benchmarks/eval/`). Every hit carries these parts for `--explain`.
 """
 
@@ -309,7 +309,7 @@ class SearchEngine:
         tokens: tokenizer.Tokenizer | None = None,
         semantic: SemanticSide | None = None,
         semantic_notice: str | None = None,
-        bm25_weight: float = 0.3,
+        bm25_weight: float = 0.2,
         candidates: int = 100,
     ) -> None:
         self.vault = target
@@ -737,14 +737,22 @@ def open_engine(
 ) -> tuple[SearchEngine, OpenReport]:
     """A ready engine for `target`: semantic search too when asked for and available.
 
+    Settings come from the vault's `[search]` table (semantic on/off, model, hybrid
+    weight); `model` overrides the configured model.
+
     Without torch, sentence-transformers or the model, the engine runs on BM25 and says
     why (`SearchEngine.semantic_notice`), never failing.
     """
+    settings = target.config.search
     component: SemanticSide | None = None
     notice = None
-    if semantic:
-        component, notice = _semantic_component(target, model)
-    search = SearchEngine(target, semantic=component, semantic_notice=notice)
+    if not settings.semantic:
+        notice = "semantic search is off ([search] semantic = false in .vault/config.toml)"
+    elif semantic:
+        component, notice = _semantic_component(target, model or settings.model)
+    search = SearchEngine(
+        target, semantic=component, semantic_notice=notice, bm25_weight=settings.bm25_weight
+    )
     return search, search.open(progress)
 
 
