@@ -171,23 +171,27 @@ def digest_of(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-# orjson reads an integer beyond 64 bits as a float, silently rounding it: a file with a
-# run of 19+ digits that is not a fraction (every such integer has one) is parsed by the
-# standard library. Digits become "0", "." stays, everything else becomes " ".
-_NUMBER_SHAPE = bytes(48 if 48 <= i <= 57 else 46 if i == 46 else 32 for i in range(256))
+# orjson reads an integer beyond 64 bits as a float, silently rounding it: a file where a
+# run of 19+ digits stands where a JSON number can (after "[", ":" or ",", spaces and a
+# minus sign aside) is parsed by the standard library instead. Digit runs inside strings
+# (uuid-hex ids, phone numbers) do not count, so ordinary files keep the fast parser.
+_DIGITS_ONLY = bytes(48 if 48 <= i <= 57 else 32 for i in range(256))
 _LONG_DIGIT_RUN = b"0" * 19
 
 
 def _may_hold_big_integers(data: bytes) -> bool:
-    shape = data.translate(_NUMBER_SHAPE)
-    start = shape.find(_LONG_DIGIT_RUN)
+    digits = data.translate(_DIGITS_ONLY)
+    start = digits.find(_LONG_DIGIT_RUN)
     while start >= 0:
-        if start == 0 or shape[start - 1] != 46:  # not the fraction of a float
+        before = start - 1
+        while before >= 0 and data[before] in b" \t\r\n-":
+            before -= 1
+        if before < 0 or data[before] in b"[:,":
             return True
-        ends = [i for i in (shape.find(b" ", start), shape.find(b".", start)) if i >= 0]
-        if not ends:
+        end = digits.find(b" ", start)
+        if end < 0:
             return False
-        start = shape.find(_LONG_DIGIT_RUN, min(ends))
+        start = digits.find(_LONG_DIGIT_RUN, end)
     return False
 
 

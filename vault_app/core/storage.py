@@ -111,16 +111,17 @@ class Storage:
             return None
         try:
             info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode) or info.st_size > self.settings.max_file_bytes:
+            size = info.st_size
+            if not stat.S_ISREG(info.st_mode) or size > self.settings.max_file_bytes:
                 return None
-            chunks = []
-            while chunk := os.read(fd, max(info.st_size + 1, 1 << 16)):
-                chunks.append(chunk)
+            data = os.read(fd, size + 1)
+            if len(data) > size or os.read(fd, 1):  # it grew since fstat: take the long way
+                return None
         except OSError as exc:
             raise errors.CorruptFileError(path, f"cannot read: {exc.strerror}") from None
         finally:
             os.close(fd)
-        return b"".join(chunks)
+        return data
 
     def read_text(self, path: Path) -> tuple[str, str] | None:
         """(text, sha256) of a UTF-8 file, or None if absent."""
