@@ -39,7 +39,7 @@ class SearchDoc:
     scope: str  # "global" or "agent:<id>"
     text: str  # shown, and embedded
     index_text: str  # what BM25 tokenizes
-    path: Path
+    path: str  # the file it comes from (a string: cheap to keep for 10^5 documents)
     entity: str | None = None  # entity address (facts, summaries)
     para: str | None = None  # projects / areas / resources / archives
     fact_id: str | None = None
@@ -89,7 +89,7 @@ def entity_documents(
                 scope=ref.scope,
                 text=fact.fact,
                 index_text=f"{fact.fact} {fact.category.value} {name}",
-                path=file.path,
+                path=str(file.path),
                 entity=address,
                 para=ref.category,
                 fact_id=fact.id,
@@ -110,7 +110,7 @@ def entity_documents(
             scope=ref.scope,
             text=body,
             index_text=f"{name} {body}",
-            path=folder / layout.SUMMARY_NAME,
+            path=str(folder / layout.SUMMARY_NAME),
             entity=address,
             para=ref.category,
         )
@@ -153,7 +153,7 @@ def daily_documents(note: models.DailyNote) -> Iterator[SearchDoc]:
             scope=scope,
             text=entry.text,
             index_text=entry.text,
-            path=note.path,
+            path=str(note.path),
             agent=note.agent,
             timestamp=moment.timestamp(),
             date=note.date,

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import gc
 import os
 import threading
 import time
@@ -38,7 +39,7 @@ from vault_app.core import decay, errors, formats, layout, storage, vault
 from vault_app.search import bm25, documents, tokenizer
 
 MODES = ("bm25", "semantic", "hybrid")
-INDEX_VERSION = 1
+INDEX_VERSION = 2
 Progress = Callable[[int, int], None]
 BoolArray = npt.NDArray[np.bool_]
 
@@ -126,7 +127,7 @@ class Hit:
     text: str
     score: float
     parts: dict[str, float | int | None]
-    path: Path
+    path: str
     entity: str | None = None
     fact_id: str | None = None
     tier: str | None = None
@@ -183,6 +184,7 @@ class _Columns:
         self.row: dict[str, int] = {}
         self.keys: list[str] = []  # key of each row
         self.size = 0
+        self.version = 0  # changes with every put/drop (keys the engine's mask caches)
         self._alloc(self.GROW)
 
     def _alloc(self, n: int) -> None:
@@ -224,29 +226,37 @@ class _Columns:
             return -1
         return self.codes[column].get(value, -2)
 
-    def put(self, doc: documents.SearchDoc) -> None:
-        row = self.row.get(doc.key)
-        if row is None:
-            if self.size == self.live.size:
-                self._alloc(self.live.size * 2)
-            row = self.row[doc.key] = self.size
-            self.keys.append(doc.key)
-            self.size += 1
-        self.live[row] = True
-        self.kind[row] = _KIND[doc.kind]
-        self.status[row] = _STATUS[doc.status]
-        self.timestamp[row] = np.nan if doc.timestamp is None else doc.timestamp
-        self.last[row] = np.nan if doc.last_accessed is None else doc.last_accessed
-        self.access[row] = doc.access_count
-        self.scope[row] = self.code("scope", doc.scope)
-        self.para[row] = self.code("para", doc.para)
-        self.category[row] = self.code("category", doc.category)
-        self.agent[row] = self.code("agent", doc.agent)
+    def put_many(self, docs: Sequence[documents.SearchDoc]) -> None:
+        """Write the rows of `docs` (new keys get new rows), column by column."""
+        if not docs:
+            return
+        self.version += 1
+        rows = []
+        for doc in docs:
+            row = self.row.get(doc.key)
+            if row is None:
+                row = self.row[doc.key] = self.size
+                self.keys.append(doc.key)
+                self.size += 1
+            rows.append(row)
+        if self.size > self.live.size:
+            self._alloc(max(self.size, self.live.size * 2))
+        index = np.asarray(rows, dtype=np.int64)
+        nan = float("nan")
+        self.live[index] = True
+        self.kind[index] = [_KIND[d.kind] for d in docs]
+        self.status[index] = [_STATUS[d.status] for d in docs]
+        self.timestamp[index] = [nan if d.timestamp is None else d.timestamp for d in docs]
+        self.last[index] = [nan if d.last_accessed is None else d.last_accessed for d in docs]
+        self.access[index] = [d.access_count for d in docs]
+        for column in ("scope", "para", "category", "agent"):
+            getattr(self, column)[index] = [self.code(column, getattr(d, column)) for d in docs]
 
     def drop(self, key: str) -> None:
         row = self.row.get(key)
         if row is not None:
             self.live[row] = False
+            self.version += 1
 
     def tiers(self, policy: decay.DecayPolicy, now: float) -> npt.NDArray[np.int8]:
         """0 hot, 1 warm, 2 cold for every row (by days since last touch and accesses)."""
@@ -324,6 +334,8 @@ class SearchEngine:
         self.state = _State()
         self._lock = threading.RLock()
         self._slot_cache: tuple[int, npt.NDArray[np.int64]] | None = None
+        self._masks: dict[Any, tuple[BoolArray, npt.NDArray[np.int8]]] = {}
+        self._allowed: dict[Any, BoolArray] = {}
 
     # -- sources ------------------------------------------------------------------------
 
@@ -416,7 +428,7 @@ class SearchEngine:
         self.bm25.remove_many(gone)
         for doc in added:
             state.docs[doc.key] = doc
-            self.columns.put(doc)
+        self.columns.put_many(added)
         texts = self.tokens.tokenize_many(d.index_text for d in added)
         self.bm25.add_many(zip((d.key for d in added), texts, strict=True))
         if self.semantic is not None:
@@ -528,11 +540,19 @@ class SearchEngine:
         if not header_ok or meta.get("docs") != storage.sha256(body)[:16]:
             return False, "search index cache was from another version or half-written; rebuilt"
         state = _State(signatures={k: list(v) for k, v in data["signatures"].items()})
-        for raw in data["docs"]:
-            doc = _doc_from_json(raw)
-            state.docs[doc.key] = doc
-            state.by_source.setdefault(doc.source, set()).add(doc.key)
-            self.columns.put(doc)
+        was_enabled = gc.isenabled()
+        gc.disable()  # 10^5 small objects: the collector would be most of the cost
+        try:
+            for raw in data["docs"]:
+                doc = _doc_from_json(raw)
+                state.docs[doc.key] = doc
+                state.by_source.setdefault(doc.source, set()).add(doc.key)
+        except (TypeError, ValueError, KeyError, IndexError) as exc:
+            return False, f"search index cache did not fit this version and is rebuilt ({exc})"
+        finally:
+            if was_enabled:
+                gc.enable()
+        self.columns.put_many(list(state.docs.values()))
         self.state = state
         self.bm25 = index
         return True, None
@@ -557,8 +577,35 @@ class SearchEngine:
     def _row_mask(
         self, filters: Filters, now: dt.datetime
     ) -> tuple[BoolArray, npt.NDArray[np.int8]]:
-        tiers = self.columns.tiers(self.vault.config.decay, now.timestamp())
-        return self.columns.mask(filters, tiers), tiers
+        """Rows passing `filters`, and every row's tier; cached until the rows change
+        (or the minute does: tiers move with the clock)."""
+        key = (repr(filters), self.columns.version, int(now.timestamp() // 60))
+        cached = self._masks.get(key)
+        if cached is None:
+            if len(self._masks) > 32:
+                self._masks.clear()
+            tiers = self.columns.tiers(self.vault.config.decay, now.timestamp())
+            cached = self._masks[key] = (self.columns.mask(filters, tiers), tiers)
+        return cached
+
+    def _allowed_slots(self, filters: Filters, rows: BoolArray, now: dt.datetime) -> BoolArray:
+        """`rows` as a mask over BM25 slots; cached per index generation."""
+        key = (
+            repr(filters),
+            self.columns.version,
+            int(now.timestamp() // 60),
+            self.bm25.generation,
+        )
+        allowed = self._allowed.get(key)
+        if allowed is None:
+            if len(self._allowed) > 32:
+                self._allowed.clear()
+            slot_rows = self._slot_rows()
+            allowed = np.zeros(slot_rows.size, dtype=np.bool_)
+            valid = slot_rows >= 0
+            allowed[valid] = rows[slot_rows[valid]]
+            self._allowed[key] = allowed
+        return allowed
 
     def search(
         self,
@@ -587,11 +634,7 @@ class SearchEngine:
             semantic: list[tuple[str, float]] = []
             tokens = self.tokens.tokenize(query)
             if mode in ("bm25", "hybrid") and tokens:
-                slot_rows = self._slot_rows()
-                allowed = np.zeros(slot_rows.size, dtype=np.bool_)
-                valid = slot_rows >= 0
-                allowed[valid] = rows[slot_rows[valid]]
-                lexical = self.bm25.top(tokens, k, allowed)
+                lexical = self.bm25.top(tokens, k, self._allowed_slots(filters, rows, now))
             if mode in ("semantic", "hybrid") and self.semantic is not None and query.strip():
                 keys = self.columns.keys
                 semantic = [(keys[r], c) for r, c in self.semantic.top(query, k, rows)]
@@ -714,18 +757,20 @@ class SearchEngine:
             return [self._hit(keys[chosen[i]], 0.0, {}, tiers, False) for i in order]
 
 
-def _doc_to_json(doc: documents.SearchDoc) -> dict[str, Any]:
-    data = dataclasses.asdict(doc)
-    data["path"] = str(doc.path)
-    data["date"] = doc.date.isoformat() if doc.date else None
-    return data
+_DOC_FIELDS = [f.name for f in dataclasses.fields(documents.SearchDoc)]
+_DATE_FIELD = _DOC_FIELDS.index("date")
 
 
-def _doc_from_json(data: dict[str, Any]) -> documents.SearchDoc:
-    data = dict(data)
-    data["path"] = Path(data["path"])
-    data["date"] = dt.date.fromisoformat(data["date"]) if data.get("date") else None
-    return documents.SearchDoc(**data)
+def _doc_to_json(doc: documents.SearchDoc) -> list[Any]:
+    row = [getattr(doc, name) for name in _DOC_FIELDS]
+    row[_DATE_FIELD] = doc.date.isoformat() if doc.date else None
+    return row
+
+
+def _doc_from_json(row: list[Any]) -> documents.SearchDoc:
+    if row[_DATE_FIELD] is not None:
+        row[_DATE_FIELD] = dt.date.fromisoformat(row[_DATE_FIELD])
+    return documents.SearchDoc(*row)
 
 
 def open_engine(
