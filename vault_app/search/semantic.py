@@ -9,13 +9,16 @@ module is imported (that takes seconds; it happens only when an encoder is loade
   picks a backend:
 
   - ``"onnx"`` (`OnnxEncoder`, the default when available): the sentence-transformers
-    pipeline (transformer, pooling, normalisation) exported once to ONNX, run by ONNX
-    Runtime with the model's own fast tokenizer. Same vectors as sentence-transformers
-    (cosine > 0.9999 on every text measured) at about twice its speed, and it loads in
-    under a second without importing torch. The export runs offline from the local model
-    folder, is checked against sentence-transformers on probe texts, and is kept under
-    `<cache_dir>/<model>-<fingerprint>-onnx-v1/` (default cache_dir: the user's cache
-    folder); the next loads only read it.
+    pipeline (transformer, pooling, normalisation) exported once to ONNX and run by ONNX
+    Runtime with the model's own fast tokenizer; it loads in under a second without
+    importing torch. The export runs offline from the local model folder, is checked
+    against sentence-transformers on probe texts (same token ids, cosine >= 0.999), and is
+    kept under `<cache_dir>/<model>-<fingerprint>-onnx-v1/` (default cache_dir: the user's
+    cache folder). Beside the float32 model (cosine 0.9999999 to sentence-transformers on
+    every text measured) it derives a dynamic-int8 copy with the MatMuls quantisation hurts
+    most kept in float32 (`derive_int8`), used for bulk batches of texts of 8 tokens or
+    more, one batch per core: about twice sentence-transformers' throughput at a cosine of
+    at least 0.99 to its vectors. Queries, small batches and short texts run in float32.
   - ``"torch"`` (`TorchEncoder`): plain sentence-transformers, the fallback when ONNX
     Runtime is missing or the export fails (with a notice saying so).
 
@@ -30,6 +33,8 @@ module is imported (that takes seconds; it happens only when an encoder is loade
 
 from __future__ import annotations
 
+import collections
+import concurrent.futures
 import contextlib
 import functools
 import hashlib
@@ -40,6 +45,8 @@ import os
 import re
 import secrets
 import shutil
+import sys
+import threading
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -69,11 +76,17 @@ ONNX_BACKEND = "onnxruntime-fp32"
 TORCH_BACKEND = "torch-fp32"
 NORMALISATION = "l2"
 DEFAULT_BATCH_SIZE = 32
+_TOKENS_PER_TEXT = 48  # a batch holds at most batch_size * this many tokens, padding included
+BULK_MIN_BATCH = 16  # smaller batches run on the float32 model (see OnnxEncoder)
+_INT8_STEPS = (0, 2, 4, 6, 7, 8, 9, 10, 12, 15, 18, 24)  # MatMuls kept in float32
 EXPORT_FORMAT = "vault-app-onnx-export"
-EXPORT_VERSION = 1
+EXPORT_VERSION = 2
 CACHE_FORMAT = "vault-app-embeddings"
 CACHE_VERSION = 1
 MIN_EXPORT_COSINE = 0.999  # the export must agree this well with sentence-transformers
+INT8_MIN_COSINE = 0.994  # every calibration text, int8 vs float32 (0.99 is the promise)
+INT8_MIN_TOKENS = 8  # shorter texts (queries, terse notes) always run in float32
+INT8_BATCH = 32
 
 # Files that make a model (hashed into its fingerprint); READMEs, other runtimes' copies
 # (onnx/, openvino/) and dot-files do not change the vectors sentence-transformers makes.
@@ -89,6 +102,67 @@ _PROBES = (
     " ",
     "x",
     " ".join(["The boiler was serviced by Greg before the winter storm hit Millbrook."] * 60),
+)
+
+# Texts that calibrate the int8 model (`derive_int8`): memory-like facts, notes and queries
+# of many kinds, some terse, some odd (codes, names, other languages).
+_CALIBRATION = (
+    "Jordan is allergic to shellfish and carries an EpiPen in the blue backpack.",
+    "The water heater in the basement was replaced on 2025-11-03 by Harbor Plumbing.",
+    "Mia's piano lessons moved from Tuesday to Thursday at 16:30 with Mrs. Okafor.",
+    "Alex bills Harlow Analytics $95 an hour, invoiced monthly, net 30.",
+    "The car insurance renews in March; the broker is Dana at Northline Mutual.",
+    "Prefers short summaries in bullet points, never more than five lines.",
+    "The deploy pipeline fails when the staging database migration times out.",
+    "Grandma's birthday dinner is booked at Lucia's Trattoria for eight people.",
+    "Sofia confirmed the tile delivery slipped three days, so demolition moves to Monday.",
+    "The router admin password was rotated after the firmware update in October.",
+    "Quarterly estimated taxes are due on the 15th of April, June, September and January.",
+    "Biscuit the beagle needs his heartworm pill on the first of every month.",
+    "The kitchen faucet drips again; the cartridge is a Moen 1225 and costs about $30.",
+    "Daily note: reviewed the budget, moved $400 from dining out to the emergency fund.",
+    "Agent finance flagged a duplicate charge of $64.99 from StreamBox on the Visa card.",
+    "The contractor's license number is CSLB 1048832 and expires in 2027.",
+    "Noah started at Lincoln Middle School; the bus leaves at 07:12 from Elm Street.",
+    "Met the new neighbours, Priya and Tom, who moved into number 14 last week.",
+    "Our solar quote from BrightPath was $18,400 before the federal tax credit.",
+    "The project kickoff is postponed until the architect sends revised drawings.",
+    "Remember to water the tomatoes twice a day while the heat wave lasts.",
+    "Who fixes our pipes when something leaks?",
+    "when is the next dentist appointment",
+    "cheapest flight to Lisbon in May",
+    "status of the roof replacement project",
+    "What did we decide about the home office desk?",
+    "Dr. Patel recommended physiotherapy twice a week for the knee after the MRI.",
+    "The lease on the apartment ends on 31 August; notice must be given 60 days before.",
+    "Holiday plans: a week in Lisbon, then three days in Porto by train.",
+    "The security camera on the garage goes offline every night around 02:00.",
+    "Maintenance agent replaced the HVAC filter (MERV 11, 20x25x1) on schedule.",
+    "The kids' passports expire in 2026 and must be renewed before the summer trip.",
+    "Emma switched jobs: she is now a product designer at Fieldstone Labs.",
+    "Weekly groceries from FreshCart arrive on Saturday mornings between 9 and 11.",
+    "The mortgage rate is fixed at 3.1% until 2029, then adjusts yearly.",
+    "The basement smells damp after heavy rain; a dehumidifier is set to 50%.",
+    "Greg lent us his ladder and would like it back before the end of the month.",
+    "Call the pharmacy to refill the blood pressure prescription (lisinopril 10 mg).",
+    "Invoice #2024-117 from Summit Roofing is paid; the warranty covers 15 years.",
+    "The electrician said the panel is 100 A and an EV charger needs an upgrade to 200 A.",
+    "Password manager: the family vault is shared with Jordan and Alex only.",
+    "The book club reads 'The Overstory' next and meets at Priya's house.",
+    "Flight UA 1532 departs SFO at 06:45, seat 14C, confirmation code K7XQ2P.",
+    "Archived: the garden shed project was cancelled after the permit was refused.",
+    "Status: waiting on the insurer's adjuster, claim number HM-88231-B.",
+    "Preference: no meetings before 10:00 and no calls on Fridays after lunch.",
+    "The Wi-Fi extender in the attic was moved to the upstairs hallway.",
+    "Summary of last week: two leaks fixed, one invoice disputed, taxes filed.",
+    "La réunion avec le notaire est prévue jeudi à 14 h à Lyon.",
+    "Der Termin beim Zahnarzt wurde auf den 12. Mai verschoben.",
+    "東京出張は来月の第二週に決まった。",
+    "ok",
+    "TODO: fix CI; bump numpy; re-run benchmarks (see #412).",
+    "https://example.com/invoices/2025/03 holds the scanned receipts.",
+    "gogliri the vestrasi of mondarkapro at the darsatolo before qune.",
+    "The the the the and and of of a a in in to to is is.",
 )
 
 
@@ -251,6 +325,20 @@ def _chunks(count: int, size: int) -> Iterator[tuple[int, int]]:
         yield start, min(start + size, count)
 
 
+def _token_batches(lengths: npt.NDArray[np.int64], size: int) -> Iterator[tuple[int, int]]:
+    """Batches of at most `size` texts and about `size` * 48 tokens, padding included.
+
+    `lengths` are sorted longest first, so a batch pads to its first text: a few long
+    texts (a daily entry of 256 tokens) go in small batches instead of padding 31 facts.
+    """
+    budget = size * _TOKENS_PER_TEXT
+    start, count = 0, int(lengths.size)
+    while start < count:
+        stop = min(count, start + max(1, min(size, budget // max(int(lengths[start]), 1))))
+        yield start, stop
+        start = stop
+
+
 class TorchEncoder:
     """Plain sentence-transformers on torch (CPU): the reference and the fallback."""
 
@@ -324,12 +412,25 @@ class OnnxEncoder:
     """An exported sentence-transformers model run by ONNX Runtime, with its fast tokenizer.
 
     `export_dir` is what `export_onnx()` wrote: `model.onnx` (the whole pipeline: token ids
-    in, sentence embedding out), `tokenizer.json` and `export.json`. Texts are tokenised
-    in chunks, sorted by token count so that a batch pads to almost nothing, and run in
-    batches; the output is L2-normalised (again: cheap, and exact for any model).
+    in, sentence embedding out), `tokenizer.json`, `export.json`, and, when the export
+    derived one, `model.int8.onnx`. Texts are tokenised in chunks, sorted by token count
+    so that a batch pads to almost nothing, and run in batches; the output is
+    L2-normalised (again: cheap, and exact for any model).
+
+    Bulk batches (at least `bulk_min_batch` texts, each at least `INT8_MIN_TOKENS` tokens
+    long) run on the int8 model, one batch per core on a shared session. Smaller batches
+    (a query, a changed fact) and short texts run on the float32 model, whose vectors are
+    exact: dynamic int8 quantisation is least accurate on a few texts or a few tokens, and
+    short texts cost little anyway. `int8=False` never uses the int8 model.
     """
 
-    def __init__(self, export_dir: Path, identity: str, *, threads: int | None = None) -> None:
+    def __init__(
+        self,
+        export_dir: Path,
+        *,
+        threads: int | None = None,
+        int8: bool = True,
+    ) -> None:
         try:
             import onnxruntime
             import tokenizers
@@ -337,14 +438,16 @@ class OnnxEncoder:
             raise SemanticUnavailable(f"onnxruntime and tokenizers are needed ({error})") from error
         self.export_dir = export_dir
         self.meta = _read_export_meta(export_dir)
-        options = onnxruntime.SessionOptions()
-        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.intra_op_num_threads = threads or _physical_cores()
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3  # errors only
-        self.session = onnxruntime.InferenceSession(
-            str(export_dir / "model.onnx"), options, providers=["CPUExecutionProvider"]
-        )
+        self.threads = threads or _physical_cores()
+        self._ort: Any = onnxruntime
+        self.session = self._session("model.onnx", self.threads)
+        recipe = self.meta.get("int8") if int8 else None
+        self.int8: dict[str, Any] | None = recipe if isinstance(recipe, dict) else None
+        self.bulk_min_batch = int(self.int8["bulk_min_batch"]) if self.int8 else BULK_MIN_BATCH
+        self.int8_min_tokens = int(self.int8["min_tokens"]) if self.int8 else 0
+        self._bulk: Any = None  # the session of bulk batches, made on first use
+        self._bulk_lock = threading.Lock()
+        self._pool: concurrent.futures.ThreadPoolExecutor | None = None
         self.tokenizer = tokenizers.Tokenizer.from_file(str(export_dir / "tokenizer.json"))
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(int(self.meta["max_seq_length"]))
@@ -352,7 +455,8 @@ class OnnxEncoder:
         self.pad_id = int(self.meta["pad_id"])
         self.pad_type_id = int(self.meta.get("pad_type_id", 0))
         self._dimension = int(self.meta["dimension"])
-        self._identity = identity
+        source = ModelSource(str(self.meta["model"]), export_dir, str(self.meta["fingerprint"]))
+        self._identity = model_identity(source, self.backend)
 
     @property
     def identity(self) -> str:
@@ -364,7 +468,13 @@ class OnnxEncoder:
 
     @property
     def backend(self) -> str:
-        return ONNX_BACKEND
+        """`onnxruntime-fp32`, or `onnxruntime-int8-<recipe hash>` with the int8 model."""
+        if self.int8 is None:
+            return ONNX_BACKEND
+        recipe = json.dumps(
+            [self.int8["excluded"], self.int8["bulk_min_batch"], self.int8["min_tokens"]]
+        )
+        return f"onnxruntime-int8-{hashlib.sha256(recipe.encode()).hexdigest()[:8]}"
 
     def tokenize(self, texts: Sequence[str]) -> list[Any]:
         """The tokenizer's encodings of `texts` (unpadded, truncated like the model's)."""
@@ -382,26 +492,44 @@ class OnnxEncoder:
         if total == 0:
             return out
         done = 0
+        pending: collections.deque[tuple[npt.NDArray[np.int64], Any]] = collections.deque()
+
+        def finish(rows: npt.NDArray[np.int64], vectors: npt.NDArray[Any]) -> None:
+            nonlocal done
+            out[rows] = vectors
+            done += rows.size
+            if progress is not None:
+                progress(done, total)
+
         # Longest first over all texts (by characters), then exactly by tokens per chunk.
         order = np.argsort([-len(text) for text in texts], kind="stable")
-        chunk = max(batch_size * 64, 1)
-        for start, stop in _chunks(total, chunk):
+        for start, stop in _chunks(total, max(batch_size * 64, 1)):
             rows = order[start:stop]
             encodings = self.tokenize([texts[row] for row in rows.tolist()])
             lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.int64)
             by_length = np.argsort(-lengths, kind="stable")
-            for b_start, b_stop in _chunks(by_length.size, batch_size):
-                picked = by_length[b_start:b_stop]
-                batch = [encodings[i] for i in picked.tolist()]
-                out[rows[picked]] = self._run(batch, int(lengths[picked].max()))
-                done += len(batch)
-                if progress is not None:
-                    progress(done, total)
+            n_long = by_length.size - int(np.count_nonzero(lengths < self.int8_min_tokens))
+            long_part, short_part = by_length[:n_long], by_length[n_long:]
+            for part, bulk in ((long_part, True), (short_part, False)):
+                for b_start, b_stop in _token_batches(lengths[part], batch_size):
+                    picked = part[b_start:b_stop]
+                    feeds = self.feeds([encodings[i] for i in picked.tolist()])
+                    if not bulk or picked.size < self.bulk_min_batch:
+                        finish(rows[picked], self._run(self.session, feeds))
+                        continue
+                    pending.append((rows[picked], self._submit(feeds)))
+                    while len(pending) > 2 * self.threads:
+                        done_rows, future = pending.popleft()
+                        finish(done_rows, future.result())
+        while pending:
+            done_rows, future = pending.popleft()
+            finish(done_rows, future.result())
         return _normalised(out)
 
-    def _run(self, encodings: Sequence[Any], width: int) -> FloatMatrix:
+    def feeds(self, encodings: Sequence[Any]) -> dict[str, npt.NDArray[np.int64]]:
+        """The model's inputs for a batch of encodings, padded to the longest."""
         count = len(encodings)
-        feeds: dict[str, npt.NDArray[np.int64]] = {}
+        width = max(len(encoding.ids) for encoding in encodings)
         ids = np.full((count, width), self.pad_id, dtype=np.int64)
         mask = np.zeros((count, width), dtype=np.int64)
         types = np.full((count, width), self.pad_type_id, dtype=np.int64)
@@ -411,10 +539,44 @@ class OnnxEncoder:
             mask[row, :n] = 1
             types[row, :n] = encoding.type_ids
         available = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
-        for name in self.input_names:
-            feeds[name] = available[name]
-        (vectors,) = self.session.run(["sentence_embedding"], feeds)
+        return {name: available[name] for name in self.input_names}
+
+    def close(self) -> None:
+        """Stop the worker threads (they stop by themselves at exit too)."""
+        with self._bulk_lock:
+            if self._pool is not None:
+                self._pool.shutdown()
+                self._pool = None
+
+    def _session(self, name: str, threads: int) -> Any:
+        options = self._ort.SessionOptions()
+        options.graph_optimization_level = self._ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3  # errors only
+        # Idle threads sleep instead of spinning: a query's threads would otherwise keep
+        # the cores busy while numpy scores the matrix right after.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        return self._ort.InferenceSession(
+            str(self.export_dir / name), options, providers=["CPUExecutionProvider"]
+        )
+
+    @staticmethod
+    def _run(session: Any, feeds: Mapping[str, npt.NDArray[np.int64]]) -> FloatMatrix:
+        (vectors,) = session.run(["sentence_embedding"], dict(feeds))
         return np.asarray(vectors, dtype=np.float32)
+
+    def _submit(self, feeds: Mapping[str, npt.NDArray[np.int64]]) -> Any:
+        """Run a bulk batch on a worker: one single-threaded run per core, one session."""
+        with self._bulk_lock:
+            if self._pool is None:
+                name = str(self.int8["file"]) if self.int8 else "model.onnx"
+                self._bulk = self._session(name, 1)
+                self._pool = concurrent.futures.ThreadPoolExecutor(
+                    self.threads, thread_name_prefix="vault-app-encoder"
+                )
+            pool = self._pool
+        return pool.submit(self._run, self._bulk, feeds)
 
 
 def _physical_cores() -> int:
@@ -425,10 +587,24 @@ def _physical_cores() -> int:
 
 
 @contextlib.contextmanager
+def _quiet_logging() -> Iterator[None]:
+    """Mute the quantiser's advice, which it logs on the root logger as a warning."""
+    previous = logging.root.manager.disable
+    logging.disable(logging.WARNING)
+    try:
+        yield
+    finally:
+        logging.disable(previous)
+
+
+@contextlib.contextmanager
 def _quiet() -> Iterator[None]:
     """Silence the warnings of torch, transformers and the exporter (they are not ours)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        if "transformers" in sys.modules:  # no "Loading weights" bar on stderr
+            with contextlib.suppress(Exception):
+                sys.modules["transformers"].utils.logging.disable_progress_bar()
         yield
 
 
@@ -479,7 +655,7 @@ def ensure_onnx_export(
         if _export_is_current(export_dir, source):
             return export_dir
         (notice or log.info)(
-            f"semantic search: exporting {source.label} to ONNX once (about 10 s), "
+            f"semantic search: exporting {source.label} to ONNX once (about 30 s), "
             f"into {export_dir}"
         )
         staging = export_dir.with_name(f".{export_dir.name}.{secrets.token_hex(4)}.tmp")
@@ -571,6 +747,13 @@ def export_onnx(source: ModelSource, out_dir: Path) -> None:
         }
         (out_dir / "export.json").write_text(json.dumps(meta, indent=2), encoding="utf-8")
         _check_export(model, out_dir, input_names)
+    try:
+        with _quiet():
+            meta["int8"] = derive_int8(out_dir)
+    except Exception as error:  # the float32 export stands on its own
+        log.warning("semantic search: no int8 model for %s (%s)", source.label, error)
+        meta["int8"] = None
+    (out_dir / "export.json").write_text(json.dumps(meta, indent=2), encoding="utf-8")
 
 
 def _load_for_export(sentence_transformers: Any, source: ModelSource) -> Any:
@@ -589,7 +772,7 @@ def _load_for_export(sentence_transformers: Any, source: ModelSource) -> Any:
 
 
 def _check_export(model: Any, out_dir: Path, input_names: list[str]) -> None:
-    encoder = OnnxEncoder(out_dir, "check", threads=1)
+    encoder = OnnxEncoder(out_dir, threads=1, int8=False)
     features = model.preprocess(list(_PROBES))
     for row, encoding in enumerate(encoder.tokenize(_PROBES)):
         for name, ours in (("input_ids", encoding.ids), ("token_type_ids", encoding.type_ids)):
@@ -608,19 +791,166 @@ def _check_export(model: Any, out_dir: Path, input_names: list[str]) -> None:
         raise ExportError(f"the ONNX export disagrees with the model (min cosine {worst:.4f})")
 
 
+def derive_int8(export_dir: Path) -> dict[str, Any] | None:
+    """Make `model.int8.onnx` beside an export's float32 model; its recipe, or None.
+
+    Dynamic int8 quantisation of the MatMuls with constant weights (weights per output
+    column in 7 bits, as ONNX Runtime advises for CPUs without VNNI, where 8-bit weights
+    overflow its int16 sums; activations uint8 with one scale per batch tensor), except
+    the ones it hurts most. How much each hurts is measured on the real pipeline: a copy
+    of the float32 graph quantises and dequantises the inputs and weights of the MatMuls
+    a gate input selects (`_gated_model`), and each MatMul alone is scored by the worst
+    cosines of the calibration texts to their float32 vectors. The worst are kept in
+    float32, more at each step of `_INT8_STEPS`, until every calibration text of at least
+    `INT8_MIN_TOKENS` tokens keeps a cosine of `INT8_MIN_COSINE` both in that simulation
+    and on the real int8 model (batches of `INT8_BATCH`). None when no step gets there.
+    About 20-40 s, once per model.
+    """
+    import onnx
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    fp32 = OnnxEncoder(export_dir, int8=False)
+    texts = [
+        text
+        for text, encoding in zip(_calibration(), fp32.tokenize(_calibration()), strict=True)
+        if len(encoding.ids) >= INT8_MIN_TOKENS
+    ]
+    reference = fp32.encode(texts, batch_size=INT8_BATCH)
+    names, gated = _gated_model(onnx.load(str(export_dir / "model.onnx")))
+    options = fp32._ort.SessionOptions()
+    options.log_severity_level = 3
+    options.graph_optimization_level = fp32._ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
+    simulated = fp32._ort.InferenceSession(gated, options, providers=["CPUExecutionProvider"])
+    del gated
+
+    def cosines(
+        session: Any, gates: npt.NDArray[np.float32] | None, count: int = len(texts)
+    ) -> FloatVector:
+        """Cosines of the first `count` texts (the hand-written ones come first)."""
+        vectors = np.empty_like(reference[:count])
+        order = np.argsort([-len(text) for text in texts[:count]], kind="stable")
+        for start, stop in _chunks(count, INT8_BATCH):
+            rows = order[start:stop]
+            feeds: dict[str, Any] = dict(fp32.feeds(fp32.tokenize([texts[r] for r in rows])))
+            if gates is not None:
+                feeds[_GATES] = gates
+            vectors[rows] = OnnxEncoder._run(session, feeds)
+        return np.asarray((_normalised(vectors) * reference[:count]).sum(axis=1), np.float32)
+
+    harm = []
+    written = sum(text in _CALIBRATION for text in texts)  # rank on these: half the time
+    for position in range(len(names)):
+        gates = np.zeros(len(names), dtype=np.float32)
+        gates[position] = 1.0
+        loss = np.sort(1.0 - cosines(simulated, gates, written))[-5:]  # the five worst
+        harm.append(float(loss.mean()))
+    ranking = [names[i] for i in np.argsort(harm, kind="stable")[::-1].tolist()]
+    target = export_dir / "model.int8.onnx"
+    for kept in _INT8_STEPS:
+        if kept > len(ranking):
+            break
+        gates = np.array([name not in ranking[:kept] for name in names], dtype=np.float32)
+        if float(cosines(simulated, gates).min()) < INT8_MIN_COSINE:
+            continue
+        with _quiet_logging():
+            quantize_dynamic(
+                export_dir / "model.onnx",
+                target,
+                weight_type=QuantType.QInt8,
+                per_channel=True,
+                reduce_range=True,
+                nodes_to_exclude=ranking[:kept],
+            )
+        worst = float(cosines(fp32._session(target.name, fp32.threads), None).min())
+        if worst >= INT8_MIN_COSINE:
+            return {
+                "file": target.name,
+                "excluded": ranking[:kept],
+                "matmuls": len(ranking),
+                "calibration_texts": len(texts),
+                "calibration_min_cosine": round(worst, 6),
+                "bulk_min_batch": BULK_MIN_BATCH,
+                "min_tokens": INT8_MIN_TOKENS,
+            }
+    target.unlink(missing_ok=True)
+    return None
+
+
+_GATES = "vault_app_int8_gates"
+
+
+def _gated_model(model: Any) -> tuple[list[str], bytes]:
+    """The weight MatMuls of `model`, and a copy that simulates their int8 quantisation.
+
+    The copy has one more input, a float vector of gates, one per MatMul: where a gate is
+    1, the MatMul's input goes through DynamicQuantizeLinear and DequantizeLinear (uint8,
+    one scale per tensor, as ONNX Runtime's dynamic quantisation does) and its weights
+    are replaced by their 7-bit per-column quantisation; where it is 0, nothing changes.
+    """
+    from onnx import TensorProto, helper, numpy_helper
+
+    graph = model.graph
+    weights = {init.name: init for init in graph.initializer if len(init.dims) == 2}
+    targets = [n for n in graph.node if n.op_type == "MatMul" and n.input[1] in weights]
+    graph.input.append(helper.make_tensor_value_info(_GATES, TensorProto.FLOAT, [len(targets)]))
+    position = {id(node): i for i, node in enumerate(targets)}
+    nodes = []
+    for node in graph.node:
+        i = position.get(id(node))
+        if i is not None:
+            p = f"{_GATES}/{i}"
+            w = numpy_helper.to_array(weights[node.input[1]]).astype(np.float32)
+            scale = np.maximum(np.abs(w).max(axis=0), 1e-12) / 63.0
+            delta = np.clip(np.round(w / scale), -63, 63) * scale - w
+            graph.initializer.extend(
+                [
+                    numpy_helper.from_array(np.array(i, dtype=np.int64), f"{p}/index"),
+                    numpy_helper.from_array(delta.astype(np.float32), f"{p}/delta"),
+                ]
+            )
+            x, weight = node.input[0], node.input[1]
+            nodes += [
+                helper.make_node("Gather", [_GATES, f"{p}/index"], [f"{p}/g"]),
+                helper.make_node("DynamicQuantizeLinear", [x], [f"{p}/q", f"{p}/s", f"{p}/z"]),
+                helper.make_node("DequantizeLinear", [f"{p}/q", f"{p}/s", f"{p}/z"], [f"{p}/d"]),
+                helper.make_node("Sub", [f"{p}/d", x], [f"{p}/e"]),
+                helper.make_node("Mul", [f"{p}/e", f"{p}/g"], [f"{p}/ge"]),
+                helper.make_node("Add", [x, f"{p}/ge"], [f"{p}/x"]),
+                helper.make_node("Mul", [f"{p}/delta", f"{p}/g"], [f"{p}/gd"]),
+                helper.make_node("Add", [weight, f"{p}/gd"], [f"{p}/w"]),
+            ]
+            node.input[0], node.input[1] = f"{p}/x", f"{p}/w"
+        nodes.append(node)
+    del graph.node[:]
+    graph.node.extend(nodes)
+    return [node.name for node in targets], model.SerializeToString()
+
+
+def _calibration() -> list[str]:
+    """The calibration texts, and as many again spliced from two of them (half each)."""
+    texts = list(_CALIBRATION)
+    words = [text.split() for text in texts]
+    for i, first in enumerate(words):
+        second = words[(i * 7 + 3) % len(words)]
+        texts.append(" ".join(first[: len(first) // 2] + second[len(second) // 2 :]))
+    return list(dict.fromkeys(texts))
+
+
 def load_encoder(
     model: str | os.PathLike[str] | None = None,
     *,
     backend: Backend = "auto",
     cache_dir: Path | None = None,
     threads: int | None = None,
+    int8: bool = True,
     notice: Notice | None = None,
 ) -> Encoder:
     """Load the encoder of `model` (default all-MiniLM-L6-v2) with the fastest backend.
 
     `backend`: "auto" tries ONNX Runtime (exporting the model into `cache_dir` the first
     time) and falls back to plain sentence-transformers with a notice; "onnx" or "torch"
-    insist. `notice` receives the messages a person should see (default: logged). Raises
+    insist. `int8=False` keeps ONNX Runtime to its float32 model (exact, slower in bulk).
+    `notice` receives the messages a person should see (default: logged). Raises
     `SemanticUnavailable` when no backend can run the model.
     """
     say = notice or log.warning
@@ -630,14 +960,13 @@ def load_encoder(
         try:
             if missing:
                 raise ExportError(f"{' and '.join(missing)} not installed")
-            identity = model_identity(source, ONNX_BACKEND)
             export_dir = ensure_onnx_export(source, cache_dir, notice=notice)
             try:
-                return OnnxEncoder(export_dir, identity, threads=threads)
+                return OnnxEncoder(export_dir, threads=threads, int8=int8)
             except Exception:  # a damaged export: make it again, once
                 shutil.rmtree(export_dir, ignore_errors=True)
                 export_dir = ensure_onnx_export(source, cache_dir, notice=notice)
-                return OnnxEncoder(export_dir, identity, threads=threads)
+                return OnnxEncoder(export_dir, threads=threads, int8=int8)
         except Exception as error:
             if backend == "onnx":
                 raise SemanticUnavailable(
@@ -1147,8 +1476,11 @@ class SemanticIndex:
             start = self.n_slots
             stop = start + len(new)
             self._grow(stop)
-            rows = np.fromiter((row for _, row in new), dtype=np.int64, count=len(new))
-            self._vectors[start:stop] = matrix[rows]
+            if len(new) == len(keys):  # all new and distinct: rows in order, no gather
+                self._vectors[start:stop] = matrix
+            else:
+                rows = np.fromiter((row for _, row in new), dtype=np.int64, count=len(new))
+                self._vectors[start:stop] = matrix[rows]
             self._live[start:stop] = True
             for offset, (key, _) in enumerate(new, start=start):
                 slot_of[key] = offset

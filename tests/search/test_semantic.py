@@ -1,0 +1,413 @@
+"""Semantic search on the real model: encoders, the ONNX export, the embedding cache, the index."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import logging
+import os
+import socket
+import subprocess
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from vault_app.search import semantic
+
+pytestmark = pytest.mark.skipif(
+    not semantic.semantic_available(backend="onnx")[0]
+    or importlib.util.find_spec("sentence_transformers") is None,
+    reason="the semantic extra is not installed",
+)
+
+FACTS = {
+    "plumber": "Marco Ruiz of Ruiz Plumbing repairs the leaking pipes and the water heater.",
+    "dentist": "Mia's next dentist appointment is on 12 March with Dr. Patel.",
+    "flight": "Alex booked the morning flight to Lisbon, aisle seat 14C.",
+    "budget": "The household budget moves $400 a month into the emergency fund.",
+    "dog": "Biscuit the beagle takes his heartworm pill on the first of each month.",
+    "roof": "Summit Roofing will replace the asphalt shingle roof after the storm.",
+    "router": "The Wi-Fi router password was rotated after the firmware update.",
+    "garden": "Tomatoes in the backyard garden need watering twice a day in July.",
+}
+TEXTS = [
+    *FACTS.values(),
+    "Jordan is allergic to shellfish and carries an EpiPen in the blue backpack.",
+    "Quarterly estimated taxes are due in April, June, September and January.",
+    "The contractor's license number is CSLB 1048832 and expires in 2027.",
+    "Sofia confirmed the tile delivery slipped three days, so demolition moves.",
+    "Noah's school bus leaves at 07:12 from the corner of Elm Street and 3rd.",
+    "The electrician said the panel needs an upgrade to 200 A for an EV charger.",
+    "Flight UA 1532 departs SFO at 06:45, confirmation code K7XQ2P.",
+    "Emma is now a product designer at Fieldstone Labs after switching jobs.",
+    "The basement smells damp after rain; the dehumidifier is set to 50%.",
+    "Greg lent us his ladder and wants it back before the end of the month.",
+    "Weekly groceries from FreshCart arrive on Saturday mornings between 9 and 11.",
+    "The mortgage rate is fixed at 3.1% until 2029, then it adjusts every year.",
+    "By is paid colleague glidinere the studio and has of qune in orcla at the qusinapro.",
+    "Fareve the darribri the and will by elclabritu which from the mondarkapro office.",
+    "Invoice #2024-117 from Summit Roofing is paid; the warranty covers 15 years.",
+    "Call the pharmacy to refill the blood pressure prescription before Friday.",
+    "La réunion avec le notaire est prévue jeudi à 14 h à Lyon, avec Claire.",
+    "who fixes our pipes",
+    "dentist",
+    "ok",
+    "cheapest flight to Lisbon in May",
+    " ".join(["The boiler was serviced before the winter storm hit Millbrook."] * 40),
+]
+
+
+@pytest.fixture(scope="module")
+def export_notices(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, list[str]]]:
+    """The default model exported once, with every network connection refused meanwhile."""
+    cache_dir = tmp_path_factory.mktemp("models")
+    notices: list[str] = []
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise OSError("no network in this test")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HF_HUB_OFFLINE", "1")
+        patch.setenv("TRANSFORMERS_OFFLINE", "1")
+        patch.setattr(socket.socket, "connect", refuse)
+        semantic.load_encoder(cache_dir=cache_dir, backend="onnx", notice=notices.append)
+    yield cache_dir, notices
+
+
+@pytest.fixture(scope="module")
+def encoder(export_notices: tuple[Path, list[str]]) -> semantic.Encoder:
+    return semantic.load_encoder(cache_dir=export_notices[0], backend="onnx")
+
+
+@pytest.fixture(scope="module")
+def reference() -> np.ndarray:
+    """Plain sentence-transformers' vectors of TEXTS."""
+    plain = semantic.TorchEncoder(semantic.resolve_model())
+    return plain.encode(TEXTS)
+
+
+class Counting:
+    """An encoder that counts the texts it is asked to encode (wraps a real one)."""
+
+    def __init__(self, inner: semantic.Encoder, identity: str | None = None) -> None:
+        self.inner = inner
+        self.calls: list[list[str]] = []
+        self._identity = identity or inner.identity
+
+    @property
+    def identity(self) -> str:
+        return self._identity
+
+    @property
+    def dimension(self) -> int:
+        return self.inner.dimension
+
+    @property
+    def backend(self) -> str:
+        return self.inner.backend
+
+    def encode(
+        self,
+        texts: Sequence[str],
+        batch_size: int = 32,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> np.ndarray:
+        self.calls.append(list(texts))
+        return self.inner.encode(texts, batch_size, progress)
+
+    @property
+    def encoded(self) -> int:
+        return sum(len(call) for call in self.calls)
+
+
+# ------------------------------------------------------------------- encoders
+
+
+def test_importing_the_module_loads_no_ml_package() -> None:
+    code = (
+        "import sys, vault_app.search.semantic as s\n"
+        "heavy = {'torch', 'sentence_transformers', 'onnxruntime', 'transformers', 'PySide6'}\n"
+        "assert not heavy & set(sys.modules), heavy & set(sys.modules)\n"
+        "print(s.semantic_available()[0])\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "True"
+
+
+def test_export_runs_offline_once_then_is_reused(
+    export_notices: tuple[Path, list[str]],
+) -> None:
+    cache_dir, notices = export_notices
+    assert len(notices) == 1 and "exporting" in notices[0]
+    (export_dir,) = [p for p in cache_dir.iterdir() if p.is_dir()]
+    meta = json.loads((export_dir / "export.json").read_text())
+    assert meta["fingerprint"] == semantic.resolve_model().fingerprint
+    assert meta["int8"]["calibration_min_cosine"] >= semantic.INT8_MIN_COSINE
+    again: list[str] = []
+    encoder = semantic.load_encoder(cache_dir=cache_dir, notice=again.append)
+    assert again == []
+    assert encoder.backend.startswith("onnxruntime-int8-")
+    ok, reason = semantic.semantic_available(cache_dir=cache_dir)
+    assert ok and reason.endswith("on ONNX Runtime")
+
+
+def test_vectors_are_normalised_and_agree_with_sentence_transformers(
+    encoder: semantic.Encoder, reference: np.ndarray, export_notices: tuple[Path, list[str]]
+) -> None:
+    np.testing.assert_allclose(np.linalg.norm(reference, axis=1), 1.0, atol=1e-5)
+    exact = semantic.load_encoder(cache_dir=export_notices[0], backend="onnx", int8=False)
+    for candidate, batch_size, floor in (
+        (encoder, 32, 0.99),
+        (encoder, 1, 0.9999),
+        (exact, 8, 0.9999),
+    ):
+        vectors = candidate.encode(TEXTS, batch_size=batch_size)
+        assert vectors.dtype == np.float32 and vectors.shape == (len(TEXTS), 384)
+        np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+        cosine = (vectors * reference).sum(axis=1)
+        assert cosine.min() >= floor, (candidate.backend, batch_size, cosine.min())
+    assert exact.identity != encoder.identity  # float32 and int8 vectors never mix
+    assert encoder.encode([]).shape == (0, 384)
+
+
+def test_progress_is_reported_per_batch_with_increasing_counts(
+    encoder: semantic.Encoder,
+) -> None:
+    seen: list[tuple[int, int]] = []
+    encoder.encode(TEXTS, batch_size=4, progress=lambda done, total: seen.append((done, total)))
+    assert len(seen) >= -(-len(TEXTS) // 4)  # batches of at most 4 (fewer when long)
+    counts = [done for done, _ in seen]
+    assert counts == sorted(counts) and len(set(counts)) == len(counts)
+    assert seen[-1] == (len(TEXTS), len(TEXTS))
+    assert all(total == len(TEXTS) for _, total in seen)
+
+
+def test_a_missing_model_is_a_clear_unavailability_not_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    missing = tmp_path / "no-such-model"
+    with pytest.raises(semantic.SemanticUnavailable, match="does not exist"):
+        semantic.load_encoder(missing)
+    ok, reason = semantic.semantic_available(missing)
+    assert not ok and "does not exist" in reason
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    with pytest.raises(semantic.SemanticUnavailable, match="nothing is downloaded"):
+        semantic.resolve_model("someone/not-cached-model")
+
+
+def test_without_the_packages_search_falls_back_with_a_reason(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real = importlib.util.find_spec
+    hidden = {"torch", "sentence_transformers", "onnxruntime"}
+
+    def find_spec(name: str, *args: Any, **kwargs: Any) -> Any:
+        return None if name in hidden else real(name, *args, **kwargs)
+
+    monkeypatch.setattr(importlib.util, "find_spec", find_spec)
+    ok, reason = semantic.semantic_available()
+    assert not ok and "BM25" in reason
+
+
+def test_without_onnxruntime_auto_falls_back_to_torch_with_a_notice(
+    monkeypatch: pytest.MonkeyPatch, reference: np.ndarray
+) -> None:
+    real = importlib.util.find_spec
+
+    def find_spec(name: str, *args: Any, **kwargs: Any) -> Any:
+        return None if name == "onnxruntime" else real(name, *args, **kwargs)
+
+    monkeypatch.setattr(importlib.util, "find_spec", find_spec)
+    notices: list[str] = []
+    encoder = semantic.load_encoder(notice=notices.append)
+    assert encoder.backend == semantic.TORCH_BACKEND
+    assert len(notices) == 1 and "sentence-transformers" in notices[0]
+    with pytest.raises(semantic.SemanticUnavailable):
+        semantic.load_encoder(backend="onnx")
+    vectors = encoder.encode(TEXTS[:3])
+    assert np.allclose(vectors, reference[:3], atol=1e-5)
+
+
+def test_the_identity_names_model_files_and_backend(tmp_path: Path) -> None:
+    folder = tmp_path / "model"
+    folder.mkdir()
+    (folder / "config.json").write_text('{"hidden_size": 4}')
+    (folder / "README.md").write_text("about")
+    first = semantic.model_fingerprint(folder)
+    (folder / "README.md").write_text("about it, at length")
+    assert semantic.model_fingerprint(folder) == first  # docs do not change vectors
+    (folder / "config.json").write_text('{"hidden_size": 16}')
+    second = semantic.model_fingerprint(folder)
+    assert second != first
+    source = semantic.ModelSource("m", folder, second)
+    identities = {
+        semantic.model_identity(source, semantic.TORCH_BACKEND),
+        semantic.model_identity(source, semantic.ONNX_BACKEND),
+        semantic.model_identity(semantic.ModelSource("m", folder, first), semantic.TORCH_BACKEND),
+    }
+    assert len(identities) == 3
+
+
+# ------------------------------------------------------------------- the cache
+
+
+def test_cache_encodes_each_text_once_and_reopens_without_encoding(
+    encoder: semantic.Encoder, tmp_path: Path
+) -> None:
+    counting = Counting(encoder)
+    cache = semantic.EmbeddingCache(tmp_path / "emb")
+    first = cache.get_or_encode(TEXTS + TEXTS[:3], counting)
+    assert counting.encoded == len(TEXTS)  # duplicates encoded once
+    assert np.array_equal(first[: len(TEXTS)][:3], first[len(TEXTS) :])
+    again = cache.get_or_encode(TEXTS, counting)
+    assert counting.encoded == len(TEXTS)
+    assert np.array_equal(again, first[: len(TEXTS)])
+    reopened = semantic.EmbeddingCache(tmp_path / "emb").get_or_encode(TEXTS, counting)
+    assert counting.encoded == len(TEXTS)
+    assert np.array_equal(reopened, again)
+    exact = (encoder.encode(TEXTS) * reopened).sum(axis=1)
+    assert exact.min() > 0.9999  # float16 on disk
+
+
+def test_a_changed_text_re_encodes_only_itself(encoder: semantic.Encoder, tmp_path: Path) -> None:
+    counting = Counting(encoder)
+    cache = semantic.EmbeddingCache(tmp_path / "emb")
+    cache.get_or_encode(TEXTS, counting)
+    changed = list(TEXTS)
+    changed[3] = "The household budget now moves $500 a month into the emergency fund."
+    progress: list[tuple[int, int]] = []
+    cache.get_or_encode(changed, counting, lambda d, t: progress.append((d, t)))
+    assert counting.calls[-1] == [changed[3]]
+    assert progress == [(1, 1)]
+
+
+def test_another_identity_never_reuses_vectors(encoder: semantic.Encoder, tmp_path: Path) -> None:
+    cache = semantic.EmbeddingCache(tmp_path / "emb")
+    cache.get_or_encode(TEXTS, Counting(encoder))
+    other = Counting(encoder, identity=encoder.identity.replace("onnxruntime", "other"))
+    cache.get_or_encode(TEXTS, other)
+    assert other.encoded == len(TEXTS)
+    assert len([p for p in (tmp_path / "emb").iterdir() if p.is_dir()]) == 2
+
+
+def test_a_corrupt_or_pickled_cache_is_rebuilt_with_a_notice(
+    encoder: semantic.Encoder, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    counting = Counting(encoder)
+    semantic.EmbeddingCache(tmp_path / "emb").get_or_encode(TEXTS, counting)
+    folder = semantic.EmbeddingCache(tmp_path / "emb").identity_dir(encoder.identity)
+    (vec,) = folder.glob("*.vec.npy")
+    vec.write_bytes(vec.read_bytes()[:1000])  # truncated
+    with caplog.at_level(logging.WARNING):
+        rebuilt = semantic.EmbeddingCache(tmp_path / "emb").get_or_encode(TEXTS, counting)
+    assert counting.encoded == 2 * len(TEXTS)
+    assert "unreadable" in caplog.text
+    assert (rebuilt * encoder.encode(TEXTS)).sum(axis=1).min() > 0.9999
+    # a shard holding pickled objects is refused, never unpickled
+    (key,) = folder.glob("*.key.npy")
+    np.save(key, np.array([object()] * len(TEXTS), dtype=object), allow_pickle=True)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        semantic.EmbeddingCache(tmp_path / "emb").get_or_encode(TEXTS, counting)
+    assert counting.encoded == 3 * len(TEXTS)
+    assert "unreadable" in caplog.text
+    # a foreign identity.json empties the folder
+    (folder / "identity.json").write_text('{"format": "something else"}')
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        semantic.EmbeddingCache(tmp_path / "emb").get_or_encode(TEXTS, counting)
+    assert counting.encoded == 4 * len(TEXTS)
+    assert "emptied" in caplog.text
+    files = {p.suffix for p in folder.iterdir() if p.is_file()} - {""}
+    assert files <= {".npy", ".json", ".lock"}
+
+
+def test_shards_are_appended_then_merged_and_compacted(
+    encoder: semantic.Encoder, tmp_path: Path
+) -> None:
+    counting = Counting(encoder)
+    cache = semantic.EmbeddingCache(tmp_path / "emb", max_shards=3)
+    folder = cache.identity_dir(encoder.identity)
+    for text in TEXTS[:6]:
+        cache.get_or_encode([text], counting)
+        assert len(list(folder.glob("*.key.npy"))) <= 3
+    assert counting.encoded == 6
+    vectors = cache.get_or_encode(TEXTS[:6], counting)
+    assert counting.encoded == 6
+    reopened = semantic.EmbeddingCache(tmp_path / "emb").get_or_encode(TEXTS[:6], counting)
+    assert counting.encoded == 6 and np.array_equal(reopened, vectors)
+    cache.compact(encoder.identity, keep=TEXTS[:2])
+    (key,) = folder.glob("*.key.npy")
+    assert np.load(key, allow_pickle=False).shape == (2,)
+    assert np.load(str(key).replace(".key.", ".vec."), allow_pickle=False).dtype == np.float16
+    fresh = semantic.EmbeddingCache(tmp_path / "emb")
+    fresh.get_or_encode(TEXTS[:3], counting)
+    assert counting.calls[-1] == [TEXTS[2]]
+
+
+# -------------------------------------------------------------------- the index
+
+
+def test_index_finds_the_plumber_for_who_fixes_our_pipes(
+    encoder: semantic.Encoder, tmp_path: Path
+) -> None:
+    index = semantic.SemanticIndex(encoder, semantic.EmbeddingCache(tmp_path / "emb"))
+    index.set_many(FACTS)
+    assert len(index) == len(FACTS)
+    hits = index.top("who fixes our pipes", k=3)
+    assert hits[0][0] == "plumber" and len(hits) == 3
+    assert hits[0][1] > hits[1][1] > hits[2][1]
+    assert index.top("when is the next visit to the dentist", k=1)[0][0] == "dentist"
+    assert index.top("who fixes our pipes", k=2, allowed=["dog", "roof"])[0][0] == "roof"
+    mask = index.mask(["garden", "router"])
+    assert {key for key, _ in index.top("water the plants", k=5, allowed=mask)} == {
+        "garden",
+        "router",
+    }
+    index.remove("plumber")
+    assert "plumber" not in {key for key, _ in index.top("who fixes our pipes", k=10)}
+    index.add("plumber", FACTS["plumber"])
+    assert index.top("who fixes our pipes", k=1)[0][0] == "plumber"
+    index.add("dog", "Ruiz Plumbing also unclogs drains and fixes burst pipes.")  # in place
+    assert index.n_slots == len(FACTS) + 1 and len(index) == len(FACTS)
+    assert {key for key, _ in index.top("who fixes our pipes", k=2)} == {"plumber", "dog"}
+
+
+def test_index_top_k_matches_brute_force_through_removals_and_packing() -> None:
+    rng = np.random.default_rng(7)
+    vectors = rng.standard_normal((5000, 16)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    keys = [f"k{i}" for i in range(5000)]
+    index = semantic.SemanticIndex(dimension=16, min_dead=100)
+    index.add_vectors(keys, vectors)
+    removed = set(rng.choice(keys, 1500, replace=False).tolist())
+    index.remove_many(removed)
+    assert index.n_slots == 3500  # packed: more than a quarter was dead
+    query = vectors[0]
+    live = [i for i, key in enumerate(keys) if key not in removed]
+    scores = vectors[live] @ query
+    expected = [keys[live[i]] for i in np.argsort(-scores)[:10]]
+    assert [key for key, _ in index.top(query, k=10)] == expected
+    allowed = set(rng.choice([keys[i] for i in live], 50, replace=False).tolist())
+    few = [(k, float(vectors[keys.index(k)] @ query)) for k in allowed]
+    few.sort(key=lambda hit: (-hit[1], hit[0]))
+    got = index.top(query, k=5, allowed=allowed)
+    assert [k for k, _ in got] == [k for k, _ in few[:5]]
+    assert index.top(query, k=0) == [] and len(index.top(query, k=10_000)) == len(live)
+    with pytest.raises(ValueError, match="allowed"):
+        index.top(query, allowed=np.ones(3, dtype=bool))
+    scores_all = index.scores(query)
+    assert scores_all.shape == (index.n_slots,)
+
+
+def test_no_pickle_anywhere_in_the_module() -> None:
+    source = Path(semantic.__file__).read_text()
+    assert "allow_pickle=True" not in source and "import pickle" not in source
+    assert os.path.basename(semantic.__file__) == "semantic.py"
