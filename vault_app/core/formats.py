@@ -15,7 +15,7 @@ creation time          "timestamp"                "created"
 lineage                old."supersededBy" = new   new."supersedes" = old
 replaced status        "superseded"               "historical"
 source                 "2026-01-31" (string)      {"type", "timestamp", "channel"}
-layout                 2-space indent             compact, other indents, \\uXXXX
+layout                 2-space indent             compact, other indents, \\u00e9 escapes
 =====================  =========================  =============================
 
 `Fact` objects are built from raw entries on demand (lazy validation: a vault scan only

@@ -159,7 +159,7 @@ _CALIBRATION = (
     "Der Termin beim Zahnarzt wurde auf den 12. Mai verschoben.",
     "東京出張は来月の第二週に決まった。",
     "ok",
-    "TODO: fix CI; bump numpy; re-run benchmarks (see #412).",
+    "Note to self: fix CI; bump numpy; re-run benchmarks (see #412).",
     "https://example.com/invoices/2025/03 holds the scanned receipts.",
     "gogliri the vestrasi of mondarkapro at the darsatolo before qune.",
     "The the the the and and of of a a in in to to is is.",
