@@ -195,6 +195,29 @@ def test_superseding_a_superseded_fact_fails(v: vault_module.Vault) -> None:
     assert items(v).read_bytes() == before
 
 
+def test_undo_steps_retract_and_reinstate_without_deleting(v: vault_module.Vault) -> None:
+    first = v.add_fact(JANE, "Jane lives in Portland", "context")
+    _, new = v.supersede_fact(first.id, "Jane lives in Seattle")
+    # undo the supersede: the old fact is active again, the new one withdrawn
+    assert v.set_fact_status(first.id, True).is_active
+    retracted = v.set_fact_status(new.id, False)
+    assert not retracted.is_active and retracted.superseded_by is None
+    entries = {e["id"]: e for e in raw(v)}
+    assert len(entries) == 2  # nothing deleted
+    assert entries[first.id]["status"] == "active" and entries[first.id]["supersededBy"] is None
+    assert entries[new.id]["metadata"]["retracted"]["by"] == "api"
+    # redo it: the new fact is back and the old one superseded by it again
+    assert v.set_fact_status(new.id, True).is_active
+    again = v.set_fact_status(first.id, False, superseded_by=new.id)
+    assert again.superseded_by == new.id
+    entries = {e["id"]: e for e in raw(v)}
+    assert "retracted" not in entries[new.id].get("metadata", {})
+    assert [f.id for f in v.entity(JANE).facts if f.is_active] == [new.id]
+    with pytest.raises(errors.NotFoundError):
+        v.set_fact_status(first.id, False, superseded_by="fact-missing")
+    assert audit_lines(v)[-1]["action"] == "fact.retract"
+
+
 def test_history_in_order(v: vault_module.Vault) -> None:
     a = v.add_fact(JANE, "Jane lives in Portland", "context")
     _, b = v.supersede_fact(a.id, "Jane lives in Seattle")

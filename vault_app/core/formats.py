@@ -465,7 +465,7 @@ def new_entry(
     return entry
 
 
-def mark_superseded(ff: FactFile, entry: dict[str, Any], new_id: str) -> None:
+def mark_superseded(ff: FactFile, entry: dict[str, Any], new_id: str | None) -> None:
     """Flag `entry` as replaced by `new_id`, in this file's vocabulary."""
     word = "historical" if entry.get("status") == "historical" else ff.dialect.superseded_word
     entry["status"] = word

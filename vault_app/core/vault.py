@@ -555,6 +555,46 @@ class Vault:
 
         return self._edit_facts(ref, "fact.supersede", change, factId=new_id, supersedes=fact_id)
 
+    def set_fact_status(
+        self, fact_id: str, active: bool, *, superseded_by: str | None = None
+    ) -> models.Fact:
+        """Reinstate a fact (`active`) or withdraw it again; the fact itself stays.
+
+        This is how the app undoes its own edits without deleting anything: undoing an
+        added fact retracts it (status superseded, by nothing, `metadata.retracted` says
+        when and by whom); undoing a supersede reinstates the old fact and retracts the
+        new one; redo reverses each step (`superseded_by` re-links the old fact).
+        """
+        ref = self.locate([fact_id])[fact_id]
+        if superseded_by is not None:
+            self.locate([superseded_by])
+
+        def change(ff: formats.FactFile) -> models.Fact:
+            index = ff.index_of(fact_id)
+            ff.fact_at(index)  # an entry that does not validate is reported, not edited
+            entry = ff.raw[index]
+            metadata = entry.get("metadata")
+            if active:
+                entry["status"] = "active"
+                if "supersededBy" in entry:
+                    entry["supersededBy"] = None
+                if isinstance(metadata, dict):
+                    metadata.pop("retracted", None)
+            elif superseded_by is not None:
+                formats.mark_superseded(ff, entry, superseded_by)
+                if isinstance(metadata, dict):
+                    metadata.pop("retracted", None)
+            else:
+                formats.mark_superseded(ff, entry, None)
+                if not isinstance(metadata, dict):
+                    metadata = entry["metadata"] = {}
+                metadata["retracted"] = {"at": formats.iso(self.now()), "by": self.actor}
+            ff.invalidate()
+            return ff.fact_at(index)
+
+        action = "fact.reinstate" if active else "fact.retract"
+        return self._edit_facts(ref, action, change, factId=fact_id, supersededBy=superseded_by)
+
     def mark_accessed(self, fact_ids: Iterable[str]) -> dict[str, int]:
         """Count one access of each fact (batched per file); returns the new counts."""
         wanted = list(dict.fromkeys(fact_ids))

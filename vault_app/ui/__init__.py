@@ -1,1 +1,37 @@
-"""The PySide6 desktop app; the only package that imports Qt."""
+"""The PySide6 desktop app over the core, search and watch libraries (spec §8).
+
+Design
+------
+Everything the window knows about the vault goes through one `session.Session` (a
+QObject): it owns the `core.vault.Vault`, the search engine, a QUndoStack and two thread
+pools, and it announces what changed through signals. Widgets never touch the disk
+themselves and never block the GUI thread:
+
+* `session.Session.run(fn, on_done, on_error)` runs any slow call (scan, entity read,
+  search, context build, synthesis dry run) on a worker thread and hands the result back
+  on the GUI thread.
+* `session.Session.write(...)` runs a write on the single *writer* thread (so writes stay
+  in the order the user made them), then emits `entityChanged` / `documentChanged` /
+  `dailyChanged` so that only the affected views reload. A refused or failed write comes
+  back as `session.Session.error` in plain words (`session.describe`), never as a crash.
+* Every edit made in the window is a QUndoCommand (`commands`) pushed on
+  `session.undo_stack`; undo never deletes a fact (an added fact is retracted, a
+  superseded one reinstated; see `core.vault.Vault.retract_fact`).
+
+Modules
+-------
+session      the Session, workers, plain-words error messages
+models       Qt item models: sidebar tree, facts table (+ filter proxy), search results
+entity_view  rendered summary (edit/save) and the facts table with filters and lineage
+fact_dialog  add / supersede a fact, with validation and related-entity completion
+commands     the QUndoCommands for every edit
+search_panel the search dock (Ctrl+Shift+F): mode, filters, debounced results
+documents    markdown documents (TACIT, CONTEXT, AGENTS.md, summary): rendered / edit / save
+daily        daily notes: calendar marking days with notes, the day's entries, append box
+context_view what the context builder would give an agent, with its budget meters
+dashboard    decay dashboard: tier chart, facts going cold soon, synthesis with diff preview
+switcher     the quick switcher (Ctrl+P)
+settings     the settings dialog (decay thresholds, synthesis, model, access, theme)
+themes       light and dark palettes
+app          the main window and the composition root
+"""

@@ -1,0 +1,258 @@
+"""The window's one handle on an open vault: workers, writes, undo, change signals.
+
+A `Session` belongs to the GUI thread. Slow calls go to a worker through `run`; writes go
+through `write`, on one dedicated writer thread so that they land in the order the user
+made them. Results and errors come back on the GUI thread, through the callbacks given
+and through the session's signals:
+
+* `scanned(VaultScan)` after every (re)scan: the sidebar and status bar refresh from it;
+* `entityChanged(address)`, `documentChanged(path)`, `dailyChanged(scope, date)` after a
+  write by this window (or, with live sync, by anyone), so only the affected views reload;
+* `searchReady(engine)` once the search index is usable, `searchProgress(done, total,
+  label)` while it is built or embeddings are computed;
+* `error(title, message)`: a refused write, a corrupt file, a failed call, in plain words
+  (`describe`). Widgets show it; nothing is ever raised into the event loop.
+
+The search engine is opened in the background after the first scan; until then
+`engine` is None and the search panel says the index is being prepared.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6 import QtCore, QtGui
+
+from vault_app.core import errors, vault
+
+log = logging.getLogger(__name__)
+
+Callback = Callable[[Any], None]
+ErrorCallback = Callable[[BaseException], None]
+
+
+def describe(exc: BaseException) -> tuple[str, str]:
+    """A title and a plain-words message (with what to do) for an error from the core."""
+    if isinstance(exc, errors.ConflictError):
+        return (
+            "The file changed on disk",
+            f"{exc.path.name} was changed by someone else since it was opened here, so "
+            "nothing was written. Reload it to see their version, then make your edit again.",
+        )
+    if isinstance(exc, errors.CorruptFileError):
+        where = f" ({exc.location})" if exc.location else ""
+        return (
+            "A file cannot be read",
+            f"{exc.path}{where}: {exc.reason}.\n\nThe file was left untouched. Fix it in an "
+            "editor, or run “vault-app doctor --repair” to restore it from a backup.",
+        )
+    if isinstance(exc, errors.LockTimeoutError):
+        return (
+            "The file is busy",
+            f"{exc}\n\nAnother program kept the file locked. Try again in a moment.",
+        )
+    if isinstance(exc, errors.InvalidFactError | errors.InvalidIdError):
+        return ("That cannot be saved", str(exc))
+    if isinstance(exc, errors.NotFoundError):
+        return ("Not found", f"{exc}\n\nIt may have been moved or removed outside the app.")
+    if isinstance(exc, errors.AlreadyExistsError):
+        return ("Already exists", str(exc))
+    if isinstance(exc, errors.VaultError):
+        return ("vault-app", str(exc))
+    if isinstance(exc, OSError):
+        return ("The disk refused", f"{exc.strerror or exc}: {exc.filename or ''}".strip(": "))
+    return ("Something went wrong", f"{type(exc).__name__}: {exc}")
+
+
+class _Relay(QtCore.QObject):
+    """Carries a worker's outcome back to the GUI thread (queued signal delivery)."""
+
+    done = QtCore.Signal(object)
+    failed = QtCore.Signal(object)
+
+
+class _Task(QtCore.QRunnable):
+    def __init__(self, fn: Callable[[], Any], relay: _Relay) -> None:
+        super().__init__()
+        self.fn = fn
+        self.relay = relay
+        self.setAutoDelete(True)
+
+    def run(self) -> None:
+        try:
+            result = self.fn()
+        except BaseException as exc:  # handed to the GUI thread, never lost
+            if not isinstance(exc, errors.VaultError | OSError):
+                log.error("worker failed:\n%s", traceback.format_exc())
+            self.relay.failed.emit(exc)
+        else:
+            self.relay.done.emit(result)
+
+
+class Session(QtCore.QObject):
+    """An open vault as the GUI sees it."""
+
+    scanned = QtCore.Signal(object)  # core.vault.VaultScan
+    entityChanged = QtCore.Signal(str)  # entity address, e.g. "areas/people/jane"
+    documentChanged = QtCore.Signal(str)  # absolute path of a markdown document
+    dailyChanged = QtCore.Signal(str, object)  # scope ("global" or "agent:ID"), dt.date
+    searchReady = QtCore.Signal(object)  # search.engine.SearchEngine
+    searchProgress = QtCore.Signal(int, int, str)  # done, total, label
+    busy = QtCore.Signal(bool)  # some worker is running
+    error = QtCore.Signal(str, str)  # title, plain-words message
+
+    def __init__(self, target: vault.Vault, parent: QtCore.QObject | None = None) -> None:
+        super().__init__(parent)
+        self.vault = target
+        self.scan: vault.VaultScan | None = None
+        self.engine: Any = None  # search.engine.SearchEngine once ready
+        self.engine_notice: str | None = None
+        self.undo_stack = QtGui.QUndoStack(self)
+        self.pool = QtCore.QThreadPool(self)
+        self.pool.setMaxThreadCount(max(2, QtCore.QThread.idealThreadCount()))
+        self.writer = QtCore.QThreadPool(self)
+        self.writer.setMaxThreadCount(1)
+        self._relays: set[_Relay] = set()
+        self._running = 0
+        self.count_browsing_as_access = False
+        self.closed = False
+
+    # -- workers --------------------------------------------------------------------------
+
+    def run(
+        self,
+        fn: Callable[[], Any],
+        on_done: Callback | None = None,
+        on_error: ErrorCallback | None = None,
+        *,
+        writer: bool = False,
+    ) -> None:
+        """Call `fn()` on a worker; then `on_done(result)` or `on_error(exc)` on this thread.
+
+        Without `on_error`, a failure is announced through `error` in plain words.
+        """
+        relay = _Relay()
+        self._relays.add(relay)
+        self._set_running(+1)
+
+        def finish() -> None:
+            self._relays.discard(relay)
+            self._set_running(-1)
+
+        def done(result: Any) -> None:
+            finish()
+            if on_done is not None and not self.closed:
+                on_done(result)
+
+        def failed(exc: BaseException) -> None:
+            finish()
+            if self.closed:
+                return
+            if on_error is not None:
+                on_error(exc)
+            else:
+                self.report(exc)
+
+        relay.done.connect(done, QtCore.Qt.ConnectionType.QueuedConnection)
+        relay.failed.connect(failed, QtCore.Qt.ConnectionType.QueuedConnection)
+        (self.writer if writer else self.pool).start(_Task(fn, relay))
+
+    def write(
+        self,
+        fn: Callable[[vault.Vault], Any],
+        on_done: Callback | None = None,
+        on_error: ErrorCallback | None = None,
+        *,
+        entities: tuple[str, ...] = (),
+        documents: tuple[Path, ...] = (),
+        daily: tuple[tuple[str, dt.date], ...] = (),
+        rescan: bool = False,
+    ) -> None:
+        """Run the write `fn(vault)` on the writer thread, then announce what it changed."""
+
+        def done(result: Any) -> None:
+            for address in entities:
+                self.entityChanged.emit(address)
+            for path in documents:
+                self.documentChanged.emit(str(path))
+            for scope, day in daily:
+                self.dailyChanged.emit(scope, day)
+            if on_done is not None:
+                on_done(result)
+            if self.engine is not None and entities:
+                self.reindex(entities)
+            if rescan or entities:
+                self.rescan()
+
+        self.run(lambda: fn(self.vault), done, on_error, writer=True)
+
+    def report(self, exc: BaseException) -> None:
+        title, message = describe(exc)
+        self.error.emit(title, message)
+
+    def wait(self, msecs: int = 30_000) -> bool:
+        """Block until every worker is done (tests, and closing the window)."""
+        ok = self.writer.waitForDone(msecs) and self.pool.waitForDone(msecs)
+        QtCore.QCoreApplication.processEvents()
+        return ok
+
+    def close(self) -> None:
+        self.closed = True
+        self.pool.clear()
+        self.writer.waitForDone(30_000)
+        self.pool.waitForDone(30_000)
+        if self.engine is not None:
+            try:
+                self.engine.save()
+            except Exception:  # the index is a cache: losing it costs a rebuild, no data
+                log.warning("could not save the search index", exc_info=True)
+
+    def _set_running(self, delta: int) -> None:
+        before = self._running
+        self._running += delta
+        if (before == 0) != (self._running == 0):
+            self.busy.emit(self._running > 0)
+
+    # -- loading --------------------------------------------------------------------------
+
+    def rescan(self, on_done: Callback | None = None) -> None:
+        """Scan the vault (tier counts, problems) off-thread; emits `scanned`."""
+
+        def done(scan: vault.VaultScan) -> None:
+            self.scan = scan
+            self.scanned.emit(scan)
+            if on_done is not None:
+                on_done(scan)
+
+        self.run(self.vault.scan, done)
+
+    def open_search(self, semantic: bool = True) -> None:
+        """Open (or build) the search index off-thread; emits `searchReady` when usable."""
+        from vault_app.search import engine as search_engine
+
+        def progress(done: int, total: int, label: str = "embedding") -> None:
+            self.searchProgress.emit(done, total, label)
+
+        def work() -> Any:
+            return search_engine.open_engine(self.vault, semantic=semantic, progress=progress)
+
+        def done(result: Any) -> None:
+            self.engine, report = result
+            self.engine_notice = report.notice or self.engine.semantic_notice
+            self.searchReady.emit(self.engine)
+
+        self.run(work, done)
+
+    def reindex(self, addresses: tuple[str, ...]) -> None:
+        engine = self.engine
+
+        def work() -> None:
+            for address in addresses:
+                engine.refresh_entity(address)
+
+        self.run(work, on_error=lambda exc: log.warning("re-index failed: %s", exc))
