@@ -294,6 +294,35 @@ def test_archive_name_collision_gets_a_suffix_and_loses_nothing(v: vault_module.
     }
 
 
+def test_restore_entity_undoes_an_archive_and_never_overwrites(v: vault_module.Vault) -> None:
+    fact = v.add_fact(JANE, "Jane the first", "context")
+    archived = v.archive_entity(JANE)
+    assert v.restore_entity(archived, JANE) == layout.EntityRef.parse(JANE)
+    assert v.entity(JANE).fact(fact.id).fact == "Jane the first"
+    archived = v.archive_entity(JANE)
+    v.create_entity(JANE)  # someone took the name meanwhile
+    with pytest.raises(errors.AlreadyExistsError):
+        v.restore_entity(archived, JANE)
+    assert v.entity(archived).fact(fact.id)  # still in the archive, untouched
+    with pytest.raises(errors.InvalidIdError):
+        v.restore_entity(archived, "agent:x:areas/people/jane")
+
+
+def test_retract_daily_entry_removes_only_that_entry(v: vault_module.Vault) -> None:
+    first = v.append_daily("Called the plumber")
+    mine = at(v, NOW + dt.timedelta(minutes=1)).append_daily("Booked the roofer\n\nfor May")
+    at(v, NOW + dt.timedelta(minutes=2)).append_daily("Paid the bill")
+    v.retract_daily_entry(mine)
+    note = v.daily_note(first.date)
+    assert [e.text for e in note.entries] == ["Called the plumber", "Paid the bill"]
+    with pytest.raises(errors.NotFoundError):
+        v.retract_daily_entry(mine)  # already gone: nothing else is touched
+    assert [e.text for e in v.daily_note(first.date).entries] == [
+        "Called the plumber",
+        "Paid the bill",
+    ]
+
+
 def test_archive_in_an_agent_workspace_prefers_the_agents_own_entity(
     v: vault_module.Vault,
 ) -> None:

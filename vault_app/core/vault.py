@@ -398,28 +398,45 @@ class Vault:
         ref = _ref(ref)
         if ref.category == "archives":
             raise errors.InvalidIdError(f"{ref} is already archived")
-        source = self._folder(ref)
         rest = ref.path.split("/", 1)[1]
-        base = ref.with_path(f"archives/{rest}")
-        scope_lock = self.storage.lock(self.paths.para_root(ref.agent) / "archives")
+        return self._move_entity(ref, ref.with_path(f"archives/{rest}"), "entity.archive")
+
+    def restore_entity(
+        self, ref: layout.EntityRef | str, to: layout.EntityRef | str
+    ) -> layout.EntityRef:
+        """Move an entity back to exactly `to` (undoing an archive); refuses if taken."""
+        ref, to = _ref(ref), _ref(to)
+        if to.agent != ref.agent:
+            raise errors.InvalidIdError(f"{ref} cannot move to another scope ({to})")
+        return self._move_entity(ref, to, "entity.restore", suffix=False)
+
+    def _move_entity(
+        self, ref: layout.EntityRef, base: layout.EntityRef, action: str, *, suffix: bool = True
+    ) -> layout.EntityRef:
+        """Rename an entity folder under the locks of its files and of the target folder."""
+        source = self._folder(ref)
+        parent_lock = self.storage.lock(self.paths.para_root(ref.agent) / base.category)
         held = [
             self.storage.lock(source / name) for name in (*layout.FACT_FILE_NAMES, "summary.md")
         ]
-        with scope_lock, contextlib.ExitStack() as stack:
+        with parent_lock, contextlib.ExitStack() as stack:
             for lock in held:
                 stack.enter_context(lock)
             if not source.is_dir():
                 raise errors.NotFoundError(f"entity {ref} was moved or removed meanwhile")
             target, n = base, 1
             while self.paths.entity_dir(target).exists():
+                if not suffix:
+                    raise errors.AlreadyExistsError(f"entity {target} already exists")
                 n += 1
                 target = base.with_path(f"{base.path}-{n}")
             destination = self.paths.entity_dir(target)
+            self.paths.ensure_inside(destination.parent)
             destination.parent.mkdir(parents=True, exist_ok=True)
             os.rename(source, destination)
             storage.fsync_dir(source.parent)
             storage.fsync_dir(destination.parent)
-        self.storage.audit("entity.archive", destination, entity=str(ref), to=str(target))
+        self.storage.audit(action, destination, entity=str(ref), to=str(target))
         return target
 
     def resolve_reference(
@@ -925,6 +942,23 @@ class Vault:
             tx.commit(text.encode("utf-8"), "daily.append", agent=agent)
         note = daily.parse(text, local.date(), agent, path)
         return note.entries[-1]
+
+    def retract_daily_entry(self, entry: models.DailyEntry) -> None:
+        """Take an entry just appended back out of its note (the app's undo of an append).
+
+        Only that exact entry goes, wherever it now sits (others may have appended after
+        it); if it is not in the note exactly once, nothing is written.
+        """
+        path = self.paths.daily_file(entry.date, entry.agent)
+        segment = f"\n## {entry.time}\n\n{entry.text}\n"
+        with self.storage.transaction(path) as tx:
+            current = None if tx.data is None else storage.decode_text(path, tx.data)
+            if current is None or current.count(segment) != 1:
+                raise errors.NotFoundError(
+                    f"the {entry.time} entry of {path.name} changed or is gone; nothing removed"
+                )
+            text = current.replace(segment, "", 1)
+            tx.commit(text.encode("utf-8"), "daily.retract", agent=entry.agent)
 
 
 # -- helpers ------------------------------------------------------------------------------
