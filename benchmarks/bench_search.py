@@ -71,7 +71,7 @@ def main() -> int:
     search, report = engine.open_engine(v, semantic=False)
     line("first build (BM25)", f"{time.perf_counter() - started:.1f} s, {report.documents:,} docs")
 
-    facts = [d for d in search.state.docs.values() if d.kind == documents.FACT]
+    facts = [d for d in search.state.docs.docs() if d.kind == documents.FACT]
     rng = random.Random(7)
     queries = [
         " ".join(rng.choice(facts).text.split()[i] for i in (0, 2, 4)) for _ in range(args.queries)

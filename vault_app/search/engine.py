@@ -20,13 +20,15 @@ evaluation set in `benchmarks/eval/`). Every hit carries these parts for `--expl
 
 from __future__ import annotations
 
+import concurrent.futures
 import dataclasses
 import datetime as dt
 import gc
+import itertools
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,7 +41,7 @@ from vault_app.core import decay, errors, formats, layout, storage, vault
 from vault_app.search import bm25, documents, tokenizer
 
 MODES = ("bm25", "semantic", "hybrid")
-INDEX_VERSION = 2
+INDEX_VERSION = 3
 Progress = Callable[[int, int], None]
 BoolArray = npt.NDArray[np.bool_]
 
@@ -258,6 +260,37 @@ class _Columns:
             self.live[row] = False
             self.version += 1
 
+    _ARRAYS = (
+        "live", "kind", "status", "timestamp", "last", "access",
+        "scope", "para", "category", "agent",
+    )  # fmt: skip
+
+    def arrays(self, keys: Sequence[str]) -> dict[str, npt.NDArray[Any]]:
+        """The columns of `keys`' rows, in that order (dead rows left out): for saving."""
+        order = np.fromiter((self.row[k] for k in keys), dtype=np.int64, count=len(keys))
+        return {name: getattr(self, name)[order] for name in self._ARRAYS}
+
+    @classmethod
+    def from_arrays(
+        cls,
+        keys: list[str],
+        arrays: dict[str, npt.NDArray[Any]],
+        codes: dict[str, dict[str | None, int]],
+    ) -> _Columns:
+        """Columns as `arrays` saved them: row i is `keys[i]`; no per-row Python work."""
+        columns = cls.__new__(cls)
+        columns.keys = keys
+        columns.row = {k: i for i, k in enumerate(keys)}
+        columns.size = len(keys)
+        columns.version = 0
+        for name in cls._ARRAYS:
+            array = arrays[name]
+            if array.shape != (len(keys),):
+                raise ValueError(f"column {name} has {array.shape}, expected ({len(keys)},)")
+            setattr(columns, name, array.copy())
+        columns.codes = {name: dict(table) for name, table in codes.items()}
+        return columns
+
     def tiers(self, policy: decay.DecayPolicy, now: float) -> npt.NDArray[np.int8]:
         """0 hot, 1 warm, 2 cold for every row (by days since last touch and accesses)."""
         n = self.size
@@ -302,9 +335,47 @@ class _Columns:
         return keep
 
 
+class _Docs(dict[str, Any]):
+    """key -> SearchDoc, where a document loaded from the cache stays the row it was
+    saved as until something asks for it: reopening 200,000 documents then costs one
+    JSON parse, not 200,000 objects. Only a hit's documents are ever built.
+    """
+
+    def __init__(self, root: Path) -> None:
+        super().__init__()
+        self.root = root
+
+    def __getitem__(self, key: str) -> documents.SearchDoc:
+        value = super().__getitem__(key)
+        if isinstance(value, list):
+            value = _doc_from_json(value, self.root)
+            super().__setitem__(key, value)
+        return value
+
+    def get(self, key: str, default: Any = None) -> Any:
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def docs(self) -> Iterator[documents.SearchDoc]:
+        for key in self:
+            yield self[key]
+
+    def texts(self) -> list[str]:
+        return [v[_TEXT_FIELD] if isinstance(v, list) else v.text for v in self.rows()]
+
+    def rows(self) -> Iterable[Any]:
+        return super().values()
+
+    def json_rows(self) -> list[list[Any]]:
+        root = self.root
+        return [v if isinstance(v, list) else _doc_to_json(v, root) for v in self.rows()]
+
+
 @dataclass
 class _State:
-    docs: dict[str, documents.SearchDoc] = field(default_factory=dict)
+    docs: _Docs
     by_source: dict[str, set[str]] = field(default_factory=dict)
     signatures: dict[str, list[int]] = field(default_factory=dict)
 
@@ -331,7 +402,7 @@ class SearchEngine:
         self.folder = target.paths.state_dir / "cache" / "search"
         self.bm25 = bm25.BM25Index()
         self.columns = _Columns()
-        self.state = _State()
+        self.state = _State(_Docs(target.root))
         self._lock = threading.RLock()
         self._slot_cache: tuple[int, npt.NDArray[np.int64]] | None = None
         self._masks: dict[Any, tuple[BoolArray, npt.NDArray[np.int8]]] = {}
@@ -339,11 +410,15 @@ class SearchEngine:
 
     # -- sources ------------------------------------------------------------------------
 
-    def _entity_signature(self, folder: Path) -> list[int]:
+    @staticmethod
+    def _entity_signature(folder: layout.EntityFolder) -> list[int]:
+        """(size, mtime) of the entity's fact file and of its summary; -1s when absent."""
         sig: list[int] = []
-        for path in (self.vault.paths.facts_file(folder), folder / "summary.md"):
+        base = os.fspath(folder.folder)
+        facts = folder.facts_file.name if folder.facts_file is not None else None
+        for name in (facts, layout.SUMMARY_NAME):
             try:
-                info = os.stat(path) if path else None
+                info = os.stat(f"{base}/{name}") if name else None
             except FileNotFoundError:
                 info = None
             sig += [info.st_size, info.st_mtime_ns] if info else [-1, -1]
@@ -358,14 +433,19 @@ class SearchEngine:
         return [info.st_size, info.st_mtime_ns]
 
     def _current_sources(self) -> dict[str, tuple[str, Any, list[int]]]:
-        """Every source on disk now: source id -> (kind, locator, signature)."""
+        """Every source on disk now: source id -> (kind, locator, signature).
+
+        The folders are listed ahead by a few threads (each listing and stat waits on
+        the kernel, and those waits overlap), so checking 10,000 entities takes a walk.
+        """
         found: dict[str, tuple[str, Any, list[int]]] = {}
-        for folder in self.vault.paths.iter_all_entities():
-            found[documents.entity_source(folder.ref)] = (
-                "entity",
-                folder,
-                self._entity_signature(folder.folder),
-            )
+        with concurrent.futures.ThreadPoolExecutor(4) as pool:
+            folders = list(self.vault.paths.iter_all_entities(pool=pool))
+            chunks = [folders[i : i + 512] for i in range(0, len(folders), 512)]
+            signed = pool.map(lambda chunk: [self._entity_signature(f) for f in chunk], chunks)
+            signatures = itertools.chain.from_iterable(signed)
+            for folder, signature in zip(folders, signatures, strict=True):
+                found[documents.entity_source(folder.ref)] = ("entity", folder, signature)
         for agent in self.vault.paths.scopes():
             scope = documents.scope_of(agent)
             for day in self.vault.paths.daily_dates(agent):
@@ -444,9 +524,8 @@ class SearchEngine:
         with self._lock:
             loaded, notice = self._load()
             if loaded and self.semantic is not None:
-                docs = list(self.state.docs.values())
-                rows = [self.columns.row[d.key] for d in docs]
-                self.semantic.put(rows, [d.text for d in docs], progress)
+                rows = [self.columns.row[key] for key in self.state.docs]
+                self.semantic.put(rows, self.state.docs.texts(), progress)
             report = self._catch_up(progress)
             if report[0] or report[1] or not loaded:
                 self.save()
@@ -492,7 +571,7 @@ class SearchEngine:
                 (folder_path / "summary.md").is_file(),
             )
             docs = self._read_source("entity", folder)
-            self._apply({source: (docs, self._entity_signature(folder_path))}, [])
+            self._apply({source: (docs, self._entity_signature(folder))}, [])
             return len(docs)
 
     def refresh_daily(self, day: dt.date, agent: str | None = None) -> int:
@@ -512,14 +591,30 @@ class SearchEngine:
         return {"version": INDEX_VERSION, "tokenizer": self.tokens.fingerprint}
 
     def save(self) -> None:
-        """Persist the index (plain files; safe to delete: it is rebuilt on open)."""
+        """Persist the index (plain files; safe to delete: it is rebuilt on open).
+
+        docs.json holds the documents (paths relative to the vault; BM25's text is not
+        kept, the BM25 index has it), columns.npz their metadata columns in the same
+        order, bm25/ the index; all three carry the hash of docs.json, so a set written
+        half-way is recognised and rebuilt.
+        """
         with self._lock:
             self.folder.mkdir(parents=True, exist_ok=True)
-            docs = [_doc_to_json(d) for d in self.state.docs.values()]
+            keys = list(self.state.docs)
             body = orjson.dumps(
-                {**self._header(), "signatures": self.state.signatures, "docs": docs}
+                {
+                    **self._header(),
+                    "signatures": self.state.signatures,
+                    "codes": self.columns.codes,
+                    "docs": self.state.docs.json_rows(),
+                }
             )
             save_id = storage.sha256(body)[:16]
+            arrays = self.columns.arrays(keys)
+            arrays["save_id"] = np.frombuffer(save_id.encode("ascii"), dtype=np.uint8)
+            temp = self.folder / f".columns.{os.getpid()}.tmp.npz"
+            np.savez(temp, allow_pickle=False, **arrays)
+            os.replace(temp, self.folder / "columns.npz")
             self.bm25.save(self.folder / "bm25", meta={**self._header(), "docs": save_id})
             temp = self.folder / f".docs.json.{os.getpid()}.tmp"
             temp.write_bytes(body)
@@ -529,31 +624,40 @@ class SearchEngine:
         path = self.folder / "docs.json"
         try:
             body = path.read_bytes()
-            data = orjson.loads(body)
+            save_id = storage.sha256(body)[:16]
+            was_enabled = gc.isenabled()
+            gc.disable()  # 10^5 small lists: the collector would be most of the cost
+            try:
+                data = orjson.loads(body)
+            finally:
+                if was_enabled:
+                    gc.enable()
             index = bm25.BM25Index.load(self.folder / "bm25")
+            with np.load(self.folder / "columns.npz", allow_pickle=False) as npz:
+                arrays = {name: npz[name] for name in npz.files}
         except FileNotFoundError:
             return False, None
         except (orjson.JSONDecodeError, bm25.IndexFormatError, OSError, ValueError) as exc:
             return False, f"search index cache was unreadable and is rebuilt ({exc})"
         header_ok = {k: data.get(k) for k in self._header()} == self._header()
         meta = index.meta or {}
-        if not header_ok or meta.get("docs") != storage.sha256(body)[:16]:
+        saved_with = bytes(arrays.get("save_id", np.zeros(0, np.uint8))).decode("ascii", "replace")
+        if not header_ok or meta.get("docs") != save_id or saved_with != save_id:
             return False, "search index cache was from another version or half-written; rebuilt"
-        state = _State(signatures={k: list(v) for k, v in data["signatures"].items()})
-        was_enabled = gc.isenabled()
-        gc.disable()  # 10^5 small objects: the collector would be most of the cost
         try:
-            for raw in data["docs"]:
-                doc = _doc_from_json(raw)
-                state.docs[doc.key] = doc
-                state.by_source.setdefault(doc.source, set()).add(doc.key)
-        except (TypeError, ValueError, KeyError, IndexError) as exc:
+            rows = data["docs"]
+            docs = _Docs(self.vault.root)
+            by_source: dict[str, set[str]] = {}
+            for row in rows:
+                key = row[0]
+                docs[key] = row
+                by_source.setdefault(row[_SOURCE_FIELD], set()).add(key)
+            columns = _Columns.from_arrays(list(docs), arrays, data["codes"])
+            signatures = {k: list(v) for k, v in data["signatures"].items()}
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
             return False, f"search index cache did not fit this version and is rebuilt ({exc})"
-        finally:
-            if was_enabled:
-                gc.enable()
-        self.columns.put_many(list(state.docs.values()))
-        self.state = state
+        self.state = _State(docs, by_source, signatures)
+        self.columns = columns
         self.bm25 = index
         return True, None
 
@@ -759,17 +863,28 @@ class SearchEngine:
 
 _DOC_FIELDS = [f.name for f in dataclasses.fields(documents.SearchDoc)]
 _DATE_FIELD = _DOC_FIELDS.index("date")
+_PATH_FIELD = _DOC_FIELDS.index("path")
+_TEXT_FIELD = _DOC_FIELDS.index("text")
+_INDEX_TEXT_FIELD = _DOC_FIELDS.index("index_text")
+_SOURCE_FIELD = _DOC_FIELDS.index("source")
 
 
-def _doc_to_json(doc: documents.SearchDoc) -> list[Any]:
+def _doc_to_json(doc: documents.SearchDoc, root: Path) -> list[Any]:
+    """A document as saved: BM25's text left out (the index has it), path relative."""
     row = [getattr(doc, name) for name in _DOC_FIELDS]
     row[_DATE_FIELD] = doc.date.isoformat() if doc.date else None
+    row[_INDEX_TEXT_FIELD] = ""
+    path = Path(doc.path)
+    if path.is_relative_to(root):
+        row[_PATH_FIELD] = path.relative_to(root).as_posix()
     return row
 
 
-def _doc_from_json(row: list[Any]) -> documents.SearchDoc:
+def _doc_from_json(row: list[Any], root: Path) -> documents.SearchDoc:
+    row = list(row)
     if row[_DATE_FIELD] is not None:
         row[_DATE_FIELD] = dt.date.fromisoformat(row[_DATE_FIELD])
+    row[_PATH_FIELD] = str(root / row[_PATH_FIELD])
     return documents.SearchDoc(*row)
 
 
