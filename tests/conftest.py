@@ -9,16 +9,23 @@ import pytest
 from vault_app.core import vault as vault_module
 
 
+@pytest.fixture(scope="session")
+def _shared_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One cache folder for the whole run: the exported ONNX model is made once, not per
+    test (it is a pure function of the model files; tests of the export use their own)."""
+    return tmp_path_factory.mktemp("cache")
+
+
 @pytest.fixture(autouse=True)
 def _isolated_user_dirs(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, _shared_cache: Path
 ) -> None:
     """No test reads or writes the real user's config, data or cache folders."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(_shared_cache))
     monkeypatch.delenv("VAULT_APP_VAULT", raising=False)
 
 

@@ -197,3 +197,21 @@ def test_semantic_search_can_be_switched_off(v: vault.Vault) -> None:
     search, _ = engine.open_engine(configured)
     assert search.semantic is None and search.bm25_weight == 0.5
     assert search.semantic_notice and "semantic = false" in search.semantic_notice
+
+
+def test_semantic_search_is_switched_on_while_the_engine_serves(tmp_path: Path) -> None:
+    """BM25 answers at once; enable_semantic embeds in the background, then hybrid works."""
+    pytest.importorskip("onnxruntime")
+    v = vault.Vault.create(tmp_path / "v")
+    v.create_entity("areas/people/joe")
+    v.add_fact("areas/people/joe", "Joe Ruiz is the plumber who fixed the kitchen sink", "context")
+    v.add_fact("areas/people/joe", "Joe prefers texts to calls", "preference")
+    search, _ = engine.open_engine(v, semantic=False)
+    assert search.semantic is None
+    assert search.search("plumber", mode="hybrid").mode == "bm25"
+    seen: list[tuple[int, int]] = []
+    notice = search.enable_semantic(progress=lambda done, total: seen.append((done, total)))
+    assert search.semantic is not None, notice
+    result = search.search("who repairs our pipes", mode="hybrid", limit=1)
+    assert result.mode == "hybrid" and "plumber" in result.hits[0].text
+    assert seen and seen[-1][0] == seen[-1][1]

@@ -538,6 +538,38 @@ class SearchEngine:
             notice=notice,
         )
 
+    def enable_semantic(
+        self, model: str | None = None, progress: Progress | None = None
+    ) -> str | None:
+        """Add semantic search to an engine opened without it, while it keeps serving.
+
+        Loads the model and embeds every document (cached embeddings cost a lookup) outside
+        the engine's lock, so BM25 queries go on meanwhile; documents that changed during
+        the encoding are caught up before semantic search is switched on. Returns the
+        notice (why semantic search is unavailable, or a note on the model), as
+        `semantic_notice` then says too.
+        """
+        settings = self.vault.config.search
+        if not settings.semantic:
+            self.semantic_notice = (
+                "semantic search is off ([search] semantic = false in .vault/config.toml)"
+            )
+            return self.semantic_notice
+        component, notice = _semantic_component(self.vault, model or settings.model)
+        if component is None:
+            self.semantic_notice = notice
+            return notice
+        while True:
+            with self._lock:
+                version = self.columns.version
+                rows = [self.columns.row[key] for key in self.state.docs]
+                texts = self.state.docs.texts()
+            component.put(rows, texts, progress)
+            with self._lock:
+                if self.columns.version == version:
+                    self.semantic, self.semantic_notice = component, notice
+                    return notice
+
     def _catch_up(self, progress: Progress | None = None) -> tuple[int, int]:
         current = self._current_sources()
         known = self.state.signatures

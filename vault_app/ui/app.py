@@ -1,140 +1,619 @@
-"""Composition root of the desktop app: QApplication, the vault, the main window.
+"""The main window and the composition root of the desktop app.
 
-This first window lists the vault's entities (global PARA and each agent's workspace,
-with tier counts) and shows the selected entity's summary and facts. The vault is read
-by the core library; nothing here writes.
+Layout: the sidebar tree (`models.SidebarModel`) on the left; on the right a stack of
+pages, one shown at a time — an entity (`entity_view.EntityView`), a document
+(`documents.DocumentPane`: principles), an agent (tabs: TACIT, CONTEXT, daily notes,
+context preview), the global daily notes, the decay dashboard; the search panel in a
+dock (Ctrl+Shift+F); the quick switcher on Ctrl+P. A message bar under the toolbar says
+what went wrong in plain words; the status bar shows the vault, its counts and the state
+of the search index, with a progress bar while embeddings are computed.
+
+Start-up is built for a window that shows at once: the window appears on an empty
+sidebar, the vault is scanned on a worker, and the search index is opened after that;
+every page loads its data off the GUI thread (see `session`).
+
+Window geometry, the last vault and the recent vaults live in QSettings; switching vaults
+opens a fresh window on the new vault and closes this one.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import sys
 from pathlib import Path
+from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import config, errors, layout, vault
+from vault_app.ui import (
+    commands,
+    context_view,
+    daily,
+    dashboard,
+    dialogs,
+    documents,
+    entity_view,
+    models,
+    search_panel,
+    session,
+    settings,
+    switcher,
+    themes,
+)
 
-TIER_COLOURS = {"hot": "#d9480f", "warm": "#e8a200", "cold": "#4a7fb5"}
-REF_ROLE = QtCore.Qt.ItemDataRole.UserRole + 1
+ORGANIZATION = "vault-app"
+APPLICATION = "vault-app"
+RECENT_KEY = "vaults/recent"
+LAST_KEY = "vaults/last"
+MAX_RECENT = 8
+
+
+def resource(name: str) -> Path:
+    return Path(__file__).resolve().parents[2] / "resources" / name
+
+
+class AgentPage(QtWidgets.QWidget):
+    """One agent: its TACIT.md and CONTEXT.md, daily notes and context preview, as tabs."""
+
+    TABS = ("TACIT.md", "CONTEXT.md", "daily", "context")
+
+    def __init__(self, s: session.Session, agent: str, parent: QtWidgets.QWidget | None = None):
+        super().__init__(parent)
+        self.agent = agent
+        title = QtWidgets.QLabel(f"<h2>Agent {agent}</h2>")
+        self.tabs = QtWidgets.QTabWidget()
+        self.tacit = documents.DocumentPane(s, documents.DocumentTarget.document("TACIT.md", agent))
+        self.context_doc = documents.DocumentPane(
+            s, documents.DocumentTarget.document("CONTEXT.md", agent)
+        )
+        self.daily = daily.DailyView(s, agent)
+        self.preview = context_view.ContextPreview(s, agent)
+        self.tabs.addTab(self.tacit, "TACIT")
+        self.tabs.setTabToolTip(0, "What the agent learnt about how the household works")
+        self.tabs.addTab(self.context_doc, "CONTEXT")
+        self.tabs.setTabToolTip(1, "What the agent is working on now")
+        self.tabs.addTab(self.daily, "Daily notes")
+        self.tabs.addTab(self.preview, "Context preview")
+        self.tabs.setTabToolTip(3, "What the context builder would give this agent")
+        column = QtWidgets.QVBoxLayout(self)
+        column.setContentsMargins(12, 8, 12, 8)
+        column.addWidget(title)
+        column.addWidget(self.tabs, 1)
+
+    def show_tab(self, name: str) -> None:
+        self.tabs.setCurrentIndex(self.TABS.index(name) if name in self.TABS else 0)
+
+    def dirty(self) -> bool:
+        return self.tacit.is_dirty() or self.context_doc.is_dirty()
 
 
 class MainWindow(QtWidgets.QMainWindow):
-    def __init__(self, target: vault.Vault) -> None:
-        super().__init__()
-        self.vault = target
-        self.setWindowTitle(f"vault-app — {target.root.name}")
-        self.resize(1200, 760)
+    vaultSwitched = QtCore.Signal(object)  # the new MainWindow
 
-        self.tree = QtWidgets.QTreeWidget()
-        self.tree.setHeaderLabels(["Entity", "Active", "Hot", "Warm", "Cold"])
-        self.tree.setUniformRowHeights(True)
-        header = self.tree.header()
+    def __init__(
+        self, target: vault.Vault, store: QtCore.QSettings | None = None, *, search: bool = True
+    ) -> None:
+        super().__init__()
+        self.store = store if store is not None else QtCore.QSettings(ORGANIZATION, APPLICATION)
+        self.session = session.Session(target, self)
+        self.setWindowTitle(f"{target.root.name} — vault-app")
+        self.setObjectName("mainWindow")
+        self.resize(1280, 800)
+        self._agent_pages: dict[str, AgentPage] = {}
+        self._global_daily: daily.DailyView | None = None
+        self._first_scan = True
+        self._search_enabled = search
+
+        self._build_sidebar()
+        self._build_pages()
+        self._build_search_dock()
+        self._build_actions()
+        self._build_status_bar()
+
+        self.session.scanned.connect(self._on_scan)
+        self.session.error.connect(self.message_bar.show_message)
+        self.session.searchReady.connect(self._on_search_ready)
+        self.session.searchProgress.connect(self._on_search_progress)
+        self.session.busy.connect(self._on_busy)
+        self.session.undo_stack.cleanChanged.connect(self._update_title)
+        self._remember_vault(target.root)
+        self._restore_geometry()
+        if target.config_error is not None:
+            self.session.report(target.config_error)
+
+    # -- construction -------------------------------------------------------------------
+
+    def _build_sidebar(self) -> None:
+        self.sidebar_model = models.SidebarModel(parent=self)
+        self.sidebar = QtWidgets.QTreeView()
+        self.sidebar.setObjectName("sidebar")
+        self.sidebar.setModel(self.sidebar_model)
+        self.sidebar.setUniformRowHeights(True)
+        self.sidebar.setAlternatingRowColors(False)
+        self.sidebar.setAccessibleName("Vault contents")
+        header = self.sidebar.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)
-        for column in range(1, 5):
+        for column in range(1, self.sidebar_model.columnCount()):
             header.setSectionResizeMode(column, QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
-        self.tree.currentItemChanged.connect(self._show_selected)
+        self.sidebar.selectionModel().currentChanged.connect(self._on_sidebar_current)
+        self.sidebar.activated.connect(self._on_sidebar_current)
 
-        self.summary = QtWidgets.QTextBrowser()
-        self.facts = QtWidgets.QTableWidget(0, 5)
-        self.facts.setHorizontalHeaderLabels(["Fact", "Category", "Tier", "Accessed", "Status"])
-        self.facts.horizontalHeader().setSectionResizeMode(
-            0, QtWidgets.QHeaderView.ResizeMode.Stretch
+    def _build_pages(self) -> None:
+        self.pages = QtWidgets.QStackedWidget()
+        self.welcome = QtWidgets.QLabel()
+        self.welcome.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
+        self.welcome.setWordWrap(True)
+        self.welcome.setText("Loading the vault…")
+        self.entity_view = entity_view.EntityView(self.session)
+        self.entity_view.openEntity.connect(self.open_entity)
+        self.entity_view.entityMoved.connect(lambda _old, new: self.open_entity(new))
+        self.principles = documents.DocumentPane(
+            self.session, documents.DocumentTarget.document(vault.PRINCIPLES)
         )
-        self.facts.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.facts.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
-        self.facts.verticalHeader().hide()
+        self.principles.entityRequested.connect(self.open_entity)
+        self.dashboard = dashboard.DecayDashboard(self.session)
+        self.dashboard.openFact.connect(self.open_fact)
+        for page in (self.welcome, self.entity_view, self.principles, self.dashboard):
+            self.pages.addWidget(page)
 
-        right = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
-        right.addWidget(self.summary)
-        right.addWidget(self.facts)
-        right.setSizes([260, 480])
-        split = QtWidgets.QSplitter()
-        split.addWidget(self.tree)
-        split.addWidget(right)
-        split.setSizes([420, 780])
-        self.setCentralWidget(split)
-        self.populate()
+        self.message_bar = dialogs.MessageBar()
+        right = QtWidgets.QWidget()
+        column = QtWidgets.QVBoxLayout(right)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.message_bar)
+        column.addWidget(self.pages, 1)
 
-    def populate(self) -> None:
-        """Fill the tree: scope → PARA category → groups → entity, counts per entity."""
-        scan = self.vault.scan()
-        self.tree.clear()
-        nodes: dict[tuple[str, ...], QtWidgets.QTreeWidgetItem] = {}
+        self.splitter = QtWidgets.QSplitter()
+        self.splitter.addWidget(self.sidebar)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([360, 920])
+        self.setCentralWidget(self.splitter)
 
-        def node(key: tuple[str, ...]) -> QtWidgets.QTreeWidgetItem:
-            if key not in nodes:
-                parent = node(key[:-1]) if len(key) > 1 else None
-                item = QtWidgets.QTreeWidgetItem([key[-1]])
-                if parent is None:
-                    self.tree.addTopLevelItem(item)
-                else:
-                    parent.addChild(item)
-                item.setExpanded(len(key) <= 2)
-                nodes[key] = item
-            return nodes[key]
+    def _build_search_dock(self) -> None:
+        self.search = search_panel.SearchPanel(self.session)
+        self.search.openFact.connect(self.open_fact)
+        self.search.openEntity.connect(self.open_entity)
+        self.search.openDaily.connect(self.open_daily)
+        self.search_dock = QtWidgets.QDockWidget("Search", self)
+        self.search_dock.setObjectName("searchDock")
+        self.search_dock.setWidget(self.search)
+        self.search_dock.setAllowedAreas(
+            QtCore.Qt.DockWidgetArea.RightDockWidgetArea
+            | QtCore.Qt.DockWidgetArea.LeftDockWidgetArea
+            | QtCore.Qt.DockWidgetArea.BottomDockWidgetArea
+        )
+        self.addDockWidget(QtCore.Qt.DockWidgetArea.RightDockWidgetArea, self.search_dock)
+        self.search_dock.hide()
 
-        for row in scan.entities:
-            scope = ("Global",) if row.scope == layout.GLOBAL_SCOPE else ("Agents", row.scope[6:])
-            *groups, name = row.path.split("/")
-            parent = node((*scope, groups[0].title(), *groups[1:]))
-            item = QtWidgets.QTreeWidgetItem(
-                parent, [name, str(row.active), str(row.hot), str(row.warm), str(row.cold)]
-            )
-            item.setData(0, REF_ROLE, row.address)
-            item.setToolTip(0, row.problem or row.address)
-            if row.problem:
-                item.setForeground(0, QtGui.QBrush(QtGui.QColor("#c92a2a")))
-            elif row.path.startswith("archives/"):
-                item.setForeground(0, QtGui.QBrush(QtGui.QColor("#868e96")))
-        for column in range(1, 5):
-            self.tree.resizeColumnToContents(column)
+    def _action(
+        self,
+        text: str,
+        slot: Any,
+        shortcut: QtGui.QKeySequence | str | QtGui.QKeySequence.StandardKey | None = None,
+        tip: str | None = None,
+    ) -> QtGui.QAction:
+        action = QtGui.QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QtGui.QKeySequence(shortcut))
+        if tip:
+            action.setStatusTip(tip)
+            action.setToolTip(tip)
+        action.triggered.connect(slot)
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        keys = QtGui.QKeySequence.StandardKey
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        file_menu.addAction(self._action("&New vault…", self.new_vault, None, "Create a vault"))
+        file_menu.addAction(
+            self._action("&Open vault…", self.choose_vault, keys.Open, "Open another vault")
+        )
+        self.recent_menu = file_menu.addMenu("Open &recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        file_menu.addSeparator()
+        self.settings_action = self._action(
+            "&Settings…", self.open_settings, "Ctrl+,", "Decay, synthesis, search, theme"
+        )
+        file_menu.addAction(self.settings_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self._action("&Quit", self.close, keys.Quit))
+
+        edit = bar.addMenu("&Edit")
+        self.undo_action = self.session.undo_stack.createUndoAction(self, "&Undo")
+        self.undo_action.setShortcut(QtGui.QKeySequence(keys.Undo))
+        self.redo_action = self.session.undo_stack.createRedoAction(self, "&Redo")
+        self.redo_action.setShortcuts([QtGui.QKeySequence(keys.Redo), QtGui.QKeySequence("Ctrl+Y")])
+        edit.addAction(self.undo_action)
+        edit.addAction(self.redo_action)
+        edit.addSeparator()
+        self.add_fact_action = self._action(
+            "Add &fact…", self.add_fact, None, "Add a fact to the entity shown (Ctrl+N)"
+        )
+        edit.addAction(self.add_fact_action)
+        self.new_entity_action = self._action(
+            "New &entity…", self.new_entity, "Ctrl+Shift+N", "Create an entity"
+        )
+        edit.addAction(self.new_entity_action)
+
+        go = bar.addMenu("&Go")
+        self.switcher_action = self._action(
+            "&Quick switcher…", self.quick_switch, "Ctrl+P", "Jump to an entity, agent or day"
+        )
+        go.addAction(self.switcher_action)
+        self.search_action = self._action(
+            "&Search…", self.show_search, "Ctrl+Shift+F", "Search facts, summaries, daily notes"
+        )
+        go.addAction(self.search_action)
+        self.dashboard_action = self._action(
+            "&Decay dashboard", self.show_dashboard, "Ctrl+Shift+D", "Tiers, facts going cold"
+        )
+        go.addAction(self.dashboard_action)
+        go.addAction(self._action("&Principles", self.show_principles, None, "global/AGENTS.md"))
+        go.addAction(self._action("Global &daily notes", lambda: self.open_daily("global", None)))
+        go.addSeparator()
+        go.addAction(self._action("Focus the &sidebar", self.sidebar.setFocus, "Ctrl+1"))
+
+        view = bar.addMenu("&View")
+        view.addAction(self.search_dock.toggleViewAction())
+        theme_menu = view.addMenu("&Theme")
+        group = QtGui.QActionGroup(self)
+        current = settings.AppSettings.load(self.store).theme
+        for name in themes.THEMES:
+            action = theme_menu.addAction(name.title())
+            action.setCheckable(True)
+            action.setChecked(name == current)
+            action.triggered.connect(lambda _=False, n=name: self.set_theme(n))
+            group.addAction(action)
+        view.addAction(self._action("&Rescan the vault", self.session.rescan, keys.Refresh))
+
+        help_menu = bar.addMenu("&Help")
+        help_menu.addAction(self._action("&About vault-app", self.about))
+
+        tools = self.addToolBar("Main")
+        tools.setObjectName("mainToolbar")
+        tools.setMovable(False)
+        tools.setToolButtonStyle(QtCore.Qt.ToolButtonStyle.ToolButtonTextOnly)
+        for action in (
+            self.undo_action,
+            self.redo_action,
+            None,
+            self.new_entity_action,
+            self.switcher_action,
+            self.search_action,
+            self.dashboard_action,
+        ):
+            if action is None:
+                tools.addSeparator()
+            else:
+                tools.addAction(action)
+
+    def _build_status_bar(self) -> None:
+        status = self.statusBar()
+        self.path_label = QtWidgets.QLabel(str(self.session.vault.root))
+        self.path_label.setToolTip("The vault shown in this window")
+        self.counts_label = QtWidgets.QLabel("scanning…")
+        self.index_label = QtWidgets.QLabel("search: waiting")
+        self.progress = QtWidgets.QProgressBar()
+        self.progress.setMaximumWidth(180)
+        self.progress.setTextVisible(True)
+        self.progress.hide()
+        status.addWidget(self.path_label, 1)
+        status.addPermanentWidget(self.counts_label)
+        status.addPermanentWidget(self.index_label)
+        status.addPermanentWidget(self.progress)
+
+    # -- loading ------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Scan the vault, then open the search index (both off the GUI thread)."""
+        self.session.rescan()
+
+    def _on_scan(self, scan: vault.VaultScan) -> None:
+        self.sidebar_model.update(scan)
         totals = scan.tier_totals()
-        self.statusBar().showMessage(
-            f"{self.vault.root} — {len(scan.entities)} entities, {scan.fact_count} facts "
-            f"({totals['hot']} hot, {totals['warm']} warm, {totals['cold']} cold)"
-            + (f" — {len(scan.problems)} problems" if scan.problems else "")
+        problems = f" · {len(scan.problems)} problems" if scan.problems else ""
+        self.counts_label.setText(
+            f"{len(scan.entities):,} entities · {scan.fact_count:,} facts "
+            f"({totals['hot']:,} hot, {totals['warm']:,} warm, {totals['cold']:,} cold)"
+            + problems
+        )
+        if scan.problems:
+            self.counts_label.setToolTip(
+                "\n".join(f"{p.path}: {p.message}" for p in scan.problems[:20])
+            )
+        if self._first_scan:
+            self._first_scan = False
+            for row in range(self.sidebar_model.rowCount()):
+                self.sidebar.expand(self.sidebar_model.index(row, 0))
+            self.welcome.setText(
+                "<h2>Select an entity</h2><p>Browse the tree on the left, press "
+                "<b>Ctrl+P</b> to jump anywhere, or <b>Ctrl+Shift+F</b> to search.</p>"
+            )
+            if scan.problems:
+                first = scan.problems[0]
+                self.message_bar.show_message(
+                    f"{len(scan.problems)} files could not be read",
+                    f"{first.path}: {first.message}\n\nThe rest of the vault is usable. "
+                    "Run “vault-app doctor --repair” to restore damaged files from backups.",
+                )
+            if self._search_enabled:
+                self.index_label.setText("search: preparing the index…")
+                self.session.open_search(
+                    semantic=self.session.vault.config.search.semantic
+                )
+
+    def _on_search_ready(self, engine: Any) -> None:
+        self.progress.hide()
+        mode = "hybrid" if engine.semantic is not None else "BM25 only"
+        self.index_label.setText(f"search: ready ({mode})")
+        notice = self.session.engine_notice
+        self.index_label.setToolTip(notice or "Facts, summaries and daily notes are indexed")
+
+    def _on_search_progress(self, done: int, total: int, label: str) -> None:
+        if done >= total:
+            self.progress.hide()
+            return
+        self.index_label.setText(f"search: {label}…")
+        self.progress.setRange(0, max(1, total))
+        self.progress.setValue(done)
+        self.progress.setFormat(f"{done:,}/{total:,}")
+        self.progress.show()
+
+    def _on_busy(self, busy: bool) -> None:
+        cursor = QtCore.Qt.CursorShape.BusyCursor if busy else QtCore.Qt.CursorShape.ArrowCursor
+        self.pages.setCursor(cursor)
+
+    # -- navigation ---------------------------------------------------------------------
+
+    def _on_sidebar_current(self, index: QtCore.QModelIndex) -> None:
+        node = self.sidebar_model.node(index)
+        if node is None:
+            return
+        if node.kind == "entity" and node.address:
+            self._show_entity(node.address)
+        elif node.kind == "principles":
+            self.show_principles()
+        elif node.kind == "daily":
+            self.open_daily(node.scope, None, select=False)
+        elif node.kind in ("agent", "workspace") and node.agent:
+            self._agent_page(node.agent).show_tab("context" if node.kind == "agent" else "")
+        elif node.kind == "document" and node.agent and node.document:
+            self._agent_page(node.agent).show_tab(node.document)
+
+    def _select_in_sidebar(self, address: str) -> None:
+        index = self.sidebar_model.index_for_address(address)
+        if index.isValid():
+            blocker = QtCore.QSignalBlocker(self.sidebar.selectionModel())
+            self.sidebar.setCurrentIndex(index)
+            self.sidebar.scrollTo(index)
+            del blocker
+
+    def _show_entity(self, address: str, fact_id: str | None = None) -> None:
+        self.entity_view.show_entity(address, select_fact=fact_id)
+        self.pages.setCurrentWidget(self.entity_view)
+
+    def open_entity(self, address: str) -> None:
+        self._select_in_sidebar(address)
+        self._show_entity(address)
+
+    def open_fact(self, address: str, fact_id: str) -> None:
+        self._select_in_sidebar(address)
+        self._show_entity(address, fact_id)
+
+    def open_daily(self, scope: str, day: dt.date | None, *, select: bool = True) -> None:
+        if scope == layout.GLOBAL_SCOPE:
+            if self._global_daily is None:
+                self._global_daily = daily.DailyView(self.session, None)
+                self.pages.addWidget(self._global_daily)
+            view = self._global_daily
+            self.pages.setCurrentWidget(view)
+        else:
+            page = self._agent_page(scope.removeprefix("agent:"))
+            page.show_tab("daily")
+            view = page.daily
+        if day is not None:
+            view.show_day(day)
+
+    def _agent_page(self, agent: str) -> AgentPage:
+        page = self._agent_pages.get(agent)
+        if page is None:
+            page = self._agent_pages[agent] = AgentPage(self.session, agent)
+            self.pages.addWidget(page)
+        self.pages.setCurrentWidget(page)
+        return page
+
+    def show_principles(self) -> None:
+        self.pages.setCurrentWidget(self.principles)
+
+    def show_dashboard(self) -> None:
+        self.pages.setCurrentWidget(self.dashboard)
+
+    def show_search(self) -> None:
+        self.search_dock.show()
+        self.search_dock.raise_()
+        self.search.focus_query()
+
+    def quick_switch(self) -> None:
+        dialog = switcher.QuickSwitcher(self.session, self)
+        dialog.chosen.connect(self._on_switch)
+        dialog.open()
+
+    def _on_switch(self, kind: str, payload: Any) -> None:
+        if kind == "entity":
+            self.open_entity(str(payload))
+        elif kind == "agent":
+            self._agent_page(str(payload)).show_tab("context")
+        elif kind == "daily":
+            scope, day = payload
+            self.open_daily(scope, day)
+        elif kind == "document":
+            name, agent = payload
+            if agent is None:
+                self.show_principles()
+            else:
+                self._agent_page(agent).show_tab(name)
+
+    # -- edits --------------------------------------------------------------------------
+
+    def add_fact(self) -> None:
+        if self.pages.currentWidget() is self.entity_view and self.entity_view.address:
+            self.entity_view.add_fact()
+        else:
+            self.message_bar.show_message(
+                "Choose an entity first", "Facts belong to an entity: select one in the sidebar."
+            )
+
+    def new_entity(self) -> None:
+        agents = self.session.scan.agents if self.session.scan else []
+        dialog = dialogs.NewEntityDialog(agents, self)
+        if dialog.exec() != QtWidgets.QDialog.DialogCode.Accepted:
+            return
+        address = dialog.address()
+        summary = dialog.summary.toPlainText().strip() or None
+        commands.create_entity(
+            self.session,
+            address,
+            summary,
+            on_done=lambda _folder: self.session.rescan(lambda _scan: self.open_entity(address)),
         )
 
-    def _show_selected(self, item: QtWidgets.QTreeWidgetItem | None) -> None:
-        address = item.data(0, REF_ROLE) if item else None
-        if not address:
+    # -- vaults and settings ---------------------------------------------------------------
+
+    def _recent(self) -> list[str]:
+        value = self.store.value(RECENT_KEY, [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in value or []]
+
+    def _remember_vault(self, root: Path) -> None:
+        recent = [str(root), *(p for p in self._recent() if p != str(root))][:MAX_RECENT]
+        self.store.setValue(RECENT_KEY, recent)
+        self.store.setValue(LAST_KEY, str(root))
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for path in self._recent():
+            action = self.recent_menu.addAction(path)
+            action.setEnabled(Path(path).is_dir())
+            action.triggered.connect(lambda _=False, p=path: self.switch_vault(Path(p)))
+        if self.recent_menu.isEmpty():
+            self.recent_menu.addAction("(none)").setEnabled(False)
+
+    def choose_vault(self) -> None:
+        chosen = QtWidgets.QFileDialog.getExistingDirectory(self, "Open a vault")
+        if chosen:
+            self.switch_vault(Path(chosen))
+
+    def new_vault(self) -> None:
+        dialog = dialogs.NewVaultDialog(self)
+        if dialog.exec() != QtWidgets.QDialog.DialogCode.Accepted:
             return
+        path = dialog.path()
         try:
-            view = self.vault.entity(address)
-        except errors.VaultError as exc:
-            self.summary.setPlainText(f"Cannot open {address}: {exc}")
-            self.facts.setRowCount(0)
+            if dialog.demo.isChecked():
+                from vault_app.core import demo
+
+                path.mkdir(parents=True, exist_ok=True)
+                demo.create_demo(path)
+            else:
+                vault.Vault.create(path)
+        except (errors.VaultError, OSError) as exc:
+            self.session.report(exc)
             return
-        header = "".join(
-            f"**Cannot read {what}:** {problem}\n\n"
-            for what, problem in (("the facts", view.error), ("summary.md", view.summary.error))
-            if problem
+        self.switch_vault(path)
+
+    def switch_vault(self, path: Path) -> MainWindow | None:
+        root = layout.find_vault(path) or path
+        if not layout.is_vault(root):
+            self.message_bar.show_message(
+                "Not a vault", f"{path} holds no global/life folder. Use File › New vault."
+            )
+            return None
+        if not self._confirm_discard():
+            return None
+        try:
+            target = vault.Vault(root, actor="gui")
+        except errors.VaultError as exc:
+            self.session.report(exc)
+            return None
+        window = MainWindow(target, self.store, search=self._search_enabled)
+        window.show()
+        window.start()
+        self.vaultSwitched.emit(window)
+        self._discard_ok = True
+        self.close()
+        return window
+
+    def open_settings(self) -> None:
+        dialog = settings.SettingsDialog(self.session, self.store, self)
+        dialog.applied.connect(self.session.rescan)
+        dialog.open()
+
+    def set_theme(self, name: str) -> None:
+        app_settings = settings.AppSettings.load(self.store)
+        app_settings.theme = name
+        app_settings.save(self.store)
+        app = QtWidgets.QApplication.instance()
+        app_settings.apply(self.session, app if isinstance(app, QtWidgets.QApplication) else None)
+
+    def about(self) -> None:
+        QtWidgets.QMessageBox.about(
+            self,
+            "About vault-app",
+            "<b>vault-app</b><br>See, search and curate what AI agents remember.<br><br>"
+            f"Vault: {self.session.vault.root}",
         )
-        self.summary.setMarkdown(header + (view.summary.text or f"# {view.ref.title}"))
-        now = self.vault.now()
-        facts = sorted(view.facts, key=lambda f: (not f.is_active, -f.access_count))
-        self.facts.setRowCount(len(facts))
-        for row, fact in enumerate(facts):
-            tier = self.vault.tier(fact, now).value if fact.is_active else ""
-            cells = [
-                fact.fact,
-                fact.category.value,
-                tier,
-                str(fact.access_count),
-                fact.status.value,
-            ]
-            for column, text in enumerate(cells):
-                cell = QtWidgets.QTableWidgetItem(text)
-                if column == 2 and tier:
-                    cell.setForeground(QtGui.QBrush(QtGui.QColor(TIER_COLOURS[tier])))
-                if not fact.is_active:
-                    cell.setForeground(QtGui.QBrush(QtGui.QColor("#868e96")))
-                self.facts.setItem(row, column, cell)
-        self.facts.resizeColumnsToContents()
-        self.facts.horizontalHeader().setSectionResizeMode(
-            0, QtWidgets.QHeaderView.ResizeMode.Stretch
+
+    def _update_title(self) -> None:
+        self.setWindowTitle(f"{self.session.vault.root.name} — vault-app")
+
+    # -- closing ------------------------------------------------------------------------
+
+    def _dirty_panes(self) -> list[str]:
+        dirty = []
+        if self.principles.is_dirty():
+            dirty.append("AGENTS.md")
+        if self.entity_view.summary.is_dirty():
+            dirty.append("the summary")
+        dirty += [f"{a}'s documents" for a, page in self._agent_pages.items() if page.dirty()]
+        return dirty
+
+    def _confirm_discard(self) -> bool:
+        dirty = self._dirty_panes()
+        if not dirty or getattr(self, "_discard_ok", False):
+            return True
+        answer = QtWidgets.QMessageBox.question(
+            self,
+            "Unsaved changes",
+            f"You have unsaved edits in {', '.join(dirty)}. Close without saving them?",
+            QtWidgets.QMessageBox.StandardButton.Discard
+            | QtWidgets.QMessageBox.StandardButton.Cancel,
         )
+        return answer == QtWidgets.QMessageBox.StandardButton.Discard
+
+    def _restore_geometry(self) -> None:
+        geometry = self.store.value("window/geometry")
+        if isinstance(geometry, QtCore.QByteArray | bytes):
+            self.restoreGeometry(geometry)
+        state = self.store.value("window/state")
+        if isinstance(state, QtCore.QByteArray | bytes):
+            self.restoreState(state)
+
+    def closeEvent(self, event: QtGui.QCloseEvent) -> None:
+        if not self._confirm_discard():
+            event.ignore()
+            return
+        self.store.setValue("window/geometry", self.saveGeometry())
+        self.store.setValue("window/state", self.saveState())
+        self.store.sync()
+        self.session.close()
+        event.accept()
 
 
 def open_or_create_demo(path: Path | None, demo: bool) -> Path:
@@ -151,16 +630,30 @@ def open_or_create_demo(path: Path | None, demo: bool) -> Path:
 
 
 def run(path: Path | None, *, demo: bool = False) -> int:
-    app = QtWidgets.QApplication.instance() or QtWidgets.QApplication(sys.argv)
-    app.setApplicationName("vault-app")
-    icon = Path(__file__).resolve().parents[2] / "resources" / "icons" / "vault-app.svg"
+    QtCore.QCoreApplication.setOrganizationName(ORGANIZATION)
+    QtCore.QCoreApplication.setApplicationName(APPLICATION)
+    existing = QtWidgets.QApplication.instance()
+    app = existing if isinstance(existing, QtWidgets.QApplication) else QtWidgets.QApplication(
+        sys.argv
+    )
+    icon = resource("icons/vault-app.svg")
     if icon.is_file():
         app.setWindowIcon(QtGui.QIcon(str(icon)))
+    store = QtCore.QSettings(ORGANIZATION, APPLICATION)
+    settings.AppSettings.load(store).apply(None, app)
     try:
         target = vault.Vault(open_or_create_demo(path, demo), actor="gui")
     except errors.VaultError as exc:
         QtWidgets.QMessageBox.critical(None, "vault-app", f"Cannot open the vault:\n{exc}")
         return 1
-    window = MainWindow(target)
+    windows: list[MainWindow] = []
+
+    def keep(window: MainWindow) -> None:  # a switched-to window must outlive its opener
+        windows.append(window)
+        window.vaultSwitched.connect(keep)
+
+    window = MainWindow(target, store)
+    keep(window)
     window.show()
+    QtCore.QTimer.singleShot(0, window.start)
     return app.exec()

@@ -232,21 +232,32 @@ class Session(QtCore.QObject):
         self.run(self.vault.scan, done)
 
     def open_search(self, semantic: bool = True) -> None:
-        """Open (or build) the search index off-thread; emits `searchReady` when usable."""
+        """Open (or build) the search index off-thread, in two steps.
+
+        BM25 first: `searchReady` fires as soon as lexical search works (seconds even on a
+        200,000-fact vault). Then, with `semantic`, the model is loaded and the documents
+        embedded (cached embeddings cost nothing; `searchProgress` reports the rest) while
+        BM25 keeps answering; `searchReady` fires again once hybrid search is on.
+        """
         from vault_app.search import engine as search_engine
 
         def progress(done: int, total: int, label: str = "embedding") -> None:
             self.searchProgress.emit(done, total, label)
 
-        def work() -> Any:
-            return search_engine.open_engine(self.vault, semantic=semantic, progress=progress)
-
-        def done(result: Any) -> None:
+        def opened(result: Any) -> None:
             self.engine, report = result
-            self.engine_notice = report.notice or self.engine.semantic_notice
+            self.engine_notice = report.notice
+            self.searchReady.emit(self.engine)
+            if semantic:
+                engine = self.engine
+                engine.semantic_notice = "the semantic model is loading: BM25 results meanwhile"
+                self.run(lambda: engine.enable_semantic(progress=progress), semantic_done)
+
+        def semantic_done(notice: str | None) -> None:
+            self.engine_notice = notice
             self.searchReady.emit(self.engine)
 
-        self.run(work, done)
+        self.run(lambda: search_engine.open_engine(self.vault, semantic=False), opened)
 
     def reindex(self, addresses: tuple[str, ...]) -> None:
         engine = self.engine

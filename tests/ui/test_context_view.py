@@ -1,0 +1,98 @@
+"""The context preview: blocks with their meters, built without counting as access."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from vault_app.core import demo, vault
+from vault_app.search import context
+from vault_app.ui import context_view, session
+
+
+@pytest.fixture(scope="module")
+def demo_vault(tmp_path_factory: pytest.TempPathFactory) -> vault.Vault:
+    # read-only for these tests: the preview must leave every file as it was
+    return demo.create_demo(tmp_path_factory.mktemp("demo") / "v")
+
+
+@pytest.fixture
+def live(demo_vault: vault.Vault) -> Iterator[session.Session]:
+    s = session.Session(demo_vault)
+    yield s
+    s.close()
+
+
+def fact_files(v: vault.Vault) -> dict[Path, bytes]:
+    return {p: p.read_bytes() for p in sorted(v.root.rglob("items.json"))}
+
+
+def test_preview_shows_blocks_with_meters_and_marks_nothing(
+    qtbot: QtBot, live: session.Session
+) -> None:
+    before = fact_files(live.vault)
+    preview = context_view.ContextPreview(live, "contractors")
+    qtbot.addWidget(preview)
+    preview.resize(900, 700)
+    preview.show()
+    assert preview.status_label.text() == "Preparing the search index…"
+    assert preview.block_views() == []
+
+    with qtbot.waitSignal(preview.built, timeout=30_000) as built:
+        live.open_search(semantic=False)  # the preview builds once the index is ready
+    result = built.args[0]
+    assert isinstance(result, context.Context) and result.query is None
+    views = preview.block_views()
+    assert [v.block.name for v in views] == ["principles", "tacit", "summaries", "facts"]
+    for view in views:
+        block = view.block
+        header_meter = re.search(r"\[(.+)\]$", block.header().splitlines()[1])
+        assert header_meter is not None
+        assert view.meter.format() == header_meter[1]  # e.g. "42% — 924/2,200 chars"
+        assert view.meter.value() == block.used and view.meter.maximum() == block.cap
+        assert view.text_label.text() == block.body and block.body
+        assert block.title in view.title_label.text()
+    assert "Tacit knowledge — contractors" in views[1].text_label.text()
+    used = len(result.text)
+    assert preview.total_meter.format() == context_view.meter_text(used, 4000)
+    assert used <= 4000 and result.marked == {}
+    assert "no fact was marked" in preview.status_label.text()
+    assert fact_files(live.vault) == before  # accessCount / lastAccessed untouched
+
+
+def test_query_and_budget_are_used(qtbot: QtBot, live: session.Session) -> None:
+    before = fact_files(live.vault)
+    with qtbot.waitSignal(live.searchReady, timeout=30_000):
+        live.open_search(semantic=False)
+    preview = context_view.ContextPreview(live)
+    qtbot.addWidget(preview)
+    assert not preview.preview_button.isEnabled()
+    assert preview.budget_spin.value() == context.DEFAULT_BUDGET
+
+    preview.query_edit.setText("roof repair last week")
+    preview.budget_spin.setValue(2500)
+    with qtbot.waitSignal(preview.built, timeout=30_000) as built:
+        preview.set_agent("contractors")
+    result = built.args[0]
+    assert result.query == "roof repair last week" and result.budget == 2500
+    assert result.period is not None  # a temporal query adds the timeline
+    assert [v.block.name for v in preview.block_views()][-1] == "timeline"
+    assert "Timeline" in preview.status_label.text()
+    assert preview.total_meter.maximum() == 2500 and len(result.text) <= 2500
+    assert fact_files(live.vault) == before
+
+
+def test_unknown_agent_is_said_in_words(qtbot: QtBot, live: session.Session) -> None:
+    with qtbot.waitSignal(live.searchReady, timeout=30_000):
+        live.open_search(semantic=False)
+    preview = context_view.ContextPreview(live)
+    qtbot.addWidget(preview)
+    with qtbot.waitSignal(preview.failed) as failed:
+        preview.set_agent("nobody")
+    assert "no agent 'nobody'" in failed.args[0]
+    assert preview.status_label.text().startswith("Not found:")
+    assert preview.block_views() == []

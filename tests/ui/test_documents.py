@@ -1,0 +1,240 @@
+"""The document pane: rendered markdown, edit and save, conflicts, missing and corrupt files."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6 import QtCore, QtGui, QtWidgets
+from pytestqt.qtbot import QtBot
+
+from vault_app.core import vault
+from vault_app.ui import documents, session
+
+Key = QtCore.Qt.Key
+CTRL = QtCore.Qt.KeyboardModifier.ControlModifier
+
+
+@pytest.fixture
+def small(tmp_path: Path) -> vault.Vault:
+    v = vault.Vault.create(tmp_path / "v")
+    v.create_agent("finance")
+    v.create_entity("areas/people/jane", "Jane is the family plumber.")
+    return v
+
+
+@pytest.fixture
+def live(small: vault.Vault) -> Iterator[session.Session]:
+    s = session.Session(small)
+    yield s
+    s.close()
+
+
+def open_pane(
+    qtbot: QtBot, s: session.Session, target: documents.DocumentTarget
+) -> documents.DocumentPane:
+    pane = documents.DocumentPane(s)
+    qtbot.addWidget(pane)
+    pane.resize(700, 500)
+    pane.show()
+    qtbot.waitExposed(pane)
+    with qtbot.waitSignal(pane.loaded):
+        pane.set_target(target)
+    return pane
+
+
+def focus(qtbot: QtBot, widget: QtWidgets.QWidget) -> None:
+    """Shortcuts reach the pane only from inside it, as in the window."""
+    widget.activateWindow()
+    widget.setFocus()
+    qtbot.waitUntil(widget.hasFocus)
+
+
+def shortcut(pane: documents.DocumentPane, keys: str) -> QtGui.QAction:
+    return next(a for a in pane.actions() if a.shortcut().toString() == keys)
+
+
+def tacit(s: session.Session) -> Path:
+    return s.vault.paths.agent_dir("finance") / "TACIT.md"
+
+
+def edit_to(qtbot: QtBot, pane: documents.DocumentPane, text: str) -> None:
+    focus(qtbot, pane.browser)
+    qtbot.keyClick(pane.browser, Key.Key_E, CTRL)
+    assert pane.is_editing()
+    pane.editor.selectAll()
+    type_text(qtbot, pane.editor, text)
+    assert pane.is_dirty()
+
+
+def type_text(qtbot: QtBot, widget: QtWidgets.QWidget, text: str) -> None:
+    """Type `text` as keystrokes, Return for each line break."""
+    for index, line in enumerate(text.split("\n")):
+        if index:
+            qtbot.keyClick(widget, Key.Key_Return)
+        if line:
+            qtbot.keyClicks(widget, line)
+
+
+def test_edit_tacit_and_save(qtbot: QtBot, live: session.Session) -> None:
+    pane = open_pane(qtbot, live, documents.DocumentTarget.document("TACIT.md", "finance"))
+    assert pane.stack.currentWidget() is pane.browser
+    assert "Tacit knowledge" in pane.browser.toPlainText()
+    with qtbot.waitSignal(pane.dirtyChanged) as dirty:
+        edit_to(qtbot, pane, "# Money\n\nWhole dollars in summaries.")
+    assert dirty.args == [True]
+    assert pane.state_label.text() == "Unsaved changes"
+
+    with qtbot.waitSignal(pane.saved) as saved:
+        qtbot.keyClick(pane.editor, Key.Key_S, CTRL)
+    assert tacit(live).read_text() == "# Money\n\nWhole dollars in summaries."
+    assert saved.args == [vault.Vault(live.vault.root).document("TACIT.md", "finance").digest]
+    assert not pane.is_editing() and not pane.is_dirty()
+    assert pane.stack.currentWidget() is pane.browser
+    assert "Whole dollars" in pane.browser.toPlainText()
+    assert live.undo_stack.count() == 1
+
+    live.undo_stack.undo()  # the pane follows the disk when it has nothing unsaved
+    qtbot.waitUntil(lambda: "Tacit knowledge" in pane.browser.toPlainText())
+    assert tacit(live).read_text() == "# Tacit knowledge — finance\n"
+
+
+def test_summary_target(qtbot: QtBot, live: session.Session) -> None:
+    target = documents.DocumentTarget.summary("global:areas/people/jane")
+    assert target == documents.DocumentTarget.summary("areas/people/jane")
+    pane = open_pane(qtbot, live, target)
+    assert pane.title_label.text() == "Summary of areas/people/jane"
+    assert "family plumber" in pane.browser.toPlainText()
+    pane.edit_button.click()
+    pane.editor.moveCursor(pane.editor.textCursor().MoveOperation.End)
+    qtbot.keyClicks(pane.editor, "She also fixes boilers.")
+    with qtbot.waitSignal(pane.saved):
+        pane.save_button.click()
+    text = live.vault.summary("areas/people/jane").text
+    assert text is not None and text.endswith("plumber.\nShe also fixes boilers.")
+
+    # a write at the entity level (synthesis, another window) is followed too
+    jane = live.vault.summary("areas/people/jane")
+    live.vault.write_summary("areas/people/jane", "# Jane\n\nRetired.\n", expected=jane.digest)
+    with qtbot.waitSignal(pane.loaded):
+        live.entityChanged.emit("areas/people/jane")
+    assert "Retired." in pane.browser.toPlainText()
+
+
+def test_conflict_on_save_keeps_text_and_reload_theirs(qtbot: QtBot, live: session.Session) -> None:
+    pane = open_pane(qtbot, live, documents.DocumentTarget.document("TACIT.md", "finance"))
+    edit_to(qtbot, pane, "mine")
+    tacit(live).write_text("theirs\n")  # another program writes meanwhile
+
+    pane.save_button.click()
+    qtbot.waitUntil(pane.conflict_bar.isVisible)
+    assert pane.conflict_bar.label.text() == "This file changed on disk while you were editing."
+    assert pane.is_editing() and pane.editor.toPlainText() == "mine"
+    assert tacit(live).read_text() == "theirs\n"
+    assert pane.base_text == "# Tacit knowledge — finance\n"
+
+    pane.conflict_bar.reload_button.click()
+    assert not pane.conflict_bar.isVisible()
+    assert pane.editor.toPlainText() == "theirs\n"
+    assert pane.base_text == "theirs\n" and not pane.is_dirty()
+    pane.editor.undo()  # the user's text is one undo away
+    assert pane.editor.toPlainText() == "mine"
+    with qtbot.waitSignal(pane.saved):  # and now it saves over their version
+        pane.save_button.click()
+    assert tacit(live).read_text() == "mine"
+
+
+def test_conflict_keep_mine_after_diff(qtbot: QtBot, live: session.Session) -> None:
+    pane = open_pane(qtbot, live, documents.DocumentTarget.document("TACIT.md", "finance"))
+    edit_to(qtbot, pane, "mine\n")
+    tacit(live).write_text("theirs\n")
+    pane.save_button.click()
+    qtbot.waitUntil(pane.conflict_bar.isVisible)
+
+    pane.conflict_bar.keep_button.click()
+    dialog = pane.diff_dialog
+    assert dialog is not None and dialog.isVisible()
+    diff = dialog.diff_view.toPlainText()
+    assert "-theirs\n+mine\n" in diff
+    assert tacit(live).read_text() == "theirs\n"  # nothing written before confirming
+    with qtbot.waitSignal(pane.saved):
+        dialog.keep_button.click()
+    assert tacit(live).read_text() == "mine\n"
+    assert not pane.conflict_bar.isVisible() and not pane.is_editing()
+
+
+def test_disk_change_reloads_when_clean_and_raises_bar_when_dirty(
+    qtbot: QtBot, live: session.Session
+) -> None:
+    pane = open_pane(qtbot, live, documents.DocumentTarget.document("TACIT.md", "finance"))
+    tacit(live).write_text("# New rules\n")
+    with qtbot.waitSignal(pane.loaded):  # as live sync announces it
+        live.documentChanged.emit(str(tacit(live)))
+    assert "New rules" in pane.browser.toPlainText()
+
+    edit_to(qtbot, pane, "my rules")
+    live.documentChanged.emit(str(tacit(live)))  # the same version: no conflict
+    live.wait()
+    assert not pane.conflict_bar.isVisible()
+    tacit(live).write_text("# Newer rules\n")
+    live.documentChanged.emit(str(tacit(live)))
+    qtbot.waitUntil(pane.conflict_bar.isVisible)
+    assert pane.editor.toPlainText() == "my rules"
+
+
+def test_missing_document_offers_create(qtbot: QtBot, live: session.Session) -> None:
+    context = live.vault.paths.agent_dir("finance") / "CONTEXT.md"
+    context.unlink()
+    pane = open_pane(qtbot, live, documents.DocumentTarget.document("CONTEXT.md", "finance"))
+    assert pane.stack.currentIndex() == pane.EMPTY
+    assert pane.empty_label.text() == "finance has no CONTEXT.md yet."
+    assert pane.create_button.isVisible() and not pane.edit_button.isEnabled()
+
+    pane.create_button.click()
+    assert pane.is_editing() and pane.editor.toPlainText() == "# Current context — finance\n\n"
+    qtbot.keyClicks(pane.editor, "Month-end close.")
+    with qtbot.waitSignal(pane.saved):
+        pane.save_button.click()
+    assert context.read_text() == "# Current context — finance\n\nMonth-end close."
+
+
+def test_corrupt_document_shows_banner(qtbot: QtBot, live: session.Session) -> None:
+    tacit(live).write_bytes(b"caf\xe9 \xff\n")
+    pane = open_pane(qtbot, live, documents.DocumentTarget.document("TACIT.md", "finance"))
+    assert pane.banner.isVisible()
+    assert "A file cannot be read" in pane.banner_label.text()
+    assert "doctor" in pane.banner_label.text()
+    assert not pane.edit_button.isEnabled() and not pane.create_button.isVisible()
+    shortcut(pane, "Ctrl+E").trigger()
+    assert not pane.is_editing()
+
+
+def test_cancel_asks_before_dropping_changes(qtbot: QtBot, live: session.Session) -> None:
+    pane = open_pane(qtbot, live, documents.DocumentTarget.document("TACIT.md", "finance"))
+    edit_to(qtbot, pane, "draft")
+    qtbot.keyClick(pane.editor, Key.Key_Escape)
+    prompt = pane.discard_prompt
+    assert prompt is not None
+    keep = next(b for b in prompt.buttons() if b.text() == "Keep editing")
+    keep.click()
+    assert pane.is_editing() and pane.editor.toPlainText() == "draft"
+
+    pane.cancel_button.click()
+    prompt = pane.discard_prompt
+    assert prompt is not None
+    next(b for b in prompt.buttons() if b.text() == "Discard changes").click()
+    assert not pane.is_editing() and not pane.is_dirty()
+    assert "Tacit knowledge" in pane.browser.toPlainText()
+    assert tacit(live).read_text() == "# Tacit knowledge — finance\n"
+
+
+def test_entity_links_are_requested_and_others_inert(qtbot: QtBot, live: session.Session) -> None:
+    pane = open_pane(qtbot, live, documents.DocumentTarget.document("AGENTS.md"))
+    assert pane.title_label.text() == "AGENTS.md — principles for every agent"
+    with qtbot.waitSignal(pane.entityRequested) as requested:
+        pane.browser.anchorClicked.emit(QtCore.QUrl("agent:finance:projects/budget"))
+    assert requested.args == ["agent:finance:projects/budget"]
+    with qtbot.assertNotEmitted(pane.entityRequested):
+        pane.browser.anchorClicked.emit(QtCore.QUrl("https://example.com/x"))
+    assert isinstance(pane.browser, QtWidgets.QTextBrowser) and not pane.browser.openLinks()

@@ -1,0 +1,279 @@
+"""What the context builder would give an agent, block by block, with its budget meters.
+
+Design
+------
+A `ContextPreview` asks `search.context.ContextBuilder` for an agent's context (optional
+query, character budget) on a worker thread, with `mark_access=False`: looking at a
+preview must not count as the agent using those facts. Each block is shown as its title,
+a labelled meter (`42% — 924/2,200 chars`, the builder's own figures) and its text in a
+fixed-width font; a total meter sums the whole context, headers included.
+
+The builder needs the search index. Until `Session.searchReady` has fired the preview
+says the index is being prepared and builds as soon as it is ready. A build that ends
+after a newer one was asked for is dropped.
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from vault_app.search import context
+from vault_app.ui import daily
+from vault_app.ui.session import Session, describe
+
+PREPARING = "Preparing the search index…"
+
+
+def meter_text(used: int, cap: int) -> str:
+    """The builder's meter, as in a block header: `42% — 924/2,200 chars`."""
+    percent = round(100 * used / cap) if cap else 0
+    return f"{percent}% — {used:,}/{cap:,} chars"
+
+
+def _meter(used: int, cap: int, name: str) -> QtWidgets.QProgressBar:
+    bar = QtWidgets.QProgressBar()
+    bar.setRange(0, max(cap, 1))
+    bar.setValue(min(used, max(cap, 1)))
+    bar.setFormat(meter_text(used, cap))
+    bar.setTextVisible(True)
+    bar.setAccessibleName(f"{name} budget used")
+    bar.setToolTip(f"{name}: {used:,} of the {cap:,} characters this block may use")
+    return bar
+
+
+class BlockView(QtWidgets.QFrame):
+    """One block of a context: title, usage meter, text."""
+
+    def __init__(self, block: context.Block, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.block = block
+        self.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
+        self.title_label = QtWidgets.QLabel(
+            f"<b>{html.escape(block.title)}</b>&nbsp;&nbsp;"
+            f"<span>{html.escape(block.subtitle)}</span>"
+        )
+        self.meter = _meter(block.used, block.cap, block.title.title())
+        self.meter.setMaximumWidth(320)
+        self.meter.setMinimumWidth(220)
+        top = QtWidgets.QHBoxLayout()
+        top.addWidget(self.title_label, 1)
+        top.addWidget(self.meter)
+        self.text_label = daily.WrappedLabel()
+        self.text_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        self.text_label.setText(block.body)
+        self.text_label.setFont(
+            QtGui.QFontDatabase.systemFont(QtGui.QFontDatabase.SystemFont.FixedFont)
+        )
+        self.text_label.setWordWrap(True)
+        self.text_label.setAlignment(
+            QtCore.Qt.AlignmentFlag.AlignTop | QtCore.Qt.AlignmentFlag.AlignLeft
+        )
+        self.text_label.setTextInteractionFlags(
+            QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
+            | QtCore.Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
+        self.text_label.setAccessibleName(f"{block.title.title()} text")
+        self.text_label.setBackgroundRole(QtGui.QPalette.ColorRole.Base)
+        self.text_label.setAutoFillBackground(True)
+        self.text_label.setMargin(6)
+        box = QtWidgets.QVBoxLayout(self)
+        box.setContentsMargins(8, 6, 8, 8)
+        box.addLayout(top)
+        box.addWidget(self.text_label)
+
+
+class ContextPreview(QtWidgets.QWidget):
+    """Builds and shows an agent's context without marking anything as accessed."""
+
+    built = QtCore.Signal(object)  # search.context.Context
+    failed = QtCore.Signal(str)  # the plain-words message shown
+
+    def __init__(
+        self,
+        session: Session,
+        agent: str | None = None,
+        parent: QtWidgets.QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.agent: str | None = None
+        self.context: context.Context | None = None
+        self._pending = False
+        self._generation = 0
+        self._build()
+        session.searchReady.connect(self._on_search_ready)
+        self.set_agent(agent)
+
+    # -- building ---------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.query_edit = QtWidgets.QLineEdit()
+        self.query_edit.setPlaceholderText(
+            "Optional: what the agent is working on, e.g. roof last week"
+        )
+        self.query_edit.setToolTip(
+            "Without a query the agent gets its own entities and its hottest facts; with one, "
+            "what matches it. Dates (“last week”, “in March”) add the timeline."
+        )
+        self.query_edit.setClearButtonEnabled(True)
+        self.query_edit.returnPressed.connect(self.preview)
+        query_label = QtWidgets.QLabel("&Query:")
+        query_label.setBuddy(self.query_edit)
+
+        self.budget_spin = QtWidgets.QSpinBox()
+        self.budget_spin.setRange(200, 200_000)
+        self.budget_spin.setSingleStep(500)
+        self.budget_spin.setValue(context.DEFAULT_BUDGET)
+        self.budget_spin.setSuffix(" chars")
+        self.budget_spin.setGroupSeparatorShown(True)
+        self.budget_spin.setToolTip("The most characters the whole context may take")
+        self.budget_spin.setAccessibleName("Budget in characters")
+        budget_label = QtWidgets.QLabel("&Budget:")
+        budget_label.setBuddy(self.budget_spin)
+
+        self.preview_button = QtWidgets.QPushButton("Preview")
+        self.preview_button.setToolTip(
+            "Build the context this agent would get now (F5). Nothing is marked as accessed."
+        )
+        self.preview_button.setAutoDefault(False)
+        self.preview_button.clicked.connect(self.preview)
+        shortcut = QtGui.QShortcut(QtGui.QKeySequence("F5"), self)
+        shortcut.setContext(QtCore.Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        shortcut.activated.connect(self.preview)
+        self.copy_button = QtWidgets.QPushButton("Copy")
+        self.copy_button.setToolTip("Copy the whole context, headers included, to the clipboard")
+        self.copy_button.setAutoDefault(False)
+        self.copy_button.setEnabled(False)
+        self.copy_button.clicked.connect(self.copy)
+
+        controls = QtWidgets.QHBoxLayout()
+        controls.addWidget(query_label)
+        controls.addWidget(self.query_edit, 1)
+        controls.addWidget(budget_label)
+        controls.addWidget(self.budget_spin)
+        controls.addWidget(self.preview_button)
+        controls.addWidget(self.copy_button)
+
+        self.status_label = QtWidgets.QLabel()
+        self.status_label.setWordWrap(True)
+        self.status_label.setForegroundRole(QtGui.QPalette.ColorRole.PlaceholderText)
+        self.total_label = QtWidgets.QLabel("Total:")
+        self.total_meter = _meter(0, context.DEFAULT_BUDGET, "Whole context")
+        self.total_label.setBuddy(self.total_meter)
+        total = QtWidgets.QHBoxLayout()
+        total.addWidget(self.total_label)
+        total.addWidget(self.total_meter, 1)
+
+        self.blocks = QtWidgets.QWidget()
+        self.blocks_box = QtWidgets.QVBoxLayout(self.blocks)
+        self.blocks_box.setContentsMargins(0, 0, 6, 0)
+        self.blocks_box.setSpacing(8)
+        self.blocks_box.addStretch(1)
+        self.blocks_area = QtWidgets.QScrollArea()
+        self.blocks_area.setWidgetResizable(True)
+        self.blocks_area.setWidget(self.blocks)
+        self.blocks_area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        self.blocks_area.setAccessibleName("Blocks of the context")
+
+        box = QtWidgets.QVBoxLayout(self)
+        box.setContentsMargins(6, 6, 6, 6)
+        box.addLayout(controls)
+        box.addLayout(total)
+        box.addWidget(self.status_label)
+        box.addWidget(self.blocks_area, 1)
+
+    # -- public -----------------------------------------------------------------------------
+
+    def set_agent(self, agent: str | None) -> None:
+        """Preview `agent`'s context (built as soon as the search index is ready)."""
+        self.agent = agent
+        self._clear()
+        self.preview_button.setEnabled(agent is not None)
+        if agent is None:
+            self.status_label.setText("Choose an agent to preview its context.")
+            return
+        self.preview()
+
+    def preview(self) -> None:
+        """Build the context off-thread with the current query and budget."""
+        agent = self.agent
+        if agent is None:
+            return
+        engine = self.session.engine
+        if engine is None:
+            self._pending = True
+            self.status_label.setText(PREPARING)
+            return
+        self._pending = False
+        self._generation += 1
+        generation = self._generation
+        query = self.query_edit.text().strip() or None
+        budget = self.budget_spin.value()
+        self.status_label.setText("Building the context…")
+        self.session.run(
+            lambda: context.ContextBuilder(engine).build(
+                agent, query, budget=budget, mark_access=False
+            ),
+            lambda result: self._built(generation, result),
+            lambda exc: self._failed(generation, exc),
+        )
+
+    def copy(self) -> None:
+        if self.context is not None:
+            QtGui.QGuiApplication.clipboard().setText(self.context.text)
+
+    def block_views(self) -> list[BlockView]:
+        items = (self.blocks_box.itemAt(i) for i in range(self.blocks_box.count()))
+        return [w for item in items if item and isinstance(w := item.widget(), BlockView)]
+
+    # -- results ----------------------------------------------------------------------------
+
+    def _on_search_ready(self, _engine: object) -> None:
+        if self._pending:
+            self.preview()
+
+    def _built(self, generation: int, result: context.Context) -> None:
+        if generation != self._generation:
+            return
+        self._clear()
+        self.context = result
+        for block in result.blocks:
+            self.blocks_box.insertWidget(self.blocks_box.count() - 1, BlockView(block))
+        used = len(result.text)
+        self._set_total(used, result.budget)
+        self.copy_button.setEnabled(bool(result.text))
+        count = len(result.blocks)
+        what = f"{count} block{'s' if count != 1 else ''}" if count else "nothing to give"
+        period = ""
+        if result.period:
+            period = f" Timeline {result.period[0].isoformat()} – {result.period[1].isoformat()}."
+        self.status_label.setText(
+            f"{used:,} of {result.budget:,} chars, {what}.{period} "
+            "A preview does not count as access: no fact was marked."
+        )
+        self.built.emit(result)
+
+    def _failed(self, generation: int, exc: BaseException) -> None:
+        if generation != self._generation:
+            return
+        title, message = describe(exc)
+        self.status_label.setText(f"{title}: {message}")
+        self.failed.emit(message)
+
+    def _set_total(self, used: int, budget: int) -> None:
+        self.total_meter.setRange(0, max(budget, 1))
+        self.total_meter.setValue(min(used, budget))
+        self.total_meter.setFormat(meter_text(used, budget))
+        self.total_meter.setToolTip(f"The whole context: {used:,} of {budget:,} characters")
+
+    def _clear(self) -> None:
+        self.context = None
+        self.copy_button.setEnabled(False)
+        self._set_total(0, self.budget_spin.value())
+        while self.blocks_box.count() > 1:
+            item = self.blocks_box.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()

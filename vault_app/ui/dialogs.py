@@ -1,0 +1,210 @@
+"""Small window furniture: the message bar, and the New entity / New vault dialogs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from vault_app.core import errors, layout
+from vault_app.ui import themes
+
+
+class MessageBar(QtWidgets.QFrame):
+    """An error or notice in plain words across the top of the window, until dismissed.
+
+    Several messages in a row are kept: the bar shows the latest and how many more.
+    """
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("messageBar")
+        self.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
+        self.setAutoFillBackground(True)
+        self.messages: list[tuple[str, str]] = []
+        self.icon = QtWidgets.QLabel()
+        self.title = QtWidgets.QLabel()
+        self.title.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        bold = self.title.font()
+        bold.setBold(True)
+        self.title.setFont(bold)
+        self.text = QtWidgets.QLabel()
+        self.text.setWordWrap(True)
+        self.text.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        self.text.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.more = QtWidgets.QLabel()
+        close = QtWidgets.QToolButton()
+        close.setText("Dismiss")
+        close.setToolTip("Hide this message (Esc)")
+        close.clicked.connect(self.dismiss)
+        words = QtWidgets.QVBoxLayout()
+        words.setSpacing(2)
+        words.addWidget(self.title)
+        words.addWidget(self.text)
+        row = QtWidgets.QHBoxLayout(self)
+        row.setContentsMargins(10, 6, 6, 6)
+        row.addWidget(self.icon, 0, QtCore.Qt.AlignmentFlag.AlignTop)
+        row.addLayout(words, 1)
+        row.addWidget(self.more, 0, QtCore.Qt.AlignmentFlag.AlignTop)
+        row.addWidget(close, 0, QtCore.Qt.AlignmentFlag.AlignTop)
+        self.hide()
+
+    def show_message(self, title: str, message: str) -> None:
+        self.messages.append((title, message))
+        self._render()
+
+    def dismiss(self) -> None:
+        if self.messages:
+            self.messages.pop()
+        self._render()
+
+    def _render(self) -> None:
+        if not self.messages:
+            self.hide()
+            return
+        title, message = self.messages[-1]
+        self.title.setText(title)
+        self.text.setText(message)
+        self.more.setText(f"+{len(self.messages) - 1} more" if len(self.messages) > 1 else "")
+        palette = self.palette()
+        palette.setColor(QtGui.QPalette.ColorRole.Window, themes.warning_background(palette))
+        self.setPalette(palette)
+        icon = self.style().standardIcon(QtWidgets.QStyle.StandardPixmap.SP_MessageBoxWarning)
+        self.icon.setPixmap(icon.pixmap(22, 22))
+        self.show()
+
+
+class NewEntityDialog(QtWidgets.QDialog):
+    """Name a new entity: where it lives (global or an agent), its PARA category, its id."""
+
+    def __init__(
+        self,
+        agents: list[str],
+        parent: QtWidgets.QWidget | None = None,
+        *,
+        scope: str | None = None,
+        category: str = "areas",
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("New entity")
+        self.scope = QtWidgets.QComboBox()
+        self.scope.addItem("Global (shared by every agent)", None)
+        for agent in agents:
+            self.scope.addItem(f"Agent {agent} — its workspace", agent)
+        if scope is not None:
+            self.scope.setCurrentIndex(max(0, self.scope.findData(scope)))
+        self.category = QtWidgets.QComboBox()
+        for name in ("projects", "areas", "resources"):
+            self.category.addItem(name.title(), name)
+        self.category.setCurrentIndex(max(0, self.category.findData(category)))
+        self.path = QtWidgets.QLineEdit()
+        self.path.setPlaceholderText("people/jane-doe  or  kitchen-renovation")
+        self.path.setToolTip(
+            "Lower-case words joined by hyphens; a group first if you like (people/…)"
+        )
+        self.summary = QtWidgets.QPlainTextEdit()
+        self.summary.setPlaceholderText("A first line for summary.md (optional)")
+        self.summary.setFixedHeight(80)
+        self.problem = QtWidgets.QLabel()
+        self.problem.setStyleSheet(f"color: {themes.error_colour(self.palette()).name()}")
+        self.problem.setWordWrap(True)
+        self.buttons = QtWidgets.QDialogButtonBox(
+            QtWidgets.QDialogButtonBox.StandardButton.Ok
+            | QtWidgets.QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Ok).setText("Create")
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        form = QtWidgets.QFormLayout(self)
+        form.addRow("&Where", self.scope)
+        form.addRow("&Category", self.category)
+        form.addRow("&Name", self.path)
+        form.addRow("&Summary", self.summary)
+        form.addRow(self.problem)
+        form.addRow(self.buttons)
+        for signal in (self.path.textChanged, self.scope.currentIndexChanged):
+            signal.connect(self.validate)
+        self.category.currentIndexChanged.connect(self.validate)
+        self.validate()
+        self.resize(460, self.sizeHint().height())
+
+    def address(self) -> str:
+        agent = self.scope.currentData()
+        path = f"{self.category.currentData()}/{self.path.text().strip().strip('/')}"
+        return path if agent is None else f"agent:{agent}:{path}"
+
+    def validate(self) -> bool:
+        problem = ""
+        if not self.path.text().strip():
+            problem = "Give the entity a name."
+        else:
+            try:
+                layout.EntityRef.parse(self.address())
+            except errors.VaultError as exc:
+                problem = str(exc)
+        self.problem.setText(problem)
+        self.buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Ok).setEnabled(not problem)
+        return not problem
+
+    def accept(self) -> None:
+        if self.validate():
+            super().accept()
+
+
+class NewVaultDialog(QtWidgets.QDialog):
+    """Choose a folder for a new vault, empty or filled with the demo household."""
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("New vault")
+        self.folder = QtWidgets.QLineEdit(str(Path.home() / "vault"))
+        browse = QtWidgets.QPushButton("Choose…")
+        browse.clicked.connect(self._browse)
+        where = QtWidgets.QHBoxLayout()
+        where.addWidget(self.folder, 1)
+        where.addWidget(browse)
+        self.empty = QtWidgets.QRadioButton("&Empty vault")
+        self.demo = QtWidgets.QRadioButton("&Demo household (7 agents, 54 entities, 520 facts)")
+        self.empty.setChecked(True)
+        self.problem = QtWidgets.QLabel()
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet(f"color: {themes.error_colour(self.palette()).name()}")
+        self.buttons = QtWidgets.QDialogButtonBox(
+            QtWidgets.QDialogButtonBox.StandardButton.Ok
+            | QtWidgets.QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Ok).setText("Create")
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        form = QtWidgets.QFormLayout(self)
+        form.addRow("&Folder", where)
+        form.addRow("Contents", self.empty)
+        form.addRow("", self.demo)
+        form.addRow(self.problem)
+        form.addRow(self.buttons)
+        self.folder.textChanged.connect(self.validate)
+        self.validate()
+        self.resize(520, self.sizeHint().height())
+
+    def _browse(self) -> None:
+        chosen = QtWidgets.QFileDialog.getExistingDirectory(self, "Folder for the new vault")
+        if chosen:
+            self.folder.setText(chosen)
+
+    def path(self) -> Path:
+        return Path(self.folder.text().strip()).expanduser()
+
+    def validate(self) -> bool:
+        path = self.path()
+        problem = ""
+        if not self.folder.text().strip():
+            problem = "Choose a folder."
+        elif path.exists() and (not path.is_dir() or any(path.iterdir())):
+            problem = f"{path} exists and is not an empty folder."
+        self.problem.setText(problem)
+        self.buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Ok).setEnabled(not problem)
+        return not problem
+
+    def accept(self) -> None:
+        if self.validate():
+            super().accept()

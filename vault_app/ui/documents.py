@@ -1,0 +1,753 @@
+"""Markdown documents in the window: a summary or an agent file, rendered, edited, saved.
+
+Design
+------
+A `DocumentPane` shows one `DocumentTarget` (an entity's summary.md, an agent's TACIT.md
+or CONTEXT.md, or the principles in global/AGENTS.md) in one of four pages: loading, the
+rendered markdown, the plain-text editor, or an empty state offering to create the file.
+A file that cannot be read gets a banner in plain words and cannot be edited here (the
+core never overwrites a corrupt file).
+
+* Reads run on a worker (`Session.run`); a load that finishes after a newer one started
+  is dropped, so switching targets quickly never shows the wrong file.
+* A save goes through `commands.save_summary` / `commands.save_document` (one undoable
+  step) with the digest the text was read with. If the file changed on disk meanwhile the
+  core refuses (`errors.ConflictError`) and the pane shows a `ConflictBar`: "Reload
+  theirs" puts the disk version in the editor as one undoable change (Ctrl+Z brings the
+  user's text back), "Keep mine" shows a unified diff first, then writes over the version
+  it showed. The user's text is never dropped.
+* `base_text` is the text the edit started from: the common ancestor that a three-way
+  merge (with live sync) needs.
+* `Session.documentChanged` for this file (and `entityChanged` for a summary's entity:
+  synthesis rewrites summaries) reloads it when there is nothing unsaved; with unsaved
+  edits it raises the conflict bar instead (only if the disk really differs).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import html
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from vault_app.core import errors, layout, vault
+from vault_app.ui import commands
+from vault_app.ui.session import Callback, ErrorCallback, Session, describe
+
+SUMMARY = "summary"
+DOCUMENT = "document"
+
+_MD = QtGui.QTextDocument.MarkdownFeature
+_UNDERLINE = 0x4000  # md4c's MD_FLAG_UNDERLINE: "_x_" is emphasis in notes, not underline
+MARKDOWN = _MD(_MD.MarkdownDialectGitHub.value & ~_UNDERLINE)
+
+
+@dataclass(frozen=True)
+class DocumentTarget:
+    """Which markdown file a pane shows: an entity's summary or a named vault document."""
+
+    kind: str  # SUMMARY or DOCUMENT
+    address: str | None = None  # the entity address, for summaries
+    name: str | None = None  # "TACIT.md", "CONTEXT.md" (with an agent) or "AGENTS.md"
+    agent: str | None = None
+
+    @classmethod
+    def summary(cls, address: str) -> DocumentTarget:
+        # one spelling per entity ("global:areas/x" is "areas/x"), as the signals use;
+        # a bad address is kept and shown as an error when loaded
+        with contextlib.suppress(errors.VaultError):
+            address = str(layout.EntityRef.parse(address))
+        return cls(SUMMARY, address=address)
+
+    @classmethod
+    def document(cls, name: str, agent: str | None = None) -> DocumentTarget:
+        return cls(DOCUMENT, name=name, agent=agent)
+
+    @property
+    def title(self) -> str:
+        if self.kind == SUMMARY:
+            return f"Summary of {self.address}"
+        if self.agent is None:
+            return f"{self.name} — principles for every agent"
+        return f"{self.name} — {self.agent}"
+
+    @property
+    def file_name(self) -> str:
+        return layout.SUMMARY_NAME if self.kind == SUMMARY else str(self.name)
+
+    def read(self, v: vault.Vault) -> vault.Document:
+        """The file as on disk (worker thread); an unreadable file carries its error."""
+        try:
+            if self.kind == SUMMARY:
+                return v.summary(str(self.address))
+            return v.document(str(self.name), self.agent)
+        except errors.CorruptFileError as exc:
+            return vault.Document(exc.path, None, None, exc)
+
+    def save(
+        self,
+        session: Session,
+        text: str,
+        expected: str | None,
+        on_done: Callback,
+        on_error: ErrorCallback,
+    ) -> None:
+        if self.kind == SUMMARY:
+            commands.save_summary(
+                session, str(self.address), text, expected, on_done=on_done, on_error=on_error
+            )
+        else:
+            commands.save_document(
+                session,
+                str(self.name),
+                self.agent,
+                text,
+                expected,
+                on_done=on_done,
+                on_error=on_error,
+            )
+
+    def starter_text(self) -> str:
+        """What a new file starts with when the user presses Create."""
+        if self.kind == SUMMARY:
+            ref = layout.EntityRef.parse(str(self.address))
+            return f"# {ref.title}\n\n"
+        if self.name == "TACIT.md":
+            return f"# Tacit knowledge — {self.agent}\n\n"
+        if self.name == "CONTEXT.md":
+            return f"# Current context — {self.agent}\n\n"
+        if self.name == vault.PRINCIPLES:
+            return "# Principles\n\n"
+        return f"# {self.name}\n\n"
+
+
+def unified_diff(theirs: str, mine: str, name: str) -> str:
+    """The change from the disk version to the user's, as a unified diff."""
+    lines = difflib.unified_diff(
+        theirs.splitlines(keepends=True),
+        mine.splitlines(keepends=True),
+        fromfile=f"{name} on disk",
+        tofile=f"{name} (yours)",
+    )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+class Banner(QtWidgets.QFrame):
+    """A frame tinted with `colour` over the theme's window colour (light or dark).
+
+    The tint is mixed again whenever the palette changes, so a theme switch keeps it
+    readable.
+    """
+
+    def __init__(self, colour: str, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.colour = QtGui.QColor(colour)
+        self._tinting = False
+        self.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
+        self.setAutoFillBackground(True)
+        self._tint()
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QtCore.QEvent.Type.PaletteChange and not self._tinting:
+            self._tint()
+
+    def _tint(self) -> None:
+        base = QtWidgets.QApplication.palette().color(QtGui.QPalette.ColorRole.Window)
+        tint = self.colour
+        mixed = QtGui.QColor(
+            (base.red() * 4 + tint.red()) // 5,
+            (base.green() * 4 + tint.green()) // 5,
+            (base.blue() * 4 + tint.blue()) // 5,
+        )
+        palette = self.palette()
+        palette.setColor(QtGui.QPalette.ColorRole.Window, mixed)
+        self._tinting = True
+        try:
+            self.setPalette(palette)
+        finally:
+            self._tinting = False
+
+
+class ConflictBar(Banner):
+    """The bar saying the file changed on disk while editing, with the two ways out."""
+
+    reloadTheirs = QtCore.Signal()
+    keepMine = QtCore.Signal()
+
+    MESSAGE = "This file changed on disk while you were editing."
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__("#e8a200", parent)
+        self.label = QtWidgets.QLabel(self.MESSAGE)
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.reload_button = QtWidgets.QPushButton("Reload theirs")
+        self.reload_button.setToolTip(
+            "Put the version on disk in the editor. Your text is not lost: "
+            "Undo (Ctrl+Z) in the editor brings it back."
+        )
+        self.keep_button = QtWidgets.QPushButton("Keep mine…")
+        self.keep_button.setToolTip(
+            "Compare the version on disk with yours, then write yours over it"
+        )
+        self.reload_button.clicked.connect(self.reloadTheirs)
+        self.keep_button.clicked.connect(self.keepMine)
+        row = QtWidgets.QHBoxLayout(self)
+        row.setContentsMargins(10, 6, 6, 6)
+        icon = QtWidgets.QLabel()
+        warning = self.style().standardIcon(QtWidgets.QStyle.StandardPixmap.SP_MessageBoxWarning)
+        icon.setPixmap(warning.pixmap(20, 20))
+        row.addWidget(icon)
+        row.addWidget(self.label, 1)
+        row.addWidget(self.reload_button)
+        row.addWidget(self.keep_button)
+        self.setAccessibleName("File changed on disk")
+        self.hide()
+
+    def show_conflict(self, detail: str | None = None) -> None:
+        self.label.setText(self.MESSAGE if not detail else f"{self.MESSAGE} {detail}")
+        self.show()
+
+
+class DiffDialog(QtWidgets.QDialog):
+    """Shows the disk version against the user's before "Keep mine" overwrites it."""
+
+    def __init__(self, name: str, theirs: str, mine: str, parent: QtWidgets.QWidget) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Keep your version of {name}?")
+        self.resize(760, 520)
+        intro = QtWidgets.QLabel(
+            f"{name} was changed on disk while you were editing it. Lines starting with "
+            "“−” are only on disk and will be replaced; lines starting with “+” are yours."
+        )
+        intro.setWordWrap(True)
+        self.diff_view = QtWidgets.QPlainTextEdit()
+        self.diff_view.setReadOnly(True)
+        self.diff_view.setFont(
+            QtGui.QFontDatabase.systemFont(QtGui.QFontDatabase.SystemFont.FixedFont)
+        )
+        self.diff_view.setLineWrapMode(QtWidgets.QPlainTextEdit.LineWrapMode.NoWrap)
+        self.diff_view.setAccessibleName("Differences between the disk version and yours")
+        diff = unified_diff(theirs, mine, name) or "(The two versions are the same.)\n"
+        self._fill(diff)
+        buttons = QtWidgets.QDialogButtonBox()
+        self.keep_button = buttons.addButton(
+            "Overwrite with mine", QtWidgets.QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        self.keep_button.setToolTip("Write your text over the version shown on disk")
+        back = buttons.addButton(
+            "Back to editing", QtWidgets.QDialogButtonBox.ButtonRole.RejectRole
+        )
+        back.setToolTip("Write nothing; your text stays in the editor")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout_ = QtWidgets.QVBoxLayout(self)
+        layout_.addWidget(intro)
+        layout_.addWidget(self.diff_view, 1)
+        layout_.addWidget(buttons)
+
+    def _fill(self, diff: str) -> None:
+        cursor = self.diff_view.textCursor()
+        plain = QtGui.QTextCharFormat()
+        added = QtGui.QTextCharFormat()
+        added.setForeground(QtGui.QColor("#2f9e44"))
+        removed = QtGui.QTextCharFormat()
+        removed.setForeground(QtGui.QColor("#d9480f"))
+        for line in diff.splitlines(keepends=True):
+            if line.startswith("+") and not line.startswith("+++"):
+                fmt = added
+            elif line.startswith("-") and not line.startswith("---"):
+                fmt = removed
+            else:
+                fmt = plain
+            cursor.insertText(line, fmt)
+        self.diff_view.moveCursor(QtGui.QTextCursor.MoveOperation.Start)
+
+
+class DocumentPane(QtWidgets.QWidget):
+    """One markdown document: rendered, edited as plain text, saved over what was read."""
+
+    loaded = QtCore.Signal()  # a load finished (the file, its absence or its error is shown)
+    saved = QtCore.Signal(str)  # the digest of the text written
+    dirtyChanged = QtCore.Signal(bool)
+    entityRequested = QtCore.Signal(str)  # a link to an entity address was clicked
+
+    LOADING, VIEW, EDIT, EMPTY = range(4)
+
+    def __init__(
+        self,
+        session: Session,
+        target: DocumentTarget | None = None,
+        parent: QtWidgets.QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.target: DocumentTarget | None = None
+        self.document: vault.Document | None = None  # as last read from disk
+        self.digest: str | None = None  # the version the editor's text is based on
+        self.base_text = ""  # the text the edit started from
+        self.theirs: vault.Document | None = None  # the disk version behind the conflict bar
+        self.diff_dialog: DiffDialog | None = None
+        self.discard_prompt: QtWidgets.QMessageBox | None = None
+        self._editing = False
+        self._dirty = False
+        self._saving = False
+        self._generation = 0
+        self._load_error: BaseException | None = None
+        self._build()
+        session.documentChanged.connect(self._on_document_changed)
+        session.entityChanged.connect(self._on_entity_changed)
+        if target is not None:
+            self.set_target(target)
+        else:
+            self._show_state()
+
+    # -- building ---------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.title_label = QtWidgets.QLabel()
+        font = self.title_label.font()
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        self.title_label.setFont(font)
+        self.title_label.setTextInteractionFlags(
+            QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
+        )
+        self.state_label = QtWidgets.QLabel()
+        self.state_label.setForegroundRole(QtGui.QPalette.ColorRole.PlaceholderText)
+
+        self.edit_button = self._button("Edit", "Edit this document as text (Ctrl+E)")
+        self.save_button = self._button("Save", "Save your changes to disk (Ctrl+S)")
+        self.cancel_button = self._button(
+            "Cancel", "Stop editing; asks before dropping changes (Esc)"
+        )
+        self.edit_button.clicked.connect(self.start_edit)
+        self.save_button.clicked.connect(self.save)
+        self.cancel_button.clicked.connect(self.cancel)
+        self._shortcut("Ctrl+E", self._edit_shortcut)
+        self._shortcut("Ctrl+S", self.save)
+        self._shortcut("Esc", self._escape)
+
+        header = QtWidgets.QHBoxLayout()
+        header.setContentsMargins(6, 2, 2, 2)
+        header.addWidget(self.title_label)
+        header.addSpacing(8)
+        header.addWidget(self.state_label, 1)
+        for button in (self.edit_button, self.save_button, self.cancel_button):
+            header.addWidget(button)
+
+        self.banner = Banner("#d9480f")
+        self.banner_label = QtWidgets.QLabel()
+        self.banner_label.setWordWrap(True)
+        self.banner_label.setTextInteractionFlags(
+            QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
+        )
+        banner_row = QtWidgets.QHBoxLayout(self.banner)
+        banner_row.setContentsMargins(10, 6, 10, 6)
+        banner_row.addWidget(self.banner_label)
+        self.banner.hide()
+
+        self.conflict_bar = ConflictBar()
+        self.conflict_bar.reloadTheirs.connect(self.reload_theirs)
+        self.conflict_bar.keepMine.connect(self.keep_mine)
+
+        self.browser = QtWidgets.QTextBrowser()
+        self.browser.setOpenLinks(False)
+        self.browser.setOpenExternalLinks(False)
+        self.browser.anchorClicked.connect(self._on_link)
+        self.browser.setAccessibleName("Rendered document")
+        self.browser.document().setDocumentMargin(10)
+        self.editor = QtWidgets.QPlainTextEdit()
+        self.editor.setFont(
+            QtGui.QFontDatabase.systemFont(QtGui.QFontDatabase.SystemFont.FixedFont)
+        )
+        self.editor.setAccessibleName("Document text")
+        self.editor.document().setDocumentMargin(8)
+        self.editor.setToolTip("Markdown text. Ctrl+S saves, Esc stops editing.")
+        self.editor.textChanged.connect(self._update_dirty)
+
+        self.empty_label = QtWidgets.QLabel()
+        self.empty_label.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setForegroundRole(QtGui.QPalette.ColorRole.PlaceholderText)
+        self.create_button = self._button("Create", "Start this file and edit it")
+        self.create_button.clicked.connect(self.create_document)
+        empty = QtWidgets.QWidget()
+        empty_box = QtWidgets.QVBoxLayout(empty)
+        empty_box.addStretch(1)
+        empty_box.addWidget(self.empty_label)
+        empty_box.addWidget(self.create_button, 0, QtCore.Qt.AlignmentFlag.AlignHCenter)
+        empty_box.addStretch(2)
+
+        self.loading_label = QtWidgets.QLabel("Loading…")
+        self.loading_label.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
+        self.loading_label.setForegroundRole(QtGui.QPalette.ColorRole.PlaceholderText)
+
+        self.stack = QtWidgets.QStackedWidget()
+        for page in (self.loading_label, self.browser, self.editor, empty):
+            self.stack.addWidget(page)
+
+        box = QtWidgets.QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addLayout(header)
+        box.addWidget(self.banner)
+        box.addWidget(self.conflict_bar)
+        box.addWidget(self.stack, 1)
+
+    def _button(self, text: str, tip: str) -> QtWidgets.QPushButton:
+        button = QtWidgets.QPushButton(text)
+        button.setToolTip(tip)
+        button.setAutoDefault(False)
+        return button
+
+    def _shortcut(self, keys: str, slot: object) -> None:
+        action = QtGui.QAction(self)
+        action.setShortcut(QtGui.QKeySequence(keys))
+        action.setShortcutContext(QtCore.Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        action.triggered.connect(slot)
+        self.addAction(action)
+
+    # -- public -----------------------------------------------------------------------------
+
+    def set_target(self, target: DocumentTarget | None) -> None:
+        """Show `target` (loaded off-thread). Unsaved edits are dropped: ask `is_dirty` first."""
+        self.target = target
+        self.document = None
+        self._load_error = None
+        self.theirs = None
+        self._stop_editing()
+        self.conflict_bar.hide()
+        self.banner.hide()
+        self.title_label.setText(target.title if target else "")
+        self.reload()
+
+    def reload(self) -> None:
+        """Read the file again (off-thread); the editor keeps unsaved text."""
+        self._generation += 1
+        generation = self._generation
+        target = self.target
+        if target is None:
+            self._show_state()
+            return
+        if self.document is None:
+            self.stack.setCurrentIndex(self.LOADING)
+        self.session.run(
+            lambda: target.read(self.session.vault),
+            lambda doc: self._loaded(generation, doc),
+            lambda exc: self._load_failed(generation, exc),
+        )
+
+    def is_dirty(self) -> bool:
+        return self._dirty
+
+    def is_editing(self) -> bool:
+        return self._editing
+
+    @property
+    def path(self) -> Path | None:
+        return None if self.document is None else self.document.path
+
+    def start_edit(self) -> None:
+        doc = self.document
+        if self._editing or doc is None or doc.error is not None:
+            return
+        if not doc.exists:
+            self.create_document()
+            return
+        self._begin(doc.text or "", doc.digest)
+
+    def create_document(self) -> None:
+        """Edit a new file (it is written, with no expected version, on Save)."""
+        doc = self.document
+        if self._editing or self.target is None or doc is None or doc.exists or doc.error:
+            return
+        self._begin(self.target.starter_text(), None, dirty=True)
+
+    def save(self) -> None:
+        if not self._editing or self._saving or self.target is None:
+            return
+        if not self._dirty and self.document is not None and self.document.exists:
+            self._stop_editing()
+            self._show_state()
+            return
+        text = self.editor.toPlainText()
+        self._saving = True
+        self._show_state()
+        self.target.save(
+            self.session,
+            text,
+            self.digest,
+            lambda digest: self._saved(text, digest),
+            self._save_failed,
+        )
+
+    def cancel(self) -> None:
+        """Stop editing; with unsaved changes, ask first (the question is not modal)."""
+        if not self._editing:
+            return
+        if not self._dirty:
+            self._stop_editing()
+            self._show_state()
+            return
+        box = QtWidgets.QMessageBox(
+            QtWidgets.QMessageBox.Icon.Question,
+            "Discard your changes?",
+            f"You changed {self.target.file_name if self.target else 'this file'} and have "
+            "not saved it. Discard your changes?",
+            QtWidgets.QMessageBox.StandardButton.NoButton,
+            self,
+        )
+        discard = box.addButton("Discard changes", QtWidgets.QMessageBox.ButtonRole.DestructiveRole)
+        keep = box.addButton("Keep editing", QtWidgets.QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(keep)
+
+        def answered(button: QtWidgets.QAbstractButton) -> None:
+            self.discard_prompt = None
+            if button is discard:
+                self._stop_editing()
+                self.conflict_bar.hide()
+                self._show_state()
+
+        box.buttonClicked.connect(answered)
+        self.discard_prompt = box
+        box.open()
+
+    def reload_theirs(self) -> None:
+        """Put the disk version in the editor as one undoable change; yours stays in undo."""
+        theirs = self.theirs
+        if theirs is None:
+            return
+        self.theirs = None
+        self.conflict_bar.hide()
+        self.document = theirs
+        text = theirs.text or ""
+        self.base_text = text
+        self.digest = theirs.digest
+        if self._editing:
+            cursor = QtGui.QTextCursor(self.editor.document())
+            cursor.beginEditBlock()
+            cursor.select(QtGui.QTextCursor.SelectionType.Document)
+            cursor.insertText(text)
+            cursor.endEditBlock()
+            self._update_dirty()
+            self.state_label.setText("Showing the version on disk. Ctrl+Z brings back yours.")
+        else:
+            self._show_state()
+
+    def keep_mine(self) -> None:
+        """Show the disk version against the user's; write theirs over only if confirmed."""
+        theirs = self.theirs
+        if theirs is None or self.target is None:
+            return
+        dialog = DiffDialog(
+            self.target.file_name, theirs.text or "", self.editor.toPlainText(), self
+        )
+
+        def confirmed() -> None:
+            self.theirs = None
+            self.conflict_bar.hide()
+            self.digest = theirs.digest  # write over exactly the version that was shown
+            self.save()
+
+        dialog.accepted.connect(confirmed)
+        dialog.finished.connect(lambda _result: setattr(self, "diff_dialog", None))
+        self.diff_dialog = dialog
+        dialog.open()
+
+    # -- loading ----------------------------------------------------------------------------
+
+    def _loaded(self, generation: int, doc: vault.Document) -> None:
+        if generation != self._generation:
+            return
+        self.document = doc
+        self._load_error = None
+        if doc.error is not None:
+            self._show_banner(doc.error)
+        elif not self._saving:
+            self.banner.hide()
+        if self._editing:
+            if self._dirty and doc.digest != self.digest:
+                self._raise_conflict(doc)
+            elif not self._dirty:
+                self._restart_editing(doc)
+        else:
+            self.digest = doc.digest
+        self._show_state()
+        self.loaded.emit()
+
+    def _load_failed(self, generation: int, exc: BaseException) -> None:
+        if generation != self._generation:
+            return
+        self.document = None
+        self._load_error = exc
+        self._show_banner(exc)
+        self._show_state()
+        self.loaded.emit()
+
+    def _on_document_changed(self, path: str) -> None:
+        if self.path is None or self._saving or Path(path) != self.path:
+            return
+        self.reload()
+
+    def _on_entity_changed(self, address: str) -> None:
+        """A summary is also rewritten by entity-level writes (synthesis, archiving)."""
+        target = self.target
+        if target is None or target.kind != SUMMARY or self._saving:
+            return
+        if address == target.address:
+            self.reload()
+
+    def _raise_conflict(self, theirs: vault.Document) -> None:
+        self.theirs = theirs
+        self.conflict_bar.reload_button.setEnabled(theirs.error is None)
+        if theirs.error is not None:
+            self._show_banner(theirs.error)
+        detail = "It is gone now." if not theirs.exists else None
+        self.conflict_bar.show_conflict(detail)
+
+    def _restart_editing(self, doc: vault.Document) -> None:
+        """A clean editor follows the disk: new text, new base, new digest."""
+        self.base_text = doc.text or ""
+        self.digest = doc.digest
+        self.editor.setPlainText(self.base_text)
+        self._update_dirty()
+
+    # -- editing ----------------------------------------------------------------------------
+
+    def _begin(self, text: str, digest: str | None, *, dirty: bool = False) -> None:
+        self.base_text = "" if dirty else text
+        self.digest = digest
+        self._editing = True
+        self.editor.setPlainText(text)
+        self.editor.document().clearUndoRedoStacks()
+        if dirty:  # a new file: type after its heading
+            self.editor.moveCursor(QtGui.QTextCursor.MoveOperation.End)
+        self._update_dirty()
+        self._show_state()
+        self.editor.setFocus()
+
+    def _stop_editing(self) -> None:
+        self._editing = False
+        self.theirs = None
+        self.conflict_bar.hide()
+        self._set_dirty(False)
+
+    def _update_dirty(self) -> None:
+        self._set_dirty(self._editing and self.editor.toPlainText() != self.base_text)
+
+    def _set_dirty(self, dirty: bool) -> None:
+        if dirty != self._dirty:
+            self._dirty = dirty
+            self.dirtyChanged.emit(dirty)
+            self._show_state()
+
+    def _saved(self, text: str, digest: str) -> None:
+        self._saving = False
+        self.banner.hide()
+        self.document = vault.Document(self.path or Path(), text, digest)
+        self.digest = digest
+        self.base_text = text
+        if self.editor.toPlainText() == text:  # nothing typed while the write ran
+            self._stop_editing()
+        self._update_dirty()
+        self._show_state()
+        self.saved.emit(digest)
+
+    def _save_failed(self, exc: BaseException) -> None:
+        self._saving = False
+        if isinstance(exc, errors.ConflictError):
+            target = self.target
+            if target is None:
+                return
+            self.session.run(lambda: target.read(self.session.vault), self._raise_conflict)
+        else:
+            self._show_banner(exc)
+        self._show_state()
+
+    def _edit_shortcut(self) -> None:
+        if self.stack.currentIndex() == self.EMPTY:
+            self.create_document()
+        else:
+            self.start_edit()
+
+    def _escape(self) -> None:
+        if self.diff_dialog is None and self.discard_prompt is None:
+            self.cancel()
+
+    # -- showing ----------------------------------------------------------------------------
+
+    def _show_banner(self, exc: BaseException) -> None:
+        title, message = describe(exc)
+        self.banner_label.setText(f"<b>{_html(title)}</b><br>{_html(message)}")
+        self.banner.show()
+
+    def _show_state(self) -> None:
+        doc = self.document
+        readable = doc is not None and doc.error is None
+        if self._editing:
+            self.stack.setCurrentIndex(self.EDIT)
+        elif doc is not None and doc.exists:
+            self._render(doc.text or "")
+            self.stack.setCurrentIndex(self.VIEW)
+        elif doc is None and self.target is not None and self._load_error is None:
+            self.stack.setCurrentIndex(self.LOADING)
+        else:
+            self._show_empty(doc)
+        self.create_button.setVisible(readable and doc is not None and not doc.exists)
+        self.edit_button.setVisible(not self._editing)
+        self.edit_button.setEnabled(readable and doc is not None and doc.exists)
+        self.save_button.setVisible(self._editing)
+        self.save_button.setEnabled(not self._saving)
+        self.cancel_button.setVisible(self._editing)
+        self.state_label.setText(self._state_text())
+
+    def _state_text(self) -> str:
+        doc = self.document
+        if self._saving:
+            return "Saving…"
+        if self._editing:
+            return "Unsaved changes" if self._dirty else "Editing"
+        if doc is not None and doc.error is not None:
+            return "Cannot be read"
+        return ""
+
+    def _show_empty(self, doc: vault.Document | None) -> None:
+        target = self.target
+        name = target.file_name if target else "This file"
+        if target is None:
+            text = "Nothing to show."
+        elif doc is None or doc.error is not None:
+            text = f"{name} cannot be shown."
+        elif target.kind == SUMMARY:
+            text = f"{target.address} has no summary yet."
+        elif target.agent:
+            text = f"{target.agent} has no {name} yet."
+        else:
+            text = f"There is no {name} yet."
+        self.empty_label.setText(text)
+        self.stack.setCurrentIndex(self.EMPTY)
+
+    def _render(self, text: str) -> None:
+        scroll = self.browser.verticalScrollBar().value()
+        self.browser.document().setMarkdown(text, MARKDOWN)
+        self.browser.moveCursor(QtGui.QTextCursor.MoveOperation.Start)  # else a hidden pane
+        self.browser.verticalScrollBar().setValue(scroll)  # opens scrolled to the bottom
+
+    def _on_link(self, url: QtCore.QUrl) -> None:
+        """Links to entity addresses open the entity; any other link is inert."""
+        href = url.toString()
+        if url.scheme() not in ("", "agent", "global"):
+            return
+        try:
+            ref = layout.EntityRef.parse(href.strip("/"))
+        except errors.VaultError:
+            return
+        self.entityRequested.emit(str(ref))
+
+
+def _html(text: str) -> str:
+    return html.escape(text).replace("\n", "<br>")

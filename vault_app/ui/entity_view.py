@@ -1,0 +1,821 @@
+"""The entity pane: header, rendered summary, the facts table with filters, and lineage.
+
+Design
+------
+`EntityView.show_entity(address)` reads the entity on a worker (`Session.run`: the
+validated facts and their tiers) and shows, top to bottom:
+
+* a header (title, address, tier counts) with the actions Add fact (Ctrl+N), Edit =
+  supersede (F2, or Enter / double-click on an active fact) and Archive (asks first and
+  says that nothing is deleted); there is no delete;
+* a banner in plain words (`session.describe`) when items.json cannot be read or some of
+  its entries are invalid; the summary and the rest of the window keep working;
+* the summary as a `documents.DocumentPane` (rendered / edit / save with a hash check);
+* the facts table: `models.FactsModel` behind a `models.FactsFilterProxy` (text, tier
+  toggles, category, "Show superseded"), tier pills by `models.TierBadgeDelegate`,
+  sortable on every column;
+* under the table, the selected fact's history (old → new, superseded versions greyed)
+  and its related entities; activating one emits `openEntity(address)`.
+
+Writes go through `commands` (undoable). When `Session.entityChanged` names the shown
+entity, it is read again and `FactsModel.update_facts` keeps rows in place, so the
+selection and the scroll position survive; a load that finishes after a newer one
+started is dropped.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from typing import Any
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from vault_app.core import errors, layout, models, vault
+from vault_app.ui import commands, documents
+from vault_app.ui import models as qt_models
+from vault_app.ui.fact_dialog import FactDialog, known_addresses, resolve_related
+from vault_app.ui.session import Session, describe
+
+Qt = QtCore.Qt
+Loaded = tuple[vault.EntityView, dict[str, models.DecayTier]]
+
+
+def _tint(frame: QtWidgets.QFrame, colour: str) -> None:
+    """Give a banner a light wash of `colour` over the palette's window colour."""
+    frame.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
+    frame.setAutoFillBackground(True)
+    palette = frame.palette()
+    base = palette.color(QtGui.QPalette.ColorRole.Window)
+    tint = QtGui.QColor(colour)
+    palette.setColor(
+        QtGui.QPalette.ColorRole.Window,
+        QtGui.QColor(
+            (base.red() * 4 + tint.red()) // 5,
+            (base.green() * 4 + tint.green()) // 5,
+            (base.blue() * 4 + tint.blue()) // 5,
+        ),
+    )
+    frame.setPalette(palette)
+
+
+def _dot(colour: str, size: int = 10) -> QtGui.QIcon:
+    """A small filled circle: the tier's colour next to its toggle."""
+    pixmap = QtGui.QPixmap(size, size)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QtGui.QPainter(pixmap)
+    painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QtGui.QColor(colour))
+    painter.drawEllipse(0, 0, size, size)
+    painter.end()
+    return QtGui.QIcon(pixmap)
+
+
+def local_history(fact: models.Fact, by_id: dict[str, models.Fact]) -> list[models.Fact] | None:
+    """The fact's lineage (old → new) within its entity, or None if a link leads outside."""
+    chain = [fact]
+    seen = {fact.id}
+    step = fact
+    while step.supersedes and step.supersedes not in seen:
+        older = by_id.get(step.supersedes)
+        if older is None:
+            return None
+        chain.insert(0, older)
+        seen.add(older.id)
+        step = older
+    step = fact
+    while step.superseded_by and step.superseded_by not in seen:
+        newer = by_id.get(step.superseded_by)
+        if newer is None:
+            return None
+        chain.append(newer)
+        seen.add(newer.id)
+        step = newer
+    return chain
+
+
+def _read(v: vault.Vault, address: str) -> Loaded:
+    """Worker: the entity and the tier of each active fact (both off the GUI thread)."""
+    view = v.entity(address)
+    now = v.now()
+    tiers = {fact.id: v.tier(fact, now) for fact in view.facts if fact.is_active}
+    return view, tiers
+
+
+class EntityView(QtWidgets.QWidget):
+    """The right-hand pane for one entity (see the module docstring)."""
+
+    openEntity = QtCore.Signal(str)  # the user activated a related entity: navigate there
+    entityMoved = QtCore.Signal(str, str)  # archived here: old address, new address
+    loaded = QtCore.Signal(str)  # the entity at this address is shown (after each load)
+
+    EMPTY, CONTENT = range(2)
+    HISTORY_ROLE = Qt.ItemDataRole.UserRole + 1
+
+    def __init__(self, session: Session, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.address: str | None = None
+        self.ref: layout.EntityRef | None = None
+        self.view: vault.EntityView | None = None
+        self.fact_dialog: FactDialog | None = None
+        self.archive_prompt: QtWidgets.QMessageBox | None = None
+        self._generation = 0
+        self._history_generation = 0
+        self._pending_select: str | None = None
+        self._build()
+        session.entityChanged.connect(self._on_entity_changed)
+        self._update_actions()
+
+    # -- building -------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.pages = QtWidgets.QStackedWidget()
+        self.placeholder = QtWidgets.QLabel("Select an entity in the sidebar to see its facts.")
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.placeholder.setForegroundRole(QtGui.QPalette.ColorRole.PlaceholderText)
+        self.pages.addWidget(self.placeholder)
+        content = QtWidgets.QWidget()
+        self.pages.addWidget(content)
+        outer = QtWidgets.QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.pages)
+
+        self._build_actions()
+        self._build_banner()
+        self.summary = documents.DocumentPane(self.session)
+        self.summary.entityRequested.connect(self.openEntity)
+        self.summary.setAccessibleName("Summary")
+        facts = self._build_facts()
+        lineage = self._build_lineage()
+
+        lower = QtWidgets.QSplitter(Qt.Orientation.Vertical)
+        lower.setChildrenCollapsible(False)
+        lower.addWidget(facts)
+        lower.addWidget(lineage)
+        lower.setStretchFactor(0, 4)
+        lower.setStretchFactor(1, 1)
+        self.splitter = QtWidgets.QSplitter(Qt.Orientation.Vertical)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(self.summary)
+        self.splitter.addWidget(lower)
+        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(1, 5)
+        self.splitter.setSizes([300, 700])  # scaled to the real height when shown
+        lower.setSizes([560, 160])
+
+        box = QtWidgets.QVBoxLayout(content)
+        box.setContentsMargins(10, 8, 10, 8)
+        box.addLayout(self._build_header())
+        box.addWidget(self.banner)
+        box.addWidget(self.splitter, 1)
+
+    def _action(
+        self,
+        text: str,
+        keys: str | QtGui.QKeySequence.StandardKey,
+        tip: str,
+        slot: Callable[[], Any],
+    ) -> QtGui.QAction:
+        action = QtGui.QAction(text, self)
+        action.setShortcut(QtGui.QKeySequence(keys))
+        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        action.setToolTip(f"{tip} ({action.shortcut().toString(QtGui.QKeySequence.NativeText)})")
+        action.triggered.connect(slot)
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        self.add_action = self._action(
+            "Add fact…", "Ctrl+N", "Add a new fact to this entity", self.add_fact
+        )
+        self.supersede_action = self._action(
+            "Edit fact…",
+            "F2",
+            "Write a new version of the selected fact; the old one is kept in its history",
+            self.supersede_selected,
+        )
+        self.archive_action = self._action(
+            "Archive…",
+            "Ctrl+Shift+A",
+            "Move this entity to archives/ (nothing is deleted)",
+            self.archive,
+        )
+        self.find_action = self._action(
+            "Filter facts", QtGui.QKeySequence.StandardKey.Find, "Filter the facts", self._find
+        )
+
+    def _tool_button(self, action: QtGui.QAction) -> QtWidgets.QToolButton:
+        button = QtWidgets.QToolButton()
+        button.setDefaultAction(action)
+        button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        button.setAutoRaise(False)
+        return button
+
+    def _build_header(self) -> QtWidgets.QLayout:
+        self.title_label = QtWidgets.QLabel()
+        font = self.title_label.font()
+        font.setPointSizeF(font.pointSizeF() * 1.5)
+        font.setBold(True)
+        self.title_label.setFont(font)
+        self.title_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.address_label = QtWidgets.QLabel()
+        self.address_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.address_label.setForegroundRole(QtGui.QPalette.ColorRole.PlaceholderText)
+        self.address_label.setToolTip("The entity's address in the vault")
+        self.counts_label = QtWidgets.QLabel()
+        self.counts_label.setTextFormat(Qt.TextFormat.RichText)
+        self.counts_label.setToolTip("Active facts by tier: how recently they were used")
+
+        names = QtWidgets.QVBoxLayout()
+        names.setSpacing(2)
+        first = QtWidgets.QHBoxLayout()
+        first.addWidget(self.title_label)
+        first.addSpacing(10)
+        first.addWidget(self.address_label, 0, Qt.AlignmentFlag.AlignBottom)
+        first.addStretch(1)
+        names.addLayout(first)
+        names.addWidget(self.counts_label)
+
+        self.add_button = self._tool_button(self.add_action)
+        self.supersede_button = self._tool_button(self.supersede_action)
+        self.archive_button = self._tool_button(self.archive_action)
+        header = QtWidgets.QHBoxLayout()
+        header.addLayout(names, 1)
+        for button in (self.add_button, self.supersede_button, self.archive_button):
+            header.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
+        return header
+
+    def _build_banner(self) -> None:
+        self.banner = QtWidgets.QFrame()
+        _tint(self.banner, "#e03131")
+        self.banner.setAccessibleName("Problem with this entity")
+        icon = QtWidgets.QLabel()
+        warning = self.style().standardIcon(QtWidgets.QStyle.StandardPixmap.SP_MessageBoxWarning)
+        icon.setPixmap(warning.pixmap(22, 22))
+        self.banner_label = QtWidgets.QLabel()
+        self.banner_label.setWordWrap(True)
+        self.banner_label.setTextFormat(Qt.TextFormat.RichText)
+        self.banner_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        row = QtWidgets.QHBoxLayout(self.banner)
+        row.setContentsMargins(10, 6, 10, 6)
+        row.addWidget(icon, 0, Qt.AlignmentFlag.AlignTop)
+        row.addWidget(self.banner_label, 1)
+        self.banner.hide()
+
+    def _build_facts(self) -> QtWidgets.QWidget:
+        self.model = qt_models.FactsModel(self)
+        self.proxy = qt_models.FactsFilterProxy(self)
+        self.proxy.setSourceModel(self.model)
+
+        self.filter_edit = QtWidgets.QLineEdit()
+        self.filter_edit.setPlaceholderText("Words in the fact, source or agent")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.setToolTip("Show only facts containing all these words (Ctrl+F)")
+        self.filter_edit.textChanged.connect(self.proxy.set_text)
+        filter_label = QtWidgets.QLabel("&Filter:")
+        filter_label.setBuddy(self.filter_edit)
+
+        self.tier_buttons: dict[models.DecayTier, QtWidgets.QToolButton] = {}
+        tiers = QtWidgets.QHBoxLayout()
+        tiers.setSpacing(2)
+        for tier in models.DecayTier:
+            button = QtWidgets.QToolButton()
+            button.setText(tier.value.capitalize())
+            button.setCheckable(True)
+            button.setChecked(True)
+            button.setToolTip(f"Show {tier.value} facts")
+            button.setIcon(_dot(qt_models.TIER_COLOURS[tier]))
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+            button.toggled.connect(self._tiers_changed)
+            self.tier_buttons[tier] = button
+            tiers.addWidget(button)
+
+        self.category_combo = QtWidgets.QComboBox()
+        self.category_combo.addItem("All categories", None)
+        for category in models.FactCategory:
+            self.category_combo.addItem(category.value.capitalize(), category.value)
+        self.category_combo.setToolTip("Show only facts of this category")
+        self.category_combo.currentIndexChanged.connect(
+            lambda _i: self.proxy.set_category(self.category_combo.currentData())
+        )
+        category_label = QtWidgets.QLabel("C&ategory:")
+        category_label.setBuddy(self.category_combo)
+
+        self.superseded_check = QtWidgets.QCheckBox("Show &superseded")
+        self.superseded_check.setToolTip(
+            "Also show old versions of facts (kept in history, greyed)"
+        )
+        self.superseded_check.toggled.connect(
+            lambda on: self.proxy.set_status("all" if on else "active")
+        )
+        self.shown_label = QtWidgets.QLabel()
+        self.shown_label.setForegroundRole(QtGui.QPalette.ColorRole.PlaceholderText)
+
+        bar = QtWidgets.QHBoxLayout()
+        bar.addWidget(filter_label)
+        bar.addWidget(self.filter_edit, 2)
+        bar.addSpacing(6)
+        bar.addLayout(tiers)
+        bar.addSpacing(6)
+        bar.addWidget(category_label)
+        bar.addWidget(self.category_combo)
+        bar.addSpacing(6)
+        bar.addWidget(self.superseded_check)
+        bar.addStretch(1)
+        bar.addWidget(self.shown_label)
+
+        self.table = QtWidgets.QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setAccessibleName("Facts")
+        self.table.setItemDelegateForColumn(
+            qt_models.FactsModel.TIER, qt_models.TierBadgeDelegate(self.table)
+        )
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(qt_models.FactsModel.TIER, Qt.SortOrder.AscendingOrder)
+        self.table.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setWordWrap(False)
+        self.table.setAlternatingRowColors(True)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.Fixed)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 10)
+        self._size_columns()
+        self.table.activated.connect(self._activated)
+        self.table.selectionModel().selectionChanged.connect(self._selection_changed)
+        for signal in (
+            self.proxy.rowsInserted,
+            self.proxy.rowsRemoved,
+            self.proxy.modelReset,
+            self.proxy.layoutChanged,
+        ):
+            signal.connect(self._update_shown)
+
+        panel = QtWidgets.QWidget()
+        box = QtWidgets.QVBoxLayout(panel)
+        box.setContentsMargins(0, 6, 0, 0)
+        box.addLayout(bar)
+        box.addWidget(self.table, 1)
+        return panel
+
+    def _size_columns(self) -> None:
+        header = self.table.horizontalHeader()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(
+            qt_models.FactsModel.FACT, QtWidgets.QHeaderView.ResizeMode.Stretch
+        )
+        metrics = self.fontMetrics()
+        widest = {
+            qt_models.FactsModel.CATEGORY: "Relationship",
+            qt_models.FactsModel.TIER: "Warm  ",
+            qt_models.FactsModel.ACCESSED: "2026-01-31 14:05",
+            qt_models.FactsModel.ACCESSES: "Accesses",
+            qt_models.FactsModel.CONFIDENCE: "Confidence",
+            qt_models.FactsModel.AGENT: "maintenance",
+            qt_models.FactsModel.STATUS: "Superseded",
+        }
+        for column, sample in widest.items():
+            self.table.setColumnWidth(column, metrics.horizontalAdvance(sample) + 34)
+
+    def _build_lineage(self) -> QtWidgets.QWidget:
+        self.history_label = QtWidgets.QLabel("History (old → new)")
+        self.history_list = QtWidgets.QTreeWidget()
+        self.history_list.setHeaderLabels(["Written", "Status", "Fact"])
+        self.history_list.setRootIsDecorated(False)
+        self.history_list.setUniformRowHeights(True)
+        self.history_list.setAccessibleName("History of the selected fact")
+        self.history_list.setToolTip(
+            "Every version of the selected fact, oldest first. Enter or double-click "
+            "selects that version."
+        )
+        self.history_list.header().setStretchLastSection(True)
+        self.history_list.setColumnWidth(
+            0, self.fontMetrics().horizontalAdvance("2026-01-31 ") + 30
+        )
+        self.history_list.setColumnWidth(1, self.fontMetrics().horizontalAdvance("Superseded") + 24)
+        self.history_list.itemActivated.connect(self._history_activated)
+        self.history_label.setBuddy(self.history_list)
+
+        self.related_label = QtWidgets.QLabel("Related entities")
+        self.related_list = QtWidgets.QListWidget()
+        self.related_list.setAccessibleName("Entities related to the selected fact")
+        self.related_list.setToolTip("Enter or double-click opens the entity")
+        self.related_list.itemActivated.connect(self._related_activated)
+        self.related_label.setBuddy(self.related_list)
+
+        def column(label: QtWidgets.QLabel, widget: QtWidgets.QWidget) -> QtWidgets.QWidget:
+            holder = QtWidgets.QWidget()
+            box = QtWidgets.QVBoxLayout(holder)
+            box.setContentsMargins(0, 4, 0, 0)
+            box.setSpacing(2)
+            label.setForegroundRole(QtGui.QPalette.ColorRole.WindowText)
+            font = label.font()
+            font.setBold(True)
+            label.setFont(font)
+            box.addWidget(label)
+            box.addWidget(widget, 1)
+            return holder
+
+        split = QtWidgets.QSplitter(Qt.Orientation.Horizontal)
+        split.setChildrenCollapsible(False)
+        split.addWidget(column(self.history_label, self.history_list))
+        split.addWidget(column(self.related_label, self.related_list))
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 1)
+        return split
+
+    # -- loading --------------------------------------------------------------------------
+
+    def show_entity(self, address: str, select_fact: str | None = None) -> None:
+        """Show the entity at `address` (read off-thread); optionally select one fact."""
+        try:
+            ref = layout.EntityRef.parse(address)
+        except errors.InvalidIdError as exc:
+            self._show_failure(exc)
+            return
+        same = str(ref) == self.address
+        self.ref, self.address = ref, str(ref)
+        self._pending_select = select_fact
+        if not same:
+            self.view = None
+            self.filter_edit.clear()
+            self.model.set_facts(ref, [], lambda f: models.DecayTier.HOT)
+            self._clear_lineage()
+            self.title_label.setText(ref.title)
+            self.address_label.setText(str(ref))
+            self.counts_label.setText("Loading…")
+            self.banner.hide()
+            self.summary.set_target(documents.DocumentTarget.summary(str(ref)))
+            self.pages.setCurrentIndex(self.CONTENT)
+            self._update_actions()
+        self._load(keep=same)
+
+    def reload(self) -> None:
+        """Read the shown entity again, keeping the selection and scroll position."""
+        if self.address is not None:
+            self._load(keep=True)
+            self.summary.reload()
+
+    def clear(self) -> None:
+        """Show nothing (e.g. the sidebar selection is not an entity)."""
+        self._generation += 1
+        self.address = self.ref = self.view = None
+        self.model.set_facts(None, [], lambda f: models.DecayTier.HOT)
+        self._clear_lineage()
+        self.summary.set_target(None)
+        self.pages.setCurrentIndex(self.EMPTY)
+        self._update_actions()
+
+    def _load(self, *, keep: bool) -> None:
+        self._generation += 1
+        generation = self._generation
+        address = str(self.address)
+        self.session.run(
+            lambda: _read(self.session.vault, address),
+            lambda result: self._loaded(generation, result, keep),
+            lambda exc: self._load_failed(generation, exc),
+        )
+
+    def _on_entity_changed(self, address: str) -> None:
+        try:
+            changed = str(layout.EntityRef.parse(address))
+        except errors.InvalidIdError:
+            return
+        if changed == self.address:
+            self.reload()
+
+    def _loaded(self, generation: int, result: Loaded, keep: bool) -> None:
+        if generation != self._generation:
+            return
+        view, tiers = result
+        selected = self.selected_fact_id() if keep else None
+        scroll = self.table.verticalScrollBar().value()
+        self.view = view
+        if keep:
+            self.model.update_facts(view.ref, view.facts, lambda f: tiers[f.id])
+        else:
+            self.model.set_facts(view.ref, view.facts, lambda f: tiers[f.id])
+        self._show_header(view, tiers)
+        self._show_banner(view)
+        target, self._pending_select = self._pending_select, None
+        if target is not None:
+            if not self.select_fact(target):
+                self._show_lineage(self.selected_fact())
+        elif selected is not None:
+            if self.selected_fact_id() != selected:
+                self.select_fact(selected, reveal=False, scroll=False)
+            self.table.verticalScrollBar().setValue(scroll)
+            self._show_lineage(self.selected_fact())
+        else:
+            self._show_lineage(self.selected_fact())
+        self._update_actions()
+        self._update_shown()
+        self.loaded.emit(str(view.ref))
+
+    def _load_failed(self, generation: int, exc: BaseException) -> None:
+        if generation != self._generation:
+            return
+        self._show_failure(exc)
+
+    def _show_failure(self, exc: BaseException) -> None:
+        self.view = None
+        self.model.set_facts(self.ref, [], lambda f: models.DecayTier.HOT)
+        self._clear_lineage()
+        self.counts_label.setText("")
+        title, message = describe(exc)
+        self._set_banner(title, message)
+        self.pages.setCurrentIndex(self.CONTENT)
+        self._update_actions()
+        self.loaded.emit(self.address or "")
+
+    # -- showing --------------------------------------------------------------------------
+
+    def _show_header(self, view: vault.EntityView, tiers: dict[str, models.DecayTier]) -> None:
+        self.title_label.setText(view.ref.title)
+        archived = " · archived" if view.ref.category == "archives" else ""
+        self.address_label.setText(f"{view.ref}{archived}")
+        if view.error is not None:
+            self.counts_label.setText("The facts cannot be read (see below)")
+            return
+        counts = {tier: 0 for tier in models.DecayTier}
+        for tier in tiers.values():
+            counts[tier] += 1
+        superseded = sum(1 for fact in view.facts if not fact.is_active)
+        parts = [f"<b>{sum(counts.values())}</b> active facts"]
+        for tier, count in counts.items():
+            colour = qt_models.TIER_COLOURS[tier]
+            parts.append(f"<span style='color:{colour}'>●</span> {count} {tier.value}")
+        if superseded:
+            parts.append(f"{superseded} superseded")
+        self.counts_label.setText(" &nbsp;·&nbsp; ".join(parts))
+
+    def _show_banner(self, view: vault.EntityView) -> None:
+        if view.error is not None:
+            title, message = describe(view.error)
+            self._set_banner(
+                title,
+                f"{message}\n\nThis entity's facts cannot be shown or added until the file is "
+                "fixed. Its summary and every other entity can still be used.",
+            )
+        elif view.invalid:
+            count = len(view.invalid)
+            lines = [f"{e.location or ''}: {e.reason}".lstrip(": ") for e in view.invalid[:5]]
+            more = f"\n…and {count - 5} more" if count > 5 else ""
+            self._set_banner(
+                f"{count} {'entry' if count == 1 else 'entries'} of "
+                f"{view.facts_path.name} cannot be read",
+                "They are not shown here and are left untouched on disk "
+                "(“vault-app doctor” lists them):\n" + "\n".join(lines) + more,
+            )
+        else:
+            self.banner.hide()
+
+    def _set_banner(self, title: str, message: str) -> None:
+        body = html.escape(message).replace("\n", "<br>")
+        self.banner_label.setText(f"<b>{html.escape(title)}</b><br>{body}")
+        self.banner.show()
+
+    def _update_shown(self) -> None:
+        total = self.model.rowCount()
+        shown = self.proxy.rowCount()
+        if self.view is None:
+            self.shown_label.setText("")
+        elif total == 0:
+            self.shown_label.setText("No facts yet" if self.view.error is None else "")
+        else:
+            self.shown_label.setText(f"Showing {shown} of {total} facts")
+
+    def _update_actions(self) -> None:
+        view = self.view
+        writable = view is not None and view.error is None
+        self.add_action.setEnabled(writable)
+        fact = self.selected_fact()
+        self.supersede_action.setEnabled(writable and fact is not None and fact.is_active)
+        if fact is not None and not fact.is_active:
+            self.supersede_action.setToolTip(
+                "This version is already superseded: select the current one to edit it"
+            )
+        else:
+            self.supersede_action.setToolTip(
+                "Write a new version of the selected fact; the old one is kept in its history (F2)"
+            )
+        self.archive_action.setEnabled(view is not None and view.ref.category != "archives")
+
+    # -- selection and lineage ------------------------------------------------------------
+
+    def selected_fact(self) -> models.Fact | None:
+        rows = self.table.selectionModel().selectedRows()
+        fact: models.Fact | None = rows[0].data(qt_models.FACT_ROLE) if rows else None
+        return fact
+
+    def selected_fact_id(self) -> str | None:
+        fact = self.selected_fact()
+        return None if fact is None else fact.id
+
+    def select_fact(self, fact_id: str, *, reveal: bool = True, scroll: bool = True) -> bool:
+        """Select a fact by id; with `reveal`, relax the filters that hide it."""
+        row = self.model.row_of(fact_id)
+        if row < 0:
+            return False
+        source = self.model.index(row, 0)
+        index = self.proxy.mapFromSource(source)
+        if not index.isValid() and reveal:
+            fact = self.model.fact_at(row)
+            if not fact.is_active:
+                self.superseded_check.setChecked(True)
+            self.filter_edit.clear()
+            self.category_combo.setCurrentIndex(0)
+            for button in self.tier_buttons.values():
+                button.setChecked(True)
+            index = self.proxy.mapFromSource(source)
+        if not index.isValid():
+            return False
+        flags = (
+            QtCore.QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QtCore.QItemSelectionModel.SelectionFlag.Rows
+        )
+        self.table.selectionModel().setCurrentIndex(index, flags)
+        if scroll:
+            self.table.scrollTo(index)
+        return True
+
+    def _selection_changed(self, *_args: Any) -> None:
+        self._show_lineage(self.selected_fact())
+        self._update_actions()
+
+    def _clear_lineage(self) -> None:
+        self._history_generation += 1
+        self.history_list.clear()
+        self.related_list.clear()
+        self.history_label.setText("History (old → new)")
+
+    def _show_lineage(self, fact: models.Fact | None) -> None:
+        self._clear_lineage()
+        if fact is None:
+            self.history_label.setText("History (old → new): select a fact")
+            return
+        self._show_related(fact)
+        by_id = {f.id: f for f in self.model.facts()}
+        chain = local_history(fact, by_id)
+        if chain is not None:
+            self._fill_history(fact.id, [(self.address or "", step) for step in chain])
+            return
+        self.history_label.setText("History (old → new): looking it up…")
+        generation = self._history_generation
+        fact_id = fact.id
+
+        def done(found: list[tuple[layout.EntityRef, models.Fact]]) -> None:
+            if generation == self._history_generation:
+                self._fill_history(fact_id, [(str(ref), step) for ref, step in found])
+
+        def failed(exc: BaseException) -> None:
+            if generation == self._history_generation:
+                self.history_label.setText(f"History (old → new): {describe(exc)[1]}")
+
+        self.session.run(lambda: self.session.vault.fact_history(fact_id), done, failed)
+
+    def _fill_history(self, selected: str, chain: list[tuple[str, models.Fact]]) -> None:
+        self.history_list.clear()
+        versions = len(chain)
+        self.history_label.setText(
+            "History (old → new): this fact has no other versions"
+            if versions == 1
+            else f"History (old → new): {versions} versions"
+        )
+        grey = QtGui.QBrush(qt_models.disabled_text())
+        for address, fact in chain:
+            when = fact.timestamp.astimezone().strftime("%Y-%m-%d") if fact.timestamp else ""
+            elsewhere = f"  (in {address})" if address and address != self.address else ""
+            item = QtWidgets.QTreeWidgetItem(
+                [when, qt_models.status_text(fact), fact.fact + elsewhere]
+            )
+            item.setData(0, self.HISTORY_ROLE, (address, fact.id))
+            item.setToolTip(2, fact.fact)
+            if not fact.is_active:
+                for column in range(3):
+                    item.setForeground(column, grey)
+            if fact.id == selected:
+                font = item.font(0)
+                font.setBold(True)
+                for column in range(3):
+                    item.setFont(column, font)
+            self.history_list.addTopLevelItem(item)
+
+    def _show_related(self, fact: models.Fact) -> None:
+        known = set(known_addresses(self.session))
+        agent = self.ref.agent if self.ref is not None else None
+        grey = QtGui.QBrush(qt_models.disabled_text())
+        for reference in fact.related_entities:
+            target = resolve_related(reference, agent, known)
+            item = QtWidgets.QListWidgetItem(reference)
+            item.setData(Qt.ItemDataRole.UserRole, target)
+            if target is None:
+                item.setForeground(grey)
+                item.setToolTip(f"{reference} is not in this vault")
+            else:
+                item.setToolTip(f"Open {target}")
+            self.related_list.addItem(item)
+        count = len(fact.related_entities)
+        self.related_label.setText(
+            f"Related entities ({count})" if count else "Related entities: none"
+        )
+
+    def _history_activated(self, item: QtWidgets.QTreeWidgetItem, _column: int) -> None:
+        address, fact_id = item.data(0, self.HISTORY_ROLE)
+        if address and address != self.address:
+            self.openEntity.emit(address)
+        else:
+            self.select_fact(fact_id)
+
+    def _related_activated(self, item: QtWidgets.QListWidgetItem) -> None:
+        target = item.data(Qt.ItemDataRole.UserRole)
+        if target:
+            self.openEntity.emit(target)
+
+    # -- filters --------------------------------------------------------------------------
+
+    def _tiers_changed(self) -> None:
+        self.proxy.set_tiers(t for t, b in self.tier_buttons.items() if b.isChecked())
+
+    def _find(self) -> None:
+        self.filter_edit.setFocus()
+        self.filter_edit.selectAll()
+
+    # -- actions --------------------------------------------------------------------------
+
+    def _activated(self, index: QtCore.QModelIndex) -> None:
+        fact = index.data(qt_models.FACT_ROLE)
+        if fact is not None and fact.is_active:
+            self.supersede_selected()
+
+    def add_fact(self) -> FactDialog | None:
+        """Open the Add fact dialog for the shown entity (window-modal, not blocking)."""
+        if not self.add_action.isEnabled() or self.address is None:
+            return None
+        return self._keep_dialog(FactDialog.add(self.session, self.address, self))
+
+    def supersede_selected(self) -> FactDialog | None:
+        """Open the Edit (supersede) dialog for the selected active fact."""
+        fact = self.selected_fact()
+        if (
+            not self.supersede_action.isEnabled()
+            or fact is None
+            or not fact.is_active
+            or self.address is None
+        ):
+            return None
+        return self._keep_dialog(FactDialog.supersede(self.session, self.address, fact, self))
+
+    def _keep_dialog(self, dialog: FactDialog) -> FactDialog:
+        if self.fact_dialog is not None and not self.fact_dialog.isVisible():
+            self.fact_dialog.deleteLater()  # the previous, closed one
+        self.fact_dialog = dialog
+        dialog.factSaved.connect(self._fact_saved)
+        return dialog
+
+    def _fact_saved(self, fact_id: str) -> None:
+        # the session announced the change (a reload is under way) before this call
+        if fact_id:
+            self._pending_select = fact_id
+
+    def archive(self) -> QtWidgets.QMessageBox | None:
+        """Ask, then move the entity under archives/ (undoable; nothing is deleted)."""
+        ref = self.ref
+        if ref is None or not self.archive_action.isEnabled():
+            return None
+        destination = f"archives/{ref.path.split('/', 1)[1]}"
+        box = QtWidgets.QMessageBox(
+            QtWidgets.QMessageBox.Icon.Question,
+            f"Archive {ref.title}?",
+            f"{ref.title} moves to {destination}.",
+            QtWidgets.QMessageBox.StandardButton.NoButton,
+            self,
+        )
+        box.setInformativeText(
+            "Nothing is deleted: its facts and summary move with it and stay searchable. "
+            "Edit → Undo (Ctrl+Z) moves it back."
+        )
+        confirm = box.addButton("Archive", QtWidgets.QMessageBox.ButtonRole.AcceptRole)
+        cancel = box.addButton(QtWidgets.QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(cancel)
+        address = str(ref)
+
+        def answered(button: QtWidgets.QAbstractButton) -> None:
+            self.archive_prompt = None
+            if button is confirm:
+                commands.archive_entity(
+                    self.session, address, on_done=lambda new: self._archived(address, new)
+                )
+
+        box.buttonClicked.connect(answered)
+        self.archive_prompt = box
+        box.open()
+        return box
+
+    def _archived(self, old: str, new: layout.EntityRef) -> None:
+        if self.address == old:
+            self.show_entity(str(new))
+        self.entityMoved.emit(old, str(new))

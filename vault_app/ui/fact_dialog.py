@@ -1,0 +1,446 @@
+"""The fact editor: add a fact, or edit one (an edit supersedes; the old fact stays).
+
+Design
+------
+`FactDialog` is one form for both jobs. `FactDialog.add(session, address, parent)` and
+`FactDialog.supersede(session, address, fact, parent)` build it, open it window-modal
+(`open()`, never a nested event loop) and return it. The form checks itself as the user
+types: each problem is shown in words next to its field and OK stays disabled until
+there is none (empty text, an entity address that is malformed or not in the vault, an
+edit that changes nothing). Related entities are typed comma-separated; a QCompleter over
+every entity address of the last scan completes the item under the cursor.
+
+On OK the dialog hands the write to `commands.add_fact` / `commands.supersede_fact` (one
+undoable step on the writer thread) and stays open, its fields disabled, until the write is
+done: then it emits `factSaved(new fact id)` and closes. A refused write is shown in the
+dialog in plain words (`session.describe`) and the user's text is kept.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Collection, Iterable
+from typing import Any
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from vault_app.core import errors, layout, models
+from vault_app.ui import commands
+from vault_app.ui.session import Session, describe
+
+Qt = QtCore.Qt
+
+CATEGORY_TIPS = {
+    models.FactCategory.RELATIONSHIP: "Who or what this entity is connected to",
+    models.FactCategory.MILESTONE: "Something that happened (an event, a date reached)",
+    models.FactCategory.STATUS: "The current state of things; likely to change",
+    models.FactCategory.PREFERENCE: "What someone likes, wants or avoids",
+    models.FactCategory.CONTEXT: "Background worth knowing",
+}
+ERROR_COLOUR = "#e03131"
+
+
+def known_addresses(session: Session) -> list[str]:
+    """Every entity address of the session's last scan, sorted."""
+    if session.scan is None:
+        return []
+    return sorted(entity.address for entity in session.scan.entities)
+
+
+def resolve_related(reference: str, agent: str | None, known: Collection[str]) -> str | None:
+    """The address a relatedEntities id names among `known`, like `Vault.resolve_reference`.
+
+    An agent's fact may name its own workspace's entity by a bare id; an entity that was
+    archived is followed into archives/. No disk access: `known` comes from the last scan.
+    """
+    try:
+        ref = layout.EntityRef.parse(reference)
+    except errors.InvalidIdError:
+        return None
+    candidates = [ref]
+    if ref.agent is None and agent is not None and not reference.startswith("global:"):
+        candidates.insert(0, layout.EntityRef(agent, ref.path))
+    for candidate in list(candidates):
+        if candidate.category != "archives":
+            rest = candidate.path.split("/", 1)[1]
+            candidates.append(layout.EntityRef(candidate.agent, f"archives/{rest}"))
+    for candidate in candidates:
+        if str(candidate) in known:
+            return str(candidate)
+    return None
+
+
+def split_related(text: str) -> list[str]:
+    """The comma-separated items of the related-entities field, in order, without repeats."""
+    items = [part.strip() for part in text.split(",")]
+    return list(dict.fromkeys(item for item in items if item))
+
+
+def _wrapping(label: QtWidgets.QLabel) -> None:
+    """A word-wrapped label that takes the width it is given (not its narrow hint)."""
+    label.setWordWrap(True)
+    label.setSizePolicy(
+        QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Preferred
+    )
+
+
+def _with_error(field: QtWidgets.QWidget, error: QtWidgets.QLabel) -> QtWidgets.QWidget:
+    """A field with its inline error message right below it, at the field's width."""
+    holder = QtWidgets.QWidget()
+    box = QtWidgets.QVBoxLayout(holder)
+    box.setContentsMargins(0, 0, 0, 0)
+    box.setSpacing(2)
+    box.addWidget(field)
+    box.addWidget(error)
+    return holder
+
+
+class ListCompleter(QtWidgets.QCompleter):
+    """Completes the item after the last comma of a comma-separated line edit."""
+
+    def __init__(self, words: Iterable[str], parent: QtCore.QObject | None = None) -> None:
+        super().__init__(list(words), parent)
+        self.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.setCompletionMode(QtWidgets.QCompleter.CompletionMode.PopupCompletion)
+        self.setMaxVisibleItems(12)
+
+    def splitPath(self, path: str) -> list[str]:
+        return [path.rsplit(",", 1)[-1].strip()]
+
+    def pathFromIndex(self, index: QtCore.QModelIndex | QtCore.QPersistentModelIndex) -> str:
+        chosen = str(super().pathFromIndex(index))
+        widget = self.widget()
+        text = widget.text() if isinstance(widget, QtWidgets.QLineEdit) else ""
+        head = text.rsplit(",", 1)[0] if "," in text else ""
+        return f"{head.rstrip()}, {chosen}" if head.strip() else chosen
+
+
+class FactDialog(QtWidgets.QDialog):
+    """Add a fact to an entity, or supersede one of its facts (see the module docstring)."""
+
+    factSaved = QtCore.Signal(str)  # the id of the fact written (the new version on an edit)
+
+    def __init__(
+        self,
+        session: Session,
+        address: str,
+        fact: models.Fact | None = None,
+        parent: QtWidgets.QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.ref = layout.EntityRef.parse(address)
+        self.address = str(self.ref)
+        self.old = fact
+        self.known = set(known_addresses(session))
+        self.saving = False
+        self._typed = False
+        self.result_value: Any = None
+        self._build()
+        self._fill()
+        self.validate()
+
+    # -- entry points ---------------------------------------------------------------------
+
+    @classmethod
+    def add(
+        cls, session: Session, address: str, parent: QtWidgets.QWidget | None = None
+    ) -> FactDialog:
+        """Open (window-modal) the form that adds a fact to `address`; returns the dialog."""
+        dialog = cls(session, address, None, parent)
+        dialog.open()
+        return dialog
+
+    @classmethod
+    def supersede(
+        cls,
+        session: Session,
+        address: str,
+        fact: models.Fact,
+        parent: QtWidgets.QWidget | None = None,
+    ) -> FactDialog:
+        """Open the form that writes a new version of `fact` (which stays, superseded)."""
+        dialog = cls(session, address, fact, parent)
+        dialog.open()
+        return dialog
+
+    @property
+    def editing(self) -> bool:
+        return self.old is not None
+
+    # -- building -------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.setMinimumWidth(560)
+        if self.editing:
+            self.setWindowTitle(f"Edit a fact of {self.ref.title} — the old version is kept")
+            intro = (
+                "Saving writes a new version of this fact. The current one stays in the "
+                "history, marked superseded; nothing is deleted."
+            )
+        else:
+            self.setWindowTitle(f"Add a fact to {self.ref.title}")
+            intro = (
+                f"The fact is added to {self.address}. Facts are never deleted: to change "
+                "one later, edit it and the old version stays in its history."
+            )
+        self.intro = QtWidgets.QLabel(intro)
+        self.intro.setWordWrap(True)
+
+        self.text_edit = QtWidgets.QPlainTextEdit()
+        self.text_edit.setTabChangesFocus(True)
+        self.text_edit.setPlaceholderText("One atomic fact, e.g. “Jane fixed the kitchen leak”")
+        self.text_edit.setToolTip("The fact itself: one short statement")
+        self.text_edit.setFixedHeight(self.fontMetrics().lineSpacing() * 5 + 12)
+        self.text_error = self._error_label()
+
+        self.category = QtWidgets.QComboBox()
+        for value in models.FactCategory:
+            self.category.addItem(value.value.capitalize(), value.value)
+            self.category.setItemData(
+                self.category.count() - 1, CATEGORY_TIPS[value], Qt.ItemDataRole.ToolTipRole
+            )
+        self.category.setToolTip("What kind of fact this is")
+
+        self.related = QtWidgets.QLineEdit()
+        self.related.setPlaceholderText("areas/people/jane, projects/roof-replacement")
+        self.related.setToolTip(
+            "Entities this fact is about, separated by commas. Type part of a name to get "
+            "suggestions."
+        )
+        self.related.setClearButtonEnabled(True)
+        self.completer = ListCompleter(sorted(self.known), self)
+        self.related.setCompleter(self.completer)
+        self.related_error = self._error_label()
+
+        self.source = QtWidgets.QLineEdit()
+        self.source.setPlaceholderText("Where this comes from, e.g. conversation, invoice")
+        self.source.setToolTip("Optional: where the fact comes from")
+
+        self.confidence = QtWidgets.QDoubleSpinBox()
+        self.confidence.setRange(0.0, 1.0)
+        self.confidence.setSingleStep(0.05)
+        self.confidence.setDecimals(2)
+        self.confidence.setValue(1.0)
+        self.confidence.setToolTip("How sure you are: 1 is certain, 0.5 is a guess")
+
+        self.agent = QtWidgets.QComboBox()
+        self.agent.addItem("None (written by you)", None)
+        for agent_id in self.session.scan.agents if self.session.scan else []:
+            self.agent.addItem(agent_id, agent_id)
+        self.agent.setToolTip("The agent this fact is recorded for, if any")
+
+        form = QtWidgets.QFormLayout()
+        form.setFieldGrowthPolicy(QtWidgets.QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        if self.editing:
+            assert self.old is not None
+            current = QtWidgets.QLabel(self.old.fact)
+            current.setTextFormat(Qt.TextFormat.PlainText)
+            _wrapping(current)
+            current.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            current.setForegroundRole(QtGui.QPalette.ColorRole.PlaceholderText)
+            current.setToolTip("The version that will be kept in the history")
+            form.addRow("Current version:", current)
+        form.addRow(
+            self._label("&Fact:", self.text_edit), _with_error(self.text_edit, self.text_error)
+        )
+        form.addRow(self._label("&Category:", self.category), self.category)
+        form.addRow(
+            self._label("&Related entities:", self.related),
+            _with_error(self.related, self.related_error),
+        )
+        form.addRow(self._label("&Source:", self.source), self.source)
+        form.addRow(self._label("C&onfidence:", self.confidence), self.confidence)
+        form.addRow(self._label("&Agent:", self.agent), self.agent)
+
+        self.status = QtWidgets.QLabel()
+        _wrapping(self.status)
+        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.buttons = QtWidgets.QDialogButtonBox(
+            QtWidgets.QDialogButtonBox.StandardButton.Ok
+            | QtWidgets.QDialogButtonBox.StandardButton.Cancel
+        )
+        self.ok_button = self.buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Ok)
+        self.ok_button.setText("Save new version" if self.editing else "Add fact")
+        self.ok_button.setToolTip("Write the fact to the vault (Ctrl+Enter)")
+        self.buttons.accepted.connect(self.submit)
+        self.buttons.rejected.connect(self.reject)
+        submit = QtGui.QShortcut(QtGui.QKeySequence("Ctrl+Return"), self)
+        submit.activated.connect(self.submit)
+
+        box = QtWidgets.QVBoxLayout(self)
+        box.addWidget(self.intro)
+        box.addSpacing(4)
+        box.addLayout(form)
+        box.addWidget(self.status)
+        box.addWidget(self.buttons)
+
+        self.text_edit.textChanged.connect(self.validate)
+        self.related.textChanged.connect(self.validate)
+        self.category.currentIndexChanged.connect(self.validate)
+        self.source.textChanged.connect(self.validate)
+        self.confidence.valueChanged.connect(self.validate)
+        self.agent.currentIndexChanged.connect(self.validate)
+        self.text_edit.setFocus()
+
+    def _label(self, text: str, buddy: QtWidgets.QWidget) -> QtWidgets.QLabel:
+        label = QtWidgets.QLabel(text)
+        label.setBuddy(buddy)
+        return label
+
+    def _error_label(self) -> QtWidgets.QLabel:
+        label = QtWidgets.QLabel()
+        _wrapping(label)
+        palette = label.palette()
+        palette.setColor(QtGui.QPalette.ColorRole.WindowText, QtGui.QColor(ERROR_COLOUR))
+        label.setPalette(palette)
+        label.hide()
+        return label
+
+    def _fill(self) -> None:
+        """Start from the old fact on an edit; from the entity's agent on an add."""
+        old = self.old
+        if old is None:
+            self._select_agent(self.ref.agent)
+            return
+        self.text_edit.setPlainText(old.fact)
+        self.category.setCurrentIndex(self.category.findData(old.category.value))
+        self.related.setText(", ".join(old.related_entities))
+        self.source.setText(old.source_text or "")
+        self.confidence.setValue(float(old.confidence))
+        self._select_agent(old.agent_id)
+        self.agent.setEnabled(False)
+        self.agent.setToolTip("A new version keeps the agent of the old one")
+        self.text_edit.selectAll()
+
+    def _select_agent(self, agent_id: str | None) -> None:
+        if agent_id is not None and self.agent.findData(agent_id) < 0:
+            self.agent.addItem(agent_id, agent_id)
+        self.agent.setCurrentIndex(self.agent.findData(agent_id) if agent_id else 0)
+
+    # -- validation -----------------------------------------------------------------------
+
+    def text(self) -> str:
+        return self.text_edit.toPlainText().strip()
+
+    def related_items(self) -> list[str]:
+        return split_related(self.related.text())
+
+    def problems(self) -> dict[str, str]:
+        """Field name → what is wrong with it, in plain words (empty when all is well)."""
+        found: dict[str, str] = {}
+        if not self.text():
+            found["text"] = "Write the fact: it cannot be empty."
+        related = self._related_problem()
+        if related:
+            found["related"] = related
+        if self.editing and not found and not self._changed():
+            found["text"] = "Change something to save a new version."
+        return found
+
+    def _related_problem(self) -> str | None:
+        kept = set(self.old.related_entities) if self.old is not None else set()
+        for item in self.related_items():
+            if item in kept:
+                continue  # already on the fact: not the user's to fix here
+            try:
+                layout.EntityRef.parse(item)
+            except errors.InvalidIdError:
+                return (
+                    f"“{item}” is not an entity address. Addresses look like "
+                    "areas/people/jane or agent:finance:projects/budget."
+                )
+            if self.known and resolve_related(item, self.ref.agent, self.known) is None:
+                return f"There is no entity “{item}” in this vault. Pick one from the list."
+        return None
+
+    def _changed(self) -> bool:
+        old = self.old
+        assert old is not None
+        return (
+            self.text() != old.fact.strip()
+            or self.category.currentData() != old.category.value
+            or self.related_items() != list(old.related_entities)
+            or abs(self.confidence.value() - float(old.confidence)) > 1e-9
+            or (self.source.text().strip() or None) != (old.source_text or None)
+        )
+
+    def validate(self) -> bool:
+        """Show each problem next to its field and enable OK only when there is none.
+
+        An empty fact is not scolded before the user has typed in it (OK is disabled).
+        """
+        found = self.problems()
+        if self.text_edit.toPlainText():
+            self._typed = True
+        for name, label in (("text", self.text_error), ("related", self.related_error)):
+            shown = name in found and (name != "text" or self._typed or self.editing)
+            label.setText(found.get(name, "") if shown else "")
+            label.setVisible(shown)
+        self.ok_button.setEnabled(not found and not self.saving)
+        return not found
+
+    # -- saving ---------------------------------------------------------------------------
+
+    def submit(self) -> None:
+        """Validate, then queue the write; the dialog closes when it is done."""
+        self._typed = True  # a refused OK says why, even before any typing
+        if self.saving or not self.validate():
+            return
+        self._set_saving(True)
+        source = self.source.text().strip() or None
+        category = str(self.category.currentData())
+        if self.old is None:
+            commands.add_fact(
+                self.session,
+                self.address,
+                self.text(),
+                category,
+                related=self.related_items(),
+                source=source,
+                confidence=self.confidence.value(),
+                agent_id=self.agent.currentData(),
+                on_done=self._saved,
+                on_error=self._failed,
+            )
+        else:
+            commands.supersede_fact(
+                self.session,
+                self.address,
+                self.old.id,
+                self.text(),
+                category=category,
+                related=self.related_items(),
+                confidence=self.confidence.value(),
+                source=source,
+                on_done=self._saved,
+                on_error=self._failed,
+            )
+
+    def _set_saving(self, saving: bool) -> None:
+        self.saving = saving
+        for widget in (self.text_edit, self.category, self.related, self.source, self.confidence):
+            widget.setEnabled(not saving)
+        self.ok_button.setEnabled(not saving)
+        self.status.setText("Saving…" if saving else "")
+
+    def _saved(self, result: Any) -> None:
+        self.result_value = result
+        self._set_saving(False)
+        fact = result[1] if isinstance(result, tuple) else result
+        self.factSaved.emit(fact.id if isinstance(fact, models.Fact) else "")
+        self.accept()
+
+    def _failed(self, exc: BaseException) -> None:
+        self._set_saving(False)
+        title, message = describe(exc)
+        self.status.setText(
+            f"<span style='color:{ERROR_COLOUR}'><b>{html.escape(title)}.</b></span> "
+            f"{html.escape(message)}"
+        )
+        self.validate()
+
+    def reject(self) -> None:
+        if not self.saving:  # a write under way finishes first; then the dialog closes
+            super().reject()

@@ -1,0 +1,857 @@
+"""The search dock (Ctrl+Shift+F): a query, a mode, filters, and results that open what they find.
+
+Design
+------
+* **Results follow typing.** Every change of the query or of a filter restarts a 200 ms
+  timer; when it fires, the search runs on a worker through `session.Session.run` (the
+  engine has its own lock). Each search takes a number from a generation counter and its
+  result is shown only if no newer search was started meanwhile, so a slow old query never
+  overwrites a newer one and the window never waits for the engine.
+* **The index may not be ready.** The session opens the engine in the background; until
+  `searchReady` the panel says "Preparing the search index…" with the progress the session
+  reports, remembers the query and runs it once the engine is there.
+* **What is highlighted is what matched.** The worker also turns each hit into a display
+  row: the text without markdown marks, cut around the first match, and the spans of the
+  words whose token (the engine's own `search.tokenizer`, stemming included) is one of the
+  query's tokens. The delegate paints those spans; it computes nothing.
+* **Opening.** Enter or a double-click on a hit emits `openFact(address, fact id)`,
+  `openEntity(address)` or `openDaily(scope, date)`; the main window does the navigation.
+  Searching here never marks facts as accessed: the engine marks access only for an agent.
+
+`SearchResultsModel` is a plain list model of `ResultRow`s (the hit in `HIT_ROLE`, the
+highlight spans in `SPANS_ROLE`); `ResultDelegate` draws a row as two lines of text then a
+line with the tier badge, entity, kind and score.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from vault_app.core import layout, models
+from vault_app.search import documents, tokenizer
+from vault_app.search import engine as search_engine
+from vault_app.ui import session as session_module
+from vault_app.ui import themes
+
+Role = QtCore.Qt.ItemDataRole
+HIT_ROLE = Role.UserRole + 1  # search.engine.Hit
+SPANS_ROLE = Role.UserRole + 2  # [(start, end)] of highlighted words in the display text
+META_ROLE = Role.UserRole + 3  # "Entity · kind · scope" line
+TIER_ROLE = Role.UserRole + 4  # "hot" / "warm" / "cold" / None
+
+DEBOUNCE_MS = 200
+LIMIT = 50
+SNIPPET_CHARS = 320
+
+MODES = (
+    ("hybrid", "Hybrid", "Meaning and exact words combined (best for questions)"),
+    ("bm25", "BM25", "Exact words only (fast; finds names, numbers, codes)"),
+    ("semantic", "Semantic", "By meaning, even when the words differ"),
+)
+SEARCH_IN = (
+    ("all", "Everything", frozenset(documents.KINDS)),
+    ("facts", "Facts", frozenset({documents.FACT})),
+    ("summaries", "Summaries", frozenset({documents.SUMMARY})),
+    ("daily", "Daily notes", frozenset({documents.DAILY})),
+)
+TIERS: tuple[tuple[str, frozenset[str] | None], ...] = (
+    ("Any tier", None),
+    ("Hot", frozenset({"hot"})),
+    ("Warm", frozenset({"warm"})),
+    ("Cold", frozenset({"cold"})),
+    ("Hot or warm", frozenset({"hot", "warm"})),
+)
+STATUSES = (("Active", "active"), ("Superseded", "superseded"), ("All", None))
+KIND_TITLES = {documents.FACT: "fact", documents.SUMMARY: "summary", documents.DAILY: "daily note"}
+MODE_TITLES = {key: title for key, title, _ in MODES}
+_ROOT = QtCore.QModelIndex()  # the invisible root (default `parent` argument)
+
+# A word as the tokenizer sees it: a number with inner dots or commas, or letters and
+# digits (with combining marks) possibly joined by apostrophes.
+_MARKS = "\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0900-\u0dff"
+_WORD = re.compile(rf"\d+(?:[.,]\d+)+|[\w{_MARKS}]+(?:['’][\w{_MARKS}]+)*")
+_MARKDOWN_LEAD = re.compile(r"^\s*(?:#+|[-*+]|\d+[.)]|>)\s+")
+_HEADING = re.compile(r"^\s*#+\s+")
+
+
+# -- display rows (built on the worker) -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One hit as the list shows it."""
+
+    hit: search_engine.Hit
+    text: str  # the display text (markdown marks dropped, cut around the first match)
+    spans: tuple[tuple[int, int], ...]  # highlighted words in `text`
+    meta: str  # entity or day, kind, scope
+
+
+def plain_text(text: str) -> str:
+    """One line of prose: list marks dropped, a heading ended by a dash, spaces collapsed."""
+    lines = []
+    for line in text.splitlines():
+        words = " ".join(_MARKDOWN_LEAD.sub("", line).split())
+        if words:
+            lines.append(words + " —" if _HEADING.match(line) else words)
+    return " ".join(lines).removesuffix(" —")
+
+
+def highlight_spans(
+    text: str, query_tokens: set[str], tokens: tokenizer.Tokenizer
+) -> list[tuple[int, int]]:
+    """Spans of the words of `text` whose token is one of `query_tokens`."""
+    if not query_tokens:
+        return []
+    return [
+        match.span()
+        for match in _WORD.finditer(text)
+        if not query_tokens.isdisjoint(tokens.tokenize(match.group()))
+    ]
+
+
+def snippet(
+    text: str, query_tokens: set[str], tokens: tokenizer.Tokenizer, size: int = SNIPPET_CHARS
+) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """`text` as one line cut to about `size` characters around its first match, and the
+    spans to highlight in it."""
+    line = plain_text(text)
+    spans = highlight_spans(line, query_tokens, tokens)
+    start = 0
+    if spans and spans[0][0] > size // 4:
+        start = line.rfind(" ", 0, spans[0][0] - size // 8) + 1
+    end = len(line) if len(line) - start <= size else line.rfind(" ", start, start + size)
+    if end <= start:
+        end = min(len(line), start + size)
+    prefix = "… " if start > 0 else ""
+    shown = prefix + line[start:end] + (" …" if end < len(line) else "")
+    shift = len(prefix) - start
+    kept = tuple((a + shift, b + shift) for a, b in spans if a >= start and b <= end)
+    return shown, kept
+
+
+def scope_title(scope: str) -> str:
+    return "global" if scope == layout.GLOBAL_SCOPE else scope.replace("agent:", "agent ", 1)
+
+
+def meta_line(hit: search_engine.Hit) -> str:
+    """Where a hit comes from, in words: entity (or day), kind, scope."""
+    parts: list[str] = []
+    if hit.kind == documents.DAILY and hit.date is not None:
+        parts.append(f"{hit.date:%a} {hit.date.day} {hit.date:%b %Y}")
+    elif hit.entity:
+        parts.append(layout.EntityRef.parse(hit.entity).title)
+    kind = KIND_TITLES.get(hit.kind, hit.kind)
+    if hit.kind == documents.FACT and hit.category:
+        kind += f" · {hit.category}"
+    if hit.status == "superseded":
+        kind += " · superseded"
+    parts += [kind, scope_title(hit.scope)]
+    return " · ".join(parts)
+
+
+def build_rows(
+    result: search_engine.SearchResult, query: str, tokens: tokenizer.Tokenizer
+) -> list[ResultRow]:
+    query_tokens = set(tokens.tokenize(query))
+    rows = []
+    for hit in result.hits:
+        text, spans = snippet(hit.text, query_tokens, tokens)
+        rows.append(ResultRow(hit, text, spans, meta_line(hit)))
+    return rows
+
+
+@dataclass(frozen=True)
+class SearchOutcome:
+    rows: list[ResultRow]
+    result: search_engine.SearchResult
+
+
+def run_search(
+    engine: search_engine.SearchEngine, query: str, mode: str, filters: search_engine.Filters
+) -> SearchOutcome:
+    """The worker's job: search (no agent, so nothing is marked accessed), then rows."""
+    result = engine.search(query, mode=mode, filters=filters, limit=LIMIT)
+    return SearchOutcome(build_rows(result, query, engine.tokens), result)
+
+
+# -- the model ---------------------------------------------------------------------------------
+
+
+class SearchResultsModel(QtCore.QAbstractListModel):
+    """The hits of the last search shown, best first."""
+
+    def __init__(self, parent: QtCore.QObject | None = None) -> None:
+        super().__init__(parent)
+        self._rows: list[ResultRow] = []
+
+    def rowCount(self, parent: QtCore.QModelIndex | QtCore.QPersistentModelIndex = _ROOT) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def data(
+        self, index: QtCore.QModelIndex | QtCore.QPersistentModelIndex, role: int = Role.DisplayRole
+    ) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        row = self._rows[index.row()]
+        if role == Role.DisplayRole:
+            return row.text
+        if role == Role.ToolTipRole:
+            return f"{row.hit.text}\n\n{row.meta}\n{row.hit.path}"
+        if role == Role.AccessibleTextRole:
+            tier = f"{row.hit.tier}, " if row.hit.tier else ""
+            return f"{row.text}. {tier}{row.meta}"
+        if role == HIT_ROLE:
+            return row.hit
+        if role == SPANS_ROLE:
+            return list(row.spans)
+        if role == META_ROLE:
+            return row.meta
+        if role == TIER_ROLE:
+            return row.hit.tier
+        return None
+
+    def set_rows(self, rows: Sequence[ResultRow]) -> None:
+        self.beginResetModel()
+        self._rows = list(rows)
+        self.endResetModel()
+
+    def rows(self) -> list[ResultRow]:
+        return list(self._rows)
+
+    def hit(self, row: int) -> search_engine.Hit:
+        return self._rows[row].hit
+
+
+# -- the delegate ------------------------------------------------------------------------------
+
+
+class ResultDelegate(QtWidgets.QStyledItemDelegate):
+    """Two lines of text with the matched words marked, then badge · entity · kind · score."""
+
+    PAD = 6
+    TEXT_LINES = 2
+
+    def sizeHint(
+        self,
+        option: QtWidgets.QStyleOptionViewItem,
+        index: QtCore.QModelIndex | QtCore.QPersistentModelIndex,
+    ) -> QtCore.QSize:
+        metrics = option.fontMetrics
+        small = QtGui.QFontMetrics(self._small_font(option.font))
+        height = 2 * self.PAD + self.TEXT_LINES * metrics.lineSpacing() + 4 + small.height() + 4
+        return QtCore.QSize(200, height)
+
+    @staticmethod
+    def _small_font(font: QtGui.QFont) -> QtGui.QFont:
+        small = QtGui.QFont(font)
+        if small.pointSizeF() > 0:
+            small.setPointSizeF(max(7.0, small.pointSizeF() * 0.88))
+        return small
+
+    def paint(
+        self,
+        painter: QtGui.QPainter,
+        option: QtWidgets.QStyleOptionViewItem,
+        index: QtCore.QModelIndex | QtCore.QPersistentModelIndex,
+    ) -> None:
+        opt = QtWidgets.QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        text = opt.text
+        opt.text = ""
+        widget = opt.widget
+        style = widget.style() if widget is not None else QtWidgets.QApplication.style()
+        style.drawControl(QtWidgets.QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+
+        state = opt.state
+        palette: QtGui.QPalette = opt.palette
+        selected = bool(state & QtWidgets.QStyle.StateFlag.State_Selected)
+        group = (
+            QtGui.QPalette.ColorGroup.Active
+            if state & QtWidgets.QStyle.StateFlag.State_Active
+            else QtGui.QPalette.ColorGroup.Inactive
+        )
+        ink = palette.color(
+            group,
+            QtGui.QPalette.ColorRole.HighlightedText if selected else QtGui.QPalette.ColorRole.Text,
+        )
+        muted = ink if selected else palette.color(group, QtGui.QPalette.ColorRole.PlaceholderText)
+        rect: QtCore.QRect = opt.rect.adjusted(self.PAD, self.PAD, -self.PAD, -self.PAD)
+        font: QtGui.QFont = opt.font
+
+        painter.save()
+        painter.setClipRect(opt.rect)
+        painter.setPen(ink)
+        spans = index.data(SPANS_ROLE) or []
+        text_layout = self._text_layout(text, spans, font, rect.width(), palette, selected)
+        text_layout.draw(painter, QtCore.QPointF(rect.left(), rect.top()))
+        metrics = QtGui.QFontMetrics(font)
+        meta_top = rect.top() + self.TEXT_LINES * metrics.lineSpacing() + 4
+        self._paint_meta(
+            painter, index, QtCore.QRect(rect.left(), meta_top, rect.width(), 0), font, muted
+        )
+        painter.restore()
+
+    def _text_layout(
+        self,
+        text: str,
+        spans: Sequence[tuple[int, int]],
+        font: QtGui.QFont,
+        width: int,
+        palette: QtGui.QPalette,
+        selected: bool,
+    ) -> QtGui.QTextLayout:
+        """`text` laid out in at most TEXT_LINES lines, ending in "…" when cut."""
+        marked = QtGui.QTextCharFormat()
+        marked.setFontWeight(QtGui.QFont.Weight.Bold)
+        if selected:
+            marked.setFontUnderline(True)
+        else:
+            glow = QtGui.QColor(palette.color(QtGui.QPalette.ColorRole.Highlight))
+            glow.setAlpha(70)
+            marked.setBackground(glow)
+
+        def laid_out(shown: str) -> tuple[QtGui.QTextLayout, int]:
+            text_layout = QtGui.QTextLayout(shown, font)
+            ranges = []
+            for start, end in spans:
+                if start < len(shown):
+                    part = QtGui.QTextLayout.FormatRange()
+                    part.start, part.length, part.format = (
+                        start,
+                        min(end, len(shown)) - start,
+                        marked,
+                    )
+                    ranges.append(part)
+            text_layout.setFormats(ranges)
+            text_layout.beginLayout()
+            y = 0.0
+            used = 0
+            for _ in range(self.TEXT_LINES):
+                line = text_layout.createLine()
+                if not line.isValid():
+                    break
+                line.setLineWidth(max(10, width))
+                line.setPosition(QtCore.QPointF(0, y))
+                y += line.height()
+                used = line.textStart() + line.textLength()
+            text_layout.endLayout()
+            return text_layout, used
+
+        text_layout, used = laid_out(text)
+        cut = used
+        while used < len(text) and cut > 0:  # drop words until "…" fits
+            cut = text.rfind(" ", 0, cut)
+            if cut <= 0:
+                break
+            shown = text[:cut].rstrip(" …") + " …"
+            text_layout, used_now = laid_out(shown)
+            if used_now >= len(shown):
+                break
+        return text_layout
+
+    def _paint_meta(
+        self,
+        painter: QtGui.QPainter,
+        index: QtCore.QModelIndex | QtCore.QPersistentModelIndex,
+        rect: QtCore.QRect,
+        font: QtGui.QFont,
+        muted: QtGui.QColor,
+    ) -> None:
+        small = self._small_font(font)
+        metrics = QtGui.QFontMetrics(small)
+        painter.setFont(small)
+        line = QtCore.QRect(rect.left(), rect.top(), rect.width(), metrics.height() + 2)
+        x = line.left()
+        tier = index.data(TIER_ROLE)
+        if tier:
+            label = tier.title()
+            badge_font = QtGui.QFont(small)
+            badge_font.setBold(True)
+            badge_metrics = QtGui.QFontMetrics(badge_font)
+            badge = QtCore.QRect(
+                x, line.top(), badge_metrics.horizontalAdvance(label) + 10, line.height()
+            )
+            fill = themes.tier_colour(tier)
+            painter.setPen(QtCore.Qt.PenStyle.NoPen)
+            painter.setBrush(fill)
+            painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+            painter.drawRoundedRect(badge, 4, 4)
+            painter.setPen(themes.text_on(fill))
+            painter.setFont(badge_font)
+            painter.drawText(badge, QtCore.Qt.AlignmentFlag.AlignCenter, label)
+            painter.setFont(small)
+            x = badge.right() + 7
+        hit: search_engine.Hit = index.data(HIT_ROLE)
+        score = f"{hit.score:.3f}" if hit.score < 10 else f"{hit.score:.1f}"
+        score_width = metrics.horizontalAdvance(score)
+        painter.setPen(muted)
+        painter.drawText(
+            QtCore.QRect(line.right() - score_width, line.top(), score_width, line.height()),
+            QtCore.Qt.AlignmentFlag.AlignVCenter | QtCore.Qt.AlignmentFlag.AlignRight,
+            score,
+        )
+        room = line.right() - score_width - 10 - x
+        meta = metrics.elidedText(index.data(META_ROLE), QtCore.Qt.TextElideMode.ElideRight, room)
+        painter.drawText(
+            QtCore.QRect(x, line.top(), max(0, room), line.height()),
+            QtCore.Qt.AlignmentFlag.AlignVCenter | QtCore.Qt.AlignmentFlag.AlignLeft,
+            meta,
+        )
+
+
+# -- the panel ---------------------------------------------------------------------------------
+
+
+def _combo(tip: str, items: Sequence[tuple[str, Any]]) -> QtWidgets.QComboBox:
+    combo = QtWidgets.QComboBox()
+    combo.setToolTip(tip)
+    combo.setSizeAdjustPolicy(
+        QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+    )
+    combo.setMinimumContentsLength(7)
+    for title, data in items:
+        combo.addItem(title, data)
+    return combo
+
+
+def _label(text: str, buddy: QtWidgets.QWidget) -> QtWidgets.QLabel:
+    label = QtWidgets.QLabel(text)
+    label.setBuddy(buddy)
+    return label
+
+
+class SearchPanel(QtWidgets.QWidget):
+    """Search the vault as you type; open a hit with Enter or a double-click."""
+
+    openFact = QtCore.Signal(str, str)  # entity address, fact id
+    openEntity = QtCore.Signal(str)  # entity address (a summary hit)
+    openDaily = QtCore.Signal(str, object)  # scope ("global" / "agent:ID"), dt.date
+
+    def __init__(
+        self, session: session_module.Session, parent: QtWidgets.QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.setObjectName("searchPanel")
+        self._generation = 0  # bumped by every search started; older results are dropped
+        self._shown_generation = -1
+        self._pending = False  # a query waits for the engine
+        self._agents: list[str] = []
+
+        self._timer = QtCore.QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DEBOUNCE_MS)
+        self._timer.timeout.connect(self.search_now)
+
+        self._build_controls()
+        self._build_results()
+        self._lay_out()
+        self._connect()
+
+        if session.scan is not None:
+            self._fill_agents(session.scan.agents)
+        if session.engine is not None:
+            self._engine_ready(session.engine)
+        else:
+            self._show_preparing()
+
+    # -- building ---------------------------------------------------------------------------
+
+    def _build_controls(self) -> None:
+        self.query_edit = QtWidgets.QLineEdit()
+        self.query_edit.setPlaceholderText("Search facts, summaries and daily notes…")
+        self.query_edit.setClearButtonEnabled(True)
+        self.query_edit.setToolTip(
+            "Words to look for (Ctrl+Shift+F). Results follow your typing; "
+            "press Down to move into them and Enter to open one."
+        )
+        self.query_edit.setAccessibleName("Search query")
+
+        self.mode_combo = _combo("How to match the query", [(t, k) for k, t, _ in MODES])
+        for i, (_, _, tip) in enumerate(MODES):
+            self.mode_combo.setItemData(i, tip, Role.ToolTipRole)
+        self.in_combo = _combo("What kind of text to search", [(t, k) for k, t, _ in SEARCH_IN])
+        self.scope_combo = _combo(
+            "Only the global vault, or only one agent's workspace and daily notes",
+            [("All scopes", None), ("Global", layout.GLOBAL_SCOPE)],
+        )
+        self.tier_combo = _combo(
+            "Only facts of this decay tier (summaries and daily notes have no tier)", TIERS
+        )
+        self.para_combo = _combo(
+            "Only entities of this PARA category (excludes daily notes)",
+            [("Any", None)] + [(c.title(), c) for c in layout.PARA_CATEGORIES],
+        )
+        self.status_combo = _combo(
+            "Active facts only (the default), replaced ones, or both", STATUSES
+        )
+        self.category_combo = _combo(
+            "Only facts of this category",
+            [("Any", None)] + [(c.value.title(), c.value) for c in models.FactCategory],
+        )
+        self.agent_combo = _combo(
+            "Only facts written by this agent, or this agent's daily notes", [("Any", None)]
+        )
+        self.date_check = QtWidgets.QCheckBox("&Written from")
+        self.date_check.setToolTip("Only what was written in this date range (inclusive)")
+        today = QtCore.QDate.currentDate()
+        self.date_from = self._date_edit(today.addDays(-30), "First day of the range")
+        self.date_to = self._date_edit(today, "Last day of the range")
+        self.reset_button = QtWidgets.QPushButton("&Reset filters")
+        self.reset_button.setToolTip("Back to the default filters")
+
+        self.more_button = QtWidgets.QToolButton()
+        self.more_button.setCheckable(True)
+        self.more_button.setAutoRaise(True)
+        self.more_button.setToolButtonStyle(QtCore.Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.more_button.setArrowType(QtCore.Qt.ArrowType.RightArrow)
+        self.more_button.setToolTip("Show or hide the less used filters")
+        self._update_more_title()
+
+        self.notice_label = QtWidgets.QLabel()
+        self.notice_label.setWordWrap(True)
+        self.notice_label.setProperty("notice", True)
+        self.notice_label.hide()
+        self.status_label = QtWidgets.QLabel()
+        self.status_label.setWordWrap(True)
+        self.status_label.setAccessibleName("Search status")
+        self.progress = QtWidgets.QProgressBar()
+        self.progress.setMaximumHeight(14)
+        self.progress.setTextVisible(False)
+        self.progress.setRange(0, 0)
+        self.progress.hide()
+
+    def _date_edit(self, day: QtCore.QDate, tip: str) -> QtWidgets.QDateEdit:
+        edit = QtWidgets.QDateEdit(day)
+        edit.setCalendarPopup(True)
+        edit.setDisplayFormat("yyyy-MM-dd")
+        edit.setToolTip(tip)
+        edit.setEnabled(False)
+        return edit
+
+    def _build_results(self) -> None:
+        self.model = SearchResultsModel(self)
+        self.results = QtWidgets.QListView()
+        self.results.setModel(self.model)
+        self.results.setItemDelegate(ResultDelegate(self.results))
+        self.results.setUniformItemSizes(True)
+        self.results.setAlternatingRowColors(True)
+        self.results.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.results.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
+        self.results.setVerticalScrollMode(QtWidgets.QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.results.setToolTip("Enter or double-click opens the selected result")
+        self.results.setAccessibleName("Search results")
+
+    def _lay_out(self) -> None:
+        grid = QtWidgets.QGridLayout()
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setHorizontalSpacing(6)
+        grid.addWidget(_label("M&ode", self.mode_combo), 0, 0)
+        grid.addWidget(self.mode_combo, 0, 1)
+        grid.addWidget(_label("Search &in", self.in_combo), 0, 2)
+        grid.addWidget(self.in_combo, 0, 3)
+        grid.addWidget(_label("S&cope", self.scope_combo), 1, 0)
+        grid.addWidget(self.scope_combo, 1, 1)
+        grid.addWidget(_label("&Tier", self.tier_combo), 1, 2)
+        grid.addWidget(self.tier_combo, 1, 3)
+        grid.setColumnStretch(1, 1)
+        grid.setColumnStretch(3, 1)
+
+        self.more_box = QtWidgets.QWidget()
+        more = QtWidgets.QGridLayout(self.more_box)
+        more.setContentsMargins(0, 0, 0, 0)
+        more.setHorizontalSpacing(6)
+        more.addWidget(_label("&PARA", self.para_combo), 0, 0)
+        more.addWidget(self.para_combo, 0, 1)
+        more.addWidget(_label("Stat&us", self.status_combo), 0, 2)
+        more.addWidget(self.status_combo, 0, 3)
+        more.addWidget(_label("Categor&y", self.category_combo), 1, 0)
+        more.addWidget(self.category_combo, 1, 1)
+        more.addWidget(_label("A&gent", self.agent_combo), 1, 2)
+        more.addWidget(self.agent_combo, 1, 3)
+        dates = QtWidgets.QHBoxLayout()
+        dates.addWidget(self.date_check)
+        dates.addWidget(self.date_from, 1)
+        to_label = _label("to", self.date_to)
+        dates.addWidget(to_label)
+        dates.addWidget(self.date_to, 1)
+        more.addLayout(dates, 2, 0, 1, 4)
+        reset_row = QtWidgets.QHBoxLayout()
+        reset_row.addStretch(1)
+        reset_row.addWidget(self.reset_button)
+        more.addLayout(reset_row, 3, 0, 1, 4)
+        more.setColumnStretch(1, 1)
+        more.setColumnStretch(3, 1)
+        self.more_box.hide()
+
+        box = QtWidgets.QVBoxLayout(self)
+        box.setContentsMargins(6, 6, 6, 6)
+        box.setSpacing(6)
+        box.addWidget(self.query_edit)
+        box.addLayout(grid)
+        box.addWidget(self.more_button, 0, QtCore.Qt.AlignmentFlag.AlignLeft)
+        box.addWidget(self.more_box)
+        box.addWidget(self.notice_label)
+        box.addWidget(self.status_label)
+        box.addWidget(self.progress)
+        box.addWidget(self.results, 1)
+
+    def _connect(self) -> None:
+        self.query_edit.textChanged.connect(self._schedule)
+        self.query_edit.returnPressed.connect(self._enter_in_query)
+        self.query_edit.installEventFilter(self)
+        self.results.installEventFilter(self)
+        self.results.doubleClicked.connect(self.open_index)
+        for combo in self._filter_combos():
+            combo.currentIndexChanged.connect(self._filters_changed)
+        self.date_check.toggled.connect(self._dates_toggled)
+        self.date_from.dateChanged.connect(self._filters_changed)
+        self.date_to.dateChanged.connect(self._filters_changed)
+        self.reset_button.clicked.connect(self.reset_filters)
+        self.more_button.toggled.connect(self._toggle_more)
+        self.session.searchReady.connect(self._engine_ready)
+        self.session.searchProgress.connect(self._progress)
+        self.session.scanned.connect(lambda scan: self._fill_agents(scan.agents))
+        self.session.entityChanged.connect(self._vault_changed)
+        self.session.dailyChanged.connect(self._vault_changed)
+
+    def _filter_combos(self) -> list[QtWidgets.QComboBox]:
+        return [
+            self.mode_combo,
+            self.in_combo,
+            self.scope_combo,
+            self.tier_combo,
+            self.para_combo,
+            self.status_combo,
+            self.category_combo,
+            self.agent_combo,
+        ]
+
+    # -- public ------------------------------------------------------------------------------
+
+    def focus_query(self) -> None:
+        """Put the cursor in the query box with its text selected (Ctrl+Shift+F)."""
+        self.query_edit.setFocus(QtCore.Qt.FocusReason.ShortcutFocusReason)
+        self.query_edit.selectAll()
+
+    def mode(self) -> str:
+        return str(self.mode_combo.currentData())
+
+    def filters(self) -> search_engine.Filters:
+        """The filters the controls describe."""
+        since = until = None
+        if self.date_check.isChecked():
+            first, last = sorted(
+                dt.date(d.year(), d.month(), d.day())
+                for d in (self.date_from.date(), self.date_to.date())
+            )
+            since = dt.datetime.combine(first, dt.time.min).astimezone()
+            until = dt.datetime.combine(last, dt.time.max).astimezone()
+        category = self.category_combo.currentData()
+        return search_engine.Filters(
+            kinds=SEARCH_IN[self.in_combo.currentIndex()][2],
+            scope=self.scope_combo.currentData(),
+            para=self.para_combo.currentData(),
+            tiers=TIERS[self.tier_combo.currentIndex()][1],
+            status=STATUSES[self.status_combo.currentIndex()][1],
+            categories=frozenset({category}) if category else None,
+            agent=self.agent_combo.currentData(),
+            since=since,
+            until=until,
+        )
+
+    def idle(self) -> bool:
+        """Whether the results shown are those of the current query and filters."""
+        return not self._timer.isActive() and self._shown_generation == self._generation
+
+    def reset_filters(self) -> None:
+        for combo in self._filter_combos()[1:]:
+            combo.setCurrentIndex(0)
+        self.date_check.setChecked(False)
+
+    def search_now(self) -> None:
+        """Start the search for the current query and filters (the debounce timer's end)."""
+        self._timer.stop()
+        self._generation += 1
+        generation = self._generation
+        query = self.query_edit.text().strip()
+        if not query:
+            self._pending = False
+            self._show(generation, SearchOutcome([], search_engine.SearchResult([], self.mode())))
+            self.status_label.setText("Type a few words to search the vault.")
+            return
+        engine = self.session.engine
+        if engine is None:
+            self._pending = True
+            self._show_preparing()
+            return
+        self._pending = False
+        mode, filters = self.mode(), self.filters()
+        self.status_label.setText("Searching…")
+        self.session.run(
+            lambda: run_search(engine, query, mode, filters),
+            lambda outcome: self._show(generation, outcome),
+            lambda exc: self._failed(generation, exc),
+        )
+
+    def open_index(self, index: QtCore.QModelIndex) -> None:
+        """Open the hit at `index` (emits openFact, openEntity or openDaily)."""
+        if not index.isValid():
+            return
+        hit: search_engine.Hit = index.data(HIT_ROLE)
+        if hit.kind == documents.FACT and hit.entity and hit.fact_id:
+            self.openFact.emit(hit.entity, hit.fact_id)
+        elif hit.kind == documents.SUMMARY and hit.entity:
+            self.openEntity.emit(hit.entity)
+        elif hit.kind == documents.DAILY and hit.date is not None:
+            self.openDaily.emit(hit.scope, hit.date)
+
+    # -- reacting ----------------------------------------------------------------------------
+
+    def _schedule(self) -> None:
+        self._timer.start()
+
+    def _filters_changed(self) -> None:
+        self._update_more_title()
+        self._schedule()
+
+    def _dates_toggled(self, on: bool) -> None:
+        self.date_from.setEnabled(on)
+        self.date_to.setEnabled(on)
+        self._filters_changed()
+
+    def _toggle_more(self, shown: bool) -> None:
+        self.more_box.setVisible(shown)
+        self.more_button.setArrowType(
+            QtCore.Qt.ArrowType.DownArrow if shown else QtCore.Qt.ArrowType.RightArrow
+        )
+
+    def _update_more_title(self) -> None:
+        on = sum(
+            combo.currentIndex() != 0
+            for combo in (self.para_combo, self.status_combo, self.category_combo, self.agent_combo)
+        ) + int(self.date_check.isChecked())
+        self.more_button.setText(f"&More filters ({on} on)" if on else "&More filters")
+
+    def _vault_changed(self, *_: Any) -> None:
+        if self.query_edit.text().strip() and self.session.engine is not None:
+            self._schedule()
+
+    def _fill_agents(self, agents: Sequence[str]) -> None:
+        if list(agents) == self._agents:
+            return
+        self._agents = list(agents)
+        for combo, data in ((self.scope_combo, "agent:"), (self.agent_combo, "")):
+            current = combo.currentData()
+            combo.blockSignals(True)
+            while combo.count() > (2 if combo is self.scope_combo else 1):
+                combo.removeItem(combo.count() - 1)
+            for agent in self._agents:
+                combo.addItem(f"Agent {agent}" if data else agent, data + agent)
+            found = combo.findData(current)
+            combo.setCurrentIndex(max(0, found))
+            combo.blockSignals(False)
+            if current is not None and found < 0:
+                self._filters_changed()
+
+    def _show_preparing(self) -> None:
+        self.status_label.setText("Preparing the search index…")
+        self.progress.show()
+
+    def _progress(self, done: int, total: int, label: str) -> None:
+        if self.session.engine is not None:
+            return
+        self.progress.show()
+        self.progress.setRange(0, max(total, 0))
+        self.progress.setValue(done)
+        what = f"{label} {done:,}/{total:,}" if total else label
+        self.status_label.setText(f"Preparing the search index… {what}")
+
+    def _engine_ready(self, engine: search_engine.SearchEngine) -> None:
+        self.progress.hide()
+        semantic = engine.semantic is not None
+        items = self.mode_combo.model()
+        assert isinstance(items, QtGui.QStandardItemModel)
+        for row, (key, _, _) in enumerate(MODES):
+            item = items.item(row)
+            if item is not None:
+                item.setEnabled(semantic or key == "bm25")
+        if not semantic:
+            self.mode_combo.setCurrentIndex(self.mode_combo.findData("bm25"))
+            notice = self.session.engine_notice or "semantic search is off for this vault"
+            self.notice_label.setText(
+                f"Only exact-word search (BM25): {notice}."
+                if not notice.endswith(".")
+                else f"Only exact-word search (BM25): {notice}"
+            )
+            self.notice_label.setToolTip(notice)
+            self.notice_label.show()
+        else:
+            self.notice_label.hide()
+        if self._pending or self.query_edit.text().strip():
+            self.search_now()
+        else:
+            self.status_label.setText("Type a few words to search the vault.")
+
+    def _show(self, generation: int, outcome: SearchOutcome) -> None:
+        if generation != self._generation:
+            return  # a newer search was started: this result is stale
+        self._shown_generation = generation
+        current = self.results.currentIndex()
+        selected = current.data(HIT_ROLE).key if current.isValid() else None
+        self.model.set_rows(outcome.rows)
+        if outcome.rows:  # keep the selected hit selected when it is still there
+            keys = [row.hit.key for row in outcome.rows]
+            row = keys.index(selected) if selected in keys else 0
+            self.results.setCurrentIndex(self.model.index(row, 0))
+        result = outcome.result
+        if not self.query_edit.text().strip():
+            return
+        count = len(outcome.rows)
+        words = "1 result" if count == 1 else f"{count} results"
+        status = f"{words} · {result.seconds * 1000:.0f} ms · {MODE_TITLES.get(result.mode)}"
+        if result.notice:
+            status += f"\n{result.notice[:1].upper()}{result.notice[1:]}."
+        self.status_label.setText(status)
+
+    def _failed(self, generation: int, exc: BaseException) -> None:
+        if generation != self._generation:
+            return
+        title, message = session_module.describe(exc)
+        self.model.set_rows([])
+        self.status_label.setText(f"Search failed — {title}: {message}")
+
+    def _enter_in_query(self) -> None:
+        if self.idle() and self.model.rowCount() > 0:
+            index = self.results.currentIndex()
+            self.open_index(index if index.isValid() else self.model.index(0, 0))
+        else:
+            self.search_now()
+
+    def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:
+        if event.type() != QtCore.QEvent.Type.KeyPress:
+            return super().eventFilter(watched, event)
+        assert isinstance(event, QtGui.QKeyEvent)
+        key = event.key()
+        down = key == QtCore.Qt.Key.Key_Down
+        if watched is self.query_edit and down and self.model.rowCount() > 0:
+            if not self.results.currentIndex().isValid():
+                self.results.setCurrentIndex(self.model.index(0, 0))
+            self.results.setFocus(QtCore.Qt.FocusReason.TabFocusReason)
+            return True
+        if watched is self.results:
+            if key in (QtCore.Qt.Key.Key_Return, QtCore.Qt.Key.Key_Enter):
+                self.open_index(self.results.currentIndex())
+                return True
+            at_top = self.results.currentIndex().row() <= 0
+            if key == QtCore.Qt.Key.Key_Escape or (key == QtCore.Qt.Key.Key_Up and at_top):
+                self.query_edit.setFocus(QtCore.Qt.FocusReason.TabFocusReason)
+                return True
+        return super().eventFilter(watched, event)

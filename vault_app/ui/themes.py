@@ -1,0 +1,221 @@
+"""Light and dark themes: Fusion palettes with one accent colour, and readable tier colours.
+
+Design
+------
+`apply_theme(app, name)` sets the whole application's look in one call:
+
+* "light" and "dark" use the Fusion style (the same on every platform) with a palette of
+  our own: calm greys, body text well above WCAG AA contrast on its background, and one
+  blue accent for selection, focus and links (the `Accent` and `Highlight` roles).
+* "system" gives back the platform's own style and palette (remembered from the first
+  call, as properties of the application object, so nothing global lives in this module).
+
+A short stylesheet styles only the few custom bits, selected by dynamic properties:
+`inlineError` labels (validation messages), `notice` labels (muted hints) and `banner`
+frames (a warning strip at the top of a dialog). Widgets set the property; the theme
+decides the colour, so every widget follows a theme change.
+
+The tier colours (hot #d9480f, warm #e8a200, cold #4a7fb5) are fills, readable with
+`text_on(colour)` on top; for tier-coloured *text* use `tier_text_colour(tier, palette)`,
+which takes lighter shades on a dark background.
+"""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from vault_app.core import models
+
+THEMES = ("system", "light", "dark")
+THEME_TITLES = {"system": "Same as the system", "light": "Light", "dark": "Dark"}
+
+TIER_COLOURS = {
+    models.DecayTier.HOT: QtGui.QColor("#d9480f"),
+    models.DecayTier.WARM: QtGui.QColor("#e8a200"),
+    models.DecayTier.COLD: QtGui.QColor("#4a7fb5"),
+}
+SUPERSEDED_COLOUR = QtGui.QColor("#868e96")
+_TIER_TEXT_ON_DARK = {
+    models.DecayTier.HOT: QtGui.QColor("#ff8a50"),
+    models.DecayTier.WARM: QtGui.QColor("#ffc629"),
+    models.DecayTier.COLD: QtGui.QColor("#82b4ea"),
+}
+_TIER_TEXT_ON_LIGHT = {
+    models.DecayTier.HOT: QtGui.QColor("#c2410c"),
+    models.DecayTier.WARM: QtGui.QColor("#8a5a00"),
+    models.DecayTier.COLD: QtGui.QColor("#2f649c"),
+}
+
+_THEME_PROPERTY = "vault_app_theme"
+_SYSTEM_STYLE_PROPERTY = "vault_app_system_style"
+
+Role = QtGui.QPalette.ColorRole
+Group = QtGui.QPalette.ColorGroup
+
+_LIGHT = {
+    Role.Window: "#f3f4f6",
+    Role.WindowText: "#1f2328",
+    Role.Base: "#ffffff",
+    Role.AlternateBase: "#f5f7f9",
+    Role.ToolTipBase: "#fffbe6",
+    Role.ToolTipText: "#1f2328",
+    Role.PlaceholderText: "#6e7781",
+    Role.Text: "#1f2328",
+    Role.Button: "#e8eaed",
+    Role.ButtonText: "#1f2328",
+    Role.BrightText: "#c92a2a",
+    Role.Light: "#ffffff",
+    Role.Midlight: "#eceef1",
+    Role.Mid: "#c3c8cf",
+    Role.Dark: "#9aa1ab",
+    Role.Shadow: "#6e7781",
+    Role.Highlight: "#2f6fd1",
+    Role.HighlightedText: "#ffffff",
+    Role.Accent: "#2f6fd1",
+    Role.Link: "#0b5cd5",
+    Role.LinkVisited: "#7048e8",
+}
+_LIGHT_DISABLED = {
+    Role.WindowText: "#8c959f",
+    Role.Text: "#8c959f",
+    Role.ButtonText: "#8c959f",
+    Role.Highlight: "#b8c4d6",
+    Role.Base: "#f3f4f6",
+}
+
+_DARK = {
+    Role.Window: "#323439",
+    Role.WindowText: "#e3e5e8",
+    Role.Base: "#1e1f22",
+    Role.AlternateBase: "#26282c",
+    Role.ToolTipBase: "#3b3e44",
+    Role.ToolTipText: "#e3e5e8",
+    Role.PlaceholderText: "#8e949c",
+    Role.Text: "#e3e5e8",
+    Role.Button: "#3d4047",
+    Role.ButtonText: "#e3e5e8",
+    Role.BrightText: "#ff6b6b",
+    Role.Light: "#4a4d54",
+    Role.Midlight: "#45484f",
+    Role.Mid: "#5c5f67",
+    Role.Dark: "#1a1b1e",
+    Role.Shadow: "#111214",
+    Role.Highlight: "#2f6bcf",
+    Role.HighlightedText: "#ffffff",
+    Role.Accent: "#4c8bf0",
+    Role.Link: "#7cacf8",
+    Role.LinkVisited: "#b197fc",
+}
+_DARK_DISABLED = {
+    Role.WindowText: "#7c8189",
+    Role.Text: "#7c8189",
+    Role.ButtonText: "#7c8189",
+    Role.Highlight: "#3a4150",
+    Role.Base: "#25262a",
+}
+
+
+def palette_for(name: str) -> QtGui.QPalette:
+    """The Fusion palette of the "light" or "dark" theme."""
+    if name not in ("light", "dark"):
+        raise ValueError(f"no palette for theme {name!r}: use 'light' or 'dark'")
+    colours, disabled = (_LIGHT, _LIGHT_DISABLED) if name == "light" else (_DARK, _DARK_DISABLED)
+    palette = QtGui.QPalette()
+    for role, colour in colours.items():
+        palette.setColor(Group.All, role, QtGui.QColor(colour))
+    for role, colour in disabled.items():
+        palette.setColor(Group.Disabled, role, QtGui.QColor(colour))
+    return palette
+
+
+def apply_theme(app: QtWidgets.QApplication, name: str) -> None:
+    """Switch the whole application to the "system", "light" or "dark" theme."""
+    if name not in THEMES:
+        raise ValueError(f"unknown theme {name!r}: use one of {', '.join(THEMES)}")
+    system_style = app.property(_SYSTEM_STYLE_PROPERTY)
+    if not system_style:  # first call: remember the platform's style (a style sheet hides it)
+        sheet = app.styleSheet()
+        app.setStyleSheet("")
+        system_style = app.style().name()
+        app.setStyleSheet(sheet)
+        app.setProperty(_SYSTEM_STYLE_PROPERTY, system_style)
+    hints = app.styleHints()
+    if name == "system":
+        app.setStyle(QtWidgets.QStyleFactory.create(system_style) or "Fusion")
+        hints.unsetColorScheme()
+        app.setPalette(QtGui.QPalette())  # an empty palette resolves to the platform's
+    else:
+        app.setStyle("Fusion")
+        scheme = QtCore.Qt.ColorScheme.Light if name == "light" else QtCore.Qt.ColorScheme.Dark
+        hints.setColorScheme(scheme)
+        app.setPalette(palette_for(name))
+    app.setProperty(_THEME_PROPERTY, name)
+    app.setStyleSheet(stylesheet(app.palette()))
+
+
+def current_theme(app: QtCore.QCoreApplication | None = None) -> str:
+    """The theme last applied ("system" when none was)."""
+    target = app or QtCore.QCoreApplication.instance()
+    name = target.property(_THEME_PROPERTY) if target is not None else None
+    return name if name in THEMES else "system"
+
+
+def is_dark(palette: QtGui.QPalette) -> bool:
+    """Whether the palette draws light text on a dark window."""
+    return palette.color(Role.Window).lightnessF() < 0.5
+
+
+def error_colour(palette: QtGui.QPalette) -> QtGui.QColor:
+    return QtGui.QColor("#ff8787" if is_dark(palette) else "#c92a2a")
+
+
+def warning_background(palette: QtGui.QPalette) -> QtGui.QColor:
+    return QtGui.QColor("#4a3b12" if is_dark(palette) else "#fff3bf")
+
+
+def tier_colour(tier: models.DecayTier | str) -> QtGui.QColor:
+    """The fill colour of a tier (the same in both themes)."""
+    return QtGui.QColor(TIER_COLOURS[models.DecayTier(tier)])
+
+
+def tier_text_colour(tier: models.DecayTier | str, palette: QtGui.QPalette) -> QtGui.QColor:
+    """A tier's colour for text on the palette's base: darker on light, lighter on dark."""
+    shades = _TIER_TEXT_ON_DARK if is_dark(palette) else _TIER_TEXT_ON_LIGHT
+    return QtGui.QColor(shades[models.DecayTier(tier)])
+
+
+def text_on(background: QtGui.QColor) -> QtGui.QColor:
+    """Near-black or white, whichever reads better on `background` (relative luminance)."""
+    return QtGui.QColor("#1a1a1a") if luminance(background) > 0.3 else QtGui.QColor("#ffffff")
+
+
+def luminance(colour: QtGui.QColor) -> float:
+    """WCAG relative luminance, 0 (black) to 1 (white)."""
+
+    def channel(value: float) -> float:
+        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+
+    return (
+        0.2126 * channel(colour.redF())
+        + 0.7152 * channel(colour.greenF())
+        + 0.0722 * channel(colour.blueF())
+    )
+
+
+def contrast(a: QtGui.QColor, b: QtGui.QColor) -> float:
+    """WCAG contrast ratio of two colours, 1 to 21."""
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def stylesheet(palette: QtGui.QPalette) -> str:
+    """The few custom bits, by dynamic property, in the palette's colours."""
+    muted = palette.color(Role.PlaceholderText).name()
+    return f"""
+QLabel[inlineError="true"] {{ color: {error_colour(palette).name()}; }}
+QLabel[notice="true"] {{ color: {muted}; }}
+QFrame[banner="true"] {{
+    background: {warning_background(palette).name()};
+    border-radius: 4px;
+}}
+"""
