@@ -103,6 +103,7 @@ def test_a_stale_save_is_refused_and_dropped_from_the_stack(s: session.Session) 
     settle(s)
     assert "another editor" in summary.path.read_text()
     assert failures and "changed on disk" in str(failures[0])
+    assert s.undo_stack.count() == 0  # the refused edit is not offered for undo
     s.undo_stack.undo()  # the failed command is obsolete: nothing is written
     settle(s)
     assert "another editor" in summary.path.read_text()

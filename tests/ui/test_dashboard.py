@@ -272,6 +272,9 @@ def test_next_synthesis_is_strictly_after_now() -> None:
 def test_the_dashboard_shows_the_schedule(qtbot: QtBot, live: session.Session) -> None:
     board = shown(qtbot, live)
     assert "Next scheduled synthesis: Sunday 19 July at 00:00 (in 4 days)" in board.schedule.text()
+    live.vault.config.synthesis = config.SynthesisSettings(weekday="thursday", time="09:00")
+    board.update_schedule()
+    assert "Thursday 16 July at 09:00 (tomorrow)" in board.schedule.text()
 
 
 # -- synthesis ---------------------------------------------------------------------------------

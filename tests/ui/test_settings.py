@@ -129,12 +129,14 @@ def test_a_bad_threshold_is_refused_inline(
     assert "Row 2: warm must last at least as long as hot" in dialog.decay_error.text()
     assert "at least as long as in row 1 (7 and 30 days)" in dialog.decay_error.text()
     assert not dialog.ok_button.isEnabled()
+    assert not dialog.tabs.tabIcon(0).isNull()  # seen from the App tab too
     dialog.accept()  # even when forced, nothing is written
     live.wait()
     assert dialog.isVisible() and config_file(live).read_bytes() == before
 
     dialog.levels[1].warm.setValue(45)
     assert not dialog.decay_error.isVisibleTo(dialog) and dialog.ok_button.isEnabled()
+    assert dialog.tabs.tabIcon(0).isNull()
     dialog.levels[2].accesses.setValue(5)
     assert "Row 3: give it more accesses than row 2 (more than 10)" in dialog.decay_error.text()
     assert not dialog.ok_button.isEnabled()

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6 import QtCore
+from PySide6 import QtCore, QtWidgets
 from pytestqt.qtbot import QtBot
 
 from vault_app.core import demo, vault
@@ -123,3 +123,21 @@ def test_a_day_is_found_by_its_date(qtbot: QtBot, popup: switcher.QuickSwitcher)
             pos=popup.view.visualRect(popup.model.index(0, 0)).center(),
         )
     assert chosen.args == ["daily", first.payload]
+
+
+def test_opened_over_a_window_it_lists_everything_and_sits_on_top(
+    qtbot: QtBot, session: session_module.Session
+) -> None:
+    window = QtWidgets.QWidget()
+    qtbot.addWidget(window)
+    window.resize(900, 600)
+    window.show()
+    dialog = switcher.QuickSwitcher(session, window)
+    dialog.open()  # how the main window shows it
+    qtbot.waitUntil(lambda: bool(dialog.days), timeout=10_000)
+    assert dialog.isVisible() and dialog.query_edit.hasFocus()
+    assert dialog.width() <= window.width()
+    qtbot.keyClicks(dialog.query_edit, "principles")
+    with qtbot.waitSignal(dialog.chosen) as chosen:
+        qtbot.keyClick(dialog.query_edit, QtCore.Qt.Key.Key_Return)
+    assert chosen.args == ["document", ("AGENTS.md", None)]

@@ -315,7 +315,15 @@ class MainWindow(QtWidgets.QMainWindow):
         self.session.rescan()
 
     def _on_scan(self, scan: vault.VaultScan) -> None:
-        self.sidebar_model.update(scan)
+        # the tree of a 10,000-entity vault is built on a worker; only the merge runs here
+        self.session.run(
+            lambda: models.SidebarModel.build(scan), lambda tree: self._show_scan(scan, tree)
+        )
+
+    def _show_scan(self, scan: vault.VaultScan, tree: Any) -> None:
+        if scan is not self.session.scan:  # a newer scan is on its way
+            return
+        self.sidebar_model.update(scan, tree=tree)
         totals = scan.tier_totals()
         problems = f" · {len(scan.problems)} problems" if scan.problems else ""
         self.counts_label.setText(
@@ -543,6 +551,7 @@ class MainWindow(QtWidgets.QMainWindow):
             self.session.report(exc)
             return None
         window = MainWindow(target, self.store, search=self._search_enabled)
+        settings.AppSettings.load(self.store).apply(window.session, None)
         window.show()
         window.start()
         self.vaultSwitched.emit(window)
@@ -553,6 +562,7 @@ class MainWindow(QtWidgets.QMainWindow):
     def open_settings(self) -> None:
         dialog = settings.SettingsDialog(self.session, self.store, self)
         dialog.applied.connect(self.session.rescan)
+        dialog.applied.connect(self.dashboard.update_schedule)
         dialog.open()
 
     def set_theme(self, name: str) -> None:
@@ -653,6 +663,7 @@ def run(path: Path | None, *, demo: bool = False) -> int:
         window.vaultSwitched.connect(keep)
 
     window = MainWindow(target, store)
+    settings.AppSettings.load(store).apply(window.session, app)
     keep(window)
     window.show()
     QtCore.QTimer.singleShot(0, window.start)

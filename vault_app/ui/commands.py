@@ -93,6 +93,9 @@ class VaultCommand(QtGui.QUndoCommand):
         def failed(exc: BaseException) -> None:
             self.failed = True
             self.setObsolete(True)
+            stack = self.session.undo_stack
+            if stack.index() > 0 and stack.command(stack.index() - 1) is self:
+                stack.undo()  # drops it now (obsolete), so no dead "Undo …" stays offered
             if on_error is not None:
                 on_error(exc)
             else:
@@ -171,7 +174,7 @@ class SaveText(VaultCommand):
         super().__init__(session, f"Edit {label}", documents=(path,), **kw)
         self.read = read
         self.write_text = write
-        self.text = text
+        self.new_text = text
         self.expected = expected
         self.previous: str | None = None
         self.digest: str | None = None
@@ -182,11 +185,11 @@ class SaveText(VaultCommand):
         if current.digest != self.expected:
             raise errors.ConflictError(current.path, self.expected, current.digest)
         self.previous = current.text
-        self.digest = self.write_text(v, self.text, self.expected)
+        self.digest = self.write_text(v, self.new_text, self.expected)
         return self.digest
 
     def again(self, v: vault.Vault) -> None:
-        self.digest = self.write_text(v, self.text, self._before_digest)
+        self.digest = self.write_text(v, self.new_text, self._before_digest)
 
     def back(self, v: vault.Vault) -> None:
         self._before_digest = self.write_text(v, self.previous or "", self.digest)
@@ -274,11 +277,13 @@ class Synthesize(VaultCommand):
     def first(self, v: vault.Vault) -> tuple[list[vault.SynthesisResult], list[models.Problem]]:
         self.before = {a: v.summary(a) for a in self.addresses}
         results = v.synthesize(list(self.addresses))
+        v.synthesize_indexes()  # index.md lists each entity's gist: keep it in step
         self.after = {a: v.summary(a).digest for a in self.addresses}
         return results
 
     def again(self, v: vault.Vault) -> None:
         v.synthesize(list(self.addresses))
+        v.synthesize_indexes()
         self.after = {a: v.summary(a).digest for a in self.addresses}
 
     def back(self, v: vault.Vault) -> None:
@@ -373,7 +378,7 @@ def save_document(
     on_done: Callback | None = None,
     on_error: ErrorCallback | None = None,
 ) -> SaveText:
-    path = session.vault.document(name, agent).path
+    path = session.vault.document_path(name, agent)
     command = SaveText(
         session,
         name if agent is None else f"{name} of {agent}",

@@ -922,17 +922,21 @@ class DecayDashboard(QtWidgets.QWidget):
         self._cold_stale = True
         self.session.rescan()
 
+    def update_schedule(self) -> None:
+        """Say when the next weekly synthesis is (call it after the settings changed)."""
+        target = self.session.vault
+        self.schedule.setText(describe_next_synthesis(target.config.synthesis, target.now()))
+
     def _on_scanned(self, scan: vault.VaultScan) -> None:
         self.chart.set_rows(chart_rows(scan))
-        self.schedule.setText(
-            describe_next_synthesis(self.session.vault.config.synthesis, self.session.vault.now())
-        )
+        self.update_schedule()
         self._cold_stale = True
         if self.isVisible():
             self.refresh_going_cold()
 
     def showEvent(self, event: QtGui.QShowEvent) -> None:
         super().showEvent(event)
+        self.update_schedule()
         if self._cold_stale and self.session.scan is not None:
             self.refresh_going_cold()
 

@@ -444,6 +444,7 @@ class SearchPanel(QtWidgets.QWidget):
         self._shown_generation = -1
         self._pending = False  # a query waits for the engine
         self._agents: list[str] = []
+        self._wanted_mode = "hybrid"  # the user's mode, restored once semantic search is on
 
         self._timer = QtCore.QTimer(self)
         self._timer.setSingleShot(True)
@@ -616,6 +617,7 @@ class SearchPanel(QtWidgets.QWidget):
         self.date_to.dateChanged.connect(self._filters_changed)
         self.reset_button.clicked.connect(self.reset_filters)
         self.more_button.toggled.connect(self._toggle_more)
+        self.mode_combo.activated.connect(self._mode_chosen)
         self.session.searchReady.connect(self._engine_ready)
         self.session.searchProgress.connect(self._progress)
         self.session.scanned.connect(lambda scan: self._fill_agents(scan.agents))
@@ -766,35 +768,51 @@ class SearchPanel(QtWidgets.QWidget):
         self.progress.show()
 
     def _progress(self, done: int, total: int, label: str) -> None:
-        if self.session.engine is not None:
-            return
-        self.progress.show()
+        """The index being built (no engine yet) or the embeddings being computed (BM25
+        already answering)."""
         self.progress.setRange(0, max(total, 0))
         self.progress.setValue(done)
-        what = f"{label} {done:,}/{total:,}" if total else label
-        self.status_label.setText(f"Preparing the search index… {what}")
+        counts = f"{label} {done:,}/{total:,}" if total else label
+        if self.session.engine is None:
+            self.progress.show()
+            self.status_label.setText(f"Preparing the search index… {counts}")
+            return
+        self.progress.setVisible(done < total)
+        self.notice_label.setText(
+            f"Semantic search is getting ready ({counts}); exact-word results meanwhile."
+        )
+        self.notice_label.show()
+
+    def _mode_chosen(self, row: int) -> None:
+        self._wanted_mode = MODES[row][0]
 
     def _engine_ready(self, engine: search_engine.SearchEngine) -> None:
+        """The engine is usable: BM25 first; called again once semantic search is on (or
+        has failed)."""
         self.progress.hide()
         semantic = engine.semantic is not None
+        reason = (
+            self.session.engine_notice
+            or engine.semantic_notice
+            or "semantic search is off for this session"
+        )
         items = self.mode_combo.model()
         assert isinstance(items, QtGui.QStandardItemModel)
-        for row, (key, _, _) in enumerate(MODES):
+        for row, (key, _, tip) in enumerate(MODES):
             item = items.item(row)
-            if item is not None:
-                item.setEnabled(semantic or key == "bm25")
-        if not semantic:
-            self.mode_combo.setCurrentIndex(self.mode_combo.findData("bm25"))
-            notice = self.session.engine_notice or "semantic search is off for this vault"
-            self.notice_label.setText(
-                f"Only exact-word search (BM25): {notice}."
-                if not notice.endswith(".")
-                else f"Only exact-word search (BM25): {notice}"
-            )
-            self.notice_label.setToolTip(notice)
-            self.notice_label.show()
-        else:
+            if item is not None and key != "bm25":
+                item.setEnabled(semantic)
+                item.setToolTip(tip if semantic else f"Not available now: {reason}")
+        mode = self._wanted_mode if semantic else "bm25"
+        self.mode_combo.blockSignals(True)
+        self.mode_combo.setCurrentIndex(self.mode_combo.findData(mode))
+        self.mode_combo.blockSignals(False)
+        if semantic:
             self.notice_label.hide()
+        else:
+            self.notice_label.setText(f"Exact-word search only (BM25): {reason.rstrip('.')}.")
+            self.notice_label.setToolTip(reason)
+            self.notice_label.show()
         if self._pending or self.query_edit.text().strip():
             self.search_now()
         else:

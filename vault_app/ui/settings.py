@@ -25,7 +25,7 @@ import dataclasses
 from typing import Any
 
 from pydantic import ValidationError
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import config, vault
 from vault_app.ui import themes
@@ -382,6 +382,7 @@ class SettingsDialog(QtWidgets.QDialog):
         layout = QtWidgets.QVBoxLayout(page)
         look = QtWidgets.QGroupBox("Appearance")
         form = QtWidgets.QFormLayout(look)
+        form.setFieldGrowthPolicy(_GROW)
         self.theme = QtWidgets.QComboBox()
         for name in themes.THEMES:
             self.theme.addItem(themes.THEME_TITLES[name], name)
@@ -490,6 +491,9 @@ class SettingsDialog(QtWidgets.QDialog):
         self.remove_level.setEnabled(len(self.levels) > 1)
         self.add_level.setEnabled(len(self.levels) < MAX_LEVELS)
         self.ok_button.setEnabled(ok)
+        icon = QtWidgets.QStyle.StandardPixmap.SP_MessageBoxWarning
+        self.tabs.setTabIcon(0, QtGui.QIcon() if ok else self.style().standardIcon(icon))
+        self.tabs.setTabToolTip(0, "" if ok else "Some vault settings need fixing before OK")
         return ok
 
     def restore_defaults(self) -> None:

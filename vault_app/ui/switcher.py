@@ -405,22 +405,24 @@ class QuickSwitcher(QtWidgets.QDialog):
         self.query_edit.installEventFilter(self)
         self.view.clicked.connect(self._choose_index)
         session.scanned.connect(self._scanned)
-        self.reload()
 
     # -- public ------------------------------------------------------------------------------
 
     def popup(self) -> None:
-        """Show over the top of the parent window, empty, with fresh lists."""
+        """Show empty, with fresh lists (`open()` or `show()` do the same)."""
         self.query_edit.clear()
+        self.show()
+
+    def showEvent(self, event: QtGui.QShowEvent) -> None:
+        """Each time it opens: fresh lists, over the top of the parent, cursor in the box."""
+        super().showEvent(event)
         self.reload()
         self._outline()
         parent = self.parentWidget()
         if parent is not None:
-            width = min(self.width(), max(360, parent.width() - 40))
+            width = min(640, max(360, parent.width() - 40))
             self.resize(width, self.height())
-            top = parent.mapToGlobal(QtCore.QPoint((parent.width() - width) // 2, 48))
-            self.move(top)
-        self.show()
+            self.move(parent.mapToGlobal(QtCore.QPoint((parent.width() - width) // 2, 48)))
         self.activateWindow()
         self.query_edit.setFocus(QtCore.Qt.FocusReason.PopupFocusReason)
 

@@ -1,0 +1,173 @@
+"""Responsiveness of the desktop app on the 200,000-fact vault (issue 4's figures).
+
+Runs the real main window (offscreen unless a display is set) and measures:
+
+* **window shown**: from the start of this process (interpreter start, as `ps` sees it)
+  to the window being exposed;
+* **browsable**: to the sidebar holding every entity (the first scan done);
+* **search ready**: to BM25 search answering;
+* the **longest stall of the event loop** — how late a 10 ms QTimer heartbeat fires —
+  during the load, during searches typed into the search panel, and while semantic
+  search is switched on (the embedding cache loaded, and new documents encoded).
+
+    python benchmarks/bench_gui.py [--vault bench-vaults/v10000x20-s1] [--encode 300]
+
+The vault is made by benchmarks/make_vault.py when missing. `--encode N` adds N new facts
+before the embedding phase so that some documents really are encoded (a stall there is
+what a user would feel while embeddings are computed); 0 skips that phase.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+STARTED = time.time()
+try:  # the process start time, so that interpreter and import time count too
+    with open(f"/proc/{os.getpid()}/stat") as stat_file:
+        ticks = int(stat_file.read().rsplit(")", 1)[1].split()[19])
+    with open("/proc/uptime") as uptime_file:
+        boot = time.time() - float(uptime_file.read().split()[0])
+    STARTED = boot + ticks / os.sysconf("SC_CLK_TCK")
+except (OSError, ValueError, IndexError):
+    pass
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from PySide6 import QtCore, QtWidgets  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+class Heartbeat(QtCore.QObject):
+    """A 10 ms timer; records how late each tick arrives (the event loop's stalls)."""
+
+    def __init__(self, interval_ms: int = 10) -> None:
+        super().__init__()
+        self.interval = interval_ms / 1000
+        self.timer = QtCore.QTimer(self)
+        self.timer.setTimerType(QtCore.Qt.TimerType.PreciseTimer)
+        self.timer.timeout.connect(self._tick)
+        self.last = time.perf_counter()
+        self.stalls: list[float] = []
+        self.timer.start(interval_ms)
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.stalls.append(max(0.0, now - self.last - self.interval))
+        self.last = now
+
+    def phase(self) -> list[float]:
+        """The lateness samples since the last call."""
+        samples, self.stalls = self.stalls, []
+        return samples
+
+
+def wait_until(app: QtWidgets.QApplication, predicate: object, timeout: float) -> float:
+    started = time.perf_counter()
+    while not predicate():  # type: ignore[operator]
+        if time.perf_counter() - started > timeout:
+            raise TimeoutError("timed out")
+        app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 5)
+        time.sleep(0.001)
+    return time.perf_counter() - started
+
+
+def report(label: str, samples: list[float]) -> None:
+    worst = max(samples, default=0.0) * 1000
+    over = sum(1 for s in samples if s > 0.1)
+    verdict = "PASS" if worst <= 100 else "FAIL"
+    print(
+        f"  longest stall, {label:<22} {worst:7.1f} ms  ({len(samples)} beats, "
+        f"{over} over 100 ms)  target ≤ 100 ms  {verdict}"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--vault", type=Path, default=ROOT / "bench-vaults" / "v10000x20-s1")
+    parser.add_argument("--encode", type=int, default=300)
+    parser.add_argument("--no-semantic", action="store_true")
+    args = parser.parse_args()
+    if not args.vault.is_dir():
+        print(f"no vault at {args.vault}: run benchmarks/make_vault.py first", file=sys.stderr)
+        return 2
+
+    app = QtWidgets.QApplication(sys.argv)
+    from vault_app.core import vault
+    from vault_app.ui import app as app_module
+
+    store = QtCore.QSettings(str(Path("/tmp") / "bench-gui.ini"), QtCore.QSettings.Format.IniFormat)
+    target = vault.Vault(args.vault, actor="gui")
+    window = app_module.MainWindow(target, store, search=False)
+    window.show()
+    wait_until(app, lambda: window.isVisible() and window.windowHandle().isExposed(), 10)
+    shown = time.time() - STARTED
+    beat = Heartbeat()
+    window.start()
+    wait_until(app, lambda: len(window.sidebar_model.addresses()) > 0, 120)
+    browsable = time.time() - STARTED
+    window.session.open_search(semantic=False)
+    wait_until(app, lambda: window.session.engine is not None, 120)
+    ready = time.time() - STARTED
+    wait_until(app, lambda: window.session.pool.activeThreadCount() == 0, 60)
+    load = beat.phase()
+
+    print(f"vault: {args.vault} ({window.counts_label.text()})")
+    print(f"  window shown after launch      {shown:7.2f} s   target ≤ 1 s  "
+          f"{'PASS' if shown <= 1 else 'FAIL'}")
+    print(f"  vault browsable after launch   {browsable:7.2f} s   target ≤ 3 s  "
+          f"{'PASS' if browsable <= 3 else 'FAIL'}")
+    print(f"  BM25 search ready after launch {ready:7.2f} s")
+    report("during load", load)
+
+    window.show_search()
+    panel = window.search
+    for query in ("plumber", "roof leak", "insurance renewal", "dentist appointment",
+                  "school pickup", "boiler service", "electric bill", "garden"):
+        panel.query_edit.clear()
+        for char in query:  # typed, one key at a time
+            panel.query_edit.setText(panel.query_edit.text() + char)
+            pause = time.perf_counter() + 0.05
+            while time.perf_counter() < pause:
+                app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 5)
+        wait_until(app, lambda: panel.idle() and panel.results.model().rowCount() > 0, 30)
+    report("during searches", beat.phase())
+
+    if not args.no_semantic:
+        if args.encode:
+            import uuid
+
+            ref = target.entity_refs()[0]
+            for n in range(args.encode):
+                target.add_fact(
+                    ref, f"Benchmark note {uuid.uuid4().hex[:8]} number {n}", "context"
+                )
+            window.session.reindex((str(ref),))
+            wait_until(app, lambda: window.session.pool.activeThreadCount() == 0, 60)
+            beat.phase()
+        progress: list[tuple[int, int]] = []
+        window.session.searchProgress.connect(lambda d, t, _l: progress.append((d, t)))
+        started = time.perf_counter()
+        engine = window.session.engine
+        window.session.run(
+            lambda: engine.enable_semantic(
+                progress=lambda d, t: window.session.searchProgress.emit(d, t, "embedding")
+            )
+        )
+        wait_until(app, lambda: engine.semantic is not None, 1200)
+        elapsed = time.perf_counter() - started
+        encoded = progress[-1][1] if progress else 0
+        print(f"  semantic on after              {elapsed:7.2f} s ({encoded} encoded)")
+        report("during embedding", beat.phase())
+    window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
