@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -672,6 +673,46 @@ def cmd_context(args: argparse.Namespace) -> None:
     emit(args, built.to_json(), built.text)
 
 
+def cmd_watch(args: argparse.Namespace) -> int:
+    """Print each change batch as it happens, until Ctrl+C (exit status 0)."""
+    from vault_app.watch import events, watcher
+
+    root = resolve_vault_path(args.vault)
+    if not root.is_dir():
+        raise errors.NotFoundError(f"no vault at {root}: not a folder")
+    closed = threading.Event()
+
+    def show(batch: events.ChangeBatch) -> None:
+        if args.json:
+            line = orjson.dumps(batch.to_json()) + b"\n"
+        else:
+            stamp = dt.datetime.fromtimestamp(batch.created).strftime("%H:%M:%S")
+            line = f"{stamp} {batch.describe()}\n".encode()
+        try:
+            sys.stdout.buffer.write(line)
+            sys.stdout.flush()
+        except (BrokenPipeError, ValueError):  # the reader went away: stop quietly
+            closed.set()
+
+    def status(state: watcher.WatchStatus) -> None:
+        print(f"vault-app: {state.state}: {state.message}", file=sys.stderr, flush=True)
+
+    watch = watcher.VaultWatcher(
+        root, show, on_status=status, snapshot=args.snapshot, quiet_ms=args.quiet_ms
+    )
+    watch.start()
+    try:
+        while watch.running and not closed.is_set():
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        watch.stop()
+    if closed.is_set():  # keep Python from complaining about the closed pipe at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0 if closed.is_set() or watch.status.state != "error" else 1
+
+
 def cmd_gui(args: argparse.Namespace) -> int:
     from vault_app.ui import app
 
@@ -849,6 +890,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", type=int, default=4000, help="characters (default 4000)")
     p.add_argument("--no-access", action="store_true", help="do not count the facts as accessed")
     p.add_argument("--bm25", action="store_true", help="do not load the semantic model")
+
+    p = command(sub, "watch", cmd_watch, "print every change to the vault as it happens")
+    p.add_argument(
+        "--snapshot",
+        metavar="NAME",
+        help="remember what was seen under NAME: the next run with it first reports what "
+        "changed in between",
+    )
+    p.add_argument(
+        "--quiet-ms",
+        type=float,
+        default=100,
+        help="report a burst of changes once the disk was quiet this long (default 100)",
+    )
 
     p = command(sub, "doctor", cmd_doctor, "validate every file; --repair restores from backups")
     p.add_argument("--repair", action="store_true")

@@ -133,6 +133,22 @@ def test_filters_narrow_the_results(
     assert milestones and {h.category for h in milestones} == {"milestone"}
     assert "1 on" in panel.more_button.text()
 
+    panel.category_combo.setCurrentIndex(0)
+    panel.status_combo.setCurrentText("Superseded")
+    replaced = search(qtbot, panel, "roof")
+    assert replaced and {h.status for h in replaced} == {"superseded"}
+    assert {h.tier for h in replaced} == {None}  # a replaced fact has no tier
+
+    panel.reset_filters()
+    panel.in_combo.setCurrentIndex(panel.in_combo.findData("daily"))
+    days = search(qtbot, panel, "leak")
+    day = days[0].date
+    panel.date_check.setChecked(True)
+    panel.date_from.setDate(QtCore.QDate(day.year, day.month, day.day))
+    panel.date_to.setDate(QtCore.QDate(day.year, day.month, day.day))
+    that_day = settle(qtbot, panel)
+    assert that_day and {h.date for h in that_day} == {day} and len(that_day) < len(days)
+
     panel.reset_filters()
     panel.in_combo.setCurrentIndex(0)
     assert len(settle(qtbot, panel)) == len(everything)

@@ -56,6 +56,8 @@ def test_ranking_prefers_prefix_then_word_start_then_subsequence() -> None:
     assert ranked == ["Table Saw", "Tabletop Games", "Garden Table", "Stable", "Tall Cable"]
     found = switcher.fuzzy_match("mbell", "Marcus Bell")
     assert found is not None and found[1] == (0, 7, 8, 9, 10)  # word starts preferred
+    found = switcher.fuzzy_match("roof", "Basement Waterproofing")
+    assert found is not None and found[1] == (15, 16, 17, 18)  # the run, not "wateR…oof"
     assert switcher.fuzzy_match("xyz", "Marcus Bell") is None
     assert switcher.fuzzy_match("", "anything") == (0.0, ())
 

@@ -11,6 +11,10 @@ Every change to a vault file is one `Transaction`:
    `os.replace` the temp file over the target and fsync the folder;
 4. prune that file's backups to the ring size and append one line to `.vault/audit.jsonl`.
 
+Listeners (`Storage.add_listener`) hear `(path, sha256)` of every write just before the
+new bytes replace the file, so that a watcher knows the hash before it can see the file
+and can tell the app's own writes from other writers' by content, not by timing.
+
 A crash at any point leaves either the old or the new file in place, never a mix; a
 leftover temp file is reported (and quarantined, never deleted) by `doctor`.
 """
@@ -19,12 +23,13 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 import os
 import secrets
 import shutil
 import stat
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +42,9 @@ TEMP_SUFFIX = ".vault-tmp"
 _NOFOLLOW: int | None = getattr(os, "O_NOFOLLOW", None)  # not on Windows
 _CLOEXEC: int = getattr(os, "O_CLOEXEC", 0)
 AUDIT_NAME = "audit.jsonl"
+
+WriteListener = Callable[[Path, str], None]
+log = logging.getLogger(__name__)
 
 
 def sha256(data: bytes) -> str:
@@ -67,6 +75,31 @@ class Storage:
         self.settings = settings
         self.clock = clock
         self.actor = actor
+        self._listeners: tuple[WriteListener, ...] = ()
+
+    # -- listeners --------------------------------------------------------------------
+
+    def add_listener(self, listener: WriteListener) -> None:
+        """Call `listener(path, sha256)` for every write, just before the file is replaced.
+
+        It runs on the writing thread, inside the file's lock: keep it short. If the
+        replace then fails, the call was in vain (the old content stays). An exception
+        from a listener is logged, never raised into the write.
+        """
+        self._listeners = (*self._listeners, listener)
+
+    def remove_listener(self, listener: WriteListener) -> None:
+        listeners = list(self._listeners)
+        with contextlib.suppress(ValueError):
+            listeners.remove(listener)
+        self._listeners = tuple(listeners)
+
+    def _announce(self, path: Path, digest: str) -> None:
+        for listener in self._listeners:
+            try:
+                listener(path, digest)
+            except Exception:
+                log.exception("a write listener failed for %s", path)
 
     # -- reading ----------------------------------------------------------------------
 
@@ -231,7 +264,10 @@ class Storage:
 
     # -- the atomic replace -------------------------------------------------------------
 
-    def replace_atomically(self, path: Path, data: bytes, before: str | None) -> None:
+    def replace_atomically(
+        self, path: Path, data: bytes, before: str | None, digest: str | None = None
+    ) -> None:
+        """Replace `path` with `data` (whose sha256 is `digest`, computed if not given)."""
         folder = path.parent
         folder.mkdir(parents=True, exist_ok=True)
         temp = folder / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
@@ -242,6 +278,8 @@ class Storage:
                 os.fsync(handle.fileno())
             if before is not None:
                 self._keep_backup(path, before)
+            if self._listeners:
+                self._announce(path, digest if digest is not None else sha256(data))
             os.replace(temp, path)
         except BaseException:
             with contextlib.suppress(FileNotFoundError):
@@ -273,7 +311,7 @@ class Transaction:
         if after == self.digest:
             self.committed = after
             return after
-        self.storage.replace_atomically(self.path, data, self.digest)
+        self.storage.replace_atomically(self.path, data, self.digest, after)
         self.storage.audit(action, self.path, before=self.digest, after=after, **audit)
         self.committed = after
         return after

@@ -57,6 +57,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import orjson
 import scipy.sparse as sp
 
 FORMAT = "vault-app-bm25"
@@ -384,10 +385,12 @@ class BM25Index:
         folder = Path(folder)
         header_path = folder / HEADER_FILE
         try:
-            header = json.loads(header_path.read_text(encoding="utf-8"))
+            # orjson: the header lists every key (~10 MB at 200,000 documents), and a parse
+            # holds the interpreter; json would hold it 5x longer, stalling other threads
+            header = orjson.loads(header_path.read_bytes())
         except FileNotFoundError:
             raise
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        except (OSError, orjson.JSONDecodeError) as error:
             raise IndexFormatError(f"{header_path}: not a readable BM25 index: {error}") from error
         if not isinstance(header, dict) or header.get("format") != FORMAT:
             raise IndexFormatError(f"{header_path}: not a {FORMAT} index")

@@ -41,7 +41,8 @@ from vault_app.core import decay, errors, formats, layout, storage, vault
 from vault_app.search import bm25, documents, tokenizer
 
 MODES = ("bm25", "semantic", "hybrid")
-INDEX_VERSION = 3
+INDEX_VERSION = 4
+_CHUNK = 8192  # documents per line of docs.json
 Progress = Callable[[int, int], None]
 BoolArray = npt.NDArray[np.bool_]
 
@@ -633,14 +634,16 @@ class SearchEngine:
         with self._lock:
             self.folder.mkdir(parents=True, exist_ok=True)
             keys = list(self.state.docs)
-            body = orjson.dumps(
-                {
-                    **self._header(),
-                    "signatures": self.state.signatures,
-                    "codes": self.columns.codes,
-                    "docs": self.state.docs.json_rows(),
-                }
-            )
+            rows = self.state.docs.json_rows()
+            head = {
+                **self._header(),
+                "signatures": self.state.signatures,
+                "codes": self.columns.codes,
+            }
+            # one JSON value per line, documents in chunks: loading then parses a few MB
+            # at a time and lets other threads (the GUI's) run in between
+            chunks = [orjson.dumps(rows[i : i + _CHUNK]) for i in range(0, len(rows), _CHUNK)]
+            body = b"\n".join([orjson.dumps(head), *chunks]) + b"\n"
             save_id = storage.sha256(body)[:16]
             arrays = self.columns.arrays(keys)
             arrays["save_id"] = np.frombuffer(save_id.encode("ascii"), dtype=np.uint8)
@@ -657,13 +660,17 @@ class SearchEngine:
         try:
             body = path.read_bytes()
             save_id = storage.sha256(body)[:16]
+            lines = body.split(b"\n")
+            data = orjson.loads(lines[0])
             was_enabled = gc.isenabled()
             gc.disable()  # 10^5 small lists: the collector would be most of the cost
             try:
-                data = orjson.loads(body)
+                rows = [row for line in lines[1:] if line for row in orjson.loads(line)]
             finally:
                 if was_enabled:
+                    gc.freeze()  # nor should it walk them later: they live as long as we do
                     gc.enable()
+            del body, lines
             index = bm25.BM25Index.load(self.folder / "bm25")
             with np.load(self.folder / "columns.npz", allow_pickle=False) as npz:
                 arrays = {name: npz[name] for name in npz.files}
@@ -671,13 +678,14 @@ class SearchEngine:
             return False, None
         except (orjson.JSONDecodeError, bm25.IndexFormatError, OSError, ValueError) as exc:
             return False, f"search index cache was unreadable and is rebuilt ({exc})"
+        if not isinstance(data, dict):
+            return False, "search index cache was from another version; rebuilt"
         header_ok = {k: data.get(k) for k in self._header()} == self._header()
         meta = index.meta or {}
         saved_with = bytes(arrays.get("save_id", np.zeros(0, np.uint8))).decode("ascii", "replace")
         if not header_ok or meta.get("docs") != save_id or saved_with != save_id:
             return False, "search index cache was from another version or half-written; rebuilt"
         try:
-            rows = data["docs"]
             docs = _Docs(self.vault.root)
             by_source: dict[str, set[str]] = {}
             for row in rows:

@@ -103,6 +103,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self._agent_pages: dict[str, AgentPage] = {}
         self._global_daily: daily.DailyView | None = None
         self._first_scan = True
+        self._expanded = False
         self._search_enabled = search
 
         self._build_sidebar()
@@ -112,6 +113,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self._build_status_bar()
 
         self.session.scanned.connect(self._on_scan)
+        self.session.listed.connect(self._on_listed)
         self.session.error.connect(self.message_bar.show_message)
         self.session.searchReady.connect(self._on_search_ready)
         self.session.searchProgress.connect(self._on_search_progress)
@@ -311,8 +313,28 @@ class MainWindow(QtWidgets.QMainWindow):
     # -- loading ------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Scan the vault, then open the search index (both off the GUI thread)."""
-        self.session.rescan()
+        """List the vault (browsable at once), scan it (counts), then open the search index;
+        all off the GUI thread."""
+        self.session.list_entities(then_scan=True)
+
+    def _on_listed(self, listing: vault.VaultScan) -> None:
+        if self.session.scan is not None:  # the full scan came first: nothing to add
+            return
+        self.session.run(
+            lambda: models.SidebarModel.build(listing),
+            lambda tree: self._show_listing(listing, tree),
+        )
+        self.counts_label.setText(f"{len(listing.entities):,} entities · counting facts…")
+
+    def _show_listing(self, listing: vault.VaultScan, tree: Any) -> None:
+        if self.session.scan is None:
+            self.sidebar_model.update(listing, tree=tree)
+            self._expand_top_once()
+
+    def _expand_top_once(self) -> None:
+        if not self._expanded:
+            self._expanded = True
+            self.sidebar.expandToDepth(0)  # Global and Agents open; one layout pass
 
     def _on_scan(self, scan: vault.VaultScan) -> None:
         # the tree of a 10,000-entity vault is built on a worker; only the merge runs here
@@ -324,6 +346,7 @@ class MainWindow(QtWidgets.QMainWindow):
         if scan is not self.session.scan:  # a newer scan is on its way
             return
         self.sidebar_model.update(scan, tree=tree)
+        self._expand_top_once()
         totals = scan.tier_totals()
         problems = f" · {len(scan.problems)} problems" if scan.problems else ""
         self.counts_label.setText(
@@ -337,8 +360,6 @@ class MainWindow(QtWidgets.QMainWindow):
             )
         if self._first_scan:
             self._first_scan = False
-            for row in range(self.sidebar_model.rowCount()):
-                self.sidebar.expand(self.sidebar_model.index(row, 0))
             self.welcome.setText(
                 "<h2>Select an entity</h2><p>Browse the tree on the left, press "
                 "<b>Ctrl+P</b> to jump anywhere, or <b>Ctrl+Shift+F</b> to search.</p>"

@@ -9,7 +9,10 @@ Design
   overwrites a newer one and the window never waits for the engine.
 * **The index may not be ready.** The session opens the engine in the background; until
   `searchReady` the panel says "Preparing the search index…" with the progress the session
-  reports, remembers the query and runs it once the engine is there.
+  reports, remembers the query and runs it once the engine is there. `searchReady` comes
+  first with BM25 only, and again once semantic search is on (or has failed): meanwhile
+  the semantic modes are disabled, a notice says why (with the embedding progress), and
+  the mode the user chose comes back when they are available.
 * **What is highlighted is what matched.** The worker also turns each hit into a display
   row: the text without markdown marks, cut around the first match, and the spans of the
   words whose token (the engine's own `search.tokenizer`, stemming included) is one of the
@@ -317,17 +320,14 @@ class ResultDelegate(QtWidgets.QStyledItemDelegate):
             glow.setAlpha(70)
             marked.setBackground(glow)
 
-        def laid_out(shown: str) -> tuple[QtGui.QTextLayout, int]:
+        def laid_out(shown: str, kept: int) -> tuple[QtGui.QTextLayout, int]:
+            """Lay out `shown`, whose first `kept` characters are those of `text`."""
             text_layout = QtGui.QTextLayout(shown, font)
             ranges = []
             for start, end in spans:
-                if start < len(shown):
+                if end <= kept:
                     part = QtGui.QTextLayout.FormatRange()
-                    part.start, part.length, part.format = (
-                        start,
-                        min(end, len(shown)) - start,
-                        marked,
-                    )
+                    part.start, part.length, part.format = start, end - start, marked
                     ranges.append(part)
             text_layout.setFormats(ranges)
             text_layout.beginLayout()
@@ -344,14 +344,15 @@ class ResultDelegate(QtWidgets.QStyledItemDelegate):
             text_layout.endLayout()
             return text_layout, used
 
-        text_layout, used = laid_out(text)
+        text_layout, used = laid_out(text, len(text))
         cut = used
         while used < len(text) and cut > 0:  # drop words until "…" fits
             cut = text.rfind(" ", 0, cut)
             if cut <= 0:
                 break
-            shown = text[:cut].rstrip(" …") + " …"
-            text_layout, used_now = laid_out(shown)
+            kept = text[:cut].rstrip(" …")
+            shown = kept + " …"
+            text_layout, used_now = laid_out(shown, len(kept))
             if used_now >= len(shown):
                 break
         return text_layout
@@ -696,12 +697,17 @@ class SearchPanel(QtWidgets.QWidget):
             return
         self._pending = False
         mode, filters = self.mode(), self.filters()
-        self.status_label.setText("Searching…")
+        QtCore.QTimer.singleShot(150, self, lambda: self._still_searching(generation))
         self.session.run(
             lambda: run_search(engine, query, mode, filters),
             lambda outcome: self._show(generation, outcome),
             lambda exc: self._failed(generation, exc),
         )
+
+    def _still_searching(self, generation: int) -> None:
+        """Say so when a search takes long (fast ones leave the status line quiet)."""
+        if generation == self._generation and self._shown_generation != generation:
+            self.status_label.setText("Searching…")
 
     def open_index(self, index: QtCore.QModelIndex) -> None:
         """Open the hit at `index` (emits openFact, openEntity or openDaily)."""
@@ -747,21 +753,29 @@ class SearchPanel(QtWidgets.QWidget):
             self._schedule()
 
     def _fill_agents(self, agents: Sequence[str]) -> None:
+        """List the vault's agents in the scope and agent filters, keeping the choices."""
         if list(agents) == self._agents:
             return
         self._agents = list(agents)
-        for combo, data in ((self.scope_combo, "agent:"), (self.agent_combo, "")):
-            current = combo.currentData()
-            combo.blockSignals(True)
-            while combo.count() > (2 if combo is self.scope_combo else 1):
-                combo.removeItem(combo.count() - 1)
-            for agent in self._agents:
-                combo.addItem(f"Agent {agent}" if data else agent, data + agent)
-            found = combo.findData(current)
-            combo.setCurrentIndex(max(0, found))
-            combo.blockSignals(False)
-            if current is not None and found < 0:
-                self._filters_changed()
+        scopes = [(f"Agent {a}", f"agent:{a}") for a in self._agents]
+        lost = self._refill(self.scope_combo, 2, scopes)
+        lost |= self._refill(self.agent_combo, 1, [(a, a) for a in self._agents])
+        if lost:  # a chosen agent is gone: its filter fell back to "all"
+            self._filters_changed()
+
+    @staticmethod
+    def _refill(combo: QtWidgets.QComboBox, keep: int, items: Sequence[tuple[str, str]]) -> bool:
+        """Replace the items after the first `keep`; True if the current one was lost."""
+        current = combo.currentData()
+        combo.blockSignals(True)
+        while combo.count() > keep:
+            combo.removeItem(combo.count() - 1)
+        for title, data in items:
+            combo.addItem(title, data)
+        found = combo.findData(current)
+        combo.setCurrentIndex(max(0, found))
+        combo.blockSignals(False)
+        return current is not None and found < 0
 
     def _show_preparing(self) -> None:
         self.status_label.setText("Preparing the search index…")
@@ -791,11 +805,7 @@ class SearchPanel(QtWidgets.QWidget):
         has failed)."""
         self.progress.hide()
         semantic = engine.semantic is not None
-        reason = (
-            self.session.engine_notice
-            or engine.semantic_notice
-            or "semantic search is off for this session"
-        )
+        reason = self.session.engine_notice or engine.semantic_notice or "semantic search is not on"
         items = self.mode_combo.model()
         assert isinstance(items, QtGui.QStandardItemModel)
         for row, (key, _, tip) in enumerate(MODES):

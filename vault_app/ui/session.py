@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import sys
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -98,6 +99,7 @@ class Session(QtCore.QObject):
     """An open vault as the GUI sees it."""
 
     scanned = QtCore.Signal(object)  # core.vault.VaultScan
+    listed = QtCore.Signal(object)  # a VaultScan without counts (`list_entities`), first
     entityChanged = QtCore.Signal(str)  # entity address, e.g. "areas/people/jane"
     documentChanged = QtCore.Signal(str)  # absolute path of a markdown document
     dailyChanged = QtCore.Signal(str, object)  # scope ("global" or "agent:ID"), dt.date
@@ -108,6 +110,9 @@ class Session(QtCore.QObject):
 
     def __init__(self, target: vault.Vault, parent: QtCore.QObject | None = None) -> None:
         super().__init__(parent)
+        # Workers run Python too; hand the interpreter over every 1 ms instead of 5 ms so
+        # the GUI thread never waits long for it while a scan or an index load runs.
+        sys.setswitchinterval(min(sys.getswitchinterval(), 0.001))
         self.vault = target
         self.scan: vault.VaultScan | None = None
         self.engine: Any = None  # search.engine.SearchEngine once ready
@@ -220,6 +225,18 @@ class Session(QtCore.QObject):
 
     # -- loading --------------------------------------------------------------------------
 
+    def list_entities(self, then_scan: bool = True) -> None:
+        """List the entities without reading a file (fast) off-thread; emits `listed`,
+        then (with `then_scan`) scans for the counts: one after the other, since both
+        compete for the same interpreter."""
+
+        def listed(listing: vault.VaultScan) -> None:
+            self.listed.emit(listing)
+            if then_scan:
+                self.rescan()
+
+        self.run(self.vault.list_entities, listed)
+
     def rescan(self, on_done: Callback | None = None) -> None:
         """Scan the vault (tier counts, problems) off-thread; emits `scanned`."""
 
@@ -229,7 +246,9 @@ class Session(QtCore.QObject):
             if on_done is not None:
                 on_done(scan)
 
-        self.run(self.vault.scan, done)
+        # few scan threads: on a warm disk the scan is bound by the interpreter, and every
+        # extra thread competing for it makes the GUI thread wait longer for its turn
+        self.run(lambda: self.vault.scan(workers=2), done)
 
     def open_search(self, semantic: bool = True) -> None:
         """Open (or build) the search index off-thread, in two steps.

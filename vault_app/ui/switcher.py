@@ -10,8 +10,8 @@ Design
 * **Fuzzy matching** (`fuzzy_match`, pure Python): the query must be a subsequence of an
   item's label or detail, case-insensitively. A prefix ranks first, then a match at the
   start of a word, then a scattered subsequence scored by how many of its letters start a
-  word or follow the previous one, and how short the text is. A match in the label
-  outranks the same kind of match in the detail (the address, the day's date).
+  word or follow the previous one, and how short the text is. The detail (the address,
+  the day's date) counts only for a prefix or a word-start match, below the label's.
 * **Choosing.** Up/Down move in the list while typing, Enter (or a click) emits
   `chosen(kind, payload)` and closes, Escape closes. Payloads: an entity address (str), an
   agent id (str), `(scope, date)` for a day (scope "global" or "agent:ID"), and
@@ -44,6 +44,7 @@ KIND_ORDER = {AGENT: 0, DOCUMENT: 1, ENTITY: 2, DAILY: 3}
 LIMIT = 200  # rows shown at most
 
 PREFIX, WORD_START, SUBSEQUENCE = 3_000.0, 2_000.0, 1_000.0
+SPREAD = 900.0  # a subsequence scores within SUBSEQUENCE ± SPREAD
 DETAIL_PENALTY = 1_500.0  # a detail match ranks below the same kind of label match
 _ROOT = QtCore.QModelIndex()
 
@@ -95,7 +96,14 @@ def fuzzy_match(query: str, text: str) -> tuple[float, tuple[int, ...]] | None:
         if at in starts:
             return WORD_START - at / 100 + brevity, tuple(range(at, at + len(needle)))
         at = hay.find(needle, at + 1)
-    return _subsequence(needle.replace(" ", ""), hay, starts, brevity)
+    scattered = _subsequence(needle.replace(" ", ""), hay, starts, brevity)
+    inside = hay.find(needle)  # a run inside a word ("roof" in "waterproofing")
+    if inside >= 0:
+        run = tuple(range(inside, inside + len(needle)))
+        score = _quality(run, starts) + brevity
+        if scattered is None or score > scattered[0]:
+            return score, run
+    return scattered
 
 
 def _subsequence(
@@ -116,11 +124,16 @@ def _subsequence(
                 found = later
         positions.append(found)
         at = found + 1
+    return _quality(positions, starts) + brevity, tuple(positions)
+
+
+def _quality(positions: Sequence[int], starts: set[int]) -> float:
+    """A subsequence's score: letters at word starts or following each other count, gaps
+    cost; it stays below a word-start match."""
     bonus = sum(5.0 for p in positions if p in starts)
     bonus += sum(3.0 for a, b in itertools.pairwise(positions) if b == a + 1)
     gaps = positions[-1] - positions[0] + 1 - len(positions)
-    quality = max(-900.0, min(900.0, bonus - gaps))  # stays below a word-start match
-    return SUBSEQUENCE + quality + brevity, tuple(positions)
+    return SUBSEQUENCE + max(-SPREAD, min(SPREAD, bonus - gaps))
 
 
 def _fits(needle: str, hay: str, at: int) -> bool:
@@ -135,6 +148,8 @@ def _fits(needle: str, hay: str, at: int) -> bool:
 def match_item(query: str, item: SwitcherItem) -> Match | None:
     label = fuzzy_match(query, item.label)
     detail = fuzzy_match(query, item.detail)
+    if detail is not None and detail[0] < SUBSEQUENCE + SPREAD + 1:
+        detail = None  # letters scattered over an address or a date are noise
     if label is None and detail is None:
         return None
     if detail is None or (label is not None and label[0] >= detail[0] - DETAIL_PENALTY):

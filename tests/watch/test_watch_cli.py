@@ -1,0 +1,91 @@
+"""`vault-app watch` in a real process: one line per batch, Ctrl+C exits cleanly."""
+
+from __future__ import annotations
+
+import json
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import IO
+
+from vault_app.core import vault
+
+
+class Command:
+    """`vault-app watch` running in a child process, its output read line by line."""
+
+    def __init__(self, root: Path, *options: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "vault_app", "watch", "--vault", str(root), *options],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert self.process.stdout is not None and self.process.stderr is not None
+        self.out: queue.Queue[str] = queue.Queue()
+        self.err: queue.Queue[str] = queue.Queue()
+        self.errors: list[str] = []
+        for stream, lines in ((self.process.stdout, self.out), (self.process.stderr, self.err)):
+            threading.Thread(target=self._pump, args=(stream, lines), daemon=True).start()
+
+    @staticmethod
+    def _pump(stream: IO[str], lines: queue.Queue[str]) -> None:
+        for line in stream:
+            lines.put(line.rstrip("\n"))
+        stream.close()
+
+    def line(self, timeout: float = 20.0) -> str:
+        return self.out.get(timeout=timeout)
+
+    def wait_stderr(self, text: str, timeout: float = 20.0) -> None:
+        while not any(text in line for line in self.errors):
+            self.errors.append(self.err.get(timeout=timeout))
+
+    def interrupt(self) -> int:
+        self.process.send_signal(signal.SIGINT)
+        return self.process.wait(20)
+
+
+def test_watch_json_prints_one_line_per_batch_and_exits_0_on_ctrl_c(
+    home: vault.Vault,
+) -> None:
+    command = Command(home.root, "--json")
+    command.wait_stderr("watching")
+    other = vault.Vault(home.root, actor="agent:ops")  # this process: another writer
+    other.add_fact("areas/people/jane", "Jane charges 80 an hour", "status")
+    batch = json.loads(command.line())
+    assert batch["entities"] == ["areas/people/jane"]
+    assert batch["paths"] == ["global/life/areas/people/jane/items.json"]
+    assert batch["reason"] == "events" and batch["everything"] is False
+    other.append_daily("a note", agent="ops")
+    batch = json.loads(command.line())
+    assert batch["daily"][0]["scope"] == "agent:ops"
+    assert command.interrupt() == 0
+    command.wait_stderr("stopped")
+
+
+def test_watch_with_a_snapshot_reports_what_changed_between_runs(home: vault.Vault) -> None:
+    first = Command(home.root, "--snapshot", "cli")
+    assert "everything may have changed" in first.line()  # nothing to compare with yet
+    first.wait_stderr("watching")
+    assert first.interrupt() == 0
+    vault.Vault(home.root).add_fact("projects/house", "The roof was fixed", "milestone")
+    second = Command(home.root, "--snapshot", "cli")
+    line = second.line()
+    assert line.endswith("open: changed projects/house"), line
+    assert second.interrupt() == 0
+
+
+def test_watch_stops_quietly_when_its_reader_goes_away(home: vault.Vault) -> None:
+    command = Command(home.root, "--json")
+    command.wait_stderr("watching")
+    other = vault.Vault(home.root, actor="agent:ops")
+    other.add_fact("areas/people/jane", "first", "status")
+    json.loads(command.line())
+    assert command.process.stdout is not None
+    command.process.stdout.close()  # like `vault-app watch --json | head -1`
+    other.add_fact("areas/people/jane", "second", "status")
+    assert command.process.wait(20) == 0

@@ -1,0 +1,14 @@
+"""Live sync without Qt: a watchdog observer whose events become coalesced change batches.
+
+`VaultWatcher(vault, on_batch)` (`watcher`) reports what agents and editors change in a
+vault as `ChangeBatch`es (`events`): the entities, daily notes, agent documents and agents
+touched, with the app's own writes left out by content hash, and what changed while the
+app was closed found on open by comparing the vault with a saved snapshot (`snapshot`).
+"""
+
+from __future__ import annotations
+
+from vault_app.watch.events import AgentDocument, ChangeBatch, DailyNote, IndexFile
+from vault_app.watch.watcher import VaultWatcher, WatchStatus
+
+__all__ = ["AgentDocument", "ChangeBatch", "DailyNote", "IndexFile", "VaultWatcher", "WatchStatus"]
