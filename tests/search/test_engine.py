@@ -144,7 +144,7 @@ def test_incremental_refresh_and_persisted_validation(v: vault.Vault) -> None:
 
 def test_a_corrupt_cache_is_rebuilt(v: vault.Vault) -> None:
     engine.SearchEngine(v).open()
-    docs = v.paths.state_dir / "cache" / "search" / "docs.json"
+    docs = v.paths.state_dir / "cache" / "search" / "docs.jsonl"
     docs.write_bytes(docs.read_bytes()[:50])
     e = engine.SearchEngine(v)
     report = e.open()
@@ -173,9 +173,10 @@ def test_without_semantic_search_falls_back_with_a_notice(v: vault.Vault) -> Non
 def test_the_cache_is_plain_files(v: vault.Vault) -> None:
     engine.SearchEngine(v).open()
     folder = v.paths.state_dir / "cache" / "search"
-    json.loads((folder / "docs.json").read_text())
+    lines = (folder / "docs.jsonl").read_text().splitlines()
+    assert len(lines) >= 2 and all(json.loads(line) for line in lines)
     assert all(not p.name.endswith((".pkl", ".pickle")) for p in folder.rglob("*"))
-    assert os.path.getsize(folder / "docs.json") > 0
+    assert os.path.getsize(folder / "columns.npz") > 0
 
 
 def test_a_missing_model_falls_back_to_bm25_with_its_reason(v: vault.Vault) -> None:

@@ -8,8 +8,11 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
+
+import pytest
 
 from vault_app.core import vault
 
@@ -17,7 +20,7 @@ from vault_app.core import vault
 class Command:
     """`vault-app watch` running in a child process, its output read line by line."""
 
-    def __init__(self, root: Path, *options: str) -> None:
+    def __init__(self, root: Path, *options: str, pump: bool = True) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "vault_app", "watch", "--vault", str(root), *options],
             stdout=subprocess.PIPE,
@@ -28,7 +31,10 @@ class Command:
         self.out: queue.Queue[str] = queue.Queue()
         self.err: queue.Queue[str] = queue.Queue()
         self.errors: list[str] = []
-        for stream, lines in ((self.process.stdout, self.out), (self.process.stderr, self.err)):
+        streams = [(self.process.stderr, self.err)]
+        if pump:
+            streams.append((self.process.stdout, self.out))
+        for stream, lines in streams:
             threading.Thread(target=self._pump, args=(stream, lines), daemon=True).start()
 
     @staticmethod
@@ -44,15 +50,37 @@ class Command:
         while not any(text in line for line in self.errors):
             self.errors.append(self.err.get(timeout=timeout))
 
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(20)
+
     def interrupt(self) -> int:
         self.process.send_signal(signal.SIGINT)
         return self.process.wait(20)
 
 
+Start = Callable[..., Command]
+
+
+@pytest.fixture
+def start() -> Iterator[Start]:
+    """Start `vault-app watch`; whatever is still running at the end is killed."""
+    started: list[Command] = []
+
+    def run(root: Path, *options: str, pump: bool = True) -> Command:
+        started.append(Command(root, *options, pump=pump))
+        return started[-1]
+
+    yield run
+    for command in started:
+        command.stop()
+
+
 def test_watch_json_prints_one_line_per_batch_and_exits_0_on_ctrl_c(
-    home: vault.Vault,
+    home: vault.Vault, start: Start
 ) -> None:
-    command = Command(home.root, "--json")
+    command = start(home.root, "--json")
     command.wait_stderr("watching")
     other = vault.Vault(home.root, actor="agent:ops")  # this process: another writer
     other.add_fact("areas/people/jane", "Jane charges 80 an hour", "status")
@@ -67,25 +95,27 @@ def test_watch_json_prints_one_line_per_batch_and_exits_0_on_ctrl_c(
     command.wait_stderr("stopped")
 
 
-def test_watch_with_a_snapshot_reports_what_changed_between_runs(home: vault.Vault) -> None:
-    first = Command(home.root, "--snapshot", "cli")
+def test_watch_with_a_snapshot_reports_what_changed_between_runs(
+    home: vault.Vault, start: Start
+) -> None:
+    first = start(home.root, "--snapshot", "cli")
     assert "everything may have changed" in first.line()  # nothing to compare with yet
     first.wait_stderr("watching")
     assert first.interrupt() == 0
     vault.Vault(home.root).add_fact("projects/house", "The roof was fixed", "milestone")
-    second = Command(home.root, "--snapshot", "cli")
+    second = start(home.root, "--snapshot", "cli")
     line = second.line()
     assert line.endswith("open: changed projects/house"), line
     assert second.interrupt() == 0
 
 
-def test_watch_stops_quietly_when_its_reader_goes_away(home: vault.Vault) -> None:
-    command = Command(home.root, "--json")
+def test_watch_stops_quietly_when_its_reader_goes_away(home: vault.Vault, start: Start) -> None:
+    command = start(home.root, "--json", pump=False)
     command.wait_stderr("watching")
     other = vault.Vault(home.root, actor="agent:ops")
     other.add_fact("areas/people/jane", "first", "status")
-    json.loads(command.line())
     assert command.process.stdout is not None
+    json.loads(command.process.stdout.readline())
     command.process.stdout.close()  # like `vault-app watch --json | head -1`
     other.add_fact("areas/people/jane", "second", "status")
     assert command.process.wait(20) == 0

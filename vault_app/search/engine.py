@@ -42,7 +42,7 @@ from vault_app.search import bm25, documents, tokenizer
 
 MODES = ("bm25", "semantic", "hybrid")
 INDEX_VERSION = 4
-_CHUNK = 8192  # documents per line of docs.json
+_CHUNK = 8192  # documents per line of docs.jsonl
 Progress = Callable[[int, int], None]
 BoolArray = npt.NDArray[np.bool_]
 
@@ -626,10 +626,10 @@ class SearchEngine:
     def save(self) -> None:
         """Persist the index (plain files; safe to delete: it is rebuilt on open).
 
-        docs.json holds the documents (paths relative to the vault; BM25's text is not
-        kept, the BM25 index has it), columns.npz their metadata columns in the same
-        order, bm25/ the index; all three carry the hash of docs.json, so a set written
-        half-way is recognised and rebuilt.
+        docs.jsonl holds a header line, then the documents in chunks of `_CHUNK` (paths
+        relative to the vault; BM25's text is not kept, the BM25 index has it),
+        columns.npz their metadata columns in the same order, bm25/ the index; all three
+        carry the hash of docs.jsonl, so a set written half-way is recognised and rebuilt.
         """
         with self._lock:
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -651,12 +651,12 @@ class SearchEngine:
             np.savez(temp, allow_pickle=False, **arrays)
             os.replace(temp, self.folder / "columns.npz")
             self.bm25.save(self.folder / "bm25", meta={**self._header(), "docs": save_id})
-            temp = self.folder / f".docs.json.{os.getpid()}.tmp"
+            temp = self.folder / f".docs.jsonl.{os.getpid()}.tmp"
             temp.write_bytes(body)
-            os.replace(temp, self.folder / "docs.json")
+            os.replace(temp, self.folder / "docs.jsonl")
 
     def _load(self) -> tuple[bool, str | None]:
-        path = self.folder / "docs.json"
+        path = self.folder / "docs.jsonl"
         try:
             body = path.read_bytes()
             save_id = storage.sha256(body)[:16]

@@ -105,6 +105,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self._first_scan = True
         self._expanded = False
         self._search_enabled = search
+        self.switcher: switcher.QuickSwitcher | None = None
 
         self._build_sidebar()
         self._build_pages()
@@ -469,9 +470,10 @@ class MainWindow(QtWidgets.QMainWindow):
         self.search.focus_query()
 
     def quick_switch(self) -> None:
-        dialog = switcher.QuickSwitcher(self.session, self)
-        dialog.chosen.connect(self._on_switch)
-        dialog.open()
+        if self.switcher is None:
+            self.switcher = switcher.QuickSwitcher(self.session, self)
+            self.switcher.chosen.connect(self._on_switch)
+        self.switcher.popup()
 
     def _on_switch(self, kind: str, payload: Any) -> None:
         if kind == "entity":
@@ -499,7 +501,7 @@ class MainWindow(QtWidgets.QMainWindow):
             )
 
     def new_entity(self) -> None:
-        agents = self.session.scan.agents if self.session.scan else []
+        agents = self.session.known.agents if self.session.known else []
         dialog = dialogs.NewEntityDialog(agents, self)
         if dialog.exec() != QtWidgets.QDialog.DialogCode.Accepted:
             return

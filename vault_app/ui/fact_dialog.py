@@ -42,9 +42,9 @@ ERROR_COLOUR = "#e03131"
 
 def known_addresses(session: Session) -> list[str]:
     """Every entity address of the session's last scan, sorted."""
-    if session.scan is None:
+    if session.known is None:
         return []
-    return sorted(entity.address for entity in session.scan.entities)
+    return sorted(entity.address for entity in session.known.entities)
 
 
 def resolve_related(reference: str, agent: str | None, known: Collection[str]) -> str | None:
@@ -227,7 +227,7 @@ class FactDialog(QtWidgets.QDialog):
 
         self.agent = QtWidgets.QComboBox()
         self.agent.addItem("None (written by you)", None)
-        for agent_id in self.session.scan.agents if self.session.scan else []:
+        for agent_id in self.session.known.agents if self.session.known else []:
             self.agent.addItem(agent_id, agent_id)
         self.agent.setToolTip("The agent this fact is recorded for, if any")
 

@@ -115,6 +115,7 @@ class Session(QtCore.QObject):
         sys.setswitchinterval(min(sys.getswitchinterval(), 0.001))
         self.vault = target
         self.scan: vault.VaultScan | None = None
+        self.listing: vault.VaultScan | None = None  # entities without counts, first
         self.engine: Any = None  # search.engine.SearchEngine once ready
         self.engine_notice: str | None = None
         self.undo_stack = QtGui.QUndoStack(self)
@@ -231,11 +232,17 @@ class Session(QtCore.QObject):
         compete for the same interpreter."""
 
         def listed(listing: vault.VaultScan) -> None:
+            self.listing = listing
             self.listed.emit(listing)
             if then_scan:
                 self.rescan()
 
         self.run(self.vault.list_entities, listed)
+
+    @property
+    def known(self) -> vault.VaultScan | None:
+        """The entities and agents as last seen: the scan, or the quick listing before it."""
+        return self.scan if self.scan is not None else self.listing
 
     def rescan(self, on_done: Callback | None = None) -> None:
         """Scan the vault (tier counts, problems) off-thread; emits `scanned`."""
@@ -266,10 +273,11 @@ class Session(QtCore.QObject):
         def opened(result: Any) -> None:
             self.engine, report = result
             self.engine_notice = report.notice
-            self.searchReady.emit(self.engine)
+            engine = self.engine
             if semantic:
-                engine = self.engine
                 engine.semantic_notice = "the semantic model is loading: BM25 results meanwhile"
+            self.searchReady.emit(engine)
+            if semantic:
                 self.run(lambda: engine.enable_semantic(progress=progress), semantic_done)
 
         def semantic_done(notice: str | None) -> None:

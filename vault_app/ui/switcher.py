@@ -452,7 +452,7 @@ class QuickSwitcher(QtWidgets.QDialog):
 
     def reload(self) -> None:
         """Take the entities and agents from the last scan; list the days on a worker."""
-        scan = self.session.scan
+        scan = self.session.known
         agents = list(scan.agents) if scan is not None else []
         self._items = entity_items(scan) + agent_items(agents) + document_items(agents)
         self._refilter()

@@ -631,7 +631,3 @@ def _inotify_watch_limit() -> int | None:
             return int(handle.read().strip())
     except (OSError, ValueError):
         return None
-
-
-def describe_status(status: WatchStatus) -> str:
-    return f"{status.state}: {status.message}"
