@@ -96,3 +96,10 @@ def test_unknown_agent_is_said_in_words(qtbot: QtBot, live: session.Session) -> 
     assert "no agent 'nobody'" in failed.args[0]
     assert preview.status_label.text().startswith("Not found:")
     assert preview.block_views() == []
+
+
+def test_the_default_budget_is_the_builders() -> None:
+    from vault_app.search import context as search_context
+    from vault_app.ui import context_view
+
+    assert context_view.DEFAULT_BUDGET == search_context.DEFAULT_BUDGET

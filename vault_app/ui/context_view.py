@@ -16,14 +16,18 @@ after a newer one was asked for is dropped.
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.search import context
 from vault_app.ui import daily
 from vault_app.ui.session import Session, describe
 
+if TYPE_CHECKING:  # the builder pulls the search engine (numpy, scipy): loaded on use
+    from vault_app.search import context
+
 PREPARING = "Preparing the search index…"
+DEFAULT_BUDGET = 4000  # as search.DEFAULT_BUDGET (a test keeps them equal)
 
 
 def meter_text(used: int, cap: int) -> str:
@@ -125,7 +129,7 @@ class ContextPreview(QtWidgets.QWidget):
         self.budget_spin = QtWidgets.QSpinBox()
         self.budget_spin.setRange(200, 200_000)
         self.budget_spin.setSingleStep(500)
-        self.budget_spin.setValue(context.DEFAULT_BUDGET)
+        self.budget_spin.setValue(DEFAULT_BUDGET)
         self.budget_spin.setSuffix(" chars")
         self.budget_spin.setGroupSeparatorShown(True)
         self.budget_spin.setToolTip("The most characters the whole context may take")
@@ -160,7 +164,7 @@ class ContextPreview(QtWidgets.QWidget):
         self.status_label.setWordWrap(True)
         self.status_label.setForegroundRole(QtGui.QPalette.ColorRole.PlaceholderText)
         self.total_label = QtWidgets.QLabel("Total:")
-        self.total_meter = _meter(0, context.DEFAULT_BUDGET, "Whole context")
+        self.total_meter = _meter(0, DEFAULT_BUDGET, "Whole context")
         self.total_label.setBuddy(self.total_meter)
         total = QtWidgets.QHBoxLayout()
         total.addWidget(self.total_label)
@@ -213,7 +217,7 @@ class ContextPreview(QtWidgets.QWidget):
         budget = self.budget_spin.value()
         self.status_label.setText("Building the context…")
         self.session.run(
-            lambda: context.ContextBuilder(engine).build(
+            lambda: _builder(engine).build(
                 agent, query, budget=budget, mark_access=False
             ),
             lambda result: self._built(generation, result),
@@ -277,3 +281,9 @@ class ContextPreview(QtWidgets.QWidget):
             widget = item.widget() if item is not None else None
             if widget is not None:
                 widget.deleteLater()
+
+
+def _builder(engine: object) -> context.ContextBuilder:
+    from vault_app.search import context
+
+    return context.ContextBuilder(engine)  # type: ignore[arg-type]

@@ -32,13 +32,15 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import layout, models
 from vault_app.search import documents, tokenizer
-from vault_app.search import engine as search_engine
+
+if TYPE_CHECKING:  # the engine pulls numpy and scipy: imported when first searched
+    from vault_app.search import engine as search_engine
 from vault_app.ui import session as session_module
 from vault_app.ui import themes
 
@@ -658,6 +660,8 @@ class SearchPanel(QtWidgets.QWidget):
             since = dt.datetime.combine(first, dt.time.min).astimezone()
             until = dt.datetime.combine(last, dt.time.max).astimezone()
         category = self.category_combo.currentData()
+        from vault_app.search import engine as search_engine
+
         return search_engine.Filters(
             kinds=SEARCH_IN[self.in_combo.currentIndex()][2],
             scope=self.scope_combo.currentData(),
@@ -687,6 +691,8 @@ class SearchPanel(QtWidgets.QWidget):
         query = self.query_edit.text().strip()
         if not query:
             self._pending = False
+            from vault_app.search import engine as search_engine
+
             self._show(generation, SearchOutcome([], search_engine.SearchResult([], self.mode())))
             self.status_label.setText("Type a few words to search the vault.")
             return
