@@ -151,7 +151,10 @@ def test_geometry_and_recent_vaults_are_remembered(
     assert store.value("window/geometry") is not None
     again = app.MainWindow(vault.Vault(root), store, search=False)
     qtbot.addWidget(again)
-    assert again.size() == size
+    # restored, except that Qt keeps a restored window inside the (800 px) offscreen screen
+    assert again.height() == size.height()
+    screen = again.screen().availableGeometry().width()
+    assert min(size.width(), screen) - 10 <= again.width() <= size.width()
     assert again._recent()[0] == root
 
 

@@ -14,6 +14,10 @@ from vault_app.core import layout, vault
 from vault_app.watch import events, watcher
 from vault_app.watch.events import AgentDocument, DailyNote
 
+# watchdog warns (harmlessly) when a folder made with its subfolders is watched twice; the
+# watcher silences that message, but each test starts from pytest's "warnings are errors"
+pytestmark = pytest.mark.filterwarnings("ignore:Callback with id:RuntimeWarning")
+
 JANE = "areas/people/jane"
 HOUSE = "projects/house"
 KITCHEN = "projects/house/kitchen"
@@ -180,6 +184,21 @@ def test_a_dead_observer_is_restarted_and_nothing_is_lost(
     assert watching.observer is not None and watching.observer is not dead
     writer.do("fact", path=folder(home, HOUSE) / "items.json", text="after the restart")
     assert batches.wait_for(lambda b: HOUSE in names(b) and b.reason == "events")
+
+
+def test_a_dead_inotify_reader_is_noticed_too(
+    home: vault.Vault, watching: watcher.VaultWatcher, batches: Batches, writer: Writer
+) -> None:
+    observer = watching.observer
+    reader = getattr(observer, "_inotify_fd", None)  # watchdog's inotify reader thread
+    if reader is None:
+        pytest.skip("no inotify reader thread on this platform")
+    reader.stop()  # the observer and its emitters live on, but no event comes any more
+    reader.join(10)
+    batches.wait_for(lambda b: b.reason == "restarted")
+    assert watching.observer is not observer
+    writer.do("fact", path=folder(home, JANE) / "items.json", text="after the reader died")
+    assert batches.wait_for(lambda b: JANE in names(b) and b.reason == "events")
 
 
 def test_the_vault_folder_vanishing_and_coming_back(

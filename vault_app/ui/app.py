@@ -417,12 +417,32 @@ class MainWindow(QtWidgets.QMainWindow):
             self._agent_page(node.agent).show_tab(node.document)
 
     def _select_in_sidebar(self, address: str) -> None:
-        index = self.sidebar_model.index_for_address(address)
+        self._select_index(self.sidebar_model.index_for_address(address))
+
+    def _select_node(self, predicate: Any) -> None:
+        self._select_index(self.sidebar_model.index_for_node(predicate))
+
+    def _select_index(self, index: QtCore.QModelIndex) -> None:
+        """Point the sidebar at what the page shows, without re-opening it."""
+        blocker = QtCore.QSignalBlocker(self.sidebar.selectionModel())
         if index.isValid():
-            blocker = QtCore.QSignalBlocker(self.sidebar.selectionModel())
             self.sidebar.setCurrentIndex(index)
             self.sidebar.scrollTo(index)
-            del blocker
+        else:
+            self.sidebar.selectionModel().clear()
+        del blocker
+
+    def show_agent(self, agent: str, tab: str) -> AgentPage:
+        """An agent's page on `tab` (a document name, "daily" or "context"), in step with
+        the sidebar."""
+        page = self._agent_page(agent)
+        page.show_tab(tab)
+        kinds = {"daily": ("daily", None), "context": ("agent", None)}
+        kind, document = kinds.get(tab, ("document", tab))
+        self._select_node(
+            lambda n: n.kind == kind and n.agent == agent and n.document == document
+        )
+        return page
 
     def _show_entity(self, address: str, fact_id: str | None = None) -> None:
         self.entity_view.show_entity(address, select_fact=fact_id)
@@ -438,15 +458,15 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def open_daily(self, scope: str, day: dt.date | None, *, select: bool = True) -> None:
         if scope == layout.GLOBAL_SCOPE:
+            if select:
+                self._select_node(lambda n: n.kind == "daily" and n.agent is None)
             if self._global_daily is None:
                 self._global_daily = daily.DailyView(self.session, None)
                 self.pages.addWidget(self._global_daily)
             view = self._global_daily
             self.pages.setCurrentWidget(view)
         else:
-            page = self._agent_page(scope.removeprefix("agent:"))
-            page.show_tab("daily")
-            view = page.daily
+            view = self.show_agent(scope.removeprefix("agent:"), "daily").daily
         if day is not None:
             view.show_day(day)
 
@@ -459,9 +479,11 @@ class MainWindow(QtWidgets.QMainWindow):
         return page
 
     def show_principles(self) -> None:
+        self._select_node(lambda n: n.kind == "principles")
         self.pages.setCurrentWidget(self.principles)
 
     def show_dashboard(self) -> None:
+        self._select_index(QtCore.QModelIndex())
         self.pages.setCurrentWidget(self.dashboard)
 
     def show_search(self) -> None:
@@ -479,7 +501,7 @@ class MainWindow(QtWidgets.QMainWindow):
         if kind == "entity":
             self.open_entity(str(payload))
         elif kind == "agent":
-            self._agent_page(str(payload)).show_tab("context")
+            self.show_agent(str(payload), "context")
         elif kind == "daily":
             scope, day = payload
             self.open_daily(scope, day)
@@ -488,7 +510,7 @@ class MainWindow(QtWidgets.QMainWindow):
             if agent is None:
                 self.show_principles()
             else:
-                self._agent_page(agent).show_tab(name)
+                self.show_agent(agent, name)
 
     # -- edits --------------------------------------------------------------------------
 

@@ -272,6 +272,7 @@ class EntityView(QtWidgets.QWidget):
         self.filter_edit = QtWidgets.QLineEdit()
         self.filter_edit.setPlaceholderText("Words in the fact, source or agent")
         self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.setMinimumWidth(120)  # never squeezed to "…" by a docked panel
         self.filter_edit.setToolTip("Show only facts containing all these words (Ctrl+F)")
         self.filter_edit.textChanged.connect(self.proxy.set_text)
         filter_label = QtWidgets.QLabel("&Filter:")

@@ -46,6 +46,7 @@ import logging
 import os
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -176,6 +177,7 @@ class VaultWatcher:
         if self._storage is not None:
             self._storage.add_listener(self.note_write)
         logging.getLogger("watchdog").addHandler(self._log_hook)
+        _quiet_benign_warning()
         self._thread = threading.Thread(target=self._run, name="vault-watch", daemon=True)
         self._thread.start()
 
@@ -424,7 +426,7 @@ class VaultWatcher:
                 why = "trying to watch again"
         elif identity != self._root_id:
             why = "the vault folder was replaced"
-        elif not self._observer.is_alive():
+        elif not _observer_alive(self._observer):
             why = "the observer thread stopped"
         elif not self._root_is_watched():
             why = "the vault folder's watch stopped"
@@ -556,7 +558,9 @@ class VaultWatcher:
 
     def _root_is_watched(self) -> bool:
         observer = self._observer
-        if observer is None or not observer.is_alive() or _identity(self.root) != self._root_id:
+        if observer is None or _identity(self.root) != self._root_id:
+            return False
+        if not _observer_alive(observer):
             return False
         return any(e.is_alive() and e.watch.path == os.fspath(self.root) for e in observer.emitters)
 
@@ -613,6 +617,18 @@ class _OverflowHook(logging.Handler):
             self._on_overflow()
 
 
+def _observer_alive(observer: BaseObserver) -> bool:
+    """The observer's thread, and on Linux the thread reading its inotify queue, are alive.
+
+    The reader (`_inotify_fd`, a watchdog internal looked up defensively) can die alone,
+    e.g. of an exception in a callback; events then stop while every other thread lives.
+    """
+    reader = getattr(observer, "_inotify_fd", None)
+    if isinstance(reader, threading.Thread) and not reader.is_alive():
+        return False
+    return observer.is_alive()
+
+
 def _identity(path: Path) -> tuple[int, int] | None:
     """(device, inode) of a folder, None if it is not a folder (any more)."""
     try:
@@ -622,6 +638,22 @@ def _identity(path: Path) -> tuple[int, int] | None:
     if not os.path.isdir(path):
         return None
     return (info.st_dev, info.st_ino)
+
+
+def _quiet_benign_warning() -> None:
+    """Silence watchdog's "Callback with id ... already exists" RuntimeWarning.
+
+    watchdog's inotify reader warns when a folder made with its subfolders at once (an
+    agent created: `agents/x/workspace/projects`) is watched twice, which is harmless;
+    raised as an error (warnings as errors) it would kill the reader thread. The filter
+    is narrow: that message from watchdog only.
+    """
+    warnings.filterwarnings(
+        "ignore",
+        message=r"Callback with id .* already exists",
+        category=RuntimeWarning,
+        module=r"watchdog\.",
+    )
 
 
 def _inotify_watch_limit() -> int | None:

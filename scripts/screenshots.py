@@ -1,0 +1,138 @@
+"""Render the main views of the demo vault to PNG under docs/screenshots/ (for the README).
+
+    .venv/bin/python scripts/screenshots.py [--out docs/screenshots] [--theme light|dark]
+
+Runs the real main window offscreen on a fresh demo vault (made relative to today, in a
+temporary folder, with BM25 search only so that no model is needed), drives it the way
+a user would and grabs each view:
+
+  main-window.png      an entity: summary, facts with tier badges, history
+  search.png           the search dock with results for "plumber"
+  agent-tacit.png      an agent's TACIT.md
+  daily-calendar.png   the agent's daily notes: calendar with marked days, entries
+  dashboard.png        the decay dashboard: tier chart, facts going cold
+  fact-dialog.png      the fact editor (supersede)
+  switcher.png         the quick switcher (Ctrl+P)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from PySide6 import QtCore, QtWidgets
+
+ROOT = Path(__file__).resolve().parents[1]
+SIZE = QtCore.QSize(1440, 880)
+
+
+def pump(app: QtWidgets.QApplication, seconds: float) -> None:
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 20)
+        time.sleep(0.005)
+
+
+def wait(app: QtWidgets.QApplication, predicate: Callable[[], bool], timeout: float = 30) -> None:
+    end = time.perf_counter() + timeout
+    while not predicate():
+        if time.perf_counter() > end:
+            raise TimeoutError("the window did not get there in time")
+        pump(app, 0.02)
+    pump(app, 0.3)  # let the view settle and paint
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    parser.add_argument("--theme", choices=("light", "dark"), default="light")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+
+    app = QtWidgets.QApplication(sys.argv)
+    from vault_app.core import demo, vault
+    from vault_app.ui import app as app_module
+    from vault_app.ui import themes
+
+    themes.apply_theme(app, args.theme)
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "household"
+        demo.create_demo(root)
+        store = QtCore.QSettings(str(Path(tmp) / "settings.ini"), QtCore.QSettings.Format.IniFormat)
+        window = app_module.MainWindow(vault.Vault(root, actor="gui"), store, search=False)
+        window.resize(SIZE)
+        window.show()
+        window.start()
+        wait(app, lambda: window.session.scan is not None)
+
+        def shoot(name: str, widget: QtWidgets.QWidget | None = None) -> None:
+            pump(app, 0.3)
+            image = (widget or window).grab()
+            path = args.out / name
+            image.save(str(path))
+            print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+
+        entity = "areas/people/marcus-bell"
+        if entity not in window.sidebar_model.addresses():
+            entity = window.sidebar_model.addresses()[0]
+        window.open_entity(entity)
+        wait(app, lambda: window.entity_view.address == entity)
+        table = window.entity_view.table
+        table.setCurrentIndex(table.model().index(0, 0))  # its history shows below
+        shoot("main-window.png")
+
+        window.session.open_search(semantic=False)
+        wait(app, lambda: window.session.engine is not None)
+        window.show_search()
+        window.search.query_edit.setText("plumber")
+        wait(app, lambda: window.search.idle() and window.search.results.model().rowCount() > 0)
+        window.search.results.setCurrentIndex(window.search.results.model().index(0))
+        shoot("search.png")
+        window.search_dock.hide()
+
+        page = window.show_agent("maintenance", "TACIT.md")
+        wait(app, lambda: page.tacit.document is not None)
+        shoot("agent-tacit.png")
+
+        window.show_agent("maintenance", "daily")
+        day = max(window.session.vault.daily_dates("maintenance"))
+        page.daily.show_day(day)
+        wait(app, lambda: bool(page.daily.cards()))
+        shoot("daily-calendar.png")
+
+        window.show_dashboard()
+        wait(app, lambda: window.dashboard.cold_report is not None)
+        shoot("dashboard.png")
+
+        window.open_entity(entity)
+        wait(app, lambda: window.entity_view.address == entity)
+        table.setCurrentIndex(table.model().index(0, 0))
+        dialog = window.entity_view.supersede_selected()
+        if dialog is not None:
+            wait(app, dialog.isVisible)
+            shoot("fact-dialog.png", dialog)
+            dialog.reject()
+
+        window.quick_switch()
+        switcher = window.switcher
+        assert switcher is not None
+        switcher.query_edit.setText("roof")
+        wait(app, switcher.isVisible)
+        pump(app, 0.5)
+        shoot("switcher.png")
+        switcher.close()
+        window.close()
+        window.session.wait()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
