@@ -45,7 +45,7 @@ def test_save_goes_through_the_safe_write_path(vault: vault_module.Vault) -> Non
     before = config_path(vault).read_bytes()
     changed_settings().save(vault.storage)
     backups = vault.storage.backups(config_path(vault))
-    assert [b.read_bytes() for b in backups] == [before]
+    assert [b.read_bytes() for b in backups] == [config_path(vault).read_bytes(), before]
     lines = (vault.paths.state_dir / "audit.jsonl").read_bytes().splitlines()
     audit = [orjson.loads(line) for line in lines]
     assert audit[-1]["action"] == "config.save"
@@ -103,7 +103,7 @@ def test_a_file_that_is_not_toml_is_left_alone_unless_replaced(
     assert config_path(vault).read_bytes() == broken
     changed_settings().save(vault.storage, replace=True)
     assert config.VaultConfig.load(vault.root) == changed_settings()
-    assert vault.storage.backups(config_path(vault))[0].read_bytes() == broken
+    assert vault.storage.backups(config_path(vault))[1].read_bytes() == broken
 
 
 def test_replace_drops_keys_this_version_refuses(vault: vault_module.Vault) -> None:

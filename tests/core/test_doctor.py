@@ -74,9 +74,9 @@ def test_repair_restores_the_newest_good_backup_and_keeps_the_corrupt_file(
     v: vault.Vault,
 ) -> None:
     jane = items(v, "areas/people/jane")
-    v.add_fact("areas/people/jane", "Jane lives nearby", "context")  # backs up the 1-fact file
+    v.add_fact("areas/people/jane", "Jane lives nearby", "context")
+    v.add_fact("areas/people/jane", "Jane has a van", "context")  # the ring keeps each version
     good = jane.read_bytes()
-    v.add_fact("areas/people/jane", "Jane has a van", "context")  # backs up the 2-fact file
     jane.write_bytes(good[:40])  # another writer truncated it
     with pytest.raises(errors.CorruptFileError):
         v.add_fact("areas/people/jane", "refused", "context")
@@ -88,7 +88,11 @@ def test_repair_restores_the_newest_good_backup_and_keeps_the_corrupt_file(
     assert problem.location and "line" in problem.location
     assert problem.repaired and "restored" in problem.repaired
     restored = json.loads(jane.read_text())
-    assert [f["fact"] for f in restored] == ["Jane is the plumber", "Jane lives nearby"]
+    assert [f["fact"] for f in restored] == [
+        "Jane is the plumber",
+        "Jane lives nearby",
+        "Jane has a van",
+    ]  # as it last was
     kept = list((v.paths.state_dir / "quarantine").rglob("items.json"))
     assert [k.read_bytes() for k in kept] == [good[:40]]
     assert doctor.run(v).ok

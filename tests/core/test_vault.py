@@ -542,7 +542,7 @@ def test_synthesis_dry_run_and_idempotence(v: vault_module.Vault) -> None:
 # -- backups and audit -----------------------------------------------------------------------
 
 
-def test_backup_ring_is_bounded_and_holds_previous_versions(tmp_path: Path) -> None:
+def test_backup_ring_is_bounded_and_holds_the_latest_versions(tmp_path: Path) -> None:
     settings = config.VaultConfig(storage=config.StorageSettings(backups_per_file=3))
     v = vault_module.Vault.create(tmp_path / "v", clock=decay.fixed_clock(NOW), settings=settings)
     v.create_entity(JANE)
@@ -552,7 +552,9 @@ def test_backup_ring_is_bounded_and_holds_previous_versions(tmp_path: Path) -> N
         versions.append(items(v).read_bytes())
     kept = v.storage.backups(items(v))
     assert len(kept) == 3
-    assert [p.read_bytes() for p in kept] == versions[-2:-5:-1]  # newest first
+    # newest first, the version just written included: a file deleted outside the app
+    # comes back as it last was
+    assert [p.read_bytes() for p in kept] == versions[-1:-4:-1]
     for path in kept:
         assert path.name.endswith(storage.sha256(path.read_bytes())[:12])
         json.loads(path.read_bytes())
@@ -613,3 +615,21 @@ def test_audit_lines(v: vault_module.Vault) -> None:
     assert len(audit_lines(v)) == count
     actions = [line["action"] for line in audit_lines(v)]
     assert actions.count("entity.create") == 2  # summary.md and items.json
+
+
+def test_an_entity_deleted_outside_comes_back_as_it_last_was(v: vault_module.Vault) -> None:
+    v.add_fact(JANE, "Jane lives nearby", "context")
+    fact = v.add_fact(JANE, "Jane has a van", "context")
+    folder = v.paths.life_dir / JANE
+    facts, summary = (folder / "items.json").read_bytes(), (folder / "summary.md").read_bytes()
+    for path in folder.iterdir():
+        path.unlink()
+    folder.rmdir()
+    restored = v.restore_deleted(JANE)
+    assert sorted(p.name for p in restored) == ["items.json", "summary.md"]
+    assert (folder / "items.json").read_bytes() == facts
+    assert (folder / "summary.md").read_bytes() == summary
+    assert v.entity(JANE).fact(fact.id).fact == "Jane has a van"
+    assert v.restore_deleted(JANE) == []  # nothing missing: nothing written
+    with pytest.raises(errors.NotFoundError):
+        v.restore_deleted("areas/people/nobody")

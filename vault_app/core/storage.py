@@ -225,18 +225,33 @@ class Storage:
             return []
         return sorted((p for p in folder.iterdir() if p.is_file()), reverse=True)
 
-    def _keep_backup(self, path: Path, before: str) -> None:
+    def _keep_written(self, path: Path, data: bytes, digest: str) -> None:
         folder = self.backup_dir(path)
         folder.mkdir(parents=True, exist_ok=True)
+        target = folder / f"{time.time_ns():020d}-{digest[:12]}"
+        with open(target, "xb") as handle:
+            handle.write(data)
+        self._trim(path)
+
+    def _keep_backup(self, path: Path, before: str) -> None:
+        """Hard-link the current version of `path` (sha256 `before`) into its ring, unless
+        the ring holds that version already (it does when this app wrote it)."""
+        folder = self.backup_dir(path)
+        folder.mkdir(parents=True, exist_ok=True)
+        newest = self.backups(path)[:1]
+        if newest and newest[0].name.endswith(f"-{before[:12]}"):
+            return
         # Named by the wall clock in nanoseconds (not the injectable clock, which tests
         # freeze), so that name order is age order; the hash says which version it is.
         target = folder / f"{time.time_ns():020d}-{before[:12]}"
         try:
-            os.link(path, target)
+            os.link(path, target)  # safe: the write that follows replaces, never edits, it
         except OSError:
             shutil.copy2(path, target)
-        ring = self.backups(path)
-        for old in ring[self.settings.backups_per_file :]:
+        self._trim(path)
+
+    def _trim(self, path: Path) -> None:
+        for old in self.backups(path)[self.settings.backups_per_file :]:
             with contextlib.suppress(FileNotFoundError):
                 old.unlink()
 
@@ -286,6 +301,11 @@ class Storage:
                 temp.unlink()
             raise
         fsync_dir(folder)
+        # The version just written joins the ring too, so a file deleted or mangled outside
+        # the app can be restored as it last was, not only as it was one write before. A
+        # copy, not a link: another program may rewrite the file in place.
+        with contextlib.suppress(OSError):
+            self._keep_written(path, data, digest if digest is not None else sha256(data))
 
 
 class Transaction:

@@ -469,6 +469,31 @@ class Vault:
         self.storage.audit(action, destination, entity=str(ref), to=str(target))
         return target
 
+    def restore_deleted(self, ref: layout.EntityRef | str) -> list[Path]:
+        """Bring back an entity's files deleted outside the app, each as this vault last
+        wrote or saw it (the newest version in its backup ring). Files still there are
+        left alone. Returns the files restored; NotFoundError if the ring has none."""
+        ref = _ref(ref)
+        folder = self.paths.entity_dir(ref)
+        restored: list[Path] = []
+        for name in (*layout.FACT_FILE_NAMES, layout.SUMMARY_NAME):
+            path = folder / name
+            ring = self.storage.backups(path)
+            if path.exists() or not ring:
+                continue
+            if name in layout.FACT_FILE_NAMES and any(
+                (folder / other).exists() for other in layout.FACT_FILE_NAMES
+            ):
+                continue
+            folder.mkdir(parents=True, exist_ok=True)
+            self.storage.write(
+                path, ring[0].read_bytes(), expected=None, action="entity.restore", entity=str(ref)
+            )
+            restored.append(path)
+        if not restored and not folder.is_dir():
+            raise errors.NotFoundError(f"no backup of {ref} to restore it from")
+        return restored
+
     def resolve_reference(
         self, reference: str, agent: str | None = None
     ) -> layout.EntityRef | None:
