@@ -633,3 +633,20 @@ def test_an_entity_deleted_outside_comes_back_as_it_last_was(v: vault_module.Vau
     assert v.restore_deleted(JANE) == []  # nothing missing: nothing written
     with pytest.raises(errors.NotFoundError):
         v.restore_deleted("areas/people/nobody")
+
+
+def test_update_scan_counts_only_the_changed_entities(v: vault_module.Vault) -> None:
+    v.create_entity("projects/roof")
+    scan = v.scan()
+    v.add_fact(JANE, "Jane has a van", "context")
+    v.create_entity("areas/people/tom")
+    (v.paths.life_dir / "projects/roof/items.json").write_text("[{")
+    updated = v.update_scan(scan, [JANE, "areas/people/tom", "projects/roof"])
+    assert updated.entities == v.scan().entities  # same as a full scan, in the same order
+    assert [p.path for p in updated.problems] == ["global/life/projects/roof/items.json"]
+    folder = v.paths.life_dir / "areas/people/tom"
+    for path in folder.iterdir():
+        path.unlink()
+    folder.rmdir()
+    gone = v.update_scan(updated, ["areas/people/tom"])
+    assert "areas/people/tom" not in {e.address for e in gone.entities}

@@ -28,7 +28,8 @@ def live(demo_vault: vault.Vault) -> Iterator[session.Session]:
 
 
 def fact_files(v: vault.Vault) -> dict[Path, bytes]:
-    return {p: p.read_bytes() for p in sorted(v.root.rglob("items.json"))}
+    files = sorted(v.root.rglob("items.json"))
+    return {p: p.read_bytes() for p in files if ".vault" not in p.relative_to(v.root).parts}
 
 
 def test_preview_shows_blocks_with_meters_and_marks_nothing(

@@ -223,15 +223,27 @@ class Storage:
         folder = self.backup_dir(path)
         if not folder.is_dir():
             return []
-        return sorted((p for p in folder.iterdir() if p.is_file()), reverse=True)
+        return sorted(
+            (p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")),
+            reverse=True,
+        )
 
     def _keep_written(self, path: Path, data: bytes, digest: str) -> None:
         folder = self.backup_dir(path)
         folder.mkdir(parents=True, exist_ok=True)
-        target = folder / f"{time.time_ns():020d}-{digest[:12]}"
-        with open(target, "xb") as handle:
+        name = f"{time.time_ns():020d}-{digest[:12]}"
+        temp = folder / f".{name}{TEMP_SUFFIX}"  # a kill mid-write leaves no half version
+        with open(temp, "xb") as handle:
             handle.write(data)
+        os.replace(temp, folder / name)
         self._trim(path)
+
+    def newest_intact_backup(self, path: Path) -> Path | None:
+        """The newest kept version of `path` whose content still matches its name's hash."""
+        for candidate in self.backups(path):
+            if sha256(candidate.read_bytes()).startswith(candidate.name.rsplit("-", 1)[-1]):
+                return candidate
+        return None
 
     def _keep_backup(self, path: Path, before: str) -> None:
         """Hard-link the current version of `path` (sha256 `before`) into its ring, unless

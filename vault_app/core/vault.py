@@ -245,6 +245,51 @@ class Vault:
             files=files,
         )
 
+    def update_scan(
+        self, scan: VaultScan, changed: Iterable[layout.EntityRef | str]
+    ) -> VaultScan:
+        """`scan` with the entities in `changed` counted again (or dropped when they are
+        gone, added when new): what live sync needs after a batch, at the cost of the
+        changed files only."""
+        started = time.perf_counter()
+        counter = decay.RawTierCounter(self.config.decay, self.now())
+        refs = {str(r): _ref(r) for r in changed}
+        fresh: dict[str, models.EntitySummary] = {}
+        corrupt: dict[str, models.Problem] = {}
+        for address, ref in refs.items():
+            folder_path = self.paths.entity_dir(ref)
+            facts = self.paths.facts_file(folder_path) if folder_path.is_dir() else None
+            has_summary = (folder_path / layout.SUMMARY_NAME).is_file()
+            if facts is None and not has_summary:
+                continue  # gone (or no longer an entity)
+            folder = layout.EntityFolder(ref, folder_path, facts, has_summary)
+            summary, loaded = self._summarize(folder, counter, keep=False)
+            fresh[address] = summary
+            if isinstance(loaded, errors.CorruptFileError):
+                corrupt[address] = self._problem(loaded)
+        entities = [e for e in scan.entities if e.address not in refs]
+        entities += fresh.values()
+        order = {c: i for i, c in enumerate(layout.PARA_CATEGORIES)}
+        entities.sort(  # the walk's order: global, then agents; PARA order; depth first
+            key=lambda e: (
+                e.scope != layout.GLOBAL_SCOPE,
+                e.scope,
+                order.get(e.path.split("/", 1)[0], len(order)),
+                e.path.split("/"),
+            )
+        )
+        touched = {
+            self.paths.relative(self.paths.entity_dir(ref)) + "/" for ref in refs.values()
+        }
+        problems = [p for p in scan.problems if not any(p.path.startswith(t) for t in touched)]
+        problems += corrupt.values()
+        return VaultScan(
+            entities=entities,
+            agents=self.paths.agent_ids(),
+            problems=problems,
+            seconds=time.perf_counter() - started,
+        )
+
     def list_entities(self) -> VaultScan:
         """Every entity and agent without reading a file (`counted` False): a 10,000-entity
         vault is listed in a fraction of a second, for a first view while `scan` counts."""
@@ -478,8 +523,7 @@ class Vault:
         restored: list[Path] = []
         for name in (*layout.FACT_FILE_NAMES, layout.SUMMARY_NAME):
             path = folder / name
-            ring = self.storage.backups(path)
-            if path.exists() or not ring:
+            if path.exists() or (kept := self.storage.newest_intact_backup(path)) is None:
                 continue
             if name in layout.FACT_FILE_NAMES and any(
                 (folder / other).exists() for other in layout.FACT_FILE_NAMES
@@ -487,7 +531,7 @@ class Vault:
                 continue
             folder.mkdir(parents=True, exist_ok=True)
             self.storage.write(
-                path, ring[0].read_bytes(), expected=None, action="entity.restore", entity=str(ref)
+                path, kept.read_bytes(), expected=None, action="entity.restore", entity=str(ref)
             )
             restored.append(path)
         if not restored and not folder.is_dir():

@@ -37,6 +37,8 @@ Step = Callable[[vault.Vault], Any]
 class VaultCommand(QtGui.QUndoCommand):
     """A command whose steps are writes; subclasses define `first`, `again` and `back`."""
 
+    moves_entities = False  # True when a step adds, moves or archives entity folders
+
     def __init__(
         self,
         session: Session,
@@ -108,6 +110,7 @@ class VaultCommand(QtGui.QUndoCommand):
             entities=self.entities,
             documents=self.documents,
             daily=self.daily,
+            rescan=self.moves_entities,
         )
 
 
@@ -228,6 +231,8 @@ class AppendDaily(VaultCommand):
 
 
 class CreateEntity(VaultCommand):
+    moves_entities = True
+
     def __init__(self, session: Session, address: str, summary: str | None, **kw: Any) -> None:
         super().__init__(session, f"Create {_title(address)}", entities=(address,), **kw)
         self.address = address
@@ -246,6 +251,8 @@ class CreateEntity(VaultCommand):
 
 
 class ArchiveEntity(VaultCommand):
+    moves_entities = True
+
     def __init__(self, session: Session, address: str, **kw: Any) -> None:
         super().__init__(session, f"Archive {_title(address)}", entities=(address,), **kw)
         self.address = address

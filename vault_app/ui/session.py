@@ -103,6 +103,9 @@ class Session(QtCore.QObject):
     entityChanged = QtCore.Signal(str)  # entity address, e.g. "areas/people/jane"
     documentChanged = QtCore.Signal(str)  # absolute path of a markdown document
     dailyChanged = QtCore.Signal(str, object)  # scope ("global" or "agent:ID"), dt.date
+    entityRemoved = QtCore.Signal(str)  # deleted outside the app
+    entityMoved = QtCore.Signal(str, str)  # moved outside the app: old address, new address
+    liveStatus = QtCore.Signal(str, str)  # live sync: state, plain-words message
     searchReady = QtCore.Signal(object)  # search.engine.SearchEngine
     searchProgress = QtCore.Signal(int, int, str)  # done, total, label
     busy = QtCore.Signal(bool)  # some worker is running
@@ -123,6 +126,11 @@ class Session(QtCore.QObject):
         self.pool.setMaxThreadCount(max(2, QtCore.QThread.idealThreadCount()))
         self.writer = QtCore.QThreadPool(self)
         self.writer.setMaxThreadCount(1)
+        # scans and index updates, one at a time, each from the latest state: two batches
+        # of external changes in a row must not each start from the same old scan
+        self.refresher = QtCore.QThreadPool(self)
+        self.refresher.setMaxThreadCount(1)
+        self._latest_scan: vault.VaultScan | None = None  # touched on the refresher only
         self._relays: set[_Relay] = set()
         self._running = 0
         self.count_browsing_as_access = False
@@ -137,8 +145,12 @@ class Session(QtCore.QObject):
         on_error: ErrorCallback | None = None,
         *,
         writer: bool = False,
+        refresher: bool = False,
     ) -> None:
         """Call `fn()` on a worker; then `on_done(result)` or `on_error(exc)` on this thread.
+
+        `writer` runs it on the one writer thread, `refresher` on the one thread that keeps
+        the scan and the search index current; else on the general pool.
 
         Without `on_error`, a failure is announced through `error` in plain words.
         """
@@ -166,7 +178,8 @@ class Session(QtCore.QObject):
 
         relay.done.connect(done, QtCore.Qt.ConnectionType.QueuedConnection)
         relay.failed.connect(failed, QtCore.Qt.ConnectionType.QueuedConnection)
-        (self.writer if writer else self.pool).start(_Task(fn, relay))
+        pool = self.writer if writer else self.refresher if refresher else self.pool
+        pool.start(_Task(fn, relay))
 
     def write(
         self,
@@ -190,10 +203,10 @@ class Session(QtCore.QObject):
                 self.dailyChanged.emit(scope, day)
             if on_done is not None:
                 on_done(result)
-            if self.engine is not None and entities:
-                self.reindex(entities)
-            if rescan or entities:
-                self.rescan()
+            if rescan:
+                self.absorb(entities, structural=True)
+            elif entities:
+                self.absorb(entities)
 
         self.run(lambda: fn(self.vault), done, on_error, writer=True)
 
@@ -203,15 +216,18 @@ class Session(QtCore.QObject):
 
     def wait(self, msecs: int = 30_000) -> bool:
         """Block until every worker is done (tests, and closing the window)."""
-        ok = self.writer.waitForDone(msecs) and self.pool.waitForDone(msecs)
-        QtCore.QCoreApplication.processEvents()
+        ok = True
+        for _ in range(3):  # a finished task may queue another (a write, then its rescan)
+            ok = all(p.waitForDone(msecs) for p in (self.writer, self.refresher, self.pool))
+            QtCore.QCoreApplication.processEvents()
         return ok
 
     def close(self) -> None:
         self.closed = True
         self.pool.clear()
-        self.writer.waitForDone(30_000)
-        self.pool.waitForDone(30_000)
+        self.refresher.clear()
+        for pool in (self.writer, self.refresher, self.pool):
+            pool.waitForDone(30_000)
         if self.engine is not None:
             try:
                 self.engine.save()
@@ -247,15 +263,46 @@ class Session(QtCore.QObject):
     def rescan(self, on_done: Callback | None = None) -> None:
         """Scan the vault (tier counts, problems) off-thread; emits `scanned`."""
 
-        def done(scan: vault.VaultScan) -> None:
-            self.scan = scan
-            self.scanned.emit(scan)
-            if on_done is not None:
-                on_done(scan)
+        def work() -> vault.VaultScan:
+            # few scan threads: on a warm disk the scan is bound by the interpreter, and
+            # every extra thread competing for it makes the GUI thread wait for its turn
+            self._latest_scan = self.vault.scan(workers=2)
+            return self._latest_scan
 
-        # few scan threads: on a warm disk the scan is bound by the interpreter, and every
-        # extra thread competing for it makes the GUI thread wait longer for its turn
-        self.run(lambda: self.vault.scan(workers=2), done)
+        self.run(work, lambda scan: self._scanned(scan, on_done), refresher=True)
+
+    def _scanned(self, scan: vault.VaultScan, on_done: Callback | None = None) -> None:
+        self.scan = scan
+        self.scanned.emit(scan)
+        if on_done is not None:
+            on_done(scan)
+
+    def absorb(
+        self,
+        entities: tuple[str, ...] = (),
+        daily: tuple[tuple[str | None, dt.date], ...] = (),
+        *,
+        structural: bool = False,
+    ) -> None:
+        """Catch up with changes made outside the window (live sync): re-count only the
+        changed entities (a full rescan when `structural`, e.g. agents came or went) and
+        re-index only their documents and those daily notes; emits `scanned`."""
+        engine = self.engine
+
+        def work() -> vault.VaultScan:
+            base = self._latest_scan
+            if structural or base is None:
+                self._latest_scan = self.vault.scan(workers=2)
+            else:
+                self._latest_scan = self.vault.update_scan(base, entities)
+            if engine is not None:
+                for address in entities:
+                    engine.refresh_entity(address)
+                for agent, day in daily:
+                    engine.refresh_daily(day, agent)
+            return self._latest_scan
+
+        self.run(work, self._scanned, refresher=True)
 
     def open_search(self, semantic: bool = True) -> None:
         """Open (or build) the search index off-thread, in two steps.
@@ -293,4 +340,6 @@ class Session(QtCore.QObject):
             for address in addresses:
                 engine.refresh_entity(address)
 
-        self.run(work, on_error=lambda exc: log.warning("re-index failed: %s", exc))
+        self.run(
+            work, on_error=lambda exc: log.warning("re-index failed: %s", exc), refresher=True
+        )

@@ -213,7 +213,19 @@ class Snapshot:
     ) -> None:
         self.stats: dict[str, Stat] = stats if stats is not None else {}
         self.digests: dict[str, str] = digests if digests is not None else {}
-        self.agents: frozenset[str] = frozenset(agents)
+        self._agents: frozenset[str] = frozenset(agents)
+        self.dirty = True  # differs from what was saved (or loaded)
+
+    @property
+    def agents(self) -> frozenset[str]:
+        return self._agents
+
+    @agents.setter
+    def agents(self, agents: Iterable[str]) -> None:
+        agents = frozenset(agents)
+        if agents != self._agents:
+            self._agents = agents
+            self.dirty = True
 
     def __len__(self) -> int:
         return len(self.stats)
@@ -278,6 +290,8 @@ class Snapshot:
             removed = set(region) - fresh.keys()
             candidates = {p: s for p, s in fresh.items() if self.stats.get(p) != s}
         changes: dict[str, str] = {}
+        if removed or candidates:
+            self.dirty = True
         for path in removed:
             del self.stats[path]
             self.digests.pop(path, None)
@@ -339,9 +353,11 @@ class Snapshot:
                 stats[name] = (mtime, size)
                 if digest is not None:
                     digests[name] = digest
-            return cls(stats, digests, data["agents"])
+            snap = cls(stats, digests, data["agents"])
         except (KeyError, TypeError, ValueError):
             return None
+        snap.dirty = False
+        return snap
 
     def save(self, path: Path) -> None:
         """Write the snapshot atomically (temp file, then `os.replace`)."""
@@ -353,6 +369,7 @@ class Snapshot:
         try:
             temp.write_bytes(data)
             os.replace(temp, path)
+            self.dirty = False
         finally:
             with contextlib.suppress(FileNotFoundError):
                 temp.unlink()

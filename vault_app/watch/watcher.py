@@ -10,7 +10,8 @@ Only creations, modifications, closes after writing, deletions and moves are ask
 reads make no events either.
 
 The observer's thread turns each event into hints (`events.Coalescer`); the watcher's own
-thread ("vault-watch") waits until a burst is over (quiet for `quiet_ms`, at most
+thread ("vault-watch") waits until a burst is over (quiet for `quiet_ms`, or only
+`atomic_quiet_ms` after a file renamed into place, which is whole at once; at most
 `max_latency_ms` after its first event), compares the hinted files and folders with the
 snapshot (`snapshots.Snapshot.reconcile`, which hashes what changed), and calls
 `on_batch(ChangeBatch)`. The app's own writes are recognised by content: a `core.vault.Vault`
@@ -21,8 +22,8 @@ content written later, by anyone, is.
 On `start`, the watcher compares the whole vault with the snapshot saved by the last
 session (`.vault/cache/watch/<snapshot>.json`) and reports what changed while it was
 closed, through the same `on_batch` (reason "open"); with no saved snapshot the batch says
-`everything`. The snapshot is saved after that and on `stop`. With `snapshot=None`
-nothing is persisted and the first listing is only the baseline.
+`everything`. The snapshot is saved after that and on `stop` (when it changed). With
+`snapshot=None` nothing is persisted and the first listing is only the baseline.
 
 Health: every `health_s` the watcher checks that the observer and its emitters are alive,
 and that the vault folder is still the same folder. If the folder disappears it waits
@@ -106,7 +107,18 @@ class WatchStatus:
 
 
 class VaultWatcher:
-    """Watches one vault and reports coalesced `ChangeBatch`es to `on_batch`."""
+    """Watches one vault and reports coalesced `ChangeBatch`es to `on_batch`.
+
+    `vault` is a `core.vault.Vault` (its writes are then recognised as the app's own) or
+    a folder. `snapshot` names the saved snapshot (one per consumer: the app's index and
+    a `vault-app watch --snapshot NAME` must not share one); it records what was
+    *reported*, so a consumer should have taken in a batch when `on_batch` returns.
+    Changes the app makes outside `core.storage` writes (archiving = a folder move, the
+    folders of a new agent) are reported like anyone else's.
+
+    `start()` returns at once; `wait_ready()` waits for the first comparison; `stop()`
+    ends it (also as a context manager). `rescan()` compares the whole vault on demand.
+    """
 
     def __init__(
         self,
@@ -115,6 +127,7 @@ class VaultWatcher:
         *,
         quiet_ms: float = 100,
         max_latency_ms: float = 500,
+        atomic_quiet_ms: float = 20,
         on_status: StatusCallback | None = None,
         snapshot: str | None = "app",
         health_s: float = 1.0,
@@ -130,11 +143,16 @@ class VaultWatcher:
         self.on_status = on_status
         self.quiet_ms = quiet_ms
         self.max_latency_ms = max_latency_ms
+        self.atomic_quiet_ms = min(atomic_quiet_ms, quiet_ms)
         self.snapshot_name = snapshot
         self.health_s = health_s
         self.poll_s = poll_s
         self._wake = threading.Condition(threading.Lock())  # guards the fields below it
-        self._coalescer = events.Coalescer(quiet=quiet_ms / 1000, max_latency=max_latency_ms / 1000)
+        self._coalescer = events.Coalescer(
+            quiet=quiet_ms / 1000,
+            max_latency=max_latency_ms / 1000,
+            atomic_quiet=atomic_quiet_ms / 1000,
+        )
         self._requests: list[_Request] = []
         self._overflow = False
         self._resync = False  # the last work failed: compare the whole vault at the next check
@@ -226,7 +244,7 @@ class VaultWatcher:
     def note_write(self, path: Path, digest: str) -> None:
         """Note that the app writes `digest` to `path` (a `core.storage` write listener)."""
         rel = self._relative(os.fspath(path))
-        if rel is not None:
+        if rel is not None and events.classify(rel) is not None:  # not .vault/ files
             self._own.note(rel, digest)
 
     def __enter__(self) -> VaultWatcher:
@@ -387,8 +405,7 @@ class VaultWatcher:
         self._snapshot = snap
         changes = snap.reconcile(self.root, listing.stats, None, own=self._own)
         agents_before, snap.agents = snap.agents, agents
-        if changes or agents_before != agents or reason == "open":
-            self._save()
+        self._save()
         return events.build_batch(
             self.root,
             changes,
@@ -571,7 +588,7 @@ class VaultWatcher:
         return snapshots.Snapshot.location(self.root, self.snapshot_name)
 
     def _save(self) -> None:
-        if self.snapshot_name is None or self._snapshot is None:
+        if self.snapshot_name is None or self._snapshot is None or not self._snapshot.dirty:
             return
         if _identity(self.root) is None:
             return
