@@ -238,3 +238,184 @@ def test_entity_links_are_requested_and_others_inert(qtbot: QtBot, live: session
     with qtbot.assertNotEmitted(pane.entityRequested):
         pane.browser.anchorClicked.emit(QtCore.QUrl("https://example.com/x"))
     assert isinstance(pane.browser, QtWidgets.QTextBrowser) and not pane.browser.openLinks()
+
+
+# -- merge (live sync: the file changed on disk while editing) -------------------------------
+
+RULES = "# Rules\n\nRound to cents.\nPay on Fridays.\nFile receipts monthly.\n"
+
+
+def edit_rules(qtbot: QtBot, live: session.Session) -> documents.DocumentPane:
+    """A pane editing TACIT.md, which held `RULES` when the edit started."""
+    tacit(live).write_text(RULES)
+    pane = open_pane(qtbot, live, documents.DocumentTarget.document("TACIT.md", "finance"))
+    pane.edit_button.click()
+    assert pane.base_text == RULES
+    return pane
+
+
+def disk_changes(
+    qtbot: QtBot, live: session.Session, pane: documents.DocumentPane, text: str
+) -> None:
+    """Another program writes the file; live sync announces it; the bar comes up."""
+    tacit(live).write_text(text)
+    live.documentChanged.emit(str(tacit(live)))
+    qtbot.waitUntil(pane.conflict_bar.isVisible)
+
+
+def delete_line(qtbot: QtBot, editor: QtWidgets.QPlainTextEdit, line: str) -> None:
+    """Select the line `line` with its line break (Shift+Down) and delete it, as a user."""
+    document = editor.document()
+    block = next(
+        document.findBlockByNumber(n)
+        for n in range(document.blockCount())
+        if document.findBlockByNumber(n).text() == line
+    )
+    editor.setTextCursor(QtGui.QTextCursor(block))
+    qtbot.keyClick(editor, Key.Key_Down, QtCore.Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(editor, Key.Key_Delete)
+
+
+def test_merge_combines_changes_to_different_lines(qtbot: QtBot, live: session.Session) -> None:
+    pane = edit_rules(qtbot, live)
+    mine = RULES.replace("Round to cents.", "Round to whole dollars.")
+    pane.editor.setPlainText(mine)
+    theirs = RULES.replace("File receipts monthly.", "File receipts weekly.")
+    disk_changes(qtbot, live, pane, theirs)
+    bar = pane.conflict_bar
+    assert bar.merge_button.isVisible() and bar.merge_button.isEnabled()
+    assert [b.text() for b in (bar.merge_button, bar.reload_button, bar.keep_button)] == [
+        "&Merge", "&Reload theirs", "&Keep mine…"
+    ]  # fmt: skip
+
+    bar.merge_button.click()
+    qtbot.waitUntil(lambda: not bar.isVisible())
+    merged = RULES.replace("Round to cents.", "Round to whole dollars.").replace(
+        "File receipts monthly.", "File receipts weekly."
+    )
+    assert pane.editor.toPlainText() == merged
+    assert pane.is_editing() and pane.is_dirty()  # reviewed, then saved by the user
+    assert pane.merge_note.isVisible()
+    assert pane.merge_note.label.text().startswith(
+        "Merged their changes with yours — review and save."
+    )
+    assert not pane.merge_note.next_button.isVisible()
+    assert tacit(live).read_text() == theirs  # nothing written yet
+    assert pane.base_text == theirs
+
+    pane.editor.undo()  # the merge is one undoable edit: the user's text comes back
+    assert pane.editor.toPlainText() == mine
+    pane.editor.redo()
+    assert pane.editor.toPlainText() == merged
+    with qtbot.waitSignal(pane.saved):  # written over exactly the version merged against
+        pane.save_button.click()
+    assert tacit(live).read_text() == merged
+    assert not pane.is_editing() and not pane.merge_note.isVisible()
+
+
+def test_merge_with_conflicts_refuses_save_until_resolved(
+    qtbot: QtBot, live: session.Session
+) -> None:
+    pane = edit_rules(qtbot, live)
+    pane.editor.setPlainText(RULES.replace("Pay on Fridays.", "Pay on Mondays."))
+    theirs = RULES.replace("Pay on Fridays.", "Pay on Thursdays.").replace(
+        "# Rules", "# Money rules"
+    )
+    disk_changes(qtbot, live, pane, theirs)
+    pane.conflict_bar.merge_button.click()
+    qtbot.waitUntil(lambda: not pane.conflict_bar.isVisible())
+
+    marked = (
+        "# Money rules\n\nRound to cents.\n"  # their other change is taken as it is
+        "<<<<<<< mine\nPay on Mondays.\n=======\nPay on Thursdays.\n>>>>>>> on disk\n"
+        "File receipts monthly.\n"
+    )
+    assert pane.editor.toPlainText() == marked
+    assert pane.conflicts_left() == 1
+    note = pane.merge_note.label.text()
+    assert note.startswith("Merged, with 1 conflict to resolve.") and "<<<<<<< mine" in note
+    assert pane.merge_note.next_button.isVisible()
+    assert pane.editor.textCursor().block().text() == "<<<<<<< mine"  # taken to it
+
+    with qtbot.assertNotEmitted(pane.saved):
+        qtbot.keyClick(pane.editor, Key.Key_S, CTRL)
+        live.wait()
+    assert tacit(live).read_text() == theirs  # refused: markers left
+    note = pane.merge_note.label.text()  # says so, tinted as an error
+    assert note.startswith("Not saved: 1 conflict still marked in the text. In each, keep")
+    assert pane.merge_note.colour == QtGui.QColor(documents.MergeNote.REFUSED)
+    assert pane.is_editing() and pane.editor.toPlainText() == marked
+
+    # the user keeps their line: deletes the three marker lines and the one from disk
+    delete_line(qtbot, pane.editor, "<<<<<<< mine")
+    assert pane.conflicts_left() == 1  # half a block is still a conflict
+    assert pane.merge_note.label.text().startswith("1 conflict still to resolve.")
+    for line in ("=======", "Pay on Thursdays.", ">>>>>>> on disk"):
+        delete_line(qtbot, pane.editor, line)
+    assert pane.conflicts_left() == 0
+    assert pane.merge_note.label.text() == "Every conflict is resolved — review and save."
+    assert pane.merge_note.colour == QtGui.QColor(documents.MergeNote.INFO)
+    with qtbot.waitSignal(pane.saved):
+        pane.save_button.click()
+    saved = tacit(live).read_text()
+    assert saved == "# Money rules\n\nRound to cents.\nPay on Mondays.\nFile receipts monthly.\n"
+
+
+def test_merge_after_a_refused_save_and_next_conflict(qtbot: QtBot, live: session.Session) -> None:
+    pane = edit_rules(qtbot, live)
+    pane.editor.setPlainText("# Mine\n" + RULES.split("\n", 1)[1] + "Mine at the end.\n")
+    tacit(live).write_text("# Theirs\n" + RULES.split("\n", 1)[1] + "Theirs at the end.\n")
+    pane.save_button.click()  # refused by the core: the disk changed
+    qtbot.waitUntil(pane.conflict_bar.isVisible)
+    pane.conflict_bar.merge_button.click()
+    qtbot.waitUntil(lambda: pane.merge_note.isVisible())
+    assert pane.conflicts_left() == 2
+    assert "Merged, with 2 conflicts to resolve." in pane.merge_note.label.text()
+    first = pane.editor.textCursor().blockNumber()
+    assert pane.next_conflict()
+    second = pane.editor.textCursor().blockNumber()
+    assert second > first and pane.editor.textCursor().block().text() == "<<<<<<< mine"
+    shortcut(pane, "F8").trigger()  # wraps around
+    assert pane.editor.textCursor().blockNumber() == first
+    formats = pane.editor.document().findBlockByNumber(first).layout().formats()
+    assert formats and formats[0].format.fontWeight() == QtGui.QFont.Weight.Bold
+
+    # resolving takes editing; a new change on disk meanwhile raises the bar again
+    tacit(live).write_text("# Third\n")
+    live.documentChanged.emit(str(tacit(live)))
+    qtbot.waitUntil(pane.conflict_bar.isVisible)
+    pane.conflict_bar.reload_button.click()  # the user gives up on theirs + mine
+    assert pane.editor.toPlainText() == "# Third\n" and not pane.merge_note.isVisible()
+    assert not pane.is_dirty()
+
+
+def test_merge_when_the_file_was_deleted_is_not_offered(
+    qtbot: QtBot, live: session.Session
+) -> None:
+    pane = edit_rules(qtbot, live)
+    pane.editor.setPlainText("mine\n")
+    tacit(live).unlink()
+    live.documentChanged.emit(str(tacit(live)))
+    qtbot.waitUntil(pane.conflict_bar.isVisible)
+    assert "It is gone now." in pane.conflict_bar.label.text()
+    assert not pane.conflict_bar.merge_button.isEnabled()
+    assert pane.conflict_bar.keep_button.isEnabled()
+    pane.merge()  # pressed anyway (e.g. from a stale state): reads, finds nothing, says so
+    live.wait()
+    assert pane.editor.toPlainText() == "mine\n" and pane.conflict_bar.isVisible()
+    assert not pane.merge_note.isVisible()
+
+
+def test_typing_while_the_merge_runs_is_merged_too(qtbot: QtBot, live: session.Session) -> None:
+    pane = edit_rules(qtbot, live)
+    pane.editor.setPlainText(RULES.replace("Round to cents.", "Round up."))
+    disk_changes(qtbot, live, pane, RULES + "Keep invoices.\n")
+    pane.conflict_bar.merge_button.click()
+    assert pane.conflict_bar.merge_button.text() == "Merging…"
+    pane.editor.moveCursor(QtGui.QTextCursor.MoveOperation.Start)
+    pane.editor.insertPlainText("Draft. ")  # before the merge's result arrives
+    qtbot.waitUntil(lambda: pane.merge_note.isVisible())
+    assert (
+        pane.editor.toPlainText()
+        == "Draft. " + RULES.replace("Round to cents.", "Round up.") + "Keep invoices.\n"
+    )

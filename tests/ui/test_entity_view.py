@@ -409,3 +409,210 @@ def test_changed_entity_is_aged_with_the_vault_clock(qtbot: QtBot, s: session.Se
         next(f.id for f in widget.model.facts() if f.fact == "Acme was founded long ago")
     )
     assert widget.model.index(row, qt_models.FactsModel.TIER).data() == "Cold"
+
+
+# -- live sync: the fact changes on disk while the edit dialog is open -----------------------
+
+
+def fact_named(s: session.Session, text: str) -> Any:
+    return next(f for f in s.vault.entity(JANE).facts if f.fact == text)
+
+
+def facts_on_disk(s: session.Session) -> dict[str, dict[str, Any]]:
+    return {e["id"]: e for e in on_disk(s, JANE)}
+
+
+def announce(qtbot: QtBot, s: session.Session, dialog: FactDialog) -> None:
+    """Live sync announces the change; the dialog re-reads the fact and raises its bar."""
+    s.entityChanged.emit(f"global:{JANE}")
+    qtbot.waitUntil(lambda: dialog.changed_bar.isVisible(), timeout=10_000)
+
+
+def test_supersede_on_disk_while_editing_then_use_theirs(
+    qtbot: QtBot, s: session.Session, view: entity_view.EntityView
+) -> None:
+    open_entity(qtbot, view, JANE)
+    select(view, "Jane lives in Seattle")
+    dialog = view.supersede_selected()
+    assert dialog is not None
+    before = facts_on_disk(s)
+    seattle = dialog.old
+    dialog.text_edit.setPlainText("Jane lives in Olympia")
+    other = vault.Vault(s.vault.root, actor="agent:assistant")
+    _, tacoma = other.supersede_fact(seattle.id, "Jane lives in Tacoma", category="status")
+    announce(qtbot, s, dialog)
+
+    bar = dialog.changed_bar
+    assert bar.label.text() == "This fact was changed on disk: “Jane lives in Tacoma”"
+    assert not dialog.ok_button.isEnabled()  # a choice first
+    assert "Use theirs" in dialog.status.text()
+    dialog.submit()  # e.g. Ctrl+Enter: nothing is written
+    assert not dialog.saving and facts_on_disk(s).keys() == before.keys() | {tacoma.id}
+
+    bar.theirs_button.click()
+    assert not bar.isVisible()
+    assert dialog.old.id == tacoma.id and dialog.current.text() == "Jane lives in Tacoma"
+    assert dialog.text_edit.toPlainText() == "Jane lives in Tacoma"
+    assert dialog.category.currentData() == "status"
+    dialog.text_edit.undo()  # the user's text is one undo away
+    assert dialog.text_edit.toPlainText() == "Jane lives in Olympia"
+    assert dialog.ok_button.isEnabled()
+    with qtbot.waitSignal(dialog.factSaved, timeout=10_000):
+        dialog.submit()
+    qtbot.waitUntil(lambda: not dialog.isVisible())
+
+    facts = facts_on_disk(s)
+    assert before.keys() < facts.keys() and len(facts) == len(before) + 2  # all kept
+    assert facts[seattle.id]["supersededBy"] == tacoma.id
+    assert facts[tacoma.id]["status"] == "superseded"
+    (newest,) = [e for e in facts.values() if e["fact"] == "Jane lives in Olympia"]
+    assert facts[tacoma.id]["supersededBy"] == newest["id"] and newest["status"] == "active"
+    assert newest["category"] == "status"  # theirs, as the form showed it
+
+
+def test_edit_in_place_on_disk_then_keep_mine(qtbot: QtBot, s: session.Session) -> None:
+    seattle = fact_named(s, "Jane lives in Seattle")
+    dialog = FactDialog.supersede(s, JANE, seattle)
+    qtbot.addWidget(dialog)
+    dialog.text_edit.setPlainText("Jane lives in Seattle, near the lake")
+    # another editor changes the fact's text in items.json directly (no new version)
+    path = s.vault.paths.life_dir / JANE / "items.json"
+    entries = json.loads(path.read_text())
+    for entry in entries:
+        if entry["id"] == seattle.id:
+            entry["fact"] = "Jane lives in Seattle, Capitol Hill"
+    path.write_text(json.dumps(entries))
+    announce(qtbot, s, dialog)
+    assert dialog.changed_bar.label.text() == (
+        "This fact was changed on disk: “Jane lives in Seattle, Capitol Hill”"
+    )
+
+    dialog.changed_bar.mine_button.click()
+    assert not dialog.changed_bar.isVisible()
+    assert dialog.text_edit.toPlainText() == "Jane lives in Seattle, near the lake"
+    assert dialog.current.text() == "Jane lives in Seattle, Capitol Hill"
+    assert "next version, after “Jane lives in Seattle, Capitol Hill”" in dialog.status.text()
+    with qtbot.waitSignal(dialog.factSaved, timeout=10_000):
+        dialog.submit()
+    facts = facts_on_disk(s)
+    assert facts[seattle.id]["fact"] == "Jane lives in Seattle, Capitol Hill"  # theirs, kept
+    assert facts[seattle.id]["status"] == "superseded"
+    mine = facts[facts[seattle.id]["supersededBy"]]
+    assert mine["fact"] == "Jane lives in Seattle, near the lake" and mine["status"] == "active"
+    assert len(facts) == 4  # the three there were, and mine
+
+
+def test_supersede_on_disk_then_keep_mine_supersedes_theirs(
+    qtbot: QtBot, s: session.Session
+) -> None:
+    seattle = fact_named(s, "Jane lives in Seattle")
+    dialog = FactDialog.supersede(s, JANE, seattle)
+    qtbot.addWidget(dialog)
+    dialog.text_edit.setPlainText("Jane lives in Olympia")
+    other = vault.Vault(s.vault.root, actor="agent:assistant")
+    _, tacoma = other.supersede_fact(seattle.id, "Jane lives in Tacoma")
+    _, renton = other.supersede_fact(tacoma.id, "Jane lives in Renton")  # two steps on
+    announce(qtbot, s, dialog)
+    assert "“Jane lives in Renton”" in dialog.changed_bar.label.text()
+    dialog.changed_bar.mine_button.click()
+    assert dialog.old.id == renton.id
+    with qtbot.waitSignal(dialog.factSaved, timeout=10_000):
+        dialog.submit()
+    facts = facts_on_disk(s)
+    assert len(facts) == 6
+    assert facts[renton.id]["status"] == "superseded"
+    assert facts[facts[renton.id]["supersededBy"]]["fact"] == "Jane lives in Olympia"
+
+
+def test_withdrawn_on_disk_keep_mine_adds_and_use_theirs_closes(
+    qtbot: QtBot, s: session.Session
+) -> None:
+    leak = fact_named(s, "Jane fixed the kitchen leak")
+    dialog = FactDialog.supersede(s, JANE, leak)
+    qtbot.addWidget(dialog)
+    dialog.text_edit.setPlainText("Jane fixed the kitchen leak twice")
+    vault.Vault(s.vault.root).set_fact_status(leak.id, False)  # withdrawn (an undo elsewhere)
+    announce(qtbot, s, dialog)
+    assert dialog.changed_bar.label.text() == (
+        "This fact was withdrawn on disk, and it has no newer version."
+    )
+    dialog.changed_bar.mine_button.click()
+    assert not dialog.editing and dialog.ok_button.text() == "Add fact"
+    assert "withdrawn on disk" in dialog.intro.text()
+    assert dialog.status.text() == "Saving adds your text as a new fact."
+    with qtbot.waitSignal(dialog.factSaved, timeout=10_000):
+        dialog.submit()
+    facts = facts_on_disk(s)
+    assert facts[leak.id]["fact"] == "Jane fixed the kitchen leak"  # still there, withdrawn
+    (added,) = [e for e in facts.values() if e["fact"] == "Jane fixed the kitchen leak twice"]
+    assert added["status"] == "active" and added["relatedEntities"] == [ACME]
+
+    # the same, answered "Use theirs": nothing left to edit, the form closes and says so
+    seattle = fact_named(s, "Jane lives in Seattle")
+    dialog = FactDialog.supersede(s, JANE, seattle)
+    qtbot.addWidget(dialog)
+    dialog.text_edit.setPlainText("Jane lives in Spokane")
+    vault.Vault(s.vault.root).set_fact_status(seattle.id, False)
+    announce(qtbot, s, dialog)
+    dialog.changed_bar.theirs_button.click()
+    assert not dialog.isVisible()
+    notice = dialog.closing_notice
+    assert notice is not None and notice.isVisible()
+    assert "was withdrawn on disk and has no newer version" in notice.text()
+    assert notice.informativeText() == "Your text, not saved: “Jane lives in Spokane”"
+    notice.close()
+    assert len(facts_on_disk(s)) == 4  # nothing written, nothing removed
+
+
+def test_changes_that_are_not_edits_raise_no_bar(qtbot: QtBot, s: session.Session) -> None:
+    seattle = fact_named(s, "Jane lives in Seattle")
+    dialog = FactDialog.supersede(s, JANE, seattle)
+    qtbot.addWidget(dialog)
+    dialog.text_edit.setPlainText("Jane lives in Everett")
+    other = vault.Vault(s.vault.root)
+    other.mark_accessed([seattle.id])  # an agent read it: access counts only
+    other.add_fact(JANE, "Jane bought a ladder", "milestone")  # another fact of the entity
+    s.entityChanged.emit(JANE)
+    s.entityChanged.emit(ACME)  # another entity: not even read
+    s.wait()
+    assert not dialog.changed_bar.isVisible() and dialog.ok_button.isEnabled()
+    with qtbot.waitSignal(dialog.factSaved, timeout=10_000):  # own write: no bar either
+        dialog.submit()
+    assert not dialog.changed_bar.isVisible()
+    assert facts_on_disk(s)[seattle.id]["status"] == "superseded"
+
+
+def test_refused_save_looks_at_the_disk_and_offers_the_way_out(
+    qtbot: QtBot, s: session.Session
+) -> None:
+    fact = fact_named(s, "Jane lives in Seattle")
+    stale = fact.model_copy()
+    s.vault.supersede_fact(fact.id, "Jane lives in Tacoma")  # no announcement this time
+    dialog = FactDialog.supersede(s, JANE, stale)
+    qtbot.addWidget(dialog)
+    dialog.text_edit.setPlainText("Jane lives in Olympia")
+    dialog.submit()
+    qtbot.waitUntil(lambda: dialog.changed_bar.isVisible(), timeout=10_000)
+    assert "“Jane lives in Tacoma”" in dialog.changed_bar.label.text()
+    dialog.changed_bar.mine_button.click()
+    with qtbot.waitSignal(dialog.factSaved, timeout=10_000):
+        dialog.submit()
+    olympia = [e for e in on_disk(s, JANE) if e["fact"] == "Jane lives in Olympia"]
+    assert len(olympia) == 1 and olympia[0]["status"] == "active"
+
+
+def test_entity_moved_outside_is_followed(qtbot: QtBot, s: session.Session) -> None:
+    seattle = fact_named(s, "Jane lives in Seattle")
+    dialog = FactDialog.supersede(s, JANE, seattle)
+    qtbot.addWidget(dialog)
+    dialog.text_edit.setPlainText("Jane lives in Bellevue")
+    moved = str(vault.Vault(s.vault.root).archive_entity(JANE))
+    s.entityMoved.emit(JANE, moved)  # what live sync announces
+    s.wait()
+    assert dialog.address == moved and not dialog.changed_bar.isVisible()
+    with qtbot.waitSignal(s.entityChanged, timeout=10_000) as changed:
+        dialog.submit()
+    assert changed.args == [moved]
+    facts = {e["fact"]: e for e in on_disk(s, moved)}
+    assert facts["Jane lives in Bellevue"]["status"] == "active"
+    assert facts["Jane lives in Seattle"]["status"] == "superseded"

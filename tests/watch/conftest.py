@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from vault_writer import Writer
 
 from vault_app.core import vault
 from vault_app.watch import events, watcher
-
-WRITER = Path(__file__).with_name("_writer.py")
 
 
 class Batches:
@@ -67,33 +62,6 @@ class Batches:
         """Every entity address named as changed in any batch so far."""
         with self._changed:
             return {str(r) for b in self.items for r in b.entities}
-
-
-class Writer:
-    """A separate process that changes the vault (see _writer.py)."""
-
-    def __init__(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, str(WRITER)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-
-    def do(self, op: str, **fields: Any) -> None:
-        assert self.process.stdin is not None and self.process.stdout is not None
-        fields = {k: str(v) if isinstance(v, Path) else v for k, v in fields.items()}
-        self.process.stdin.write(json.dumps({"op": op, **fields}) + "\n")
-        self.process.stdin.flush()
-        answer = self.process.stdout.readline().strip()
-        assert answer == "ok", f"the writer failed on {op}: {answer!r}"
-
-    def close(self) -> None:
-        if self.process.stdin is not None:
-            self.process.stdin.close()
-        self.process.wait(20)
-        if self.process.stdout is not None:
-            self.process.stdout.close()
 
 
 @pytest.fixture

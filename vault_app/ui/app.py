@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,9 @@ from vault_app.ui import (
     settings,
     switcher,
     themes,
+)
+from vault_app.ui import (
+    live as live_module,
 )
 
 ORGANIZATION = "vault-app"
@@ -92,7 +96,13 @@ class MainWindow(QtWidgets.QMainWindow):
     vaultSwitched = QtCore.Signal(object)  # the new MainWindow
 
     def __init__(
-        self, target: vault.Vault, store: QtCore.QSettings | None = None, *, search: bool = True
+        self,
+        target: vault.Vault,
+        store: QtCore.QSettings | None = None,
+        *,
+        search: bool = True,
+        semantic: bool | None = None,
+        live: bool = True,
     ) -> None:
         super().__init__()
         self.store = store if store is not None else QtCore.QSettings(ORGANIZATION, APPLICATION)
@@ -104,8 +114,11 @@ class MainWindow(QtWidgets.QMainWindow):
         self._global_daily: daily.DailyView | None = None
         self._first_scan = True
         self._expanded = False
+        self._recent_changes: list[tuple[float, str]] = []  # (monotonic time, address)
         self._search_enabled = search
+        self._semantic = target.config.search.semantic if semantic is None else semantic
         self.switcher: switcher.QuickSwitcher | None = None
+        self.live = live_module.LiveSync(self.session, parent=self) if live else None
 
         self._build_sidebar()
         self._build_pages()
@@ -119,6 +132,10 @@ class MainWindow(QtWidgets.QMainWindow):
         self.session.searchReady.connect(self._on_search_ready)
         self.session.searchProgress.connect(self._on_search_progress)
         self.session.busy.connect(self._on_busy)
+        self.session.entityRemoved.connect(self._on_entity_removed)
+        self.session.entityChanged.connect(self._on_entity_changed)
+        self.session.entityMoved.connect(self._on_entity_moved)
+        self.session.liveStatus.connect(self._on_live_status)
         self.session.undo_stack.cleanChanged.connect(self._update_title)
         self._remember_vault(target.root)
         self._restore_geometry()
@@ -307,7 +324,10 @@ class MainWindow(QtWidgets.QMainWindow):
         self.progress.setTextVisible(True)
         self.progress.hide()
         status.addWidget(self.path_label, 1)
+        self.live_label = QtWidgets.QLabel("live: off")
+        self.live_label.setToolTip("Changes made by agents and editors appear here as they happen")
         status.addPermanentWidget(self.counts_label)
+        status.addPermanentWidget(self.live_label)
         status.addPermanentWidget(self.index_label)
         status.addPermanentWidget(self.progress)
 
@@ -361,6 +381,9 @@ class MainWindow(QtWidgets.QMainWindow):
             )
         if self._first_scan:
             self._first_scan = False
+            if self.live is not None:
+                self.live.start()
+                self.live_label.setText("live: starting")
             self.welcome.setText(
                 "<h2>Select an entity</h2><p>Browse the tree on the left, press "
                 "<b>Ctrl+P</b> to jump anywhere, or <b>Ctrl+Shift+F</b> to search.</p>"
@@ -374,9 +397,7 @@ class MainWindow(QtWidgets.QMainWindow):
                 )
             if self._search_enabled:
                 self.index_label.setText("search: preparing the index…")
-                self.session.open_search(
-                    semantic=self.session.vault.config.search.semantic
-                )
+                self.session.open_search(semantic=self._semantic)
 
     def _on_search_ready(self, engine: Any) -> None:
         self.progress.hide()
@@ -394,6 +415,83 @@ class MainWindow(QtWidgets.QMainWindow):
         self.progress.setValue(done)
         self.progress.setFormat(f"{done:,}/{total:,}")
         self.progress.show()
+
+    def _on_live_status(self, state: str, message: str) -> None:
+        words = {"watching": "live", "starting": "live: starting", "stopped": "live: off"}
+        self.live_label.setText(words.get(state, f"live: {state}"))
+        self.live_label.setToolTip(message or "Following changes on disk")
+        if state in ("missing", "error", "degraded"):
+            self.message_bar.show_message("Live sync: " + state, message)
+
+    def _on_entity_changed(self, address: str) -> None:
+        now = time.monotonic()
+        self._recent_changes = [(t, a) for t, a in self._recent_changes if now - t < 5]
+        self._recent_changes.append((now, address))
+
+    def _on_entity_removed(self, address: str) -> None:
+        """The shown entity vanished: moved (its facts turn up elsewhere), or deleted.
+
+        A folder moved into a folder that did not exist yet reaches the watcher as a
+        removal and, separately, a new entity; so wait a moment, then look for an entity
+        that appeared meanwhile under the same name holding the same facts."""
+        if self.entity_view.address != address:
+            return
+        ids = {f.id for f in self.entity_view.model.facts()}
+        leaf = address.rsplit("/", 1)[-1]
+        QtCore.QTimer.singleShot(800, lambda: self._resolve_removal(address, leaf, ids))
+
+    def _resolve_removal(self, address: str, leaf: str, ids: set[str]) -> None:
+        now = time.monotonic()
+        candidates = list(
+            dict.fromkeys(
+                a
+                for t, a in self._recent_changes
+                if now - t < 5 and a != address and a.rsplit("/", 1)[-1].startswith(leaf)
+            )
+        )
+
+        def find() -> str | None:
+            for candidate in candidates:
+                try:
+                    found = {f.id for f in self.session.vault.entity(candidate).facts}
+                except errors.VaultError:
+                    continue
+                if ids <= found:  # (no facts seen: the same name is all there is to go by)
+                    return candidate
+            return None
+
+        def decided(moved_to: str | None) -> None:
+            if self.entity_view.address != address:
+                return
+            if moved_to is not None:
+                self._on_entity_moved(address, moved_to)
+            else:
+                self._offer_restore(address)
+
+        self.session.run(find, decided)
+
+    def _offer_restore(self, address: str) -> None:
+        def restore() -> None:
+            self.session.write(
+                lambda v: v.restore_deleted(address),
+                lambda _paths: self.open_entity(address),
+                entities=(address,),
+                rescan=True,
+            )
+
+        self.message_bar.show_message(
+            "Deleted outside the app",
+            f"{address} was deleted by another program. Its last version is kept in the "
+            "backup ring: restore it, or dismiss this message.",
+            ("Restore", restore),
+        )
+
+    def _on_entity_moved(self, old: str, new: str) -> None:
+        if self.entity_view.address == old:
+            self.open_entity(new)
+            self.message_bar.show_message(
+                "Moved outside the app", f"{old} was moved to {new} by another program."
+            )
 
     def _on_busy(self, busy: bool) -> None:
         cursor = QtCore.Qt.CursorShape.BusyCursor if busy else QtCore.Qt.CursorShape.ArrowCursor
@@ -667,6 +765,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.store.setValue("window/geometry", self.saveGeometry())
         self.store.setValue("window/state", self.saveState())
         self.store.sync()
+        if self.live is not None:
+            self.live.stop()
         self.session.close()
         event.accept()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -21,7 +22,7 @@ class MessageBar(QtWidgets.QFrame):
         self.setObjectName("messageBar")
         self.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
         self.setAutoFillBackground(True)
-        self.messages: list[tuple[str, str]] = []
+        self.messages: list[tuple[str, str, tuple[str, Callable[[], None]] | None]] = []
         self.icon = QtWidgets.QLabel()
         self.title = QtWidgets.QLabel()
         self.title.setTextFormat(QtCore.Qt.TextFormat.PlainText)
@@ -33,6 +34,8 @@ class MessageBar(QtWidgets.QFrame):
         self.text.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.text.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.more = QtWidgets.QLabel()
+        self.action = QtWidgets.QPushButton()
+        self.action.clicked.connect(self._act)
         close = QtWidgets.QToolButton()
         close.setText("Dismiss")
         close.setToolTip("Hide this message (Esc)")
@@ -46,12 +49,21 @@ class MessageBar(QtWidgets.QFrame):
         row.addWidget(self.icon, 0, QtCore.Qt.AlignmentFlag.AlignTop)
         row.addLayout(words, 1)
         row.addWidget(self.more, 0, QtCore.Qt.AlignmentFlag.AlignTop)
+        row.addWidget(self.action, 0, QtCore.Qt.AlignmentFlag.AlignTop)
         row.addWidget(close, 0, QtCore.Qt.AlignmentFlag.AlignTop)
         self.hide()
 
-    def show_message(self, title: str, message: str) -> None:
-        self.messages.append((title, message))
+    def show_message(
+        self, title: str, message: str, action: tuple[str, Callable[[], None]] | None = None
+    ) -> None:
+        """Show `message`; `action` (label, callback) adds a button that acts and dismisses."""
+        self.messages.append((title, message, action))
         self._render()
+
+    def _act(self) -> None:
+        if self.messages and (action := self.messages[-1][2]) is not None:
+            self.dismiss()
+            action[1]()
 
     def dismiss(self) -> None:
         if self.messages:
@@ -62,7 +74,9 @@ class MessageBar(QtWidgets.QFrame):
         if not self.messages:
             self.hide()
             return
-        title, message = self.messages[-1]
+        title, message, action = self.messages[-1]
+        self.action.setVisible(action is not None)
+        self.action.setText(action[0] if action else "")
         self.title.setText(title)
         self.text.setText(message)
         self.more.setText(f"+{len(self.messages) - 1} more" if len(self.messages) > 1 else "")

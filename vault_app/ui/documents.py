@@ -16,8 +16,14 @@ core never overwrites a corrupt file).
   theirs" puts the disk version in the editor as one undoable change (Ctrl+Z brings the
   user's text back), "Keep mine" shows a unified diff first, then writes over the version
   it showed. The user's text is never dropped.
-* `base_text` is the text the edit started from: the common ancestor that a three-way
-  merge (with live sync) needs.
+* "Merge" reads the disk version again (off-thread) and merges it three ways
+  (`core.merge.merge_text`) with the editor's text, against `base_text`, the text the
+  edit started from. The result replaces the editor's text as one undoable edit and stays
+  unsaved; `digest` and `base_text` become the disk version's, so Save writes over exactly
+  what was merged against (and is refused again if the disk moved on). A `MergeNote` says
+  what happened; conflicts are marked git-style (`<<<<<<< mine` / `=======` /
+  `>>>>>>> on disk`), highlighted (`ConflictHighlighter`), counted down as the user
+  resolves them (F8: next one), and Save is refused while any is left.
 * `Session.documentChanged` for this file (and `entityChanged` for a summary's entity:
   synthesis rewrites summaries) reloads it when there is nothing unsaved; with unsaved
   edits it raises the conflict bar instead (only if the disk really differs).
@@ -33,7 +39,7 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.core import errors, layout, vault
+from vault_app.core import errors, layout, merge, vault
 from vault_app.ui import commands
 from vault_app.ui.session import Callback, ErrorCallback, Session, describe
 
@@ -150,6 +156,11 @@ class Banner(QtWidgets.QFrame):
         self.setAutoFillBackground(True)
         self._tint()
 
+    def set_colour(self, colour: str) -> None:
+        if QtGui.QColor(colour) != self.colour:
+            self.colour = QtGui.QColor(colour)
+            self._tint()
+
     def changeEvent(self, event: QtCore.QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QtCore.QEvent.Type.PaletteChange and not self._tinting:
@@ -173,8 +184,9 @@ class Banner(QtWidgets.QFrame):
 
 
 class ConflictBar(Banner):
-    """The bar saying the file changed on disk while editing, with the two ways out."""
+    """The bar saying the file changed on disk while editing, with the three ways out."""
 
+    mergeRequested = QtCore.Signal()
     reloadTheirs = QtCore.Signal()
     keepMine = QtCore.Signal()
 
@@ -185,15 +197,22 @@ class ConflictBar(Banner):
         self.label = QtWidgets.QLabel(self.MESSAGE)
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.reload_button = QtWidgets.QPushButton("Reload theirs")
+        self.merge_button = QtWidgets.QPushButton("&Merge")
+        self.merge_button.setToolTip(
+            "Combine their changes with yours (Alt+M). Lines changed on one side only are "
+            "taken as they are; lines both changed are marked for you to choose. Nothing is "
+            "saved until you press Save."
+        )
+        self.reload_button = QtWidgets.QPushButton("&Reload theirs")
         self.reload_button.setToolTip(
-            "Put the version on disk in the editor. Your text is not lost: "
+            "Put the version on disk in the editor (Alt+R). Your text is not lost: "
             "Undo (Ctrl+Z) in the editor brings it back."
         )
-        self.keep_button = QtWidgets.QPushButton("Keep mine…")
+        self.keep_button = QtWidgets.QPushButton("&Keep mine…")
         self.keep_button.setToolTip(
-            "Compare the version on disk with yours, then write yours over it"
+            "Compare the version on disk with yours, then write yours over it (Alt+K)"
         )
+        self.merge_button.clicked.connect(self.mergeRequested)
         self.reload_button.clicked.connect(self.reloadTheirs)
         self.keep_button.clicked.connect(self.keepMine)
         row = QtWidgets.QHBoxLayout(self)
@@ -203,14 +222,106 @@ class ConflictBar(Banner):
         icon.setPixmap(warning.pixmap(20, 20))
         row.addWidget(icon)
         row.addWidget(self.label, 1)
-        row.addWidget(self.reload_button)
-        row.addWidget(self.keep_button)
+        for button in (self.merge_button, self.reload_button, self.keep_button):
+            button.setAutoDefault(False)
+            row.addWidget(button)
         self.setAccessibleName("File changed on disk")
         self.hide()
 
-    def show_conflict(self, detail: str | None = None) -> None:
+    def show_conflict(
+        self, detail: str | None = None, *, reloadable: bool = True, mergeable: bool = True
+    ) -> None:
+        """Show the bar. Reload needs a readable disk version; Merge also needs one that
+        exists (a file deleted on disk has nothing to merge with)."""
         self.label.setText(self.MESSAGE if not detail else f"{self.MESSAGE} {detail}")
+        self.reload_button.setEnabled(reloadable)
+        self.merge_button.setEnabled(mergeable and reloadable)
+        self.merge_button.setText("&Merge")
+        self.keep_button.setEnabled(True)
         self.show()
+
+    def set_merging(self, merging: bool) -> None:
+        """While a merge runs (off-thread) its button says so and nothing else is pressed."""
+        self.merge_button.setText("Merging…" if merging else "&Merge")
+        for button in (self.merge_button, self.reload_button, self.keep_button):
+            button.setEnabled(not merging)
+
+
+class MergeNote(Banner):
+    """After a merge: what it did, how many conflicts are left, and a way to the next one."""
+
+    nextConflict = QtCore.Signal()
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(self.INFO, parent)
+        self.label = QtWidgets.QLabel()
+        self.label.setWordWrap(True)
+        self.label.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        self.label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.next_button = QtWidgets.QPushButton("Next conflict")
+        self.next_button.setToolTip("Move the cursor to the next conflict in the text (F8)")
+        self.next_button.setAutoDefault(False)
+        self.next_button.clicked.connect(self.nextConflict)
+        row = QtWidgets.QHBoxLayout(self)
+        row.setContentsMargins(10, 6, 6, 6)
+        row.addWidget(self.label, 1)
+        row.addWidget(self.next_button)
+        self.setAccessibleName("Merge result")
+        self.hide()
+
+    INFO, REFUSED = "#4a7fb5", "#d9480f"
+
+    def show_result(self, conflicts: int, merged: bool = True, refused: bool = False) -> None:
+        """Say what is left to do: `conflicts` still marked (after a merge when `merged`;
+        after a refused save when `refused`, tinted as an error)."""
+        self.set_colour(self.REFUSED if refused and conflicts else self.INFO)
+        if conflicts:
+            if refused:
+                head = f"Not saved: {_conflicts(conflicts)} still marked in the text."
+            elif merged:
+                head = f"Merged, with {_conflicts(conflicts)} to resolve."
+            else:
+                head = f"{_conflicts(conflicts).capitalize()} still to resolve."
+            text = (
+                f"{head} In each, keep the lines you want between “{merge.MINE_MARKER}” and "
+                f"“{merge.THEIRS_MARKER}” and delete the marker lines, then save."
+            )
+        elif merged:
+            text = (
+                "Merged their changes with yours — review and save. "
+                "Undo (Ctrl+Z) in the editor takes the merge back."
+            )
+        else:
+            text = "Every conflict is resolved — review and save."
+        self.label.setText(text)
+        self.next_button.setVisible(conflicts > 0)
+        self.show()
+
+
+class ConflictHighlighter(QtGui.QSyntaxHighlighter):
+    """Marks the lines of a conflict block in the editor so that they stand out.
+
+    Only a whole block counts: "=======" alone is a markdown heading underline.
+    """
+
+    OUTSIDE, MINE, THEIRS = -1, 1, 2
+
+    def highlightBlock(self, text: str) -> None:
+        state = self.previousBlockState()
+        marker = QtGui.QTextCharFormat()
+        marker.setFontWeight(QtGui.QFont.Weight.Bold)
+        marker.setBackground(QtGui.QColor(232, 162, 0, 110))  # the conflict amber, see-through
+        if text == merge.MINE_MARKER:
+            self.setFormat(0, len(text), marker)
+            self.setCurrentBlockState(self.MINE)
+        elif text == merge.MIDDLE_MARKER and state == self.MINE:
+            self.setFormat(0, len(text), marker)
+            self.setCurrentBlockState(self.THEIRS)
+        elif text == merge.THEIRS_MARKER and state in (self.MINE, self.THEIRS):
+            self.setFormat(0, len(text), marker)
+            self.setCurrentBlockState(self.OUTSIDE)
+        else:
+            self.setCurrentBlockState(state if state in (self.MINE, self.THEIRS) else self.OUTSIDE)
 
 
 class DiffDialog(QtWidgets.QDialog):
@@ -296,6 +407,9 @@ class DocumentPane(QtWidgets.QWidget):
         self._editing = False
         self._dirty = False
         self._saving = False
+        self._merging = False
+        self._recheck = False  # the disk changed again while a merge ran
+        self._edit_id = 0  # bumped when an edit starts or stops: late merges are dropped
         self._generation = 0
         self._load_error: BaseException | None = None
         self._build()
@@ -354,6 +468,10 @@ class DocumentPane(QtWidgets.QWidget):
         self.conflict_bar = ConflictBar()
         self.conflict_bar.reloadTheirs.connect(self.reload_theirs)
         self.conflict_bar.keepMine.connect(self.keep_mine)
+        self.conflict_bar.mergeRequested.connect(self.merge)
+        self.merge_note = MergeNote()
+        self.merge_note.nextConflict.connect(self.next_conflict)
+        self._shortcut("F8", self.next_conflict)
 
         self.browser = QtWidgets.QTextBrowser()
         self.browser.setOpenLinks(False)
@@ -368,7 +486,8 @@ class DocumentPane(QtWidgets.QWidget):
         self.editor.setAccessibleName("Document text")
         self.editor.document().setDocumentMargin(8)
         self.editor.setToolTip("Markdown text. Ctrl+S saves, Esc stops editing.")
-        self.editor.textChanged.connect(self._update_dirty)
+        self.editor.textChanged.connect(self._text_changed)
+        self.highlighter = ConflictHighlighter(self.editor.document())
 
         self.empty_label = QtWidgets.QLabel()
         self.empty_label.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
@@ -396,6 +515,7 @@ class DocumentPane(QtWidgets.QWidget):
         box.addLayout(header)
         box.addWidget(self.banner)
         box.addWidget(self.conflict_bar)
+        box.addWidget(self.merge_note)
         box.addWidget(self.stack, 1)
 
     def _button(self, text: str, tip: str) -> QtWidgets.QPushButton:
@@ -475,6 +595,8 @@ class DocumentPane(QtWidgets.QWidget):
             self._show_state()
             return
         text = self.editor.toPlainText()
+        if self._refuse_conflicted(text):
+            return
         self._saving = True
         self._show_state()
         self.target.save(
@@ -523,6 +645,7 @@ class DocumentPane(QtWidgets.QWidget):
             return
         self.theirs = None
         self.conflict_bar.hide()
+        self.merge_note.hide()
         self.document = theirs
         text = theirs.text or ""
         self.base_text = text
@@ -558,6 +681,57 @@ class DocumentPane(QtWidgets.QWidget):
         self.diff_dialog = dialog
         dialog.open()
 
+    def merge(self) -> None:
+        """Merge the disk version (read again, off-thread) with the editor's text.
+
+        The common ancestor is `base_text`. The result goes in the editor as one undoable
+        edit and is not saved; `digest` becomes the merged-against version's, so Save
+        writes over exactly that one (or is refused again if the disk moved on).
+        """
+        target = self.target
+        if target is None or not self._editing or self._merging:
+            return
+        base, mine, edit_id = self.base_text, self.editor.toPlainText(), self._edit_id
+        self._merging = True
+        self.conflict_bar.set_merging(True)
+
+        def work() -> tuple[vault.Document, merge.MergeResult | None]:
+            doc = target.read(self.session.vault)
+            if not doc.exists or doc.error is not None:
+                return doc, None
+            return doc, merge.merge_text(base, mine, doc.text or "")
+
+        self.session.run(
+            work,
+            lambda result: self._merged(edit_id, mine, *result),
+            lambda exc: self._merge_failed(edit_id, exc),
+        )
+
+    def next_conflict(self, *, first: bool = False) -> bool:
+        """Put the cursor on the next conflict's first marker after it (wrapping around),
+        or on the first one in the text with `first`; False if there is none."""
+        if not self._editing:
+            return False
+        document = self.editor.document()
+        count = document.blockCount()
+        here = count - 1 if first else self.editor.textCursor().blockNumber()
+        for step in range(1, count + 1):
+            block = document.findBlockByNumber((here + step) % count)
+            if block.text() == merge.MINE_MARKER:
+                cursor = QtGui.QTextCursor(block)
+                self.editor.setTextCursor(cursor)
+                self.editor.centerCursor()
+                self.editor.setFocus()
+                return True
+        return False
+
+    def conflicts_left(self) -> int:
+        """Conflict blocks marked in the editor that the version edited did not have."""
+        if not self._editing:
+            return 0
+        left = merge.count_conflicts(self.editor.toPlainText())
+        return max(0, left - merge.count_conflicts(self.base_text))
+
     # -- loading ----------------------------------------------------------------------------
 
     def _loaded(self, generation: int, doc: vault.Document) -> None:
@@ -588,6 +762,51 @@ class DocumentPane(QtWidgets.QWidget):
         self._show_state()
         self.loaded.emit()
 
+    def _merged(
+        self,
+        edit_id: int,
+        mine: str,
+        theirs: vault.Document,
+        result: merge.MergeResult | None,
+    ) -> None:
+        self._merging = False
+        recheck, self._recheck = self._recheck, False
+        self.conflict_bar.set_merging(False)
+        if edit_id != self._edit_id or not self._editing:
+            return  # the edit was saved, dropped or replaced meanwhile
+        if result is None:  # gone or unreadable now: nothing to merge with
+            self._raise_conflict(theirs)
+            return
+        if self.editor.toPlainText() != mine:  # typed while the merge ran: merge that text
+            self.merge()
+            return
+        self.theirs = None
+        self.conflict_bar.hide()
+        self.document = theirs
+        self.digest = theirs.digest
+        self.base_text = theirs.text or ""
+        if result.text != mine:
+            cursor = QtGui.QTextCursor(self.editor.document())
+            cursor.beginEditBlock()
+            cursor.select(QtGui.QTextCursor.SelectionType.Document)
+            cursor.insertText(result.text)
+            cursor.endEditBlock()
+        self._update_dirty()
+        self.banner.hide()
+        self.merge_note.show_result(result.conflicts)
+        if result.conflicts:
+            self.next_conflict(first=True)
+        self._show_state()
+        if recheck:  # a newer version may be on disk than the one merged: the bar says so
+            self.reload()
+
+    def _merge_failed(self, edit_id: int, exc: BaseException) -> None:
+        self._merging = False
+        self._recheck = False
+        self.conflict_bar.set_merging(False)
+        if edit_id == self._edit_id:
+            self._show_banner(exc)
+
     def _on_document_changed(self, path: str) -> None:
         if self.path is None or self._saving or Path(path) != self.path:
             return
@@ -602,23 +821,29 @@ class DocumentPane(QtWidgets.QWidget):
             self.reload()
 
     def _raise_conflict(self, theirs: vault.Document) -> None:
+        if self._merging:  # the disk moved on while merging: check again after the merge
+            self._recheck = True
+            return
         self.theirs = theirs
-        self.conflict_bar.reload_button.setEnabled(theirs.error is None)
         if theirs.error is not None:
             self._show_banner(theirs.error)
         detail = "It is gone now." if not theirs.exists else None
-        self.conflict_bar.show_conflict(detail)
+        self.conflict_bar.show_conflict(
+            detail, reloadable=theirs.error is None, mergeable=theirs.exists
+        )
 
     def _restart_editing(self, doc: vault.Document) -> None:
         """A clean editor follows the disk: new text, new base, new digest."""
         self.base_text = doc.text or ""
         self.digest = doc.digest
+        self.merge_note.hide()
         self.editor.setPlainText(self.base_text)
         self._update_dirty()
 
     # -- editing ----------------------------------------------------------------------------
 
     def _begin(self, text: str, digest: str | None, *, dirty: bool = False) -> None:
+        self._edit_id += 1
         self.base_text = "" if dirty else text
         self.digest = digest
         self._editing = True
@@ -632,9 +857,25 @@ class DocumentPane(QtWidgets.QWidget):
 
     def _stop_editing(self) -> None:
         self._editing = False
+        self._edit_id += 1
         self.theirs = None
         self.conflict_bar.hide()
+        self.merge_note.hide()
         self._set_dirty(False)
+
+    def _text_changed(self) -> None:
+        self._update_dirty()
+        if self.merge_note.isVisible() and self.merge_note.next_button.isVisible():
+            self.merge_note.show_result(self.conflicts_left(), merged=False)
+
+    def _refuse_conflicted(self, text: str) -> bool:
+        """Refuse to save while conflict markers from a merge are left in the text."""
+        left = merge.count_conflicts(text) - merge.count_conflicts(self.base_text)
+        if left <= 0:
+            return False
+        self.merge_note.show_result(left, merged=False, refused=True)
+        self.next_conflict(first=True)
+        return True
 
     def _update_dirty(self) -> None:
         self._set_dirty(self._editing and self.editor.toPlainText() != self.base_text)
@@ -648,6 +889,7 @@ class DocumentPane(QtWidgets.QWidget):
     def _saved(self, text: str, digest: str) -> None:
         self._saving = False
         self.banner.hide()
+        self.merge_note.hide()
         self.document = vault.Document(self.path or Path(), text, digest)
         self.digest = digest
         self.base_text = text
@@ -747,6 +989,10 @@ class DocumentPane(QtWidgets.QWidget):
         except errors.VaultError:
             return
         self.entityRequested.emit(str(ref))
+
+
+def _conflicts(count: int) -> str:
+    return "1 conflict" if count == 1 else f"{count} conflicts"
 
 
 def _html(text: str) -> str:

@@ -14,18 +14,33 @@ On OK the dialog hands the write to `commands.add_fact` / `commands.supersede_fa
 undoable step on the writer thread) and stays open, its fields disabled, until the write is
 done: then it emits `factSaved(new fact id)` and closes. A refused write is shown in the
 dialog in plain words (`session.describe`) and the user's text is kept.
+
+Live sync. While an edit is open, `Session.entityChanged` for its entity (and a refused
+save) re-reads the fact's lineage off-thread (`read_lineage`). If the fact was superseded,
+withdrawn, or its text, category, related entities, source or confidence changed on disk,
+a `FactChangedBar` in the dialog shows their version and OK waits for a choice:
+
+* "Use theirs" fills the form from the active version on disk (the fact text as one
+  undoable change: Ctrl+Z in the field brings the user's back) and edits that version;
+  with no active version left the dialog closes, and the message names the user's text.
+* "Keep mine" keeps the form; saving supersedes the active version on disk (the one the
+  bar showed), or, with none left, adds the user's text as a new fact.
+
+Either way every version stays on disk; nothing typed is dropped without a word.
 """
 
 from __future__ import annotations
 
 import html
 from collections.abc import Collection, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.core import errors, layout, models
+from vault_app.core import errors, layout, models, vault
 from vault_app.ui import commands
+from vault_app.ui.documents import Banner
 from vault_app.ui.session import Session, describe
 
 Qt = QtCore.Qt
@@ -95,6 +110,120 @@ def _with_error(field: QtWidgets.QWidget, error: QtWidgets.QLabel) -> QtWidgets.
     return holder
 
 
+@dataclass(frozen=True)
+class DiskFact:
+    """A fact as it is now on disk, and the active version its lineage leads to."""
+
+    fact: models.Fact | None  # None: the fact is no longer found in the vault
+    head: models.Fact | None  # the active version (maybe `fact` itself); None: withdrawn
+    address: str  # the entity holding `head` (else the one that was asked)
+    error: errors.CorruptFileError | None = None  # the entity's facts cannot be read
+
+    def differs_from(self, fact: models.Fact) -> bool:
+        """Whether `fact` is no longer the active version, as the form knew it."""
+        if self.error is not None:
+            return False
+        if self.head is None:
+            return True
+        return self.head.id != fact.id or edited_fields(self.head) != edited_fields(fact)
+
+
+def edited_fields(fact: models.Fact) -> tuple[Any, ...]:
+    """What the form edits of a fact (not its access counts, which readers update)."""
+    return (
+        fact.fact,
+        fact.category,
+        tuple(fact.related_entities),
+        float(fact.confidence),
+        fact.source_text,
+    )
+
+
+def read_lineage(v: vault.Vault, address: str, fact_id: str) -> DiskFact:
+    """Read `fact_id` from `address` (worker thread) and follow `supersededBy` to the
+    active version; a fact or successor found elsewhere (archived, moved) is followed."""
+    try:
+        view: vault.EntityView | None = v.entity(address)
+    except errors.NotFoundError:
+        view = None
+    if view is not None and view.error is not None:
+        return DiskFact(None, None, address, view.error)
+    local = {fact.id: fact for fact in view.facts} if view is not None else {}
+
+    def find(fid: str) -> tuple[str, models.Fact] | None:
+        if fid in local:
+            return address, local[fid]
+        try:
+            ref, fact = v.fact(fid)
+        except errors.NotFoundError:
+            return None
+        return str(ref), fact
+
+    found = find(fact_id)
+    if found is None:
+        return DiskFact(None, None, address)
+    where, fact = found
+    step, seen = fact, {fact.id}
+    while not step.is_active and step.superseded_by and step.superseded_by not in seen:
+        successor = find(step.superseded_by)
+        if successor is None:
+            break
+        where, step = successor
+        seen.add(step.id)
+    return DiskFact(fact, step if step.is_active else None, where)
+
+
+class FactChangedBar(Banner):
+    """Inside the fact dialog: the fact changed on disk while it was being edited."""
+
+    useTheirs = QtCore.Signal()
+    keepMine = QtCore.Signal()
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__("#e8a200", parent)
+        self.label = QtWidgets.QLabel()
+        self.label.setTextFormat(Qt.TextFormat.PlainText)
+        _wrapping(self.label)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.theirs_button = QtWidgets.QPushButton("&Use theirs")
+        self.mine_button = QtWidgets.QPushButton("&Keep mine")
+        for button in (self.theirs_button, self.mine_button):
+            button.setAutoDefault(False)
+        self.theirs_button.clicked.connect(self.useTheirs)
+        self.mine_button.clicked.connect(self.keepMine)
+        icon = QtWidgets.QLabel()
+        warning = self.style().standardIcon(QtWidgets.QStyle.StandardPixmap.SP_MessageBoxWarning)
+        icon.setPixmap(warning.pixmap(20, 20))
+        row = QtWidgets.QHBoxLayout(self)
+        row.setContentsMargins(10, 6, 6, 6)
+        row.addWidget(icon)
+        row.addWidget(self.label, 1)
+        buttons = QtWidgets.QVBoxLayout()
+        buttons.addWidget(self.theirs_button)
+        buttons.addWidget(self.mine_button)
+        row.addLayout(buttons)
+        self.setAccessibleName("Fact changed on disk")
+        self.hide()
+
+    def show_change(self, disk: DiskFact) -> None:
+        head = disk.head
+        if head is None:
+            gone = "is no longer in the vault" if disk.fact is None else "was withdrawn"
+            self.label.setText(f"This fact {gone} on disk, and it has no newer version.")
+            self.theirs_button.setToolTip("Close this form: there is no version left to edit")
+            self.mine_button.setToolTip("Keep your text; saving adds it as a new fact")
+        else:
+            self.label.setText(f"This fact was changed on disk: “{head.fact}”")
+            self.theirs_button.setToolTip(
+                "Put their version in the form (Alt+U). Ctrl+Z in the Fact field brings "
+                "your text back."
+            )
+            self.mine_button.setToolTip(
+                "Keep your text (Alt+K); saving writes it as the next version, after theirs"
+            )
+        self.show()
+
+
 class ListCompleter(QtWidgets.QCompleter):
     """Completes the item after the last comma of a comma-separated line edit."""
 
@@ -137,9 +266,15 @@ class FactDialog(QtWidgets.QDialog):
         self.saving = False
         self._typed = False
         self.result_value: Any = None
+        self.pending: DiskFact | None = None  # a change on disk the user has not answered
+        self.closing_notice: QtWidgets.QMessageBox | None = None
+        self._lookup = 0  # bumped per lineage read: only the latest one counts
         self._build()
         self._fill()
         self.validate()
+        if self.editing:
+            session.entityChanged.connect(self._on_entity_changed)
+            session.entityMoved.connect(self._on_entity_moved)
 
     # -- entry points ---------------------------------------------------------------------
 
@@ -187,6 +322,9 @@ class FactDialog(QtWidgets.QDialog):
             )
         self.intro = QtWidgets.QLabel(intro)
         self.intro.setWordWrap(True)
+        self.changed_bar = FactChangedBar()
+        self.changed_bar.useTheirs.connect(self.use_theirs)
+        self.changed_bar.keepMine.connect(self.keep_mine)
 
         self.text_edit = QtWidgets.QPlainTextEdit()
         self.text_edit.setTabChangesFocus(True)
@@ -232,10 +370,13 @@ class FactDialog(QtWidgets.QDialog):
         self.agent.setToolTip("The agent this fact is recorded for, if any")
 
         form = QtWidgets.QFormLayout()
+        self.form = form
         form.setFieldGrowthPolicy(QtWidgets.QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        self.current = QtWidgets.QLabel()
         if self.editing:
             assert self.old is not None
-            current = QtWidgets.QLabel(self.old.fact)
+            current = self.current
+            current.setText(self.old.fact)
             current.setTextFormat(Qt.TextFormat.PlainText)
             _wrapping(current)
             current.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -271,6 +412,7 @@ class FactDialog(QtWidgets.QDialog):
 
         box = QtWidgets.QVBoxLayout(self)
         box.addWidget(self.intro)
+        box.addWidget(self.changed_bar)
         box.addSpacing(4)
         box.addLayout(form)
         box.addWidget(self.status)
@@ -305,14 +447,17 @@ class FactDialog(QtWidgets.QDialog):
             self._select_agent(self.ref.agent)
             return
         self.text_edit.setPlainText(old.fact)
-        self.category.setCurrentIndex(self.category.findData(old.category.value))
-        self.related.setText(", ".join(old.related_entities))
-        self.source.setText(old.source_text or "")
-        self.confidence.setValue(float(old.confidence))
+        self._fill_details(old)
         self._select_agent(old.agent_id)
         self.agent.setEnabled(False)
         self.agent.setToolTip("A new version keeps the agent of the old one")
         self.text_edit.selectAll()
+
+    def _fill_details(self, old: models.Fact) -> None:
+        self.category.setCurrentIndex(self.category.findData(old.category.value))
+        self.related.setText(", ".join(old.related_entities))
+        self.source.setText(old.source_text or "")
+        self.confidence.setValue(float(old.confidence))
 
     def _select_agent(self, agent_id: str | None) -> None:
         if agent_id is not None and self.agent.findData(agent_id) < 0:
@@ -378,7 +523,7 @@ class FactDialog(QtWidgets.QDialog):
             shown = name in found and (name != "text" or self._typed or self.editing)
             label.setText(found.get(name, "") if shown else "")
             label.setVisible(shown)
-        self.ok_button.setEnabled(not found and not self.saving)
+        self.ok_button.setEnabled(not found and not self.saving and self.pending is None)
         return not found
 
     # -- saving ---------------------------------------------------------------------------
@@ -386,8 +531,9 @@ class FactDialog(QtWidgets.QDialog):
     def submit(self) -> None:
         """Validate, then queue the write; the dialog closes when it is done."""
         self._typed = True  # a refused OK says why, even before any typing
-        if self.saving or not self.validate():
+        if self.saving or not self.validate() or self.pending is not None:
             return
+        self._lookup += 1  # a lineage read under way is about the version before this one
         self._set_saving(True)
         source = self.source.text().strip() or None
         category = str(self.category.currentData())
@@ -434,12 +580,156 @@ class FactDialog(QtWidgets.QDialog):
 
     def _failed(self, exc: BaseException) -> None:
         self._set_saving(False)
+        self._show_error(exc)
+        self.validate()
+        if self.old is not None:  # refused, maybe because the fact moved on: look
+            self.check_disk()
+
+    def _show_error(self, exc: BaseException) -> None:
         title, message = describe(exc)
         self.status.setText(
             f"<span style='color:{ERROR_COLOUR}'><b>{html.escape(title)}.</b></span> "
             f"{html.escape(message)}"
         )
+
+    # -- live sync ------------------------------------------------------------------------
+
+    def check_disk(self) -> None:
+        """Re-read the edited fact's lineage off-thread; raise the bar if it moved on."""
+        old = self.old
+        if old is None or self.saving:
+            return
+        self._lookup += 1
+        lookup, address, v = self._lookup, self.address, self.session.vault
+        self.session.run(
+            lambda: read_lineage(v, address, old.id),
+            lambda disk: self._looked_up(lookup, old, disk),
+            lambda exc: self._lookup_failed(lookup, exc),
+        )
+
+    def use_theirs(self) -> None:
+        """Edit the active version on disk, its fields in the form (or close: none left)."""
+        disk = self.pending
+        if disk is None or self.saving:
+            return
+        if disk.head is None:
+            self._close_with_notice(disk)
+            return
+        self._settle(disk)
+        cursor = QtGui.QTextCursor(self.text_edit.document())
+        cursor.beginEditBlock()  # one undoable change: Ctrl+Z brings the user's text back
+        cursor.select(QtGui.QTextCursor.SelectionType.Document)
+        cursor.insertText(disk.head.fact)
+        cursor.endEditBlock()
+        self._fill_details(disk.head)
+        self.status.setText(
+            "Their version is in the form now. Ctrl+Z in the Fact field brings your text back."
+        )
         self.validate()
+
+    def keep_mine(self) -> None:
+        """Keep the form; saving supersedes the active version on disk (or adds, if none)."""
+        disk = self.pending
+        if disk is None or self.saving:
+            return
+        if disk.head is None:
+            self._become_add()
+            self._hide_bar()
+            self.status.setText("Saving adds your text as a new fact.")
+        else:
+            self._settle(disk)
+            self.status.setText(
+                f"Saving writes your text as the next version, after “{disk.head.fact}”."
+            )
+        self.validate()
+
+    def _on_entity_changed(self, address: str) -> None:
+        try:
+            changed = str(layout.EntityRef.parse(address))
+        except errors.InvalidIdError:
+            return
+        if changed == self.address:
+            self.check_disk()
+
+    def _on_entity_moved(self, old_address: str, new_address: str) -> None:
+        """Moved outside the app (archived, renamed): follow it, then look at the fact."""
+        try:
+            moved, to = (str(layout.EntityRef.parse(a)) for a in (old_address, new_address))
+        except errors.InvalidIdError:
+            return
+        if moved == self.address and not self.saving:
+            self.ref = layout.EntityRef.parse(to)
+            self.address = to
+            self.check_disk()
+
+    def _looked_up(self, lookup: int, old: models.Fact, disk: DiskFact) -> None:
+        if lookup != self._lookup or self.saving or self.old is not old:
+            return  # a newer read, a save, or a choice came first
+        if disk.error is not None:
+            self._show_error(disk.error)
+            return
+        if disk.differs_from(old):
+            self.pending = disk
+            self.changed_bar.show_change(disk)
+            if not self.status.text():  # a refused save's reason stays: the bar answers it
+                self.status.setText("Choose “Use theirs” or “Keep mine” above to go on.")
+        elif self.pending is not None:  # back as the form knew it
+            self._hide_bar()
+            self.status.clear()
+        self.validate()
+
+    def _lookup_failed(self, lookup: int, exc: BaseException) -> None:
+        if lookup == self._lookup:
+            self._show_error(exc)
+
+    def _settle(self, disk: DiskFact) -> None:
+        """The active version on disk becomes the one this form edits and supersedes."""
+        assert disk.head is not None
+        self.old = disk.head
+        if disk.address != self.address:  # followed into archives or another entity
+            self.ref = layout.EntityRef.parse(disk.address)
+            self.address = disk.address
+        self.current.setText(disk.head.fact)
+        self._hide_bar()
+
+    def _hide_bar(self) -> None:
+        """Hide the bar and give its height back (the form keeps the user's width)."""
+        self.pending = None
+        self.changed_bar.hide()
+        self.layout().activate()
+        self.resize(self.width(), self.sizeHint().height())
+
+    def _become_add(self) -> None:
+        """No version left to supersede: the form now adds the user's text as a new fact."""
+        self.old = None
+        self.setWindowTitle(f"Add a fact to {self.ref.title}")
+        self.intro.setText(
+            "The fact you were editing was withdrawn on disk and has no newer version. "
+            f"Saving adds your text to {self.address} as a new fact; nothing is deleted."
+        )
+        self.form.setRowVisible(self.current, False)
+        self.ok_button.setText("Add fact")
+
+    def _close_with_notice(self, disk: DiskFact) -> None:
+        """Close (nothing left to edit), naming the text typed so that it is not lost."""
+        typed = self.text()
+        gone = "is no longer in the vault" if disk.fact is None else "was withdrawn on disk"
+        old = self.old.fact if self.old is not None else ""
+        box = QtWidgets.QMessageBox(
+            QtWidgets.QMessageBox.Icon.Information,
+            "Nothing left to edit",
+            f"“{old}” {gone} and has no newer version, so the form was closed.",
+            QtWidgets.QMessageBox.StandardButton.Ok,
+            self.parentWidget(),
+        )
+        if typed and typed != old.strip():
+            box.setInformativeText(f"Your text, not saved: “{typed}”")
+            box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.closing_notice = box
+        self.pending = None
+        super().reject()
+        box.open()
 
     def reject(self) -> None:
         if not self.saving:  # a write under way finishes first; then the dialog closes

@@ -70,6 +70,10 @@ def describe(exc: BaseException) -> tuple[str, str]:
     return ("Something went wrong", f"{type(exc).__name__}: {exc}")
 
 
+class Cancelled(Exception):
+    """Raised inside a worker's long job when the window it works for has closed."""
+
+
 class _Relay(QtCore.QObject):
     """Carries a worker's outcome back to the GUI thread (queued signal delivery)."""
 
@@ -88,11 +92,18 @@ class _Task(QtCore.QRunnable):
         try:
             result = self.fn()
         except BaseException as exc:  # handed to the GUI thread, never lost
-            if not isinstance(exc, errors.VaultError | OSError):
+            if not isinstance(exc, errors.VaultError | OSError | Cancelled):
                 log.error("worker failed:\n%s", traceback.format_exc())
-            self.relay.failed.emit(exc)
+            self._emit(self.relay.failed, exc)
         else:
-            self.relay.done.emit(result)
+            self._emit(self.relay.done, result)
+
+    @staticmethod
+    def _emit(signal: Any, value: Any) -> None:
+        try:
+            signal.emit(value)
+        except RuntimeError:  # the session (and its relay) were deleted meanwhile
+            log.debug("a worker finished after its window closed")
 
 
 class Session(QtCore.QObject):
@@ -315,6 +326,8 @@ class Session(QtCore.QObject):
         from vault_app.search import engine as search_engine
 
         def progress(done: int, total: int, label: str = "embedding") -> None:
+            if self.closed:  # the window is gone: stop encoding for it
+                raise Cancelled("the window was closed")
             self.searchProgress.emit(done, total, label)
 
         def opened(result: Any) -> None:
