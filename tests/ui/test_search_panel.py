@@ -288,9 +288,14 @@ def test_hybrid_search_with_the_real_model_finds_by_meaning(
     small.add_fact("areas/people/dr-patel", "Dr. Patel checks Mia's teeth in March.", "status")
     small.create_entity("projects/lisbon-trip")
     small.add_fact("projects/lisbon-trip", "Alex booked the morning flight.", "milestone")
-    monkeypatch.setattr(
-        semantic, "load_encoder", functools.partial(semantic.load_encoder, backend="torch")
-    )
+    load = functools.partial(semantic.load_encoder, backend="torch")
+    model_may_load = threading.Event()  # the test decides when the model arrives
+
+    def held_back_load(*args: Any, **kwargs: Any) -> Any:
+        assert model_may_load.wait(60)
+        return load(*args, **kwargs)
+
+    monkeypatch.setattr(semantic, "load_encoder", held_back_load)
     session = session_module.Session(small)
     panel = search_panel.SearchPanel(session)
     qtbot.addWidget(panel)
@@ -303,10 +308,12 @@ def test_hybrid_search_with_the_real_model_finds_by_meaning(
         hits = search(qtbot, panel, "leaking")
         assert [h.entity for h in hits] == ["areas/people/marco-ruiz"]
 
+        model_may_load.set()
         qtbot.waitUntil(lambda: panel.mode() == "hybrid", timeout=120_000)
         assert not panel.notice_label.isVisible()
         hits = search(qtbot, panel, "who repairs a plumbing problem")
         assert panel.status_label.text().split(" · ")[-1] == "Hybrid"
         assert hits[0].entity == "areas/people/marco-ruiz"  # no word in common: by meaning
     finally:
+        model_may_load.set()
         session.close()
