@@ -355,56 +355,51 @@ def test_shards_are_appended_then_merged_and_compacted(
 # -------------------------------------------------------------------- the index
 
 
-def test_index_finds_the_plumber_for_who_fixes_our_pipes(
+def test_rows_find_the_plumber_for_who_fixes_our_pipes(
     encoder: semantic.Encoder, tmp_path: Path
 ) -> None:
-    index = semantic.SemanticIndex(encoder, semantic.EmbeddingCache(tmp_path / "emb"))
-    index.set_many(FACTS)
-    assert len(index) == len(FACTS)
-    hits = index.top("who fixes our pipes", k=3)
+    rows = semantic.VectorRows(encoder, semantic.EmbeddingCache(tmp_path / "emb"))
+    keys = list(FACTS)
+    rows.put(range(len(keys)), [FACTS[k] for k in keys])
+    everything = np.ones(len(keys), dtype=bool)
+
+    def top(query: str, k: int, allowed: np.ndarray = everything) -> list[tuple[str, float]]:
+        return [(keys[r], score) for r, score in rows.top(query, k, allowed)]
+
+    hits = top("who fixes our pipes", 3)
     assert hits[0][0] == "plumber" and len(hits) == 3
     assert hits[0][1] > hits[1][1] > hits[2][1]
-    assert index.top("when is the next visit to the dentist", k=1)[0][0] == "dentist"
-    assert index.top("who fixes our pipes", k=2, allowed=["dog", "roof"])[0][0] == "roof"
-    mask = index.mask(["garden", "router"])
-    assert {key for key, _ in index.top("water the plants", k=5, allowed=mask)} == {
-        "garden",
-        "router",
-    }
-    index.remove("plumber")
-    assert "plumber" not in {key for key, _ in index.top("who fixes our pipes", k=10)}
-    index.add("plumber", FACTS["plumber"])
-    assert index.top("who fixes our pipes", k=1)[0][0] == "plumber"
-    index.add("dog", "Ruiz Plumbing also unclogs drains and fixes burst pipes.")  # in place
-    assert index.n_slots == len(FACTS) + 1 and len(index) == len(FACTS)
-    assert {key for key, _ in index.top("who fixes our pipes", k=2)} == {"plumber", "dog"}
+    assert top("when is the next visit to the dentist", 1)[0][0] == "dentist"
+    some = np.array([k in ("garden", "router") for k in keys])
+    assert {key for key, _ in top("water the plants", 5, some)} == {"garden", "router"}
+    rows.drop([keys.index("plumber")])
+    assert "plumber" not in {key for key, _ in top("who fixes our pipes", 10)}
+    rows.put([keys.index("plumber")], [FACTS["plumber"]])
+    assert top("who fixes our pipes", 1)[0][0] == "plumber"
 
 
-def test_index_top_k_matches_brute_force_through_removals_and_packing() -> None:
+def test_rows_top_k_matches_brute_force_through_drops_and_growth() -> None:
     rng = np.random.default_rng(7)
     vectors = rng.standard_normal((5000, 16)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    keys = [f"k{i}" for i in range(5000)]
-    index = semantic.SemanticIndex(dimension=16, min_dead=100)
-    index.add_vectors(keys, vectors)
-    removed = set(rng.choice(keys, 1500, replace=False).tolist())
-    index.remove_many(removed)
-    assert index.n_slots == 3500  # packed: more than a quarter was dead
+    rows = semantic.VectorRows(dimension=16)
+    rows.put_vectors(range(5000), vectors)  # grows from 1,024 rows
+    dropped = set(rng.choice(5000, 1500, replace=False).tolist())
+    rows.drop(sorted(dropped))
+    live = [i for i in range(5000) if i not in dropped]
     query = vectors[0]
-    live = [i for i, key in enumerate(keys) if key not in removed]
-    scores = vectors[live] @ query
-    expected = [keys[live[i]] for i in np.argsort(-scores)[:10]]
-    assert [key for key, _ in index.top(query, k=10)] == expected
-    allowed = set(rng.choice([keys[i] for i in live], 50, replace=False).tolist())
-    few = [(k, float(vectors[keys.index(k)] @ query)) for k in allowed]
-    few.sort(key=lambda hit: (-hit[1], hit[0]))
-    got = index.top(query, k=5, allowed=allowed)
-    assert [k for k, _ in got] == [k for k, _ in few[:5]]
-    assert index.top(query, k=0) == [] and len(index.top(query, k=10_000)) == len(live)
-    with pytest.raises(ValueError, match="allowed"):
-        index.top(query, allowed=np.ones(3, dtype=bool))
-    scores_all = index.scores(query)
-    assert scores_all.shape == (index.n_slots,)
+    everything = np.ones(5000, dtype=bool)
+    expected = [live[i] for i in np.argsort(-(vectors[live] @ query), kind="stable")[:10]]
+    assert [r for r, _ in rows.top(query, 10, everything)] == expected
+    allowed = np.zeros(5000, dtype=bool)
+    chosen = rng.choice(live, 50, replace=False)
+    allowed[chosen] = True
+    few = sorted(((int(r), float(vectors[r] @ query)) for r in chosen), key=lambda h: (-h[1], h[0]))
+    assert [r for r, _ in rows.top(query, 5, allowed)] == [r for r, _ in few[:5]]
+    assert rows.top(query, 0, everything) == []
+    assert len(rows.top(query, 10_000, everything)) == len(live)
+    with pytest.raises(ValueError, match="encoder"):
+        rows.top("a text needs an encoder", 3, everything)
 
 
 def test_no_pickle_anywhere_in_the_module() -> None:

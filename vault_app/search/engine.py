@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -39,6 +39,9 @@ import orjson
 
 from vault_app.core import decay, errors, formats, layout, storage, vault
 from vault_app.search import bm25, documents, tokenizer
+
+if TYPE_CHECKING:  # the semantic module is imported when semantic search is turned on
+    from vault_app.search.semantic import VectorRows
 
 MODES = ("bm25", "semantic", "hybrid")
 INDEX_VERSION = 4
@@ -49,61 +52,6 @@ BoolArray = npt.NDArray[np.bool_]
 _KIND = {k: i for i, k in enumerate(documents.KINDS)}
 _STATUS = {"active": 0, "superseded": 1}
 _TIER_NAMES = ("hot", "warm", "cold")
-
-
-class SemanticSide:
-    """Sentence vectors of the engine's documents, row for row with its metadata table.
-
-    Vectors come from the embedding cache (so reopening a vault encodes nothing and a
-    changed fact encodes only itself); a query is one encode plus one matrix-vector
-    product over the rows the filters allow.
-    """
-
-    def __init__(self, encoder: Any, cache: Any) -> None:
-        self.encoder = encoder
-        self.cache = cache
-        self.matrix = np.zeros((1024, int(encoder.dimension)), dtype=np.float32)
-        self.valid = np.zeros(1024, dtype=np.bool_)
-        self._last_query: tuple[str, npt.NDArray[np.float32]] | None = None
-
-    def put(self, rows: Sequence[int], texts: Sequence[str], progress: Progress | None) -> None:
-        if not rows:
-            return
-        vectors = self.cache.get_or_encode(list(texts), self.encoder, progress)
-        needed = max(rows) + 1
-        if needed > self.valid.size:
-            size = max(needed, self.valid.size * 2)
-            matrix = np.zeros((size, self.matrix.shape[1]), dtype=np.float32)
-            matrix[: self.matrix.shape[0]] = self.matrix
-            valid = np.zeros(size, dtype=np.bool_)
-            valid[: self.valid.size] = self.valid
-            self.matrix, self.valid = matrix, valid
-        index = np.asarray(rows, dtype=np.int64)
-        self.matrix[index] = vectors
-        self.valid[index] = True
-
-    def drop(self, rows: Sequence[int]) -> None:
-        self.valid[np.asarray(rows, dtype=np.int64)] = False
-
-    def query_vector(self, query: str) -> npt.NDArray[np.float32]:
-        if self._last_query is None or self._last_query[0] != query:
-            self._last_query = (query, self.encoder.encode([query])[0])
-        return self._last_query[1]
-
-    def scores(self, query: str, n: int) -> npt.NDArray[np.float32]:
-        return self.matrix[:n] @ self.query_vector(query)
-
-    def top(self, query: str, k: int, allowed: BoolArray) -> list[tuple[int, float]]:
-        """The `k` allowed rows most similar to `query`, as (row, cosine), best first."""
-        n = allowed.size
-        rows = np.flatnonzero(allowed & self.valid[:n])
-        if rows.size == 0 or k <= 0:
-            return []
-        scores = self.scores(query, n)[rows]
-        k = min(k, rows.size)
-        part = np.argpartition(-scores, k - 1)[:k]
-        order = part[np.lexsort((rows[part], -scores[part]))]
-        return [(int(rows[i]), float(scores[i])) for i in order]
 
 
 @dataclass
@@ -389,7 +337,7 @@ class SearchEngine:
         target: vault.Vault,
         *,
         tokens: tokenizer.Tokenizer | None = None,
-        semantic: SemanticSide | None = None,
+        semantic: VectorRows | None = None,
         semantic_notice: str | None = None,
         bm25_weight: float = 0.2,
         candidates: int = 100,
@@ -944,7 +892,7 @@ def open_engine(
     why (`SearchEngine.semantic_notice`), never failing.
     """
     settings = target.config.search
-    component: SemanticSide | None = None
+    component: VectorRows | None = None
     notice = None
     if not settings.semantic:
         notice = "semantic search is off ([search] semantic = false in .vault/config.toml)"
@@ -958,7 +906,7 @@ def open_engine(
 
 def _semantic_component(
     target: vault.Vault, model: str | None
-) -> tuple[SemanticSide | None, str | None]:
+) -> tuple[VectorRows | None, str | None]:
     """The semantic side for `target`, or None and the reason it is not available."""
     from vault_app.search import semantic as semantic_module
 
@@ -971,4 +919,4 @@ def _semantic_component(
     except semantic_module.SemanticUnavailable as exc:
         return None, f"semantic search is not available: {exc}"
     cache = semantic_module.EmbeddingCache(target.paths.state_dir / "cache" / "embeddings")
-    return SemanticSide(encoder, cache), "; ".join(notices) or None
+    return semantic_module.VectorRows(encoder, cache), "; ".join(notices) or None

@@ -27,8 +27,8 @@ module is imported (that takes seconds; it happens only when an encoder is loade
 - **`EmbeddingCache`** keeps vectors on disk per identity, keyed by the first 64 bits of
   sha256(text): `get_or_encode()` encodes only the texts it has not seen. No pickle (see
   the class for the format).
-- **`SemanticIndex`** holds the vectors of live documents under keys, like the BM25
-  index, and answers top-k cosine queries with one matrix-vector product.
+- **`VectorRows`** holds the vectors of the search engine's documents, row for row with
+  its metadata table, and answers top-k cosine queries with one matrix-vector product.
 """
 
 from __future__ import annotations
@@ -1361,15 +1361,15 @@ def _remove(path: Path) -> None:
 # ------------------------------------------------------------------ vector index
 
 
-class SemanticIndex:
-    """Vectors of live documents under keys; top-k by cosine with one matrix product.
+class VectorRows:
+    """Sentence vectors in rows of one float32 matrix, row for row with a caller's table
+    (the search engine's document columns); top-k by cosine with one matrix product.
 
-    Documents live in slots (rows of one contiguous float32 matrix, grown by doubling)
-    with a live mask. Re-adding a key overwrites its row; removing one clears its live bit.
-    When more than max(`min_dead`, slots / 4) slots are dead the live rows are packed
-    again (slots renumbered, `generation` bumped): an `allowed` mask must be `n_slots`
-    long, as with the BM25 index. Vectors come from `encoder` (through `cache` when given)
-    or are given with `add_vectors`. Not thread-safe: callers serialise changes and queries.
+    `put(rows, texts)` fills rows from the embedding cache (so reopening a vault encodes
+    nothing and a changed text encodes only itself); `put_vectors` takes vectors as they
+    are; `drop(rows)` clears rows. A query is one encode (the last one is remembered)
+    plus one matrix-vector product over the rows `allowed` lets through. Not thread-safe:
+    the engine serialises changes and queries under its lock.
     """
 
     def __init__(
@@ -1378,244 +1378,69 @@ class SemanticIndex:
         cache: EmbeddingCache | None = None,
         *,
         dimension: int | None = None,
-        min_dead: int = 4_096,
     ) -> None:
-        self.encoder = encoder
-        self.cache = cache
         if dimension is None:
             if encoder is None:
                 raise ValueError("give an encoder or a dimension")
             dimension = encoder.dimension
-        self.dimension = int(dimension)
-        self.min_dead = min_dead
-        self.generation = 0
-        self._vectors = np.zeros((0, self.dimension), dtype=np.float32)
-        self._live = np.zeros(0, dtype=bool)
-        self._keys: list[str | None] = []
-        self._slot_of: dict[str, int] = {}
+        self.encoder = encoder
+        self.cache = cache
+        self.matrix = np.zeros((1024, int(dimension)), dtype=np.float32)
+        self.valid = np.zeros(1024, dtype=np.bool_)
+        self._last_query: tuple[str, FloatVector] | None = None
 
-    # ------------------------------------------------------------- documents
-
-    def __len__(self) -> int:
-        return len(self._slot_of)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._slot_of
-
-    @property
-    def n_slots(self) -> int:
-        """The length of an `allowed` mask and of `scores()`; live or not."""
-        return len(self._keys)
-
-    def slot(self, key: str) -> int:
-        """The slot of a live document (KeyError if there is none)."""
-        return self._slot_of[key]
-
-    def key_of(self, slot: int) -> str | None:
-        """The key in a slot, None when the slot is dead."""
-        return self._keys[slot]
-
-    def keys(self) -> list[str]:
-        """The live keys, in slot order."""
-        return [key for key in self._keys if key is not None]
-
-    def live_mask(self) -> BoolArray:
-        """True for the live slots (a copy)."""
-        return self._live[: self.n_slots].copy()
-
-    def mask(self, keys: Iterable[str]) -> BoolArray:
-        """An `allowed` mask that is True at the slots of those of `keys` that are live."""
-        out = np.zeros(self.n_slots, dtype=bool)
-        slot_of = self._slot_of
-        out[[slot_of[key] for key in keys if key in slot_of]] = True
-        return out
-
-    def vector(self, key: str) -> FloatVector:
-        """The vector of a live document (a copy)."""
-        return self._vectors[self._slot_of[key]].copy()
-
-    def add(self, key: str, text: str) -> None:
-        """Index `text` under `key`, replacing what was there."""
-        self.set_many([(key, text)])
-
-    def set_many(
-        self,
-        docs: Iterable[tuple[str, str]] | Mapping[str, str],
-        progress: Progress | None = None,
-        *,
-        batch_size: int = DEFAULT_BATCH_SIZE,
+    def put(
+        self, rows: Sequence[int], texts: Sequence[str], progress: Progress | None = None
     ) -> None:
-        """Index many (key, text) documents; a later duplicate key wins."""
-        batch = dict(docs.items() if isinstance(docs, Mapping) else docs)
-        if not batch:
+        if not rows:
             return
         if self.encoder is None:
-            raise ValueError("this index has no encoder: use add_vectors")
-        texts = list(batch.values())
+            raise ValueError("no encoder: give vectors with put_vectors")
         if self.cache is not None:
-            vectors = self.cache.get_or_encode(texts, self.encoder, progress, batch_size=batch_size)
+            vectors = self.cache.get_or_encode(list(texts), self.encoder, progress)
         else:
-            vectors = self.encoder.encode(texts, batch_size, progress)
-        self.add_vectors(list(batch), vectors)
+            vectors = self.encoder.encode(list(texts), progress=progress)
+        self.put_vectors(rows, vectors)
 
-    def add_vectors(self, keys: Sequence[str], vectors: npt.NDArray[Any]) -> None:
-        """Index ready vectors (one row per key, normalised by the caller); later keys win."""
-        matrix = np.asarray(vectors, dtype=np.float32)
-        if matrix.ndim != 2 or matrix.shape != (len(keys), self.dimension):
-            raise ValueError(f"vectors must be ({len(keys)}, {self.dimension}), not {matrix.shape}")
-        if not keys:
+    def put_vectors(self, rows: Sequence[int], vectors: npt.NDArray[Any]) -> None:
+        if len(rows) == 0:
             return
-        slot_of = self._slot_of
-        last: dict[str, int] = {key: row for row, key in enumerate(keys)}
-        old = [(slot_of[key], row) for key, row in last.items() if key in slot_of]
-        new = [(key, row) for key, row in last.items() if key not in slot_of]
-        if old:
-            slots, rows = (np.array(part, dtype=np.int64) for part in zip(*old, strict=True))
-            self._vectors[slots] = matrix[rows]
-        if new:
-            start = self.n_slots
-            stop = start + len(new)
-            self._grow(stop)
-            if len(new) == len(keys):  # all new and distinct: rows in order, no gather
-                self._vectors[start:stop] = matrix
-            else:
-                rows = np.fromiter((row for _, row in new), dtype=np.int64, count=len(new))
-                self._vectors[start:stop] = matrix[rows]
-            self._live[start:stop] = True
-            for offset, (key, _) in enumerate(new, start=start):
-                slot_of[key] = offset
-                self._keys.append(key)
-        self.generation += 1
+        needed = max(rows) + 1
+        if needed > self.valid.size:
+            size = max(needed, self.valid.size * 2)
+            matrix = np.zeros((size, self.matrix.shape[1]), dtype=np.float32)
+            matrix[: self.matrix.shape[0]] = self.matrix
+            valid = np.zeros(size, dtype=np.bool_)
+            valid[: self.valid.size] = self.valid
+            self.matrix, self.valid = matrix, valid
+        index = np.asarray(rows, dtype=np.int64)
+        self.matrix[index] = vectors
+        self.valid[index] = True
 
-    def remove(self, key: str) -> None:
-        """Forget a document (KeyError if there is none)."""
-        slot = self._slot_of.pop(key)
-        self._keys[slot] = None
-        self._live[slot] = False
-        self._vectors[slot] = 0.0
-        self.generation += 1
-        self._maybe_pack()
+    def drop(self, rows: Sequence[int]) -> None:
+        self.valid[np.asarray(rows, dtype=np.int64)] = False
 
-    def discard(self, key: str) -> bool:
-        """Forget a document if there is one; whether there was."""
-        if key not in self._slot_of:
-            return False
-        self.remove(key)
-        return True
-
-    def remove_many(self, keys: Iterable[str]) -> int:
-        """Forget the documents there are of `keys`; how many there were."""
-        slots = [self._slot_of.pop(key) for key in set(keys) if key in self._slot_of]
-        for slot in slots:
-            self._keys[slot] = None
-        if slots:
-            self._live[slots] = False
-            self._vectors[slots] = 0.0
-            self.generation += 1
-            self._maybe_pack()
-        return len(slots)
-
-    def clear(self) -> None:
-        """Forget every document."""
-        self._vectors = np.zeros((0, self.dimension), dtype=np.float32)
-        self._live = np.zeros(0, dtype=bool)
-        self._keys = []
-        self._slot_of = {}
-        self.generation += 1
-
-    def pack(self) -> None:
-        """Renumber the live slots 0..n-1 in order, dropping the dead ones."""
-        live = np.flatnonzero(self._live[: self.n_slots])
-        self._vectors = np.ascontiguousarray(self._vectors[live])
-        self._live = np.ones(live.size, dtype=bool)
-        self._keys = [self._keys[slot] for slot in live.tolist()]
-        self._slot_of = {key: slot for slot, key in enumerate(self._keys) if key is not None}
-        self.generation += 1
-
-    # --------------------------------------------------------------- queries
-
-    def encode_query(self, text: str) -> FloatVector:
-        """The query's vector (by the encoder; never cached)."""
+    def query_vector(self, query: str) -> FloatVector:
         if self.encoder is None:
-            raise ValueError("this index has no encoder: use top_vector")
-        return self.encoder.encode([text], 1)[0]
+            raise ValueError("no encoder to encode the query with")
+        if self._last_query is None or self._last_query[0] != query:
+            self._last_query = (query, self.encoder.encode([query])[0])
+        return self._last_query[1]
 
-    def scores(self, query: str | FloatVector) -> npt.NDArray[np.float32]:
-        """The cosine of every slot to the query (text or vector); -inf for dead slots."""
-        vector = self._query_vector(query)
-        scores = self._vectors[: self.n_slots] @ vector
-        scores[~self._live[: self.n_slots]] = -np.inf
-        return scores
+    def scores(self, query: str | FloatVector, n: int) -> npt.NDArray[np.float32]:
+        vector = self.query_vector(query) if isinstance(query, str) else query
+        return self.matrix[:n] @ vector
 
     def top(
-        self,
-        query: str | FloatVector,
-        k: int = 10,
-        allowed: BoolArray | Iterable[str] | None = None,
-    ) -> list[tuple[str, float]]:
-        """The `k` live documents nearest the query, best first, as (key, cosine).
-
-        `allowed` restricts the hits: a bool mask `n_slots` long, or keys. Equal cosines
-        are ordered by key.
-        """
-        vector = self._query_vector(query)
-        n = self.n_slots
-        if k <= 0 or n == 0:
+        self, query: str | FloatVector, k: int, allowed: BoolArray
+    ) -> list[tuple[int, float]]:
+        """The `k` allowed rows most similar to `query`, as (row, cosine), best first."""
+        n = allowed.size
+        rows = np.flatnonzero(allowed & self.valid[:n])
+        if rows.size == 0 or k <= 0:
             return []
-        mask = self._live[:n]
-        if allowed is not None:
-            if isinstance(allowed, np.ndarray):
-                if allowed.shape != (n,) or allowed.dtype != np.bool_:
-                    raise ValueError(
-                        f"allowed must be a bool array of shape ({n},), "
-                        f"not {allowed.dtype} {allowed.shape}"
-                    )
-                mask = mask & allowed
-            else:
-                mask = self.mask(allowed)
-        count = int(np.count_nonzero(mask))
-        if count == 0:
-            return []
-        if count * 8 < n:  # few candidates: score only them
-            slots = np.flatnonzero(mask)
-            scores = self._vectors[slots] @ vector
-        else:
-            slots = None
-            scores = self._vectors[:n] @ vector
-            if count < n:
-                scores[~mask] = -np.inf
-        k = min(k, count)
-        best = np.argpartition(-scores, k - 1)[:k] if k < scores.size else np.arange(scores.size)
-        keys = self._keys
-        hits = []
-        for position in best.tolist():
-            slot = position if slots is None else int(slots[position])
-            hits.append((keys[slot] or "", float(scores[position])))
-        hits.sort(key=lambda hit: (-hit[1], hit[0]))
-        return hits
-
-    # ------------------------------------------------------------- internals
-
-    def _query_vector(self, query: str | FloatVector) -> FloatVector:
-        if isinstance(query, str):
-            return self.encode_query(query)
-        vector = np.asarray(query, dtype=np.float32)
-        if vector.shape != (self.dimension,):
-            raise ValueError(f"a query vector must be ({self.dimension},), not {vector.shape}")
-        return vector
-
-    def _grow(self, needed: int) -> None:
-        capacity = self._vectors.shape[0]
-        if needed <= capacity:
-            return
-        capacity = max(needed, 2 * capacity, 1024)
-        vectors = np.zeros((capacity, self.dimension), dtype=np.float32)
-        vectors[: self.n_slots] = self._vectors[: self.n_slots]
-        live = np.zeros(capacity, dtype=bool)
-        live[: self.n_slots] = self._live[: self.n_slots]
-        self._vectors, self._live = vectors, live
-
-    def _maybe_pack(self) -> None:
-        dead = self.n_slots - len(self._slot_of)
-        if dead > max(self.min_dead, self.n_slots // 4):
-            self.pack()
+        scores = self.scores(query, n)[rows]
+        k = min(k, rows.size)
+        part = np.argpartition(-scores, k - 1)[:k]
+        order = part[np.lexsort((rows[part], -scores[part]))]
+        return [(int(rows[i]), float(scores[i])) for i in order]
