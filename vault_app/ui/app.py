@@ -155,8 +155,12 @@ class MainWindow(QtWidgets.QMainWindow):
         header = self.sidebar.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        # Count columns get a fixed width that fits six digits: measuring them to their
+        # contents would re-read thousands of rows after every scan of a big vault
+        digits = self.sidebar.fontMetrics().horizontalAdvance("000000") + 12
         for column in range(1, self.sidebar_model.columnCount()):
-            header.setSectionResizeMode(column, QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
+            header.setSectionResizeMode(column, QtWidgets.QHeaderView.ResizeMode.Fixed)
+            header.resizeSection(column, digits)
         self.sidebar.selectionModel().currentChanged.connect(self._on_sidebar_current)
         self.sidebar.activated.connect(self._on_sidebar_current)
 
