@@ -44,6 +44,37 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
+class StackSampler:
+    """With --trace: samples the GUI thread's Python stack every 5 ms, so that the worst
+    stalls can be attributed ("(in Qt or waiting for the interpreter)" when no Python
+    frame of ours is running)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.main = threading.get_ident()
+        self.samples: list[tuple[float, str]] = []
+        self.stop = threading.Event()
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def _run(self) -> None:
+        import traceback
+
+        while not self.stop.is_set():
+            frame = sys._current_frames().get(self.main)
+            stack = traceback.extract_stack(frame)[-16:] if frame is not None else []
+            names = " <- ".join(f"{f.name}:{f.lineno}" for f in reversed(stack))
+            self.samples.append((time.perf_counter(), names))
+            time.sleep(0.005)
+
+    def explain(self, end: float, length: float) -> str:
+        import collections
+
+        seen = [name for t, name in self.samples if end - length <= t <= end]
+        common = collections.Counter(seen).most_common(2)
+        return "; ".join(f"{n}×{c}" for c, n in ((c, n) for n, c in common)) or "(no sample)"
+
+
 class Heartbeat(QtCore.QObject):
     """A 10 ms timer; records how late each tick arrives (the event loop's stalls)."""
 
@@ -55,16 +86,25 @@ class Heartbeat(QtCore.QObject):
         self.timer.timeout.connect(self._tick)
         self.last = time.perf_counter()
         self.stalls: list[float] = []
+        self.ends: list[float] = []
+        self.sampler: StackSampler | None = None
         self.timer.start(interval_ms)
 
     def _tick(self) -> None:
         now = time.perf_counter()
         self.stalls.append(max(0.0, now - self.last - self.interval))
+        self.ends.append(now)
         self.last = now
 
     def phase(self) -> list[float]:
-        """The lateness samples since the last call."""
+        """The lateness samples since the last call (with --trace, the worst explained)."""
         samples, self.stalls = self.stalls, []
+        ends, self.ends = self.ends, []
+        if self.sampler is not None and samples:
+            worst = sorted(range(len(samples)), key=samples.__getitem__)[-3:]
+            for i in reversed(worst):
+                why = self.sampler.explain(ends[i], samples[i])
+                print(f"    stall {samples[i] * 1000:.0f} ms: {why}")
         return samples
 
 
@@ -93,6 +133,7 @@ def main() -> int:
     parser.add_argument("--vault", type=Path, default=ROOT / "bench-vaults" / "v10000x20-s1")
     parser.add_argument("--encode", type=int, default=300)
     parser.add_argument("--no-semantic", action="store_true")
+    parser.add_argument("--trace", action="store_true", help="say where the worst stalls were")
     args = parser.parse_args()
     if not args.vault.is_dir():
         print(f"no vault at {args.vault}: run benchmarks/make_vault.py first", file=sys.stderr)
@@ -109,6 +150,20 @@ def main() -> int:
     wait_until(app, lambda: window.isVisible() and window.windowHandle().isExposed(), 10)
     shown = time.time() - STARTED
     beat = Heartbeat()
+    collections_seen: list[tuple[int, float]] = []
+    if args.trace:
+        beat.sampler = StackSampler()
+        import gc
+
+        started_gc: list[float] = [0.0]
+
+        def timed(phase: str, info: dict[str, int]) -> None:
+            if phase == "start":
+                started_gc[0] = time.perf_counter()
+            else:
+                collections_seen.append((info["generation"], time.perf_counter() - started_gc[0]))
+
+        gc.callbacks.append(timed)
     window.start()
     wait_until(app, lambda: len(window.sidebar_model.addresses()) > 0, 120)
     browsable = time.time() - STARTED
@@ -125,11 +180,16 @@ def main() -> int:
           f"{'PASS' if browsable <= 3 else 'FAIL'}")
     print(f"  BM25 search ready after launch {ready:7.2f} s")
     report("during load", load)
+    if collections_seen:
+        worst = max(collections_seen, key=lambda c: c[1])
+        print(f"    garbage collections: {len(collections_seen)}, longest {worst[1] * 1000:.0f} ms "
+              f"(generation {worst[0]})")
 
     window.show_search()
     panel = window.search
     # words of the vault's own facts, so that every query has hits
-    sample = [d.text for d in window.session.engine.state.docs.docs()][:: 26_000][:8]
+    docs = window.session.engine.state.docs
+    sample = [docs[key].text for key in list(docs)[::26_000][:8]]
     queries = [" ".join(text.split()[1:3]) for text in sample]
     hits = 0
     for query in queries:

@@ -15,7 +15,6 @@ Problems that would need a guess (a fact with a bad field) are only reported.
 
 from __future__ import annotations
 
-import gc
 import os
 import shutil
 import time
@@ -23,7 +22,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from vault_app.core import config, errors, formats, layout, models, storage, vault
+from vault_app.core import config, errors, formats, layout, memory, models, storage, vault
 
 TEMP_PATTERNS = (storage.TEMP_SUFFIX, ".tmp")
 
@@ -73,9 +72,7 @@ class Doctor:
 
     def run(self, *, repair: bool = False) -> DoctorReport:
         started = time.perf_counter()
-        was_enabled = gc.isenabled()
-        gc.disable()  # validating 10^5 facts allocates a lot of long-lived objects
-        try:
+        with memory.paused():  # validating 10^5 facts allocates many long-lived objects
             self._check_config()
             self._check_entities()
             self._check_links()
@@ -83,9 +80,6 @@ class Doctor:
             self._check_temp_files(repair)
             if repair:
                 self._repair_corrupt()
-        finally:
-            if was_enabled:
-                gc.enable()
         self.report.seconds = time.perf_counter() - started
         return self.report
 

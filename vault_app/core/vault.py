@@ -13,7 +13,6 @@ import concurrent.futures
 import contextlib
 import datetime as dt
 import enum
-import gc
 import itertools
 import os
 import time
@@ -30,6 +29,7 @@ from vault_app.core import (
     errors,
     formats,
     layout,
+    memory,
     models,
     storage,
     synthesis,
@@ -207,27 +207,22 @@ class Vault:
         files: dict[layout.EntityRef, formats.FactFile] = {}
         entities: list[models.EntitySummary] = []
         corrupt: list[models.Problem] = []
-        was_enabled = gc.isenabled()
-        gc.disable()
-        try:
-            with (
-                concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool,
-                concurrent.futures.ThreadPoolExecutor(max_workers=workers) as lister,
-            ):
-                # Folders are listed ahead by `lister` and files read by `pool`, so that on
-                # a cold disk many reads wait at once. Batches keep the per-task cost small;
-                # map() submits them while the walk goes on.
-                walk = self.paths.iter_all_entities(skipped, pool=lister)
-                for batch in pool.map(load, _batches(walk, _SCAN_BATCH)):
-                    for folder, summary, loaded in batch:
-                        entities.append(summary)
-                        if isinstance(loaded, errors.CorruptFileError):
-                            corrupt.append(self._problem(loaded))
-                        elif loaded is not None:
-                            files[folder.ref] = loaded
-        finally:
-            if was_enabled:
-                gc.enable()
+        with (
+            memory.paused(freeze=keep_files),  # kept files are long-lived
+            concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool,
+            concurrent.futures.ThreadPoolExecutor(max_workers=workers) as lister,
+        ):
+            # Folders are listed ahead by `lister` and files read by `pool`, so that on
+            # a cold disk many reads wait at once. Batches keep the per-task cost small;
+            # map() submits them while the walk goes on.
+            walk = self.paths.iter_all_entities(skipped, pool=lister)
+            for batch in pool.map(load, _batches(walk, _SCAN_BATCH)):
+                for folder, summary, loaded in batch:
+                    entities.append(summary)
+                    if isinstance(loaded, errors.CorruptFileError):
+                        corrupt.append(self._problem(loaded))
+                    elif loaded is not None:
+                        files[folder.ref] = loaded
         problems = [
             models.Problem(path=self.paths.relative(p), message=reason, severity="warning")
             for p, reason in skipped
@@ -235,8 +230,6 @@ class Vault:
         if self.config_error is not None:
             problems.append(self._problem(self.config_error))
         problems.extend(corrupt)
-        if keep_files:
-            gc.freeze()  # long-lived: keep the collector from rescanning them
         return VaultScan(
             entities=entities,
             agents=self.paths.agent_ids(),

@@ -23,7 +23,6 @@ from __future__ import annotations
 import concurrent.futures
 import dataclasses
 import datetime as dt
-import gc
 import itertools
 import os
 import threading
@@ -37,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 import orjson
 
-from vault_app.core import decay, errors, formats, layout, storage, vault
+from vault_app.core import decay, errors, formats, layout, memory, storage, vault
 from vault_app.search import bm25, documents, tokenizer
 
 if TYPE_CHECKING:  # the semantic module is imported when semantic search is turned on
@@ -604,21 +603,23 @@ class SearchEngine:
             os.replace(temp, self.folder / "docs.jsonl")
 
     def _load(self) -> tuple[bool, str | None]:
+        # 10^6 small objects are made here and live as long as the engine: the collector
+        # stays off meanwhile (it would be most of the cost, and a full collection holds
+        # the interpreter long enough to freeze the window), then they are frozen out of
+        # its reach
+        with memory.paused(freeze=True):
+            return self._load_uncollected()
+
+    def _load_uncollected(self) -> tuple[bool, str | None]:
         path = self.folder / "docs.jsonl"
         try:
             body = path.read_bytes()
             save_id = storage.sha256(body)[:16]
             lines = body.split(b"\n")
+            del body
             data = orjson.loads(lines[0])
-            was_enabled = gc.isenabled()
-            gc.disable()  # 10^5 small lists: the collector would be most of the cost
-            try:
-                rows = [row for line in lines[1:] if line for row in orjson.loads(line)]
-            finally:
-                if was_enabled:
-                    gc.freeze()  # nor should it walk them later: they live as long as we do
-                    gc.enable()
-            del body, lines
+            rows = [row for line in lines[1:] if line for row in orjson.loads(line)]
+            del lines
             index = bm25.BM25Index.load(self.folder / "bm25")
             with np.load(self.folder / "columns.npz", allow_pickle=False) as npz:
                 arrays = {name: npz[name] for name in npz.files}

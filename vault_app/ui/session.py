@@ -323,8 +323,6 @@ class Session(QtCore.QObject):
         embedded (cached embeddings cost nothing; `searchProgress` reports the rest) while
         BM25 keeps answering; `searchReady` fires again once hybrid search is on.
         """
-        from vault_app.search import engine as search_engine
-
         def progress(done: int, total: int, label: str = "embedding") -> None:
             if self.closed:  # the window is gone: stop encoding for it
                 raise Cancelled("the window was closed")
@@ -344,7 +342,14 @@ class Session(QtCore.QObject):
             self.engine_notice = notice
             self.searchReady.emit(self.engine)
 
-        self.run(lambda: search_engine.open_engine(self.vault, semantic=False), opened)
+        def open_bm25() -> Any:
+            # imported here, on the worker: the engine pulls numpy and scipy (a second of
+            # imports on a busy machine) that the GUI thread must not wait for
+            from vault_app.search import engine as search_engine
+
+            return search_engine.open_engine(self.vault, semantic=False)
+
+        self.run(open_bm25, opened)
 
     def reindex(self, addresses: tuple[str, ...]) -> None:
         engine = self.engine
