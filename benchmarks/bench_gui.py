@@ -208,6 +208,8 @@ def main() -> int:
             import uuid
 
             ref = target.entity_refs()[0]
+            facts_file = target.entity(ref).facts_path
+            original = facts_file.read_bytes()  # put back at the end: the vault is shared
             for n in range(args.encode):
                 target.add_fact(
                     ref, f"Benchmark note {uuid.uuid4().hex[:8]} number {n}", "context"
@@ -230,6 +232,8 @@ def main() -> int:
         print(f"  semantic on after              {elapsed:7.2f} s ({encoded} encoded)")
         report("during embedding", beat.phase())
     window.close()
+    if not args.no_semantic and args.encode:
+        facts_file.write_bytes(original)
     return 0
 
 
