@@ -170,16 +170,9 @@ class ContextPreview(QtWidgets.QWidget):
         total.addWidget(self.total_label)
         total.addWidget(self.total_meter, 1)
 
-        self.blocks = QtWidgets.QWidget()
-        self.blocks_box = QtWidgets.QVBoxLayout(self.blocks)
-        self.blocks_box.setContentsMargins(0, 0, 6, 0)
-        self.blocks_box.setSpacing(8)
-        self.blocks_box.addStretch(1)
-        self.blocks_area = QtWidgets.QScrollArea()
-        self.blocks_area.setWidgetResizable(True)
-        self.blocks_area.setWidget(self.blocks)
-        self.blocks_area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
-        self.blocks_area.setAccessibleName("Blocks of the context")
+        self.blocks, self.blocks_box, self.blocks_area = daily.card_column(
+            "Blocks of the context"
+        )
 
         box = QtWidgets.QVBoxLayout(self)
         box.setContentsMargins(6, 6, 6, 6)

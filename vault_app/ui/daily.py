@@ -68,6 +68,24 @@ class WrappedLabel(QtWidgets.QLabel):
             self.updateGeometry()
 
 
+def card_column(
+    name: str,
+) -> tuple[QtWidgets.QWidget, QtWidgets.QVBoxLayout, QtWidgets.QScrollArea]:
+    """A scrolling column of cards (the day's entries, the context's blocks): the inner
+    widget, its layout (cards go before the final stretch) and the scroll area."""
+    inner = QtWidgets.QWidget()
+    box = QtWidgets.QVBoxLayout(inner)
+    box.setContentsMargins(0, 0, 6, 0)
+    box.setSpacing(8)
+    box.addStretch(1)
+    area = QtWidgets.QScrollArea()
+    area.setWidgetResizable(True)
+    area.setWidget(inner)
+    area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+    area.setAccessibleName(name)
+    return inner, box, area
+
+
 class EntryCard(QtWidgets.QFrame):
     """One daily-note entry: its time, then its text rendered as markdown."""
 
@@ -217,16 +235,9 @@ class DailyView(QtWidgets.QWidget):
         heading.addWidget(self.day_label)
         heading.addWidget(self.count_label, 1)
 
-        self.entries = QtWidgets.QWidget()
-        self.entries_box = QtWidgets.QVBoxLayout(self.entries)
-        self.entries_box.setContentsMargins(0, 0, 6, 0)
-        self.entries_box.setSpacing(8)
-        self.entries_box.addStretch(1)
-        self.entries_area = QtWidgets.QScrollArea()
-        self.entries_area.setWidgetResizable(True)
-        self.entries_area.setWidget(self.entries)
-        self.entries_area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
-        self.entries_area.setAccessibleName("Entries of the selected day")
+        self.entries, self.entries_box, self.entries_area = card_column(
+            "Entries of the selected day"
+        )
         self.empty_label = QtWidgets.QLabel()
         self.empty_label.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
         self.empty_label.setWordWrap(True)

@@ -62,6 +62,37 @@ def disabled_text() -> QtGui.QColor:
     return palette.color(QtGui.QPalette.ColorGroup.Disabled, QtGui.QPalette.ColorRole.Text)
 
 
+# -- flat lists ---------------------------------------------------------------------------
+
+
+class RowListModel(QtCore.QAbstractListModel):
+    """A flat list of rows, replaced whole by `set_rows`; a subclass says what each role
+    of a row shows (`row_data`). Search results and the quick switcher's matches."""
+
+    def __init__(self, parent: QtCore.QObject | None = None) -> None:
+        super().__init__(parent)
+        self._rows: list[Any] = []
+
+    def rowCount(self, parent: Index = _ROOT) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def data(self, index: Index, role: int = Role.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        return self.row_data(self._rows[index.row()], role)
+
+    def row_data(self, row: Any, role: int) -> Any:
+        raise NotImplementedError
+
+    def set_rows(self, rows: Sequence[Any]) -> None:
+        self.beginResetModel()
+        self._rows = list(rows)
+        self.endResetModel()
+
+    def rows(self) -> list[Any]:
+        return list(self._rows)
+
+
 # -- the sidebar --------------------------------------------------------------------------
 
 

@@ -41,6 +41,7 @@ from vault_app.search import documents, tokenizer
 
 if TYPE_CHECKING:  # the engine pulls numpy and scipy: imported when first searched
     from vault_app.search import engine as search_engine
+from vault_app.ui import models as qt_models
 from vault_app.ui import session as session_module
 from vault_app.ui import themes
 
@@ -189,22 +190,10 @@ def run_search(
 # -- the model ---------------------------------------------------------------------------------
 
 
-class SearchResultsModel(QtCore.QAbstractListModel):
+class SearchResultsModel(qt_models.RowListModel):
     """The hits of the last search shown, best first."""
 
-    def __init__(self, parent: QtCore.QObject | None = None) -> None:
-        super().__init__(parent)
-        self._rows: list[ResultRow] = []
-
-    def rowCount(self, parent: QtCore.QModelIndex | QtCore.QPersistentModelIndex = _ROOT) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def data(
-        self, index: QtCore.QModelIndex | QtCore.QPersistentModelIndex, role: int = Role.DisplayRole
-    ) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        row = self._rows[index.row()]
+    def row_data(self, row: ResultRow, role: int) -> Any:
         if role == Role.DisplayRole:
             return row.text
         if role == Role.ToolTipRole:
@@ -221,14 +210,6 @@ class SearchResultsModel(QtCore.QAbstractListModel):
         if role == TIER_ROLE:
             return row.hit.tier
         return None
-
-    def set_rows(self, rows: Sequence[ResultRow]) -> None:
-        self.beginResetModel()
-        self._rows = list(rows)
-        self.endResetModel()
-
-    def rows(self) -> list[ResultRow]:
-        return list(self._rows)
 
     def hit(self, row: int) -> search_engine.Hit:
         return self._rows[row].hit

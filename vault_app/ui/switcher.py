@@ -31,6 +31,7 @@ from typing import Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import layout, vault
+from vault_app.ui import models as qt_models
 from vault_app.ui import session as session_module
 
 Role = QtCore.Qt.ItemDataRole
@@ -234,22 +235,10 @@ def list_days(target: vault.Vault, agents: Sequence[str]) -> dict[str | None, li
 # -- the model --------------------------------------------------------------------------------
 
 
-class SwitcherModel(QtCore.QAbstractListModel):
+class SwitcherModel(qt_models.RowListModel):
     """The matches of the current query, best first."""
 
-    def __init__(self, parent: QtCore.QObject | None = None) -> None:
-        super().__init__(parent)
-        self._matches: list[Match] = []
-
-    def rowCount(self, parent: QtCore.QModelIndex | QtCore.QPersistentModelIndex = _ROOT) -> int:
-        return 0 if parent.isValid() else len(self._matches)
-
-    def data(
-        self, index: QtCore.QModelIndex | QtCore.QPersistentModelIndex, role: int = Role.DisplayRole
-    ) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._matches):
-            return None
-        match = self._matches[index.row()]
+    def row_data(self, match: Match, role: int) -> Any:
         item = match.item
         if role == Role.DisplayRole:
             return item.label
@@ -264,12 +253,10 @@ class SwitcherModel(QtCore.QAbstractListModel):
         return None
 
     def set_matches(self, matches: Sequence[Match]) -> None:
-        self.beginResetModel()
-        self._matches = list(matches)
-        self.endResetModel()
+        self.set_rows(matches)
 
     def item(self, row: int) -> SwitcherItem:
-        return self._matches[row].item
+        return self._rows[row].item
 
 
 class SwitcherDelegate(QtWidgets.QStyledItemDelegate):
