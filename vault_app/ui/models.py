@@ -331,10 +331,39 @@ def _total(item: _Item) -> Counts | None:
     return item.counts
 
 
-class SidebarModel(QtCore.QAbstractItemModel):
+class _Columns:
+    """Header and flags of a read-only model with named columns (`COLUMNS`, with a
+    tooltip each in `COLUMN_TIPS`); columns from `RIGHT_FROM` on are right-aligned."""
+
+    COLUMNS: tuple[str, ...] = ()
+    COLUMN_TIPS: tuple[str, ...] = ()
+    RIGHT_FROM: int | None = None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Role.DisplayRole
+    ) -> Any:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.COLUMNS):
+            return None
+        if role == Role.DisplayRole:
+            return self.COLUMNS[section]
+        if role == Role.ToolTipRole:
+            return self.COLUMN_TIPS[section]
+        right = self.RIGHT_FROM is not None and section >= self.RIGHT_FROM
+        if role == Role.TextAlignmentRole and right:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+class SidebarModel(_Columns, QtCore.QAbstractItemModel):
     """The sidebar tree over a vault scan; `update` keeps the views' state."""
 
     COLUMNS = ("Name", "Active", "Hot", "Warm", "Cold")
+    RIGHT_FROM = 1  # the counts
     COLUMN_TIPS = (
         "Entities, agents and documents",
         "Active facts (not superseded)",
@@ -524,23 +553,6 @@ class SidebarModel(QtCore.QAbstractItemModel):
     def columnCount(self, parent: Index = _ROOT) -> int:
         return len(self.COLUMNS)
 
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Role.DisplayRole
-    ) -> Any:
-        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.COLUMNS):
-            return None
-        if role == Role.DisplayRole:
-            return self.COLUMNS[section]
-        if role == Role.ToolTipRole:
-            return self.COLUMN_TIPS[section]
-        if role == Role.TextAlignmentRole and section > 0:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
 
     def data(self, index: Index, role: int = Role.DisplayRole) -> Any:
         if not index.isValid():
@@ -652,7 +664,7 @@ def _lineage(fact: models.Fact, by_id: dict[str, models.Fact]) -> str | None:
     return "\n".join([head, *lines])
 
 
-class FactsModel(QtCore.QAbstractTableModel):
+class FactsModel(_Columns, QtCore.QAbstractTableModel):
     """The facts of one entity, in file order; the proxy filters and sorts."""
 
     COLUMNS = (
@@ -748,21 +760,6 @@ class FactsModel(QtCore.QAbstractTableModel):
     def columnCount(self, parent: Index = _ROOT) -> int:
         return 0 if parent.isValid() else len(self.COLUMNS)
 
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Role.DisplayRole
-    ) -> Any:
-        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.COLUMNS):
-            return None
-        if role == Role.DisplayRole:
-            return self.COLUMNS[section]
-        if role == Role.ToolTipRole:
-            return self.COLUMN_TIPS[section]
-        return None
 
     def data(self, index: Index, role: int = Role.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
