@@ -232,11 +232,29 @@ class Storage:
         folder = self.backup_dir(path)
         folder.mkdir(parents=True, exist_ok=True)
         name = f"{time.time_ns():020d}-{digest[:12]}"
-        temp = folder / f".{name}{TEMP_SUFFIX}"  # a kill mid-write leaves no half version
-        with open(temp, "xb") as handle:
-            handle.write(data)
-        os.replace(temp, folder / name)
+        # Written in .vault/tmp/ and renamed into the ring, so that a kill mid-write leaves
+        # no half version in the ring (only a stray partial file there, swept later).
+        scratch = self.paths.state_dir / "tmp"
+        scratch.mkdir(exist_ok=True)
+        temp = scratch / f"{name}.{os.getpid()}.{secrets.token_hex(4)}.partial"
+        try:
+            with open(temp, "xb") as handle:
+                handle.write(data)
+            os.replace(temp, folder / name)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                temp.unlink()
         self._trim(path)
+        self._sweep(scratch)
+
+    @staticmethod
+    def _sweep(scratch: Path, older_than_s: float = 600.0) -> None:
+        """Remove partial files left in `scratch` by writers killed long ago."""
+        limit = time.time() - older_than_s
+        for stray in scratch.iterdir():
+            with contextlib.suppress(OSError):
+                if stray.stat().st_mtime < limit:
+                    stray.unlink()
 
     def newest_intact_backup(self, path: Path) -> Path | None:
         """The newest kept version of `path` whose content still matches its name's hash."""
