@@ -60,16 +60,10 @@ class VaultCommand(QtGui.QUndoCommand):
         self.done_once = False
         self.failed = False
 
-    # subclasses -----------------------------------------------------------------------------
-
-    def first(self, v: vault.Vault) -> Any:
-        raise NotImplementedError
-
-    def again(self, v: vault.Vault) -> Any:
-        raise NotImplementedError
-
-    def back(self, v: vault.Vault) -> Any:
-        raise NotImplementedError
+    # each subclass defines its three steps: the first redo, a later redo, and undo
+    first: Step
+    again: Step
+    back: Step
 
     # QUndoCommand ----------------------------------------------------------------------------
 

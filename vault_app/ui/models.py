@@ -69,6 +69,8 @@ class RowListModel(QtCore.QAbstractListModel):
     """A flat list of rows, replaced whole by `set_rows`; a subclass says what each role
     of a row shows (`row_data`). Search results and the quick switcher's matches."""
 
+    row_data: Callable[[Any, int], Any]  # what a row shows for a role (each subclass)
+
     def __init__(self, parent: QtCore.QObject | None = None) -> None:
         super().__init__(parent)
         self._rows: list[Any] = []
@@ -80,9 +82,6 @@ class RowListModel(QtCore.QAbstractListModel):
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
         return self.row_data(self._rows[index.row()], role)
-
-    def row_data(self, row: Any, role: int) -> Any:
-        raise NotImplementedError
 
     def set_rows(self, rows: Sequence[Any]) -> None:
         self.beginResetModel()
