@@ -168,3 +168,28 @@ def test_every_action_has_a_label_and_the_main_ones_have_shortcuts(
             assert action.isSeparator() or action.text().strip(), f"unlabelled in {menu.title()}"
     for action in (window.switcher_action, window.search_action, window.dashboard_action):
         assert not action.shortcut().isEmpty()
+
+
+def test_new_entity_and_new_vault_dialogs_validate_before_creating(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    from vault_app.ui import dialogs
+
+    entity = dialogs.NewEntityDialog(["finance"])
+    qtbot.addWidget(entity)
+    create = entity.buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Ok)
+    assert not create.isEnabled() and "name" in entity.problem.text()
+    entity.scope.setCurrentIndex(entity.scope.findData("finance"))
+    entity.path.setText("people/jane")
+    assert create.isEnabled() and entity.address() == "agent:finance:areas/people/jane"
+    entity.path.setText("../escape")
+    assert not create.isEnabled() and ".." in entity.problem.text()
+
+    folder = dialogs.NewVaultDialog()
+    qtbot.addWidget(folder)
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "file.txt").write_text("x")
+    folder.folder.setText(str(tmp_path / "taken"))
+    assert "not an empty folder" in folder.problem.text()
+    folder.folder.setText(str(tmp_path / "new"))
+    assert folder.problem.text() == ""

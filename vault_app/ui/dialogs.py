@@ -88,7 +88,36 @@ class MessageBar(QtWidgets.QFrame):
         self.show()
 
 
-class NewEntityDialog(QtWidgets.QDialog):
+class _CreateDialog(QtWidgets.QDialog):
+    """A small form that creates something: a red line says what is wrong, and Create
+    stays disabled until the subclass's `find_problem()` returns ""."""
+
+    def _create_controls(self) -> None:
+        self.problem = QtWidgets.QLabel()
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet(f"color: {themes.error_colour(self.palette()).name()}")
+        self.buttons = QtWidgets.QDialogButtonBox(
+            QtWidgets.QDialogButtonBox.StandardButton.Ok
+            | QtWidgets.QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Ok).setText("Create")
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+
+    find_problem: Callable[[], str]  # what is wrong with the form, "" when nothing
+
+    def validate(self) -> bool:
+        problem = self.find_problem()
+        self.problem.setText(problem)
+        self.buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Ok).setEnabled(not problem)
+        return not problem
+
+    def accept(self) -> None:
+        if self.validate():
+            super().accept()
+
+
+class NewEntityDialog(_CreateDialog):
     """Name a new entity: where it lives (global or an agent), its PARA category, its id."""
 
     def __init__(
@@ -119,16 +148,7 @@ class NewEntityDialog(QtWidgets.QDialog):
         self.summary = QtWidgets.QPlainTextEdit()
         self.summary.setPlaceholderText("A first line for summary.md (optional)")
         self.summary.setFixedHeight(80)
-        self.problem = QtWidgets.QLabel()
-        self.problem.setStyleSheet(f"color: {themes.error_colour(self.palette()).name()}")
-        self.problem.setWordWrap(True)
-        self.buttons = QtWidgets.QDialogButtonBox(
-            QtWidgets.QDialogButtonBox.StandardButton.Ok
-            | QtWidgets.QDialogButtonBox.StandardButton.Cancel
-        )
-        self.buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Ok).setText("Create")
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
+        self._create_controls()
         form = QtWidgets.QFormLayout(self)
         form.addRow("&Where", self.scope)
         form.addRow("&Category", self.category)
@@ -147,25 +167,17 @@ class NewEntityDialog(QtWidgets.QDialog):
         path = f"{self.category.currentData()}/{self.path.text().strip().strip('/')}"
         return path if agent is None else f"agent:{agent}:{path}"
 
-    def validate(self) -> bool:
-        problem = ""
+    def find_problem(self) -> str:
         if not self.path.text().strip():
-            problem = "Give the entity a name."
-        else:
-            try:
-                layout.EntityRef.parse(self.address())
-            except errors.VaultError as exc:
-                problem = str(exc)
-        self.problem.setText(problem)
-        self.buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Ok).setEnabled(not problem)
-        return not problem
-
-    def accept(self) -> None:
-        if self.validate():
-            super().accept()
+            return "Give the entity a name."
+        try:
+            layout.EntityRef.parse(self.address())
+        except errors.VaultError as exc:
+            return str(exc)
+        return ""
 
 
-class NewVaultDialog(QtWidgets.QDialog):
+class NewVaultDialog(_CreateDialog):
     """Choose a folder for a new vault, empty or filled with the demo household."""
 
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
@@ -180,16 +192,7 @@ class NewVaultDialog(QtWidgets.QDialog):
         self.empty = QtWidgets.QRadioButton("&Empty vault")
         self.demo = QtWidgets.QRadioButton("&Demo household (7 agents, 54 entities, 520 facts)")
         self.empty.setChecked(True)
-        self.problem = QtWidgets.QLabel()
-        self.problem.setWordWrap(True)
-        self.problem.setStyleSheet(f"color: {themes.error_colour(self.palette()).name()}")
-        self.buttons = QtWidgets.QDialogButtonBox(
-            QtWidgets.QDialogButtonBox.StandardButton.Ok
-            | QtWidgets.QDialogButtonBox.StandardButton.Cancel
-        )
-        self.buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Ok).setText("Create")
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
+        self._create_controls()
         form = QtWidgets.QFormLayout(self)
         form.addRow("&Folder", where)
         form.addRow("Contents", self.empty)
@@ -208,17 +211,10 @@ class NewVaultDialog(QtWidgets.QDialog):
     def path(self) -> Path:
         return Path(self.folder.text().strip()).expanduser()
 
-    def validate(self) -> bool:
+    def find_problem(self) -> str:
         path = self.path()
-        problem = ""
         if not self.folder.text().strip():
-            problem = "Choose a folder."
-        elif path.exists() and (not path.is_dir() or any(path.iterdir())):
-            problem = f"{path} exists and is not an empty folder."
-        self.problem.setText(problem)
-        self.buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Ok).setEnabled(not problem)
-        return not problem
-
-    def accept(self) -> None:
-        if self.validate():
-            super().accept()
+            return "Choose a folder."
+        if path.exists() and (not path.is_dir() or any(path.iterdir())):
+            return f"{path} exists and is not an empty folder."
+        return ""

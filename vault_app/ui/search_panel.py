@@ -405,6 +405,20 @@ def _combo(tip: str, items: Sequence[tuple[str, Any]]) -> QtWidgets.QComboBox:
     return combo
 
 
+def _labelled_grid(fields: list[tuple[str, QtWidgets.QWidget]]) -> QtWidgets.QGridLayout:
+    """Label-field pairs, two to a row; the fields take the spare width."""
+    grid = QtWidgets.QGridLayout()
+    grid.setContentsMargins(0, 0, 0, 0)
+    grid.setHorizontalSpacing(6)
+    for n, (text, field) in enumerate(fields):
+        row, column = divmod(n, 2)
+        grid.addWidget(_label(text, field), row, 2 * column)
+        grid.addWidget(field, row, 2 * column + 1)
+    grid.setColumnStretch(1, 1)
+    grid.setColumnStretch(3, 1)
+    return grid
+
+
 def _label(text: str, buddy: QtWidgets.QWidget) -> QtWidgets.QLabel:
     label = QtWidgets.QLabel(text)
     label.setBuddy(buddy)
@@ -535,32 +549,25 @@ class SearchPanel(QtWidgets.QWidget):
         self.results.setAccessibleName("Search results")
 
     def _lay_out(self) -> None:
-        grid = QtWidgets.QGridLayout()
-        grid.setContentsMargins(0, 0, 0, 0)
-        grid.setHorizontalSpacing(6)
-        grid.addWidget(_label("M&ode", self.mode_combo), 0, 0)
-        grid.addWidget(self.mode_combo, 0, 1)
-        grid.addWidget(_label("Search &in", self.in_combo), 0, 2)
-        grid.addWidget(self.in_combo, 0, 3)
-        grid.addWidget(_label("S&cope", self.scope_combo), 1, 0)
-        grid.addWidget(self.scope_combo, 1, 1)
-        grid.addWidget(_label("&Tier", self.tier_combo), 1, 2)
-        grid.addWidget(self.tier_combo, 1, 3)
-        grid.setColumnStretch(1, 1)
-        grid.setColumnStretch(3, 1)
+        grid = _labelled_grid(
+            [
+                ("M&ode", self.mode_combo),
+                ("Search &in", self.in_combo),
+                ("S&cope", self.scope_combo),
+                ("&Tier", self.tier_combo),
+            ]
+        )
 
         self.more_box = QtWidgets.QWidget()
-        more = QtWidgets.QGridLayout(self.more_box)
-        more.setContentsMargins(0, 0, 0, 0)
-        more.setHorizontalSpacing(6)
-        more.addWidget(_label("&PARA", self.para_combo), 0, 0)
-        more.addWidget(self.para_combo, 0, 1)
-        more.addWidget(_label("Stat&us", self.status_combo), 0, 2)
-        more.addWidget(self.status_combo, 0, 3)
-        more.addWidget(_label("Categor&y", self.category_combo), 1, 0)
-        more.addWidget(self.category_combo, 1, 1)
-        more.addWidget(_label("A&gent", self.agent_combo), 1, 2)
-        more.addWidget(self.agent_combo, 1, 3)
+        more = _labelled_grid(
+            [
+                ("&PARA", self.para_combo),
+                ("Stat&us", self.status_combo),
+                ("Categor&y", self.category_combo),
+                ("A&gent", self.agent_combo),
+            ]
+        )
+        self.more_box.setLayout(more)
         dates = QtWidgets.QHBoxLayout()
         dates.addWidget(self.date_check)
         dates.addWidget(self.date_from, 1)
@@ -572,8 +579,6 @@ class SearchPanel(QtWidgets.QWidget):
         reset_row.addStretch(1)
         reset_row.addWidget(self.reset_button)
         more.addLayout(reset_row, 3, 0, 1, 4)
-        more.setColumnStretch(1, 1)
-        more.setColumnStretch(3, 1)
         self.more_box.hide()
 
         box = QtWidgets.QVBoxLayout(self)
