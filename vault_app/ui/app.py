@@ -155,9 +155,10 @@ class MainWindow(QtWidgets.QMainWindow):
         header = self.sidebar.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)
-        # Count columns get a fixed width that fits six digits: measuring them to their
+        # Count columns get a fixed width that fits five digits: measuring them to their
         # contents would re-read thousands of rows after every scan of a big vault
-        digits = self.sidebar.fontMetrics().horizontalAdvance("000000") + 12
+        digits = self.sidebar.fontMetrics().horizontalAdvance("00000") + 8
+        self.sidebar.setMinimumWidth(4 * digits + 140)  # room for names beside the counts
         for column in range(1, self.sidebar_model.columnCount()):
             header.setSectionResizeMode(column, QtWidgets.QHeaderView.ResizeMode.Fixed)
             header.resizeSection(column, digits)
