@@ -288,6 +288,66 @@ def test_a_changed_text_re_encodes_only_itself(encoder: semantic.Encoder, tmp_pa
     assert progress == [(1, 1)]
 
 
+def test_vectors_go_straight_into_a_given_matrix(
+    encoder: semantic.Encoder, tmp_path: Path
+) -> None:
+    counting = Counting(encoder)
+    cache = semantic.EmbeddingCache(tmp_path / "emb")
+    expected = cache.get_or_encode(TEXTS, counting)
+    reopened = semantic.EmbeddingCache(tmp_path / "emb")
+    assert reopened.preload(counting) == len(TEXTS)
+    out = np.full((len(TEXTS), encoder.dimension), np.nan, dtype=np.float32)
+    assert reopened.get_or_encode(TEXTS, counting, out=out) is out
+    assert np.array_equal(out, expected) and counting.encoded == len(TEXTS)
+    # after the first shard was adopted as read, new texts still append and persist
+    more = reopened.get_or_encode([*TEXTS[:2], "A brand new fact about the boiler."], counting)
+    assert counting.encoded == len(TEXTS) + 1
+    assert np.array_equal(more[:2], expected[:2])
+    assert semantic.EmbeddingCache(tmp_path / "emb").preload(counting) == len(TEXTS) + 1
+    with pytest.raises(ValueError, match="out must be float32"):
+        reopened.get_or_encode(TEXTS, counting, out=np.zeros((2, encoder.dimension), np.float32))
+
+
+def test_rows_put_in_order_or_scattered_hold_the_same_vectors(
+    encoder: semantic.Encoder, tmp_path: Path
+) -> None:
+    keys = list(FACTS)
+    texts = [FACTS[k] for k in keys]
+    semantic.EmbeddingCache(tmp_path / "emb").get_or_encode(texts, encoder)
+    in_order = semantic.VectorRows(encoder, semantic.EmbeddingCache(tmp_path / "emb"))
+    in_order.preload()  # room made, memory touched, nothing valid yet
+    assert in_order.matrix.shape[0] >= len(keys) and not in_order.valid.any()
+    in_order.put(range(len(keys)), texts)
+    scattered = semantic.VectorRows(encoder, semantic.EmbeddingCache(tmp_path / "emb"))
+    order = list(reversed(range(len(keys))))
+    scattered.put(order, [texts[i] for i in order])
+    n = len(keys)
+    assert np.array_equal(in_order.matrix[:n], scattered.matrix[:n])
+    assert in_order.valid[:n].all() and scattered.valid[:n].all()
+    assert in_order.top("who fixes our pipes", 1, np.ones(n, bool))[0][0] == keys.index("plumber")
+
+
+def test_the_model_hash_is_remembered_between_processes(tmp_path: Path) -> None:
+    folder = tmp_path / "model"
+    folder.mkdir()
+    (folder / "config.json").write_text('{"hidden_size": 4}')
+    memo = semantic.default_cache_dir() / "fingerprints.json"
+    memo.parent.mkdir(parents=True, exist_ok=True)
+    memo.write_text("{}")
+    first = semantic.model_fingerprint(folder)
+    remembered = json.loads(memo.read_text())
+    assert list(remembered.values()) == [first]
+    # what a new process sees: no memory of its own, only the file (here made to differ,
+    # to prove it is what answers)
+    semantic._fingerprint.cache_clear()
+    key = next(k for k, v in remembered.items() if v == first)
+    memo.write_text(json.dumps({**remembered, key: "0" * 64}))
+    assert semantic.model_fingerprint(folder) == "0" * 64
+    semantic._fingerprint.cache_clear()
+    (folder / "config.json").write_text('{"hidden_size": 16}')  # new size: hashed again
+    assert semantic.model_fingerprint(folder) not in (first, "0" * 64)
+
+
 def test_another_identity_never_reuses_vectors(encoder: semantic.Encoder, tmp_path: Path) -> None:
     cache = semantic.EmbeddingCache(tmp_path / "emb")
     cache.get_or_encode(TEXTS, Counting(encoder))

@@ -245,8 +245,9 @@ def _hub_cache_folder(name: str) -> Path | None:
 def model_fingerprint(path: Path) -> str:
     """sha256 over the files of a model folder (relative path and content of each).
 
-    Memoised on the files' sizes and modification times, so one process hashes a model
-    once (about 0.13 s for the 90 MB of all-MiniLM-L6-v2).
+    Memoised on the files' sizes and modification times, in the process and in
+    `fingerprints.json` beside the exported models, so a model is hashed once, not on
+    every start (0.13-0.2 s for the 90 MB of all-MiniLM-L6-v2, more on a busy machine).
     """
     stats = ((rel, (path / rel).stat()) for rel in sorted(_model_files(path)))
     stamp = tuple((rel, st.st_size, st.st_mtime_ns) for rel, st in stats)
@@ -263,12 +264,32 @@ def _model_files(root: Path) -> Iterator[str]:
 
 @functools.lru_cache(maxsize=32)
 def _fingerprint(root: str, stamp: tuple[tuple[str, int, int], ...]) -> str:
+    memo_path = default_cache_dir() / _FINGERPRINTS
+    key = hashlib.sha256(json.dumps([root, stamp]).encode()).hexdigest()
+    try:
+        memo = json.loads(memo_path.read_text(encoding="utf-8"))
+        known = memo.get(key) if isinstance(memo, dict) else None
+        if isinstance(known, str) and re.fullmatch(r"[0-9a-f]{64}", known):
+            return known
+    except (OSError, ValueError):
+        memo = {}
     digest = hashlib.sha256()
     for rel, size, _ in stamp:
         digest.update(f"{rel}\0{size}\0".encode())
         with open(Path(root, rel), "rb") as handle:
             digest.update(hashlib.file_digest(handle, "sha256").digest())
-    return digest.hexdigest()
+    fingerprint = digest.hexdigest()
+    memo = dict(list(memo.items())[-31:]) if isinstance(memo, dict) else {}
+    memo[key] = fingerprint
+    try:  # a memo only: when it cannot be written the model is hashed again next time
+        memo_path.parent.mkdir(parents=True, exist_ok=True)
+        _write_atomic(memo_path, json.dumps(memo, indent=1).encode())
+    except OSError as error:
+        log.debug("model fingerprints not remembered: %s", error)
+    return fingerprint
+
+
+_FINGERPRINTS = "fingerprints.json"  # sizes and times of a model's files -> its hash
 
 
 def model_identity(source: ModelSource, backend: str, normalisation: str = NORMALISATION) -> str:
@@ -1045,6 +1066,14 @@ class _Store:
 
     def append(self, keys: npt.NDArray[np.uint64], vectors: npt.NDArray[Any]) -> None:
         needed = self.count + keys.size
+        if self.count == 0 and vectors.dtype == self.dtype and vectors.flags.writeable:
+            # the first shard read is adopted as it is: copying 150 MB into a fresh
+            # buffer costs more in page faults than in the copy
+            self.vectors = np.ascontiguousarray(vectors).reshape(keys.size, self.dimension)
+            self.keys = np.array(keys, dtype=np.uint64)
+            self.row_of = dict(zip(keys.tolist(), range(keys.size), strict=True))
+            self.count = needed
+            return
         if needed > self.keys.size:
             capacity = max(needed, 2 * self.keys.size, 1024)
             grown = np.zeros((capacity, self.dimension), dtype=self.dtype)
@@ -1114,13 +1143,22 @@ class EmbeddingCache:
         progress: Progress | None = None,
         *,
         batch_size: int = DEFAULT_BATCH_SIZE,
+        out: FloatMatrix | None = None,
     ) -> FloatMatrix:
         """The vectors of `texts` (float32, one row each), encoding only the unknown ones.
 
         Texts the cache holds for `encoder.identity` are read from it; the others (each
         distinct text once) go to `encoder.encode(..., progress=progress)` and are saved
-        as one new shard before returning.
+        as one new shard before returning. With `out` (float32, one row per text), the
+        vectors are written there and `out` is returned: no matrix is allocated for them.
         """
+        if out is not None and (
+            out.shape != (len(texts), encoder.dimension) or out.dtype != np.float32
+        ):
+            raise ValueError(
+                f"out must be float32 ({len(texts)}, {encoder.dimension}), "
+                f"not {out.dtype} {out.shape}"
+            )
         keys = text_keys(texts)
         with self._locked(encoder.identity):
             store = self._store(encoder.identity, encoder.dimension)
@@ -1139,7 +1177,17 @@ class EmbeddingCache:
                 store.append(keys[picked], fresh)
                 self._maybe_merge(store)
             rows = self._rows(store, keys)
-        return store.vectors[rows].astype(np.float32)
+        if out is None:
+            return store.vectors[rows].astype(np.float32)
+        for start, stop in _chunks(rows.size, 8192):  # a small gather buffer, reused
+            out[start:stop] = store.vectors[rows[start:stop]]  # converted while copied
+        return out
+
+    def preload(self, encoder: Encoder) -> int:
+        """Read the vectors held for `encoder` now (rather than on the first
+        `get_or_encode`); how many there are."""
+        with self._locked(encoder.identity):
+            return self._store(encoder.identity, encoder.dimension).count
 
     def compact(self, identity: str, keep: Iterable[str] | None = None) -> None:
         """Merge the shards of `identity` into one; with `keep`, keep only those texts."""
@@ -1251,7 +1299,9 @@ class EmbeddingCache:
                 problem = f"vectors have {vectors.shape[1]} dimensions, not {store.dimension}"
             elif keys.dtype != np.dtype("<u8") or keys.shape != (vectors.shape[0],):
                 problem = f"keys are {keys.dtype} {keys.shape} for {vectors.shape[0]} vectors"
-            elif not np.isfinite(vectors).all():
+            elif not np.isfinite(vectors.sum(axis=1, dtype=np.float32)).all():
+                # a row sums to inf or nan when it holds one (unit vectors cannot
+                # overflow a float32 sum), at a fraction of isfinite's cost on float16
                 problem = "vectors that are not finite"
             if problem:
                 raise ValueError(problem)
@@ -1389,6 +1439,16 @@ class VectorRows:
         self.valid = np.zeros(1024, dtype=np.bool_)
         self._last_query: tuple[str, FloatVector] | None = None
 
+    def preload(self) -> None:
+        """Read the embedding cache and make room for as many rows, touching the memory:
+        the first write to a fresh 300 MB matrix costs more in page faults than the
+        copy itself. Call it on a helper thread while the rows' owner loads."""
+        if self.cache is None or self.encoder is None:
+            return
+        rows = self.cache.preload(self.encoder)
+        self._grow(rows)
+        self.matrix[: rows + rows // 8].fill(0.0)  # zero pages, now faulted in
+
     def put(
         self, rows: Sequence[int], texts: Sequence[str], progress: Progress | None = None
     ) -> None:
@@ -1396,26 +1456,38 @@ class VectorRows:
             return
         if self.encoder is None:
             raise ValueError("no encoder: give vectors with put_vectors")
-        if self.cache is not None:
-            vectors = self.cache.get_or_encode(list(texts), self.encoder, progress)
-        else:
-            vectors = self.encoder.encode(list(texts), progress=progress)
-        self.put_vectors(rows, vectors)
+        if self.cache is None:
+            self.put_vectors(rows, self.encoder.encode(list(texts), progress=progress))
+            return
+        first = rows[0]
+        if list(rows) == list(range(first, first + len(rows))):
+            # the common case (reopening: every row in order): the cache writes straight
+            # into the matrix, with no 300 MB intermediate to allocate and copy
+            self._grow(first + len(rows))
+            view = self.matrix[first : first + len(rows)]
+            self.cache.get_or_encode(list(texts), self.encoder, progress, out=view)
+            self.valid[first : first + len(rows)] = True
+            return
+        self.put_vectors(rows, self.cache.get_or_encode(list(texts), self.encoder, progress))
 
     def put_vectors(self, rows: Sequence[int], vectors: npt.NDArray[Any]) -> None:
         if len(rows) == 0:
             return
-        needed = max(rows) + 1
+        self._grow(max(rows) + 1)
+        index = np.asarray(rows, dtype=np.int64)
+        self.matrix[index] = vectors
+        self.valid[index] = True
+
+    def _grow(self, needed: int) -> None:
         if needed > self.valid.size:
-            size = max(needed, self.valid.size * 2)
+            # an eighth to spare (untouched zero pages cost no memory), so that the next
+            # few facts added after a reopen do not copy the whole matrix
+            size = max(needed + needed // 8, self.valid.size * 2)
             matrix = np.zeros((size, self.matrix.shape[1]), dtype=np.float32)
             matrix[: self.matrix.shape[0]] = self.matrix
             valid = np.zeros(size, dtype=np.bool_)
             valid[: self.valid.size] = self.valid
             self.matrix, self.valid = matrix, valid
-        index = np.asarray(rows, dtype=np.int64)
-        self.matrix[index] = vectors
-        self.valid[index] = True
 
     def drop(self, rows: Sequence[int]) -> None:
         self.valid[np.asarray(rows, dtype=np.int64)] = False
@@ -1431,9 +1503,7 @@ class VectorRows:
         vector = self.query_vector(query) if isinstance(query, str) else query
         return self.matrix[:n] @ vector
 
-    def top(
-        self, query: str | FloatVector, k: int, allowed: BoolArray
-    ) -> list[tuple[int, float]]:
+    def top(self, query: str | FloatVector, k: int, allowed: BoolArray) -> list[tuple[int, float]]:
         """The `k` allowed rows most similar to `query`, as (row, cosine), best first."""
         n = allowed.size
         rows = np.flatnonzero(allowed & self.valid[:n])
