@@ -142,6 +142,49 @@ def test_incremental_refresh_and_persisted_validation(v: vault.Vault) -> None:
     assert untouched.loaded and untouched.reindexed_sources == 0
 
 
+def test_a_reopened_index_gives_the_same_hits_and_reads_documents_only_for_hits(
+    v: vault.Vault,
+) -> None:
+    v.create_entity("resources/garden")
+    for n in range(8):
+        v.add_fact("resources/garden", f"Tomato bed {n} gets watered on Sundays", "context")
+    built = engine.SearchEngine(v)
+    built.open()
+    built.save()
+    reopened = engine.SearchEngine(v)
+    assert reopened.open().loaded
+    saved = [value for value in dict.values(reopened.state.docs) if isinstance(value, bytes)]
+    assert len(saved) == len(reopened.state.docs)  # nothing parsed by the reopen
+    for query in ("plumber", "leaking pipe", "budget dollars", "roof quote"):
+        fresh = built.search(query, mode="bm25", explain=True).hits
+        again = reopened.search(query, mode="bm25", explain=True).hits
+        assert [h.to_json() for h in again] == [h.to_json() for h in fresh]
+        assert fresh
+    left = [value for value in dict.values(reopened.state.docs) if isinstance(value, bytes)]
+    assert 0 < len(left) < len(saved)  # the hits' documents were built, the rest not
+    texts = reopened.state.docs.texts()
+    assert list(texts) == [built.state.docs[key].text for key in reopened.state.docs]
+    assert list(reopened.columns.text_key[: reopened.columns.size]) == [
+        semantic_text_key(built.state.docs[key].text) for key in reopened.state.docs
+    ]
+    # saved again after a change: the unparsed lines are written back as they were
+    v.add_fact("projects/roof", "Gutters will be replaced with the roof", "context")
+    reopened.refresh_entity("projects/roof")
+    reopened.save()
+    third = engine.SearchEngine(v)
+    assert third.open().reindexed_sources == 0
+    assert keys(third.search("gutters", mode="bm25")) == keys(
+        reopened.search("gutters", mode="bm25")
+    )
+    assert keys(third.search("plumber", mode="bm25")) == keys(built.search("plumber", mode="bm25"))
+
+
+def semantic_text_key(text: str) -> int:
+    from vault_app.search import documents
+
+    return documents.text_key(text)
+
+
 def test_a_corrupt_cache_is_rebuilt(v: vault.Vault) -> None:
     engine.SearchEngine(v).open()
     docs = v.paths.state_dir / "cache" / "search" / "docs.jsonl"

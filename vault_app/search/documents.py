@@ -17,9 +17,13 @@ note; `source_of(key)` says which, so a change re-indexes only that source's doc
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+import hashlib
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
 
 from vault_app.core import decay, formats, layout, models, synthesis
 
@@ -27,6 +31,20 @@ FACT = "fact"
 SUMMARY = "summary"
 DAILY = "daily"
 KINDS = (FACT, SUMMARY, DAILY)
+
+
+def text_key(text: str) -> int:
+    """The embedding cache's key of a text: the first 64 bits of sha256(utf-8),
+    little-endian. The index keeps it per document, so that a reopen finds every vector
+    without hashing 200,000 texts again."""
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "little")
+
+
+def text_keys(texts: Iterable[str]) -> npt.NDArray[np.uint64]:
+    """`text_key` of each text, as a uint64 array."""
+    sha = hashlib.sha256
+    joined = b"".join(sha(text.encode("utf-8")).digest()[:8] for text in texts)
+    return np.frombuffer(joined, dtype="<u8").astype(np.uint64)
 
 
 @dataclass(frozen=True)

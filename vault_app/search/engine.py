@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -42,8 +42,7 @@ if TYPE_CHECKING:  # the semantic module is imported when semantic search is tur
     from vault_app.search.semantic import VectorRows
 
 MODES = ("bm25", "semantic", "hybrid")
-INDEX_VERSION = 4
-_CHUNK = 8192  # documents per line of docs.jsonl
+INDEX_VERSION = 5  # 5: one document per line, read lazily; text keys in the columns
 Progress = Callable[[int, int], None]
 BoolArray = npt.NDArray[np.bool_]
 
@@ -156,6 +155,7 @@ class _Columns:
         self.para = grown(get("para"), np.int32, -1)
         self.category = grown(get("category"), np.int32, -1)
         self.agent = grown(get("agent"), np.int32, -1)
+        self.text_key = grown(get("text_key"), np.uint64, 0)  # documents.text_key(text)
         if old is None:
             self.codes: dict[str, dict[str | None, int]] = {
                 name: {} for name in ("scope", "para", "category", "agent")
@@ -200,6 +200,7 @@ class _Columns:
         self.access[index] = [d.access_count for d in docs]
         for column in ("scope", "para", "category", "agent"):
             getattr(self, column)[index] = [self.code(column, getattr(d, column)) for d in docs]
+        self.text_key[index] = documents.text_keys(d.text for d in docs)
 
     def drop(self, key: str) -> None:
         row = self.row.get(key)
@@ -209,7 +210,7 @@ class _Columns:
 
     _ARRAYS = (
         "live", "kind", "status", "timestamp", "last", "access",
-        "scope", "para", "category", "agent",
+        "scope", "para", "category", "agent", "text_key",
     )  # fmt: skip
 
     def arrays(self, keys: Sequence[str]) -> dict[str, npt.NDArray[Any]]:
@@ -283,9 +284,9 @@ class _Columns:
 
 
 class _Docs(dict[str, Any]):
-    """key -> SearchDoc, where a document loaded from the cache stays the row it was
-    saved as until something asks for it: reopening 200,000 documents then costs one
-    JSON parse, not 200,000 objects. Only a hit's documents are ever built.
+    """key -> SearchDoc, where a document loaded from the cache stays the line of JSON it
+    was saved as until something asks for it: reopening 200,000 documents then parses
+    none of them (only their keys). Only a hit's documents are ever built.
     """
 
     def __init__(self, root: Path) -> None:
@@ -294,8 +295,8 @@ class _Docs(dict[str, Any]):
 
     def __getitem__(self, key: str) -> documents.SearchDoc:
         value = super().__getitem__(key)
-        if isinstance(value, list):
-            value = _doc_from_json(value, self.root)
+        if isinstance(value, bytes):
+            value = _doc_from_json(orjson.loads(value), self.root)
             super().__setitem__(key, value)
         return value
 
@@ -309,15 +310,43 @@ class _Docs(dict[str, Any]):
         for key in self:
             yield self[key]
 
-    def texts(self) -> list[str]:
-        return [v[_TEXT_FIELD] if isinstance(v, list) else v.text for v in self.rows()]
+    def texts(self) -> _Texts:
+        """The text of every document in order, read only when indexed (a snapshot:
+        documents changed or dropped later do not change it)."""
+        return _Texts(list(super().values()))
 
-    def rows(self) -> Iterable[Any]:
-        return super().values()
-
-    def json_rows(self) -> list[list[Any]]:
+    def lines(self) -> list[bytes]:
+        """Every document as its line of docs.jsonl, in order (saved lines as they are)."""
         root = self.root
-        return [v if isinstance(v, list) else _doc_to_json(v, root) for v in self.rows()]
+        return [
+            v if isinstance(v, bytes) else orjson.dumps(_doc_to_json(v, root))
+            for v in super().values()
+        ]
+
+
+class _Texts(Sequence[str]):
+    """The texts of documents, each read from its saved line only when indexed: the
+    embedding cache looks vectors up by the text keys kept in the columns and asks for
+    the texts of new documents only."""
+
+    def __init__(self, values: list[Any]) -> None:
+        self._values = values  # SearchDocs, or saved lines
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self._text(v) for v in self._values[index]]
+        return self._text(self._values[index])
+
+    @staticmethod
+    def _text(value: Any) -> str:
+        return str(orjson.loads(value)[_TEXT_FIELD]) if isinstance(value, bytes) else value.text
 
 
 @dataclass
@@ -489,7 +518,8 @@ class SearchEngine:
                 self.semantic, self.semantic_notice = component.result()
             if loaded and self.semantic is not None:
                 rows = [self.columns.row[key] for key in self.state.docs]
-                self.semantic.put(rows, self.state.docs.texts(), progress)
+                keys = self.columns.text_key[rows]
+                self.semantic.put(rows, self.state.docs.texts(), progress, keys=keys)
             report = self._catch_up(progress, sources.result())
             if report[0] or report[1] or not loaded:
                 self.save()
@@ -528,7 +558,8 @@ class SearchEngine:
                 version = self.columns.version
                 rows = [self.columns.row[key] for key in self.state.docs]
                 texts = self.state.docs.texts()
-            component.put(rows, texts, progress)
+                keys = self.columns.text_key[rows]
+            component.put(rows, texts, progress, keys=keys)
             with self._lock:
                 if self.columns.version == version:
                     self.semantic, self.semantic_notice = component, notice
@@ -596,24 +627,25 @@ class SearchEngine:
     def save(self) -> None:
         """Persist the index (plain files; safe to delete: it is rebuilt on open).
 
-        docs.jsonl holds a header line, then the documents in chunks of `_CHUNK` (paths
-        relative to the vault; BM25's text is not kept, the BM25 index has it),
-        columns.npz their metadata columns in the same order, bm25/ the index; all three
-        carry the hash of docs.jsonl, so a set written half-way is recognised and rebuilt.
+        docs.jsonl holds a header line, a line with every document's key and source, then
+        one line per document in that order (path relative to the vault; BM25's text is
+        not kept, the BM25 index has it), which a reopen keeps unparsed until the
+        document is needed; columns.npz their metadata columns in the same order, bm25/
+        the index; all three carry the hash of docs.jsonl, so a set written half-way is
+        recognised and rebuilt.
         """
         with self._lock:
             self.folder.mkdir(parents=True, exist_ok=True)
             keys = list(self.state.docs)
-            rows = self.state.docs.json_rows()
+            source_of = {k: source for source, ks in self.state.by_source.items() for k in ks}
             head = {
                 **self._header(),
                 "signatures": self.state.signatures,
                 "codes": self.columns.codes,
             }
-            # one JSON value per line, documents in chunks: loading then parses a few MB
-            # at a time and lets other threads (the GUI's) run in between
-            chunks = [orjson.dumps(rows[i : i + _CHUNK]) for i in range(0, len(rows), _CHUNK)]
-            body = b"\n".join([orjson.dumps(head), *chunks]) + b"\n"
+            names = {"keys": keys, "sources": [source_of[k] for k in keys]}
+            lines = [orjson.dumps(head), orjson.dumps(names), *self.state.docs.lines()]
+            body = b"\n".join(lines) + b"\n"
             save_id = storage.sha256(body)[:16]
             arrays = self.columns.arrays(keys)
             arrays["save_id"] = np.frombuffer(save_id.encode("ascii"), dtype=np.uint8)
@@ -641,8 +673,7 @@ class SearchEngine:
             lines = body.split(b"\n")
             del body
             data = orjson.loads(lines[0])
-            rows = [row for line in lines[1:] if line for row in orjson.loads(line)]
-            del lines
+            names = orjson.loads(lines[1]) if len(lines) > 1 else None
             index = bm25.BM25Index.load(self.folder / "bm25")
             with np.load(self.folder / "columns.npz", allow_pickle=False) as npz:
                 arrays = {name: npz[name] for name in npz.files}
@@ -650,7 +681,7 @@ class SearchEngine:
             return False, None
         except (orjson.JSONDecodeError, bm25.IndexFormatError, OSError, ValueError) as exc:
             return False, f"search index cache was unreadable and is rebuilt ({exc})"
-        if not isinstance(data, dict):
+        if not isinstance(data, dict) or not isinstance(names, dict):
             return False, "search index cache was from another version; rebuilt"
         header_ok = {k: data.get(k) for k in self._header()} == self._header()
         meta = index.meta or {}
@@ -658,13 +689,20 @@ class SearchEngine:
         if not header_ok or meta.get("docs") != save_id or saved_with != save_id:
             return False, "search index cache was from another version or half-written; rebuilt"
         try:
+            keys, sources = names["keys"], names["sources"]
+            rows = lines[2 : 2 + len(keys)]
+            if (
+                len(rows) != len(keys)
+                or len(sources) != len(keys)
+                or lines[2 + len(keys) :] != [b""]
+            ):
+                raise ValueError(f"{len(rows)} documents for {len(keys)} keys")
             docs = _Docs(self.vault.root)
+            docs.update(zip(keys, rows, strict=True))
             by_source: dict[str, set[str]] = {}
-            for row in rows:
-                key = row[0]
-                docs[key] = row
-                by_source.setdefault(row[_SOURCE_FIELD], set()).add(key)
-            columns = _Columns.from_arrays(list(docs), arrays, data["codes"])
+            for key, source in zip(keys, sources, strict=True):
+                by_source.setdefault(source, set()).add(key)
+            columns = _Columns.from_arrays(keys, arrays, data["codes"])
             signatures = {k: list(v) for k, v in data["signatures"].items()}
         except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
             return False, f"search index cache did not fit this version and is rebuilt ({exc})"

@@ -59,6 +59,9 @@ import numpy as np
 import numpy.typing as npt
 import platformdirs
 
+from vault_app.search.documents import text_key as text_key  # the cache's keys, re-exported
+from vault_app.search.documents import text_keys
+
 log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
@@ -1038,18 +1041,6 @@ def semantic_available(
 # ---------------------------------------------------------------- embedding cache
 
 
-def text_key(text: str) -> int:
-    """The cache key of a text: the first 64 bits of sha256(utf-8), little-endian."""
-    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "little")
-
-
-def text_keys(texts: Iterable[str]) -> npt.NDArray[np.uint64]:
-    """`text_key` of each text, as a uint64 array."""
-    sha = hashlib.sha256
-    joined = b"".join(sha(text.encode("utf-8")).digest()[:8] for text in texts)
-    return np.frombuffer(joined, dtype="<u8").astype(np.uint64)
-
-
 class _Store:
     """The vectors of one identity in memory: growable rows plus key -> row."""
 
@@ -1144,6 +1135,7 @@ class EmbeddingCache:
         *,
         batch_size: int = DEFAULT_BATCH_SIZE,
         out: FloatMatrix | None = None,
+        keys: npt.NDArray[np.uint64] | None = None,
     ) -> FloatMatrix:
         """The vectors of `texts` (float32, one row each), encoding only the unknown ones.
 
@@ -1151,6 +1143,8 @@ class EmbeddingCache:
         distinct text once) go to `encoder.encode(..., progress=progress)` and are saved
         as one new shard before returning. With `out` (float32, one row per text), the
         vectors are written there and `out` is returned: no matrix is allocated for them.
+        `keys`, when the caller kept them, are the texts' `text_keys` (then `texts` is only
+        indexed for the texts to encode, and may be a lazy sequence).
         """
         if out is not None and (
             out.shape != (len(texts), encoder.dimension) or out.dtype != np.float32
@@ -1159,7 +1153,10 @@ class EmbeddingCache:
                 f"out must be float32 ({len(texts)}, {encoder.dimension}), "
                 f"not {out.dtype} {out.shape}"
             )
-        keys = text_keys(texts)
+        if keys is None:
+            keys = text_keys(texts)
+        elif keys.shape != (len(texts),):
+            raise ValueError(f"{keys.size} keys for {len(texts)} texts")
         with self._locked(encoder.identity):
             store = self._store(encoder.identity, encoder.dimension)
         rows = self._rows(store, keys)
@@ -1450,8 +1447,15 @@ class VectorRows:
         self.matrix[: rows + rows // 8].fill(0.0)  # zero pages, now faulted in
 
     def put(
-        self, rows: Sequence[int], texts: Sequence[str], progress: Progress | None = None
+        self,
+        rows: Sequence[int],
+        texts: Sequence[str],
+        progress: Progress | None = None,
+        *,
+        keys: npt.NDArray[np.uint64] | None = None,
     ) -> None:
+        """Fill `rows` with the vectors of `texts` (from the cache, or encoded); `keys`
+        are their `text_keys` when known (`texts` is then read only for new texts)."""
         if not rows:
             return
         if self.encoder is None:
@@ -1460,15 +1464,18 @@ class VectorRows:
             self.put_vectors(rows, self.encoder.encode(list(texts), progress=progress))
             return
         first = rows[0]
-        if list(rows) == list(range(first, first + len(rows))):
+        if rows == range(first, first + len(rows)) or list(rows) == list(
+            range(first, first + len(rows))
+        ):
             # the common case (reopening: every row in order): the cache writes straight
             # into the matrix, with no 300 MB intermediate to allocate and copy
             self._grow(first + len(rows))
             view = self.matrix[first : first + len(rows)]
-            self.cache.get_or_encode(list(texts), self.encoder, progress, out=view)
+            self.cache.get_or_encode(texts, self.encoder, progress, out=view, keys=keys)
             self.valid[first : first + len(rows)] = True
             return
-        self.put_vectors(rows, self.cache.get_or_encode(list(texts), self.encoder, progress))
+        vectors = self.cache.get_or_encode(texts, self.encoder, progress, keys=keys)
+        self.put_vectors(rows, vectors)
 
     def put_vectors(self, rows: Sequence[int], vectors: npt.NDArray[Any]) -> None:
         if len(rows) == 0:
