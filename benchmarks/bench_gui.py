@@ -45,34 +45,51 @@ sys.path.insert(0, str(ROOT))
 
 
 class StackSampler:
-    """With --trace: samples the GUI thread's Python stack every 5 ms, so that the worst
-    stalls can be attributed ("(in Qt or waiting for the interpreter)" when no Python
-    frame of ours is running)."""
+    """With --trace: samples the Python stacks every 5 ms, so that the worst stalls can be
+    attributed. The sampler needs the interpreter too: a stall with few samples inside it
+    was a call holding the interpreter, and the other threads' frames at its edges (the
+    samples just before and after) say which call that was."""
 
     def __init__(self) -> None:
         import threading
 
         self.main = threading.get_ident()
-        self.samples: list[tuple[float, str]] = []
+        self.samples: list[tuple[float, str, str]] = []
         self.stop = threading.Event()
         threading.Thread(target=self._run, daemon=True).start()
 
     def _run(self) -> None:
+        import threading
         import traceback
 
+        me = threading.get_ident()
         while not self.stop.is_set():
-            frame = sys._current_frames().get(self.main)
+            frames = sys._current_frames()
+            frame = frames.get(self.main)
             stack = traceback.extract_stack(frame)[-16:] if frame is not None else []
             names = " <- ".join(f"{f.name}:{f.lineno}" for f in reversed(stack))
-            self.samples.append((time.perf_counter(), names))
+            others = []
+            for ident, other in frames.items():
+                if ident in (self.main, me):
+                    continue
+                top = traceback.extract_stack(other)[-3:]
+                where = " <- ".join(f"{f.name}:{f.lineno}" for f in reversed(top))
+                if "wait" not in where and "_worker:" not in where:  # idle pool threads
+                    others.append(where)
+            self.samples.append((time.perf_counter(), names, " | ".join(others)))
             time.sleep(0.005)
 
     def explain(self, end: float, length: float) -> str:
         import collections
 
-        seen = [name for t, name in self.samples if end - length <= t <= end]
-        common = collections.Counter(seen).most_common(2)
-        return "; ".join(f"{n}×{c}" for c, n in ((c, n) for n, c in common)) or "(no sample)"
+        inside = [s for s in self.samples if end - length <= s[0] <= end]
+        common = collections.Counter(name for _, name, _ in inside).most_common(2)
+        text = "; ".join(f"{n}×{c}" for n, c in common) or "(no sample)"
+        before = [s for s in self.samples if s[0] < end - length][-1:]
+        after = [s for s in self.samples if s[0] > end][:1]
+        edges = [f"{label} [{s[2] or 'no worker'}]" for label, s in
+                 (*(("before", b) for b in before), *(("after", a) for a in after))]
+        return text + "\n        workers " + "; ".join(edges)
 
 
 class Heartbeat(QtCore.QObject):
@@ -96,6 +113,11 @@ class Heartbeat(QtCore.QObject):
         self.ends.append(now)
         self.last = now
 
+    def restart(self) -> None:
+        """Forget the beats so far, and count lateness from now."""
+        self.last = time.perf_counter()
+        self.stalls, self.ends = [], []
+
     def phase(self) -> list[float]:
         """The lateness samples since the last call (with --trace, the worst explained)."""
         samples, self.stalls = self.stalls, []
@@ -106,6 +128,11 @@ class Heartbeat(QtCore.QObject):
                 why = self.sampler.explain(ends[i], samples[i])
                 print(f"    stall {samples[i] * 1000:.0f} ms: {why}")
         return samples
+
+
+def idle(session: object) -> bool:
+    pools = (session.pool, session.refresher, session.writer)  # type: ignore[attr-defined]
+    return all(pool.activeThreadCount() == 0 for pool in pools)
 
 
 def wait_until(app: QtWidgets.QApplication, predicate: object, timeout: float) -> float:
@@ -145,12 +172,13 @@ def main() -> int:
 
     store = QtCore.QSettings(str(Path("/tmp") / "bench-gui.ini"), QtCore.QSettings.Format.IniFormat)
     target = vault.Vault(args.vault, actor="gui")
-    window = app_module.MainWindow(target, store, search=False)
+    # as a user gets it: the window lists, scans, then opens search and live sync itself
+    window = app_module.MainWindow(target, store, semantic=False)
     window.show()
     wait_until(app, lambda: window.isVisible() and window.windowHandle().isExposed(), 10)
     shown = time.time() - STARTED
     beat = Heartbeat()
-    collections_seen: list[tuple[int, float]] = []
+    collections_seen: list[tuple[int, float, str]] = []
     if args.trace:
         beat.sampler = StackSampler()
         import gc
@@ -161,18 +189,34 @@ def main() -> int:
             if phase == "start":
                 started_gc[0] = time.perf_counter()
             else:
-                collections_seen.append((info["generation"], time.perf_counter() - started_gc[0]))
+                import threading
+
+                collections_seen.append(
+                    (
+                        info["generation"],
+                        time.perf_counter() - started_gc[0],
+                        threading.current_thread().name,
+                    )
+                )
 
         gc.callbacks.append(timed)
     window.start()
     wait_until(app, lambda: len(window.sidebar_model.addresses()) > 0, 120)
     browsable = time.time() - STARTED
-    window.session.open_search(semantic=False)
     wait_until(app, lambda: window.session.engine is not None, 120)
     ready = time.time() - STARTED
-    wait_until(app, lambda: window.session.pool.activeThreadCount() == 0, 60)
+    wait_until(app, lambda: idle(window.session), 60)
     load = beat.phase()
 
+    if args.trace:
+        import collections
+        import gc
+
+        tracked = gc.get_objects()
+        kinds = collections.Counter(type(o).__name__ for o in tracked).most_common(8)
+        print(f"objects the collector walks: {len(tracked):,} (frozen: {gc.get_freeze_count():,}); "
+              + ", ".join(f"{n} {c:,}" for n, c in kinds))
+        del tracked
     print(f"vault: {args.vault} ({window.counts_label.text()})")
     print(f"  window shown after launch      {shown:7.2f} s   target ≤ 1 s  "
           f"{'PASS' if shown <= 1 else 'FAIL'}")
@@ -183,7 +227,7 @@ def main() -> int:
     if collections_seen:
         worst = max(collections_seen, key=lambda c: c[1])
         print(f"    garbage collections: {len(collections_seen)}, longest {worst[1] * 1000:.0f} ms "
-              f"(generation {worst[0]})")
+              f"(generation {worst[0]}, on thread {worst[2]})")
 
     window.show_search()
     panel = window.search
@@ -215,8 +259,8 @@ def main() -> int:
                     ref, f"Benchmark note {uuid.uuid4().hex[:8]} number {n}", "context"
                 )
             window.session.reindex((str(ref),))
-            wait_until(app, lambda: window.session.pool.activeThreadCount() == 0, 60)
-            beat.phase()
+            wait_until(app, lambda: idle(window.session), 60)
+            beat.restart()  # the adds above ran here, blocking: not the app's stall
         progress: list[tuple[int, int]] = []
         window.session.searchProgress.connect(lambda d, t, _l: progress.append((d, t)))
         started = time.perf_counter()

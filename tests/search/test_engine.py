@@ -7,7 +7,9 @@ import json
 import os
 from pathlib import Path
 
+import hypothesis
 import pytest
+from hypothesis import strategies as st
 
 from vault_app.core import decay, vault
 from vault_app.search import engine
@@ -259,3 +261,14 @@ def test_semantic_search_is_switched_on_while_the_engine_serves(tmp_path: Path) 
     result = search.search("who repairs our pipes", mode="hybrid", limit=1)
     assert result.mode == "hybrid" and "plumber" in result.hits[0].text
     assert seen and seen[-1][0] == seen[-1][1]
+
+
+@hypothesis.given(
+    body=st.lists(st.sampled_from([b"a", b"bb", b"\n", b"ccc\n", b"\n\n"]), max_size=40).map(
+        b"".join
+    ),
+    size=st.integers(1, 12),
+)
+def test_the_index_file_is_split_in_blocks_exactly_as_in_one_go(body: bytes, size: int) -> None:
+    pieces = [line for block in engine._blocks(body, size) for line in block.split(b"\n")]
+    assert pieces == body.split(b"\n")

@@ -6,8 +6,11 @@ holds the interpreter for a third of a second — long enough to freeze a window
 loads run inside `paused()`. The pause is counted: when two loads overlap on two threads,
 the collector comes back only when the last one ends (a plain disable/enable pair would
 let the first to finish switch it on in the middle of the other's load). With `freeze`,
-what the load made is moved out of the collector's reach for good (`gc.freeze`): for
-objects that live as long as the program, such as a loaded index.
+what the load made is moved out of the collector's reach for good (`gc.freeze`), so that
+no later full collection walks it again: for results that live long (a loaded index, a
+scan, the sidebar's tree). Frozen objects are still freed by reference counting when
+dropped; only a reference cycle among them never would be, so freeze results whose
+structure holds no cycle (the sidebar's rows link to their parent weakly for this).
 """
 
 from __future__ import annotations

@@ -208,7 +208,7 @@ class Vault:
         entities: list[models.EntitySummary] = []
         corrupt: list[models.Problem] = []
         with (
-            memory.paused(freeze=keep_files),  # kept files are long-lived
+            memory.paused(freeze=True),  # the summaries (and kept files) are long-lived
             concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool,
             concurrent.futures.ThreadPoolExecutor(max_workers=workers) as lister,
         ):
@@ -288,7 +288,10 @@ class Vault:
         vault is listed in a fraction of a second, for a first view while `scan` counts."""
         started = time.perf_counter()
         skipped: list[tuple[Path, str]] = []
-        with concurrent.futures.ThreadPoolExecutor(max_workers=8) as lister:
+        with (
+            memory.paused(freeze=True),
+            concurrent.futures.ThreadPoolExecutor(max_workers=8) as lister,
+        ):
             entities = [
                 models.EntitySummary(
                     address=str(folder.ref),

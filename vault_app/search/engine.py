@@ -42,7 +42,8 @@ if TYPE_CHECKING:  # the semantic module is imported when semantic search is tur
     from vault_app.search.semantic import VectorRows
 
 MODES = ("bm25", "semantic", "hybrid")
-INDEX_VERSION = 5  # 5: one document per line, read lazily; text keys in the columns
+INDEX_VERSION = 6  # 6: one document per line, read lazily; text keys in the columns
+_CHUNK = 8192  # keys and sources per line of docs.jsonl (and per step of loading it)
 Progress = Callable[[int, int], None]
 BoolArray = npt.NDArray[np.bool_]
 
@@ -643,8 +644,13 @@ class SearchEngine:
                 "signatures": self.state.signatures,
                 "codes": self.columns.codes,
             }
-            names = {"keys": keys, "sources": [source_of[k] for k in keys]}
-            lines = [orjson.dumps(head), orjson.dumps(names), *self.state.docs.lines()]
+            sources = [source_of[k] for k in keys]
+            names = [
+                orjson.dumps([keys[i : i + _CHUNK], sources[i : i + _CHUNK]])
+                for i in range(0, len(keys), _CHUNK)
+            ]
+            head["name_lines"] = len(names)
+            lines = [orjson.dumps(head), *names, *self.state.docs.lines()]
             body = b"\n".join(lines) + b"\n"
             save_id = storage.sha256(body)[:16]
             arrays = self.columns.arrays(keys)
@@ -670,10 +676,14 @@ class SearchEngine:
         try:
             body = path.read_bytes()
             save_id = storage.sha256(body)[:16]
-            lines = body.split(b"\n")
+            # in blocks of a megabyte, parsed a chunk at a time: no single call holds the
+            # interpreter long (a split or a parse of the whole file held it for 50-130 ms,
+            # and the window, which needs it too, froze that long)
+            lines = [line for block in _blocks(body) for line in block.split(b"\n")]
             del body
             data = orjson.loads(lines[0])
-            names = orjson.loads(lines[1]) if len(lines) > 1 else None
+            first = 1 + int(data.get("name_lines", 0)) if isinstance(data, dict) else 1
+            names = [orjson.loads(line) for line in lines[1:first]]
             index = bm25.BM25Index.load(self.folder / "bm25")
             with np.load(self.folder / "columns.npz", allow_pickle=False) as npz:
                 arrays = {name: npz[name] for name in npz.files}
@@ -681,7 +691,7 @@ class SearchEngine:
             return False, None
         except (orjson.JSONDecodeError, bm25.IndexFormatError, OSError, ValueError) as exc:
             return False, f"search index cache was unreadable and is rebuilt ({exc})"
-        if not isinstance(data, dict) or not isinstance(names, dict):
+        if not isinstance(data, dict):
             return False, "search index cache was from another version; rebuilt"
         header_ok = {k: data.get(k) for k in self._header()} == self._header()
         meta = index.meta or {}
@@ -689,16 +699,19 @@ class SearchEngine:
         if not header_ok or meta.get("docs") != save_id or saved_with != save_id:
             return False, "search index cache was from another version or half-written; rebuilt"
         try:
-            keys, sources = names["keys"], names["sources"]
-            rows = lines[2 : 2 + len(keys)]
+            keys = [key for chunk_keys, _ in names for key in chunk_keys]
+            sources = [source for _, chunk_sources in names for source in chunk_sources]
+            rows = lines[first : first + len(keys)]
             if (
                 len(rows) != len(keys)
                 or len(sources) != len(keys)
-                or lines[2 + len(keys) :] != [b""]
+                or lines[first + len(keys) :] != [b""]
             ):
                 raise ValueError(f"{len(rows)} documents for {len(keys)} keys")
             docs = _Docs(self.vault.root)
-            docs.update(zip(keys, rows, strict=True))
+            for start in range(0, len(keys), _CHUNK):
+                chunk = slice(start, start + _CHUNK)
+                docs.update(zip(keys[chunk], rows[chunk], strict=True))
             by_source: dict[str, set[str]] = {}
             for key, source in zip(keys, sources, strict=True):
                 by_source.setdefault(source, set()).add(key)
@@ -917,6 +930,19 @@ _PATH_FIELD = _DOC_FIELDS.index("path")
 _TEXT_FIELD = _DOC_FIELDS.index("text")
 _INDEX_TEXT_FIELD = _DOC_FIELDS.index("index_text")
 _SOURCE_FIELD = _DOC_FIELDS.index("source")
+
+
+def _blocks(body: bytes, size: int = 1 << 20) -> Iterator[bytes]:
+    """`body` in pieces of at least `size` bytes, cut at line ends (the newline dropped):
+    splitting each piece gives the lines of `body.split(b"\\n")`, in bounded steps."""
+    start = 0
+    while True:
+        end = body.find(b"\n", min(start + size, len(body)))
+        if end < 0:
+            yield body[start:]
+            return
+        yield body[start:end]
+        start = end + 1
 
 
 def _doc_to_json(doc: documents.SearchDoc, root: Path) -> list[Any]:

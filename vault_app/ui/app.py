@@ -162,6 +162,9 @@ class MainWindow(QtWidgets.QMainWindow):
         for column in range(1, self.sidebar_model.columnCount()):
             header.setSectionResizeMode(column, QtWidgets.QHeaderView.ResizeMode.Fixed)
             header.resizeSection(column, digits)
+        # the first entities arrive as a reset (models.SidebarModel.update): open the
+        # top rows again then
+        self.sidebar_model.modelReset.connect(lambda: self.sidebar.expandToDepth(0))
         self.sidebar.selectionModel().currentChanged.connect(self._on_sidebar_current)
         self.sidebar.activated.connect(self._on_sidebar_current)
 
@@ -386,9 +389,6 @@ class MainWindow(QtWidgets.QMainWindow):
             )
         if self._first_scan:
             self._first_scan = False
-            if self.live is not None:
-                self.live.start()
-                self.live_label.setText("live: starting")
             self.welcome.setText(
                 "<h2>Select an entity</h2><p>Browse the tree on the left, press "
                 "<b>Ctrl+P</b> to jump anywhere, or <b>Ctrl+Shift+F</b> to search.</p>"
@@ -400,9 +400,20 @@ class MainWindow(QtWidgets.QMainWindow):
                     f"{first.path}: {first.message}\n\nThe rest of the vault is usable. "
                     "Run “vault-app doctor --repair” to restore damaged files from backups.",
                 )
+            # one load at a time: the index, then live sync (its start walks the vault
+            # and registers 10,000 folders; run beside the index load, both made the
+            # window wait). Nothing is missed meanwhile: live sync starts by comparing
+            # the vault with the snapshot it saved last time.
             if self._search_enabled:
                 self.index_label.setText("search: preparing the index…")
-                self.session.open_search(semantic=self._semantic)
+                self.session.open_search(semantic=self._semantic, then=self._start_live)
+            else:
+                self._start_live()
+
+    def _start_live(self) -> None:
+        if self.live is not None and not self.session.closed:
+            self.live.start()
+            self.live_label.setText("live: starting")
 
     def _on_search_ready(self, engine: Any) -> None:
         self.progress.hide()

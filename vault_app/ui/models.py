@@ -23,13 +23,14 @@ Models adapt core objects and never touch widgets (views render; `entity_view` w
 from __future__ import annotations
 
 import datetime as dt
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.core import layout, models, vault
+from vault_app.core import layout, memory, models, vault
 
 Qt = QtCore.Qt
 Role = Qt.ItemDataRole
@@ -121,7 +122,12 @@ _ZERO: Counts = (0, 0, 0, 0)
 
 @dataclass(eq=False)
 class _Item:
-    """A row of the tree: its node, shown state, and place among its siblings."""
+    """A row of the tree: its node, shown state, and place among its siblings.
+
+    The link to the parent is weak, so a tree holds no reference cycle: one dropped (the
+    fresh tree of a rescan, once merged) is freed at once, even after `gc.freeze` (see
+    `core.memory`) has put it out of the collector's reach.
+    """
 
     key: tuple[str, ...]
     node: Node
@@ -130,9 +136,17 @@ class _Item:
     problem: str | None = None
     dimmed: bool = False
     tooltip: str = ""
-    parent: _Item | None = None
+    up: weakref.ref[_Item] | None = None
     row: int = 0
     children: list[_Item] = field(default_factory=list)
+
+    @property
+    def parent(self) -> _Item | None:
+        return self.up() if self.up is not None else None
+
+    @parent.setter
+    def parent(self, item: _Item | None) -> None:
+        self.up = weakref.ref(item) if item is not None else None
 
     def add(self, child: _Item) -> _Item:
         child.parent = self
@@ -379,6 +393,7 @@ class SidebarModel(_Columns, QtCore.QAbstractItemModel):
     ) -> None:
         super().__init__(parent)
         self._root = _TreeBuilder(scan, _agents(scan, agents)).build()
+        self._retired: list[Any] = []
         self._by_address: dict[str, _Item] = {}
         self._index_addresses()
 
@@ -387,15 +402,29 @@ class SidebarModel(_Columns, QtCore.QAbstractItemModel):
     @staticmethod
     def build(scan: vault.VaultScan, agents: Sequence[str] | None = None) -> Any:
         """The tree of a scan, built without Qt: call it on a worker for a big vault
-        (10,000 entities take ~0.1 s) and hand the result to `update(scan, tree=...)`."""
-        return _TreeBuilder(scan, _agents(scan, agents)).build()
+        (10,000 entities take ~0.1 s) and hand the result to `update(scan, tree=...)`.
+        The collector is paused meanwhile and the rows frozen: a full collection in the
+        middle held the interpreter for 90-140 ms, so the window too."""
+        with memory.paused(freeze=True):
+            return _TreeBuilder(scan, _agents(scan, agents)).build()
 
     def update(
         self, scan: vault.VaultScan, agents: Sequence[str] | None = None, *, tree: Any = None
     ) -> None:
         """Show a new scan: precise row inserts/removals, dataChanged for changed rows."""
         fresh = tree if tree is not None else self.build(scan, agents)
-        if not self._refresh_in_place(fresh):
+        # Rows taken out stay alive (until the next update) rather than be freed at once:
+        # Qt may still look at them, through their index, before endRemoveRows and
+        # endResetModel (rows link to their parent weakly, so nothing else holds them).
+        self._retired = [self._root]
+        if not self._by_address:
+            # the first entities (the window just opened): nothing is selected or open
+            # below the top rows yet, so a reset costs the view nothing, where a merge of
+            # 10,000 rows held the window for 150 ms
+            self.beginResetModel()
+            self._root = fresh
+            self.endResetModel()
+        elif not self._refresh_in_place(fresh):
             self._merge(self._root, fresh, QtCore.QModelIndex())
         self._index_addresses()
 
@@ -467,6 +496,7 @@ class SidebarModel(_Columns, QtCore.QAbstractItemModel):
             while start > 0 and old.children[start - 1].key not in wanted:
                 start -= 1
             self.beginRemoveRows(parent, start, end)
+            self._retired.append(old.children[start : end + 1])
             del old.children[start : end + 1]
             old.renumber(start)
             self.endRemoveRows()
@@ -492,6 +522,7 @@ class SidebarModel(_Columns, QtCore.QAbstractItemModel):
     def _replace_children(self, old: _Item, new: _Item, parent: QtCore.QModelIndex) -> None:
         if old.children:
             self.beginRemoveRows(parent, 0, len(old.children) - 1)
+            self._retired.append(old.children)
             old.children = []
             self.endRemoveRows()
         if new.children:

@@ -315,13 +315,14 @@ class Session(QtCore.QObject):
 
         self.run(work, self._scanned, refresher=True)
 
-    def open_search(self, semantic: bool = True) -> None:
+    def open_search(self, semantic: bool = True, then: Callable[[], None] | None = None) -> None:
         """Open (or build) the search index off-thread, in two steps.
 
         BM25 first: `searchReady` fires as soon as lexical search works (seconds even on a
         200,000-fact vault). Then, with `semantic`, the model is loaded and the documents
         embedded (cached embeddings cost nothing; `searchProgress` reports the rest) while
         BM25 keeps answering; `searchReady` fires again once hybrid search is on.
+        `then()` is called once BM25 is open, or failed to (the failure is reported).
         """
         def progress(done: int, total: int, label: str = "embedding") -> None:
             if self.closed:  # the window is gone: stop encoding for it
@@ -335,8 +336,15 @@ class Session(QtCore.QObject):
             if semantic:
                 engine.semantic_notice = "the semantic model is loading: BM25 results meanwhile"
             self.searchReady.emit(engine)
+            if then is not None:
+                then()
             if semantic:
                 self.run(lambda: engine.enable_semantic(progress=progress), semantic_done)
+
+        def failed(exc: BaseException) -> None:
+            self.report(exc)
+            if then is not None:
+                then()
 
         def semantic_done(notice: str | None) -> None:
             self.engine_notice = notice
@@ -349,7 +357,7 @@ class Session(QtCore.QObject):
 
             return search_engine.open_engine(self.vault, semantic=False)
 
-        self.run(open_bm25, opened)
+        self.run(open_bm25, opened, failed)
 
     def reindex(self, addresses: tuple[str, ...]) -> None:
         engine = self.engine
