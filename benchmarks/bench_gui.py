@@ -58,22 +58,26 @@ class StackSampler:
         self.stop = threading.Event()
         threading.Thread(target=self._run, daemon=True).start()
 
+    @staticmethod
+    def _names(frame: object, depth: int) -> str:
+        names = []  # frames walked by hand: traceback would read source files
+        while frame is not None and len(names) < depth:
+            names.append(f"{frame.f_code.co_name}:{frame.f_lineno}")  # type: ignore[attr-defined]
+            frame = frame.f_back  # type: ignore[attr-defined]
+        return " <- ".join(names)
+
     def _run(self) -> None:
         import threading
-        import traceback
 
         me = threading.get_ident()
         while not self.stop.is_set():
             frames = sys._current_frames()
-            frame = frames.get(self.main)
-            stack = traceback.extract_stack(frame)[-16:] if frame is not None else []
-            names = " <- ".join(f"{f.name}:{f.lineno}" for f in reversed(stack))
+            names = self._names(frames.get(self.main), 16)
             others = []
             for ident, other in frames.items():
                 if ident in (self.main, me):
                     continue
-                top = traceback.extract_stack(other)[-3:]
-                where = " <- ".join(f"{f.name}:{f.lineno}" for f in reversed(top))
+                where = self._names(other, 3)
                 if "wait" not in where and "_worker:" not in where:  # idle pool threads
                     others.append(where)
             self.samples.append((time.perf_counter(), names, " | ".join(others)))

@@ -183,6 +183,22 @@ def test_sidebar_update_with_same_structure_only_changes_data(
     assert all((first, last) == (0, 4) for _, first, last in changed)
     assert counts(model.index_for_address(JANE)) == [4, 3, 1, 0]
 
+    # built on a worker against the tree on show, the changed rows are known beforehand,
+    # and the update applies exactly those
+    changed.clear()
+    v.add_fact(ACME, "Acme invoices quarterly", "context")
+    tree = qt_models.SidebarModel.build(v.scan(), against=model.tree)
+    assert tree.changed is not None
+    assert sorted(tree.items[i].node.name for i in tree.changed) == [
+        "Acme", "Areas", "Companies", "Global"
+    ]
+    model.update(v.scan(), tree=tree)
+    assert structural == [] and sorted(name for name, *_ in changed) == [
+        "Acme", "Areas", "Companies", "Global"
+    ]
+    v.create_entity("areas/people/zed")  # a new row: nothing to apply in place
+    assert qt_models.SidebarModel.build(v.scan(), against=model.tree).changed is None
+
 
 def test_sidebar_counts_a_scan_problem_on_its_entity(v: vault.Vault) -> None:
     scan = v.scan()
@@ -366,3 +382,30 @@ def test_index_for_address_survives_bad_input(tmp_path: Path) -> None:
     model = qt_models.SidebarModel()
     assert not model.index_for_address("../etc").isValid()
     assert not model.index_for_address("").isValid()
+
+
+def test_many_changed_rows_are_swapped_in_keeping_the_view_state(
+    qtbot: QtBot, qtmodeltester: ModelTester, v: vault.Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(qt_models, "_SWAP_AT", 0)  # what a rescan of thousands of rows does
+    model = qt_models.SidebarModel(v.scan())
+    qtmodeltester.check(model)
+    view = QtWidgets.QTreeView()
+    qtbot.addWidget(view)
+    view.setModel(model)
+    jane = model.index_for_address(JANE)
+    view.expand(jane.parent().parent())
+    view.expand(jane.parent())
+    view.setCurrentIndex(jane)
+    events: list[str] = []
+    for name in ("rowsInserted", "rowsRemoved", "modelReset", "dataChanged", "layoutChanged"):
+        getattr(model, name).connect(lambda *a, name=name: events.append(name))
+    v.add_fact(JANE, "Jane's van is white", "context")
+    model.update(v.scan(), tree=qt_models.SidebarModel.build(v.scan(), against=model.tree))
+    assert events == ["layoutChanged"]
+    current = view.currentIndex()
+    assert current.data(qt_models.NODE_ROLE).address == JANE
+    assert counts(current) == [4, 3, 1, 0]
+    assert view.isExpanded(current.parent()) and view.isExpanded(current.parent().parent())
+    assert model.index_for_address(JANE) == current
+    qtmodeltester.check(model)

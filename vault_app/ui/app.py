@@ -367,8 +367,10 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _on_scan(self, scan: vault.VaultScan) -> None:
         # the tree of a 10,000-entity vault is built on a worker; only the merge runs here
+        against = self.sidebar_model.tree  # so the worker also finds the rows that changed
         self.session.run(
-            lambda: models.SidebarModel.build(scan), lambda tree: self._show_scan(scan, tree)
+            lambda: models.SidebarModel.build(scan, against=against),
+            lambda tree: self._show_scan(scan, tree),
         )
 
     def _show_scan(self, scan: vault.VaultScan, tree: Any) -> None:

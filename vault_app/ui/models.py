@@ -117,6 +117,7 @@ class Node:
 
 
 Counts = tuple[int, int, int, int]  # active, hot, warm, cold
+_SWAP_AT = 256  # more changed rows than this: swap trees (SidebarModel._swap), not copy rows
 _ZERO: Counts = (0, 0, 0, 0)
 
 
@@ -166,6 +167,39 @@ class _Item:
         yield self
         for child in self.children:
             yield from child.walk()
+
+
+class _Tree:
+    """A built tree, flattened depth first, with what comparing it to the shown one needs
+    (each row's key and shown state, entities by address), all worked out where the tree
+    was built: on a worker for a big vault, so the window only copies what changed.
+
+    `changed`: when built `against` the tree on show and holding the same rows, the
+    positions (in `items`) whose shown state differs; None when the rows differ.
+    """
+
+    def __init__(self, root: _Item, against: _Tree | None = None) -> None:
+        self.root = root
+        items: list[_Item] = []
+        stack = [root]
+        while stack:  # iterative: nested generators cost a frame per level per row
+            item = stack.pop()
+            items.append(item)
+            stack.extend(reversed(item.children))
+        self.items = items
+        self.keys = [item.key for item in items]
+        self.by_key = dict(zip(self.keys, items, strict=True))
+        self.shown = [item.shown() for item in items]
+        self.by_address = {
+            item.node.address: item
+            for item in items
+            if item.node.kind == "entity" and item.node.address
+        }
+        self.against = against
+        self.changed: list[int] | None = None
+        if against is not None and against.keys == self.keys:
+            old = against.shown
+            self.changed = [i for i, new in enumerate(self.shown) if i and new != old[i]]
 
 
 def _relative_folder(scope: str, path: str) -> str:
@@ -392,27 +426,35 @@ class SidebarModel(_Columns, QtCore.QAbstractItemModel):
         parent: QtCore.QObject | None = None,
     ) -> None:
         super().__init__(parent)
-        self._root = _TreeBuilder(scan, _agents(scan, agents)).build()
+        self._tree = _Tree(_TreeBuilder(scan, _agents(scan, agents)).build())
+        self._root = self._tree.root
         self._retired: list[Any] = []
-        self._by_address: dict[str, _Item] = {}
-        self._index_addresses()
+        self._by_address: dict[str, _Item] = self._tree.by_address
 
     # -- building -------------------------------------------------------------------------
 
+    @property
+    def tree(self) -> _Tree:
+        """The tree on show, to build the next one `against` (see `build`)."""
+        return self._tree
+
     @staticmethod
-    def build(scan: vault.VaultScan, agents: Sequence[str] | None = None) -> Any:
+    def build(
+        scan: vault.VaultScan, agents: Sequence[str] | None = None, *, against: _Tree | None = None
+    ) -> _Tree:
         """The tree of a scan, built without Qt: call it on a worker for a big vault
         (10,000 entities take ~0.1 s) and hand the result to `update(scan, tree=...)`.
+        Built `against` the tree on show (`tree`), it also knows which rows changed.
         The collector is paused meanwhile and the rows frozen: a full collection in the
         middle held the interpreter for 90-140 ms, so the window too."""
         with memory.paused(freeze=True):
-            return _TreeBuilder(scan, _agents(scan, agents)).build()
+            return _Tree(_TreeBuilder(scan, _agents(scan, agents)).build(), against)
 
     def update(
         self, scan: vault.VaultScan, agents: Sequence[str] | None = None, *, tree: Any = None
     ) -> None:
         """Show a new scan: precise row inserts/removals, dataChanged for changed rows."""
-        fresh = tree if tree is not None else self.build(scan, agents)
+        fresh: _Tree = tree if tree is not None else self.build(scan, agents, against=self._tree)
         # Rows taken out stay alive (until the next update) rather than be freed at once:
         # Qt may still look at them, through their index, before endRemoveRows and
         # endResetModel (rows link to their parent weakly, so nothing else holds them).
@@ -422,30 +464,39 @@ class SidebarModel(_Columns, QtCore.QAbstractItemModel):
             # below the top rows yet, so a reset costs the view nothing, where a merge of
             # 10,000 rows held the window for 150 ms
             self.beginResetModel()
-            self._root = fresh
+            self._tree, self._root = fresh, fresh.root
+            self._by_address = fresh.by_address
             self.endResetModel()
         elif not self._refresh_in_place(fresh):
-            self._merge(self._root, fresh, QtCore.QModelIndex())
-        self._index_addresses()
+            self._merge(self._root, fresh.root, QtCore.QModelIndex())
+            self._tree = _Tree(self._root)  # rows came and went: flatten again
+            self._by_address = self._tree.by_address
 
-    def _refresh_in_place(self, fresh: _Item) -> bool:
-        """The common case of a rescan: the same rows, new counts. One flat pass copies
-        what changed and announces it with one dataChanged per parent; False (nothing
-        done) when rows were added, removed or moved."""
-        old_items = list(self._root.walk())
-        new_items = list(fresh.walk())
-        if len(old_items) != len(new_items) or any(
-            a.key != b.key for a, b in zip(old_items, new_items, strict=True)
-        ):
+    def _refresh_in_place(self, fresh: _Tree) -> bool:
+        """The common case of a rescan: the same rows, new counts. The rows whose shown
+        state changed (known from the worker when `fresh` was built against the tree on
+        show) take their new values, announced with one dataChanged per parent; False
+        (nothing done) when rows were added, removed or moved."""
+        current = self._tree
+        if fresh.against is current and fresh.changed is not None:
+            changed = fresh.changed
+        elif fresh.keys == current.keys:
+            changed = [i for i, new in enumerate(fresh.shown) if i and new != current.shown[i]]
+        else:
             return False
+        if len(changed) > _SWAP_AT:
+            self._swap(fresh)
+            return True
         spans: dict[int, tuple[_Item, _Item]] = {}
-        for item, twin in zip(old_items, new_items, strict=True):
-            if item.shown() == twin.shown() or item.parent is None:  # the root is no row
-                continue
+        items, twins = current.items, fresh.items
+        for i in changed:
+            item, twin = items[i], twins[i]
             item.node, item.counts, item.problem = twin.node, twin.counts, twin.problem
             item.own, item.dimmed, item.tooltip = twin.own, twin.dimmed, twin.tooltip
-            first, _ = spans.get(id(item.parent), (item, item))
-            spans[id(item.parent)] = (first, item)
+            parent = id(item.parent)
+            first, _ = spans.get(parent, (item, item))
+            spans[parent] = (first, item)
+        current.shown = fresh.shown
         last = len(self.COLUMNS) - 1
         for first, end in spans.values():
             self.dataChanged.emit(
@@ -453,12 +504,25 @@ class SidebarModel(_Columns, QtCore.QAbstractItemModel):
             )
         return True
 
-    def _index_addresses(self) -> None:
-        self._by_address = {
-            item.node.address: item
-            for item in self._root.walk()
-            if item.node.kind == "entity" and item.node.address
-        }
+    def _swap(self, fresh: _Tree) -> None:
+        """Show `fresh` (the same rows, many of them changed) in place of the tree on show,
+        as a layout change: the view's persistent indexes (what is open, selected, current)
+        move to the twin rows, so nothing of the view's state is lost, and only the rows
+        in sight are read again. Copying thousands of rows' values one by one held the
+        window for up to 100 ms (the first counts after the listing change every row)."""
+        self.layoutAboutToBeChanged.emit()
+        before = self.persistentIndexList()
+        after = []
+        for index in before:
+            twin = fresh.by_key.get(index.internalPointer().key)
+            after.append(
+                self.createIndex(twin.row, index.column(), twin)
+                if twin is not None
+                else QtCore.QModelIndex()
+            )
+        self.changePersistentIndexList(before, after)
+        self._tree, self._root, self._by_address = fresh, fresh.root, fresh.by_address
+        self.layoutChanged.emit()
 
     def _merge(self, old: _Item, new: _Item, parent: QtCore.QModelIndex) -> None:
         wanted = {child.key: child for child in new.children}
@@ -544,7 +608,7 @@ class SidebarModel(_Columns, QtCore.QAbstractItemModel):
 
     def index_for_node(self, predicate: Callable[[Node], bool]) -> QtCore.QModelIndex:
         """The first row (depth first) whose node matches, e.g. an agent's TACIT.md."""
-        for item in self._root.walk():
+        for item in self._tree.items:
             if item is not self._root and predicate(item.node):
                 return self.createIndex(item.row, 0, item)
         return QtCore.QModelIndex()
@@ -582,7 +646,6 @@ class SidebarModel(_Columns, QtCore.QAbstractItemModel):
 
     def columnCount(self, parent: Index = _ROOT) -> int:
         return len(self.COLUMNS)
-
 
     def data(self, index: Index, role: int = Role.DisplayRole) -> Any:
         if not index.isValid():
@@ -789,7 +852,6 @@ class FactsModel(_Columns, QtCore.QAbstractTableModel):
 
     def columnCount(self, parent: Index = _ROOT) -> int:
         return 0 if parent.isValid() else len(self.COLUMNS)
-
 
     def data(self, index: Index, role: int = Role.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
