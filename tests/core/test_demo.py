@@ -6,6 +6,7 @@ import collections
 import datetime as dt
 import itertools
 import re
+import threading
 from pathlib import Path
 
 import pytest
@@ -213,3 +214,28 @@ def test_refuses_a_folder_in_use(tmp_path: Path) -> None:
     with pytest.raises(errors.AlreadyExistsError):
         demo.create_demo(tmp_path / "v", today=TODAY)
     assert (tmp_path / "v" / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_a_cold_disk_scan_threads_and_gives_the_same_counts(
+    demo_vault: vault.Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The scan reads on this thread when the disk is warm, and with worker threads
+    when its first reads are slow: the same answer either way, with or without files."""
+    warm = demo_vault.scan()
+    threads: set[str] = set()
+    real = demo_vault._summarize
+
+    def summarize(*args: object, **kwargs: object) -> object:
+        threads.add(threading.current_thread().name)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(demo_vault, "_summarize", summarize)
+    monkeypatch.setattr(vault, "_COLD_READ_S", -1.0)  # every read looks slow
+    cold = demo_vault.scan(keep_files=True)
+    assert threads != {threading.current_thread().name}  # the work went to a worker
+    assert [e.model_dump() for e in cold.entities] == [e.model_dump() for e in warm.entities]
+    assert len(cold.files) == sum(1 for e in warm.entities if e.facts_file is not None)
+    threads.clear()
+    monkeypatch.setattr(vault, "_COLD_READ_S", 1.0)
+    assert demo_vault.scan().entities == warm.entities
+    assert threads == {threading.current_thread().name}

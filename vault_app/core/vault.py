@@ -183,13 +183,17 @@ class Vault:
 
     # -- scanning -----------------------------------------------------------------------
 
-    def scan(self, *, keep_files: bool = False, workers: int = 8) -> VaultScan:
+    def scan(self, *, keep_files: bool = False, workers: int = 1) -> VaultScan:
         """Read every fact file and count tiers, without validating facts one by one.
 
-        Folders are listed and files read by thread pools (overlapping cold-disk waits)
-        and parsed with the garbage collector paused: a bulk load of dicts makes the
-        collector the main cost. Without `keep_files`, each file is only parsed (no
-        dialect detection, no hash) and dropped as soon as it is counted.
+        With the garbage collector paused (a bulk load of dicts makes the collector the
+        main cost). On a warm disk everything runs on this thread: reading a cached file
+        costs microseconds, and any other thread would only wait for its turn at the
+        interpreter (10,000 files on 2 cores: 1.4 s alone, 1.9 s with one reading thread,
+        3.1 s with eight). When the first files read show a cold disk, `workers` threads
+        read and parse while this one walks the folders, so that the disk's waits overlap
+        the work (4.0 s against 4.8 s). Without `keep_files`, each file is only parsed
+        (no dialect detection, no hash) and dropped as soon as it is counted.
         """
         started = time.perf_counter()
         skipped: list[tuple[Path, str]] = []
@@ -209,14 +213,14 @@ class Vault:
         corrupt: list[models.Problem] = []
         with (
             memory.paused(freeze=True),  # the summaries (and kept files) are long-lived
-            concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool,
-            concurrent.futures.ThreadPoolExecutor(max_workers=workers) as lister,
+            concurrent.futures.ThreadPoolExecutor(max_workers=max(1, workers)) as pool,
         ):
-            # Folders are listed ahead by `lister` and files read by `pool`, so that on
-            # a cold disk many reads wait at once. Batches keep the per-task cost small;
-            # map() submits them while the walk goes on.
-            walk = self.paths.iter_all_entities(skipped, pool=lister)
-            for batch in pool.map(load, _batches(walk, _SCAN_BATCH)):
+            walk = self.paths.iter_all_entities(skipped)
+            head = list(itertools.islice(walk, _COLD_PROBE))
+            batches = _batches(itertools.chain(head, walk), _SCAN_BATCH)
+            # batches keep the per-task cost small; map() submits them as the walk goes on
+            cold = workers > 0 and self._reads_are_slow([f.facts_file for f in head])
+            for batch in pool.map(load, batches) if cold else map(load, batches):
                 for folder, summary, loaded in batch:
                     entities.append(summary)
                     if isinstance(loaded, errors.CorruptFileError):
@@ -237,6 +241,18 @@ class Vault:
             seconds=time.perf_counter() - started,
             files=files,
         )
+
+    def _reads_are_slow(self, files: list[Path | None]) -> bool:
+        """Whether reading these files (through the storage's checks; they are then in
+        the page cache for the scan) waited for the disk."""
+        present = [f for f in files if f is not None]
+        started = time.perf_counter()
+        for path in present:
+            try:
+                self.storage.read(path)
+            except (errors.VaultError, OSError):
+                continue  # the scan reports it
+        return time.perf_counter() - started > _COLD_READ_S * max(1, len(present))
 
     def update_scan(
         self, scan: VaultScan, changed: Iterable[layout.EntityRef | str]
@@ -345,7 +361,10 @@ class Vault:
         except errors.CorruptFileError as exc:
             problem = exc.reason if exc.location is None else f"{exc.location}: {exc.reason}"
             return summary(problem=problem), exc
-        successor, _ = (ff or formats.FactFile(folder.facts_file, raw)).lineage()
+        if ff is None and not formats.may_point_back(data):
+            successor: dict[str, str] = {}  # supersededBy alone: count() sees it on the fact
+        else:
+            successor, _ = (ff or formats.FactFile(folder.facts_file, raw)).lineage()
         counts = counter.count(raw, time_key, successor)
         # one model built with every field: pydantic's __setattr__ is slow
         return summary(total=len(raw), **counts._asdict()), ff
@@ -1079,6 +1098,9 @@ The single, highest-priority source of rules for every agent of this vault.
 
 
 _SCAN_BATCH = 16  # entities per task of the scan's thread pool
+_COLD_PROBE = 16  # fact files read first to tell a cold disk from a warm one
+_COLD_READ_S = 0.0002  # a cold read here takes ~0.7 ms, a cached one 25 µs
+
 
 
 def _batches(items: Iterable[T], size: int) -> Iterator[list[T]]:

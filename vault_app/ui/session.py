@@ -277,7 +277,7 @@ class Session(QtCore.QObject):
         def work() -> vault.VaultScan:
             # few scan threads: on a warm disk the scan is bound by the interpreter, and
             # every extra thread competing for it makes the GUI thread wait for its turn
-            self._latest_scan = self.vault.scan(workers=1)
+            self._latest_scan = self.vault.scan()
             return self._latest_scan
 
         self.run(work, lambda scan: self._scanned(scan, on_done), refresher=True)
@@ -303,7 +303,7 @@ class Session(QtCore.QObject):
         def work() -> vault.VaultScan:
             base = self._latest_scan
             if structural or base is None:
-                self._latest_scan = self.vault.scan(workers=1)
+                self._latest_scan = self.vault.scan()
             else:
                 self._latest_scan = self.vault.update_scan(base, entities)
             if engine is not None:
