@@ -466,3 +466,19 @@ def test_no_pickle_anywhere_in_the_module() -> None:
     source = Path(semantic.__file__).read_text()
     assert "allow_pickle=True" not in source and "import pickle" not in source
     assert os.path.basename(semantic.__file__) == "semantic.py"
+
+
+def test_the_last_query_scores_are_reused_until_a_row_changes(
+    encoder: semantic.Encoder, tmp_path: Path
+) -> None:
+    rows = semantic.VectorRows(encoder, semantic.EmbeddingCache(tmp_path / "emb"))
+    keys = list(FACTS)
+    rows.put(range(len(keys)), [FACTS[k] for k in keys])
+    first = rows.scores("who fixes our pipes", len(keys))
+    assert rows.scores("who fixes our pipes", len(keys)) is first  # a hybrid query's 2nd ask
+    assert rows.scores("the dentist", len(keys)) is not first
+    again = rows.scores("who fixes our pipes", len(keys))
+    rows.put([keys.index("plumber")], ["The garden hose is in the shed"])
+    changed = rows.scores("who fixes our pipes", len(keys))
+    assert changed is not again
+    assert changed[keys.index("plumber")] < again[keys.index("plumber")]

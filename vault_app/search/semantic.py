@@ -1435,6 +1435,9 @@ class VectorRows:
         self.matrix = np.zeros((1024, int(dimension)), dtype=np.float32)
         self.valid = np.zeros(1024, dtype=np.bool_)
         self._last_query: tuple[str, FloatVector] | None = None
+        # the scores of the last query, until a row changes: a hybrid query asks twice
+        # (top k, then the fusion's missing candidates), and each is a 300 MB product
+        self._last_scores: tuple[str, int, npt.NDArray[np.float32]] | None = None
 
     def preload(self) -> None:
         """Read the embedding cache and make room for as many rows, touching the memory:
@@ -1456,6 +1459,7 @@ class VectorRows:
     ) -> None:
         """Fill `rows` with the vectors of `texts` (from the cache, or encoded); `keys`
         are their `text_keys` when known (`texts` is then read only for new texts)."""
+        self._last_scores = None
         if not rows:
             return
         if self.encoder is None:
@@ -1478,6 +1482,7 @@ class VectorRows:
         self.put_vectors(rows, vectors)
 
     def put_vectors(self, rows: Sequence[int], vectors: npt.NDArray[Any]) -> None:
+        self._last_scores = None
         if len(rows) == 0:
             return
         self._grow(max(rows) + 1)
@@ -1486,6 +1491,7 @@ class VectorRows:
         self.valid[index] = True
 
     def _grow(self, needed: int) -> None:
+        self._last_scores = None
         if needed > self.valid.size:
             # an eighth to spare (untouched zero pages cost no memory), so that the next
             # few facts added after a reopen do not copy the whole matrix
@@ -1497,6 +1503,7 @@ class VectorRows:
             self.matrix, self.valid = matrix, valid
 
     def drop(self, rows: Sequence[int]) -> None:
+        self._last_scores = None
         self.valid[np.asarray(rows, dtype=np.int64)] = False
 
     def query_vector(self, query: str) -> FloatVector:
@@ -1507,8 +1514,15 @@ class VectorRows:
         return self._last_query[1]
 
     def scores(self, query: str | FloatVector, n: int) -> npt.NDArray[np.float32]:
-        vector = self.query_vector(query) if isinstance(query, str) else query
-        return self.matrix[:n] @ vector
+        """The cosine of every row (of the first `n`) to `query` (do not modify it)."""
+        if not isinstance(query, str):
+            return self.matrix[:n] @ query
+        cached = self._last_scores
+        if cached is not None and cached[0] == query and cached[1] == n:
+            return cached[2]
+        scores = self.matrix[:n] @ self.query_vector(query)
+        self._last_scores = (query, n, scores)
+        return scores
 
     def top(self, query: str | FloatVector, k: int, allowed: BoolArray) -> list[tuple[int, float]]:
         """The `k` allowed rows most similar to `query`, as (row, cosine), best first."""
