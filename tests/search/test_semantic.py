@@ -415,12 +415,18 @@ def test_shards_are_appended_then_merged_and_compacted(
 # -------------------------------------------------------------------- the index
 
 
+def fact_rows(encoder: semantic.Encoder, folder: Path) -> tuple[semantic.VectorRows, list[str]]:
+    """Rows holding FACTS in their order (cached in `folder`), and FACTS' keys."""
+    rows = semantic.VectorRows(encoder, semantic.EmbeddingCache(folder))
+    keys = list(FACTS)
+    rows.put(range(len(keys)), [FACTS[k] for k in keys])
+    return rows, keys
+
+
 def test_rows_find_the_plumber_for_who_fixes_our_pipes(
     encoder: semantic.Encoder, tmp_path: Path
 ) -> None:
-    rows = semantic.VectorRows(encoder, semantic.EmbeddingCache(tmp_path / "emb"))
-    keys = list(FACTS)
-    rows.put(range(len(keys)), [FACTS[k] for k in keys])
+    rows, keys = fact_rows(encoder, tmp_path / "emb")
     everything = np.ones(len(keys), dtype=bool)
 
     def top(query: str, k: int, allowed: np.ndarray = everything) -> list[tuple[str, float]]:
@@ -471,9 +477,7 @@ def test_no_pickle_anywhere_in_the_module() -> None:
 def test_the_last_query_scores_are_reused_until_a_row_changes(
     encoder: semantic.Encoder, tmp_path: Path
 ) -> None:
-    rows = semantic.VectorRows(encoder, semantic.EmbeddingCache(tmp_path / "emb"))
-    keys = list(FACTS)
-    rows.put(range(len(keys)), [FACTS[k] for k in keys])
+    rows, keys = fact_rows(encoder, tmp_path / "emb")
     first = rows.scores("who fixes our pipes", len(keys))
     assert rows.scores("who fixes our pipes", len(keys)) is first  # a hybrid query's 2nd ask
     assert rows.scores("the dentist", len(keys)) is not first
