@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import queue
 import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
@@ -15,6 +17,13 @@ from typing import IO
 import pytest
 
 from vault_app.core import vault
+
+
+def iter_queue(lines: queue.Queue[str]) -> list[str]:
+    taken = []
+    while not lines.empty():
+        taken.append(lines.get_nowait())
+    return taken
 
 
 class Command:
@@ -26,6 +35,7 @@ class Command:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            env={**os.environ, "PYTHONFAULTHANDLER": "1"},  # SIGABRT prints every stack
         )
         assert self.process.stdout is not None and self.process.stderr is not None
         self.out: queue.Queue[str] = queue.Queue()
@@ -56,8 +66,18 @@ class Command:
             self.process.wait(20)
 
     def interrupt(self) -> int:
+        """Ctrl+C; the exit status. A child still running after a minute (a busy CI
+        machine once took over 20 s) is made to print its threads' stacks, for the
+        failure to say where it hung."""
         self.process.send_signal(signal.SIGINT)
-        return self.process.wait(20)
+        try:
+            return self.process.wait(60)
+        except subprocess.TimeoutExpired:
+            self.process.send_signal(signal.SIGABRT)
+            self.process.wait(20)
+            time.sleep(0.5)  # the pump threads drain stderr
+            stacks = "\n".join([*self.errors, *iter_queue(self.err)])
+            raise AssertionError(f"vault-app watch ignored Ctrl+C for 60 s:\n{stacks}") from None
 
 
 Start = Callable[..., Command]
