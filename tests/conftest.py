@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from vault_writer import Writer
 
 from vault_app.core import vault as vault_module
 
@@ -39,3 +41,12 @@ def _isolated_user_dirs(
 def vault(tmp_path: Path) -> vault_module.Vault:
     """A new, empty vault at `tmp_path / "v"` (system clock, actor "api")."""
     return vault_module.Vault.create(tmp_path / "v")
+
+
+@pytest.fixture
+def writer() -> Iterator[Writer]:
+    """Another process that writes the vault (tests/vault_writer.py): watcher and
+    live-sync tests."""
+    process = Writer()
+    yield process
+    process.close()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -674,7 +675,9 @@ def cmd_context(args: argparse.Namespace) -> None:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    """Print each change batch as it happens, until Ctrl+C (exit status 0)."""
+    """Print each change batch as it happens, until Ctrl+C or SIGTERM (exit status 0;
+    the snapshot is saved). Both are caught even when the process started with them
+    ignored (launched in the background by a shell script), where Python would not."""
     from vault_app.watch import events, watcher
 
     root = resolve_vault_path(args.vault)
@@ -700,6 +703,12 @@ def cmd_watch(args: argparse.Namespace) -> int:
     watch = watcher.VaultWatcher(
         root, show, on_status=status, snapshot=args.snapshot, quiet_ms=args.quiet_ms
     )
+    def interrupted(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    caught = (signal.SIGINT, signal.SIGTERM)
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = {sig: signal.signal(sig, interrupted) for sig in caught} if main_thread else {}
     watch.start()
     try:
         while watch.running and not closed.is_set():
@@ -708,6 +717,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
         pass
     finally:
         watch.stop()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     if closed.is_set():  # keep Python from complaining about the closed pipe at exit
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0 if closed.is_set() or watch.status.state != "error" else 1

@@ -650,3 +650,12 @@ def test_update_scan_counts_only_the_changed_entities(v: vault_module.Vault) -> 
     folder.rmdir()
     gone = v.update_scan(updated, ["areas/people/tom"])
     assert "areas/people/tom" not in {e.address for e in gone.entities}
+
+
+def test_canonical_addresses_compare_addresses_from_outside() -> None:
+    canonical = layout.EntityRef.canonical
+    assert canonical("areas/people/jane") == canonical("global:areas/people/jane")
+    assert canonical("global:areas/people/jane") == "areas/people/jane"
+    assert canonical("agent:finance:projects/budget") == "agent:finance:projects/budget"
+    for bad in ("", "../etc", "areas/../x", "agent:finance", "/abs/path"):
+        assert canonical(bad) is None

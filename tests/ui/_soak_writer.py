@@ -19,12 +19,14 @@ Protocol: prints "ready" once the vault is opened, waits for "go" on stdin, make
 from __future__ import annotations
 
 import json
-import os
 import random
 import sys
 import time
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, run as a script
+from agent_writes import raw_fact, replace
 
 from vault_app.core import layout, vault
 
@@ -33,15 +35,6 @@ WORDS = [
     *("contract", "school", "dentist", "holiday", "train", "coffee", "server", "backup"),
     *("report", "tax", "insurance", "neighbour", "birthday", "recipe"),
 ]
-
-
-def replace(path: Path, data: bytes) -> None:
-    temp = path.with_name(f".{path.name}.{os.getpid()}.{time.monotonic_ns()}.vault-tmp")
-    with open(temp, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temp, path)
 
 
 class SoakWriter:
@@ -72,23 +65,10 @@ class SoakWriter:
     def add_fact(self, address: str) -> None:
         path = self.items(address)
         facts = json.loads(path.read_bytes()) if path.exists() else []
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
         fact_id = f"fact-soak-{self.name}-{self.counter + 1:05d}"
         text = self.text()
-        facts.append(
-            {
-                "id": fact_id,
-                "fact": text,
-                "category": self.rng.choice(("status", "context", "milestone")),
-                "timestamp": stamp,
-                "source": f"soak-{self.name}",
-                "status": "active",
-                "supersededBy": None,
-                "relatedEntities": [],
-                "lastAccessed": stamp,
-                "accessCount": 0,
-            }
-        )
+        category = self.rng.choice(("status", "context", "milestone"))
+        facts.append(raw_fact(fact_id, text, category, f"soak-{self.name}"))
         replace(path, json.dumps(facts, indent=2).encode())
         self.facts.append([address, fact_id, text])
         self.active.append(fact_id)

@@ -11,7 +11,7 @@ import pytest
 from PySide6 import QtCore, QtWidgets
 from pytestqt.qtbot import QtBot
 
-from vault_app.core import decay, vault
+from vault_app.core import decay, models, vault
 from vault_app.ui import entity_view, session
 from vault_app.ui import models as qt_models
 from vault_app.ui.fact_dialog import FactDialog, ListCompleter, resolve_related
@@ -268,15 +268,21 @@ def test_related_completion_completes_the_current_item(qtbot: QtBot, s: session.
     dialog.reject()
 
 
+def superseding(qtbot: QtBot, s: session.Session, fact: models.Fact, text: str) -> FactDialog:
+    """The fact dialog superseding one of Jane's facts, the new text typed, not saved."""
+    dialog = FactDialog.supersede(s, JANE, fact)
+    qtbot.addWidget(dialog)
+    dialog.text_edit.setPlainText(text)
+    return dialog
+
+
 def test_supersede_dialog_refused_write_is_shown_and_text_kept(
     qtbot: QtBot, s: session.Session
 ) -> None:
     fact = next(f for f in s.vault.entity(JANE).facts if f.fact == "Jane lives in Seattle")
     stale = fact.model_copy()
     s.vault.supersede_fact(fact.id, "Jane lives in Tacoma")  # someone else got there first
-    dialog = FactDialog.supersede(s, JANE, stale)
-    qtbot.addWidget(dialog)
-    dialog.text_edit.setPlainText("Jane lives in Olympia")
+    dialog = superseding(qtbot, s, stale, "Jane lives in Olympia")
     dialog.submit()
     qtbot.waitUntil(lambda: not dialog.saving, timeout=10_000)
     assert dialog.isVisible()
@@ -472,9 +478,7 @@ def test_supersede_on_disk_while_editing_then_use_theirs(
 
 def test_edit_in_place_on_disk_then_keep_mine(qtbot: QtBot, s: session.Session) -> None:
     seattle = fact_named(s, "Jane lives in Seattle")
-    dialog = FactDialog.supersede(s, JANE, seattle)
-    qtbot.addWidget(dialog)
-    dialog.text_edit.setPlainText("Jane lives in Seattle, near the lake")
+    dialog = superseding(qtbot, s, seattle, "Jane lives in Seattle, near the lake")
     # another editor changes the fact's text in items.json directly (no new version)
     path = s.vault.paths.life_dir / JANE / "items.json"
     entries = json.loads(path.read_text())
@@ -506,9 +510,7 @@ def test_supersede_on_disk_then_keep_mine_supersedes_theirs(
     qtbot: QtBot, s: session.Session
 ) -> None:
     seattle = fact_named(s, "Jane lives in Seattle")
-    dialog = FactDialog.supersede(s, JANE, seattle)
-    qtbot.addWidget(dialog)
-    dialog.text_edit.setPlainText("Jane lives in Olympia")
+    dialog = superseding(qtbot, s, seattle, "Jane lives in Olympia")
     other = vault.Vault(s.vault.root, actor="agent:assistant")
     _, tacoma = other.supersede_fact(seattle.id, "Jane lives in Tacoma")
     _, renton = other.supersede_fact(tacoma.id, "Jane lives in Renton")  # two steps on
@@ -528,9 +530,7 @@ def test_withdrawn_on_disk_keep_mine_adds_and_use_theirs_closes(
     qtbot: QtBot, s: session.Session
 ) -> None:
     leak = fact_named(s, "Jane fixed the kitchen leak")
-    dialog = FactDialog.supersede(s, JANE, leak)
-    qtbot.addWidget(dialog)
-    dialog.text_edit.setPlainText("Jane fixed the kitchen leak twice")
+    dialog = superseding(qtbot, s, leak, "Jane fixed the kitchen leak twice")
     vault.Vault(s.vault.root).set_fact_status(leak.id, False)  # withdrawn (an undo elsewhere)
     announce(qtbot, s, dialog)
     assert dialog.changed_bar.label.text() == (
@@ -549,9 +549,7 @@ def test_withdrawn_on_disk_keep_mine_adds_and_use_theirs_closes(
 
     # the same, answered "Use theirs": nothing left to edit, the form closes and says so
     seattle = fact_named(s, "Jane lives in Seattle")
-    dialog = FactDialog.supersede(s, JANE, seattle)
-    qtbot.addWidget(dialog)
-    dialog.text_edit.setPlainText("Jane lives in Spokane")
+    dialog = superseding(qtbot, s, seattle, "Jane lives in Spokane")
     vault.Vault(s.vault.root).set_fact_status(seattle.id, False)
     announce(qtbot, s, dialog)
     dialog.changed_bar.theirs_button.click()
@@ -566,9 +564,7 @@ def test_withdrawn_on_disk_keep_mine_adds_and_use_theirs_closes(
 
 def test_changes_that_are_not_edits_raise_no_bar(qtbot: QtBot, s: session.Session) -> None:
     seattle = fact_named(s, "Jane lives in Seattle")
-    dialog = FactDialog.supersede(s, JANE, seattle)
-    qtbot.addWidget(dialog)
-    dialog.text_edit.setPlainText("Jane lives in Everett")
+    dialog = superseding(qtbot, s, seattle, "Jane lives in Everett")
     other = vault.Vault(s.vault.root)
     other.mark_accessed([seattle.id])  # an agent read it: access counts only
     other.add_fact(JANE, "Jane bought a ladder", "milestone")  # another fact of the entity
@@ -588,9 +584,7 @@ def test_refused_save_looks_at_the_disk_and_offers_the_way_out(
     fact = fact_named(s, "Jane lives in Seattle")
     stale = fact.model_copy()
     s.vault.supersede_fact(fact.id, "Jane lives in Tacoma")  # no announcement this time
-    dialog = FactDialog.supersede(s, JANE, stale)
-    qtbot.addWidget(dialog)
-    dialog.text_edit.setPlainText("Jane lives in Olympia")
+    dialog = superseding(qtbot, s, stale, "Jane lives in Olympia")
     dialog.submit()
     qtbot.waitUntil(lambda: dialog.changed_bar.isVisible(), timeout=10_000)
     assert "“Jane lives in Tacoma”" in dialog.changed_bar.label.text()
@@ -603,9 +597,7 @@ def test_refused_save_looks_at_the_disk_and_offers_the_way_out(
 
 def test_entity_moved_outside_is_followed(qtbot: QtBot, s: session.Session) -> None:
     seattle = fact_named(s, "Jane lives in Seattle")
-    dialog = FactDialog.supersede(s, JANE, seattle)
-    qtbot.addWidget(dialog)
-    dialog.text_edit.setPlainText("Jane lives in Bellevue")
+    dialog = superseding(qtbot, s, seattle, "Jane lives in Bellevue")
     moved = str(vault.Vault(s.vault.root).archive_entity(JANE))
     s.entityMoved.emit(JANE, moved)  # what live sync announces
     s.wait()

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from live_windows import open_live_window
 from PySide6 import QtCore
 from pytestqt.qtbot import QtBot
 from vault_writer import Writer
@@ -17,13 +18,6 @@ from vault_app.ui import app
 
 JANE = "areas/people/jane"
 WAIT = 20_000
-
-
-@pytest.fixture
-def writer() -> Iterator[Writer]:
-    process = Writer()
-    yield process
-    process.close()
 
 
 @pytest.fixture
@@ -39,14 +33,7 @@ def home(tmp_path: Path) -> vault.Vault:
 
 @pytest.fixture
 def window(qtbot: QtBot, home: vault.Vault, tmp_path: Path) -> Iterator[app.MainWindow]:
-    store = QtCore.QSettings(str(tmp_path / "s.ini"), QtCore.QSettings.Format.IniFormat)
-    main = app.MainWindow(home, store, search=True, semantic=False)
-    qtbot.addWidget(main)
-    main.show()
-    main.start()
-    assert main.live is not None
-    qtbot.waitUntil(lambda: main.live_label.text() == "live", timeout=WAIT)
-    qtbot.waitUntil(lambda: main.session.engine is not None, timeout=60_000)
+    main = open_live_window(qtbot, home, tmp_path, timeout=WAIT)
     main.open_entity(JANE)
     qtbot.waitUntil(lambda: bool(facts_shown(main)), timeout=WAIT)
     yield main

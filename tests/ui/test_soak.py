@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from live_windows import open_live_window
 from PySide6 import QtCore
 from pytestqt.qtbot import QtBot
 
@@ -87,13 +88,7 @@ def home(tmp_path: Path) -> vault.Vault:
 
 @pytest.fixture
 def window(qtbot: QtBot, home: vault.Vault, tmp_path: Path) -> Iterator[app.MainWindow]:
-    store = QtCore.QSettings(str(tmp_path / "s.ini"), QtCore.QSettings.Format.IniFormat)
-    main = app.MainWindow(home, store, search=True, semantic=False)
-    qtbot.addWidget(main)
-    main.show()
-    main.start()
-    qtbot.waitUntil(lambda: main.live_label.text() == "live", timeout=30_000)
-    qtbot.waitUntil(lambda: main.session.engine is not None, timeout=60_000)
+    main = open_live_window(qtbot, home, tmp_path)
     main.open_entity(SHOWN)
     qtbot.waitUntil(lambda: bool(main.entity_view.model.facts()), timeout=30_000)
     yield main

@@ -25,35 +25,15 @@ import time
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, run as a script
+from agent_writes import raw_fact, replace
+
 from vault_app.core import vault
-
-
-def replace(path: Path, data: bytes) -> None:
-    temp = path.with_name(f".{path.name}.{os.getpid()}.{time.monotonic_ns()}.vault-tmp")
-    with open(temp, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temp, path)
 
 
 def add_fact(path: Path, text: str) -> None:
     facts = json.loads(path.read_bytes()) if path.exists() else []
-    stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
-    facts.append(
-        {
-            "id": f"fact-{time.monotonic_ns()}",
-            "fact": text,
-            "category": "status",
-            "timestamp": stamp,
-            "source": "writer",
-            "status": "active",
-            "supersededBy": None,
-            "relatedEntities": [],
-            "lastAccessed": stamp,
-            "accessCount": 0,
-        }
-    )
+    facts.append(raw_fact(f"fact-{time.monotonic_ns()}", text, "status", "writer"))
     replace(path, json.dumps(facts, indent=2).encode())
 
 

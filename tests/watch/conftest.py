@@ -8,7 +8,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from vault_writer import Writer
 
 from vault_app.core import vault
 from vault_app.watch import events, watcher
@@ -67,13 +66,6 @@ class Batches:
 @pytest.fixture
 def batches() -> Batches:
     return Batches()
-
-
-@pytest.fixture
-def writer() -> Iterator[Writer]:
-    process = Writer()
-    yield process
-    process.close()
 
 
 @pytest.fixture

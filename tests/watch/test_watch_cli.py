@@ -65,11 +65,11 @@ class Command:
             self.process.kill()
             self.process.wait(20)
 
-    def interrupt(self) -> int:
-        """Ctrl+C; the exit status. A child still running after a minute (a busy CI
-        machine once took over 20 s) is made to print its threads' stacks, for the
-        failure to say where it hung."""
-        self.process.send_signal(signal.SIGINT)
+    def interrupt(self, sig: int = signal.SIGINT) -> int:
+        """Ctrl+C (or `sig`); the exit status. A child still running after a minute is
+        made to print its threads' stacks, for the failure to say where it hung (it
+        once ignored Ctrl+C: started by a background shell with SIGINT ignored)."""
+        self.process.send_signal(sig)
         try:
             return self.process.wait(60)
         except subprocess.TimeoutExpired:
@@ -126,7 +126,7 @@ def test_watch_with_a_snapshot_reports_what_changed_between_runs(
     second = start(home.root, "--snapshot", "cli")
     line = second.line()
     assert line.endswith("open: changed projects/house"), line
-    assert second.interrupt() == 0
+    assert second.interrupt(signal.SIGTERM) == 0  # a service manager's stop, the same
 
 
 def test_watch_stops_quietly_when_its_reader_goes_away(home: vault.Vault, start: Start) -> None:

@@ -8,7 +8,8 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import Batches, Writer
+from conftest import Batches
+from vault_writer import Writer
 
 from vault_app.core import layout, vault
 from vault_app.watch import events, watcher

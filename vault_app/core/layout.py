@@ -96,6 +96,15 @@ class EntityRef:
             address = address[len(GLOBAL_SCOPE) + 1 :]
         return cls(None, validate_entity_path(address))
 
+    @classmethod
+    def canonical(cls, address: str) -> str | None:
+        """`address` as `str(parse(address))` writes it, or None if it is no address:
+        for comparing addresses that come from outside (signals, typed text)."""
+        try:
+            return str(cls.parse(address))
+        except errors.InvalidIdError:
+            return None
+
     @property
     def scope(self) -> str:
         return GLOBAL_SCOPE if self.agent is None else f"agent:{self.agent}"

@@ -481,11 +481,7 @@ class EntityView(QtWidgets.QWidget):
         )
 
     def _on_entity_changed(self, address: str) -> None:
-        try:
-            changed = str(layout.EntityRef.parse(address))
-        except errors.InvalidIdError:
-            return
-        if changed == self.address:
+        if self.address is not None and layout.EntityRef.canonical(address) == self.address:
             self.reload()
 
     def _loaded(self, generation: int, result: Loaded, keep: bool) -> None:

@@ -644,20 +644,13 @@ class FactDialog(QtWidgets.QDialog):
         self.validate()
 
     def _on_entity_changed(self, address: str) -> None:
-        try:
-            changed = str(layout.EntityRef.parse(address))
-        except errors.InvalidIdError:
-            return
-        if changed == self.address:
+        if layout.EntityRef.canonical(address) == self.address:
             self.check_disk()
 
     def _on_entity_moved(self, old_address: str, new_address: str) -> None:
         """Moved outside the app (archived, renamed): follow it, then look at the fact."""
-        try:
-            moved, to = (str(layout.EntityRef.parse(a)) for a in (old_address, new_address))
-        except errors.InvalidIdError:
-            return
-        if moved == self.address and not self.saving:
+        moved, to = (layout.EntityRef.canonical(a) for a in (old_address, new_address))
+        if to is not None and moved == self.address and not self.saving:
             self.ref = layout.EntityRef.parse(to)
             self.address = to
             self.check_disk()
