@@ -198,7 +198,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.splitter.addWidget(self.sidebar)
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([360, 920])
+        self.splitter.setSizes([400, 880])  # room for "Household Budget" beside 4 counts
         self.setCentralWidget(self.splitter)
 
     def _build_search_dock(self) -> None:
