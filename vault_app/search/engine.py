@@ -929,7 +929,6 @@ _DATE_FIELD = _DOC_FIELDS.index("date")
 _PATH_FIELD = _DOC_FIELDS.index("path")
 _TEXT_FIELD = _DOC_FIELDS.index("text")
 _INDEX_TEXT_FIELD = _DOC_FIELDS.index("index_text")
-_SOURCE_FIELD = _DOC_FIELDS.index("source")
 
 
 def _blocks(body: bytes, size: int = 1 << 20) -> Iterator[bytes]:
