@@ -196,10 +196,15 @@ class _Tree:
             if item.node.kind == "entity" and item.node.address
         }
         self.against = against
-        self.changed: list[int] | None = None
-        if against is not None and against.keys == self.keys:
-            old = against.shown
-            self.changed = [i for i, new in enumerate(self.shown) if i and new != old[i]]
+        self.changed = self.changed_since(against) if against is not None else None
+
+    def changed_since(self, old: _Tree) -> list[int] | None:
+        """Positions whose shown state differs from `old` (the root aside), or None when
+        the rows themselves differ."""
+        if old.keys != self.keys:
+            return None
+        before = old.shown
+        return [i for i, new in enumerate(self.shown) if i and new != before[i]]
 
 
 def _relative_folder(scope: str, path: str) -> str:
@@ -427,11 +432,17 @@ class SidebarModel(_Columns, QtCore.QAbstractItemModel):
     ) -> None:
         super().__init__(parent)
         self._tree = _Tree(_TreeBuilder(scan, _agents(scan, agents)).build())
-        self._root = self._tree.root
         self._retired: list[Any] = []
-        self._by_address: dict[str, _Item] = self._tree.by_address
 
     # -- building -------------------------------------------------------------------------
+
+    @property
+    def _root(self) -> _Item:
+        return self._tree.root
+
+    @property
+    def _by_address(self) -> dict[str, _Item]:
+        return self._tree.by_address
 
     @property
     def tree(self) -> _Tree:
@@ -464,13 +475,11 @@ class SidebarModel(_Columns, QtCore.QAbstractItemModel):
             # below the top rows yet, so a reset costs the view nothing, where a merge of
             # 10,000 rows held the window for 150 ms
             self.beginResetModel()
-            self._tree, self._root = fresh, fresh.root
-            self._by_address = fresh.by_address
+            self._tree = fresh
             self.endResetModel()
         elif not self._refresh_in_place(fresh):
             self._merge(self._root, fresh.root, QtCore.QModelIndex())
             self._tree = _Tree(self._root)  # rows came and went: flatten again
-            self._by_address = self._tree.by_address
 
     def _refresh_in_place(self, fresh: _Tree) -> bool:
         """The common case of a rescan: the same rows, new counts. The rows whose shown
@@ -478,11 +487,9 @@ class SidebarModel(_Columns, QtCore.QAbstractItemModel):
         show) take their new values, announced with one dataChanged per parent; False
         (nothing done) when rows were added, removed or moved."""
         current = self._tree
-        if fresh.against is current and fresh.changed is not None:
-            changed = fresh.changed
-        elif fresh.keys == current.keys:
-            changed = [i for i, new in enumerate(fresh.shown) if i and new != current.shown[i]]
-        else:
+        fresh_against_current = fresh.against is current and fresh.changed is not None
+        changed = fresh.changed if fresh_against_current else fresh.changed_since(current)
+        if changed is None:
             return False
         if len(changed) > _SWAP_AT:
             self._swap(fresh)
@@ -521,7 +528,7 @@ class SidebarModel(_Columns, QtCore.QAbstractItemModel):
                 else QtCore.QModelIndex()
             )
         self.changePersistentIndexList(before, after)
-        self._tree, self._root, self._by_address = fresh, fresh.root, fresh.by_address
+        self._tree = fresh
         self.layoutChanged.emit()
 
     def _merge(self, old: _Item, new: _Item, parent: QtCore.QModelIndex) -> None:
