@@ -12,6 +12,7 @@ import datetime as dt
 import json
 import os
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -111,10 +112,17 @@ def check_tier(last: dt.datetime, now: dt.datetime, count: int) -> None:
     entry["accessCount"] = count
     fact = models.Fact.model_validate(entry)
     assert policy.tier(fact, now).value == expected
-    assert decay.RawTierCounter(policy, now).tier(entry, "timestamp").value == expected
+    counter = decay.RawTierCounter(policy, now)
+    assert counter.tier(entry, "timestamp").value == expected
     # A fact never accessed decays from its creation time, under the file's own key.
     created = {"created": last.isoformat(), "accessCount": count}
-    assert decay.RawTierCounter(policy, now).tier(created, "created").value == expected
+    assert counter.tier(created, "created").value == expected
+    # What a vault scan counts: times parsed by the typed decoder and compared with the
+    # thresholds' moments; or, for a file it refuses (a wrapper), strings converted.
+    for one in (entry, created):
+        for value in ([one], {"items": [one]}):
+            tiers = formats.decode_tier_fields(Path("items.json"), json.dumps(value).encode())
+            assert counter.count(tiers)._asdict()[expected] == 1
 
 
 @pytest.mark.parametrize("zone", ZONES)
@@ -341,3 +349,84 @@ def test_every_shape_round_trips(case: tuple[Any, dict[str, Any]]) -> None:
         for key, item in entry.items():
             if key.startswith("x"):
                 assert typed(extras[key]) == typed(item)
+
+
+# -- a vault scan's tier counts are the facts' tiers, one by one ------------------------------
+
+odd_times = st.one_of(
+    iso_times,
+    st.dates().map(str),  # a date alone: fromisoformat reads it, the typed decoder does not
+    st.sampled_from(["", "not a date", "2026-13-01T00:00:00", "2026-01-01T10:00:00.1234567"]),
+    st.integers(),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.none(),
+)
+odd_entries = st.fixed_dictionaries(
+    {},
+    optional={
+        "id": st.sampled_from(["a", "b", "c"]) | st.integers(0, 2),
+        "lastAccessed": odd_times,
+        "timestamp": odd_times,
+        "created": odd_times,
+        "accessCount": st.one_of(
+            st.integers(-5, 2**70), st.booleans(), st.floats(0, 30), st.none(), st.text(max_size=2)
+        ),
+        "status": st.sampled_from(["active", "superseded", "historical", None, 3]),
+        "supersededBy": st.none() | st.sampled_from(["", "a", "b"]),
+        "supersedes": st.none() | st.sampled_from(["", "a", "b", "c"]),
+    },
+)
+
+
+def reference_counts(ff: formats.FactFile, counter: decay.RawTierCounter) -> tuple[int, ...]:
+    """Tier counts the slow way: each entry's lineage, then its tier (`tier` on the dict)."""
+    successor, _ = ff.lineage()
+    tiers = Counter(
+        "superseded"
+        if formats.is_superseded_raw(e, successor)
+        else counter.tier(e, ff.dialect.time_key).value
+        for e in ff.raw
+        if isinstance(e, dict)
+    )
+    return tuple(tiers[name] for name in ("hot", "warm", "cold", "superseded"))
+
+
+def check_scan_counts(value: Any, data: bytes, now: dt.datetime) -> None:
+    path = Path("items.json")
+    ff = formats.decode(path, data)
+    counter = decay.RawTierCounter(decay.DecayPolicy(), now)
+    expected = reference_counts(ff, counter)
+    for tiers in (formats.decode_tier_fields(path, data), formats.tier_file(ff.raw, "timestamp")):
+        if tiers.time_key == ff.dialect.time_key:
+            assert tuple(counter.count(tiers)) == expected
+        assert tiers.total == len(ff.raw)
+    assert formats.decode_tier_fields(path, data).time_key == ff.dialect.time_key
+
+
+@settings(max_examples=300, deadline=None)
+@given(fact_files(), moments)
+def test_scan_counts_every_shape_as_its_facts(
+    case: tuple[Any, dict[str, Any]], now: dt.datetime
+) -> None:
+    value, layout = case
+    check_scan_counts(value, dump(value, layout), now)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    # ids unique: with two facts of one id, whether the second is replaced too is moot
+    # (`doctor` reports the duplicate), and the scan counts each fact by its own fields
+    st.lists(
+        odd_entries | json_scalars,
+        max_size=8,
+        unique_by=lambda e: ("id", e["id"]) if isinstance(e, dict) and "id" in e else id(e),
+    ),
+    moments,
+    st.booleans(),
+)
+@example([{"id": "a"}, {"id": "b", "supersedes": "a", "timestamp": "2026-01-01"}], BASE, False)
+def test_scan_counts_odd_entries_as_their_facts(
+    entries: list[Any], now: dt.datetime, wrapped: bool
+) -> None:
+    value = {"facts": entries} if wrapped else entries
+    check_scan_counts(value, json.dumps(value).encode(), now)

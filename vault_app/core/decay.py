@@ -10,7 +10,7 @@ zone are local time.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Sequence, Set
 from typing import Any, NamedTuple
 
 from pydantic import BaseModel, Field, model_validator
@@ -120,17 +120,32 @@ class RawTierCounter:
         self.policy = policy
         self.now = as_aware(now)
         self._wall_now = local_wall_clock(now)
-        self._limits: dict[int, tuple[int, int]] = {}  # accessCount -> (hot, warm) days
+        self._limits: dict[int, _Limits] = {}  # by accessCount
+
+    def _limits_for(self, access_count: int) -> _Limits:
+        """The thresholds for this access count, in days and as the moments they fall on."""
+        hot, warm = self.policy.thresholds(access_count)
+        limits = self._limits[access_count] = _Limits(
+            hot,
+            warm,
+            _days_before(self._wall_now, hot),
+            _days_before(self._wall_now, warm),
+            _days_before(self.now, hot),
+            _days_before(self.now, warm),
+        )
+        return limits
 
     def days(self, value: Any) -> int:
-        if not isinstance(value, str):
+        """Whole days from a time (a datetime or an ISO string) to now; NEVER if none."""
+        if isinstance(value, str):
+            try:
+                value = dt.datetime.fromisoformat(value)
+            except ValueError:
+                return NEVER
+        elif not isinstance(value, dt.datetime):
             return NEVER
-        try:
-            moment = dt.datetime.fromisoformat(value)
-        except ValueError:
-            return NEVER
-        now = self._wall_now if moment.tzinfo is None else self.now
-        return (now - moment).days
+        now = self._wall_now if value.tzinfo is None else self.now
+        return (now - value).days
 
     def tier(self, entry: dict[str, Any], time_key: str) -> models.DecayTier:
         days = self.days(entry.get("lastAccessed") or entry.get(time_key))
@@ -139,47 +154,90 @@ class RawTierCounter:
             count = 0
         return self.policy.tier_for_days(days, count)
 
-    def count(
-        self, entries: Iterable[Any], time_key: str, successor: Mapping[str, str]
-    ) -> TierCounts:
-        """Tier counts of a file's raw entries in one pass (non-objects are skipped).
+    def count(self, tiers: formats.TierFile) -> TierCounts:
+        """Tier counts of a file's facts (`formats.decode_tier_fields`) in one pass.
 
-        The same answer as `formats.is_superseded_raw` and then `tier`, entry by entry:
-        opening a vault runs this over every fact, so the loop is inlined, thresholds
-        are looked up once per access count and no `DecayTier` is made per fact.
+        The same answer as `formats.is_superseded_raw` and then `tier`, fact by fact (in a
+        file whose ids are unique; of two facts with one id, `doctor` reports the second):
+        opening a vault runs this over every fact, so the loop is inlined, thresholds are
+        looked up once per access count and no `DecayTier` is made per fact. A fact that
+        a newer one names in `supersedes` is superseded too; such back pointers are rare,
+        so the file is counted again only when the first pass has seen one.
         """
+        by_created = tiers.time_key == "created"
+        counts, points_back = self._count(tiers.facts, by_created, frozenset())
+        if points_back:
+            replaced = {
+                e.supersedes
+                for e in tiers.facts
+                if isinstance(e.supersedes, str) and e.supersedes and isinstance(e.id, str)
+            }
+            counts, _ = self._count(tiers.facts, by_created, replaced)
+        return counts
+
+    def _count(
+        self, entries: Sequence[formats.TierFields], by_created: bool, replaced_ids: Set[str]
+    ) -> tuple[TierCounts, bool]:
         days_of = self.days
         limits = self._limits
-        thresholds = self.policy.thresholds
         replaced = formats.SUPERSEDED_WORDS
+        datetime = dt.datetime
         hot = warm = cold = superseded = 0
+        points_back = False
         for entry in entries:
-            if not isinstance(entry, dict):
-                continue
-            get = entry.get
-            if get("status") in replaced or get("supersededBy"):
+            if entry.supersedes:
+                points_back = True
+            if entry.status in replaced or entry.supersededBy:
                 superseded += 1
                 continue
-            if successor:
-                fact_id = get("id")
-                # successor's keys are strings: another id type is never in it
-                if isinstance(fact_id, str) and fact_id in successor:
+            if replaced_ids:
+                fact_id = entry.id
+                # the replaced ids are strings: another id type is never among them
+                if isinstance(fact_id, str) and fact_id in replaced_ids:
                     superseded += 1
                     continue
-            days = days_of(get("lastAccessed") or get(time_key))
-            access = get("accessCount", 0)
+            access = entry.accessCount
             if type(access) is not int:  # as `tier`: a bool or a non-integer counts 0
                 access = access if isinstance(access, int) and not isinstance(access, bool) else 0
-            limit = limits.get(access)
-            if limit is None:
-                limit = limits[access] = thresholds(access)
-            if days <= limit[0]:
+            limit = limits.get(access) or self._limits_for(access)
+            stamp = entry.lastAccessed or (entry.created if by_created else entry.timestamp)
+            if type(stamp) is datetime:  # as decoded: compared with the limits' moments
+                if stamp.tzinfo is None:
+                    is_hot, is_warm = stamp > limit.hot_wall, stamp > limit.warm_wall
+                else:
+                    is_hot, is_warm = stamp > limit.hot_at, stamp > limit.warm_at
+            else:
+                days = days_of(stamp)
+                is_hot, is_warm = days <= limit.hot, days <= limit.warm
+            if is_hot:
                 hot += 1
-            elif days <= limit[1]:
+            elif is_warm:
                 warm += 1
             else:
                 cold += 1
-        return TierCounts(hot, warm, cold, superseded)
+        return TierCounts(hot, warm, cold, superseded), points_back
+
+
+class _Limits(NamedTuple):
+    """A level's thresholds in days, and for a time read from a file, the moments after
+    which it is within them: `(now - t).days <= n` exactly when `t > now - (n + 1) days`,
+    compared without making a timedelta per fact (naive times against the wall clock)."""
+
+    hot: int
+    warm: int
+    hot_wall: dt.datetime
+    warm_wall: dt.datetime
+    hot_at: dt.datetime
+    warm_at: dt.datetime
+
+
+def _days_before(now: dt.datetime, days: int) -> dt.datetime:
+    """`now - (days + 1) days`: a time after it is within `days` whole days of now (the
+    earliest time there is when that is before year 1)."""
+    try:
+        return now - dt.timedelta(days=days + 1)
+    except OverflowError:
+        return dt.datetime.min.replace(tzinfo=now.tzinfo)
 
 
 class TierCounts(NamedTuple):

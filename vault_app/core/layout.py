@@ -251,32 +251,35 @@ class VaultLayout:
     ) -> Iterator[EntityFolder]:
         """Entities at and below `folder`, depth first in name order (one scandir each).
 
-        Iterative, with child paths joined to their parent's `Path` rather than parsed
-        again from strings: a vault of 10,000 entities has over 10,000 folders.
+        Iterative, on path strings: a vault of 10,000 entities has over 10,000 folders,
+        and a `Path` is made only for what is yielded.
         """
         # (folder, its id, its name if it must be checked as an id part, listing ahead)
-        stack: list[tuple[Path, str, str | None, _Ahead | None]] = [(folder, rel, None, None)]
+        stack: list[tuple[str, str, str | None, _Ahead | None]] = [
+            (os.fspath(folder), rel, None, None)
+        ]
         try:
             while stack:
-                folder, rel, name, ahead = stack.pop()
+                path, rel, name, ahead = stack.pop()
                 if name is not None and not _valid_part(name):
-                    skipped.append((folder, "folder name is not a valid entity id part"))
+                    skipped.append((Path(path), "folder name is not a valid entity id part"))
                     continue
                 if ahead is None:
-                    files, subdirs, problems = self._list(folder)
+                    files, subdirs, problems = self._list(path)
                 else:
                     files, subdirs, problems = ahead[0].result()[ahead[1]]
                 skipped.extend(problems)
                 if "/" in rel and files:
                     facts = next((n for n in FACT_FILE_NAMES if n in files), None)
+                    here = Path(path)
                     yield EntityFolder(
                         ref=EntityRef(agent, rel),
-                        folder=folder,
-                        facts_file=folder / facts if facts else None,
+                        folder=here,
+                        facts_file=here / facts if facts else None,
                         has_summary=SUMMARY_NAME in files,
                     )
                 subdirs.sort()
-                children = [(folder / n, f"{rel}/{n}", n) for n in subdirs]
+                children = [(f"{path}{os.sep}{n}", f"{rel}/{n}", n) for n in subdirs]
                 aheads: list[_Ahead | None] = [None] * len(children)
                 if pool is not None:
                     valid = [i for i, child in enumerate(children) if _valid_part(child[2])]
@@ -292,10 +295,10 @@ class VaultLayout:
                 if ahead is not None:
                     ahead[0].cancel()
 
-    def _list_many(self, folders: list[Path]) -> list[_Listing]:
+    def _list_many(self, folders: list[str]) -> list[_Listing]:
         return [self._list(folder) for folder in folders]
 
-    def _list(self, folder: Path) -> _Listing:
+    def _list(self, folder: str) -> _Listing:
         """(entity file names, sub-folder names, problems) of one folder, in one scandir."""
         files: set[str] = set()
         subdirs: list[str] = []
@@ -304,7 +307,7 @@ class VaultLayout:
             with os.scandir(folder) as listing:
                 entries = list(listing)
         except OSError as exc:
-            return files, subdirs, [(folder, f"cannot list folder: {exc.strerror}")]
+            return files, subdirs, [(Path(folder), f"cannot list folder: {exc.strerror}")]
         for entry in entries:
             name = entry.name
             if name.startswith("."):

@@ -147,8 +147,8 @@ class Storage:
             size = info.st_size
             if not stat.S_ISREG(info.st_mode) or size > self.settings.max_file_bytes:
                 return None
-            data = os.read(fd, size + 1)
-            if len(data) > size or os.read(fd, 1):  # it grew since fstat: take the long way
+            data = os.read(fd, size + 1)  # fewer bytes than asked: the end of the file
+            if len(data) > size:  # it grew since fstat: take the long way
                 return None
         except OSError as exc:
             raise errors.CorruptFileError(path, f"cannot read: {exc.strerror}") from None
