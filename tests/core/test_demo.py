@@ -6,12 +6,11 @@ import collections
 import datetime as dt
 import itertools
 import re
-import threading
 from pathlib import Path
 
 import pytest
 
-from vault_app.core import decay, demo, errors, layout, models, vault
+from vault_app.core import decay, demo, errors, layout, models, prefetch, vault
 
 TODAY = dt.date(2026, 3, 15)
 MORNING = dt.datetime.combine(TODAY, dt.time(9, 30)).astimezone()
@@ -216,26 +215,29 @@ def test_refuses_a_folder_in_use(tmp_path: Path) -> None:
     assert (tmp_path / "v" / "notes.txt").read_text(encoding="utf-8") == "mine"
 
 
-def test_a_cold_disk_scan_threads_and_gives_the_same_counts(
+def test_a_cold_disk_scan_reads_ahead_and_gives_the_same_counts(
     demo_vault: vault.Vault, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The scan reads on this thread when the disk is warm, and with worker threads
-    when its first reads are slow: the same answer either way, with or without files."""
+    """When the scan's first reads are slow, a prefetch process reads ahead of it, and is
+    stopped when the scan ends: the same answer either way, with or without files."""
     warm = demo_vault.scan()
-    threads: set[str] = set()
-    real = demo_vault._summarize
+    started: list[prefetch.Running] = []
+    real_enter = prefetch.Running.__enter__
 
-    def summarize(*args: object, **kwargs: object) -> object:
-        threads.add(threading.current_thread().name)
-        return real(*args, **kwargs)  # type: ignore[arg-type]
+    def enter(self: prefetch.Running) -> prefetch.Running:
+        started.append(real_enter(self))
+        return started[-1]
 
-    monkeypatch.setattr(demo_vault, "_summarize", summarize)
-    monkeypatch.setattr(vault, "_COLD_READ_S", -1.0)  # every read looks slow
+    monkeypatch.setattr(prefetch.Running, "__enter__", enter)
+    monkeypatch.setattr(vault, "_COLD_ENTITY_S", -1.0)  # every disk looks cold
     cold = demo_vault.scan(keep_files=True)
-    assert threads != {threading.current_thread().name}  # the work went to a worker
+    (running,) = started
+    assert running.roots == demo_vault.paths.para_folders() and len(running.roots) > 4
+    assert running.process is not None and running.process.returncode is not None
     assert [e.model_dump() for e in cold.entities] == [e.model_dump() for e in warm.entities]
     assert len(cold.files) == sum(1 for e in warm.entities if e.facts_file is not None)
-    threads.clear()
-    monkeypatch.setattr(vault, "_COLD_READ_S", 1.0)
+    started.clear()
+    monkeypatch.setattr(vault, "_COLD_ENTITY_S", 1.0)  # and warm
     assert demo_vault.scan().entities == warm.entities
-    assert threads == {threading.current_thread().name}
+    assert started[0].process is None  # a warm disk: nothing to read ahead
+    assert demo_vault.scan(read_ahead=True).entities == warm.entities

@@ -232,6 +232,11 @@ class VaultLayout:
             elif top.is_dir():
                 yield from self._walk(top, category, agent, sink, pool)
 
+    def para_folders(self) -> list[Path]:
+        """The PARA category folders of every scope, in the order a walk visits them."""
+        tops = [self.para_root(a) / category for a in self.scopes() for category in PARA_CATEGORIES]
+        return [top for top in tops if top.is_dir() and not top.is_symlink()]
+
     def iter_all_entities(
         self,
         skipped: list[tuple[Path, str]] | None = None,
