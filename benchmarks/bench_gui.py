@@ -186,6 +186,7 @@ def main() -> int:
     if args.trace:
         beat.sampler = StackSampler()
         import gc
+        import threading
 
         started_gc: list[float] = [0.0]
 
@@ -193,8 +194,6 @@ def main() -> int:
             if phase == "start":
                 started_gc[0] = time.perf_counter()
             else:
-                import threading
-
                 collections_seen.append(
                     (
                         info["generation"],
@@ -280,6 +279,8 @@ def main() -> int:
         print(f"  semantic on after              {elapsed:7.2f} s ({encoded} encoded)")
         report("during embedding", beat.phase())
     window.close()
+    if args.trace:  # no collection timed while the interpreter shuts down
+        gc.callbacks.remove(timed)
     if not args.no_semantic and args.encode:
         facts_file.write_bytes(original)
     return 0
