@@ -33,7 +33,6 @@ if TYPE_CHECKING:  # the script imports only what it runs with
     import subprocess
     from collections.abc import Sequence
     from pathlib import Path
-    from types import TracebackType
 
 FACT_FILE_NAMES = ("items.json", "facts.json")  # layout.FACT_FILE_NAMES (not imported)
 THREADS = 4  # requests in flight (more threads spend more time handing the interpreter over)
@@ -122,12 +121,7 @@ class Running:
             )
         return self
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *_: object) -> None:
         if self.process is not None:
             self.process.kill()
             self.process.wait()
