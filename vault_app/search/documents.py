@@ -26,11 +26,10 @@ import numpy as np
 import numpy.typing as npt
 
 from vault_app.core import decay, formats, layout, models, synthesis
-
-FACT = "fact"
-SUMMARY = "summary"
-DAILY = "daily"
-KINDS = (FACT, SUMMARY, DAILY)
+from vault_app.search.kinds import DAILY as DAILY  # the kinds, for the search modules
+from vault_app.search.kinds import FACT as FACT
+from vault_app.search.kinds import KINDS as KINDS
+from vault_app.search.kinds import SUMMARY as SUMMARY
 
 
 def text_key(text: str) -> int:

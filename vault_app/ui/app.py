@@ -345,6 +345,8 @@ class MainWindow(QtWidgets.QMainWindow):
         """List the vault (browsable at once), scan it (counts), then open the search index;
         all off the GUI thread."""
         self.session.list_entities(then_scan=True)
+        if self.live is not None:
+            self.live.prepare()
 
     def _on_listed(self, listing: vault.VaultScan) -> None:
         if self.session.scan is not None:  # the full scan came first: nothing to add

@@ -22,13 +22,17 @@ while the app was closed arrives as a first batch through the same path.
 
 from __future__ import annotations
 
+import importlib
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6 import QtCore
 
 from vault_app.ui.session import Session
+
+if TYPE_CHECKING:
+    from vault_app.watch import VaultWatcher
 
 log = logging.getLogger(__name__)
 
@@ -42,24 +46,34 @@ class LiveSync(QtCore.QObject):
         self, session: Session, *, snapshot: str = "app", parent: QtCore.QObject | None = None
     ) -> None:
         super().__init__(parent)
-        from vault_app.watch import VaultWatcher
-
         self.session = session
+        self.snapshot = snapshot
         self.batches = 0
+        self.watcher: VaultWatcher | None = None  # made by `start`
         self.batchArrived.connect(self._apply, QtCore.Qt.ConnectionType.QueuedConnection)
         self.statusArrived.connect(self._status, QtCore.Qt.ConnectionType.QueuedConnection)
-        self.watcher = VaultWatcher(
-            session.vault,
-            self.batchArrived.emit,
-            on_status=self.statusArrived.emit,
-            snapshot=snapshot,
-        )
+
+    def prepare(self) -> None:
+        """Import the watcher (watchdog: 60 ms) on a worker, so that neither the window's
+        first paint nor `start` on the GUI thread waits for it."""
+        self.session.run(lambda: importlib.import_module("vault_app.watch"))
 
     def start(self) -> None:
         """Start watching (returns at once; the first comparison runs in the background)."""
+        from vault_app.watch import VaultWatcher
+
+        if self.watcher is None:
+            self.watcher = VaultWatcher(
+                self.session.vault,
+                self.batchArrived.emit,
+                on_status=self.statusArrived.emit,
+                snapshot=self.snapshot,
+            )
         self.watcher.start()
 
     def stop(self) -> None:
+        if self.watcher is None:
+            return
         try:
             self.watcher.stop()
         except Exception:  # closing the window must not fail on a watcher problem

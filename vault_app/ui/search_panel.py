@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import layout, models
-from vault_app.search import documents, tokenizer
+from vault_app.search import kinds, tokenizer
 
 if TYPE_CHECKING:  # the engine pulls numpy and scipy: imported when first searched
     from vault_app.search import engine as search_engine
@@ -61,10 +61,10 @@ MODES = (
     ("semantic", "Semantic", "By meaning, even when the words differ"),
 )
 SEARCH_IN = (
-    ("all", "Everything", frozenset(documents.KINDS)),
-    ("facts", "Facts", frozenset({documents.FACT})),
-    ("summaries", "Summaries", frozenset({documents.SUMMARY})),
-    ("daily", "Daily notes", frozenset({documents.DAILY})),
+    ("all", "Everything", frozenset(kinds.KINDS)),
+    ("facts", "Facts", frozenset({kinds.FACT})),
+    ("summaries", "Summaries", frozenset({kinds.SUMMARY})),
+    ("daily", "Daily notes", frozenset({kinds.DAILY})),
 )
 TIERS: tuple[tuple[str, frozenset[str] | None], ...] = (
     ("Any tier", None),
@@ -74,7 +74,7 @@ TIERS: tuple[tuple[str, frozenset[str] | None], ...] = (
     ("Hot or warm", frozenset({"hot", "warm"})),
 )
 STATUSES = (("Active", "active"), ("Superseded", "superseded"), ("All", None))
-KIND_TITLES = {documents.FACT: "fact", documents.SUMMARY: "summary", documents.DAILY: "daily note"}
+KIND_TITLES = {kinds.FACT: "fact", kinds.SUMMARY: "summary", kinds.DAILY: "daily note"}
 MODE_TITLES = {key: title for key, title, _ in MODES}
 _ROOT = QtCore.QModelIndex()  # the invisible root (default `parent` argument)
 
@@ -149,12 +149,12 @@ def scope_title(scope: str) -> str:
 def meta_line(hit: search_engine.Hit) -> str:
     """Where a hit comes from, in words: entity (or day), kind, scope."""
     parts: list[str] = []
-    if hit.kind == documents.DAILY and hit.date is not None:
+    if hit.kind == kinds.DAILY and hit.date is not None:
         parts.append(f"{hit.date:%a} {hit.date.day} {hit.date:%b %Y}")
     elif hit.entity:
         parts.append(layout.EntityRef.parse(hit.entity).title)
     kind = KIND_TITLES.get(hit.kind, hit.kind)
-    if hit.kind == documents.FACT and hit.category:
+    if hit.kind == kinds.FACT and hit.category:
         kind += f" · {hit.category}"
     if hit.status == "superseded":
         kind += " · superseded"
@@ -706,11 +706,11 @@ class SearchPanel(QtWidgets.QWidget):
         if not index.isValid():
             return
         hit: search_engine.Hit = index.data(HIT_ROLE)
-        if hit.kind == documents.FACT and hit.entity and hit.fact_id:
+        if hit.kind == kinds.FACT and hit.entity and hit.fact_id:
             self.openFact.emit(hit.entity, hit.fact_id)
-        elif hit.kind == documents.SUMMARY and hit.entity:
+        elif hit.kind == kinds.SUMMARY and hit.entity:
             self.openEntity.emit(hit.entity)
-        elif hit.kind == documents.DAILY and hit.date is not None:
+        elif hit.kind == kinds.DAILY and hit.date is not None:
             self.openDaily.emit(hit.scope, hit.date)
 
     # -- reacting ----------------------------------------------------------------------------
