@@ -345,8 +345,6 @@ class MainWindow(QtWidgets.QMainWindow):
         """List the vault (browsable at once), scan it (counts), then open the search index;
         all off the GUI thread."""
         self.session.list_entities(then_scan=True)
-        if self.live is not None:
-            self.live.prepare()
 
     def _on_listed(self, listing: vault.VaultScan) -> None:
         if self.session.scan is not None:  # the full scan came first: nothing to add
@@ -408,6 +406,8 @@ class MainWindow(QtWidgets.QMainWindow):
             # and registers 10,000 folders; run beside the index load, both made the
             # window wait). Nothing is missed meanwhile: live sync starts by comparing
             # the vault with the snapshot it saved last time.
+            if self.live is not None:
+                self.live.prepare()  # beside the index load, not the first listing
             if self._search_enabled:
                 self.index_label.setText("search: preparing the index…")
                 self.session.open_search(semantic=self._semantic, then=self._start_live)

@@ -55,7 +55,7 @@ class LiveSync(QtCore.QObject):
 
     def prepare(self) -> None:
         """Import the watcher (watchdog: 60 ms) on a worker, so that neither the window's
-        first paint nor `start` on the GUI thread waits for it."""
+        first paint nor `start` on the GUI thread waits for it (`start` works without)."""
         self.session.run(lambda: importlib.import_module("vault_app.watch"))
 
     def start(self) -> None:
