@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -147,3 +148,24 @@ def test_what_changed_while_closed_is_picked_up_on_open(
     assert batch.reason == "open"  # type: ignore[attr-defined]
     assert [(d.agent, d.date) for d in batch.daily] == [("ops", dt.date(2026, 1, 5))]  # type: ignore[attr-defined]
     again.close()
+
+
+def test_a_stop_before_the_watcher_started_leaves_nothing_running(
+    qtbot: QtBot, home: vault.Vault
+) -> None:
+    """The watcher starts on a worker: a window closed at once must not start it after."""
+    from vault_app.ui import live, session
+
+    s = session.Session(home)
+    sync = live.LiveSync(s)
+    blocker = threading.Event()
+    for _ in range(s.pool.maxThreadCount()):  # every worker busy: the start waits
+        s.run(blocker.wait)
+    sync.start()
+    sync.stop()
+    blocker.set()
+    assert s.pool.waitForDone(10_000)
+    assert sync.watcher is not None and not sync.watcher.running
+    assert sync.watcher.status.state == "stopped"
+    sync.start()  # a second start is a no-op
+    assert s.pool.waitForDone(10_000) and not sync.watcher.running

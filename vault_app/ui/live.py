@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -50,6 +51,8 @@ class LiveSync(QtCore.QObject):
         self.snapshot = snapshot
         self.batches = 0
         self.watcher: VaultWatcher | None = None  # made by `start`
+        self._lock = threading.Lock()
+        self._stopped = False
         self.batchArrived.connect(self._apply, QtCore.Qt.ConnectionType.QueuedConnection)
         self.statusArrived.connect(self._status, QtCore.Qt.ConnectionType.QueuedConnection)
 
@@ -59,25 +62,35 @@ class LiveSync(QtCore.QObject):
         self.session.run(lambda: importlib.import_module("vault_app.watch"))
 
     def start(self) -> None:
-        """Start watching (returns at once; the first comparison runs in the background)."""
+        """Start watching, from a worker: returns at once (the first comparison runs in
+        the background too). Starting a thread waits until the new thread runs, which
+        waits for the interpreter: 60-100 ms on the GUI thread while the index loads."""
         from vault_app.watch import VaultWatcher
 
-        if self.watcher is None:
-            self.watcher = VaultWatcher(
-                self.session.vault,
-                self.batchArrived.emit,
-                on_status=self.statusArrived.emit,
-                snapshot=self.snapshot,
-            )
-        self.watcher.start()
+        if self.watcher is not None:
+            return
+        self.watcher = VaultWatcher(
+            self.session.vault,
+            self.batchArrived.emit,
+            on_status=self.statusArrived.emit,
+            snapshot=self.snapshot,
+        )
+        self.session.run(self._start_watcher)
+
+    def _start_watcher(self) -> None:
+        with self._lock:  # not after (nor during) a `stop`
+            if self.watcher is not None and not self._stopped:
+                self.watcher.start()
 
     def stop(self) -> None:
-        if self.watcher is None:
-            return
-        try:
-            self.watcher.stop()
-        except Exception:  # closing the window must not fail on a watcher problem
-            log.warning("stopping the watcher failed", exc_info=True)
+        with self._lock:
+            self._stopped = True
+            if self.watcher is None:
+                return
+            try:
+                self.watcher.stop()
+            except Exception:  # closing the window must not fail on a watcher problem
+                log.warning("stopping the watcher failed", exc_info=True)
 
     # -- on the GUI thread ---------------------------------------------------------------
 
