@@ -9,12 +9,13 @@ because each of them must take the interpreter lock back after every system call
 a scan that holds it while it parses (and from the GUI thread in the app).
 
 So a small process runs ahead of the scan: this file, run as a script with nothing but
-the standard library (no package import, a fast start), with many threads that do only
-system calls. It lists the PARA folders it is given, in the order the scan walks them
-(depth first, by name: the order of the path parts), and asks the kernel to read ahead
-each fact file it finds (`posix_fadvise(WILLNEED)`, which starts the read and returns;
-a plain read where that call does not exist). It writes nothing and follows no symlink;
-it stops when it is done or when the scan ends and stops it.
+the standard library (no package import, a fast start), with a few threads that do only
+system calls (four: with more, they spend their time handing the lock over). It lists
+the PARA folders it is given, in the order the scan walks them (depth first, by name:
+the order of the path parts), and asks the kernel to read ahead each fact file it finds
+(`posix_fadvise(WILLNEED)`, which starts the read and returns; a plain read where that
+call does not exist). It writes nothing and follows no symlink; it stops when it is
+done or when the scan ends and stops it.
 
 The scan does not depend on it: it walks and reads as it always does, finding in the
 cache what was read ahead, so its result is the same whether the prefetch ran, ran part
