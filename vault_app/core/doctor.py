@@ -3,9 +3,10 @@
 Checks: every fact file parses (JSON, UTF-8, size) and every fact validates against the
 schema; ids are unique across the vault; `supersededBy` / `supersedes` and
 `relatedEntities` point at something that exists (an archived entity counts); markdown
-files are valid UTF-8; daily-note names are real dates; no temp files are left over from
-an interrupted write; `.vault/config.toml` is valid. Each problem names its file and the
-place in it.
+files are valid UTF-8; the generated block of a summary.md or index.md is whole (one
+begin marker line, then one end marker line); daily-note names are real dates; no temp
+files are left over from an interrupted write; `.vault/config.toml` is valid. Each
+problem names its file and the place in it.
 
 Repair never discards anything: a corrupt fact file is moved to
 `.vault/quarantine/<time>/` and the newest backup that parses is put in its place
@@ -22,7 +23,17 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from vault_app.core import config, errors, formats, layout, memory, models, storage, vault
+from vault_app.core import (
+    config,
+    errors,
+    formats,
+    layout,
+    memory,
+    models,
+    storage,
+    synthesis,
+    vault,
+)
 
 TEMP_PATTERNS = (storage.TEMP_SUFFIX, ".tmp")
 
@@ -194,13 +205,20 @@ class Doctor:
                     files.append(Path(entry.path))
             if agent is not None:
                 files += [self.paths.agent_dir(agent) / n for n in vault.AGENT_DOCUMENTS]
+            files.append(self.paths.para_root(agent) / "index.md")
         return [f for f in files if f.is_file()]
 
     def _check_markdown(self) -> None:
+        markers = {
+            layout.SUMMARY_NAME: (synthesis.BEGIN, synthesis.END),
+            "index.md": (synthesis.INDEX_BEGIN, synthesis.INDEX_END),
+        }
         for path in self._markdown_files():
             self.report.files_checked += 1
             try:
-                self.vault.storage.read_text(path)
+                doc = self.vault.storage.read_text(path)
+                if doc is not None and path.name in markers:
+                    synthesis.find_block(doc[0], *markers[path.name], path)
             except errors.CorruptFileError as exc:
                 self.problem(exc.path, exc.reason, exc.location)
 

@@ -1,18 +1,35 @@
-"""Synthesis: rewriting an entity's summary.md, and the vault's index.md, from its facts.
+r"""Synthesis: rewriting an entity's summary.md, and the vault's index.md, from its facts.
 
 The generated part sits between two marker comments; everything outside them is the
-user's and is kept verbatim. A summary without markers keeps all its text and gets the
-block appended. The block lists Hot facts, then Warm ones, each by accessCount
-(descending); Cold facts are left out (they stay searchable). Nothing in the block depends
-on the clock, so re-running with no change in tiers changes nothing on disk.
+user's and is kept verbatim, byte for byte. A summary without markers keeps all its text
+and gets the block appended. The block lists Hot facts, then Warm ones, each by
+accessCount (descending); Cold facts are left out (they stay searchable). Nothing in the
+block depends on the clock, so re-running with no change in tiers changes nothing on disk.
+
+Markers cannot be forged and a damaged block never costs hand-written text:
+
+- a marker is a whole line (up to 3 spaces of indentation, any case and spacing inside
+  the comment: `<!--  Vault-App:Synthesis:End -->` counts); text that merely mentions a
+  marker inside a line is prose. A line indented 4 spaces or more (markdown code) is not a
+  marker; a marker line inside a ``` fence still is one (fences are not tracked: an
+  unclosed fence would otherwise hide the block and make every run append another);
+- fact texts and index gists are rendered one line each, after a bullet, with every
+  `<!--` and `-->` escaped (`<\!--`, `--\>`: markdown shows them unchanged), so a fact can
+  neither open a comment that hides the rest of the file nor end the block early;
+- the block must be exactly one begin line followed by one end line. A begin without an
+  end, an end without a begin, two begins or two ends, or an end before the begin is a
+  damaged block: `find_block` raises CorruptFileError naming the line, synthesis leaves
+  the file as it is (and says so), and `doctor` reports it.
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
+from pathlib import Path
 
-from vault_app.core import models
+from vault_app.core import errors, models
 
 BEGIN = "<!-- vault-app:synthesis:begin (generated from the facts; edit outside this block) -->"
 END = "<!-- vault-app:synthesis:end -->"
@@ -53,19 +70,120 @@ def render_block(ordered: list[tuple[models.Fact, models.DecayTier]], cold: int)
     return "\n".join(lines)
 
 
-def merge_block(current: str | None, block: str, title: str, begin: str, end: str) -> str:
-    """Put `block` in place of the existing generated block, keeping the user's text."""
-    if current is None or not current.strip():
+_MARKER = re.compile(
+    r"^ {0,3}<!--\s*vault-app\s*:\s*(synthesis|index)\s*:\s*(begin|end)\b.*-->\s*$",
+    re.IGNORECASE,
+)
+_LINE = re.compile(r"[^\n]*\n|[^\n]+")
+
+
+def _kind(marker: str) -> str:
+    """`synthesis` or `index`: which block a marker constant belongs to."""
+    found = _MARKER.match(marker)
+    assert found is not None, marker
+    return found[1].lower()
+
+
+def find_block(
+    text: str, begin: str, end: str, path: Path | str = "summary.md"
+) -> tuple[int, int] | None:
+    """Where the generated block sits in `text`: (offset of its begin line, offset of the
+    end of its end line, line break excluded), or None if `text` has no marker line.
+
+    Raises CorruptFileError (location `line N`) if the block is damaged (module doc).
+    """
+    kind = _kind(begin)
+    begins: list[tuple[int, int]] = []  # (line number, offset of the line's start)
+    ends: list[tuple[int, int]] = []  # (line number, offset of the line's end)
+    for number, match in enumerate(_LINE.finditer(text), 1):
+        line = match[0].rstrip("\r\n")
+        found = _MARKER.match(line) if "<!--" in line else None
+        if found and found[1].lower() == kind:
+            if found[2].lower() == "begin":
+                begins.append((number, match.start()))
+            else:
+                ends.append((number, match.start() + len(line)))
+    if not begins and not ends:
+        return None
+    damage = _damage(begins, ends)
+    if damage is not None:
+        where, reason = damage
+        raise errors.CorruptFileError(
+            path,
+            f"{reason}; nothing was rewritten and no hand-written text is lost: put back "
+            f"the missing marker line or remove the extra one (the markers are the lines "
+            f"{begin} and {end})",
+            f"line {where}",
+        )
+    return begins[0][1], ends[0][1]
+
+
+def _damage(begins: list[tuple[int, int]], ends: list[tuple[int, int]]) -> tuple[int, str] | None:
+    """(line, reason) if the marker lines do not make exactly one begin-then-end block."""
+    if len(begins) > 1:
+        return begins[1][
+            0
+        ], f"a second generated block begins here (one begins at line {begins[0][0]})"
+    if len(ends) > 1:
+        return ends[1][
+            0
+        ], f"a second end marker of the generated block (one is at line {ends[0][0]})"
+    if not ends:
+        return begins[0][0], "the generated block begins here and has no end marker line"
+    if not begins:
+        return ends[0][0], "the generated block ends here and has no begin marker line"
+    if ends[0][0] < begins[0][0]:
+        return ends[0][0], f"the generated block ends here, before it begins (line {begins[0][0]})"
+    return None
+
+
+def merge_block(
+    current: str | None,
+    block: str,
+    title: str,
+    begin: str,
+    end: str,
+    path: Path | str = "summary.md",
+) -> str:
+    """`current` with `block` in place of its generated block, or appended if it has none.
+
+    Every byte outside the old block is kept; the block takes the file's line breaks
+    (CRLF if its first line ends so). Raises CorruptFileError if the block is damaged.
+    """
+    if not current:
         return f"# {title}\n\n{block}\n"
-    start = current.find(begin.split(" (")[0])
-    stop = current.find(end, start if start >= 0 else 0)
-    if start >= 0 and stop >= 0:
-        return current[:start] + block + current[stop + len(end) :]
-    return current.rstrip("\n") + "\n\n" + block + "\n"
+    first = current.find("\n")
+    eol = "\r\n" if first > 0 and current[first - 1] == "\r" else "\n"
+    block = block.replace("\n", eol)
+    span = find_block(current, begin, end, path)
+    if span is not None:
+        return current[: span[0]] + block + current[span[1] :]
+    gap = "" if current.endswith(eol * 2) else eol if current.endswith("\n") else eol * 2
+    return current + gap + block + eol
+
+
+def outside_block(text: str, begin: str = BEGIN, end: str = END) -> str:
+    """`text` without its generated block (all of it if the block is damaged or absent)."""
+    try:
+        span = find_block(text, begin, end)
+    except errors.CorruptFileError:
+        return text
+    return text if span is None else text[: span[0]] + text[span[1] :]
+
+
+def is_marker(line: str) -> bool:
+    """Whether `line` (without its line break) is a block marker line of any kind."""
+    return "<!--" in line and _MARKER.match(line) is not None
+
+
+def escape_comments(text: str) -> str:
+    """`text` with no HTML comment opener or closer left; markdown renders it unchanged."""
+    return text.replace("<!--", "<\\!--").replace("-->", "--\\>")
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    """`text` on one line, comment markers escaped: what a bullet of a block may hold."""
+    return escape_comments(" ".join(text.split()))
 
 
 def diff(path_label: str, before: str | None, after: str) -> str:
@@ -95,22 +213,17 @@ def render_index(rows: list[models.EntitySummary], first_lines: dict[str, str]) 
             gist = first_lines.get(row.path, "")
             counts = f"{row.active} active: {row.hot} hot, {row.warm} warm, {row.cold} cold"
             link = f"[{rel}]({row.path}/summary.md)" if row.has_summary else rel
-            lines.append(f"- {link} — {counts}" + (f" — {gist}" if gist else ""))
+            link = escape_comments(link)
+            lines.append(f"- {link} — {counts}" + (f" — {_one_line(gist)}" if gist else ""))
     lines += ["", INDEX_END]
     return "\n".join(lines)
 
 
 def first_line(summary: str) -> str:
-    """The first line of prose in a summary (skipping headings, markers and bullets)."""
-    in_block = False
-    for line in summary.splitlines():
+    """The first line of prose in a summary (skipping headings, markers, bullets and the
+    generated block)."""
+    for line in outside_block(summary).splitlines():
         stripped = line.strip()
-        if stripped.startswith(BEGIN.split(" (")[0]):
-            in_block = True
-        if in_block:
-            if stripped == END:
-                in_block = False
-            continue
         if stripped and not stripped.startswith(("#", "<!--", "-", "*", "_")):
             return _clip(stripped, 120)
     return ""

@@ -9,6 +9,7 @@ audit line). Nothing here deletes a fact: edits supersede, archiving moves a fol
 
 from __future__ import annotations
 
+import codecs
 import concurrent.futures
 import contextlib
 import datetime as dt
@@ -872,7 +873,9 @@ class Vault:
             except errors.CorruptFileError as exc:
                 problems.append(self._problem(exc))
         if refs is None:
-            results.extend(self.synthesize_indexes(dry_run=dry_run, at=moment))
+            damaged: list[errors.CorruptFileError] = []
+            results.extend(self.synthesize_indexes(dry_run=dry_run, at=moment, damaged=damaged))
+            problems.extend(self._problem(exc) for exc in damaged)
         return results, problems
 
     def _synthesize_one(
@@ -892,10 +895,12 @@ class Vault:
         hot = sum(1 for _, t in ordered if t is models.DecayTier.HOT)
         with self.storage.transaction(path) as tx:
             before = None if tx.data is None else storage.decode_text(path, tx.data)
-            after = synthesis.merge_block(before, block, ref.title, synthesis.BEGIN, synthesis.END)
+            after = synthesis.merge_block(
+                before, block, ref.title, synthesis.BEGIN, synthesis.END, path
+            )
             changed = after != before
             if changed and not dry_run:
-                tx.commit(after.encode("utf-8"), "summary.synthesize", entity=str(ref))
+                tx.commit(_encoded_like(tx.data, after), "summary.synthesize", entity=str(ref))
         return SynthesisResult(
             ref=ref,
             path=path,
@@ -907,9 +912,17 @@ class Vault:
         )
 
     def synthesize_indexes(
-        self, *, dry_run: bool = False, at: dt.datetime | None = None
+        self,
+        *,
+        dry_run: bool = False,
+        at: dt.datetime | None = None,
+        damaged: list[errors.CorruptFileError] | None = None,
     ) -> list[SynthesisResult]:
-        """Refresh `global/life/index.md` and each agent's `workspace/index.md`."""
+        """Refresh `global/life/index.md` and each agent's `workspace/index.md`.
+
+        An index whose generated block is damaged is left as it is (its error goes to
+        `damaged` when given); the others are still refreshed.
+        """
         moment = decay.as_aware(at) if at else self.now()
         counter = decay.RawTierCounter(self.config.decay, moment)
         results = []
@@ -932,12 +945,17 @@ class Vault:
             title = "Index" if agent is None else f"Index — agent {agent}"
             with self.storage.transaction(path) as tx:
                 before = None if tx.data is None else storage.decode_text(path, tx.data)
-                after = synthesis.merge_block(
-                    before, block, title, synthesis.INDEX_BEGIN, synthesis.INDEX_END
-                )
+                try:
+                    after = synthesis.merge_block(
+                        before, block, title, synthesis.INDEX_BEGIN, synthesis.INDEX_END, path
+                    )
+                except errors.CorruptFileError as exc:
+                    if damaged is not None:
+                        damaged.append(exc)
+                    continue
                 changed = after != before
                 if changed and not dry_run:
-                    tx.commit(after.encode("utf-8"), "index.synthesize")
+                    tx.commit(_encoded_like(tx.data, after), "index.synthesize")
             results.append(
                 SynthesisResult(
                     ref=None,
@@ -1096,6 +1114,12 @@ _COLD_ENTITY_S = 0.00025  # listing and reading one: ~0.9 ms cold here, 0.05 ms 
 
 def new_fact_id() -> str:
     return f"fact-{uuid.uuid4().hex}"
+
+
+def _encoded_like(original: bytes | None, text: str) -> bytes:
+    """`text` in UTF-8, with the byte-order mark `original` started with (if it did)."""
+    bom = codecs.BOM_UTF8 if original is not None and original.startswith(codecs.BOM_UTF8) else b""
+    return bom + text.encode("utf-8")
 
 
 def _ref(ref: layout.EntityRef | str) -> layout.EntityRef:

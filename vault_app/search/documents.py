@@ -135,22 +135,13 @@ def entity_documents(
 
 def summary_body(text: str) -> str:
     """A summary's prose: the whole file, markers dropped (the generated facts stay)."""
-    lines = [
-        line
-        for line in text.splitlines()
-        if not line.strip().startswith((synthesis.BEGIN.split(" (")[0], synthesis.END))
-    ]
+    lines = [line for line in text.splitlines() if not synthesis.is_marker(line)]
     return "\n".join(lines).strip()
 
 
 def summary_prose(text: str) -> str:
     """The hand-written part of a summary: outside the generated block, without its title."""
-    begin = synthesis.BEGIN.split(" (")[0]
-    start = text.find(begin)
-    stop = text.find(synthesis.END, start if start >= 0 else 0)
-    if start >= 0 and stop >= 0:
-        text = text[:start] + text[stop + len(synthesis.END) :]
-    lines = text.strip().splitlines()
+    lines = synthesis.outside_block(text).strip().splitlines()
     if lines and lines[0].startswith("# "):
         lines = lines[1:]
     return "\n".join(lines).strip()
