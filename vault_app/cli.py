@@ -25,7 +25,7 @@ from typing import Any
 import orjson
 
 from vault_app import __version__
-from vault_app.core import config, decay, errors, layout, models, vault
+from vault_app.core import config, daily, decay, errors, layout, models, vault
 
 Handler = Callable[[argparse.Namespace], Any]
 
@@ -450,7 +450,7 @@ def cmd_daily_show(args: argparse.Namespace) -> None:
         note.model_dump(mode="json"),
         lambda: "\n".join(
             [f"# {note.date.isoformat()}" + (f" — {note.agent}" if note.agent else "")]
-            + [f"\n## {e.time}\n\n{e.text}" for e in note.entries]
+            + [f"\n## {e.time}\n\n{daily.escape_text(e.text)}" for e in note.entries]
         ),
     )
 

@@ -1,8 +1,16 @@
-"""Daily notes: `YYYY-MM-DD.md` files made of `## HH:MM:SS` entries.
+r"""Daily notes: `YYYY-MM-DD.md` files made of `## HH:MM:SS` entries.
 
-The reference writer appends `\\n## HH:MM:SS\\n\\n<content>\\n` to the day's file; a new file
+The reference writer appends `\n## HH:MM:SS\n\n<content>\n` to the day's file; a new file
 starts with a `# YYYY-MM-DD` heading. Text before the first entry heading is the note's
-preamble; each entry runs to the next entry heading. `## HH:MM` (no seconds) is read too.
+preamble; each entry runs to the next entry heading. `## HH:MM` (no seconds) is read too,
+and so is a heading line ending in CRLF.
+
+Entry text cannot forge an entry heading: on append, a line of the text that would read
+as one (`## 12:00:00`, `## 12:00`, with trailing blanks or a CR) gets a backslash in front
+(`\## 12:00:00`, which markdown shows as the plain text `## 12:00:00`), and a line that
+already is such a heading behind backslashes gets one more, so reading the entry back
+removes exactly one and gives the text as it was appended (`escape_text` /
+`unescape_text`, exact inverses of each other).
 """
 
 from __future__ import annotations
@@ -13,7 +21,20 @@ from pathlib import Path
 
 from vault_app.core import models
 
-ENTRY_HEADING = re.compile(r"^## (\d{2}:\d{2}(?::\d{2})?)[ \t]*$", re.MULTILINE)
+_HEADING = r"## (\d{2}:\d{2}(?::\d{2})?)[ \t]*\r?"
+ENTRY_HEADING = re.compile(rf"^{_HEADING}$", re.MULTILINE)
+_FORGED = re.compile(rf"^(\\*{_HEADING})$", re.MULTILINE)  # a heading behind 0+ backslashes
+_ESCAPED = re.compile(rf"^\\(\\*{_HEADING})$", re.MULTILINE)  # ... behind 1+ backslashes
+
+
+def escape_text(text: str) -> str:
+    """Entry text as written to the note: no line of it reads as an entry heading."""
+    return _FORGED.sub(r"\\\1", text) if "## " in text else text
+
+
+def unescape_text(text: str) -> str:
+    """Entry text as read from the note: the inverse of `escape_text`."""
+    return _ESCAPED.sub(r"\1", text) if "\\## " in text else text
 
 
 def parse(text: str, day: dt.date, agent: str | None, path: Path) -> models.DailyNote:
@@ -22,7 +43,7 @@ def parse(text: str, day: dt.date, agent: str | None, path: Path) -> models.Dail
     entries = []
     for index, match in enumerate(matches):
         end = matches[index + 1].start() if index + 1 < len(matches) else len(text)
-        body = text[match.end() : end].strip("\n").rstrip()
+        body = unescape_text(text[match.end() : end].lstrip("\r\n").rstrip())
         entries.append(
             models.DailyEntry(date=day, time=match[1], text=body, index=index, agent=agent)
         )
@@ -35,8 +56,17 @@ def new_note(day: dt.date) -> str:
     return f"# {day.isoformat()}\n"
 
 
+def entry_body(content: str) -> str:
+    """What an entry of `content` holds once appended and read back."""
+    return content.lstrip("\r\n").rstrip()
+
+
+def entry_segment(time: str, text: str) -> str:
+    """The exact text an entry adds to its note (`text` as read back, unescaped)."""
+    return f"\n## {time}\n\n{escape_text(text)}\n"
+
+
 def append(current: str | None, day: dt.date, moment: dt.time, content: str) -> str:
     """The note's new text with one more entry (the reference writer's format)."""
     text = new_note(day) if current is None else current
-    body = content.strip("\n").rstrip()
-    return f"{text}\n## {moment.strftime('%H:%M:%S')}\n\n{body}\n"
+    return text + entry_segment(moment.strftime("%H:%M:%S"), entry_body(content))

@@ -1057,7 +1057,12 @@ class Vault:
     def append_daily(
         self, content: str, *, agent: str | None = None, at: dt.datetime | None = None
     ) -> models.DailyEntry:
-        """Append a `## HH:MM:SS` entry to the day's note (global or the agent's)."""
+        """Append a `## HH:MM:SS` entry to the day's note (global or the agent's).
+
+        A line of `content` that would read as an entry heading is escaped on disk
+        (`daily.escape_text`): the entry returned, and read back later, holds `content`
+        as given (surrounding blank lines and trailing blanks trimmed).
+        """
         if not content.strip():
             raise errors.InvalidFactError("a daily entry needs some text")
         if agent is not None and not self.paths.agent_dir(agent).is_dir():
@@ -1079,7 +1084,7 @@ class Vault:
         it); if it is not in the note exactly once, nothing is written.
         """
         path = self.paths.daily_file(entry.date, entry.agent)
-        segment = f"\n## {entry.time}\n\n{entry.text}\n"
+        segment = daily.entry_segment(entry.time, entry.text)
         with self.storage.transaction(path) as tx:
             current = None if tx.data is None else storage.decode_text(path, tx.data)
             if current is None or current.count(segment) != 1:
