@@ -111,7 +111,7 @@ def resolve_vault_path(given: str | None) -> Path:
 
 
 def open_vault(args: argparse.Namespace, agent: str | None = None) -> vault.Vault:
-    actor = args.actor or (f"agent:{agent}" if agent else "cli")
+    actor = args.actor if args.actor is not None else (f"agent:{agent}" if agent else "cli")
     clock = decay.fixed_clock(parse_moment(args.now)) if args.now else decay.system_clock
     return vault.Vault(resolve_vault_path(args.vault), actor=actor, clock=clock)
 

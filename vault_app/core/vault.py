@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from vault_app.core import (
+    actors,
     config,
     daily,
     decay,
@@ -156,6 +157,7 @@ class Vault:
                 settings, self.config_error = config.VaultConfig(), exc
         self.config = settings
         self.clock = clock
+        actors.parse(actor)  # an `agent:` actor without a valid id is refused here
         self.actor = actor
         self.storage = storage.Storage(self.paths, self.config.storage, clock, actor)
 
@@ -1025,13 +1027,24 @@ class Vault:
         self, name: str, text: str, *, agent: str | None = None, expected: Expected
     ) -> str:
         path = self._agent_document_path(name, agent)
-        if name == PRINCIPLES and self.actor.startswith("agent:"):
+        acting = self.acting_agent()
+        if name == PRINCIPLES and acting is not None:
             raise errors.VaultError(
-                "global/AGENTS.md holds the principles: agents may read it, not overwrite it"
+                f"global/AGENTS.md holds the principles: agents may read it, not overwrite "
+                f"it (actor {self.actor!r} is agent {acting!r})"
             )
         return self._write_document(path, text, expected, "document.edit", agent=agent)
 
+    def acting_agent(self) -> str | None:
+        """The agent this vault's actor is, or None (the rules: `actors.parse`)."""
+        return actors.parse(self.actor, self.paths.agent_ids()).agent
+
     def create_agent(self, agent: str) -> Path:
+        if actors.is_face(agent):
+            raise errors.InvalidIdError(
+                f"agent id {agent!r} is reserved: {', '.join(sorted(actors.FACES))} name the "
+                "app's own faces in the audit log"
+            )
         folder = self.paths.agent_dir(agent)
         if folder.exists():
             raise errors.AlreadyExistsError(f"agent {agent!r} already exists")
