@@ -78,6 +78,7 @@ def test_unknown_keys_and_tables_are_kept_in_place(vault: vault_module.Vault) ->
         "future_mode": "rerank",
         "model": "/models/mini",
         "bm25_weight": 0.35,
+        "min_cosine": 0.32,
     }
     assert list(data)[:2] == ["ui", "search"]  # the file's own order first
     assert data["synthesis"] == {"weekday": "wednesday", "time": "18:30"}

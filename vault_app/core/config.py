@@ -63,6 +63,9 @@ class SearchSettings(BaseModel):
     semantic: bool = True  # load the sentence model for semantic and hybrid search
     model: str | None = None  # a local model folder or cached name; default all-MiniLM-L6-v2
     bm25_weight: float = Field(default=0.2, ge=0, le=1)  # hybrid: share of the BM25 score
+    # semantic and hybrid: the raw cosine a hit needs when it holds no query term (measured
+    # for all-MiniLM-L6-v2 on benchmarks/eval; another model may need another floor)
+    min_cosine: float = Field(default=0.32, ge=-1, le=1)
 
 
 class VaultConfig(BaseModel):
@@ -261,6 +264,7 @@ _NOTES = {
     "search.semantic": "semantic and hybrid search (needs the `semantic` extra)",
     "search.model": "a local sentence-transformers model; default all-MiniLM-L6-v2, offline",
     "search.bm25_weight": "hybrid score = w * BM25 + (1 - w) * semantic, both scaled",
+    "search.min_cosine": "a hit without a query term needs this raw cosine (noise floor)",
 }
 
 
@@ -296,6 +300,7 @@ lock_timeout_s = 30
 semantic = true             # semantic and hybrid search (needs the `semantic` extra)
 # model = "/path/to/a/sentence-transformers/model"   # default: all-MiniLM-L6-v2, offline
 bm25_weight = 0.2           # hybrid score = w * BM25 + (1 - w) * semantic, both scaled
+min_cosine = 0.32           # a hit without a query term needs this raw cosine (noise floor)
 """
 
 

@@ -16,6 +16,15 @@ Hybrid: both rankings give their top candidates; each score is scaled to [0, 1] 
 the candidates (BM25 by its maximum, cosine by min-max) and the two are blended,
 `w * bm25 + (1 - w) * semantic` (w = `bm25_weight`, 0.2 by default, chosen on the
 evaluation set in `benchmarks/eval/`). Every hit carries these parts for `--explain`.
+
+A floor on the raw scores keeps noise out: min-max scaling stretches any cosines to
+[0, 1], so a nonsense query (`zzqxv`, `?!`, stopwords only) would otherwise get ten hits
+scored near 1.0 — and an agent's search marks its hits accessed. A semantic or hybrid
+hit must contain a query term (BM25 finds it) or have a raw cosine of at least
+`min_cosine` (0.32 for all-MiniLM-L6-v2, `[search] min_cosine`); whatever falls below
+is not returned, so it is never marked accessed. On the evaluation set the floor keeps
+hit@5 and lifts hit@10 (`benchmarks/search_quality.py`), while 96% of random strings
+and punctuation queries get no semantic hit at all.
 """
 
 from __future__ import annotations
@@ -369,8 +378,10 @@ class SearchEngine:
         semantic_notice: str | None = None,
         bm25_weight: float = 0.2,
         candidates: int = 100,
+        min_cosine: float = 0.32,
     ) -> None:
         self.vault = target
+        self.min_cosine = min_cosine  # the raw cosine a hit needs without a query term
         self.tokens = tokens or tokenizer.Tokenizer()
         self.semantic = semantic
         self.semantic_notice = semantic_notice
@@ -826,10 +837,12 @@ class SearchEngine:
             return [
                 (k, s, {"bm25": s, "bm25Rank": i + 1}) for i, (k, s) in enumerate(lexical[:limit])
             ]
+        floor = self.min_cosine
         if mode == "semantic":
+            kept = [(k, s) for k, s in semantic if s >= floor]
             return [
                 (k, s, {"semantic": s, "semanticRank": i + 1})
-                for i, (k, s) in enumerate(semantic[:limit])
+                for i, (k, s) in enumerate(kept[:limit])
             ]
         lex = dict(lexical)
         sem = dict(semantic)
@@ -855,6 +868,8 @@ class SearchEngine:
         for key in union:
             b = lex.get(key, 0.0)
             s = sem.get(key, lo)
+            if key not in lex_rank and b <= 0.0 and s < floor:
+                continue  # no query term in it and a cosine of noise: not a hit
             nb = b / top_lex if top_lex > 0 else 0.0
             ns = (s - lo) / (hi - lo) if hi > lo else (1.0 if sem_values else 0.0)
             score = w * nb + (1 - w) * ns
@@ -993,7 +1008,12 @@ def open_engine(
         def load() -> tuple[VectorRows | None, str | None]:
             return _semantic_component(target, wanted)
 
-    search = SearchEngine(target, semantic_notice=notice, bm25_weight=settings.bm25_weight)
+    search = SearchEngine(
+        target,
+        semantic_notice=notice,
+        bm25_weight=settings.bm25_weight,
+        min_cosine=settings.min_cosine,
+    )
     return search, search.open(progress, semantic=load)
 
 
