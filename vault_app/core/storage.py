@@ -51,6 +51,18 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+@contextlib.contextmanager
+def naming(path: Path) -> Iterator[None]:
+    """Give an OSError raised without a file name the name of `path`: a write to a full
+    disk fails in `write` or `fsync`, which know only a descriptor."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.filename is not None or exc.errno is None:
+            raise
+        raise type(exc)(exc.errno, exc.strerror or str(exc), os.fspath(path)) from exc
+
+
 def fsync_dir(folder: Path) -> None:
     if os.name != "posix":  # Windows cannot open a directory for fsync
         return
@@ -193,7 +205,8 @@ class Storage:
                 f"{path}: another writer held the lock for over {self.settings.lock_timeout_s:g} s"
             ) from None
         try:
-            yield Transaction(self, path, self.read(path))
+            with naming(path):
+                yield Transaction(self, path, self.read(path))
         finally:
             lock.release()
 
@@ -300,7 +313,7 @@ class Storage:
         self.paths.state_dir.mkdir(parents=True, exist_ok=True)
         # O_APPEND keeps concurrent lines whole; the lock keeps them from interleaving
         # on filesystems where large appends are not atomic.
-        with self.lock(audit_path):
+        with self.lock(audit_path), naming(audit_path):
             fd = os.open(audit_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
             try:
                 os.write(fd, data)
