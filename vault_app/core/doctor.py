@@ -60,6 +60,8 @@ class Doctor:
         self._related: list[tuple[_FactSite, int, str]] = []
         self._corrupt: list[tuple[Path, models.Problem]] = []
         self._quarantine_root: Path | None = None
+        self._named: set[Path] = set()  # folders whose names were checked
+        self._named_keys: dict[tuple[Path, str], Path] = {}
 
     def problem(
         self, path: Path, message: str, location: str | None = None, severity: str = "error"
@@ -93,7 +95,9 @@ class Doctor:
 
     def _check_entities(self) -> None:
         skipped: list[tuple[Path, str]] = []
+        self._check_names(None, [self.paths.agents_dir / a for a in self.paths.agent_ids()])
         for folder in self.paths.iter_all_entities(skipped):
+            self._check_names(folder.ref.path, [folder.folder])
             present = [n for n in layout.FACT_FILE_NAMES if (folder.folder / n).is_file()]
             if len(present) > 1:
                 self.problem(
@@ -105,6 +109,34 @@ class Doctor:
                 self._check_fact_file(folder.facts_file, folder.ref.agent)
         for path, reason in skipped:
             self.problem(path, reason, severity="warning" if "not followed" in reason else "error")
+
+    def _check_names(self, entity: str | None, folders: list[Path]) -> None:
+        """Warn about folder names a creation would refuse now (not portable, spoofable,
+        or one folder with a sibling on Windows and macOS): here they still open.
+
+        `entity` (an entity id) names the folder `folders[0]` and its groups, each
+        checked once; clashes are found among the folders checked (no extra listing).
+        """
+        if entity is not None:
+            parts = entity.split("/")[1:]  # below the PARA category
+            leaf = folders[0]
+            folders = [leaf.parents[len(parts) - 2 - i] for i in range(len(parts) - 1)]
+            folders.append(leaf)
+        for folder in folders:
+            if folder in self._named:
+                continue
+            reason = layout.name_problem(folder.name)
+            key = (folder.parent, layout.name_key(folder.name))
+            twin = self._named_keys.setdefault(key, folder)
+            self._named.add(folder)
+            if reason is None and twin != folder:
+                reason = f"is the same name as {twin.name!r} on Windows and macOS"
+            if reason is not None:
+                self.problem(
+                    folder,
+                    f"a new entity or agent could not be named {folder.name!r}: it {reason}",
+                    severity="warning",
+                )
 
     def _check_fact_file(self, path: Path, scope: str | None) -> None:
         self.report.files_checked += 1

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import logging
 import os
 import secrets
@@ -188,7 +189,8 @@ class Storage:
 
     def lock(self, path: Path) -> filelock.BaseFileLock:
         rel = self.paths.relative(path)
-        name = hashlib.sha1(rel.encode("utf-8")).hexdigest()[:24] + ".lock"
+        # surrogatepass: a folder name that is not UTF-8 (kept as surrogate escapes) too
+        name = hashlib.sha1(rel.encode("utf-8", "surrogatepass")).hexdigest()[:24] + ".lock"
         folder = self.paths.state_dir / "locks"
         folder.mkdir(parents=True, exist_ok=True)
         return filelock.FileLock(folder / name, timeout=self.settings.lock_timeout_s)
@@ -308,7 +310,10 @@ class Storage:
             "target": self.paths.relative(target),
         }
         line.update({k: v for k, v in fields.items() if v is not None})
-        data = orjson.dumps(line) + b"\n"
+        try:
+            data = orjson.dumps(line) + b"\n"
+        except orjson.JSONEncodeError:  # a name that is not UTF-8: escaped, still one line
+            data = json.dumps(line, separators=(",", ":")).encode("ascii") + b"\n"
         audit_path = self.paths.state_dir / AUDIT_NAME
         self.paths.state_dir.mkdir(parents=True, exist_ok=True)
         # O_APPEND keeps concurrent lines whole; the lock keeps them from interleaving
