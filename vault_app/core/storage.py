@@ -197,15 +197,23 @@ class Storage:
 
     @contextlib.contextmanager
     def transaction(self, path: Path) -> Iterator[Transaction]:
-        """Hold `path`'s lock while its current content is read and (maybe) replaced."""
+        """Hold `path`'s lock while its current content is read and (maybe) replaced.
+
+        When no lock can be made (a read-only vault), the content is still read, and a
+        commit that would change the file raises the reason: reading never needs writing.
+        """
         self.ensure_inside(path)  # never read, replace or back up a file out there
-        lock = self.lock(path)
         try:
+            lock = self.lock(path)
             lock.acquire()
         except filelock.Timeout:
             raise errors.LockTimeoutError(
                 f"{path}: another writer held the lock for over {self.settings.lock_timeout_s:g} s"
             ) from None
+        except OSError as exc:
+            with naming(path):
+                yield Transaction(self, path, self.read(path), refused=exc)
+            return
         try:
             with naming(path):
                 yield Transaction(self, path, self.read(path))
@@ -359,9 +367,12 @@ class Storage:
 class Transaction:
     """The state of one locked file: what it holds now, and a way to replace it."""
 
-    def __init__(self, storage: Storage, path: Path, data: bytes | None) -> None:
+    def __init__(
+        self, storage: Storage, path: Path, data: bytes | None, refused: OSError | None = None
+    ) -> None:
         self.storage = storage
         self.path = path
+        self.refused = refused  # why the file cannot be locked, hence not written
         self.data = data
         self.digest = None if data is None else sha256(data)
         self.committed: str | None = None
@@ -379,6 +390,8 @@ class Transaction:
         if after == self.digest:
             self.committed = after
             return after
+        if self.refused is not None:
+            raise self.refused
         self.storage.replace_atomically(self.path, data, self.digest, after)
         self.storage.audit(action, self.path, before=self.digest, after=after, **audit)
         self.committed = after

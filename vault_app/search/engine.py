@@ -689,8 +689,8 @@ class SearchEngine:
 
     def _save_if_possible(self) -> None:
         """`save`, or, when the cache folder cannot be written (a read-only vault, a full
-        disk), keep the index in memory and say so in `save_notice`: reading a vault
-        never needs writing to it."""
+        disk) or a name is not UTF-8, keep the index in memory and say so in
+        `save_notice`: reading a vault never needs writing to it."""
         try:
             self.save()
         except OSError as exc:
@@ -698,6 +698,12 @@ class SearchEngine:
             self.save_notice = (
                 f"the search index is kept in memory only: cannot write "
                 f"{exc.filename or self.folder} ({reason})"
+            )
+            log.info("%s", self.save_notice)
+        except orjson.JSONEncodeError as exc:  # a file or folder name that is not UTF-8
+            self.save_notice = (
+                f"the search index is kept in memory only: it cannot be saved as JSON ({exc}; "
+                "`vault-app doctor` names the file or folder)"
             )
             log.info("%s", self.save_notice)
         else:
