@@ -1,10 +1,13 @@
 """The `vault-app` command line: every library operation, `--json` on every command.
 
 Run with no command it opens the desktop app. Errors go to stderr as one line
-(`vault-app: error: <reason>`) with exit status 1 (2 for a usage error); results go to
-stdout, as text for people or as JSON (`--json`) for agents and scripts. The vault is
+(`vault-app: error: <reason>`, never a traceback) with exit status 1 (2 for a usage
+error, 130 for Ctrl+C, 141 when the reader of stdout went away); results go to stdout,
+as text for people or as JSON (`--json`) for agents and scripts. The vault is
 `--vault PATH`, else the vault containing the current folder, else the configured one
-(`VAULT_APP_VAULT`, or `vault = "..."` in the user's config.toml).
+(`VAULT_APP_VAULT`, or `vault = "..."` in the user's config.toml), else - as the window
+does - the demo vault in the user's data folder, created on first use and announced on
+stderr.
 """
 
 from __future__ import annotations
