@@ -29,6 +29,8 @@ each is covered:
 - `--vault` that is a file, that does not exist, a vault folder without permission
   (non-root only), Ctrl+C while a command waits (exit 130, no traceback), JSON output of
   a text holding a lone surrogate, a fact nested 100,000 deep (`test_siblings`)
+- a folder named in another encoding (not UTF-8): listed, searched, written, reported by
+  doctor (`test_a_folder_name_that_is_not_utf8`)
 - an unexpected exception: one line naming it (the catch-all in `cli.main`; no test can
   provoke one without a fake, so it is covered by reading, not here)
 """
@@ -50,7 +52,7 @@ from pathlib import Path
 
 import pytest
 
-from vault_app.core import vault
+from vault_app.core import layout, vault
 
 ROOT = Path(__file__).resolve().parents[1]
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
@@ -404,3 +406,25 @@ def test_siblings(home: Path, tmp_path: Path) -> None:
         assert b"Traceback" not in done.stderr, done.stderr[-2000:]
         if done.returncode != 0:
             one_error_line(done)
+
+
+def test_a_folder_name_that_is_not_utf8(home: Path) -> None:
+    """A folder another program named in Latin-1: listed, searched (the index stays in
+    memory, it cannot be saved as JSON), written (lock and audit line), no traceback."""
+    odd = os.path.join(os.fsencode(home / "global/life/projects"), b"caf\xe9")
+    os.mkdir(odd)
+    with open(os.path.join(odd, b"items.json"), "wb") as handle:
+        handle.write(b"[]\n")
+    listed = run("--vault", str(home), "entities", "--json")
+    assert listed.returncode == 0, listed.stderr
+    assert "projects/caf\udce9" in {e["entity"] for e in json.loads(listed.stdout)}
+    search = run("--vault", str(home), "search", "plumber", "--mode", "bm25", "--json")
+    assert search.returncode == 0, search.stderr
+    assert json.loads(search.stdout)["hits"]
+    assert b"kept in memory only" in search.stderr
+    doctor = run("--vault", str(home), "doctor")
+    assert doctor.returncode == 0 and b"is not valid UTF-8" in doctor.stdout, doctor.stdout
+    ref = layout.EntityRef(None, "projects/caf\udce9")
+    vault.Vault(home).add_fact(ref, "written", "status")
+    audit = (home / ".vault/audit.jsonl").read_bytes().splitlines()[-1]
+    assert json.loads(audit)["entity"] == "projects/caf\udce9"
