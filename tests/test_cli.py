@@ -197,7 +197,12 @@ def test_errors_are_one_line_on_stderr(capsys: pytest.CaptureFixture[str], home:
 
 def test_subprocess_contract(home: Path, tmp_path: Path) -> None:
     """The installed entry point: JSON on stdout, exit codes, vault found from the cwd."""
-    env = {**os.environ, "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    env = {
+        **os.environ,
+        "HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path / "cfg"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+    }
     env.pop("VAULT_APP_VAULT", None)
     inside = home / "global" / "life" / "areas"
     ok = subprocess.run(
@@ -211,7 +216,7 @@ def test_subprocess_contract(home: Path, tmp_path: Path) -> None:
     assert ok.returncode == 0, ok.stderr
     assert {e["entity"] for e in json.loads(ok.stdout)} >= {"areas/people/jane"}
 
-    lost = subprocess.run(
+    elsewhere = subprocess.run(
         [sys.executable, "-m", "vault_app", "info"],
         cwd=tmp_path,
         env=env,
@@ -219,7 +224,11 @@ def test_subprocess_contract(home: Path, tmp_path: Path) -> None:
         text=True,
         check=False,
     )
-    assert lost.returncode == 1 and "no vault here" in lost.stderr and lost.stdout == ""
+    # no vault here nor configured: the demo vault, as the window opens (said on stderr)
+    demo_vault = tmp_path / "data" / "vault-app" / "demo-vault"
+    assert elsewhere.returncode == 0, elsewhere.stderr
+    assert f"using the demo vault at {demo_vault} (created now)" in elsewhere.stderr
+    assert f"Vault      {demo_vault}" in elsewhere.stdout
 
     usage = subprocess.run(
         [sys.executable, "-m", "vault_app", "fact", "add", "--json"],

@@ -1,16 +1,22 @@
 """The `vault-app` command line: every library operation, `--json` on every command.
 
 Run with no command it opens the desktop app. Errors go to stderr as one line
-(`vault-app: error: <reason>`) with exit status 1 (2 for a usage error); results go to
-stdout, as text for people or as JSON (`--json`) for agents and scripts. The vault is
+(`vault-app: error: <reason>`, never a traceback) with exit status 1 (2 for a usage
+error, 130 for Ctrl+C, 141 when the reader of stdout went away); results go to stdout,
+as text for people or as JSON (`--json`) for agents and scripts. The vault is
 `--vault PATH`, else the vault containing the current folder, else the configured one
-(`VAULT_APP_VAULT`, or `vault = "..."` in the user's config.toml).
+(`VAULT_APP_VAULT`, or `vault = "..."` in the user's config.toml), else - as the window
+does - the demo vault in the user's data folder, created on first use and announced on
+stderr.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
+import json
+import math
 import os
 import signal
 import subprocess
@@ -40,14 +46,37 @@ class UsageError(errors.VaultError):
 def emit(args: argparse.Namespace, data: Any, text: str | Callable[[], str]) -> None:
     """Print `data` as JSON with --json, else the human text."""
     if args.json:
-        sys.stdout.buffer.write(
-            orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS, default=str)
-            + b"\n"
-        )
+        sys.stdout.buffer.write(json_bytes(data, indent=True) + b"\n")
     else:
         out = text() if callable(text) else text
         if out:
-            print(out)
+            print_text(out)
+
+
+def json_bytes(data: Any, *, indent: bool = False) -> bytes:
+    """`data` as JSON. A string that is not valid Unicode (a lone surrogate: a file name
+    in another encoding, an odd fact) is written as a `\\udcxx` escape, which is valid
+    JSON, rather than refused as orjson does."""
+    options = orjson.OPT_NON_STR_KEYS | (orjson.OPT_INDENT_2 if indent else 0)
+    try:
+        return orjson.dumps(data, option=options, default=str)
+    except orjson.JSONEncodeError:
+        text = json.dumps(data, indent=2 if indent else None, ensure_ascii=True, default=str)
+        return text.encode("ascii")
+
+
+def print_text(text: str) -> None:
+    """Print `text`; characters that stand for undecodable bytes (surrogate escapes, as
+    in a non-UTF-8 file name) go out as those bytes, not as an encoding error."""
+    try:
+        print(text)
+    except UnicodeEncodeError:
+        sys.stdout.flush()
+        try:
+            data = text.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:  # a surrogate that stands for no byte
+            data = text.encode("utf-8", "backslashreplace")
+        sys.stdout.buffer.write(data + b"\n")
 
 
 def fact_json(
@@ -96,18 +125,23 @@ def _fact_line(fact: models.Fact, tier: models.DecayTier | None = None) -> str:
 
 
 def resolve_vault_path(given: str | None) -> Path:
+    """The vault a command works on: `--vault PATH`, else the vault containing the current
+    folder, else the configured one, else (as the window does) the demo vault in the
+    user's data folder, created on first use and announced on stderr."""
     if given:
         return Path(given).expanduser()
-    found = layout.find_vault(Path.cwd())
+    found = config.default_vault(Path.cwd())
     if found is not None:
         return found
-    configured = config.configured_vault()
-    if configured is not None:
-        return configured
-    raise errors.NotFoundError(
-        "no vault here: pass --vault PATH, run inside a vault, set VAULT_APP_VAULT, "
-        "or create one with `vault-app init PATH --demo`"
+    from vault_app.core import demo
+
+    path, created = demo.ensure_demo_vault()
+    print(
+        f"vault-app: notice: no vault given, none here or configured: using the demo vault "
+        f"at {path}{' (created now)' if created else ''}; pass --vault PATH for another",
+        file=sys.stderr,
     )
+    return path
 
 
 def open_vault(args: argparse.Namespace, agent: str | None = None) -> vault.Vault:
@@ -116,12 +150,20 @@ def open_vault(args: argparse.Namespace, agent: str | None = None) -> vault.Vaul
     return vault.Vault(resolve_vault_path(args.vault), actor=actor, clock=clock)
 
 
+_YEARS = (1000, 8999)  # dates are computed with, plus or minus a few centuries
+
+
 def parse_moment(value: str) -> dt.datetime:
     try:
         moment = dt.datetime.fromisoformat(value)
     except ValueError:
         raise UsageError(f"not an ISO date or time: {value!r}") from None
-    return decay.as_aware(moment)
+    if not _YEARS[0] <= moment.year <= _YEARS[1]:
+        raise UsageError(f"{value!r} is out of range: give a year from {_YEARS[0]} to {_YEARS[1]}")
+    try:
+        return decay.as_aware(moment)
+    except (ValueError, OverflowError) as exc:
+        raise UsageError(f"{value!r} is out of range ({exc})") from None
 
 
 def parse_day(value: str) -> dt.date:
@@ -131,22 +173,43 @@ def parse_day(value: str) -> dt.date:
         raise UsageError(f"not a YYYY-MM-DD date: {value!r}") from None
 
 
+def decode_input(data: bytes, source: str) -> str:
+    """Text read from a file or stdin; bad UTF-8 is an error naming the source and line."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise errors.VaultError(
+            f"{source} line {line}, column {column}: not valid UTF-8 ({exc.reason})"
+        ) from None
+
+
+def read_stdin() -> str:
+    return decode_input(sys.stdin.buffer.read(), "stdin")
+
+
 def read_text_arg(args: argparse.Namespace, initial: str, suffix: str = ".md") -> str:
     """The new text of a document: --text, --file (- for stdin), or $EDITOR."""
     if args.text is not None:
         return str(args.text)
     if args.file is not None:
         if args.file == "-":
-            return sys.stdin.read()
-        return Path(args.file).read_text(encoding="utf-8")
+            return read_stdin()
+        return decode_input(Path(args.file).read_bytes(), args.file)
     if not sys.stdin.isatty():
-        return sys.stdin.read()
+        return read_stdin()
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
     with tempfile.NamedTemporaryFile("w", suffix=suffix, delete=False, encoding="utf-8") as tmp:
         tmp.write(initial)
     try:
-        subprocess.run([*editor.split(), tmp.name], check=True)
-        return Path(tmp.name).read_text(encoding="utf-8")
+        try:
+            subprocess.run([*editor.split(), tmp.name], check=True)
+        except subprocess.CalledProcessError as exc:
+            raise errors.VaultError(
+                f"the editor ({editor}) exited with status {exc.returncode}; nothing was saved"
+            ) from None
+        return decode_input(Path(tmp.name).read_bytes(), tmp.name)
     finally:
         os.unlink(tmp.name)
 
@@ -427,7 +490,7 @@ def cmd_synthesize(args: argparse.Namespace) -> None:
 
 def cmd_daily_append(args: argparse.Namespace) -> None:
     v = open_vault(args, args.agent)
-    content = " ".join(args.text) if args.text else sys.stdin.read()
+    content = " ".join(args.text) if args.text else read_stdin()
     entry = v.append_daily(content, agent=args.agent)
     emit(
         args,
@@ -589,6 +652,12 @@ def _progress_printer(args: argparse.Namespace) -> Callable[[int, int], None]:
     return report
 
 
+def _print_notices(*notices: str | None) -> None:
+    for notice in notices:
+        if notice:
+            print(f"vault-app: notice: {notice}", file=sys.stderr)
+
+
 def cmd_search(args: argparse.Namespace) -> int:
     from vault_app.search import engine
 
@@ -596,7 +665,10 @@ def cmd_search(args: argparse.Namespace) -> int:
         raise UsageError("give a QUERY, or --queries FILE")
     v = open_vault(args, args.agent)
     want_semantic = args.mode in (None, "semantic", "hybrid")
-    search, _ = engine.open_engine(v, semantic=want_semantic, progress=_progress_printer(args))
+    search, report = engine.open_engine(
+        v, semantic=want_semantic, progress=_progress_printer(args)
+    )
+    _print_notices(report.notice, search.cache_notice())
     mode = args.mode or ("hybrid" if search.semantic is not None else "bm25")
     fallback = None
     if args.mode is None and search.semantic is None:
@@ -626,11 +698,21 @@ def cmd_search(args: argparse.Namespace) -> int:
         }
 
     if args.queries:
-        handle = sys.stdin if args.queries == "-" else open(args.queries, encoding="utf-8")  # noqa: SIM115
+        # bytes, decoded line by line: a line that is not UTF-8 stops the run with its
+        # number, after the answers to the lines before it
+        handle = sys.stdin.buffer if args.queries == "-" else open(args.queries, "rb")  # noqa: SIM115
+        source = "stdin" if args.queries == "-" else args.queries
         with handle:
-            for line in handle:
-                out = run_one(line.rstrip("\n"))
-                sys.stdout.buffer.write(orjson.dumps(out, default=str) + b"\n")
+            for number, raw in enumerate(handle, 1):
+                try:
+                    line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+                except UnicodeDecodeError as exc:
+                    raise errors.VaultError(
+                        f"{source} line {number}, column {exc.start + 1}: not valid UTF-8 "
+                        f"({exc.reason})"
+                    ) from None
+                out = run_one(line.rstrip("\r\n"))
+                sys.stdout.buffer.write(json_bytes(out) + b"\n")
                 sys.stdout.flush()
         return 0
     out = run_one(args.query)
@@ -667,7 +749,10 @@ def cmd_context(args: argparse.Namespace) -> None:
     from vault_app.search import context, engine
 
     v = open_vault(args, args.agent)
-    search, _ = engine.open_engine(v, semantic=not args.bm25, progress=_progress_printer(args))
+    search, report = engine.open_engine(
+        v, semantic=not args.bm25, progress=_progress_printer(args)
+    )
+    _print_notices(report.notice, search.cache_notice())
     built = context.ContextBuilder(search).build(
         args.agent, args.query, budget=args.budget, mark_access=not args.no_access
     )
@@ -727,15 +812,50 @@ def cmd_watch(args: argparse.Namespace) -> int:
 def cmd_gui(args: argparse.Namespace) -> int:
     from vault_app.ui import app
 
-    path: Path | None
-    if args.vault:
-        path = Path(args.vault).expanduser()
-    else:
-        path = layout.find_vault(Path.cwd()) or config.configured_vault()
+    # no vault given, none here or configured: None, and the app opens the demo vault, as
+    # every other command does (resolve_vault_path)
+    path = Path(args.vault).expanduser() if args.vault else config.default_vault(Path.cwd())
     return app.run(path, demo=getattr(args, "demo", False))
 
 
 # -- parser ---------------------------------------------------------------------------------
+
+
+def _whole(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from `low` to `high`."""
+
+    def parse(value: str) -> int:
+        try:
+            number = int(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
+        if not low <= number <= high:
+            raise argparse.ArgumentTypeError(f"{number} is out of range ({low} to {high:,})")
+        return number
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+def _amount(low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: a finite number from `low` to `high`."""
+
+    def parse(value: str) -> float:
+        try:
+            number = float(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {value!r}") from None
+        if not (math.isfinite(number) and low <= number <= high):
+            raise argparse.ArgumentTypeError(f"{value} is out of range ({low:g} to {high:g})")
+        return number
+
+    parse.__name__ = "number"
+    return parse
+
+
+MAX_LIMIT = 100_000  # search hits in one answer
+MIN_BUDGET = 200  # characters of one agent context: the context builder's minimum
+MAX_BUDGET = 10_000_000
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -892,13 +1012,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--since", metavar="DATE")
     p.add_argument("--until", metavar="DATE")
     p.add_argument("--date-field", choices=["timestamp", "lastAccessed"], default="timestamp")
-    p.add_argument("--limit", type=int, default=10)
+    p.add_argument(
+        "--limit", type=_whole(1, MAX_LIMIT), default=10, help="hits to return (default 10)"
+    )
     p.add_argument("--explain", action="store_true", help="show the parts of each score")
     p.add_argument("--agent", help="the agent searching: its hits count as accessed")
     p = command(sub, "context", cmd_context, "the memory context for an agent's prompt")
     p.add_argument("--agent", required=True)
     p.add_argument("--query", help="what the conversation is about")
-    p.add_argument("--budget", type=int, default=4000, help="characters (default 4000)")
+    p.add_argument(
+        "--budget",
+        type=_whole(MIN_BUDGET, MAX_BUDGET),
+        default=4000,
+        help="characters (default 4000)",
+    )
     p.add_argument("--no-access", action="store_true", help="do not count the facts as accessed")
     p.add_argument("--bm25", action="store_true", help="do not load the semantic model")
 
@@ -911,7 +1038,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--quiet-ms",
-        type=float,
+        type=_amount(0, 60_000),
         default=100,
         help="report a burst of changes once the disk was quiet this long (default 100)",
     )
@@ -923,25 +1050,103 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Exit status of a command whose reader went away (`vault-app decay | head -1`): what a
+# shell reports for a program killed by SIGPIPE, as `seq 1 100000 | head -1` does; quiet.
+EXIT_BROKEN_PIPE = 141
+EXIT_INTERRUPTED = 130
+# Arguments that name local files: bytes that are not UTF-8 are kept (surrogateescape)
+# there, as the file system has them; in any other argument (ids, text) they are refused.
+_PATH_ARGUMENTS = frozenset({"vault", "path", "file", "queries"})
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; every failure ends as one `vault-app: error:` line on stderr.
+
+    Exit status: 0 done, 1 error, 2 wrong arguments, 130 interrupted (Ctrl+C), 141 the
+    reader of stdout went away (a pipe closed early; nothing more is printed).
+    `VAULT_APP_DEBUG=1` shows the traceback of an unexpected error.
+    """
+    try:
+        code = _run(argv)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+        return code
+    except BrokenPipeError:
+        # the Python documentation's way: point stdout at devnull so that the
+        # interpreter's own flush at exit does not fail again
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        return EXIT_BROKEN_PIPE
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+
+
+def _fail(message: str) -> int:
+    line = message.replace("\r", " ").replace("\n", " ")  # one line, whatever it held
+    print(f"vault-app: error: {line}", file=sys.stderr)
+    return 1
+
+
+def describe_os_error(exc: OSError) -> str:
+    """`<path>: <reason>`, the reason in words (no `[Errno 28]`)."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    if exc.filename is None:
+        return reason
+    target = os.fsdecode(exc.filename) if isinstance(exc.filename, bytes) else str(exc.filename)
+    if exc.filename2 is not None:
+        target += f" -> {exc.filename2}"
+    return f"{target}: {reason}"
+
+
+def _undecodable_argument(args: argparse.Namespace) -> str | None:
+    """The first argument (not a file path) holding bytes that are not UTF-8, shown."""
+    for name, value in vars(args).items():
+        if name in _PATH_ARGUMENTS:
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if not isinstance(item, str):
+                continue
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                shown = repr(item.encode("utf-8", "surrogateescape"))[1:]
+                return f"{name.replace('_', '-')} {shown}"
+    return None
+
+
+def _run(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     for name, default in (("vault", None), ("json", False), ("actor", None), ("now", None)):
         if not hasattr(args, name):
             setattr(args, name, default)
+    bad = _undecodable_argument(args)
+    if bad is not None:
+        print(f"vault-app: error: argument is not valid UTF-8: {bad}", file=sys.stderr)
+        return 2
     handler: Handler = getattr(args, "handler", cmd_gui)
     try:
         result = handler(args)
     except UsageError as exc:
         parser.error(str(exc))
     except errors.VaultError as exc:
-        print(f"vault-app: error: {exc}", file=sys.stderr)
-        return 1
+        return _fail(str(exc))
+    except BrokenPipeError:
+        raise
     except OSError as exc:
-        print(f"vault-app: error: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
+        return _fail(describe_os_error(exc))
+    except RecursionError:
+        return _fail("data nested too deeply to handle (a recursion limit was reached)")
+    except MemoryError:
+        return _fail("out of memory")
+    except Exception as exc:
+        if os.environ.get("VAULT_APP_DEBUG"):
+            raise
+        return _fail(
+            f"unexpected {type(exc).__name__}: {exc} (a bug: please report it; "
+            "VAULT_APP_DEBUG=1 shows the traceback)"
+        )
     return result if isinstance(result, int) else 0
 
 

@@ -27,7 +27,7 @@ import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from vault_app.core import decay as decay_rules
-from vault_app.core import errors
+from vault_app.core import errors, layout
 
 if TYPE_CHECKING:  # storage imports this module: a runtime import would be circular
     from vault_app.core import storage as storage_io
@@ -321,6 +321,13 @@ def configured_vault() -> Path | None:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError):
         return None
     return Path(value).expanduser() if isinstance(value, str) and value else None
+
+
+def default_vault(cwd: Path) -> Path | None:
+    """The vault to use when none is given: the one containing `cwd`, else the one named
+    by `VAULT_APP_VAULT` or the user's config file; None when there is neither (the
+    command line and the window then both use the demo vault, `demo.ensure_demo_vault`)."""
+    return layout.find_vault(cwd) or configured_vault()
 
 
 def demo_vault_path() -> Path:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vault_app.core import daily, decay, formats, layout, vault
+from vault_app.core import config, daily, decay, formats, layout, vault
 
 SEED = 20260131  # the design's date: same seed and same `today`, same vault
 ACTION = "demo.create"
@@ -1259,6 +1259,18 @@ def create_demo(
     if problems:
         raise RuntimeError(f"demo vault has problems: {problems}")
     return v
+
+
+def ensure_demo_vault() -> tuple[Path, bool]:
+    """The demo vault in the user's data folder (`config.demo_vault_path`), created on
+    first use: what the window and the command line open when given no vault. Returns
+    the path and whether it was created now."""
+    target = config.demo_vault_path()
+    if layout.is_vault(target):
+        return target, False
+    target.parent.mkdir(parents=True, exist_ok=True)
+    create_demo(target)
+    return target, True
 
 
 def expand_days(text: str, today: dt.date) -> str:

@@ -71,6 +71,8 @@ class Doctor:
         self._related: list[tuple[_FactSite, int, str]] = []
         self._corrupt: list[tuple[Path, models.Problem]] = []
         self._quarantine_root: Path | None = None
+        self._named: set[str] = set()  # folders whose names were checked
+        self._named_keys: dict[tuple[str, str], str] = {}  # (parent, name_key) -> name
 
     def problem(
         self, path: Path, message: str, location: str | None = None, severity: str = "error"
@@ -104,7 +106,9 @@ class Doctor:
 
     def _check_entities(self) -> None:
         skipped: list[tuple[Path, str]] = []
+        self._check_names(None, [self.paths.agents_dir / a for a in self.paths.agent_ids()])
         for folder in self.paths.iter_all_entities(skipped):
+            self._check_names(folder.ref.path, [folder.folder])
             present = [n for n in layout.FACT_FILE_NAMES if (folder.folder / n).is_file()]
             if len(present) > 1:
                 self.problem(
@@ -116,6 +120,37 @@ class Doctor:
                 self._check_fact_file(folder.facts_file, folder.ref.agent)
         for path, reason in skipped:
             self.problem(path, reason, severity="warning" if "not followed" in reason else "error")
+
+    def _check_names(self, entity: str | None, folders: list[Path]) -> None:
+        """Warn about folder names a creation would refuse now (not portable, spoofable,
+        or one folder with a sibling on Windows and macOS): here they still open.
+
+        `entity` (an entity id) names the folder `folders[0]` and its groups, each
+        checked once; clashes are found among the folders checked (no extra listing).
+        On strings: 10,000 entities cost about 0.1 s.
+        """
+        if entity is not None:
+            leaf = os.fspath(folders[0])
+            depth = entity.count("/")  # folders below the PARA category
+            paths = [leaf.rsplit(os.sep, up)[0] for up in range(depth - 1, 0, -1)]
+            paths.append(leaf)
+        else:
+            paths = [os.fspath(f) for f in folders]
+        for path in paths:
+            if path in self._named:
+                continue
+            self._named.add(path)
+            parent, _, name = path.rpartition(os.sep)
+            reason = layout.name_problem(name)
+            twin = self._named_keys.setdefault((parent, layout.name_key(name)), name)
+            if reason is None and twin != name:
+                reason = f"is the same name as {twin!r} on Windows and macOS"
+            if reason is not None:
+                self.problem(
+                    Path(path),
+                    f"a new entity or agent could not be named {name!r}: it {reason}",
+                    severity="warning",
+                )
 
     def _check_fact_file(self, path: Path, scope: str | None) -> None:
         self.report.files_checked += 1

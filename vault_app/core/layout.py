@@ -9,7 +9,13 @@ folder's path from the PARA root (`areas/people/jane`); its address adds a scope
 
 Every id is validated before it touches the filesystem: no empty or whitespace-padded
 parts, no `.`/`..`, no absolute paths or drive letters, no backslashes or control
-characters, and nothing that resolves (through symlinks) outside the vault.
+characters, no part over 255 bytes, and nothing that resolves (through symlinks) outside
+the vault. A name made new (an entity or agent created, an entity moved) must also be
+portable and unspoofable (`name_problem`): not a name Windows reserves, no trailing dot,
+no invisible or bidirectional-control characters, no letters of two scripts that only
+look alike, in NFC form, within length limits, and not the same as a sibling's but for
+case or normalisation. Folders already on disk open whatever their names (`doctor`
+warns about the ones that would be refused now).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import concurrent.futures
 import datetime as dt
 import os
 import re
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +40,8 @@ GLOBAL_SCOPE = "global"
 _DAILY_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})\.md$")
 _BAD_PART = re.compile(r"[\x00-\x1f\x7f\\/:*?\"<>|]")
 _AGENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+MAX_PART_BYTES = 255  # a file name on Linux, macOS and Windows (in UTF-8 bytes)
+MAX_NEW_PATH_BYTES = 1024  # a new entity id: leaves room below PATH_MAX for the vault's own
 
 
 def validate_agent_id(agent_id: str) -> str:
@@ -61,6 +70,11 @@ def validate_entity_path(path: str) -> str:
             raise errors.InvalidIdError(f"invalid entity id {path!r}: bad character in {part!r}")
         if part.startswith("."):
             raise errors.InvalidIdError(f"invalid entity id {path!r}: hidden part {part!r}")
+        if len(part.encode("utf-8", "surrogatepass")) > MAX_PART_BYTES:
+            raise errors.InvalidIdError(
+                f"invalid entity id: part {part[:40]!r}… is longer than {MAX_PART_BYTES} "
+                "bytes, more than a file system allows in one name"
+            )
     if parts[0] not in PARA_CATEGORIES:
         raise errors.InvalidIdError(
             f"invalid entity id {path!r}: must start with one of {', '.join(PARA_CATEGORIES)}"
@@ -70,6 +84,113 @@ def validate_entity_path(path: str) -> str:
             f"invalid entity id {path!r}: name the entity inside {parts[0]}/"
         )
     return path
+
+
+# -- names made new: portable and unspoofable ---------------------------------------------
+
+# Device names Windows reserves in every folder, with any extension and in any case
+_WINDOWS_RESERVED = frozenset(
+    ["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"]
+    + [f"{port}{n}" for port in ("COM", "LPT") for n in [*"123456789", "¹", "²", "³"]]
+)
+# Characters that show as nothing (or as a space) and so make two names look the same.
+# Categories: Cc control, Cf format (zero-width, bidirectional controls, soft hyphen,
+# BOM…), Cs surrogate, Co private use, Cn unassigned, Zl/Zp line and paragraph
+# separators; any space but U+0020; and letters or marks drawn as nothing.
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"})
+_INVISIBLE_LETTERS = frozenset(
+    "\u115f\u1160\u3164\uffa0\u034f\u17b4\u17b5\u180b\u180c\u180d\u180f"
+    + "".join(chr(c) for c in range(0xFE00, 0xFE10))  # variation selectors
+)
+# Scripts that may share one name (Unicode TS #39, "highly restrictive"): Japanese,
+# Chinese and Korean names mix Han with their own scripts and with Latin
+_SCRIPT_MIXES = (
+    frozenset({"Latin", "Han", "Hiragana", "Katakana"}),
+    frozenset({"Latin", "Han", "Bopomofo"}),
+    frozenset({"Latin", "Han", "Hangul"}),
+)
+_SCRIPT_OF_PREFIX = (  # the character name's start -> the script (None: any script)
+    ("CJK ", "Han"),
+    ("IDEOGRAPHIC ", "Han"),
+    ("KATAKANA-HIRAGANA ", None),
+    ("HALFWIDTH KATAKANA", "Katakana"),
+    ("HALFWIDTH HANGUL", "Hangul"),
+    ("FULLWIDTH LATIN", "Latin"),
+    ("MODIFIER LETTER", None),
+)
+
+
+def _script(char: str) -> str | None:
+    """The script of a letter, from its Unicode name (the standard library has no script
+    property): `LATIN SMALL LETTER A` -> Latin, `CYRILLIC SMALL LETTER A` -> Cyrillic."""
+    name = unicodedata.name(char, "")
+    for prefix, script in _SCRIPT_OF_PREFIX:
+        if name.startswith(prefix):
+            return script
+    first = name.split(" ", 1)[0]
+    return first.title() if first else None
+
+
+def name_problem(part: str) -> str | None:
+    """Why `part` makes a poor new file or folder name, or None if it is a good one.
+
+    Legal on Linux but not portable: a name Windows reserves (`con`, `nul.txt`, `COM1`…),
+    a trailing dot or space, over 255 bytes. Not unspoofable: characters drawn as nothing
+    or that reorder text (zero-width, bidirectional controls), odd spaces, letters of two
+    scripts that only look alike (a Cyrillic `а` in a Latin name), a form other than NFC
+    (`é` as `e` + accent, which would make a second `é` entity beside the first).
+    """
+    if len(part.encode("utf-8", "surrogatepass")) > MAX_PART_BYTES:
+        return f"is longer than {MAX_PART_BYTES} bytes"
+    if part.endswith((".", " ")):
+        return "ends with a dot or a space (Windows drops them)"
+    if part.split(".", 1)[0].rstrip(" ").upper() in _WINDOWS_RESERVED:
+        return "is a device name Windows reserves (con, prn, aux, nul, com1-9, lpt1-9)"
+    if part.isascii() and part.isprintable():
+        return None  # the common case: nothing below can apply
+    if any("\ud800" <= char <= "\udfff" for char in part):
+        return "is not valid UTF-8 (other systems cannot show it)"
+    for char in part:
+        category = unicodedata.category(char)
+        if (category in _INVISIBLE_CATEGORIES and char != " ") or char in _INVISIBLE_LETTERS:
+            name = unicodedata.name(char, "unnamed")
+            return (
+                "holds an invisible, text-reordering or odd space character "
+                f"(U+{ord(char):04X} {name})"
+            )
+    if not unicodedata.is_normalized("NFC", part):
+        return "is not in NFC form (write accented letters as one character)"
+    scripts = {_script(c) for c in part if unicodedata.category(c).startswith("L")} - {None}
+    if len(scripts) > 1 and not any(scripts <= mix for mix in _SCRIPT_MIXES):
+        return (
+            f"mixes letters of {' and '.join(sorted(str(s) for s in scripts))}, which can "
+            "look alike (use one script per name)"
+        )
+    return None
+
+
+def name_key(part: str) -> str:
+    """What `part` is on a case-insensitive or normalising file system (Windows, macOS):
+    two names with the same key there are one folder."""
+    return unicodedata.normalize("NFC", part).casefold()
+
+
+def validate_new_agent_id(agent_id: str) -> str:
+    """`validate_agent_id`, and a portable name (`name_problem`) for a new agent."""
+    validate_agent_id(agent_id)
+    reason = name_problem(agent_id)
+    if reason:
+        raise errors.InvalidIdError(f"invalid new agent id {agent_id!r}: it {reason}")
+    return agent_id
+
+
+def portability_problem(path: str) -> str | None:
+    """The first part of an entity id (or agent id) that `name_problem` refuses, with why."""
+    for part in path.split("/"):
+        reason = name_problem(part)
+        if reason:
+            return f"{part!r} {reason}"
+    return None
 
 
 @dataclass(frozen=True, order=True)
@@ -180,6 +301,49 @@ class VaultLayout:
         if resolved != root and root not in resolved.parents:
             raise errors.InvalidIdError(f"{path} resolves to {resolved}, outside the vault {root}")
         return path
+
+    def check_new_entity(self, ref: EntityRef) -> Path:
+        """The folder of an entity about to be created or moved to, after checking every
+        part of its id that does not exist yet: a portable, unspoofable name
+        (`name_problem`) not taken, but for case or normalisation, by a sibling. Parts
+        that exist already are not judged: an existing vault keeps working."""
+        folder = self.entity_dir(ref)
+        size = len(ref.path.encode("utf-8", "surrogatepass"))
+        if size > MAX_NEW_PATH_BYTES:
+            raise errors.InvalidIdError(
+                f"invalid new entity id {ref.path[:60]!r}…: {size} bytes, over "
+                f"{MAX_NEW_PATH_BYTES}"
+            )
+        current = self.para_root(ref.agent)
+        for part in ref.path.split("/"):
+            current = current / part
+            if os.path.lexists(current):
+                continue
+            reason = name_problem(part)
+            if reason:
+                raise errors.InvalidIdError(
+                    f"invalid new entity id {ref.path!r}: {part!r} {reason}"
+                )
+            twin = same_name_sibling(current)
+            if twin is not None:
+                raise errors.AlreadyExistsError(
+                    f"cannot create {ref.path!r}: {twin.name!r} is there already, the same "
+                    "name on Windows and macOS (they ignore case and normalise accents)"
+                )
+        return folder
+
+    def check_new_agent(self, agent: str) -> Path:
+        """The folder of an agent about to be created: a portable id not taken by a
+        sibling but for case."""
+        validate_new_agent_id(agent)
+        folder = self.agent_dir(agent)
+        twin = None if os.path.lexists(folder) else same_name_sibling(folder)
+        if twin is not None:
+            raise errors.AlreadyExistsError(
+                f"cannot create agent {agent!r}: {twin.name!r} is there already, the same "
+                "name on Windows and macOS (they ignore case)"
+            )
+        return folder
 
     def relative(self, path: Path) -> str:
         """The vault-relative POSIX path of `path` (for audit lines and messages)."""
@@ -370,6 +534,20 @@ class EntityFolder:
     folder: Path
     facts_file: Path | None
     has_summary: bool
+
+
+def same_name_sibling(path: Path) -> Path | None:
+    """Another entry of `path`'s folder whose name differs from `path`'s only by case or
+    normalisation (one name on Windows and macOS), if there is one."""
+    key = name_key(path.name)
+    try:
+        with os.scandir(path.parent) as listing:
+            for entry in listing:
+                if entry.name != path.name and name_key(entry.name) == key:
+                    return Path(entry.path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    return None
 
 
 def parse_daily_name(name: str) -> dt.date | None:

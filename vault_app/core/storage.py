@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import logging
 import os
 import secrets
@@ -49,6 +50,18 @@ log = logging.getLogger(__name__)
 
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+@contextlib.contextmanager
+def naming(path: Path) -> Iterator[None]:
+    """Give an OSError raised without a file name the name of `path`: a write to a full
+    disk fails in `write` or `fsync`, which know only a descriptor."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.filename is not None or exc.errno is None:
+            raise
+        raise type(exc)(exc.errno, exc.strerror or str(exc), os.fspath(path)) from exc
 
 
 def fsync_dir(folder: Path) -> None:
@@ -176,24 +189,34 @@ class Storage:
 
     def lock(self, path: Path) -> filelock.BaseFileLock:
         rel = self.paths.relative(path)
-        name = hashlib.sha1(rel.encode("utf-8")).hexdigest()[:24] + ".lock"
+        # surrogatepass: a folder name that is not UTF-8 (kept as surrogate escapes) too
+        name = hashlib.sha1(rel.encode("utf-8", "surrogatepass")).hexdigest()[:24] + ".lock"
         folder = self.paths.state_dir / "locks"
         folder.mkdir(parents=True, exist_ok=True)
         return filelock.FileLock(folder / name, timeout=self.settings.lock_timeout_s)
 
     @contextlib.contextmanager
     def transaction(self, path: Path) -> Iterator[Transaction]:
-        """Hold `path`'s lock while its current content is read and (maybe) replaced."""
+        """Hold `path`'s lock while its current content is read and (maybe) replaced.
+
+        When no lock can be made (a read-only vault), the content is still read, and a
+        commit that would change the file raises the reason: reading never needs writing.
+        """
         self.ensure_inside(path)  # never read, replace or back up a file out there
-        lock = self.lock(path)
         try:
+            lock = self.lock(path)
             lock.acquire()
         except filelock.Timeout:
             raise errors.LockTimeoutError(
                 f"{path}: another writer held the lock for over {self.settings.lock_timeout_s:g} s"
             ) from None
+        except OSError as exc:
+            with naming(path):
+                yield Transaction(self, path, self.read(path), refused=exc)
+            return
         try:
-            yield Transaction(self, path, self.read(path))
+            with naming(path):
+                yield Transaction(self, path, self.read(path))
         finally:
             lock.release()
 
@@ -295,12 +318,15 @@ class Storage:
             "target": self.paths.relative(target),
         }
         line.update({k: v for k, v in fields.items() if v is not None})
-        data = orjson.dumps(line) + b"\n"
+        try:
+            data = orjson.dumps(line) + b"\n"
+        except orjson.JSONEncodeError:  # a name that is not UTF-8: escaped, still one line
+            data = json.dumps(line, separators=(",", ":")).encode("ascii") + b"\n"
         audit_path = self.paths.state_dir / AUDIT_NAME
         self.paths.state_dir.mkdir(parents=True, exist_ok=True)
         # O_APPEND keeps concurrent lines whole; the lock keeps them from interleaving
         # on filesystems where large appends are not atomic.
-        with self.lock(audit_path):
+        with self.lock(audit_path), naming(audit_path):
             fd = os.open(audit_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
             try:
                 os.write(fd, data)
@@ -341,9 +367,12 @@ class Storage:
 class Transaction:
     """The state of one locked file: what it holds now, and a way to replace it."""
 
-    def __init__(self, storage: Storage, path: Path, data: bytes | None) -> None:
+    def __init__(
+        self, storage: Storage, path: Path, data: bytes | None, refused: OSError | None = None
+    ) -> None:
         self.storage = storage
         self.path = path
+        self.refused = refused  # why the file cannot be locked, hence not written
         self.data = data
         self.digest = None if data is None else sha256(data)
         self.committed: str | None = None
@@ -361,6 +390,8 @@ class Transaction:
         if after == self.digest:
             self.committed = after
             return after
+        if self.refused is not None:
+            raise self.refused
         self.storage.replace_atomically(self.path, data, self.digest, after)
         self.storage.audit(action, self.path, before=self.digest, after=after, **audit)
         self.committed = after

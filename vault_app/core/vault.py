@@ -464,6 +464,7 @@ class Vault:
         folder = self.paths.entity_dir(ref)
         if self.paths.facts_file(folder) or (folder / layout.SUMMARY_NAME).exists():
             raise errors.AlreadyExistsError(f"entity {ref} already exists")
+        self.paths.check_new_entity(ref)  # a new name must be portable and unspoofable
         folder.mkdir(parents=True, exist_ok=True)
         self.paths.ensure_inside(folder)
         text = f"# {ref.title}\n\n{summary.strip()}\n" if summary else f"# {ref.title}\n"
@@ -511,7 +512,7 @@ class Vault:
             if not source.is_dir():
                 raise errors.NotFoundError(f"entity {ref} was moved or removed meanwhile")
             target, n = base, 1
-            while self.paths.entity_dir(target).exists():
+            while self._taken(target):
                 if not suffix:
                     raise errors.AlreadyExistsError(f"entity {target} already exists")
                 n += 1
@@ -524,6 +525,12 @@ class Vault:
             storage.fsync_dir(destination.parent)
         self.storage.audit(action, destination, entity=str(ref), to=str(target))
         return target
+
+    def _taken(self, ref: layout.EntityRef) -> bool:
+        """An entity folder is there, or one with the same name but for case or
+        normalisation (the same folder on Windows and macOS)."""
+        folder = self.paths.entity_dir(ref)
+        return folder.exists() or layout.same_name_sibling(folder) is not None
 
     def restore_deleted(self, ref: layout.EntityRef | str) -> list[Path]:
         """Bring back an entity's files deleted outside the app, each as this vault last
@@ -1048,6 +1055,7 @@ class Vault:
         folder = self.paths.agent_dir(agent)
         if folder.exists():
             raise errors.AlreadyExistsError(f"agent {agent!r} already exists")
+        self.paths.check_new_agent(agent)  # a new name must be portable
         for category in layout.PARA_CATEGORIES:
             (folder / "workspace" / category).mkdir(parents=True, exist_ok=True)
         (folder / "daily").mkdir(exist_ok=True)

@@ -30,8 +30,10 @@ and punctuation queries get no semantic hit at all.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import dataclasses
 import datetime as dt
+import logging
 import os
 import threading
 import time
@@ -59,6 +61,7 @@ BoolArray = npt.NDArray[np.bool_]
 _KIND = {k: i for i, k in enumerate(documents.KINDS)}
 _STATUS = {"active": 0, "superseded": 1}
 _TIER_NAMES = ("hot", "warm", "cold")
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -395,6 +398,16 @@ class SearchEngine:
         self._slot_cache: tuple[int, npt.NDArray[np.int64]] | None = None
         self._masks: dict[Any, tuple[BoolArray, npt.NDArray[np.int8]]] = {}
         self._allowed: dict[Any, BoolArray] = {}
+        # why the index lives in memory only (its folder cannot be written), if it does
+        self.save_notice: str | None = None
+
+    def cache_notice(self) -> str | None:
+        """Why a cache under `.vault/cache/` is kept in memory only (a read-only vault, a
+        full disk), or None: searching works the same, the next open rebuilds it."""
+        notices = [self.save_notice]
+        if self.semantic is not None and self.semantic.cache is not None:
+            notices.append(self.semantic.cache.memory_only)
+        return "; ".join(n for n in notices if n) or None
 
     # -- sources ------------------------------------------------------------------------
 
@@ -534,7 +547,7 @@ class SearchEngine:
                 self.semantic.put(rows, self.state.docs.texts(), progress, keys=keys)
             report = self._catch_up(progress, sources.result())
             if report[0] or report[1] or not loaded:
-                self.save()
+                self._save_if_possible()
         return OpenReport(
             loaded=loaded,
             reindexed_sources=report[0],
@@ -670,13 +683,42 @@ class SearchEngine:
             save_id = storage.sha256(body)[:16]
             arrays = self.columns.arrays(keys)
             arrays["save_id"] = np.frombuffer(save_id.encode("ascii"), dtype=np.uint8)
-            temp = self.folder / f".columns.{os.getpid()}.tmp.npz"
-            np.savez(temp, allow_pickle=False, **arrays)
-            os.replace(temp, self.folder / "columns.npz")
-            self.bm25.save(self.folder / "bm25", meta={**self._header(), "docs": save_id})
-            temp = self.folder / f".docs.jsonl.{os.getpid()}.tmp"
-            temp.write_bytes(body)
-            os.replace(temp, self.folder / "docs.jsonl")
+            temps = [
+                self.folder / f".columns.{os.getpid()}.tmp.npz",
+                self.folder / f".docs.jsonl.{os.getpid()}.tmp",
+            ]
+            try:
+                np.savez(temps[0], allow_pickle=False, **arrays)
+                os.replace(temps[0], self.folder / "columns.npz")
+                self.bm25.save(self.folder / "bm25", meta={**self._header(), "docs": save_id})
+                temps[1].write_bytes(body)
+                os.replace(temps[1], self.folder / "docs.jsonl")
+            finally:  # a full disk must not leave half files behind
+                for temp in temps:
+                    with contextlib.suppress(OSError):
+                        temp.unlink()
+
+    def _save_if_possible(self) -> None:
+        """`save`, or, when the cache folder cannot be written (a read-only vault, a full
+        disk) or a name is not UTF-8, keep the index in memory and say so in
+        `save_notice`: reading a vault never needs writing to it."""
+        try:
+            self.save()
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            self.save_notice = (
+                f"the search index is kept in memory only: cannot write "
+                f"{exc.filename or self.folder} ({reason})"
+            )
+            log.info("%s", self.save_notice)
+        except orjson.JSONEncodeError as exc:  # a file or folder name that is not UTF-8
+            self.save_notice = (
+                f"the search index is kept in memory only: it cannot be saved as JSON ({exc}; "
+                "`vault-app doctor` names the file or folder)"
+            )
+            log.info("%s", self.save_notice)
+        else:
+            self.save_notice = None
 
     def _load(self) -> tuple[bool, str | None]:
         # 10^6 small objects are made here and live as long as the engine: the collector
@@ -702,7 +744,7 @@ class SearchEngine:
             index = bm25.BM25Index.load(self.folder / "bm25")
             with np.load(self.folder / "columns.npz", allow_pickle=False) as npz:
                 arrays = {name: npz[name] for name in npz.files}
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # no index (or no cache folder)
             return False, None
         except (orjson.JSONDecodeError, bm25.IndexFormatError, OSError, ValueError) as exc:
             return False, f"search index cache was unreadable and is rebuilt ({exc})"
@@ -1031,6 +1073,9 @@ def _semantic_component(
         encoder = semantic_module.load_encoder(model, notice=notices.append)
     except semantic_module.SemanticUnavailable as exc:
         return None, f"semantic search is not available: {exc}"
+    except OSError as exc:  # the model cache cannot be written (a read-only home, a full disk)
+        where = f"{exc.filename}: " if exc.filename else ""
+        return None, f"semantic search is not available: {where}{exc.strerror or exc}"
     cache = semantic_module.EmbeddingCache(target.paths.state_dir / "cache" / "embeddings")
     component = semantic_module.VectorRows(encoder, cache)
     component.preload()

@@ -1044,8 +1044,17 @@ def semantic_available(
 class _Store:
     """The vectors of one identity in memory: growable rows plus key -> row."""
 
-    def __init__(self, folder: Path, identity: str, dimension: int, dtype: np.dtype[Any]) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        identity: str,
+        dimension: int,
+        dtype: np.dtype[Any],
+        *,
+        on_disk: bool = True,
+    ) -> None:
         self.folder = folder
+        self.on_disk = on_disk  # False: its folder holds another model's files (or none)
         self.identity = identity
         self.dimension = dimension
         self.dtype = dtype
@@ -1106,6 +1115,10 @@ class EmbeddingCache:
     more than 0.99999 to the float32 vectors; the vectors are returned as float32, and a
     newly encoded vector is rounded the same way, so a vector is the same whether it was
     just encoded or read back. Shards other processes wrote are picked up on the next call.
+
+    When the folder cannot be written (a read-only vault, a full disk), the cache keeps
+    working in memory: what is on disk is still read, new vectors are kept in memory
+    only, and `memory_only` says why (it is logged once).
     """
 
     def __init__(
@@ -1117,6 +1130,7 @@ class EmbeddingCache:
             raise ValueError(f"dtype must be float16 or float32, not {self.dtype}")
         self.max_shards = max(2, max_shards)
         self._stores: dict[str, _Store] = {}
+        self.memory_only: str | None = None  # why nothing is written, if nothing is
 
     def identity_dir(self, identity: str) -> Path:
         """The subfolder of one model identity."""
@@ -1170,9 +1184,17 @@ class EmbeddingCache:
                 raise ValueError(f"the encoder returned {fresh.shape}, not {wanted}")
             with self._locked(encoder.identity):
                 self._refresh(store)
-                self._write_shard(store, keys[picked], fresh.astype(self.dtype))
+                if self._writable(store):
+                    try:
+                        self._write_shard(store, keys[picked], fresh.astype(self.dtype))
+                    except OSError as error:
+                        self._stop_writing(error)
                 store.append(keys[picked], fresh)
-                self._maybe_merge(store)
+                if self._writable(store):
+                    try:
+                        self._maybe_merge(store)
+                    except OSError as error:
+                        self._stop_writing(error)
             rows = self._rows(store, keys)
         if out is None:
             return store.vectors[rows].astype(np.float32)
@@ -1188,7 +1210,11 @@ class EmbeddingCache:
 
     def compact(self, identity: str, keep: Iterable[str] | None = None) -> None:
         """Merge the shards of `identity` into one; with `keep`, keep only those texts."""
+        if self.memory_only is not None:
+            return
         with self._locked(identity):
+            if self.memory_only is not None:
+                return
             store = self._stores.get(identity)
             if store is None:
                 meta = self._read_identity(self.identity_dir(identity))
@@ -1209,10 +1235,35 @@ class EmbeddingCache:
 
     @contextlib.contextmanager
     def _locked(self, identity: str) -> Iterator[None]:
-        folder = self.identity_dir(identity)
-        folder.mkdir(parents=True, exist_ok=True)
-        with filelock.FileLock(str(folder / ".lock")):
+        """Hold the identity's lock; without it (it cannot be made), go on in memory."""
+        lock: filelock.BaseFileLock | None = None
+        if self.memory_only is None:
+            folder = self.identity_dir(identity)
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                lock = filelock.FileLock(str(folder / ".lock"))
+                lock.acquire()
+            except OSError as error:
+                lock = None
+                self._stop_writing(error)
+        try:
             yield
+        finally:
+            if lock is not None:
+                lock.release()
+
+    def _stop_writing(self, error: OSError) -> None:
+        """Keep the vectors in memory only from now on (the folder cannot be written)."""
+        if self.memory_only is None:
+            where = error.filename or self.folder
+            self.memory_only = (
+                f"the embedding cache is kept in memory only: cannot write {where} "
+                f"({error.strerror or error})"
+            )
+            log.info("%s", self.memory_only)
+
+    def _writable(self, store: _Store) -> bool:
+        return self.memory_only is None and store.on_disk
 
     def _rows(self, store: _Store, keys: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
         get = store.row_of.get
@@ -1231,6 +1282,11 @@ class EmbeddingCache:
                 "dimension": dimension,
                 "dtype": self.dtype.name,
             }
+            if meta != wanted and self.memory_only is not None:
+                # the files are another model's (or none): start empty, in memory
+                store = _Store(folder, identity, dimension, self.dtype, on_disk=False)
+                self._stores[identity] = store
+                return store
             if meta != wanted:
                 if meta is not None or any(folder.glob("*.npy")):
                     log.warning(
@@ -1238,10 +1294,18 @@ class EmbeddingCache:
                         "damaged: emptied, its texts will be encoded again",
                         folder,
                     )
-                for path in folder.iterdir():
-                    if path.name != ".lock":
-                        _remove(path)
-                _write_atomic(folder / "identity.json", json.dumps(wanted, indent=2).encode())
+                try:
+                    for path in folder.iterdir():
+                        if path.name != ".lock":
+                            _remove(path)
+                    _write_atomic(
+                        folder / "identity.json", json.dumps(wanted, indent=2).encode()
+                    )
+                except OSError as error:
+                    self._stop_writing(error)
+                    store = _Store(folder, identity, dimension, self.dtype, on_disk=False)
+                    self._stores[identity] = store
+                    return store
             store = _Store(folder, identity, dimension, self.dtype)
             self._stores[identity] = store
         self._refresh(store)
@@ -1269,6 +1333,8 @@ class EmbeddingCache:
         When shards it had loaded are gone (another process merged them), it loads all
         again rather than hold their rows twice.
         """
+        if not store.on_disk:
+            return
         names = self._shard_names(store.folder)
         if store.shards - set(names):
             fresh = _Store(store.folder, store.identity, store.dimension, store.dtype)
@@ -1311,8 +1377,9 @@ class EmbeddingCache:
                 vec_path,
                 error,
             )
-            _remove(vec_path)
-            _remove(key_path)
+            with contextlib.suppress(OSError):  # a read-only cache keeps it, unread
+                _remove(vec_path)
+                _remove(key_path)
             return None
         return keys.astype(np.uint64), vectors
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.core import config, errors, layout, vault
+from vault_app.core import errors, layout, vault
 from vault_app.ui import (
     commands,
     context_view,
@@ -797,16 +797,13 @@ class MainWindow(QtWidgets.QMainWindow):
 
 
 def open_or_create_demo(path: Path | None, demo: bool) -> Path:
-    """The vault to open: the given one, else the demo vault (created on first use)."""
+    """The vault to open: the given one, else the demo vault (created on first use), as
+    the command line does (`demo.ensure_demo_vault`)."""
     if path is not None and not demo:
         return path
-    target = config.demo_vault_path()
-    if not layout.is_vault(target):
-        from vault_app.core import demo as demo_content
+    from vault_app.core import demo as demo_content
 
-        target.parent.mkdir(parents=True, exist_ok=True)
-        demo_content.create_demo(target)
-    return target
+    return demo_content.ensure_demo_vault()[0]
 
 
 def run(path: Path | None, *, demo: bool = False) -> int:
