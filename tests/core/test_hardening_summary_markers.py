@@ -341,8 +341,8 @@ def test_property_merge_keeps_hand_written_text(
         assert _marker_like(before + after), "refused without a marker in the hand-written text"
         return
     assert merged.startswith(before) and merged.endswith(after)
-    first = current.find("\n")
-    eol = "\r\n" if first > 0 and current[first - 1] == "\r" else "\n"  # the file's breaks
+    first = current.find("\n", len(before))
+    eol = "\r\n" if first > 0 and current[first - 1] == "\r" else "\n"  # the block's breaks
     assert merged[len(before) : len(merged) - len(after)] == new_block.replace("\n", eol)
     assert synthesis.merge_block(merged, new_block, *args) == merged
     # A file with no block at all keeps all of its text in front of the new block.

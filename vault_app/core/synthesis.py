@@ -147,15 +147,17 @@ def merge_block(
 ) -> str:
     """`current` with `block` in place of its generated block, or appended if it has none.
 
-    Every byte outside the old block is kept; the block takes the file's line breaks
-    (CRLF if its first line ends so). Raises CorruptFileError if the block is damaged.
+    Every byte outside the old block is kept; the block keeps its own line breaks, and a
+    new block takes the file's (CRLF if its first line ends so). Raises CorruptFileError if the block is damaged.
     """
     if not current:
         return f"# {title}\n\n{block}\n"
-    first = current.find("\n")
+    span = find_block(current, begin, end, path)
+    # The block keeps the line breaks it has (so a rewrite settles), a new one takes the
+    # file's first.
+    first = current.find("\n", span[0] if span is not None else 0)
     eol = "\r\n" if first > 0 and current[first - 1] == "\r" else "\n"
     block = block.replace("\n", eol)
-    span = find_block(current, begin, end, path)
     if span is not None:
         return current[: span[0]] + block + current[span[1] :]
     gap = "" if current.endswith(eol * 2) else eol if current.endswith("\n") else eol * 2
