@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from vault_app.core import errors
+from vault_app.core import errors, safe_fs
 
 PARA_CATEGORIES = ("projects", "areas", "resources", "archives")
 FACT_FILE_NAMES = ("items.json", "facts.json")
@@ -322,10 +322,14 @@ class VaultLayout:
                 if reason:
                     problems.append((Path(entry.path), reason))
                     continue
-            if entry.is_dir(follow_symlinks=False):
+            if name in FACT_FILE_NAMES or name == SUMMARY_NAME:
+                # a file type from the listing (no system call), a stat only for a link
+                if entry.is_file():
+                    files.add(name)
+                else:  # a folder, a FIFO (reading it would block), a socket, a device
+                    problems.append((Path(entry.path), _not_a_file(entry)))
+            elif entry.is_dir(follow_symlinks=False):
                 subdirs.append(name)
-            elif name in FACT_FILE_NAMES or name == SUMMARY_NAME:
-                files.add(name)
         return files, subdirs, problems
 
     def _symlink_problem(self, link: Path) -> str | None:
@@ -356,6 +360,15 @@ class VaultLayout:
 _Listing = tuple[set[str], list[str], list[tuple[Path, str]]]
 _Ahead = tuple["concurrent.futures.Future[list[_Listing]]", int]  # a batch, a position in it
 _LIST_BATCH = 16  # folders listed per task of a walk's pool
+
+
+def _not_a_file(entry: os.DirEntry[str]) -> str:
+    """Why an entry at a file's name (items.json, summary.md...) is not read."""
+    try:
+        mode = entry.stat().st_mode
+    except OSError:
+        mode = entry.stat(follow_symlinks=False).st_mode
+    return f"is {safe_fs.kind(mode)}, not a regular file; vault-app does not read it"
 
 
 def _valid_part(name: str) -> bool:
