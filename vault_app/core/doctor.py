@@ -259,7 +259,10 @@ class Doctor:
                         severity="warning",
                     )
                     if repair:
-                        item.repaired = f"moved to {self._quarantine(path)}"
+                        try:
+                            item.repaired = f"moved to {self._quarantine(path)}"
+                        except errors.VaultError as exc:  # .vault/quarantine is a symlink
+                            item.message += f"; not moved: {exc}"
             stack.extend(reversed(folders))  # depth first, in name order
 
     def _symlink(self, link: Path, in_state: bool) -> None:

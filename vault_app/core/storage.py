@@ -194,11 +194,16 @@ class Storage:
         """Refuse (`errors.SymlinkError`) a write to `path` if it, or anything the write
         touches (its backup ring, `.vault/tmp`, the audit log), is or lies behind a
         symlink: checked before the write starts, so that a refusal changes nothing."""
-        root = self.paths.root
-        safe_fs.check_tree(root, path)
-        safe_fs.check_tree(root, self.backup_dir(path))
-        safe_fs.check_tree(root, self.paths.state_dir / "tmp")
-        safe_fs.check_tree(root, self.paths.state_dir / AUDIT_NAME)
+        safe_fs.check_tree(self.paths.root, path)
+        safe_fs.check_tree(self.paths.root, self.backup_dir(path))
+        self.check_state()
+
+    def check_state(self) -> None:
+        """Refuse (`errors.SymlinkError`) if a path every write uses (`.vault/tmp`,
+        `.vault/locks`, the audit log) is or lies behind a symlink."""
+        state = self.paths.state_dir
+        for path in (state / "tmp", state / "locks", state / AUDIT_NAME):
+            safe_fs.check_tree(self.paths.root, path)
 
     @contextlib.contextmanager
     def transaction(self, path: Path) -> Iterator[Transaction]:

@@ -500,6 +500,7 @@ class Vault:
         """Rename an entity folder under the locks of its files and of the target folder."""
         source = self._folder(ref)
         safe_fs.check_tree(self.root, source)  # a symlinked entity folder is not moved
+        self.storage.check_state()  # nor is anything moved before a refusal to log it
         parent_lock = self.storage.lock(self.paths.para_root(ref.agent) / base.category)
         held = [
             self.storage.lock(source / name) for name in (*layout.FACT_FILE_NAMES, "summary.md")

@@ -21,9 +21,11 @@ evaluation set in `benchmarks/eval/`). Every hit carries these parts for `--expl
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import dataclasses
 import datetime as dt
 import os
+import secrets
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -35,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 import orjson
 
-from vault_app.core import decay, errors, formats, layout, memory, storage, vault
+from vault_app.core import decay, errors, formats, layout, memory, safe_fs, storage, vault
 from vault_app.search import bm25, documents, tokenizer
 
 if TYPE_CHECKING:  # the semantic module is imported when semantic search is turned on
@@ -523,7 +525,10 @@ class SearchEngine:
                 self.semantic.put(rows, self.state.docs.texts(), progress, keys=keys)
             report = self._catch_up(progress, sources.result())
             if report[0] or report[1] or not loaded:
-                self.save()
+                try:
+                    self.save()
+                except errors.SymlinkError as exc:  # searching goes on, from memory
+                    notice = f"search index not saved: {exc}"
         return OpenReport(
             loaded=loaded,
             reindexed_sources=report[0],
@@ -640,7 +645,8 @@ class SearchEngine:
         recognised and rebuilt.
         """
         with self._lock:
-            self.folder.mkdir(parents=True, exist_ok=True)
+            # no symlink from the vault down to the index's files (errors.SymlinkError)
+            safe_fs.make_dirs(self.vault.root, self.folder / "bm25")
             keys = list(self.state.docs)
             source_of = {k: source for source, ks in self.state.by_source.items() for k in ks}
             head = {
@@ -659,13 +665,19 @@ class SearchEngine:
             save_id = storage.sha256(body)[:16]
             arrays = self.columns.arrays(keys)
             arrays["save_id"] = np.frombuffer(save_id.encode("ascii"), dtype=np.uint8)
-            temp = self.folder / f".columns.{os.getpid()}.tmp.npz"
-            np.savez(temp, allow_pickle=False, **arrays)
-            os.replace(temp, self.folder / "columns.npz")
-            self.bm25.save(self.folder / "bm25", meta={**self._header(), "docs": save_id})
-            temp = self.folder / f".docs.jsonl.{os.getpid()}.tmp"
-            temp.write_bytes(body)
-            os.replace(temp, self.folder / "docs.jsonl")
+            token = f"{os.getpid()}.{secrets.token_hex(4)}"
+            temp = self.folder / f".columns.{token}.tmp.npz"
+            try:  # temporary files made new: nothing at their names is written through
+                with os.fdopen(safe_fs.create(temp), "wb") as stream:
+                    np.savez(stream, allow_pickle=False, **arrays)
+                os.replace(temp, self.folder / "columns.npz")
+                self.bm25.save(self.folder / "bm25", meta={**self._header(), "docs": save_id})
+                temp = self.folder / f".docs.jsonl.{token}.tmp"
+                safe_fs.write_new(temp, body)
+                os.replace(temp, self.folder / "docs.jsonl")
+            finally:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(temp)
 
     def _load(self) -> tuple[bool, str | None]:
         # 10^6 small objects are made here and live as long as the engine: the collector
@@ -678,7 +690,11 @@ class SearchEngine:
     def _load_uncollected(self) -> tuple[bool, str | None]:
         path = self.folder / "docs.jsonl"
         try:
-            body = path.read_bytes()
+            # regular files only (a FIFO there would block the open), no symlink followed
+            safe_fs.check_tree(self.vault.root, path, safe_fs.STATE_READ)
+            body = safe_fs.read_file(path)
+            if body is None:
+                raise FileNotFoundError(path)
             save_id = storage.sha256(body)[:16]
             # in blocks of a megabyte, parsed a chunk at a time: no single call holds the
             # interpreter long (a split or a parse of the whole file held it for 50-130 ms,
@@ -689,11 +705,20 @@ class SearchEngine:
             first = 1 + int(data.get("name_lines", 0)) if isinstance(data, dict) else 1
             names = [orjson.loads(line) for line in lines[1:first]]
             index = bm25.BM25Index.load(self.folder / "bm25")
-            with np.load(self.folder / "columns.npz", allow_pickle=False) as npz:
+            with (
+                safe_fs.reading(self.folder / "columns.npz") as stream,
+                np.load(stream, allow_pickle=False) as npz,
+            ):
                 arrays = {name: npz[name] for name in npz.files}
         except FileNotFoundError:
             return False, None
-        except (orjson.JSONDecodeError, bm25.IndexFormatError, OSError, ValueError) as exc:
+        except (
+            orjson.JSONDecodeError,
+            bm25.IndexFormatError,
+            OSError,
+            ValueError,
+            errors.CorruptFileError,
+        ) as exc:
             return False, f"search index cache was unreadable and is rebuilt ({exc})"
         if not isinstance(data, dict):
             return False, "search index cache was from another version; rebuilt"
@@ -1011,7 +1036,12 @@ def _semantic_component(
         encoder = semantic_module.load_encoder(model, notice=notices.append)
     except semantic_module.SemanticUnavailable as exc:
         return None, f"semantic search is not available: {exc}"
-    cache = semantic_module.EmbeddingCache(target.paths.state_dir / "cache" / "embeddings")
+    cache = semantic_module.EmbeddingCache(
+        target.paths.state_dir / "cache" / "embeddings", root=target.root
+    )
     component = semantic_module.VectorRows(encoder, cache)
-    component.preload()
+    try:
+        component.preload()
+    except errors.SymlinkError as exc:  # the cache's folders are checked first
+        return None, f"semantic search is not available: {exc}"
     return component, "; ".join(notices) or None
