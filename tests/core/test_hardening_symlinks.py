@@ -6,38 +6,46 @@ X); vault-app does not write through symlinks"), and `doctor` reports every syml
 the vault and `.vault/` (an error in `.vault/` or when it leads outside the vault, a
 warning for a link inside it, which reads follow but writes refuse).
 
-Variants, and where each is covered (CLI = a real `python -m vault_app` process):
+Variants, and the test covering each (CLI: a real `python -m vault_app` process):
 
 - `.vault/backups/<path>/items.json` (the file's ring) -> an outside folder of 30 old
-  files: the ring rotation deleted 10 of them (the issue's case)      test_state_symlink_refuses_the_write (CLI)
-- `.vault/tmp` -> outside: the stale-temp sweep deleted its old files        same
-- `.vault/audit.jsonl` -> an outside file: lines appended to it              same
-- `.vault` itself, `.vault/backups`, an intermediate folder of the ring
-  (`.vault/backups/global/life`), `.vault/locks`, the lock file itself        same
-- the audit log with a second hard link (an append would change the other name)  test_audit_log_with_another_hard_link
+  files: the ring rotation deleted 10 of them (the issue's case);
+  `.vault/tmp` -> outside: the stale-temp sweep deleted its old files;
+  `.vault/audit.jsonl` -> an outside file: lines appended to it;
+  `.vault` itself, `.vault/backups`, an intermediate folder of the ring
+  (`.vault/backups/global/life`), `.vault/locks`, the lock file itself
+  -> test_state_symlink_refuses_the_write (CLI, parametrized; doctor reports each)
+- the audit log with a second hard link (an append would change the other name)
+  -> test_audit_log_with_another_hard_link
 - old "backups" in the ring that are symlinks to outside files: never rotated
-  (deleted), never counted, never restored from                               test_symlinks_inside_the_ring_are_not_rotated_or_restored
-- `.vault/quarantine` -> outside: `doctor --repair` moves nothing there      test_doctor_repair_does_not_quarantine_through_a_symlink (CLI)
-- `.vault/cache` -> outside: search still answers (from memory), writes
-  nothing there, says why                                                     test_search_cache_behind_a_symlink (CLI)
-- `.vault/cache/search/docs.jsonl` -> an outside file: replaced as a name,
-  the outside file untouched                                                  test_search_index_file_symlink_is_replaced_not_written
-- the embedding cache's folder -> outside: refused before its "empty the
-  folder of another model" step could delete anything there                   test_embedding_cache_folder_behind_a_symlink
-- the watcher's snapshot folder -> outside: not saved there                   test_watch_snapshot_behind_a_symlink
-- `.vault/config.toml` -> an outside file: settings are not read from it nor
-  saved through it                                                            test_config_file_symlink
-- the target file (items.json, a daily note) is a symlink to a file inside the
-  vault: reads follow it, writes refuse                                       test_in_vault_file_link_is_read_but_not_written
-- the entity folder is a symlink to another folder of the vault: writes and
-  archiving refuse                                                            test_in_vault_folder_link_refuses_writes
-- the daily folder is a symlinked folder                                      test_in_vault_folder_link_refuses_writes
-- the temp file name in the target folder is taken by a symlink: created with
-  O_EXCL|O_NOFOLLOW, never opened through                                     test_new_files_are_never_opened_through_a_symlink
-- os.link into the ring following a symlink: the target is refused first, and the
-  link is made with follow_symlinks=False                                     test_in_vault_file_link_is_read_but_not_written
+  (deleted), never counted, never restored from
+  -> test_symlinks_inside_the_ring_are_not_rotated_or_restored
+- `.vault/quarantine` -> outside: `doctor --repair` moves nothing there
+  -> test_doctor_repair_does_not_quarantine_through_a_symlink (CLI)
+- `.vault/cache` -> outside: search still answers (from memory), writes nothing there
+  -> test_search_cache_behind_a_symlink (CLI)
+- `.vault/cache/search/docs.jsonl` -> an outside file: replaced as a name, the outside
+  file untouched -> test_search_index_file_symlink_is_replaced_not_written (CLI)
+- the embedding cache's folder -> outside: refused before its "empty the folder of
+  another model" step could delete anything there
+  -> test_embedding_cache_folder_behind_a_symlink
+- the watcher's snapshot folder -> outside: not saved there, not read from there
+  -> test_watch_snapshot_behind_a_symlink
+- `.vault/config.toml` -> an outside file: settings neither read from it nor saved
+  through it -> test_config_file_symlink
+- the target file (items.json, a daily note) is a symlink to a file inside the vault:
+  reads follow it, writes refuse; so os.link into the ring never follows a symlink (it
+  is also made with follow_symlinks=False)
+  -> test_in_vault_file_link_is_read_but_not_written
+- the entity folder, or the daily folder, is a symlink to a folder of the vault:
+  writes, archiving and creating below it refuse
+  -> test_in_vault_folder_link_refuses_writes
+- the temp file name in the target folder taken by a symlink: new files are created
+  with O_EXCL|O_NOFOLLOW, never opened through one
+  -> test_new_files_are_never_opened_through_a_symlink
 - links out of the vault (file or folder) at entity places: covered since before in
-  tests/core/test_bad_input.py; doctor's report of them                       test_doctor_reports_every_symlink
+  tests/core/test_bad_input.py; doctor's report of every kind of link
+  -> test_doctor_reports_every_symlink
 - Windows (no O_NOFOLLOW): the lstat checks stand alone there; not runnable here.
 """
 
