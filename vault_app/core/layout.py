@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from vault_app.core import errors, safe_fs
+from vault_app.core import errors
 
 PARA_CATEGORIES = ("projects", "areas", "resources", "archives")
 FACT_FILE_NAMES = ("items.json", "facts.json")
@@ -323,11 +323,9 @@ class VaultLayout:
                     problems.append((Path(entry.path), reason))
                     continue
             if name in FACT_FILE_NAMES or name == SUMMARY_NAME:
-                # a file type from the listing (no system call), a stat only for a link
-                if entry.is_file():
-                    files.add(name)
-                else:  # a folder, a FIFO (reading it would block), a socket, a device
-                    problems.append((Path(entry.path), _not_a_file(entry)))
+                # whatever it is: a folder at a file's name is no entity to walk into, and
+                # reading a FIFO, a socket or a folder there reports what it is
+                files.add(name)
             elif entry.is_dir(follow_symlinks=False):
                 subdirs.append(name)
         return files, subdirs, problems
@@ -360,15 +358,6 @@ class VaultLayout:
 _Listing = tuple[set[str], list[str], list[tuple[Path, str]]]
 _Ahead = tuple["concurrent.futures.Future[list[_Listing]]", int]  # a batch, a position in it
 _LIST_BATCH = 16  # folders listed per task of a walk's pool
-
-
-def _not_a_file(entry: os.DirEntry[str]) -> str:
-    """Why an entry at a file's name (items.json, summary.md...) is not read."""
-    try:
-        mode = entry.stat().st_mode
-    except OSError:
-        mode = entry.stat(follow_symlinks=False).st_mode
-    return f"is {safe_fs.kind(mode)}, not a regular file; vault-app does not read it"
 
 
 def _valid_part(name: str) -> bool:
