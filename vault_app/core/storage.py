@@ -322,8 +322,11 @@ class Storage:
         # freeze), so that name order is age order; the hash says which version it is.
         target = folder / f"{time.time_ns():020d}-{before[:12]}"
         try:  # safe: the write that follows replaces, never edits, it
-            os.link(path, target, follow_symlinks=False)
-        except (OSError, NotImplementedError):
+            if os.link in os.supports_follow_symlinks:  # links a link itself, never its target
+                os.link(path, target, follow_symlinks=False)
+            else:  # Windows: `path` was checked to be no symlink
+                os.link(path, target)
+        except OSError:
             safe_fs.copy_file(path, target)
         self._trim(path)
 
