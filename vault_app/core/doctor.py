@@ -224,7 +224,7 @@ class Doctor:
         """One walk of the whole vault, `.vault/` included, without following symlinks:
         every symlink and special file (unless reported already), and leftover temp files
         outside `.vault/`."""
-        reported = {p.path for p in self.report.problems}
+        reported = {os.fspath(self.paths.root / p.path) for p in self.report.problems}
         state = os.fspath(self.paths.state_dir)
         stack = [(os.fspath(self.paths.root), False)]
         while stack:
@@ -236,23 +236,23 @@ class Doctor:
                 self.problem(Path(folder), f"cannot list folder: {exc.strerror}")
                 continue
             folders = []
-            for entry in entries:
-                path = Path(entry.path)
+            for entry in entries:  # file types from the listing: no system call per entry
                 here_state = in_state or entry.path == state
-                if self.paths.relative(path) in reported:
+                if entry.path in reported:
                     continue
                 if entry.is_symlink():
-                    self._symlink(path, here_state)
+                    self._symlink(Path(entry.path), here_state)
                 elif entry.is_dir(follow_symlinks=False):
                     folders.append((entry.path, here_state))
                 elif not entry.is_file(follow_symlinks=False):
                     mode = entry.stat(follow_symlinks=False).st_mode
                     self.problem(
-                        path,
+                        Path(entry.path),
                         f"is {safe_fs.kind(mode)}, not a regular file; vault-app does not read it",
                         severity="error" if here_state else "warning",
                     )
                 elif not here_state and entry.name.endswith(TEMP_PATTERNS):
+                    path = Path(entry.path)
                     item = self.problem(
                         path,
                         "leftover temp file from an interrupted write (the target is intact)",
