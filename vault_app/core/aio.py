@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import aiofiles
-import aiofiles.os
 
 from vault_app.core import daily, errors, layout, models, storage, vault
 
@@ -36,20 +35,16 @@ class AsyncVault:
     # -- reads (aiofiles) ---------------------------------------------------------------
 
     async def _read(self, path: Path) -> bytes | None:
-        """Like `Storage.read`: None when absent, size limit enforced."""
-        try:
-            size = (await aiofiles.os.stat(path)).st_size
-        except FileNotFoundError:
+        """Like `Storage.read`: None when absent; the same checks (size limit, regular
+        files only, no symlink out of the vault), made on the descriptor it then reads."""
+        opened = await asyncio.to_thread(self.sync.storage.open_checked, path)
+        if opened is None:
             return None
-        limit = self.sync.config.storage.max_file_bytes
-        if size > limit:
-            # Same message as the synchronous read, which raises it.
-            return await asyncio.to_thread(self.sync.storage.read, path)
+        fd, _ = opened
         try:
-            async with aiofiles.open(path, "rb") as handle:
-                return await handle.read()
-        except FileNotFoundError:
-            return None
+            async with aiofiles.open(fd, "rb") as handle:  # closes fd
+                data: bytes = await handle.read()
+                return data
         except OSError as exc:
             raise errors.CorruptFileError(path, f"cannot read: {exc.strerror}") from None
 

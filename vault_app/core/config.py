@@ -27,13 +27,14 @@ import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from vault_app.core import decay as decay_rules
-from vault_app.core import errors, layout
+from vault_app.core import errors, layout, safe_fs
 
 if TYPE_CHECKING:  # storage imports this module: a runtime import would be circular
     from vault_app.core import storage as storage_io
 
 APP_NAME = "vault-app"
 CONFIG_NAME = "config.toml"
+_MAX_CONFIG_BYTES = 1 << 20  # a settings file; anything larger is not one
 
 Weekday = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
@@ -81,10 +82,13 @@ class VaultConfig(BaseModel):
     @classmethod
     def load(cls, vault_root: Path) -> VaultConfig:
         path = vault_root / ".vault" / CONFIG_NAME
-        if not path.is_file():
+        # never through a symlink, nor from a FIFO or a folder (CorruptFileError)
+        safe_fs.check_tree(vault_root, path, safe_fs.STATE_READ)
+        raw = safe_fs.read_file(path, _MAX_CONFIG_BYTES)
+        if raw is None:
             return cls()
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            data = tomllib.loads(raw.decode("utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise errors.CorruptFileError(path, f"invalid TOML: {exc}") from None
         try:

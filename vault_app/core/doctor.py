@@ -5,8 +5,12 @@ schema; ids are unique across the vault; `supersededBy` / `supersedes` and
 `relatedEntities` point at something that exists (an archived entity counts); markdown
 files are valid UTF-8; the generated block of a summary.md or index.md is whole (one
 begin marker line, then one end marker line); daily-note names are real dates; no temp
-files are left over from an interrupted write; `.vault/config.toml` is valid. Each
-problem names its file and the place in it.
+files are left over from an interrupted write; `.vault/config.toml` is valid; and, over
+the whole vault with `.vault/`, every symlink (an error in `.vault/` or when it leads
+outside the vault, a warning for a link inside it, which is read through but never
+written through) and every FIFO, socket or device (an error at a name vault-app reads,
+such as items.json, where a folder is one too). Each problem names its file and the
+place in it.
 
 Repair never discards anything: a corrupt fact file is moved to
 `.vault/quarantine/<time>/` and the newest backup that parses is put in its place
@@ -17,7 +21,6 @@ Problems that would need a guess (a fact with a bad field) are only reported.
 from __future__ import annotations
 
 import os
-import shutil
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -30,6 +33,7 @@ from vault_app.core import (
     layout,
     memory,
     models,
+    safe_fs,
     storage,
     synthesis,
     vault,
@@ -90,7 +94,7 @@ class Doctor:
             self._check_entities()
             self._check_links()
             self._check_markdown()
-            self._check_temp_files(repair)
+            self._check_tree(repair)
             if repair:
                 self._repair_corrupt()
         self.report.seconds = time.perf_counter() - started
@@ -159,8 +163,11 @@ class Doctor:
             ff = formats.decode(path, data or b"")
         except errors.CorruptFileError as exc:
             item = self.problem(exc.path, exc.reason, exc.location)
-            if "MB limit" not in exc.reason:  # too large is not corrupt: nothing to restore
-                self._corrupt.append((path, item))
+            if "MB limit" in exc.reason:  # too large is not corrupt: nothing to restore
+                return
+            if isinstance(exc, errors.NotRegularFileError | errors.SymlinkError):
+                return  # not a file of this vault's to replace: the user decides
+            self._corrupt.append((path, item))
             return
         successor, _ = ff.lineage()
         for index, entry in enumerate(ff.raw):
@@ -241,7 +248,8 @@ class Doctor:
             if agent is not None:
                 files += [self.paths.agent_dir(agent) / n for n in vault.AGENT_DOCUMENTS]
             files.append(self.paths.para_root(agent) / "index.md")
-        return [f for f in files if f.is_file()]
+        # what exists by that name, a folder or a FIFO too: reading it reports what it is
+        return [f for f in files if os.path.lexists(f)]
 
     def _check_markdown(self) -> None:
         markers = {
@@ -257,20 +265,89 @@ class Doctor:
             except errors.CorruptFileError as exc:
                 self.problem(exc.path, exc.reason, exc.location)
 
-    def _check_temp_files(self, repair: bool) -> None:
-        for dirpath, dirnames, filenames in os.walk(self.paths.root):
-            if Path(dirpath) == self.paths.root:
-                dirnames[:] = [d for d in dirnames if d != layout.STATE_DIR]
-            for name in filenames:
-                if name.endswith(TEMP_PATTERNS):
-                    path = Path(dirpath) / name
+    def _check_tree(self, repair: bool) -> None:
+        """One walk of the whole vault, `.vault/` included, without following symlinks:
+        every symlink and special file (unless reported already), and leftover temp files
+        outside `.vault/`."""
+        reported = {os.fspath(self.paths.root / p.path) for p in self.report.problems}
+        state = os.fspath(self.paths.state_dir)
+        stack = [(os.fspath(self.paths.root), False)]
+        while stack:
+            folder, in_state = stack.pop()
+            try:
+                with os.scandir(folder) as listing:
+                    entries = sorted(listing, key=lambda e: e.name)
+            except OSError as exc:
+                self.problem(Path(folder), f"cannot list folder: {exc.strerror}")
+                continue
+            folders = []
+            for entry in entries:  # file types from the listing: no system call per entry
+                here_state = in_state or entry.path == state
+                if entry.path in reported:
+                    continue
+                if entry.is_symlink():
+                    self._symlink(Path(entry.path), here_state)
+                elif entry.is_dir(follow_symlinks=False):
+                    folders.append((entry.path, here_state))
+                elif not entry.is_file(follow_symlinks=False):
+                    mode = entry.stat(follow_symlinks=False).st_mode
+                    self.problem(
+                        Path(entry.path),
+                        f"is {safe_fs.kind(mode)}, not a regular file; vault-app does not read it",
+                        severity="error" if here_state else "warning",
+                    )
+                elif not here_state and entry.name.endswith(TEMP_PATTERNS):
+                    path = Path(entry.path)
                     item = self.problem(
                         path,
                         "leftover temp file from an interrupted write (the target is intact)",
                         severity="warning",
                     )
                     if repair:
-                        item.repaired = f"moved to {self._quarantine(path)}"
+                        try:
+                            item.repaired = f"moved to {self._quarantine(path)}"
+                        except errors.VaultError as exc:  # .vault/quarantine is a symlink
+                            item.message += f"; not moved: {exc}"
+            stack.extend(reversed(folders))  # depth first, in name order
+
+    def _symlink(self, link: Path, in_state: bool) -> None:
+        try:
+            target = os.readlink(link)
+        except OSError:
+            target = "?"
+        try:
+            resolved: Path | None = link.resolve(strict=True)
+        except (OSError, RuntimeError):
+            resolved = None
+        root = self.paths.root
+        if in_state:
+            self.problem(
+                link,
+                f"is a symlink (to {target}) in vault-app's own state: nothing is read or "
+                "written through it, and the writes that need it are refused; replace it "
+                "with a real folder or file",
+            )
+        elif resolved is None:
+            self.problem(link, f"broken symlink (to {target})", severity="warning")
+        elif resolved != root and root not in resolved.parents:
+            self.problem(
+                link,
+                f"symlink leads outside the vault (to {resolved}); it is not followed, "
+                "and nothing is written through it",
+            )
+        elif resolved.is_dir():
+            self.problem(
+                link,
+                f"symlinked folder (to {self.paths.relative(resolved)}) is not followed",
+                severity="warning",
+            )
+        else:
+            self.problem(
+                link,
+                f"symlink to {self.paths.relative(resolved)} inside the vault: read through, "
+                "but vault-app refuses to write through it",
+                severity="warning",
+            )
 
     # -- repair -------------------------------------------------------------------------
 
@@ -280,11 +357,11 @@ class Doctor:
             stamp = self.vault.now().strftime("%Y%m%dT%H%M%S")
             self._quarantine_root = self.paths.state_dir / "quarantine" / stamp
         target = self._quarantine_root / self.paths.relative(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
+        safe_fs.make_dirs(self.paths.root, target.parent)  # no symlink on the way
         if copy:
-            shutil.copy2(path, target)
+            safe_fs.copy_file(path, target)
         else:
-            os.replace(path, target)
+            os.replace(path, target)  # moves the entry itself, a symlink as a symlink
         return self.paths.relative(target)
 
     def _repair_corrupt(self) -> None:
@@ -293,9 +370,14 @@ class Doctor:
             if backup is None:
                 item.message += "; no valid backup to restore, the file is left as it is"
                 continue
-            with self.vault.storage.transaction(path) as tx:
-                saved = self._quarantine(path, copy=True)
-                tx.commit(backup.read_bytes(), "doctor.restore", restoredFrom=backup.name)
+            try:
+                with self.vault.storage.transaction(path) as tx:
+                    saved = self._quarantine(path, copy=True)
+                    data = self.vault.storage.read_backup(backup)
+                    tx.commit(data, "doctor.restore", restoredFrom=backup.name)
+            except errors.VaultError as exc:  # a symlink on the way: reported on its own
+                item.message += f"; not repaired: {exc}"
+                continue
             item.repaired = (
                 f"restored {backup.name} from .vault/backups; the corrupt file is kept in {saved}"
             )
@@ -303,8 +385,8 @@ class Doctor:
     def _newest_good_backup(self, path: Path) -> Path | None:
         for candidate in self.vault.storage.backups(path):
             try:
-                formats.decode(path, candidate.read_bytes())
-            except (errors.CorruptFileError, OSError):
+                formats.decode(path, self.vault.storage.read_backup(candidate))
+            except (errors.VaultError, OSError):
                 continue
             return candidate
         return None

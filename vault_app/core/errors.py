@@ -36,6 +36,27 @@ class CorruptFileError(VaultError):
         super().__init__(f"{self.path}{where}: {reason}")
 
 
+class SymlinkError(CorruptFileError):
+    """A symlink where vault-app writes, rotates, sweeps, quarantines, locks or logs (the
+    file itself or a folder on the way to it): it is never followed, the write refused."""
+
+    def __init__(
+        self,
+        path: Path | str,
+        target: str | None = None,
+        why: str = "vault-app does not write through symlinks",
+    ) -> None:
+        to = f" (to {target})" if target else ""
+        super().__init__(path, f"is a symlink{to}; {why}")
+        self.target = target
+        self.args = (f"{self.path} {self.reason}",)
+
+
+class NotRegularFileError(CorruptFileError):
+    """A FIFO, socket, device or folder where vault-app expects a regular file: it is
+    never opened for its content (a FIFO would block the reader forever), only reported."""
+
+
 class ConflictError(VaultError):
     """The file changed on disk since the writer read it; the write was refused."""
 

@@ -486,10 +486,12 @@ class VaultLayout:
                 if reason:
                     problems.append((Path(entry.path), reason))
                     continue
-            if entry.is_dir(follow_symlinks=False):
-                subdirs.append(name)
-            elif name in FACT_FILE_NAMES or name == SUMMARY_NAME:
+            if name in FACT_FILE_NAMES or name == SUMMARY_NAME:
+                # whatever it is: a folder at a file's name is no entity to walk into, and
+                # reading a FIFO, a socket or a folder there reports what it is
                 files.add(name)
+            elif entry.is_dir(follow_symlinks=False):
+                subdirs.append(name)
         return files, subdirs, problems
 
     def _symlink_problem(self, link: Path) -> str | None:

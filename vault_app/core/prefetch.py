@@ -14,8 +14,9 @@ system calls (four: with more, they spend their time handing the lock over). It 
 the PARA folders it is given, in the order the scan walks them (depth first, by name:
 the order of the path parts), and asks the kernel to read ahead each fact file it finds
 (`posix_fadvise(WILLNEED)`, which starts the read and returns; a plain read where that
-call does not exist). It writes nothing and follows no symlink; it stops when it is
-done or when the scan ends and stops it.
+call does not exist). It writes nothing, follows no symlink and reads nothing but
+regular files (a FIFO is opened without blocking and left); it stops when it is done or
+when the scan ends and stops it.
 
 The scan does not depend on it: it walks and reads as it always does, finding in the
 cache what was read ahead, so its result is the same whether the prefetch ran, ran part
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import os
 import queue
+import stat
 import sys
 import threading
 
@@ -36,6 +38,7 @@ if TYPE_CHECKING:  # the script imports only what it runs with
     from pathlib import Path
 
 FACT_FILE_NAMES = ("items.json", "facts.json")  # layout.FACT_FILE_NAMES (not imported)
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 THREADS = 4  # requests in flight (more threads spend more time handing the interpreter over)
 
 _Task = tuple[tuple[int, tuple[str, ...]], str]  # ((root, path parts): walk order, folder)
@@ -84,11 +87,15 @@ def prefetch(roots: Sequence[str], threads: int = THREADS) -> None:
 
 
 def _read_ahead(path: str) -> None:
+    """Start reading a regular file ahead; anything else (a FIFO swapped in since the
+    listing, a device) is left alone: opened without blocking, checked, closed."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd = os.open(path, _READ_FLAGS)
     except OSError:
         return
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return
         if hasattr(os, "posix_fadvise"):
             os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_WILLNEED)
         else:

@@ -17,6 +17,13 @@ and can tell the app's own writes from other writers' by content, not by timing.
 
 A crash at any point leaves either the old or the new file in place, never a mix; a
 leftover temp file is reported (and quarantined, never deleted) by `doctor`.
+
+Nothing is written through a symlink: before a transaction starts, the target and every
+path the write touches under `.vault/` (its backup ring, `tmp/`, `locks/`, `audit.jsonl`)
+are checked from the vault root down (`safe_fs`), and a symlink anywhere on the way
+refuses the write (`errors.SymlinkError`) before anything changed. Reads follow a symlink
+only to a file inside the vault, and read only regular files (`errors.NotRegularFileError`
+for a FIFO, a socket, a device or a folder, decided on the open descriptor).
 """
 
 from __future__ import annotations
@@ -27,7 +34,6 @@ import json
 import logging
 import os
 import secrets
-import shutil
 import stat
 import time
 from collections.abc import Callable, Iterator
@@ -37,11 +43,9 @@ from typing import Any
 import filelock
 import orjson
 
-from vault_app.core import config, decay, errors, layout
+from vault_app.core import config, decay, errors, layout, safe_fs
 
 TEMP_SUFFIX = ".vault-tmp"
-_NOFOLLOW: int | None = getattr(os, "O_NOFOLLOW", None)  # not on Windows
-_CLOEXEC: int = getattr(os, "O_CLOEXEC", 0)
 AUDIT_NAME = "audit.jsonl"
 
 WriteListener = Callable[[Path, str], None]
@@ -67,7 +71,7 @@ def naming(path: Path) -> Iterator[None]:
 def fsync_dir(folder: Path) -> None:
     if os.name != "posix":  # Windows cannot open a directory for fsync
         return
-    fd = os.open(folder, os.O_RDONLY)
+    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | safe_fs.NOFOLLOW)
     try:
         os.fsync(fd)
     finally:
@@ -117,57 +121,53 @@ class Storage:
     # -- reading ----------------------------------------------------------------------
 
     def read(self, path: Path) -> bytes | None:
-        """The file's bytes, None if it does not exist; refuses files over the size limit."""
-        data = self._read_regular_file(path)
-        if data is not None:
-            return data
-        if os.path.islink(path):
-            self.ensure_inside(path)
-        try:
-            size = path.stat().st_size
-        except FileNotFoundError:
+        """The file's bytes, None if it does not exist; refuses files over the size limit,
+        anything but a regular file, and symlinks leading out of the vault."""
+        opened = self.open_checked(path)
+        if opened is None:
             return None
-        if size > self.settings.max_file_bytes:
-            raise errors.CorruptFileError(
-                path,
-                f"file is {size / 1048576:.1f} MB, over the {self.settings.max_file_mb:g} MB "
-                "limit (storage.max_file_mb in .vault/config.toml); it is left as it is",
-            )
+        fd, size = opened
         try:
-            return path.read_bytes()
-        except FileNotFoundError:
-            return None
-        except IsADirectoryError:
-            raise errors.CorruptFileError(path, "expected a file, found a folder") from None
-        except OSError as exc:
-            raise errors.CorruptFileError(path, f"cannot read: {exc.strerror}") from None
-
-    def _read_regular_file(self, path: Path) -> bytes | None:
-        """`read`'s common case in 4 system calls: a regular file, not a symlink, in size.
-
-        One open that refuses a symlink (O_NOFOLLOW) and an fstat replace lstat, stat and
-        a buffered open (a vault scan reads 10,000 files). Anything else, or any error,
-        returns None and `read` takes its general path, which decides and reports.
-        """
-        if _NOFOLLOW is None:
-            return None
-        try:
-            fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _CLOEXEC)
-        except OSError:
-            return None
-        try:
-            info = os.fstat(fd)
-            size = info.st_size
-            if not stat.S_ISREG(info.st_mode) or size > self.settings.max_file_bytes:
-                return None
-            data = os.read(fd, size + 1)  # fewer bytes than asked: the end of the file
-            if len(data) > size:  # it grew since fstat: take the long way
-                return None
+            return safe_fs.read_all(fd, size)
         except OSError as exc:
             raise errors.CorruptFileError(path, f"cannot read: {exc.strerror}") from None
         finally:
             os.close(fd)
-        return data
+
+    def open_checked(self, path: Path) -> tuple[int, int] | None:
+        """(descriptor open for reading, size) of the file `read` would read, None if absent.
+
+        The common case is one open (O_NOFOLLOW, O_NONBLOCK: a FIFO does not block it) and
+        one fstat, which also says whether it is a regular file. A symlink is followed only
+        to a file inside the vault (checked, then opened the same way at its target).
+        """
+        try:
+            fd, info = safe_fs.open_read(path)
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except OSError as exc:
+            if not safe_fs.is_symlink(path):
+                raise errors.CorruptFileError(path, f"cannot read: {exc.strerror}") from None
+            self.ensure_inside(path)
+            try:
+                fd, info = safe_fs.open_read(path.resolve())
+            except (FileNotFoundError, NotADirectoryError):
+                return None
+            except errors.NotRegularFileError as inner:
+                raise errors.NotRegularFileError(
+                    path, f"is a symlink to {path.resolve()}, which {inner.reason}"
+                ) from None
+            except OSError as inner:
+                raise errors.CorruptFileError(path, f"cannot read: {inner.strerror}") from None
+        if info.st_size > self.settings.max_file_bytes:
+            os.close(fd)
+            raise errors.CorruptFileError(
+                path,
+                f"file is {info.st_size / 1048576:.1f} MB, over the "
+                f"{self.settings.max_file_mb:g} MB limit (storage.max_file_mb in "
+                ".vault/config.toml); it is left as it is",
+            )
+        return fd, info.st_size
 
     def read_text(self, path: Path) -> tuple[str, str] | None:
         """(text, sha256) of a UTF-8 file, or None if absent."""
@@ -188,12 +188,36 @@ class Storage:
     # -- locking ----------------------------------------------------------------------
 
     def lock(self, path: Path) -> filelock.BaseFileLock:
+        """`path`'s cross-process lock (not taken yet): a file in `.vault/locks/`, which,
+        like the folders up to it, must be no symlink (`errors.SymlinkError`)."""
         rel = self.paths.relative(path)
         # surrogatepass: a folder name that is not UTF-8 (kept as surrogate escapes) too
         name = hashlib.sha1(rel.encode("utf-8", "surrogatepass")).hexdigest()[:24] + ".lock"
         folder = self.paths.state_dir / "locks"
-        folder.mkdir(parents=True, exist_ok=True)
-        return filelock.FileLock(folder / name, timeout=self.settings.lock_timeout_s)
+        safe_fs.make_dirs(self.paths.root, folder)
+        lock_path = folder / name
+        with contextlib.suppress(FileNotFoundError):
+            mode = os.lstat(lock_path).st_mode
+            if stat.S_ISLNK(mode):
+                raise safe_fs.symlink_error(lock_path)
+            if not stat.S_ISREG(mode):
+                raise safe_fs.not_regular(lock_path, mode)
+        return filelock.FileLock(lock_path, timeout=self.settings.lock_timeout_s)
+
+    def check_writable(self, path: Path) -> None:
+        """Refuse (`errors.SymlinkError`) a write to `path` if it, or anything the write
+        touches (its backup ring, `.vault/tmp`, the audit log), is or lies behind a
+        symlink: checked before the write starts, so that a refusal changes nothing."""
+        safe_fs.check_tree(self.paths.root, path)
+        safe_fs.check_tree(self.paths.root, self.backup_dir(path))
+        self.check_state()
+
+    def check_state(self) -> None:
+        """Refuse (`errors.SymlinkError`) if a path every write uses (`.vault/tmp`,
+        `.vault/locks`, the audit log) is or lies behind a symlink."""
+        state = self.paths.state_dir
+        for path in (state / "tmp", state / "locks", state / AUDIT_NAME):
+            safe_fs.check_tree(self.paths.root, path)
 
     @contextlib.contextmanager
     def transaction(self, path: Path) -> Iterator[Transaction]:
@@ -203,6 +227,7 @@ class Storage:
         commit that would change the file raises the reason: reading never needs writing.
         """
         self.ensure_inside(path)  # never read, replace or back up a file out there
+        self.check_writable(path)  # nor write through a symlink in here
         try:
             lock = self.lock(path)
             lock.acquire()
@@ -242,27 +267,44 @@ class Storage:
         return self.paths.state_dir / "backups" / self.paths.relative(path)
 
     def backups(self, path: Path) -> list[Path]:
-        """Kept versions of `path`, newest first (`<ns since epoch>-<sha256 prefix>`)."""
+        """Kept versions of `path`, newest first (`<ns since epoch>-<sha256 prefix>`).
+
+        Only regular files count; a ring behind a symlink is not read (nor rotated, nor
+        restored from): `doctor` reports the symlink.
+        """
         folder = self.backup_dir(path)
-        if not folder.is_dir():
+        try:
+            safe_fs.check_tree(self.paths.root, folder)
+        except errors.SymlinkError as exc:
+            log.warning("%s", exc)
             return []
         return sorted(
-            (p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")),
+            (
+                folder / entry.name
+                for entry in safe_fs.regular_files(folder)
+                if not entry.name.startswith(".")
+            ),
             reverse=True,
         )
 
+    def read_backup(self, kept: Path) -> bytes:
+        """The bytes of a kept version (a regular file, no symlink followed)."""
+        data = safe_fs.read_file(kept)
+        if data is None:
+            raise errors.NotFoundError(f"backup {kept} is gone")
+        return data
+
     def _keep_written(self, path: Path, data: bytes, digest: str) -> None:
         folder = self.backup_dir(path)
-        folder.mkdir(parents=True, exist_ok=True)
+        safe_fs.make_dirs(self.paths.root, folder)
         name = f"{time.time_ns():020d}-{digest[:12]}"
         # Written in .vault/tmp/ and renamed into the ring, so that a kill mid-write leaves
         # no half version in the ring (only a stray partial file there, swept later).
         scratch = self.paths.state_dir / "tmp"
-        scratch.mkdir(exist_ok=True)
+        safe_fs.make_dirs(self.paths.root, scratch)
         temp = scratch / f"{name}.{os.getpid()}.{secrets.token_hex(4)}.partial"
         try:
-            with open(temp, "xb") as handle:
-                handle.write(data)
+            safe_fs.write_new(temp, data)
             os.replace(temp, folder / name)
         finally:
             with contextlib.suppress(FileNotFoundError):
@@ -272,17 +314,22 @@ class Storage:
 
     @staticmethod
     def _sweep(scratch: Path, older_than_s: float = 600.0) -> None:
-        """Remove partial files left in `scratch` by writers killed long ago."""
+        """Remove partial files left in `scratch` by writers killed long ago (regular
+        files only; the caller checked that `scratch` is no symlink)."""
         limit = time.time() - older_than_s
-        for stray in scratch.iterdir():
+        for stray in safe_fs.regular_files(scratch):
             with contextlib.suppress(OSError):
-                if stray.stat().st_mtime < limit:
-                    stray.unlink()
+                if stray.stat(follow_symlinks=False).st_mtime < limit:
+                    os.unlink(stray.path)
 
     def newest_intact_backup(self, path: Path) -> Path | None:
         """The newest kept version of `path` whose content still matches its name's hash."""
         for candidate in self.backups(path):
-            if sha256(candidate.read_bytes()).startswith(candidate.name.rsplit("-", 1)[-1]):
+            try:
+                data = self.read_backup(candidate)
+            except errors.VaultError:
+                continue
+            if sha256(data).startswith(candidate.name.rsplit("-", 1)[-1]):
                 return candidate
         return None
 
@@ -290,23 +337,26 @@ class Storage:
         """Hard-link the current version of `path` (sha256 `before`) into its ring, unless
         the ring holds that version already (it does when this app wrote it)."""
         folder = self.backup_dir(path)
-        folder.mkdir(parents=True, exist_ok=True)
+        safe_fs.make_dirs(self.paths.root, folder)
         newest = self.backups(path)[:1]
         if newest and newest[0].name.endswith(f"-{before[:12]}"):
             return
         # Named by the wall clock in nanoseconds (not the injectable clock, which tests
         # freeze), so that name order is age order; the hash says which version it is.
         target = folder / f"{time.time_ns():020d}-{before[:12]}"
-        try:
-            os.link(path, target)  # safe: the write that follows replaces, never edits, it
+        try:  # safe: the write that follows replaces, never edits, it
+            if os.link in os.supports_follow_symlinks:  # links a link itself, never its target
+                os.link(path, target, follow_symlinks=False)
+            else:  # Windows: `path` was checked to be no symlink
+                os.link(path, target)
         except OSError:
-            shutil.copy2(path, target)
+            safe_fs.copy_file(path, target)
         self._trim(path)
 
     def _trim(self, path: Path) -> None:
         for old in self.backups(path)[self.settings.backups_per_file :]:
             with contextlib.suppress(FileNotFoundError):
-                old.unlink()
+                os.unlink(old)  # a regular file of the ring (`backups` lists no other)
 
     # -- audit ------------------------------------------------------------------------
 
@@ -323,15 +373,11 @@ class Storage:
         except orjson.JSONEncodeError:  # a name that is not UTF-8: escaped, still one line
             data = json.dumps(line, separators=(",", ":")).encode("ascii") + b"\n"
         audit_path = self.paths.state_dir / AUDIT_NAME
-        self.paths.state_dir.mkdir(parents=True, exist_ok=True)
+        safe_fs.make_dirs(self.paths.root, self.paths.state_dir)
         # O_APPEND keeps concurrent lines whole; the lock keeps them from interleaving
-        # on filesystems where large appends are not atomic.
+        # on filesystems where large appends are not atomic. Never through a symlink.
         with self.lock(audit_path), naming(audit_path):
-            fd = os.open(audit_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-            try:
-                os.write(fd, data)
-            finally:
-                os.close(fd)
+            safe_fs.append(audit_path, data)
 
     # -- the atomic replace -------------------------------------------------------------
 
@@ -340,13 +386,10 @@ class Storage:
     ) -> None:
         """Replace `path` with `data` (whose sha256 is `digest`, computed if not given)."""
         folder = path.parent
-        folder.mkdir(parents=True, exist_ok=True)
+        safe_fs.make_dirs(self.paths.root, folder)
         temp = folder / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
         try:
-            with open(temp, "xb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
+            safe_fs.write_new(temp, data, sync=True)
             if before is not None:
                 self._keep_backup(path, before)
             if self._listeners:
@@ -360,8 +403,10 @@ class Storage:
         # The version just written joins the ring too, so a file deleted or mangled outside
         # the app can be restored as it last was, not only as it was one write before. A
         # copy, not a link: another program may rewrite the file in place.
-        with contextlib.suppress(OSError):
+        try:
             self._keep_written(path, data, digest if digest is not None else sha256(data))
+        except (OSError, errors.VaultError) as exc:  # the write itself is done
+            log.warning("the version of %s just written was not kept: %s", path, exc)
 
 
 class Transaction:

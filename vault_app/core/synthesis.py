@@ -148,7 +148,8 @@ def merge_block(
     """`current` with `block` in place of its generated block, or appended if it has none.
 
     Every byte outside the old block is kept; the block keeps its own line breaks, and a
-    new block takes the file's (CRLF if its first line ends so). Raises CorruptFileError if the block is damaged.
+    new block takes the file's (CRLF if its first line ends so). Raises CorruptFileError
+    if the block is damaged.
     """
     if not current:
         return f"# {title}\n\n{block}\n"

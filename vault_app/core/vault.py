@@ -34,6 +34,7 @@ from vault_app.core import (
     memory,
     models,
     prefetch,
+    safe_fs,
     storage,
     synthesis,
 )
@@ -465,7 +466,7 @@ class Vault:
         if self.paths.facts_file(folder) or (folder / layout.SUMMARY_NAME).exists():
             raise errors.AlreadyExistsError(f"entity {ref} already exists")
         self.paths.check_new_entity(ref)  # a new name must be portable and unspoofable
-        folder.mkdir(parents=True, exist_ok=True)
+        safe_fs.make_dirs(self.root, folder)  # no symlinked folder on the way
         self.paths.ensure_inside(folder)
         text = f"# {ref.title}\n\n{summary.strip()}\n" if summary else f"# {ref.title}\n"
         self.storage.write(
@@ -502,6 +503,8 @@ class Vault:
     ) -> layout.EntityRef:
         """Rename an entity folder under the locks of its files and of the target folder."""
         source = self._folder(ref)
+        safe_fs.check_tree(self.root, source)  # a symlinked entity folder is not moved
+        self.storage.check_state()  # nor is anything moved before a refusal to log it
         parent_lock = self.storage.lock(self.paths.para_root(ref.agent) / base.category)
         held = [
             self.storage.lock(source / name) for name in (*layout.FACT_FILE_NAMES, "summary.md")
@@ -519,7 +522,7 @@ class Vault:
                 target = base.with_path(f"{base.path}-{n}")
             destination = self.paths.entity_dir(target)
             self.paths.ensure_inside(destination.parent)
-            destination.parent.mkdir(parents=True, exist_ok=True)
+            safe_fs.make_dirs(self.root, destination.parent)
             os.rename(source, destination)
             storage.fsync_dir(source.parent)
             storage.fsync_dir(destination.parent)
@@ -547,10 +550,9 @@ class Vault:
                 (folder / other).exists() for other in layout.FACT_FILE_NAMES
             ):
                 continue
-            folder.mkdir(parents=True, exist_ok=True)
-            self.storage.write(
-                path, kept.read_bytes(), expected=None, action="entity.restore", entity=str(ref)
-            )
+            safe_fs.make_dirs(self.root, folder)
+            data = self.storage.read_backup(kept)
+            self.storage.write(path, data, expected=None, action="entity.restore", entity=str(ref))
             restored.append(path)
         if not restored and not folder.is_dir():
             raise errors.NotFoundError(f"no backup of {ref} to restore it from")
@@ -1057,8 +1059,8 @@ class Vault:
             raise errors.AlreadyExistsError(f"agent {agent!r} already exists")
         self.paths.check_new_agent(agent)  # a new name must be portable
         for category in layout.PARA_CATEGORIES:
-            (folder / "workspace" / category).mkdir(parents=True, exist_ok=True)
-        (folder / "daily").mkdir(exist_ok=True)
+            safe_fs.make_dirs(self.root, folder / "workspace" / category)
+        safe_fs.make_dirs(self.root, folder / "daily")
         self._write_new(folder / "TACIT.md", f"# Tacit knowledge — {agent}\n")
         self._write_new(folder / "CONTEXT.md", f"# Current context — {agent}\n")
         return folder

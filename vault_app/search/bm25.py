@@ -44,6 +44,7 @@ changes against queries.
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import itertools
 import json
@@ -59,6 +60,8 @@ import numpy as np
 import numpy.typing as npt
 import orjson
 import scipy.sparse as sp
+
+from vault_app.core import errors, safe_fs
 
 FORMAT = "vault-app-bm25"
 FORMAT_VERSION = 1
@@ -363,19 +366,26 @@ class BM25Index:
             "meta": self.meta,
         }
         header_text = json.dumps(header, ensure_ascii=False)  # fails early if meta is not JSON
-        arrays_tmp = folder / (ARRAYS_FILE + ".tmp")
-        with arrays_tmp.open("wb") as stream:
-            np.savez(
-                stream,
-                save_id=np.frombuffer(bytes.fromhex(save_id), dtype=np.uint8),
-                indptr=main.indptr.astype(np.int64),
-                indices=main.indices.astype(np.int32),
-                data=main.data.astype(np.int32),
-            )
-        os.replace(arrays_tmp, folder / ARRAYS_FILE)
-        header_tmp = folder / (HEADER_FILE + ".tmp")
-        header_tmp.write_text(header_text, encoding="utf-8")
-        os.replace(header_tmp, folder / HEADER_FILE)
+        # temporary files made new (O_EXCL, O_NOFOLLOW): nothing already at that name, a
+        # symlink least of all, is written through
+        arrays_tmp = folder / f".{ARRAYS_FILE}.{save_id[:8]}.tmp"
+        try:
+            with os.fdopen(safe_fs.create(arrays_tmp), "wb") as stream:
+                np.savez(
+                    stream,
+                    save_id=np.frombuffer(bytes.fromhex(save_id), dtype=np.uint8),
+                    indptr=main.indptr.astype(np.int64),
+                    indices=main.indices.astype(np.int32),
+                    data=main.data.astype(np.int32),
+                )
+            os.replace(arrays_tmp, folder / ARRAYS_FILE)
+            header_tmp = folder / f".{HEADER_FILE}.{save_id[:8]}.tmp"
+            safe_fs.write_new(header_tmp, header_text.encode("utf-8"))
+            os.replace(header_tmp, folder / HEADER_FILE)
+        finally:
+            for temp in (arrays_tmp, folder / f".{HEADER_FILE}.{save_id[:8]}.tmp"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(temp)
 
     @classmethod
     def load(
@@ -391,10 +401,13 @@ class BM25Index:
         try:
             # orjson: the header lists every key (~10 MB at 200,000 documents), and a parse
             # holds the interpreter; json would hold it 5x longer, stalling other threads
-            header = orjson.loads(header_path.read_bytes())
+            raw = safe_fs.read_file(header_path)  # a regular file, no symlink followed
+            if raw is None:
+                raise FileNotFoundError(header_path)
+            header = orjson.loads(raw)
         except FileNotFoundError:
             raise
-        except (OSError, orjson.JSONDecodeError) as error:
+        except (OSError, orjson.JSONDecodeError, errors.CorruptFileError) as error:
             raise IndexFormatError(f"{header_path}: not a readable BM25 index: {error}") from error
         if not isinstance(header, dict) or header.get("format") != FORMAT:
             raise IndexFormatError(f"{header_path}: not a {FORMAT} index")
@@ -405,14 +418,21 @@ class BM25Index:
             )
         arrays_path = folder / ARRAYS_FILE
         try:
-            with arrays_path.open("rb") as stream:
+            with safe_fs.reading(arrays_path) as stream:
                 arrays = np.load(stream, allow_pickle=False)
                 if not isinstance(arrays, np.lib.npyio.NpzFile):
                     raise ValueError("not an .npz archive")
                 with arrays:
                     names = ("save_id", "indptr", "indices", "data")
                     stored = {name: arrays[name] for name in names}
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
+        except (
+            OSError,
+            ValueError,
+            KeyError,
+            EOFError,
+            zipfile.BadZipFile,
+            errors.CorruptFileError,
+        ) as error:
             raise IndexFormatError(f"{arrays_path}: not readable: {error}") from error
         try:
             main, keys, terms = _checked_segment(header, stored)

@@ -35,6 +35,7 @@ import dataclasses
 import datetime as dt
 import logging
 import os
+import secrets
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -46,7 +47,7 @@ import numpy as np
 import numpy.typing as npt
 import orjson
 
-from vault_app.core import decay, errors, formats, layout, memory, storage, vault
+from vault_app.core import decay, errors, formats, layout, memory, safe_fs, storage, vault
 from vault_app.search import bm25, documents, tokenizer
 
 if TYPE_CHECKING:  # the semantic module is imported when semantic search is turned on
@@ -664,7 +665,8 @@ class SearchEngine:
         recognised and rebuilt.
         """
         with self._lock:
-            self.folder.mkdir(parents=True, exist_ok=True)
+            # no symlink from the vault down to the index's files (errors.SymlinkError)
+            safe_fs.make_dirs(self.vault.root, self.folder / "bm25")
             keys = list(self.state.docs)
             source_of = {k: source for source, ks in self.state.by_source.items() for k in ks}
             head = {
@@ -683,20 +685,19 @@ class SearchEngine:
             save_id = storage.sha256(body)[:16]
             arrays = self.columns.arrays(keys)
             arrays["save_id"] = np.frombuffer(save_id.encode("ascii"), dtype=np.uint8)
-            temps = [
-                self.folder / f".columns.{os.getpid()}.tmp.npz",
-                self.folder / f".docs.jsonl.{os.getpid()}.tmp",
-            ]
-            try:
-                np.savez(temps[0], allow_pickle=False, **arrays)
-                os.replace(temps[0], self.folder / "columns.npz")
+            token = f"{os.getpid()}.{secrets.token_hex(4)}"
+            temp = self.folder / f".columns.{token}.tmp.npz"
+            try:  # temporary files made new: nothing at their names is written through
+                with os.fdopen(safe_fs.create(temp), "wb") as stream:
+                    np.savez(stream, allow_pickle=False, **arrays)
+                os.replace(temp, self.folder / "columns.npz")
                 self.bm25.save(self.folder / "bm25", meta={**self._header(), "docs": save_id})
-                temps[1].write_bytes(body)
-                os.replace(temps[1], self.folder / "docs.jsonl")
-            finally:  # a full disk must not leave half files behind
-                for temp in temps:
-                    with contextlib.suppress(OSError):
-                        temp.unlink()
+                temp = self.folder / f".docs.jsonl.{token}.tmp"
+                safe_fs.write_new(temp, body)
+                os.replace(temp, self.folder / "docs.jsonl")
+            finally:
+                with contextlib.suppress(OSError):  # a full disk leaves no half file
+                    os.unlink(temp)
 
     def _save_if_possible(self) -> None:
         """`save`, or, when the cache folder cannot be written (a read-only vault, a full
@@ -710,6 +711,9 @@ class SearchEngine:
                 f"the search index is kept in memory only: cannot write "
                 f"{exc.filename or self.folder} ({reason})"
             )
+            log.info("%s", self.save_notice)
+        except errors.SymlinkError as exc:  # nothing is written through a symlink
+            self.save_notice = f"the search index is kept in memory only: {exc}"
             log.info("%s", self.save_notice)
         except orjson.JSONEncodeError as exc:  # a file or folder name that is not UTF-8
             self.save_notice = (
@@ -731,7 +735,11 @@ class SearchEngine:
     def _load_uncollected(self) -> tuple[bool, str | None]:
         path = self.folder / "docs.jsonl"
         try:
-            body = path.read_bytes()
+            # regular files only (a FIFO there would block the open), no symlink followed
+            safe_fs.check_tree(self.vault.root, path, safe_fs.STATE_READ)
+            body = safe_fs.read_file(path)
+            if body is None:
+                raise FileNotFoundError(path)
             save_id = storage.sha256(body)[:16]
             # in blocks of a megabyte, parsed a chunk at a time: no single call holds the
             # interpreter long (a split or a parse of the whole file held it for 50-130 ms,
@@ -742,11 +750,20 @@ class SearchEngine:
             first = 1 + int(data.get("name_lines", 0)) if isinstance(data, dict) else 1
             names = [orjson.loads(line) for line in lines[1:first]]
             index = bm25.BM25Index.load(self.folder / "bm25")
-            with np.load(self.folder / "columns.npz", allow_pickle=False) as npz:
+            with (
+                safe_fs.reading(self.folder / "columns.npz") as stream,
+                np.load(stream, allow_pickle=False) as npz,
+            ):
                 arrays = {name: npz[name] for name in npz.files}
         except (FileNotFoundError, NotADirectoryError):  # no index (or no cache folder)
             return False, None
-        except (orjson.JSONDecodeError, bm25.IndexFormatError, OSError, ValueError) as exc:
+        except (
+            orjson.JSONDecodeError,
+            bm25.IndexFormatError,
+            OSError,
+            ValueError,
+            errors.CorruptFileError,
+        ) as exc:
             return False, f"search index cache was unreadable and is rebuilt ({exc})"
         if not isinstance(data, dict):
             return False, "search index cache was from another version; rebuilt"
@@ -1076,7 +1093,12 @@ def _semantic_component(
     except OSError as exc:  # the model cache cannot be written (a read-only home, a full disk)
         where = f"{exc.filename}: " if exc.filename else ""
         return None, f"semantic search is not available: {where}{exc.strerror or exc}"
-    cache = semantic_module.EmbeddingCache(target.paths.state_dir / "cache" / "embeddings")
+    cache = semantic_module.EmbeddingCache(
+        target.paths.state_dir / "cache" / "embeddings", root=target.root
+    )
     component = semantic_module.VectorRows(encoder, cache)
-    component.preload()
+    try:
+        component.preload()
+    except errors.SymlinkError as exc:  # the cache's folders are checked first
+        return None, f"semantic search is not available: {exc}"
     return component, "; ".join(notices) or None

@@ -45,6 +45,7 @@ import os
 import re
 import secrets
 import shutil
+import stat
 import sys
 import threading
 import time
@@ -59,6 +60,7 @@ import numpy as np
 import numpy.typing as npt
 import platformdirs
 
+from vault_app.core import errors, safe_fs
 from vault_app.search.documents import text_key as text_key  # the cache's keys, re-exported
 from vault_app.search.documents import text_keys
 
@@ -1122,9 +1124,17 @@ class EmbeddingCache:
     """
 
     def __init__(
-        self, folder: Path, *, dtype: npt.DTypeLike = np.float16, max_shards: int = 16
+        self,
+        folder: Path,
+        *,
+        dtype: npt.DTypeLike = np.float16,
+        max_shards: int = 16,
+        root: Path | None = None,
     ) -> None:
+        """`root`, when given (the vault), is trusted: no folder from it down to a shard
+        may be a symlink (`errors.SymlinkError` before anything is written or deleted)."""
         self.folder = Path(folder)
+        self.root = root
         self.dtype = np.dtype(dtype)
         if self.dtype not in (np.dtype(np.float16), np.dtype(np.float32)):
             raise ValueError(f"dtype must be float16 or float32, not {self.dtype}")
@@ -1235,12 +1245,20 @@ class EmbeddingCache:
 
     @contextlib.contextmanager
     def _locked(self, identity: str) -> Iterator[None]:
-        """Hold the identity's lock; without it (it cannot be made), go on in memory."""
+        """Hold the identity's lock; without it (it cannot be made), go on in memory.
+
+        Every write and deletion of the cache happens under this lock, so the folders on
+        the way and the lock file are checked for symlinks here, once (`SymlinkError`)."""
         lock: filelock.BaseFileLock | None = None
         if self.memory_only is None:
             folder = self.identity_dir(identity)
             try:
-                folder.mkdir(parents=True, exist_ok=True)
+                if self.root is None:
+                    folder.mkdir(parents=True, exist_ok=True)
+                else:
+                    safe_fs.make_dirs(self.root, folder)
+                    if os.path.islink(folder / ".lock"):
+                        raise safe_fs.symlink_error(folder / ".lock")
                 lock = filelock.FileLock(str(folder / ".lock"))
                 lock.acquire()
             except OSError as error:
@@ -1313,18 +1331,23 @@ class EmbeddingCache:
 
     @staticmethod
     def _read_identity(folder: Path) -> dict[str, Any] | None:
-        try:
-            meta = json.loads((folder / "identity.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        try:  # a regular file only (a FIFO would block), no symlink followed
+            raw = safe_fs.read_file(folder / "identity.json")
+            if raw is None:
+                return None
+            meta = json.loads(raw.decode("utf-8"))
+        except (OSError, ValueError, errors.CorruptFileError):
             return None
         return meta if isinstance(meta, dict) else None
 
     def _shard_names(self, folder: Path) -> list[str]:
+        files = {entry.name for entry in safe_fs.regular_files(folder)}  # no link, no FIFO
         names = []
-        for path in folder.glob("*.key.npy"):
-            name = path.name[: -len(".key.npy")]
-            if (folder / f"{name}.vec.npy").is_file():
-                names.append(name)
+        for file_name in files:
+            if file_name.endswith(".key.npy"):
+                name = file_name[: -len(".key.npy")]
+                if f"{name}.vec.npy" in files:
+                    names.append(name)
         return sorted(names)
 
     def _refresh(self, store: _Store) -> None:
@@ -1353,8 +1376,10 @@ class EmbeddingCache:
         vec_path = store.folder / f"{name}.vec.npy"
         key_path = store.folder / f"{name}.key.npy"
         try:
-            vectors = np.load(vec_path, allow_pickle=False)
-            keys = np.load(key_path, allow_pickle=False)
+            with safe_fs.reading(vec_path) as stream:
+                vectors = np.load(stream, allow_pickle=False)
+            with safe_fs.reading(key_path) as stream:
+                keys = np.load(stream, allow_pickle=False)
             problem = ""
             if vectors.dtype != self.dtype or vectors.ndim != 2:
                 problem = f"vectors are {vectors.dtype} {vectors.shape}"
@@ -1440,6 +1465,8 @@ class EmbeddingCache:
 
 def _rows_of(key_path: Path) -> int:
     try:
+        if not stat.S_ISREG(os.lstat(key_path).st_mode):  # a shard is a regular file
+            return 0
         return int(np.load(key_path, mmap_mode="r", allow_pickle=False).shape[0])
     except Exception:
         return 0
@@ -1448,7 +1475,7 @@ def _rows_of(key_path: Path) -> int:
 def _save_npy(path: Path, array: npt.NDArray[Any]) -> None:
     temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
     try:
-        with open(temporary, "wb") as handle:
+        with os.fdopen(safe_fs.create(temporary), "wb") as handle:  # new, no symlink
             np.save(handle, array, allow_pickle=False)
         os.replace(temporary, path)
     finally:
@@ -1458,7 +1485,7 @@ def _save_npy(path: Path, array: npt.NDArray[Any]) -> None:
 def _write_atomic(path: Path, data: bytes) -> None:
     temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
     try:
-        temporary.write_bytes(data)
+        safe_fs.write_new(temporary, data)  # new, no symlink followed
         os.replace(temporary, path)
     finally:
         _remove(temporary)

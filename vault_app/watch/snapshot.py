@@ -33,11 +33,12 @@ from pathlib import Path
 
 import orjson
 
-from vault_app.core import layout
+from vault_app.core import errors, layout, safe_fs
 from vault_app.watch import events
 
 FORMAT = 1
 SNAPSHOT_FOLDER = ("cache", "watch")
+_READ_FLAGS = os.O_RDONLY | safe_fs.NONBLOCK | safe_fs.CLOEXEC | safe_fs.BINARY
 MAX_HASH_BYTES = 256 * 1024 * 1024  # a file over this is compared by mtime and size only
 OWN_WRITE_TTL_S = 600.0  # an app write not seen on disk within this is forgotten
 OWN_WRITES_PER_FILE = 8
@@ -121,14 +122,14 @@ def read_state(root: Path, path: str) -> tuple[Stat, str | None] | None:
     None if the file is gone or not a regular file; the hash is None if it cannot be read
     or is over `MAX_HASH_BYTES`.
     """
-    try:
-        handle = open(os.path.join(root, path), "rb")  # noqa: SIM115 - closed below
+    try:  # O_NONBLOCK: a FIFO put in a file's place opens at once (fstat then refuses it)
+        fd = os.open(os.path.join(root, path), _READ_FLAGS)
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
         return None
     except OSError:
         found = stat_file(root, path)
         return None if found is None else (found, None)
-    with handle:
+    with open(fd, "rb") as handle:
         try:
             info = os.fstat(handle.fileno())
             if not stat.S_ISREG(info.st_mode):
@@ -338,11 +339,17 @@ class Snapshot:
         return root.joinpath(layout.STATE_DIR, *SNAPSHOT_FOLDER, f"{name}.json")
 
     @classmethod
-    def load(cls, path: Path) -> Snapshot | None:
-        """The snapshot saved at `path`; None if there is none or it cannot be used."""
+    def load(cls, path: Path, root: Path | None = None) -> Snapshot | None:
+        """The snapshot saved at `path`; None if there is none or it cannot be used (a
+        FIFO, a folder, a symlink there, or below `root` on the way to it)."""
         try:
-            data = orjson.loads(path.read_bytes())
-        except (OSError, orjson.JSONDecodeError):
+            if root is not None:
+                safe_fs.check_tree(root, path, safe_fs.STATE_READ)
+            raw = safe_fs.read_file(path)
+            if raw is None:
+                return None
+            data = orjson.loads(raw)
+        except (OSError, orjson.JSONDecodeError, errors.VaultError):
             return None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             return None
@@ -359,15 +366,19 @@ class Snapshot:
         snap.dirty = False
         return snap
 
-    def save(self, path: Path) -> None:
-        """Write the snapshot atomically (temp file, then `os.replace`)."""
+    def save(self, path: Path, root: Path | None = None) -> None:
+        """Write the snapshot atomically (a new temp file, then `os.replace`); with `root`
+        (the vault), no folder from it down may be a symlink (`errors.SymlinkError`)."""
         digests = self.digests
         rows = [(name, m, s, digests.get(name)) for name, (m, s) in self.stats.items()]
         data = orjson.dumps({"format": FORMAT, "agents": sorted(self.agents), "files": rows})
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if root is None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        else:
+            safe_fs.make_dirs(root, path.parent)
         temp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
         try:
-            temp.write_bytes(data)
+            safe_fs.write_new(temp, data)
             os.replace(temp, path)
             self.dirty = False
         finally:

@@ -57,7 +57,7 @@ from watchdog import events as wd_events
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver, ObservedWatch
 
-from vault_app.core import storage
+from vault_app.core import errors, storage
 from vault_app.core import vault as vault_module
 from vault_app.watch import events
 from vault_app.watch import snapshot as snapshots
@@ -394,7 +394,7 @@ class VaultWatcher:
         self._check_watch_limit(listing.folders)
         snap = self._snapshot
         if snap is None and self.snapshot_name is not None:
-            snap = snapshots.Snapshot.load(self._snapshot_path())
+            snap = snapshots.Snapshot.load(self._snapshot_path(), self.root)
             if snap is None:  # nothing to compare with
                 self._snapshot = snapshots.Snapshot(listing.stats, agents=agents)
                 self._save()
@@ -593,8 +593,8 @@ class VaultWatcher:
         if _identity(self.root) is None:
             return
         try:
-            self._snapshot.save(self._snapshot_path())
-        except OSError as exc:
+            self._snapshot.save(self._snapshot_path(), self.root)
+        except (OSError, errors.VaultError) as exc:  # a symlink on the way: refused
             log.warning("cannot save the watch snapshot: %s", exc)
 
 
