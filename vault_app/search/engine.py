@@ -712,7 +712,7 @@ class SearchEngine:
                 f"{exc.filename or self.folder} ({reason})"
             )
             log.info("%s", self.save_notice)
-        except errors.SymlinkError as exc:  # nothing is written through a symlink
+        except errors.CorruptFileError as exc:  # a symlink or a file on the way: not written
             self.save_notice = f"the search index is kept in memory only: {exc}"
             log.info("%s", self.save_notice)
         except orjson.JSONEncodeError as exc:  # a file or folder name that is not UTF-8

@@ -1261,7 +1261,9 @@ class EmbeddingCache:
                         raise safe_fs.symlink_error(folder / ".lock")
                 lock = filelock.FileLock(str(folder / ".lock"))
                 lock.acquire()
-            except OSError as error:
+            except errors.SymlinkError:
+                raise  # nothing is read or written through it: semantic search stops
+            except (OSError, errors.CorruptFileError) as error:  # a file where a folder goes
                 lock = None
                 self._stop_writing(error)
         try:
@@ -1270,13 +1272,15 @@ class EmbeddingCache:
             if lock is not None:
                 lock.release()
 
-    def _stop_writing(self, error: OSError) -> None:
+    def _stop_writing(self, error: OSError | errors.CorruptFileError) -> None:
         """Keep the vectors in memory only from now on (the folder cannot be written)."""
         if self.memory_only is None:
-            where = error.filename or self.folder
+            if isinstance(error, errors.CorruptFileError):
+                where, reason = error.path, error.reason
+            else:
+                where, reason = error.filename or self.folder, error.strerror or str(error)
             self.memory_only = (
-                f"the embedding cache is kept in memory only: cannot write {where} "
-                f"({error.strerror or error})"
+                f"the embedding cache is kept in memory only: cannot write {where} ({reason})"
             )
             log.info("%s", self.memory_only)
 
