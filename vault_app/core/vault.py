@@ -350,6 +350,7 @@ class Vault:
         ff: formats.FactFile | None = None
         try:
             data = self.storage.read(folder.facts_file) or b""
+            self.check_not_emptied(folder.facts_file, data)
             if keep:
                 ff = formats.decode(folder.facts_file, data)
                 tiers = formats.tier_file(ff.raw, ff.dialect.time_key)
@@ -437,6 +438,7 @@ class Vault:
             if isinstance(data, errors.CorruptFileError):
                 raise data
             if data is not None:
+                self.check_not_emptied(facts_path, data)
                 file = formats.decode(facts_path, data)
                 facts, invalid = file.facts()
         except errors.CorruptFileError as exc:
@@ -451,6 +453,35 @@ class Vault:
             error=error,
             summary=summary,
         )
+
+    def backup_with_facts(self, path: Path) -> tuple[Path, int] | None:
+        """The newest kept version of a fact file that holds facts, and how many."""
+        for candidate in self.storage.backups(path):
+            try:
+                data = self.storage.read(candidate)
+                kept = len(formats.decode(path, data).raw) if data else 0
+            except (errors.CorruptFileError, OSError):
+                continue
+            if kept:
+                return candidate, kept
+        return None
+
+    def check_not_emptied(self, path: Path, data: bytes) -> None:
+        """Refuse a blank fact file (0 bytes, white space, a BOM) whose backups hold
+        facts: they were lost outside the app, and building on the blank file would let
+        the backup ring rotate them away. A blank file never written with facts (a new
+        entity, another writer's fresh file) is an entity without facts."""
+        if not formats.is_blank(data):
+            return
+        kept = self.backup_with_facts(path)
+        if kept is not None:
+            backup, count = kept
+            raise errors.CorruptFileError(
+                path,
+                f"file is empty ({len(data)} bytes) but its backup {backup.name} holds "
+                f"{count} facts: they were lost outside vault-app; `vault-app doctor "
+                "--repair` puts that version back (and keeps the empty file)",
+            )
 
     def create_entity(self, ref: layout.EntityRef | str, summary: str | None = None) -> Path:
         ref = _ref(ref)
@@ -589,6 +620,9 @@ class Vault:
             if not folder.is_dir():
                 raise errors.NotFoundError(f"entity {ref} was moved or removed meanwhile")
             ff = formats.decode(path, tx.data or b"", tx.digest)
+            if tx.data is not None:  # never build on a file that lost facts or would
+                self.check_not_emptied(path, tx.data)
+                formats.check_lossless(ff, tx.data)
             before = len(ff.raw)
             result = change(ff)
             if len(ff.raw) < before:  # the invariant that keeps every fact
