@@ -25,6 +25,7 @@ write each field under the name this file already uses.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import json
@@ -609,25 +610,22 @@ def encode(ff: FactFile) -> bytes:
         value[d.shape] = ff.raw
     else:
         value = ff.raw
+    data = None
     if not d.stdlib_json and not d.ascii_only and not d.spaced and d.indent in (2, None):
         option = orjson.OPT_INDENT_2 if d.indent == 2 else 0
-        try:
+        # orjson stops at 255 levels and at a lone surrogate (a fact left out for it
+        # still goes back as it came): the standard library writes those, in this layout
+        with contextlib.suppress(TypeError):
             data = orjson.dumps(value, option=option)
-        except TypeError:  # what orjson cannot write (a surrogate, 255+ levels) is refused
-            problem = models.json_value_problem(value)
-            raise errors.CorruptFileError(
-                ff.path,
-                f"cannot be written back: {problem[1] if problem else 'not JSON'}",
-                problem[0].lstrip(".") if problem else None,
-            ) from None
-    else:
+    if data is None:
         separators = ((", ", ": ") if d.spaced else (",", ":")) if d.indent is None else None
         try:
             text = json.dumps(
                 value, indent=d.indent, separators=separators, ensure_ascii=d.ascii_only
             )
         except (RecursionError, ValueError) as exc:
-            raise errors.CorruptFileError(ff.path, f"cannot be written back: {exc}") from None
+            reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+            raise errors.CorruptFileError(ff.path, f"cannot be written back: {reason}") from None
         try:
             data = text.encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate ("\ud800") the stdlib read: keep it escaped

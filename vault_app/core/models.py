@@ -95,7 +95,7 @@ def _walk(value: Any) -> tuple[str, str] | None:
     while stack:
         node, place, depth = stack.pop()
         if isinstance(node, str):
-            reason = _text_problem(node)
+            reason = text_problem(node)
             if reason is not None:
                 return place, reason
             continue
@@ -111,7 +111,7 @@ def _walk(value: Any) -> tuple[str, str] | None:
         if depth >= MAX_JSON_DEPTH:
             return place, f"nested deeper than {MAX_JSON_DEPTH} levels"
         for item, where, key in reversed(children):
-            if isinstance(key, str) and (reason := _text_problem(key)) is not None:
+            if isinstance(key, str) and (reason := text_problem(key)) is not None:
                 return where, f"key {reason}"
             stack.append((item, where, depth + 1))
     return None
@@ -121,7 +121,8 @@ def _plain(key: Any) -> bool:
     return isinstance(key, str) and key.isidentifier()
 
 
-def _text_problem(text: str) -> str | None:
+def text_problem(text: str) -> str | None:
+    """Why a string is not Unicode text (a lone surrogate), or None."""
     if text.isascii():
         return None
     try:

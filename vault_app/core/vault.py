@@ -14,6 +14,7 @@ import contextlib
 import datetime as dt
 import enum
 import itertools
+import json
 import os
 import time
 import uuid
@@ -646,6 +647,7 @@ class Vault:
         """Append a new active fact; with `create`, make the entity if it is missing."""
         ref = _ref(ref)
         fields = _checked_fields(text, category, related, confidence, agent_id)
+        _checked_json(source=source, metadata=metadata)
         if create and not self.paths.entity_dir(ref).is_dir():
             with contextlib.suppress(errors.AlreadyExistsError):
                 self.create_entity(ref)
@@ -679,6 +681,7 @@ class Vault:
         metadata: dict[str, Any] | None = None,
     ) -> tuple[models.Fact, models.Fact]:
         """Replace a fact by a new one; the old one stays, marked superseded, both linked."""
+        _checked_json(source=source, metadata=metadata)
         ref = self.locate([fact_id])[fact_id]
         new_id = new_fact_id()
 
@@ -1136,6 +1139,22 @@ def _ref(ref: layout.EntityRef | str) -> layout.EntityRef:
     return ref if isinstance(ref, layout.EntityRef) else layout.EntityRef.parse(ref)
 
 
+def _checked_json(**values: Any) -> None:
+    """Refuse what a fact file cannot hold as given: a string that is not Unicode text
+    (a lone surrogate), nesting past `models.MAX_JSON_DEPTH`, NaN or infinities, or a
+    value JSON has no type for."""
+    for name, value in values.items():
+        if value is None:
+            continue
+        problem = models.json_value_problem(value)
+        if problem is not None:
+            raise errors.InvalidFactError(f"{name}{problem[0]}: {problem[1]}")
+        try:
+            json.dumps(value, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            raise errors.InvalidFactError(f"{name} is not JSON: {exc}") from None
+
+
 def _checked_fields(
     text: str,
     category: models.FactCategory | str,
@@ -1154,6 +1173,7 @@ def _checked_fields(
             f"unknown category {category!r}: use one of {names}"
         ) from None
     related = list(related)
+    _checked_json(text=text, relatedEntities=related)
     for item in related:
         layout.EntityRef.parse(item)
     if (
