@@ -4,16 +4,16 @@ Checks: every fact file parses (JSON, UTF-8, size) and every fact validates agai
 schema and the ranges the app computes with (`models`: accessCount, times, nesting,
 Unicode); no key is given twice and no number would change on a write
 (`formats.check_lossless`); no fact file was emptied while its backups hold facts (an
-error when blank, a warning for `[]`); no time lies in the future; ids are unique across the vault; `supersededBy` / `supersedes` and
-`relatedEntities` point at something that exists (an archived entity counts); markdown
-files are valid UTF-8; daily-note names are real dates; no temp files are left over from
-an interrupted write; `.vault/config.toml` is valid. Each problem names its file and the
-place in it.
+error when blank, a warning for `[]`); no time lies in the future; ids are unique across
+the vault; `supersededBy` / `supersedes` and `relatedEntities` point at something that
+exists (an archived entity counts); markdown files are valid UTF-8; daily-note names are
+real dates; no temp files are left over from an interrupted write; `.vault/config.toml`
+is valid. Each problem names its file and the place in it.
 
-Repair never discards anything: a corrupt fact file is moved to
-`.vault/quarantine/<time>/` and the newest backup that parses is put in its place (for
-an emptied file, the newest backup that holds facts)
-(through the normal locked, audited write); leftover temp files are quarantined too.
+Repair never discards anything: a corrupt fact file is copied to
+`.vault/quarantine/<time>/` and the newest backup that parses (for an emptied file, the
+newest that holds facts) is put in its place through the normal locked, audited write;
+leftover temp files are quarantined too.
 Problems that would need a guess (a fact with a bad field) are only reported.
 """
 
