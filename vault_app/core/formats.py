@@ -761,6 +761,8 @@ def mark_superseded(ff: FactFile, entry: dict[str, Any], new_id: str | None) -> 
 
 
 def mark_accessed(entry: dict[str, Any], now: dt.datetime) -> None:
+    """Count one access (up to `models.MAX_ACCESS_COUNT`, where the count stays)."""
     count = entry.get("accessCount", 0)
-    entry["accessCount"] = (count if isinstance(count, int) and count >= 0 else 0) + 1
+    count = count if isinstance(count, int) and count >= 0 else 0
+    entry["accessCount"] = min(count + 1, models.MAX_ACCESS_COUNT)
     entry["lastAccessed"] = iso(now)

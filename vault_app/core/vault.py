@@ -905,22 +905,27 @@ class Vault:
         problems: list[models.Problem] = []
         for ref in targets:
             try:
-                results.append(self._synthesize_one(ref, moment, dry_run))
+                result, invalid = self._synthesize_one(ref, moment, dry_run)
             except errors.CorruptFileError as exc:
                 problems.append(self._problem(exc))
+                continue
+            results.append(result)
+            problems.extend(self._problem(exc) for exc in invalid)  # left out of the summary
         if refs is None:
             results.extend(self.synthesize_indexes(dry_run=dry_run, at=moment))
         return results, problems
 
     def _synthesize_one(
         self, ref: layout.EntityRef, moment: dt.datetime, dry_run: bool
-    ) -> SynthesisResult:
+    ) -> tuple[SynthesisResult, list[errors.CorruptFileError]]:
         folder = self._folder(ref)
         facts_path = self._facts_path(folder)
         data = self.storage.read(facts_path)
         facts: list[models.Fact] = []
+        invalid: list[errors.CorruptFileError] = []
         if data is not None:
-            facts, _ = formats.decode(facts_path, data).facts()
+            self.check_not_emptied(facts_path, data)
+            facts, invalid = formats.decode(facts_path, data).facts()
         tiered = [(f, self.config.decay.tier(f, moment)) for f in facts if f.is_active]
         ordered = synthesis.order_for_summary(tiered)
         cold = sum(1 for _, t in tiered if t is models.DecayTier.COLD)
@@ -933,7 +938,7 @@ class Vault:
             changed = after != before
             if changed and not dry_run:
                 tx.commit(after.encode("utf-8"), "summary.synthesize", entity=str(ref))
-        return SynthesisResult(
+        result = SynthesisResult(
             ref=ref,
             path=path,
             changed=changed,
@@ -942,6 +947,7 @@ class Vault:
             warm=len(ordered) - hot,
             cold=cold,
         )
+        return result, invalid
 
     def synthesize_indexes(
         self, *, dry_run: bool = False, at: dt.datetime | None = None
