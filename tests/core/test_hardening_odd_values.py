@@ -401,3 +401,26 @@ def test_hybrid_search_leaves_the_odd_facts_out(odd_vault: vault_module.Vault) -
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     ids = {h["id"] for h in json.loads(done.stdout)["hits"] if h["kind"] == "fact"}
     assert "good-0" in ids and not any(i.startswith("odd") for i in ids)
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"id": "x", "metadata": json.loads(nested(models.MAX_JSON_DEPTH - 1))},
+        {"id": "x", "metadata": json.loads(nested(models.MAX_JSON_DEPTH))},
+        {"id": "x", "metadata": {"list": [[[["deep enough"]]]]}},
+        {"id": "x\ud800"},
+        {"id": "x", "metadata": {"k\udfff": 1}},
+        {"id": "x", "accessCount": 2**70},
+    ],
+    ids=["64 levels", "65 levels", "lists", "surrogate", "surrogate key", "big int"],
+)
+def test_the_whole_file_check_agrees_with_the_check_of_each_fact(entry: dict[str, Any]) -> None:
+    """`facts()` checks a file's entries in one call into C and each entry only when that
+    fails: both must say the same, exactly at the depth limit too."""
+    clean = models.json_value_problem(entry) is None
+    whole = models.entries_are_clean([{"id": "good"}, entry])
+    if not clean:
+        assert not whole  # never "clean" for a file with a bad entry
+    elif "accessCount" not in entry:  # (over 64 bits orjson cannot tell: each entry is walked)
+        assert whole

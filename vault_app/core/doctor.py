@@ -138,11 +138,12 @@ class Doctor:
             self._corrupt.append((path, item))
         successor, _ = ff.lineage()
         now = self.vault.now()
+        clean = models.entries_are_clean(ff.raw)
         for index, entry in enumerate(ff.raw):
             self.report.facts_checked += 1
             site = _FactSite(path, index, scope)
             try:
-                fact = formats.to_fact(entry, index, path, ff.dialect, successor, {})
+                fact = formats.to_fact(entry, index, path, ff.dialect, successor, {}, clean)
             except errors.CorruptFileError as exc:
                 self.problem(path, exc.reason, exc.location)
                 if isinstance(entry, dict) and isinstance(entry.get("id"), str):

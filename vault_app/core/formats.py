@@ -147,9 +147,12 @@ class FactFile:
         good: list[models.Fact] = []
         bad: list[errors.CorruptFileError] = []
         successor, predecessor = self.lineage()
+        clean = models.entries_are_clean(self.raw)  # else each entry is looked at
         for index, entry in enumerate(self.raw):
             try:
-                good.append(to_fact(entry, index, self.path, self.dialect, successor, predecessor))
+                good.append(
+                    to_fact(entry, index, self.path, self.dialect, successor, predecessor, clean)
+                )
             except errors.CorruptFileError as exc:
                 bad.append(exc)
         return good, bad
@@ -669,13 +672,18 @@ def to_fact(
     dialect: Dialect,
     successor: dict[str, str],
     predecessor: dict[str, str],
+    clean: bool = False,
 ) -> models.Fact:
-    """Validate one raw entry; a bad one raises `CorruptFileError` at `[index].field`."""
+    """Validate one raw entry; a bad one raises `CorruptFileError` at `[index].field`.
+
+    First what no field type sees (`models.json_value_problem`: a lone surrogate, deep
+    nesting), unless the caller knows the entry `clean` (`models.entries_are_clean`).
+    """
     if not isinstance(entry, dict):
         raise errors.CorruptFileError(
             path, f"expected a fact object, found {json_type(entry)}", f"[{index}]"
         )
-    problem = models.json_value_problem(entry)
+    problem = None if clean else models.json_value_problem(entry)
     if problem is not None:
         raise errors.CorruptFileError(path, problem[1], f"[{index}]{problem[0]}")
     try:

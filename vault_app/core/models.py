@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+import functools
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -87,6 +88,45 @@ def json_value_problem(value: Any) -> tuple[str, str] | None:
     if text.count(b"[") + text.count(b"{") <= MAX_JSON_DEPTH:
         return None
     return _walk(value)
+
+
+def entries_are_clean(entries: list[Any]) -> bool:
+    """Whether `json_value_problem` finds nothing in any of `entries` (a file's facts),
+    in one call into C for the whole file: orjson refuses a lone surrogate anywhere, and
+    the entries are wrapped in as many lists as make its nesting limit fall exactly past
+    `MAX_JSON_DEPTH` levels in an entry. False says only "look at each entry"."""
+    wraps = _orjson_depth() - MAX_JSON_DEPTH - 1
+    if wraps < 0:
+        return False
+    value: Any = entries
+    for _ in range(wraps):
+        value = [value]
+    try:
+        orjson.dumps(value)
+    except TypeError:  # (an integer over 64 bits too: each entry is then walked)
+        return False
+    return True
+
+
+@functools.cache
+def _orjson_depth() -> int:
+    """How many nested arrays orjson writes (254 in orjson 3), found once."""
+
+    def writes(levels: int) -> bool:
+        value: Any = 0
+        for _ in range(levels):
+            value = [value]
+        try:
+            orjson.dumps(value)
+        except TypeError:
+            return False
+        return True
+
+    low, high = 0, 4096
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if writes(middle) else (low, middle - 1)
+    return low
 
 
 def _walk(value: Any) -> tuple[str, str] | None:
