@@ -174,6 +174,9 @@ def test_each_odd_value_is_one_invalid_fact_at_its_place(v: vault_module.Vault, 
         with pytest.raises(errors.CorruptFileError) as refused:
             v.mark_accessed([odd_id])
         assert refused.value.location == bad.location
+        with pytest.raises(errors.CorruptFileError) as looked_up:  # not "no fact odd-1"
+            v.fact(odd_id)
+        assert looked_up.value.location == bad.location
 
 
 def test_boundary_values_are_facts_in_every_zone(v: vault_module.Vault) -> None:

@@ -80,9 +80,19 @@ class EntityView:
     summary: Document
 
     def fact(self, fact_id: str) -> models.Fact:
+        """The valid fact with this id; for an entry that does not validate, its error."""
         for fact in self.facts:
             if fact.id == fact_id:
                 return fact
+        if self.error is not None:
+            raise self.error
+        for index, entry in enumerate(self.file.raw if self.file is not None else []):
+            if isinstance(entry, dict) and entry.get("id") == fact_id:
+                place = f"[{index}]"
+                for exc in self.invalid:
+                    where = exc.location or ""
+                    if where == place or where.startswith((f"{place}.", f"{place}[")):
+                        raise exc
         raise errors.NotFoundError(f"no fact {fact_id!r} in {self.ref}")
 
 
