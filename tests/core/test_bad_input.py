@@ -503,10 +503,15 @@ def test_status_words_are_not_guessed(v: vault_module.Vault) -> None:
 
 
 def test_lone_surrogate_escape_survives_a_write(v: vault_module.Vault) -> None:
-    """JSON may escape half a surrogate pair; UTF-8 cannot hold it: it stays escaped."""
+    """JSON may escape half a surrogate pair; UTF-8 cannot hold it: that fact is reported
+    (not Unicode text: no view, search or JSON answer could carry it) and stays escaped
+    when another fact of its file is written (tests/core/test_hardening_odd_values.py)."""
     path = bad_file(v)
     path.write_bytes('[{"id": "f0", "fact": "café \\ud800", "category": "context"}]'.encode())
-    assert v.entity(BAD).fact("f0").fact == "café \ud800"
-    assert v.mark_accessed(["f0"]) == {"f0": 1}
-    (entry,) = json.loads(path.read_bytes())
-    assert entry["fact"] == "café \ud800" and entry["accessCount"] == 1
+    view = v.entity(BAD)
+    assert view.facts == [] and view.invalid[0].location == "[0].fact"
+    with pytest.raises(errors.CorruptFileError, match="lone surrogate"):
+        v.mark_accessed(["f0"])
+    v.add_fact(BAD, "Another fact", "context")
+    first, _ = json.loads(path.read_bytes())
+    assert first["fact"] == "café \ud800" and "accessCount" not in first

@@ -1,25 +1,30 @@
 """`doctor`: validate every file of a vault, and repair what can be repaired without loss.
 
 Checks: every fact file parses (JSON, UTF-8, size) and every fact validates against the
-schema; ids are unique across the vault; `supersededBy` / `supersedes` and
-`relatedEntities` point at something that exists (an archived entity counts); markdown
-files are valid UTF-8; the generated block of a summary.md or index.md is whole (one
-begin marker line, then one end marker line); daily-note names are real dates; no temp
-files are left over from an interrupted write; `.vault/config.toml` is valid; and, over
-the whole vault with `.vault/`, every symlink (an error in `.vault/` or when it leads
-outside the vault, a warning for a link inside it, which is read through but never
-written through) and every FIFO, socket or device (an error at a name vault-app reads,
-such as items.json, where a folder is one too). Each problem names its file and the
-place in it.
+schema and the ranges the app computes with (`models`: accessCount, times, nesting,
+Unicode); no key is given twice and no number would change on a write
+(`formats.check_lossless`); no fact file was emptied while its backups hold facts (an
+error when blank, a warning for `[]`); no time lies in the future; ids are unique across
+the vault; `supersededBy` / `supersedes` and `relatedEntities` point at something that
+exists (an archived entity counts); markdown files are valid UTF-8; the generated block of
+a summary.md or index.md is whole (one begin marker line, then one end marker line);
+daily-note names are real dates; no temp files are left over from an interrupted write;
+`.vault/config.toml` is valid; and, over the whole vault with `.vault/`, every symlink (an
+error in `.vault/` or when it leads outside the vault, a warning for a link inside it,
+which is read through but never written through) and every FIFO, socket or device (an
+error at a name vault-app reads, such as items.json, where a folder is one too). Each
+problem names its file and the place in it.
 
-Repair never discards anything: a corrupt fact file is moved to
-`.vault/quarantine/<time>/` and the newest backup that parses is put in its place
-(through the normal locked, audited write); leftover temp files are quarantined too.
+Repair never discards anything: a corrupt fact file is copied to
+`.vault/quarantine/<time>/` and the newest backup that parses (for an emptied file, the
+newest that holds facts) is put in its place through the normal locked, audited write;
+leftover temp files are quarantined too.
 Problems that would need a guess (a fact with a bad field) are only reported.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import time
 from collections import defaultdict
@@ -28,6 +33,7 @@ from pathlib import Path
 
 from vault_app.core import (
     config,
+    decay,
     errors,
     formats,
     layout,
@@ -40,6 +46,7 @@ from vault_app.core import (
 )
 
 TEMP_PATTERNS = (storage.TEMP_SUFFIX, ".tmp")
+_EMPTIED = ("file is empty", "holds no facts")  # problems repaired from a backup with facts
 
 
 @dataclass
@@ -160,7 +167,10 @@ class Doctor:
         self.report.files_checked += 1
         try:
             data = self.vault.storage.read(path)
+            if data is not None:
+                self.vault.check_not_emptied(path, data)
             ff = formats.decode(path, data or b"")
+            formats.check_lossless(ff, data or b"")
         except errors.CorruptFileError as exc:
             item = self.problem(exc.path, exc.reason, exc.location)
             if "MB limit" in exc.reason:  # too large is not corrupt: nothing to restore
@@ -169,18 +179,32 @@ class Doctor:
                 return  # not a file of this vault's to replace: the user decides
             self._corrupt.append((path, item))
             return
+        if not ff.raw and data and (kept := self.vault.backup_with_facts(path)) is not None:
+            # "[]" (or a wrapper's empty list) where facts were: vault-app never deletes a
+            # fact, so another writer emptied it. It may mean it; the facts are one repair
+            # away (the empty version is kept), until the backup ring rotates them out.
+            item = self.problem(
+                path,
+                f"holds no facts but its backup {kept[0].name} holds {kept[1]}: another "
+                "writer emptied it; `vault-app doctor --repair` puts them back",
+                severity="warning",
+            )
+            self._corrupt.append((path, item))
         successor, _ = ff.lineage()
+        now = self.vault.now()
+        clean = models.entries_are_clean(ff.raw)
         for index, entry in enumerate(ff.raw):
             self.report.facts_checked += 1
             site = _FactSite(path, index, scope)
             try:
-                fact = formats.to_fact(entry, index, path, ff.dialect, successor, {})
+                fact = formats.to_fact(entry, index, path, ff.dialect, successor, {}, clean)
             except errors.CorruptFileError as exc:
                 self.problem(path, exc.reason, exc.location)
                 if isinstance(entry, dict) and isinstance(entry.get("id"), str):
                     self._ids[entry["id"]].append(site)
                 continue
             self._ids[fact.id].append(site)
+            self._check_future(path, index, fact, now)
             raw_status = entry.get("status", "active")
             if raw_status == "active" and entry.get("supersededBy"):
                 self.problem(
@@ -195,6 +219,18 @@ class Doctor:
                     self._links.append((site, key, target))
             for position, name in enumerate(fact.related_entities):
                 self._related.append((site, position, name))
+
+    def _check_future(self, path: Path, index: int, fact: models.Fact, now: dt.datetime) -> None:
+        """A time after tomorrow (clocks differ by hours, not days) keeps a fact Hot, or
+        new, until then: reported, as decay cannot be right about it."""
+        for key, moment in (("timestamp", fact.timestamp), ("lastAccessed", fact.last_accessed)):
+            if moment is not None and decay.days_since(moment, now) < -1:
+                self.problem(
+                    path,
+                    f"{key} {moment.isoformat()} is in the future: the fact stays Hot until then",
+                    f"[{index}].{key}",
+                    severity="warning",
+                )
 
     def _check_links(self) -> None:
         for fact_id, sites in self._ids.items():
@@ -366,7 +402,8 @@ class Doctor:
 
     def _repair_corrupt(self) -> None:
         for path, item in self._corrupt:
-            backup = self._newest_good_backup(path)
+            kept = self.vault.backup_with_facts(path) if item.message.startswith(_EMPTIED) else None
+            backup = kept[0] if kept is not None else self._newest_good_backup(path)
             if backup is None:
                 item.message += "; no valid backup to restore, the file is left as it is"
                 continue
@@ -385,7 +422,8 @@ class Doctor:
     def _newest_good_backup(self, path: Path) -> Path | None:
         for candidate in self.vault.storage.backups(path):
             try:
-                formats.decode(path, self.vault.storage.read_backup(candidate))
+                data = self.vault.storage.read_backup(candidate)
+                formats.check_lossless(formats.decode(path, data), data)
             except (errors.VaultError, OSError):
                 continue
             return candidate

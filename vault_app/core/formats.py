@@ -25,10 +25,13 @@ write each field under the name this file already uses.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+import math
+import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -144,9 +147,12 @@ class FactFile:
         good: list[models.Fact] = []
         bad: list[errors.CorruptFileError] = []
         successor, predecessor = self.lineage()
+        clean = models.entries_are_clean(self.raw)  # else each entry is looked at
         for index, entry in enumerate(self.raw):
             try:
-                good.append(to_fact(entry, index, self.path, self.dialect, successor, predecessor))
+                good.append(
+                    to_fact(entry, index, self.path, self.dialect, successor, predecessor, clean)
+                )
             except errors.CorruptFileError as exc:
                 bad.append(exc)
         return good, bad
@@ -197,29 +203,135 @@ def _may_hold_big_integers(data: bytes) -> bool:
 
 
 def parse_json(path: Path, data: bytes) -> tuple[Any, bool]:
-    """Parse JSON bytes; returns (value, parsed_by_stdlib). Errors say line and column."""
+    """Parse JSON bytes; returns (value, parsed_by_stdlib). Errors say line and column.
+
+    What is not JSON is refused even where Python's json module takes it: `NaN`,
+    `Infinity`, and numbers beyond a double (`1e400`), which would come back as
+    `Infinity` (not JSON) on the next write; so is an integer too long to convert.
+    """
     orjson_error: Exception | None = None
     if not _may_hold_big_integers(data):
         try:
             return orjson.loads(data), False
         except orjson.JSONDecodeError as exc:
             orjson_error = exc
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise errors.CorruptFileError(
-            path, f"invalid UTF-8 ({exc.reason})", f"byte {exc.start}"
-        ) from None
+    text = _utf8(path, data)
     try:
         # The standard library reads exactly what orjson cannot (integers beyond 64
         # bits); whatever it also refuses is reported with its line and column.
-        return json.loads(text), True
+        return _stdlib_loads(path, text), True
     except json.JSONDecodeError as exc:
         raise errors.CorruptFileError(
             path, f"invalid JSON: {exc.msg}", f"line {exc.lineno}, column {exc.colno}"
         ) from None
     except RecursionError:
-        raise errors.CorruptFileError(path, "JSON nested too deeply", None) from orjson_error
+        raise errors.CorruptFileError(
+            path, "JSON nested too deeply to read", _deep_place(text)
+        ) from orjson_error
+
+
+def _utf8(path: Path, data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise errors.CorruptFileError(
+            path, f"invalid UTF-8 ({exc.reason})", f"byte {exc.start}"
+        ) from None
+
+
+class _Refused(Exception):
+    """Raised by a json hook on a token the app does not read: the token and why."""
+
+    def __init__(self, token: str, reason: str) -> None:
+        super().__init__(reason)
+        self.token = token
+        self.reason = reason
+
+
+def _refuse_constant(token: str) -> Any:
+    raise _Refused(token, f"{token} is not a JSON number")
+
+
+def _finite_float(token: str) -> float:
+    value = float(token)
+    if value in (math.inf, -math.inf):
+        raise _Refused(
+            token,
+            f"number {_clip(token)} is beyond the range of a double "
+            "(it would be written back as Infinity, which is not JSON)",
+        )
+    return value
+
+
+def _exact_int(token: str) -> int:
+    try:
+        return int(token)
+    except ValueError:  # over Python's limit on digits converted (4,300 by default)
+        raise _Refused(token, f"integer of {len(token)} digits is too long to read") from None
+
+
+def _stdlib_loads(
+    path: Path,
+    text: str,
+    parse_float: Callable[[str], float] = _finite_float,
+    object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None,
+) -> Any:
+    """`json.loads` refusing NaN, Infinity and numbers beyond a double, with their place."""
+    try:
+        return json.loads(
+            text,
+            parse_constant=_refuse_constant,
+            parse_float=parse_float,
+            parse_int=_exact_int,
+            object_pairs_hook=object_pairs_hook,
+        )
+    except _Refused as exc:
+        raise errors.CorruptFileError(path, exc.reason, _token_place(text, exc.token)) from None
+
+
+# JSON tokens that matter for finding a number or constant: strings are skipped whole.
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|-?(?:Infinity|NaN)|-?[0-9][0-9.eE+-]*')
+
+
+def _token_place(text: str, token: str) -> str | None:
+    """`line L, column C` of the first `token` outside a string."""
+    for match in _TOKEN.finditer(text):
+        if match.group() == token:
+            return _line_column(text, match.start())
+    return None
+
+
+def _line_column(text: str, offset: int) -> str:
+    line = text.count("\n", 0, offset) + 1
+    column = offset - text.rfind("\n", 0, offset)
+    return f"line {line}, column {column}"
+
+
+_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{},]')
+
+
+def _deep_place(text: str, limit: int = 900) -> str | None:
+    """Where nesting first goes past `limit` levels (about where a parser gives up):
+    the entry of a top-level array holding it, and the line and column."""
+    depth = 0
+    entry = 0
+    array = text.lstrip().startswith("[")
+    for match in _NESTING.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > limit:
+                where = _line_column(text, match.start())
+                return f"[{entry}] ({where})" if array else where
+        elif token in "]}":
+            depth -= 1
+        elif token == "," and depth == 1:
+            entry += 1
+    return None
+
+
+def _clip(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else f"{text[: width - 1]}…"
 
 
 def decode(path: Path, data: bytes, digest: str | None = None) -> FactFile:
@@ -231,6 +343,98 @@ def decode(path: Path, data: bytes, digest: str | None = None) -> FactFile:
     raw, shape, container, stdlib = _entries(path, body)
     dialect = _detect(body, raw, shape, stdlib, bom)
     return FactFile(path, raw, dialect, container, digest or digest_of(data))
+
+
+def is_blank(data: bytes | None) -> bool:
+    """Whether a fact file holds no JSON at all: 0 bytes, white space, a lone BOM.
+
+    Such a file reads as an entity without facts; whether that is true or the facts
+    were lost is for the caller to tell (`Vault` looks at the file's backups).
+    """
+    if not data:
+        return True
+    if data[0] in b"[{":  # the common case, without copying the file to strip it
+        return False
+    return not (data[len(_BOM) :] if data.startswith(_BOM) else data).strip()
+
+
+def check_lossless(ff: FactFile, data: bytes) -> None:
+    """Refuse to write back a fact file that would not keep every value it holds.
+
+    Raises `CorruptFileError` at the place: a key given twice in one object (every
+    JSON reader keeps the last value, so the first would be dropped by the next write)
+    or a non-zero number too small for a double (`1e-400` would come back as 0.0).
+    Numbers a double holds keep their value, not always their spelling (`1.0e0` comes
+    back as `1.0`, `-0` as `0`), as with any JSON writer.
+
+    Free for a file this app wrote: encoding it again gives its exact bytes, so nothing
+    can be lost. Another writer's file is parsed again by the standard library, with
+    hooks that see every key and number (a few milliseconds for 1,000 facts).
+    """
+    if is_blank(data) or encode(ff) == data:
+        return
+    text = _utf8(ff.path, data[len(_BOM) :] if data.startswith(_BOM) else data)
+    repeated: list[tuple[dict[str, Any], str, list[Any]]] = []
+    tiny: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = dict(items)
+        if len(obj) < len(items) and not repeated:
+            key = _first_repeated(k for k, _ in items)
+            repeated.append((obj, key, [v for k, v in items if k == key]))
+        return obj
+
+    def parse_float(token: str) -> float:
+        value = _finite_float(token)
+        if value == 0.0 and not tiny and any(c in "123456789" for c in re.split("[eE]", token)[0]):
+            tiny.append(token)
+        return value
+
+    try:
+        value = _stdlib_loads(ff.path, text, parse_float, pairs)
+    except (json.JSONDecodeError, RecursionError):
+        return  # not what `decode` read (it would have raised): nothing more to say here
+    if repeated:
+        obj, key, values = repeated[0]
+        shown = ", then ".join(_clip(json.dumps(v, ensure_ascii=False)) for v in values)
+        lost = "the first value" if len(values) == 2 else f"{len(values) - 1} of the values"
+        raise errors.CorruptFileError(
+            ff.path,
+            f'key "{key}" is given {len(values)} times in one object ({shown}); JSON '
+            f"readers keep only the last, so writing the file back would lose {lost}: "
+            "fix it by hand",
+            f"{_place_of(value, obj)}.{key}".lstrip("."),
+        )
+    if tiny:
+        raise errors.CorruptFileError(
+            ff.path,
+            f"number {_clip(tiny[0])} is too small for a double: it reads as 0 and "
+            "writing the file back would change it to 0.0",
+            _token_place(text, tiny[0]),
+        )
+
+
+def _first_repeated(keys: Iterable[str]) -> str:
+    seen: set[str] = set()
+    for key in keys:
+        if key in seen:
+            return key
+        seen.add(key)
+    raise ValueError("no key is repeated")
+
+
+def _place_of(root: Any, target: Any) -> str:
+    """The place of the object `target` (by identity) inside `root`: `[3].metadata`."""
+    stack: list[tuple[Any, str]] = [(root, "")]
+    while stack:
+        node, place = stack.pop()
+        if node is target:
+            return place
+        if isinstance(node, dict):
+            stack.extend((v, f"{place}.{k}") for k, v in reversed(node.items()))
+        elif isinstance(node, list):
+            stack.extend((v, f"{place}[{i}]") for i, v in reversed(list(enumerate(node))))
+    return ""
 
 
 def decode_entries(path: Path, data: bytes) -> tuple[list[Any], str]:
@@ -302,7 +506,8 @@ def decode_tier_fields(path: Path, data: bytes) -> TierFile:
         if not body.isascii():
             body.decode("utf-8")
         entries: Sequence[TierFields] = _TIER_DECODER.decode(body)
-    except (msgspec.MsgspecError, UnicodeDecodeError):
+    except (msgspec.MsgspecError, UnicodeDecodeError, RecursionError):
+        # (msgspec meets nesting deeper than it recurses with a RecursionError)
         return tier_file(*decode_entries(path, data))
     time_key = CANONICAL.time_key
     for entry in entries:  # `_first_key`, as `decode_entries` chooses it
@@ -408,12 +613,22 @@ def encode(ff: FactFile) -> bytes:
         value[d.shape] = ff.raw
     else:
         value = ff.raw
+    data = None
     if not d.stdlib_json and not d.ascii_only and not d.spaced and d.indent in (2, None):
         option = orjson.OPT_INDENT_2 if d.indent == 2 else 0
-        data = orjson.dumps(value, option=option)
-    else:
+        # orjson stops at 255 levels and at a lone surrogate (a fact left out for it
+        # still goes back as it came): the standard library writes those, in this layout
+        with contextlib.suppress(TypeError):
+            data = orjson.dumps(value, option=option)
+    if data is None:
         separators = ((", ", ": ") if d.spaced else (",", ":")) if d.indent is None else None
-        text = json.dumps(value, indent=d.indent, separators=separators, ensure_ascii=d.ascii_only)
+        try:
+            text = json.dumps(
+                value, indent=d.indent, separators=separators, ensure_ascii=d.ascii_only
+            )
+        except (RecursionError, ValueError) as exc:
+            reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+            raise errors.CorruptFileError(ff.path, f"cannot be written back: {reason}") from None
         try:
             data = text.encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate ("\ud800") the stdlib read: keep it escaped
@@ -457,23 +672,32 @@ def to_fact(
     dialect: Dialect,
     successor: dict[str, str],
     predecessor: dict[str, str],
+    clean: bool = False,
 ) -> models.Fact:
-    """Validate one raw entry; a bad one raises `CorruptFileError` at `[index].field`."""
+    """Validate one raw entry; a bad one raises `CorruptFileError` at `[index].field`.
+
+    First what no field type sees (`models.json_value_problem`: a lone surrogate, deep
+    nesting), unless the caller knows the entry `clean` (`models.entries_are_clean`).
+    """
     if not isinstance(entry, dict):
         raise errors.CorruptFileError(
             path, f"expected a fact object, found {json_type(entry)}", f"[{index}]"
         )
+    problem = None if clean else models.json_value_problem(entry)
+    if problem is not None:
+        raise errors.CorruptFileError(path, problem[1], f"[{index}]{problem[0]}")
     try:
         return models.Fact.model_validate(canonical_dict(entry, successor, predecessor))
     except pydantic.ValidationError as exc:
         first = exc.errors()[0]
+        message = first["msg"].removeprefix("Value error, ")
         loc = ".".join(str(part) for part in first["loc"])
         name = loc.split(".", 1)[0]
         spelled = {"fact": dialect.text_key, "timestamp": dialect.time_key}.get(name, name)
         loc = spelled + loc[len(name) :]
         more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
         raise errors.CorruptFileError(
-            path, f"{first['msg']}{more}", f"[{index}].{loc}" if loc else f"[{index}]"
+            path, f"{message}{more}", f"[{index}].{loc}" if loc else f"[{index}]"
         ) from None
 
 
@@ -545,6 +769,8 @@ def mark_superseded(ff: FactFile, entry: dict[str, Any], new_id: str | None) -> 
 
 
 def mark_accessed(entry: dict[str, Any], now: dt.datetime) -> None:
+    """Count one access (up to `models.MAX_ACCESS_COUNT`, where the count stays)."""
     count = entry.get("accessCount", 0)
-    entry["accessCount"] = (count if isinstance(count, int) and count >= 0 else 0) + 1
+    count = count if isinstance(count, int) and count >= 0 else 0
+    entry["accessCount"] = min(count + 1, models.MAX_ACCESS_COUNT)
     entry["lastAccessed"] = iso(now)

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+import functools
 from pathlib import Path
 from typing import Annotated, Any
 
+import orjson
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -23,6 +26,151 @@ from pydantic import (
     field_validator,
 )
 from pydantic.alias_generators import to_camel
+
+# -- the ranges the rest of the code assumes of a fact ------------------------------------
+#
+# A value outside them makes that one fact invalid (reported at its place, left out of
+# every view, search and summary) instead of an OverflowError, RecursionError or
+# UnicodeEncodeError somewhere downstream; `doctor` reports it as an error.
+
+# accessCount: 0 ..2**53, the integers every JSON reader holds exactly (a JavaScript
+# number, a double) and far inside the int64 columns of the search index.
+MAX_ACCESS_COUNT = 2**53
+
+# Times (timestamp, lastAccessed, a source object's timestamp): a naive time is local
+# time and an aware one may carry any offset under 24 hours, so converting either to UTC
+# or to the local zone moves it by less than a day each way. Two days inside datetime's
+# own range, no conversion of a valid time overflows (decay's threshold arithmetic is
+# guarded by itself, `decay._days_before`).
+MIN_TIME = dt.datetime(1, 1, 3)
+MAX_TIME = dt.datetime(9999, 12, 29, 23, 59, 59, 999999)
+
+# Objects and arrays nested in one fact (metadata, unknown fields): deeper is refused, so
+# that recursive code and JSON writers (orjson stops at 255 levels) never meet a fact
+# they cannot walk or write, whatever wraps it (a file, a CLI answer).
+MAX_JSON_DEPTH = 64
+
+
+def time_problem(value: dt.datetime) -> str | None:
+    """Why a time is outside the range the app computes with, or None."""
+    wall = value.replace(tzinfo=None)
+    if MIN_TIME <= wall <= MAX_TIME:
+        return None
+    return (
+        f"time {value.isoformat()} is out of range: times from {MIN_TIME.date()} to "
+        f"{MAX_TIME.date()} are accepted"
+    )
+
+
+def _in_time_range(value: dt.datetime) -> dt.datetime:
+    problem = time_problem(value)
+    if problem is not None:
+        raise ValueError(problem)
+    return value
+
+
+Time = Annotated[dt.datetime, AfterValidator(_in_time_range)]
+
+
+def json_value_problem(value: Any) -> tuple[str, str] | None:
+    """(place, reason) of the first thing in a parsed JSON value that the app cannot
+    carry: a string holding a lone surrogate (``"\\ud800"``: not Unicode text, no UTF-8
+    writer takes it), or nesting deeper than `MAX_JSON_DEPTH`. The place is relative to
+    `value` (``.metadata.notes[2]``); None when there is nothing wrong.
+
+    The common case costs one call into C: orjson refuses lone surrogates and counts
+    the brackets a deep value needs; only a value that fails that is walked in Python.
+    """
+    try:
+        text = orjson.dumps(value)
+    except TypeError:  # a surrogate, nesting over 255, or an integer over 64 bits
+        return _walk(value)
+    if text.count(b"[") + text.count(b"{") <= MAX_JSON_DEPTH:
+        return None
+    return _walk(value)
+
+
+def entries_are_clean(entries: list[Any]) -> bool:
+    """Whether `json_value_problem` finds nothing in any of `entries` (a file's facts),
+    in one call into C for the whole file: orjson refuses a lone surrogate anywhere, and
+    the entries are wrapped in as many lists as make its nesting limit fall exactly past
+    `MAX_JSON_DEPTH` levels in an entry. False says only "look at each entry"."""
+    wraps = _orjson_depth() - MAX_JSON_DEPTH - 1
+    if wraps < 0:
+        return False
+    value: Any = entries
+    for _ in range(wraps):
+        value = [value]
+    try:
+        orjson.dumps(value)
+    except TypeError:  # (an integer over 64 bits too: each entry is then walked)
+        return False
+    return True
+
+
+@functools.cache
+def _orjson_depth() -> int:
+    """How many nested arrays orjson writes (254 in orjson 3), found once."""
+
+    def writes(levels: int) -> bool:
+        value: Any = 0
+        for _ in range(levels):
+            value = [value]
+        try:
+            orjson.dumps(value)
+        except TypeError:
+            return False
+        return True
+
+    low, high = 0, 4096
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if writes(middle) else (low, middle - 1)
+    return low
+
+
+def _walk(value: Any) -> tuple[str, str] | None:
+    """`json_value_problem` the long way: depth first, so the place found is the first."""
+    stack: list[tuple[Any, str, int]] = [(value, "", 0)]
+    while stack:
+        node, place, depth = stack.pop()
+        if isinstance(node, str):
+            reason = text_problem(node)
+            if reason is not None:
+                return place, reason
+            continue
+        if isinstance(node, dict):
+            children = [
+                (item, f"{place}.{key}" if _plain(key) else f"{place}[{key!r}]", key)
+                for key, item in node.items()
+            ]
+        elif isinstance(node, list):
+            children = [(item, f"{place}[{i}]", None) for i, item in enumerate(node)]
+        else:
+            continue
+        if depth >= MAX_JSON_DEPTH:
+            return place, f"nested deeper than {MAX_JSON_DEPTH} levels"
+        for item, where, key in reversed(children):
+            if isinstance(key, str) and (reason := text_problem(key)) is not None:
+                return where, f"key {reason}"
+            stack.append((item, where, depth + 1))
+    return None
+
+
+def _plain(key: Any) -> bool:
+    return isinstance(key, str) and key.isidentifier()
+
+
+def text_problem(text: str) -> str | None:
+    """Why a string is not Unicode text (a lone surrogate), or None."""
+    if text.isascii():
+        return None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        bad = text[exc.start]
+        return f"holds a lone surrogate ({bad!r} at character {exc.start}), not Unicode text"
+    return None
 
 
 class FactCategory(enum.StrEnum):
@@ -50,7 +198,7 @@ class SourceRef(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     type: StrictStr | None = None
-    timestamp: dt.datetime | StrictStr | None = None
+    timestamp: Time | StrictStr | None = None
     channel: StrictStr | None = None
 
     def describe(self) -> str:
@@ -59,7 +207,12 @@ class SourceRef(BaseModel):
 
 
 class Fact(BaseModel):
-    """One atomic fact, canonical field names (camelCase on disk via aliases)."""
+    """One atomic fact, canonical field names (camelCase on disk via aliases).
+
+    Validated from a raw entry by `formats.to_fact`, which first refuses what no field
+    type can see (`json_value_problem`: lone surrogates, deep nesting); the fields bound
+    counts and times to the ranges above.
+    """
 
     model_config = ConfigDict(
         alias_generator=to_camel, populate_by_name=True, extra="allow", use_enum_values=False
@@ -68,14 +221,14 @@ class Fact(BaseModel):
     id: Annotated[StrictStr, Field(min_length=1)]
     fact: StrictStr
     category: FactCategory
-    timestamp: dt.datetime | None = None
+    timestamp: Time | None = None
     source: StrictStr | SourceRef | None = None
     status: FactStatus = FactStatus.ACTIVE
     superseded_by: StrictStr | None = None
     supersedes: StrictStr | None = None
     related_entities: list[StrictStr] = Field(default_factory=list)
-    last_accessed: dt.datetime | None = None
-    access_count: Annotated[StrictInt, Field(ge=0)] = 0
+    last_accessed: Time | None = None
+    access_count: Annotated[StrictInt, Field(ge=0, le=MAX_ACCESS_COUNT)] = 0
     confidence: Annotated[StrictInt | StrictFloat, Field(ge=0, le=1)] = 1.0
     agent_id: StrictStr | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)

@@ -15,6 +15,7 @@ import contextlib
 import datetime as dt
 import enum
 import itertools
+import json
 import os
 import time
 import uuid
@@ -82,9 +83,19 @@ class EntityView:
     summary: Document
 
     def fact(self, fact_id: str) -> models.Fact:
+        """The valid fact with this id; for an entry that does not validate, its error."""
         for fact in self.facts:
             if fact.id == fact_id:
                 return fact
+        if self.error is not None:
+            raise self.error
+        for index, entry in enumerate(self.file.raw if self.file is not None else []):
+            if isinstance(entry, dict) and entry.get("id") == fact_id:
+                place = f"[{index}]"
+                for exc in self.invalid:
+                    where = exc.location or ""
+                    if where == place or where.startswith((f"{place}.", f"{place}[")):
+                        raise exc
         raise errors.NotFoundError(f"no fact {fact_id!r} in {self.ref}")
 
 
@@ -354,6 +365,7 @@ class Vault:
         ff: formats.FactFile | None = None
         try:
             data = self.storage.read(folder.facts_file) or b""
+            self.check_not_emptied(folder.facts_file, data)
             if keep:
                 ff = formats.decode(folder.facts_file, data)
                 tiers = formats.tier_file(ff.raw, ff.dialect.time_key)
@@ -441,6 +453,7 @@ class Vault:
             if isinstance(data, errors.CorruptFileError):
                 raise data
             if data is not None:
+                self.check_not_emptied(facts_path, data)
                 file = formats.decode(facts_path, data)
                 facts, invalid = file.facts()
         except errors.CorruptFileError as exc:
@@ -455,6 +468,35 @@ class Vault:
             error=error,
             summary=summary,
         )
+
+    def backup_with_facts(self, path: Path) -> tuple[Path, int] | None:
+        """The newest kept version of a fact file that holds facts, and how many."""
+        for candidate in self.storage.backups(path):
+            try:
+                data = self.storage.read_backup(candidate)  # no symlink followed
+                kept = len(formats.decode(path, data).raw) if data else 0
+            except (errors.VaultError, OSError):
+                continue
+            if kept:
+                return candidate, kept
+        return None
+
+    def check_not_emptied(self, path: Path, data: bytes) -> None:
+        """Refuse a blank fact file (0 bytes, white space, a BOM) whose backups hold
+        facts: they were lost outside the app, and building on the blank file would let
+        the backup ring rotate them away. A blank file never written with facts (a new
+        entity, another writer's fresh file) is an entity without facts."""
+        if not formats.is_blank(data):
+            return
+        kept = self.backup_with_facts(path)
+        if kept is not None:
+            backup, count = kept
+            raise errors.CorruptFileError(
+                path,
+                f"file is empty ({len(data)} bytes) but its backup {backup.name} holds "
+                f"{count} facts: they were lost outside vault-app; `vault-app doctor "
+                "--repair` puts that version back (and keeps the empty file)",
+            )
 
     def create_entity(self, ref: layout.EntityRef | str, summary: str | None = None) -> Path:
         ref = _ref(ref)
@@ -601,6 +643,9 @@ class Vault:
             if not folder.is_dir():
                 raise errors.NotFoundError(f"entity {ref} was moved or removed meanwhile")
             ff = formats.decode(path, tx.data or b"", tx.digest)
+            if tx.data is not None:  # never build on a file that lost facts or would
+                self.check_not_emptied(path, tx.data)
+                formats.check_lossless(ff, tx.data)
             before = len(ff.raw)
             result = change(ff)
             if len(ff.raw) < before:  # the invariant that keeps every fact
@@ -624,6 +669,7 @@ class Vault:
         """Append a new active fact; with `create`, make the entity if it is missing."""
         ref = _ref(ref)
         fields = _checked_fields(text, category, related, confidence, agent_id)
+        _checked_json(source=source, metadata=metadata)
         if create and not self.paths.entity_dir(ref).is_dir():
             with contextlib.suppress(errors.AlreadyExistsError):
                 self.create_entity(ref)
@@ -657,6 +703,7 @@ class Vault:
         metadata: dict[str, Any] | None = None,
     ) -> tuple[models.Fact, models.Fact]:
         """Replace a fact by a new one; the old one stays, marked superseded, both linked."""
+        _checked_json(source=source, metadata=metadata)
         ref = self.locate([fact_id])[fact_id]
         new_id = new_fact_id()
 
@@ -880,9 +927,12 @@ class Vault:
         problems: list[models.Problem] = []
         for ref in targets:
             try:
-                results.append(self._synthesize_one(ref, moment, dry_run))
+                result, invalid = self._synthesize_one(ref, moment, dry_run)
             except errors.CorruptFileError as exc:
                 problems.append(self._problem(exc))
+                continue
+            results.append(result)
+            problems.extend(self._problem(exc) for exc in invalid)  # left out of the summary
         if refs is None:
             damaged: list[errors.CorruptFileError] = []
             results.extend(self.synthesize_indexes(dry_run=dry_run, at=moment, damaged=damaged))
@@ -891,13 +941,15 @@ class Vault:
 
     def _synthesize_one(
         self, ref: layout.EntityRef, moment: dt.datetime, dry_run: bool
-    ) -> SynthesisResult:
+    ) -> tuple[SynthesisResult, list[errors.CorruptFileError]]:
         folder = self._folder(ref)
         facts_path = self._facts_path(folder)
         data = self.storage.read(facts_path)
         facts: list[models.Fact] = []
+        invalid: list[errors.CorruptFileError] = []
         if data is not None:
-            facts, _ = formats.decode(facts_path, data).facts()
+            self.check_not_emptied(facts_path, data)
+            facts, invalid = formats.decode(facts_path, data).facts()
         tiered = [(f, self.config.decay.tier(f, moment)) for f in facts if f.is_active]
         ordered = synthesis.order_for_summary(tiered)
         cold = sum(1 for _, t in tiered if t is models.DecayTier.COLD)
@@ -912,7 +964,7 @@ class Vault:
             changed = after != before
             if changed and not dry_run:
                 tx.commit(_encoded_like(tx.data, after), "summary.synthesize", entity=str(ref))
-        return SynthesisResult(
+        result = SynthesisResult(
             ref=ref,
             path=path,
             changed=changed,
@@ -921,6 +973,7 @@ class Vault:
             warm=len(ordered) - hot,
             cold=cold,
         )
+        return result, invalid
 
     def synthesize_indexes(
         self,
@@ -1154,6 +1207,22 @@ def _ref(ref: layout.EntityRef | str) -> layout.EntityRef:
     return ref if isinstance(ref, layout.EntityRef) else layout.EntityRef.parse(ref)
 
 
+def _checked_json(**values: Any) -> None:
+    """Refuse what a fact file cannot hold as given: a string that is not Unicode text
+    (a lone surrogate), nesting past `models.MAX_JSON_DEPTH`, NaN or infinities, or a
+    value JSON has no type for."""
+    for name, value in values.items():
+        if value is None:
+            continue
+        problem = models.json_value_problem(value)
+        if problem is not None:
+            raise errors.InvalidFactError(f"{name}{problem[0]}: {problem[1]}")
+        try:
+            json.dumps(value, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            raise errors.InvalidFactError(f"{name} is not JSON: {exc}") from None
+
+
 def _checked_fields(
     text: str,
     category: models.FactCategory | str,
@@ -1172,6 +1241,7 @@ def _checked_fields(
             f"unknown category {category!r}: use one of {names}"
         ) from None
     related = list(related)
+    _checked_json(text=text, relatedEntities=related)
     for item in related:
         layout.EntityRef.parse(item)
     if (

@@ -155,7 +155,7 @@ def read_lineage(v: vault.Vault, address: str, fact_id: str) -> DiskFact:
             return address, local[fid]
         try:
             ref, fact = v.fact(fid)
-        except errors.NotFoundError:
+        except (errors.NotFoundError, errors.CorruptFileError):  # (an entry left out)
             return None
         return str(ref), fact
 
