@@ -18,7 +18,9 @@ ARGS` once the virtualenv exists), with HOME and the XDG folders in tmp:
 - `vault-app watch` runs until SIGTERM (after 3 s here) and must then exit 0;
 - the commands that open the window (`scripts/dev run` with no command, or with only
   `--vault PATH`) are the only ones not run, and the test checks that they are exactly
-  these.
+  these;
+- every ```python block (the Library section) runs as a script against a fresh demo vault
+  at `~/memory`, and what it wrote is on disk afterwards.
 
 The semantic search examples load the model in each process (the embeddings are cached
 in the vault after the first); the whole runs in about 40 s once the model's ONNX export
@@ -204,3 +206,43 @@ def test_every_readme_command_runs_as_written(tmp_path: Path) -> None:
             problems.append(f"{line}: {problem}")
     assert not problems, "\n\n".join(problems)
     assert (home / "memory" / "agents" / "gardener").is_dir()  # the commands really ran there
+
+
+def python_blocks(text: str) -> list[str]:
+    """The bodies of the README's ```python code blocks."""
+    return re.findall(r"^```python\n(.*?)^```", text, flags=re.S | re.M)
+
+
+def test_every_readme_python_example_runs(tmp_path: Path) -> None:
+    blocks = python_blocks(README.read_text(encoding="utf-8"))
+    assert blocks, "the Library section has a python example"
+    home = tmp_path / "home"
+    home.mkdir()
+    env = dict(os.environ)
+    env.update(
+        HOME=str(home),
+        XDG_CONFIG_HOME=str(home / ".config"),
+        XDG_DATA_HOME=str(home / ".local/share"),
+        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")])),
+    )
+    env.pop("VAULT_APP_VAULT", None)
+    demo = subprocess.run(
+        [sys.executable, "-m", "vault_app", "init", str(home / "memory"), "--demo"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert demo.returncode == 0, demo.stderr
+    for block in blocks:
+        done = subprocess.run(
+            [sys.executable, "-c", block],
+            env=env,
+            cwd=home,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, f"{block}\n{done.stderr[-2000:]}"
+    audit = (home / "memory" / ".vault" / "audit.jsonl").read_text(encoding="utf-8")
+    assert "agent:finance" in audit  # the example's writes really happened, as that agent
