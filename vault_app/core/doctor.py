@@ -82,6 +82,7 @@ class Doctor:
         self._related: list[tuple[_FactSite, int, str]] = []
         self._corrupt: list[tuple[Path, models.Problem]] = []
         self._quarantine_root: Path | None = None
+        self._future_limits: tuple[dt.datetime, dt.datetime, dt.datetime] | None = None
         self._named: set[str] = set()  # folders whose names were checked
         self._named_keys: dict[tuple[str, str], str] = {}  # (parent, name_key) -> name
 
@@ -222,9 +223,18 @@ class Doctor:
 
     def _check_future(self, path: Path, index: int, fact: models.Fact, now: dt.datetime) -> None:
         """A time after tomorrow (clocks differ by hours, not days) keeps a fact Hot, or
-        new, until then: reported, as decay cannot be right about it."""
+        new, until then: reported, as decay cannot be right about it.
+
+        `decay.days_since(moment, now) < -1` is `moment > now + 1 day`, on the local wall
+        clock for a naive time: the two limits are computed once per `now`."""
+        if self._future_limits is None or self._future_limits[0] != now:
+            day = dt.timedelta(days=1)
+            wall, aware = decay.local_wall_clock(now) + day, decay.as_aware(now) + day
+            self._future_limits = (now, wall, aware)
+        _, wall_limit, aware_limit = self._future_limits
         for key, moment in (("timestamp", fact.timestamp), ("lastAccessed", fact.last_accessed)):
-            if moment is not None and decay.days_since(moment, now) < -1:
+            limit = wall_limit if moment is None or moment.tzinfo is None else aware_limit
+            if moment is not None and moment > limit:
                 self.problem(
                     path,
                     f"{key} {moment.isoformat()} is in the future: the fact stays Hot until then",
