@@ -21,6 +21,8 @@ Variants, and the test covering each (CLI: a real `python -m vault_app` process 
   `daily show`, `tacit show`, `principles show`, `doctor`
   -> test_markdown_places_hang_nothing (CLI, parametrized)
 - `.vault/config.toml` as a FIFO: every command opens the vault -> test_fifo_config (CLI)
+- live sync: an items.json that becomes a FIFO while the app runs (`update_scan`, which
+  the window calls for a batch of changes) -> test_live_update_reports_a_new_fifo
 - the async API (`AsyncVault.entity`, `.document`) -> test_async_reads_refuse_a_fifo
 - the prefetch process reading files ahead of the scan (a FIFO swapped in after the
   listing) -> test_prefetch_leaves_a_fifo_alone
@@ -199,6 +201,19 @@ def test_scan_reports_and_skips_special_files(
     report = finishes(lambda: doctor.run(v))
     assert isinstance(report, doctor.DoctorReport) and not report.ok
     assert any(says in p.message and p.severity == "error" for p in report.problems)
+
+
+def test_live_update_reports_a_new_fifo(v: vault_module.Vault) -> None:
+    scan = v.scan()
+    make_fifo(bad_items(v))
+    updated = finishes(lambda: v.update_scan(scan, [BAD]))
+    assert isinstance(updated, vault_module.VaultScan)
+    (entity,) = [e for e in updated.entities if e.address == BAD]
+    assert entity.problem is not None and "FIFO" in entity.problem
+    assert any(
+        "FIFO" in p.message and p.path.endswith(f"{BAD}/items.json") for p in updated.problems
+    )
+    assert {e.address: e.total for e in updated.entities}[GOOD] == 1
 
 
 @pytest.mark.parametrize("kind", KINDS)

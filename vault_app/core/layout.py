@@ -353,9 +353,11 @@ class VaultLayout:
             return path.as_posix()
 
     def facts_file(self, folder: Path) -> Path | None:
+        """The fact file of an entity folder: whatever is at its name, as the walk sees it
+        (a FIFO or a folder there is the fact file, and reading it says what it is)."""
         for name in FACT_FILE_NAMES:
             candidate = folder / name
-            if candidate.is_file():
+            if os.path.lexists(candidate):
                 return candidate
         return None
 

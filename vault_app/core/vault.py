@@ -275,7 +275,7 @@ class Vault:
         for address, ref in refs.items():
             folder_path = self.paths.entity_dir(ref)
             facts = self.paths.facts_file(folder_path) if folder_path.is_dir() else None
-            has_summary = (folder_path / layout.SUMMARY_NAME).is_file()
+            has_summary = os.path.lexists(folder_path / layout.SUMMARY_NAME)  # as the walk
             if facts is None and not has_summary:
                 continue  # gone (or no longer an entity)
             folder = layout.EntityFolder(ref, folder_path, facts, has_summary)
