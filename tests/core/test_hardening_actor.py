@@ -21,11 +21,10 @@ Variants thought of, and where each is covered (`test_parse_rules` unless said):
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
+import cli_process
 import pytest
 
 from vault_app.core import actors, errors
@@ -110,15 +109,7 @@ def test_library_principles_guard(tmp_path: Path, actor: str) -> None:
 
 
 def cli(home: Path, *argv: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "vault_app", "--vault", str(home), *argv],
-        capture_output=True,
-        text=True,
-        env=env,
-        input=stdin,
-        timeout=120,
-    )
+    return cli_process.run_cli(home, *argv, stdin=stdin, timeout=120)
 
 
 @pytest.mark.parametrize("actor", ["finance", "agent:finance", "FINANCE"])

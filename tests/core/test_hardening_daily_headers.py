@@ -25,11 +25,10 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
+import cli_process
 import hypothesis
 import pytest
 from hypothesis import strategies as st
@@ -105,15 +104,7 @@ def test_crlf_note_is_read(v: vault_module.Vault) -> None:
 
 
 def cli(home: Path, *argv: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "vault_app", "--vault", str(home), "--now", NOW.isoformat(), *argv],
-        capture_output=True,
-        text=True,
-        env=env,
-        input=stdin,
-        timeout=120,
-    )
+    return cli_process.run_cli(home, *argv, now=NOW.isoformat(), stdin=stdin, timeout=120)
 
 
 def test_cli_append_and_show(v: vault_module.Vault) -> None:

@@ -33,11 +33,10 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
+import cli_process
 import pytest
 
 import vault_app
@@ -349,15 +348,7 @@ def test_numbers_a_double_holds_keep_their_value(v: vault_module.Vault) -> None:
 
 
 def cli(v: vault_module.Vault, *argv: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(REPO), "HF_HUB_OFFLINE": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "vault_app", "--vault", str(v.root), *argv],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-        timeout=300,
-    )
+    return cli_process.run_cli(v.root, *argv)
 
 
 def test_emptied_file_and_duplicate_key_through_the_cli(v: vault_module.Vault) -> None:

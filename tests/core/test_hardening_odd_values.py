@@ -45,12 +45,11 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
+import cli_process
 import pytest
 
 import vault_app
@@ -315,15 +314,7 @@ def test_the_api_refuses_values_a_file_cannot_hold(v: vault_module.Vault) -> Non
 def cli(
     v: vault_module.Vault, *argv: str, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    environment = {**os.environ, "PYTHONPATH": str(REPO), "HF_HUB_OFFLINE": "1", **(env or {})}
-    return subprocess.run(
-        [sys.executable, "-m", "vault_app", "--vault", str(v.root), "--now", NOW_ARG, *argv],
-        capture_output=True,
-        text=True,
-        env=environment,
-        check=False,
-        timeout=600,
-    )
+    return cli_process.run_cli(v.root, *argv, now=NOW_ARG, env=env, timeout=600)
 
 
 @pytest.fixture

@@ -46,11 +46,11 @@ import json
 import os
 import socket
 import subprocess
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import cli_process
 import pytest
 
 from vault_app.core import aio, doctor, errors, layout, prefetch
@@ -77,15 +77,7 @@ def v(tmp_path: Path) -> vault_module.Vault:
 
 
 def cli(root: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "vault_app", "--vault", str(root), *argv],
-        capture_output=True,
-        text=True,
-        timeout=60,  # a hang fails here
-        env=env,
-        check=False,
-    )
+    return cli_process.run_cli(root, *argv, timeout=60)  # a hang fails here
 
 
 def bad_items(v: vault_module.Vault) -> Path:

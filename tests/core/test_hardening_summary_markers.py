@@ -36,11 +36,10 @@ import datetime as dt
 import difflib
 import itertools
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
+import cli_process
 import hypothesis
 import pytest
 from hypothesis import strategies as st
@@ -76,14 +75,7 @@ def summary_path(v: vault_module.Vault, entity: str = JANE) -> Path:
 
 
 def cli(home: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "vault_app", "--vault", str(home), "--now", NOW.isoformat(), *argv],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    return cli_process.run_cli(home, *argv, now=NOW.isoformat(), timeout=120)
 
 
 def test_fact_text_cannot_forge_the_end_marker(v: vault_module.Vault) -> None:

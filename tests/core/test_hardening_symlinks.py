@@ -55,9 +55,9 @@ import hashlib
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
+import cli_process
 import pytest
 
 from vault_app.core import config, doctor, errors, safe_fs
@@ -102,15 +102,7 @@ def snapshot_of(folder: Path) -> dict[str, tuple[bytes, int]]:
 
 
 def cli(root: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "vault_app", "--vault", str(root), *argv],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=env,
-        check=False,
-    )
+    return cli_process.run_cli(root, *argv, timeout=60)
 
 
 def items(v: vault_module.Vault, entity: str = ENTITY) -> Path:

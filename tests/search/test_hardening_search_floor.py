@@ -31,14 +31,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 import random
 import string
 import subprocess
-import sys
 import time
 from pathlib import Path
 
+import cli_process
 import pytest
 
 from vault_app.core import decay, demo, vault
@@ -130,14 +129,7 @@ def test_context_builder_marks_nothing(
 
 
 def cli(home: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "vault_app", "--vault", str(home), "--now", NOW.isoformat(), *argv],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
+    return cli_process.run_cli(home, *argv, now=NOW.isoformat())
 
 
 def test_cli_agent_search_marks_nothing(

@@ -78,5 +78,13 @@ class InvalidFactError(VaultError):
     """A fact (or an edit to one) that breaks the schema: empty text, unknown category…"""
 
 
+def decode_utf8(path: Path | str, data: bytes, codec: str = "utf-8") -> str:
+    """`data` decoded, or a CorruptFileError naming the file and the first bad byte."""
+    try:
+        return data.decode(codec)
+    except UnicodeDecodeError as exc:
+        raise CorruptFileError(path, f"invalid UTF-8 ({exc.reason})", f"byte {exc.start}") from None
+
+
 def _short(digest: str | None) -> str:
     return "no file" if digest is None else digest[:12]

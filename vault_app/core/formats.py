@@ -231,12 +231,7 @@ def parse_json(path: Path, data: bytes) -> tuple[Any, bool]:
 
 
 def _utf8(path: Path, data: bytes) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise errors.CorruptFileError(
-            path, f"invalid UTF-8 ({exc.reason})", f"byte {exc.start}"
-        ) from None
+    return errors.decode_utf8(path, data, "utf-8")
 
 
 class _Refused(Exception):

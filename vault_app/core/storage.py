@@ -444,9 +444,5 @@ class Transaction:
 
 
 def decode_text(path: Path, data: bytes) -> str:
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise errors.CorruptFileError(
-            path, f"invalid UTF-8 ({exc.reason})", f"byte {exc.start}"
-        ) from None
+    """The text of a UTF-8 file (a byte-order mark dropped), or a precise CorruptFileError."""
+    return errors.decode_utf8(path, data, "utf-8-sig")
