@@ -78,6 +78,16 @@ class InvalidFactError(VaultError):
     """A fact (or an edit to one) that breaks the schema: empty text, unknown category…"""
 
 
+class DataLossError(VaultError):
+    """A write refused because the file would come out holding less than it held (a fact
+    file with fewer facts): vault-app never deletes a fact, so the file is left as it was."""
+
+    def __init__(self, path: Path | str, reason: str) -> None:
+        self.path = Path(path)
+        self.reason = reason
+        super().__init__(f"refusing to write {self.path}: {reason}")
+
+
 def decode_utf8(path: Path | str, data: bytes, codec: str = "utf-8") -> str:
     """`data` decoded, or a CorruptFileError naming the file and the first bad byte."""
     try:

@@ -649,7 +649,9 @@ class Vault:
             before = len(ff.raw)
             result = change(ff)
             if len(ff.raw) < before:  # the invariant that keeps every fact
-                raise RuntimeError(f"refusing to write {path}: it would lose facts")
+                raise errors.DataLossError(
+                    path, f"it would lose facts ({before} before, {len(ff.raw)} after)"
+                )
             tx.commit(formats.encode(ff), action, entity=str(ref), **audit)
         return result
 

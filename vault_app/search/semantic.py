@@ -171,11 +171,13 @@ _CALIBRATION = (
 )
 
 
-class SemanticUnavailable(RuntimeError):
-    """Semantic search cannot run here: a package or the model is missing (say why)."""
+class SemanticUnavailable(errors.VaultError, RuntimeError):
+    """Semantic search cannot run here: a package or the model is missing (say why).
+
+    A `VaultError` (a one-line message for the user); still a RuntimeError, as it was."""
 
 
-class ExportError(RuntimeError):
+class ExportError(errors.VaultError, RuntimeError):
     """The ONNX export of a model failed, or does not match sentence-transformers."""
 
 
