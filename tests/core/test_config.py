@@ -1,15 +1,13 @@
-"""Saving a vault's config.toml: safe write, round trip, unknown keys kept, a TOML writer."""
+"""Saving a vault's config.toml: safe write, round trip, unknown keys kept (comments and
+bytes kept: tests/core/test_config_in_place.py)."""
 
 from __future__ import annotations
 
-import datetime as dt
 import tomllib
 from typing import Any
 
 import orjson
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from vault_app.core import config, decay, errors
 from vault_app.core import vault as vault_module
@@ -119,45 +117,3 @@ def test_save_creates_a_missing_file(vault: vault_module.Vault) -> None:
     config_path(vault).unlink()
     changed_settings().save(vault.storage)
     assert config.VaultConfig.load(vault.root) == changed_settings()
-
-
-def test_dumps_writes_sections_notes_and_quoted_keys() -> None:
-    text = config.dumps(
-        {"top": 1, "a b": {"x": 'tab\there "q" \\ \x01'}, "t": [{"k": 1}, {"k": 2}]},
-        notes={"t": "two tables", "top": "first"},
-        header="hello",
-    )
-    assert text.splitlines()[:3] == ["# hello", "# first", "top = 1"]
-    assert '["a b"]' in text and "# two tables\n[[t]]" in text
-    assert tomllib.loads(text) == {
-        "top": 1,
-        "a b": {"x": 'tab\there "q" \\ \x01'},
-        "t": [{"k": 1}, {"k": 2}],
-    }
-
-
-def test_dumps_refuses_what_toml_cannot_hold() -> None:
-    with pytest.raises(TypeError, match="cannot hold"):
-        config.dumps({"x": {1, 2}})
-
-
-_keys = st.text(max_size=8)
-_scalars = (
-    st.booleans()
-    | st.integers(min_value=-(2**63), max_value=2**63 - 1)
-    | st.floats(allow_nan=False)
-    | st.text(max_size=20)
-    | st.dates()
-    | st.datetimes(min_value=dt.datetime(1, 1, 1), max_value=dt.datetime(9999, 12, 31))
-)
-_values = st.recursive(
-    _scalars,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_keys, inner, max_size=4),
-    max_leaves=12,
-)
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.dictionaries(_keys, _values, max_size=6))
-def test_dumps_round_trips_through_tomllib(data: dict[str, Any]) -> None:
-    assert tomllib.loads(config.dumps(data)) == data

@@ -5,19 +5,15 @@ limits). The user's config (platformdirs' config dir, `config.toml` with `vault 
 only names the vault to open when none is given; `VAULT_APP_VAULT` overrides it.
 
 `VaultConfig.save` writes the settings back through the vault's safe-write path (lock,
-backup, atomic replace, audit line). `tomllib` only reads, so `dumps` is a small TOML
-writer of our own; saving merges the settings into the file's current table, so keys this
-version does not know are kept where they were (comments are not: the known keys get the
-explanations of the default file again).
+backup, atomic replace, audit line). It edits the file in place with tomlkit: the user's
+comments, blank lines, order and the keys this version does not know are kept byte for
+byte; only the settings that changed are rewritten (`tomllib` remains the reader).
 """
 
 from __future__ import annotations
 
 import copy
-import datetime as dt
-import math
 import os
-import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -101,29 +97,48 @@ class VaultConfig(BaseModel):
     def save(self, store: storage_io.Storage, *, replace: bool = False) -> str:
         """Write these settings to `.vault/config.toml`; returns the new file's sha256.
 
-        Under the file's lock, the current file is read and these settings are merged into
-        it: every key the model knows takes its value from `self` (a `None` removes the
-        key), every other key stays, in its place. A file that is not valid TOML is not
-        overwritten (`CorruptFileError`). With `replace`, the file's content is ignored and
-        these settings become the whole file (for a config.toml that cannot be used). The
-        previous version is kept in `.vault/backups` either way.
+        Under the file's lock, the current file is read and edited in place (tomlkit):
+        every key the model knows takes its value from `self` (a `None` removes the key),
+        a value that did not change is not touched, and everything else — comments, blank
+        lines, the order of keys and tables, keys and tables this version does not know —
+        is kept byte for byte. A file that is not valid TOML is not overwritten
+        (`CorruptFileError`). With `replace`, the file's content is ignored and these
+        settings are written into the default file (for a config.toml that cannot be
+        used). The previous version is kept in `.vault/backups` either way; the write is
+        the storage's (lock, no symlink followed, atomic replace, audit line).
         """
+        import tomlkit  # ~35 ms: imported when settings are saved, not when a vault opens
+
         path = store.paths.state_dir / CONFIG_NAME
+        known = self.model_dump(mode="json")
         with store.transaction(path) as tx:
-            current = {} if replace else _table_on_disk(path, tx.data)
-            merged = merge_known(current, self.model_dump(mode="json"))
-            return tx.commit(dumps(merged, _NOTES, _HEADER).encode("utf-8"), "config.save")
+            text = DEFAULT_CONFIG_TOML if replace or not tx.data else _text_on_disk(path, tx.data)
+            document = tomlkit.parse(text)
+            _edit(document, known, ())
+            out = document.as_string()
+            if tomllib.loads(out) != merge_known(tomllib.loads(text), known):
+                raise errors.CorruptFileError(  # a layout tomlkit cannot edit faithfully
+                    path,
+                    "cannot be edited in place without changing other settings; "
+                    "it was left as it is",
+                )
+            return tx.commit(out.encode("utf-8"), "config.save")
 
 
-def _table_on_disk(path: Path, data: bytes | None) -> dict[str, Any]:
-    if not data:
-        return {}
+def _text_on_disk(path: Path, data: bytes) -> str:
+    """The file's text, checked by the standard library's TOML reader (and tomlkit's)."""
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
+
     try:
-        return tomllib.loads(data.decode("utf-8-sig"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        text = data.decode("utf-8-sig")
+        tomllib.loads(text)
+        tomlkit.parse(text)
+    except (tomllib.TOMLDecodeError, TOMLKitError, UnicodeDecodeError) as exc:
         raise errors.CorruptFileError(
             path, f"invalid TOML ({exc}); it was left as it is, fix it first"
         ) from None
+    return text
 
 
 def merge_known(current: Mapping[str, Any], known: Mapping[str, Any]) -> dict[str, Any]:
@@ -139,130 +154,64 @@ def merge_known(current: Mapping[str, Any], known: Mapping[str, Any]) -> dict[st
     return merged
 
 
-# -- a small TOML writer ---------------------------------------------------------------------
+def _edit(table: Any, known: Mapping[str, Any], path: tuple[str, ...]) -> None:
+    """Put the values of `known` into the tomlkit `table`, touching only what changed."""
+    import tomlkit
 
-_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
-_ESCAPES = {
-    '"': '\\"',
-    "\\": "\\\\",
-    "\b": "\\b",
-    "\t": "\\t",
-    "\n": "\\n",
-    "\f": "\\f",
-    "\r": "\\r",
-}
-
-
-def dumps(data: Mapping[str, Any], notes: Mapping[str, str] | None = None, header: str = "") -> str:
-    """`data` as TOML that `tomllib.loads` reads back equal (NaN aside, None left out).
-
-    Tables become `[a.b]` sections and lists of tables `[[a.b]]`; other values are written
-    inline. `notes` maps a dotted key path (`"search.bm25_weight"`) to a comment written
-    above that key or section; `header` is a comment put at the top of the file.
-    """
-    lines = [f"# {line}".rstrip() for line in header.splitlines()]
-    _table(lines, (), data, notes or {})
-    return "\n".join(lines).strip("\n") + "\n"
-
-
-def _table(
-    lines: list[str], path: tuple[str, ...], table: Mapping[str, Any], notes: Mapping[str, str]
-) -> None:
-    sections = []
-    for key, value in table.items():
-        if value is None:  # TOML has no null: an unset key is left out
+    for key, value in known.items():
+        where = (*path, key)
+        present = key in table
+        current = table[key] if present else None
+        if value is None:
+            if present:
+                del table[key]
+        elif isinstance(value, Mapping) and isinstance(current, Mapping):
+            _edit(current, value, where)
+        elif _is_table_list(value) and isinstance(current, list) and _is_table_list(current):
+            for index, item in enumerate(value[: len(current)]):
+                _edit(current[index], item, (*where, str(index)))
+            for item in value[len(current) :]:
+                current.append(item)
+            while len(current) > len(value):
+                del current[len(value)]
+        elif present and _same(_plain(current), value):
             continue
-        if isinstance(value, Mapping) or _is_table_array(value):
-            sections.append((key, value))
-            continue
-        _note(lines, notes, (*path, key))
-        lines.append(f"{_key(key)} = {_value(value)}")
-    for key, value in sections:
-        inner = (*path, key)
-        name = ".".join(_key(k) for k in inner)
-        if isinstance(value, Mapping):
-            plain = [v for v in value.values() if not _is_section(v)]
-            if plain or not value:  # a table of tables needs no header of its own
-                lines.append("")
-                _note(lines, notes, inner)
-                lines.append(f"[{name}]")
-            elif ".".join(inner) in notes:
-                lines.append("")
-                _note(lines, notes, inner)
-            _table(lines, inner, value, notes)
+        elif present:
+            table[key] = value  # tomlkit keeps the key's place and its trailing comment
+        elif isinstance(value, Mapping):  # a table the file lacks: appended, with notes
+            section = tomlkit.table()
+            _edit(section, value, where)
+            table[key] = section
         else:
-            for index, item in enumerate(value):
-                lines.append("")
-                if index == 0:
-                    _note(lines, notes, inner)
-                lines.append(f"[[{name}]]")
-                _table(lines, inner, item, notes)
+            item = tomlkit.item(value)
+            note = _NOTES.get(".".join(where))
+            if note and not isinstance(value, list):
+                item.comment(note)
+                item.trivia.comment_ws = "  "
+            table[key] = item
 
 
-def _is_table_array(value: Any) -> bool:
+def _is_table_list(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and all(isinstance(v, Mapping) for v in value)
 
 
-def _is_section(value: Any) -> bool:
-    return isinstance(value, Mapping) or _is_table_array(value)
+def _plain(value: Any) -> Any:
+    return value.unwrap() if hasattr(value, "unwrap") else value
 
 
-def _note(lines: list[str], notes: Mapping[str, str], path: tuple[str, ...]) -> None:
-    text = notes.get(".".join(path))
-    if text:
-        lines.extend(f"# {line}".rstrip() for line in text.splitlines())
+def _same(a: Any, b: Any) -> bool:
+    """Equal as settings: 32 and 32.0 are the same size, True and 1 are not the same."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    numbers = isinstance(a, int | float) and isinstance(b, int | float)
+    return (numbers or type(a) is type(b)) and a == b
 
 
-def _key(key: str) -> str:
-    return key if _BARE_KEY.fullmatch(key) else _string(key)
-
-
-def _string(text: str) -> str:
-    out = []
-    for char in text:
-        if char in _ESCAPES:
-            out.append(_ESCAPES[char])
-        elif ord(char) < 0x20 or ord(char) == 0x7F:
-            out.append(f"\\u{ord(char):04X}")
-        else:
-            out.append(char)
-    return '"' + "".join(out) + '"'
-
-
-def _value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "nan"
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
-        return repr(value)
-    if isinstance(value, str):
-        return _string(value)
-    if isinstance(value, dt.datetime | dt.date | dt.time):
-        return value.isoformat()
-    if isinstance(value, Mapping):
-        pairs = (f"{_key(k)} = {_value(v)}" for k, v in value.items() if v is not None)
-        return "{" + ", ".join(pairs) + "}"
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
-    raise TypeError(f"TOML cannot hold a {type(value).__name__}: {value!r}")
-
-
-_HEADER = """\
-vault-app settings for this vault, written by the app (a key it does not know is kept).
-Everything under .vault/ except this file is derived state and can be deleted."""
-
-_NOTES = {
-    "decay.levels": (
-        "Decay: a fact is hot up to hot_days after its last access, warm up to warm_days,\n"
-        "then cold. A level applies once a fact was accessed more than min_access times;\n"
-        "the design's levels are 0: 7/30, 10: 10/45, 20: 14/60."
-    ),
-    "synthesis": "Weekly rewrite of every summary.md from its facts (local time).",
+_NOTES = {  # trailing comments for a setting added to a file that lacked it
     "storage.backups_per_file": "versions kept per file in .vault/backups",
     "storage.max_file_mb": "larger files are reported, never loaded or overwritten",
     "search.semantic": "semantic and hybrid search (needs the `semantic` extra)",

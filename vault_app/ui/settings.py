@@ -7,7 +7,8 @@ levels (`DecayPolicy`: a row per level, "accessed more than N times: hot up to H
 warm up to W days"), the weekly synthesis (day and time), semantic search on/off, the
 model, the hybrid BM25 weight, and the storage limits. These travel with the vault, so
 they are saved to `.vault/config.toml` by `VaultConfig.save` on the session's writer
-thread (lock, backup, atomic replace, audit line), and the open vault adopts them.
+thread (lock, backup, atomic replace, audit line; edited in place, so the user's comments
+and unknown keys stay), and the open vault adopts them.
 **App** holds what belongs to this computer, in QSettings (`AppSettings`): the theme
 and whether browsing a fact in the window counts as an access.
 
