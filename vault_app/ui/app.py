@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import collections
 import datetime as dt
+import importlib.resources
 import sys
 import time
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -55,8 +57,22 @@ MAX_RECENT = 8
 _RECENT_S = 5.0  # how long a changed entity may be where a removed one moved to
 
 
-def resource(name: str) -> Path:
-    return Path(__file__).resolve().parents[2] / "resources" / name
+def resource(name: str) -> Traversable:
+    """A file shipped with the package (`vault_app/resources/NAME`, package data: in a
+    checkout and in an installed wheel alike)."""
+    return importlib.resources.files("vault_app").joinpath("resources", *name.split("/"))
+
+
+def app_icon() -> QtGui.QIcon:
+    """The application's icon (scalable from the SVG file; empty if it is missing)."""
+    icon = resource("icons/vault-app.svg")
+    if not icon.is_file():
+        return QtGui.QIcon()
+    if isinstance(icon, Path):  # an ordinary install: Qt renders the SVG at every size
+        return QtGui.QIcon(str(icon))
+    pixmap = QtGui.QPixmap()  # inside a zip: no path Qt could open later
+    pixmap.loadFromData(icon.read_bytes(), "SVG")
+    return QtGui.QIcon(pixmap)
 
 
 class AgentPage(QtWidgets.QWidget):
@@ -813,9 +829,7 @@ def run(path: Path | None, *, demo: bool = False) -> int:
     app = existing if isinstance(existing, QtWidgets.QApplication) else QtWidgets.QApplication(
         sys.argv
     )
-    icon = resource("icons/vault-app.svg")
-    if icon.is_file():
-        app.setWindowIcon(QtGui.QIcon(str(icon)))
+    app.setWindowIcon(app_icon())
     store = QtCore.QSettings(ORGANIZATION, APPLICATION)
     settings.AppSettings.load(store).apply(None, app)
     try:

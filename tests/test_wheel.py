@@ -1,0 +1,113 @@
+"""The wheel ships what the installed app needs (issue 12, "Defects found while trying it":
+`resources/` sat outside the package, so an installed app had no icon).
+
+Variants thought of, and where they are covered (all here):
+
+- the icon file is in the wheel, at the path `vault_app.ui.app.resource` reads
+  (`importlib.resources`, package data declared in pyproject.toml), byte for byte as in
+  the checkout (`test_the_wheel_ships_the_icon`);
+- the installed app finds it: the wheel unpacked alone on `sys.path` (no checkout
+  around it), a real process, `app_icon()` is not null (`test_the_installed_app_has_its_icon`);
+- every file under vault_app/resources/ is shipped, not only the SVG we know of today
+  (`test_the_wheel_ships_the_icon` compares the two lists);
+- the wheel declares tomlkit (saving settings needs it) (`test_the_wheel_ships_the_icon`).
+
+The build copies the sources to a temporary folder first (pip builds in-tree, and would
+leave `build/` and an egg-info in the checkout), offline and without build isolation
+(setuptools from the running environment): a few seconds.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+RESOURCES = REPO / "vault_app" / "resources"
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    source = tmp_path_factory.mktemp("source")
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, source / name)
+    shutil.copytree(
+        REPO / "vault_app",
+        source / "vault_app",
+        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
+    )
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "-q",
+            "-w",
+            str(out),
+            str(source),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+        env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"},
+    )
+    [built] = out.glob("vault_app-*.whl")
+    return built
+
+
+def test_the_wheel_ships_the_icon(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        shipped = sorted(n for n in names if n.startswith("vault_app/resources/"))
+        expected = sorted(
+            p.relative_to(REPO).as_posix()
+            for p in RESOURCES.rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts
+        )
+        assert "vault_app/resources/icons/vault-app.svg" in shipped
+        assert shipped == expected
+        for name in shipped:
+            assert archive.read(name) == (REPO / name).read_bytes()
+        [metadata] = [n for n in names if n.endswith(".dist-info/METADATA")]
+        assert "Requires-Dist: tomlkit" in archive.read(metadata).decode()
+
+
+def test_the_installed_app_has_its_icon(wheel: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(site)
+    probe = (
+        "import sys, vault_app.ui.app as a\n"
+        "from PySide6 import QtWidgets\n"
+        "app = QtWidgets.QApplication([])\n"
+        "icon = a.app_icon()\n"
+        "print(a.__file__)\n"
+        "print(a.resource('icons/vault-app.svg'))\n"
+        "print(icon.isNull(), icon.pixmap(64, 64).isNull())\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(site), "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    module, icon_path, flags = done.stdout.splitlines()
+    assert Path(module).is_relative_to(site)  # the installed copy, not the checkout
+    assert Path(icon_path).is_relative_to(site)
+    assert flags == "False False"
