@@ -1239,10 +1239,6 @@ class EmbeddingCache:
                 wanted = set(text_keys(keep).tolist())
             self._merge(store, sorted(store.shards), wanted)
 
-    def forget(self) -> None:
-        """Drop what is held in memory (the files stay)."""
-        self._stores.clear()
-
     # ----------------------------------------------------------------- internals
 
     @contextlib.contextmanager

@@ -16,7 +16,7 @@ themselves and never block the GUI thread:
   back as `session.Session.error` in plain words (`session.describe`), never as a crash.
 * Every edit made in the window is a QUndoCommand (`commands`) pushed on
   `session.undo_stack`; undo never deletes a fact (an added fact is retracted, a
-  superseded one reinstated; see `core.vault.Vault.retract_fact`).
+  superseded one reinstated; see `core.vault.Vault.set_fact_status`).
 
 Modules
 -------
