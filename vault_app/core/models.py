@@ -11,6 +11,8 @@ from __future__ import annotations
 import datetime as dt
 import enum
 import functools
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -300,6 +302,65 @@ class DailyNote(BaseModel):
     path: Path
     preamble: str
     entries: list[DailyEntry]
+
+
+@dataclass(frozen=True)
+class Lineage:
+    """A fact's versions, oldest first, as `walk_lineage` found them.
+
+    `missing_before` / `missing_after`: the id of an older / newer version a link names but
+    the finder could not give (the walk stopped there); None when the chain ends cleanly.
+    """
+
+    chain: list[Fact]
+    missing_before: str | None = None
+    missing_after: str | None = None
+
+    @property
+    def complete(self) -> bool:
+        """Whether every link was followed to its end (no version was missing)."""
+        return self.missing_before is None and self.missing_after is None
+
+
+def walk_lineage(
+    fact: Fact,
+    find: Callable[[str], Fact | None],
+    *,
+    older: bool = True,
+    newer: bool = True,
+) -> Lineage:
+    """The one walk of a fact's lineage: `supersedes` back, `supersededBy` forward.
+
+    `find(fact_id)` gives a version (from one entity's facts, or the whole vault) or None
+    when it is not found; it may also raise, which ends the walk with its error. A link
+    back to a version already in the chain (a cycle) ends that direction. `older` /
+    `newer` choose the directions; the forward walk ends at the active version (the one
+    with no `supersededBy`).
+    """
+    chain = [fact]
+    seen = {fact.id}
+    missing_before = missing_after = None
+    step = fact
+    while older and step.supersedes and step.supersedes not in seen:
+        seen.add(step.supersedes)
+        found = find(step.supersedes)
+        if found is None:
+            missing_before = step.supersedes
+            break
+        chain.insert(0, found)
+        seen.add(found.id)
+        step = found
+    step = fact
+    while newer and step.superseded_by and step.superseded_by not in seen:
+        seen.add(step.superseded_by)
+        found = find(step.superseded_by)
+        if found is None:
+            missing_after = step.superseded_by
+            break
+        chain.append(found)
+        seen.add(found.id)
+        step = found
+    return Lineage(chain, missing_before, missing_after)
 
 
 class Agent(BaseModel):

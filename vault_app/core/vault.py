@@ -854,21 +854,21 @@ class Vault:
         return ref, self.entity(ref).fact(fact_id)
 
     def fact_history(self, fact_id: str) -> list[tuple[layout.EntityRef, models.Fact]]:
-        """The fact's whole lineage, oldest first, following pointers both ways."""
+        """The fact's whole lineage, oldest first, following pointers both ways.
+
+        Each version is looked up in the whole vault (a version may sit in another entity,
+        e.g. after an archive); a link to a missing version raises `NotFoundError`.
+        """
         ref, fact = self.fact(fact_id)
-        chain = [(ref, fact)]
-        seen = {fact.id}
-        step = fact
-        while step.supersedes and step.supersedes not in seen:
-            ref, step = self.fact(step.supersedes)
-            chain.insert(0, (ref, step))
-            seen.add(step.id)
-        step = fact
-        while step.superseded_by and step.superseded_by not in seen:
-            ref, step = self.fact(step.superseded_by)
-            chain.append((ref, step))
-            seen.add(step.id)
-        return chain
+        where = {fact.id: ref}
+
+        def find(fid: str) -> models.Fact:
+            found_ref, found = self.fact(fid)
+            where[found.id] = found_ref
+            return found
+
+        lineage = models.walk_lineage(fact, find)
+        return [(where[step.id], step) for step in lineage.chain]
 
     def related(self, ref: layout.EntityRef | str) -> dict[str, list[str]]:
         """relatedEntities both ways: what this entity's facts name, and who names it."""

@@ -74,25 +74,8 @@ def _dot(colour: str, size: int = 10) -> QtGui.QIcon:
 
 def local_history(fact: models.Fact, by_id: dict[str, models.Fact]) -> list[models.Fact] | None:
     """The fact's lineage (old → new) within its entity, or None if a link leads outside."""
-    chain = [fact]
-    seen = {fact.id}
-    step = fact
-    while step.supersedes and step.supersedes not in seen:
-        older = by_id.get(step.supersedes)
-        if older is None:
-            return None
-        chain.insert(0, older)
-        seen.add(older.id)
-        step = older
-    step = fact
-    while step.superseded_by and step.superseded_by not in seen:
-        newer = by_id.get(step.superseded_by)
-        if newer is None:
-            return None
-        chain.append(newer)
-        seen.add(newer.id)
-        step = newer
-    return chain
+    walk = models.walk_lineage(fact, by_id.get)
+    return walk.chain if walk.complete else None
 
 
 def _read(v: vault.Vault, address: str) -> Loaded:

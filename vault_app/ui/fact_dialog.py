@@ -163,14 +163,17 @@ def read_lineage(v: vault.Vault, address: str, fact_id: str) -> DiskFact:
     if found is None:
         return DiskFact(None, None, address)
     where, fact = found
-    step, seen = fact, {fact.id}
-    while not step.is_active and step.superseded_by and step.superseded_by not in seen:
-        successor = find(step.superseded_by)
-        if successor is None:
-            break
-        where, step = successor
-        seen.add(step.id)
-    return DiskFact(fact, step if step.is_active else None, where)
+    places = {fact.id: where}
+
+    def successor(fid: str) -> models.Fact | None:
+        hit = find(fid)
+        if hit is None:
+            return None
+        places[hit[1].id] = hit[0]
+        return hit[1]
+
+    step = models.walk_lineage(fact, successor, older=False).chain[-1]
+    return DiskFact(fact, step if step.is_active else None, places[step.id])
 
 
 class FactChangedBar(Banner):

@@ -735,23 +735,14 @@ def _shorten(text: str, limit: int = 80) -> str:
 
 def _lineage(fact: models.Fact, by_id: dict[str, models.Fact]) -> str | None:
     """Plain-words history of a fact within its entity (old → new), or None."""
-    lines: list[str] = []
-    step, seen = fact, {fact.id}
-    while step.supersedes and step.supersedes not in seen:
-        seen.add(step.supersedes)
-        older = by_id.get(step.supersedes)
-        lines.insert(0, f"was: {_shorten(older.fact) if older else step.supersedes}")
-        if older is None:
-            break
-        step = older
-    step = fact
-    while step.superseded_by and step.superseded_by not in seen:
-        seen.add(step.superseded_by)
-        newer = by_id.get(step.superseded_by)
-        lines.append(f"now: {_shorten(newer.fact) if newer else step.superseded_by}")
-        if newer is None:
-            break
-        step = newer
+    walk = models.walk_lineage(fact, by_id.get)
+    position = next(i for i, step in enumerate(walk.chain) if step.id == fact.id)
+    lines = [f"was: {_shorten(step.fact)}" for step in walk.chain[:position]]
+    lines += [f"now: {_shorten(step.fact)}" for step in walk.chain[position + 1 :]]
+    if walk.missing_before is not None:
+        lines.insert(0, f"was: {walk.missing_before}")
+    if walk.missing_after is not None:
+        lines.append(f"now: {walk.missing_after}")
     if is_retracted(fact):
         lines.append("withdrawn (an edit was undone); the fact is kept in history")
     if not lines:
