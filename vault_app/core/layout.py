@@ -25,7 +25,7 @@ import datetime as dt
 import os
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -247,6 +247,32 @@ class EntityRef:
 
     def with_path(self, path: str) -> EntityRef:
         return EntityRef(self.agent, validate_entity_path(path))
+
+
+def resolve_reference(
+    reference: str, agent: str | None, exists: Callable[[EntityRef], bool]
+) -> EntityRef | None:
+    """The entity a relatedEntities id names, or None: the one rule, for every face.
+
+    An agent's fact (`agent` set) may name its own workspace's entity by a bare id, which
+    is tried first, then the global one (a `global:` prefix skips the agent's); an entity
+    that was archived is followed into archives/. `exists` says whether a candidate is
+    there (on disk for `Vault.resolve_reference`, in the last scan for the window's fact
+    dialog); the first that exists wins. An id that does not parse names nothing.
+    """
+    try:
+        ref = EntityRef.parse(reference)
+    except errors.InvalidIdError:
+        return None
+    if ref.agent is None and agent is not None and not reference.startswith("global:"):
+        candidates = [EntityRef(agent, ref.path), ref]
+    else:
+        candidates = [ref]
+    for candidate in list(candidates):
+        if candidate.category != "archives":
+            rest = candidate.path.split("/", 1)[1]
+            candidates.append(candidate.with_path(f"archives/{rest}"))
+    return next((candidate for candidate in candidates if exists(candidate)), None)
 
 
 @dataclass(frozen=True)

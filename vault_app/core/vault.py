@@ -603,29 +603,18 @@ class Vault:
     def resolve_reference(
         self, reference: str, agent: str | None = None
     ) -> layout.EntityRef | None:
-        """The entity a relatedEntities id names, following it into archives/ if moved."""
-        try:
-            ref = layout.EntityRef.parse(reference)
-        except errors.InvalidIdError:
-            return None
-        if ref.agent is None and agent is not None and not reference.startswith("global:"):
-            local = layout.EntityRef(agent, ref.path)
-            candidates = [local, ref]
-        else:
-            candidates = [ref]
-        for candidate in list(candidates):
-            if candidate.category != "archives":
-                rest = candidate.path.split("/", 1)[1]
-                candidates.append(candidate.with_path(f"archives/{rest}"))
-        for candidate in candidates:
+        """The entity a relatedEntities id names, following it into archives/ if moved
+        (`layout.resolve_reference`, with an entity folder on disk as the test)."""
+
+        def exists(candidate: layout.EntityRef) -> bool:
             folder = self.paths.para_root(candidate.agent) / candidate.path
-            if (
+            return (
                 (folder / "items.json").is_file()
                 or (folder / "facts.json").is_file()
                 or (folder / layout.SUMMARY_NAME).is_file()
-            ):
-                return candidate
-        return None
+            )
+
+        return layout.resolve_reference(reference, agent, exists)
 
     # -- facts -------------------------------------------------------------------------
 

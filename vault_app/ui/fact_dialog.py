@@ -63,26 +63,12 @@ def known_addresses(session: Session) -> list[str]:
 
 
 def resolve_related(reference: str, agent: str | None, known: Collection[str]) -> str | None:
-    """The address a relatedEntities id names among `known`, like `Vault.resolve_reference`.
+    """The address a relatedEntities id names among `known` (`layout.resolve_reference`).
 
-    An agent's fact may name its own workspace's entity by a bare id; an entity that was
-    archived is followed into archives/. No disk access: `known` comes from the last scan.
+    No disk access: `known` comes from the last scan.
     """
-    try:
-        ref = layout.EntityRef.parse(reference)
-    except errors.InvalidIdError:
-        return None
-    candidates = [ref]
-    if ref.agent is None and agent is not None and not reference.startswith("global:"):
-        candidates.insert(0, layout.EntityRef(agent, ref.path))
-    for candidate in list(candidates):
-        if candidate.category != "archives":
-            rest = candidate.path.split("/", 1)[1]
-            candidates.append(layout.EntityRef(candidate.agent, f"archives/{rest}"))
-    for candidate in candidates:
-        if str(candidate) in known:
-            return str(candidate)
-    return None
+    found = layout.resolve_reference(reference, agent, lambda ref: str(ref) in known)
+    return None if found is None else str(found)
 
 
 def split_related(text: str) -> list[str]:
