@@ -117,3 +117,22 @@ def test_save_creates_a_missing_file(vault: vault_module.Vault) -> None:
     config_path(vault).unlink()
     changed_settings().save(vault.storage)
     assert config.VaultConfig.load(vault.root) == changed_settings()
+
+
+def test_adopt_config_makes_an_open_vault_use_new_settings(
+    vault: vault_module.Vault,
+) -> None:
+    """`Vault.adopt_config`: decay, storage limits and search settings switch at once, a
+    config error read at open is forgotten, and nothing is written."""
+    config_path(vault).write_text("[decay\n", encoding="utf-8")  # broken
+    broken = vault_module.Vault(vault.root)
+    assert broken.config_error is not None
+    before = config_path(vault).read_bytes()
+    new = changed_settings()
+    broken.adopt_config(new)
+    assert broken.config is new
+    assert broken.storage.settings is new.storage
+    assert broken.storage.settings.max_file_bytes == int(12.5 * 1024 * 1024)
+    assert broken.config_error is None
+    assert not [p for p in broken.scan().problems if config.CONFIG_NAME in p.path]
+    assert config_path(vault).read_bytes() == before

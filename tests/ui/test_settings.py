@@ -167,7 +167,7 @@ def test_restore_defaults_resets_the_tab_shown(
         search=config.SearchSettings(bm25_weight=0.9),
     )
     custom.save(live.vault.storage)
-    settings.adopt(live.vault, custom)
+    live.vault.adopt_config(custom)
     settings.AppSettings(theme="light", browsing_counts_as_access=True).save(store)
     before = config_file(live).read_bytes()
     dialog = open_dialog(qtbot, live, store)

@@ -173,6 +173,14 @@ class Vault:
         self.actor = actor
         self.storage = storage.Storage(self.paths, self.config.storage, clock, actor)
 
+    def adopt_config(self, settings: config.VaultConfig) -> None:
+        """Use `settings` from now on (e.g. just saved by the settings dialog): the decay
+        policy, search and synthesis settings and the storage limits; a config error read
+        at open is forgotten. Nothing is written: save the settings first."""
+        self.config = settings
+        self.storage.settings = settings.storage
+        self.config_error = None
+
     @classmethod
     def create(cls, root: Path | str, **kwargs: Any) -> Vault:
         """Lay out an empty vault at `root` (which may exist if it is empty)."""

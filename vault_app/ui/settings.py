@@ -94,13 +94,6 @@ def decay_problems(levels: list[tuple[int, int, int]]) -> list[str]:
     return problems
 
 
-def adopt(target: vault.Vault, settings: config.VaultConfig) -> None:
-    """Make an open vault use new settings (after they were saved)."""
-    target.config = settings
-    target.storage.settings = settings.storage
-    target.config_error = None
-
-
 _GROW = QtWidgets.QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow  # compact spin boxes
 
 
@@ -520,7 +513,7 @@ class SettingsDialog(QtWidgets.QDialog):
 
         def write(target: vault.Vault) -> None:
             settings.save(target.storage, replace=replace)
-            adopt(target, settings)
+            target.adopt_config(settings)
 
         self.session.write(
             write,
