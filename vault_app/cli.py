@@ -685,9 +685,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         if args.agent:
             ids = [h.fact_id for h in result.hits if h.fact_id and h.status == "active"]
             if ids:
-                marked = v.mark_accessed(ids)
-                for entity in {h.entity for h in result.hits if h.fact_id in marked}:
-                    search.refresh_entity(str(entity))
+                marked = search.mark_accessed(ids)
         return {
             "query": query,
             "mode": result.mode,

@@ -272,3 +272,26 @@ def test_semantic_search_is_switched_on_while_the_engine_serves(tmp_path: Path) 
 def test_the_index_file_is_split_in_blocks_exactly_as_in_one_go(body: bytes, size: int) -> None:
     pieces = [line for block in engine._blocks(body, size) for line in block.split(b"\n")]
     assert pieces == body.split(b"\n")
+
+
+def test_mark_accessed_counts_and_reindexes_the_touched_entities(v: vault.Vault) -> None:
+    """`SearchEngine.mark_accessed`, the one call of the CLI and the context builder: the
+    counts are written and the index sees them at once (no refresh by the caller)."""
+    e = engine.SearchEngine(v)
+    e.open()
+    roof = e.search("Roof quote Summit", mode="bm25").hits[0]
+    marcus = e.search("95 dollars", mode="bm25").hits[0]
+    assert roof.fact_id and marcus.fact_id
+    untouched = e.search("Monthly budget repairs", mode="bm25").hits[0].key
+    assert e.mark_accessed([roof.fact_id, marcus.fact_id, roof.fact_id]) == {
+        roof.fact_id: 1,
+        marcus.fact_id: 1,
+    }
+    assert v.fact(roof.fact_id)[1].access_count == 1
+    for key in (roof.key, marcus.key):
+        doc = e.document(key)
+        assert doc is not None and doc.access_count == 1
+        assert doc.last_accessed is not None
+    other = e.document(untouched)
+    assert other is not None and other.access_count == 0
+    assert e.mark_accessed([]) == {}

@@ -206,9 +206,7 @@ class ContextBuilder:
             k.removeprefix("fact:") for b in blocks for k in b.keys if k.startswith("fact:")
         ]
         if mark_access and fact_ids:
-            marked = self.vault.mark_accessed(fact_ids)
-            for entity in {self.search.document(f"fact:{i}").entity for i in fact_ids} - {None}:  # type: ignore[union-attr]
-                self.search.refresh_entity(str(entity))
+            marked = self.search.mark_accessed(fact_ids)
         context = Context(agent, query, budget, blocks, period, marked)
         assert len(context.text) <= budget, "the context builder overran its budget"
         return context

@@ -638,6 +638,24 @@ class SearchEngine:
             self._apply({source: (docs, self._entity_signature(folder))}, [])
             return len(docs)
 
+    def mark_accessed(self, fact_ids: Iterable[str]) -> dict[str, int]:
+        """Count one access of each fact and re-index the entities holding them.
+
+        The one call every face uses for "these facts were read" (the CLI's `search
+        --agent`, the context builder): `Vault.mark_accessed` writes the counts (one
+        batched write per entity), then each touched entity is re-indexed so that tiers
+        and ranking see the new counts at once. Returns the new counts by fact id.
+        """
+        marked = self.vault.mark_accessed(fact_ids)
+        entities = {
+            doc.entity
+            for fid in marked
+            if (doc := self.document(f"fact:{fid}")) is not None and doc.entity is not None
+        }
+        for entity in sorted(entities):
+            self.refresh_entity(entity)
+        return marked
+
     def refresh_daily(self, day: dt.date, agent: str | None = None) -> int:
         source = documents.daily_source(documents.scope_of(agent), day)
         path = self.vault.paths.daily_file(day, agent)
