@@ -49,6 +49,20 @@ class DecayLevel(BaseModel):
         return self
 
 
+class ThresholdTable(NamedTuple):
+    """A decay policy as one table, the form every tier computation reads.
+
+    Level 0 (the lowest) always applies; level `i + 1` once a fact's access count
+    exceeds `above[i]` (ascending): applying the levels in order, the last whose `above`
+    the count exceeds wins, as in `DecayPolicy.thresholds`. The search engine's numpy
+    tier column reads this table; the demo generator reads `thresholds`.
+    """
+
+    above: list[int]
+    hot_days: list[int]  # per level, the lowest first
+    warm_days: list[int]
+
+
 class DecayPolicy(BaseModel):
     """Frequency-resistant thresholds; the defaults are the design's."""
 
@@ -66,8 +80,19 @@ class DecayPolicy(BaseModel):
         self.levels.sort(key=lambda level: level.min_access)
         return self
 
+    def threshold_table(self) -> ThresholdTable:
+        """The levels as one `ThresholdTable`, for readers that vectorise (the engine)."""
+        return ThresholdTable(
+            [level.min_access for level in self.levels[1:]],
+            [level.hot_days for level in self.levels],
+            [level.warm_days for level in self.levels],
+        )
+
     def thresholds(self, access_count: int) -> tuple[int, int]:
-        """The lowest level always applies; a higher one once access_count exceeds it."""
+        """The lowest level always applies; a higher one once access_count exceeds it.
+
+        The scalar reading of `threshold_table` (kept a plain loop: it runs per fact).
+        """
         chosen = self.levels[0]
         for level in self.levels[1:]:
             if access_count > level.min_access:

@@ -1289,15 +1289,6 @@ def _moment(day: dt.date, seconds: int) -> dt.datetime:
     return naive.astimezone()
 
 
-def _thresholds(access_count: int) -> tuple[int, int]:
-    """The design's hot and warm limits in days (the vault's default decay policy)."""
-    if access_count > 20:
-        return 14, 60
-    if access_count > 10:
-        return 10, 45
-    return 7, 30
-
-
 def _parse_line(line: str, default_age: int) -> _Draft:
     match = _LINE.match(line)
     if match is None:
@@ -1471,7 +1462,7 @@ class _FactWriter:
             days = self.rng.randint(8, min(age, 30))
         else:
             days = self.rng.randint(min(age, 32), age)
-        hot, warm = _thresholds(count)
+        hot, warm = self.vault.config.decay.thresholds(count)  # the policy of this vault
         if days in (hot + 1, warm + 1):
             days = days + 1 if days < age else days - 1
         return days

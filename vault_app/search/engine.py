@@ -258,12 +258,15 @@ class _Columns:
         n = self.size
         last = self.last[:n]
         days = np.where(np.isnan(last), decay.NEVER, np.floor((now - np.nan_to_num(last)) / 86400))
-        hot = np.full(n, policy.levels[0].hot_days, dtype=np.float64)
-        warm = np.full(n, policy.levels[0].warm_days, dtype=np.float64)
-        for level in policy.levels[1:]:
-            above = self.access[:n] > level.min_access
-            hot[above] = level.hot_days
-            warm[above] = level.warm_days
+        # the policy's table, vectorised by its rule: level i + 1 once access > above[i]
+        # (ascending, so the last that holds wins; as fast as the search ever was)
+        table = policy.threshold_table()
+        hot = np.full(n, table.hot_days[0], dtype=np.float64)
+        warm = np.full(n, table.warm_days[0], dtype=np.float64)
+        for index, floor in enumerate(table.above, start=1):
+            above = self.access[:n] > floor
+            hot[above] = table.hot_days[index]
+            warm[above] = table.warm_days[index]
         return np.where(days <= hot, 0, np.where(days <= warm, 1, 2)).astype(np.int8)
 
     def mask(self, filters: Filters, tiers: npt.NDArray[np.int8] | None) -> BoolArray:
