@@ -337,29 +337,26 @@ def walk_lineage(
     `newer` choose the directions; the forward walk ends at the active version (the one
     with no `supersededBy`).
     """
-    chain = [fact]
     seen = {fact.id}
-    missing_before = missing_after = None
-    step = fact
-    while older and step.supersedes and step.supersedes not in seen:
-        seen.add(step.supersedes)
-        found = find(step.supersedes)
-        if found is None:
-            missing_before = step.supersedes
-            break
-        chain.insert(0, found)
-        seen.add(found.id)
-        step = found
-    step = fact
-    while newer and step.superseded_by and step.superseded_by not in seen:
-        seen.add(step.superseded_by)
-        found = find(step.superseded_by)
-        if found is None:
-            missing_after = step.superseded_by
-            break
-        chain.append(found)
-        seen.add(found.id)
-        step = found
+
+    def follow(link: Callable[[Fact], str | None]) -> tuple[list[Fact], str | None]:
+        """The versions `link` leads to from `fact`, in that order, and the id of one
+        that was not found (None if the walk reached the end or a cycle)."""
+        found: list[Fact] = []
+        step = fact
+        while (target := link(step)) and target not in seen:
+            seen.add(target)
+            version = find(target)
+            if version is None:
+                return found, target
+            found.append(version)
+            seen.add(version.id)
+            step = version
+        return found, None
+
+    before, missing_before = follow(lambda f: f.supersedes) if older else ([], None)
+    after, missing_after = follow(lambda f: f.superseded_by) if newer else ([], None)
+    chain = [*reversed(before), fact, *after]
     return Lineage(chain, missing_before, missing_after)
 
 
