@@ -27,6 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import shiboken6
 from PySide6 import QtCore, QtGui
 
 from vault_app.core import errors, vault
@@ -248,7 +249,9 @@ class Session(QtCore.QObject):
     def _set_running(self, delta: int) -> None:
         before = self._running
         self._running += delta
-        if (before == 0) != (self._running == 0):
+        # A job may end after the window that started it was destroyed (its relay outlives
+        # it): then there is no one to tell, and the signal's source is gone.
+        if (before == 0) != (self._running == 0) and shiboken6.isValid(self):
             self.busy.emit(self._running > 0)
 
     # -- loading --------------------------------------------------------------------------
