@@ -30,6 +30,10 @@ documents    markdown documents (TACIT, CONTEXT, AGENTS.md, summary): rendered /
 daily        daily notes: calendar marking days with notes, the day's entries, append box
 context_view what the context builder would give an agent, with its budget meters
 dashboard    decay dashboard: tier chart, facts going cold soon, synthesis with diff preview
+             (its figures come from `core.outlook`), laid out from the three below
+tier_chart   the dashboard's chart: facts per tier, one bar per scope
+going_cold   the dashboard's table of the facts going cold
+synthesis_preview  the summaries a synthesis would change, each with a coloured diff
 switcher     the quick switcher (Ctrl+P)
 settings     the settings dialog (decay thresholds, synthesis, model, access, theme)
 themes       light and dark palettes
