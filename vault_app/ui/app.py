@@ -18,11 +18,9 @@ opens a fresh window on the new vault and closes this one.
 
 from __future__ import annotations
 
-import collections
 import datetime as dt
 import importlib.resources
 import sys
-import time
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
@@ -54,7 +52,6 @@ APPLICATION = "vault-app"
 RECENT_KEY = "vaults/recent"
 LAST_KEY = "vaults/last"
 MAX_RECENT = 8
-_RECENT_S = 5.0  # how long a changed entity may be where a removed one moved to
 
 
 def resource(name: str) -> Traversable:
@@ -132,8 +129,6 @@ class MainWindow(QtWidgets.QMainWindow):
         self._global_daily: daily.DailyView | None = None
         self._first_scan = True
         self._expanded = False
-        # (monotonic time, address) of the last 5 s of changes, oldest first
-        self._recent_changes: collections.deque[tuple[float, str]] = collections.deque()
         self._search_enabled = search
         self._semantic = target.config.search.semantic if semantic is None else semantic
         self.switcher: switcher.QuickSwitcher | None = None
@@ -152,7 +147,6 @@ class MainWindow(QtWidgets.QMainWindow):
         self.session.searchProgress.connect(self._on_search_progress)
         self.session.busy.connect(self._on_busy)
         self.session.entityRemoved.connect(self._on_entity_removed)
-        self.session.entityChanged.connect(self._on_entity_changed)
         self.session.entityMoved.connect(self._on_entity_moved)
         self.session.liveStatus.connect(self._on_live_status)
         self.session.undo_stack.cleanChanged.connect(self._update_title)
@@ -462,54 +456,11 @@ class MainWindow(QtWidgets.QMainWindow):
         if state in ("missing", "error", "degraded"):
             self.message_bar.show_message("Live sync: " + state, message)
 
-    def _on_entity_changed(self, address: str) -> None:
-        now = time.monotonic()
-        recent = self._recent_changes  # (a batch of 2,000 changes: no copy per change)
-        while recent and now - recent[0][0] >= _RECENT_S:
-            recent.popleft()
-        recent.append((now, address))
-
     def _on_entity_removed(self, address: str) -> None:
-        """The shown entity vanished: moved (its facts turn up elsewhere), or deleted.
-
-        A folder moved into a folder that did not exist yet reaches the watcher as a
-        removal and, separately, a new entity; so wait a moment, then look for an entity
-        that appeared meanwhile under the same name holding the same facts."""
-        if self.entity_view.address != address:
-            return
-        ids = {f.id for f in self.entity_view.model.facts()}
-        leaf = address.rsplit("/", 1)[-1]
-        QtCore.QTimer.singleShot(800, lambda: self._resolve_removal(address, leaf, ids))
-
-    def _resolve_removal(self, address: str, leaf: str, ids: set[str]) -> None:
-        now = time.monotonic()
-        candidates = list(
-            dict.fromkeys(
-                a
-                for t, a in self._recent_changes
-                if now - t < _RECENT_S and a != address and a.rsplit("/", 1)[-1].startswith(leaf)
-            )
-        )
-
-        def find() -> str | None:
-            for candidate in candidates:
-                try:
-                    found = {f.id for f in self.session.vault.entity(candidate).facts}
-                except errors.VaultError:
-                    continue
-                if ids <= found:  # (no facts seen: the same name is all there is to go by)
-                    return candidate
-            return None
-
-        def decided(moved_to: str | None) -> None:
-            if self.entity_view.address != address:
-                return
-            if moved_to is not None:
-                self._on_entity_moved(address, moved_to)
-            else:
-                self._offer_restore(address)
-
-        self.session.run(find, decided)
+        """The shown entity was deleted outside the app (a move comes as `entityMoved`:
+        the watcher pairs moves, also those it sees as a removal and a creation)."""
+        if self.entity_view.address == address:
+            self._offer_restore(address)
 
     def _offer_restore(self, address: str) -> None:
         def restore() -> None:
