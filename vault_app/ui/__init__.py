@@ -21,7 +21,7 @@ themselves and never block the GUI thread:
 Modules
 -------
 session      the Session, workers, plain-words error messages
-models       Qt item models: sidebar tree, facts table (+ filter proxy), search results
+models/      Qt item models: sidebar tree, facts table (+ filter proxy), tier badge, flat lists
 entity_view  rendered summary (edit/save) and the facts table with filters and lineage
 fact_dialog  add / supersede a fact, with validation and related-entity completion
 commands     the QUndoCommands for every edit

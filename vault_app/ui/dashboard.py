@@ -36,7 +36,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import outlook, vault
 from vault_app.ui import commands, synthesis_preview, tier_chart
-from vault_app.ui import models as ui_models
+from vault_app.ui.models import tier_badge
 from vault_app.ui.going_cold import GoingColdModel, format_day
 from vault_app.ui.session import Session
 
@@ -134,7 +134,7 @@ class DecayDashboard(QtWidgets.QWidget):
         self.cold_table.setWordWrap(False)
         self.cold_table.verticalHeader().hide()
         self.cold_table.setItemDelegateForColumn(
-            GoingColdModel.TIER, ui_models.TierBadgeDelegate(self.cold_table)
+            GoingColdModel.TIER, tier_badge.TierBadgeDelegate(self.cold_table)
         )
         head = self.cold_table.horizontalHeader()
         head.setSectionResizeMode(GoingColdModel.FACT, QtWidgets.QHeaderView.ResizeMode.Stretch)

@@ -14,7 +14,7 @@ from typing import Any
 from PySide6 import QtCore
 
 from vault_app.core import models, outlook
-from vault_app.ui import models as ui_models
+from vault_app.ui.models import base as model_base
 
 Qt = QtCore.Qt
 Role = Qt.ItemDataRole
@@ -87,7 +87,7 @@ class GoingColdModel(QtCore.QAbstractTableModel):
         column = index.column()
         if role == Role.DisplayRole:
             return self._display(item, column)
-        if role == ui_models.TIER_ROLE and column == self.TIER:
+        if role == model_base.TIER_ROLE and column == self.TIER:
             return item.tier.value
         if role == self.ROW_ROLE:
             return item.fact_id
