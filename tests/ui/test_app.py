@@ -12,7 +12,7 @@ from PySide6 import QtCore, QtWidgets
 from pytestqt.qtbot import QtBot
 
 from vault_app.core import demo, vault
-from vault_app.ui import app
+from vault_app.ui import app, main_window
 
 
 def test_qt_bindings_keep_none_alive(qtbot: QtBot) -> None:
@@ -148,7 +148,7 @@ def test_geometry_and_recent_vaults_are_remembered(
     size = window.size()  # as the (small) offscreen screen allows
     root = str(window.session.vault.root)
     window.close()
-    assert store.value(app.LAST_KEY) == root
+    assert store.value(main_window.LAST_KEY) == root
     assert store.value("window/geometry") is not None
     again = app.MainWindow(vault.Vault(root), store, search=False)
     qtbot.addWidget(again)

@@ -37,5 +37,8 @@ synthesis_preview  the summaries a synthesis would change, each with a coloured 
 switcher     the quick switcher (Ctrl+P)
 settings     the settings dialog (decay thresholds, synthesis, model, access, theme)
 themes       light and dark palettes
-app          the main window and the composition root
+main_window  the main window: sidebar, pages, search dock, menus
+agent_page   an agent's page: TACIT, CONTEXT, daily notes, context preview
+status_bar   the status bar: vault, counts, live sync, search index
+app          the composition root: QApplication, settings, vault, first window (`run`)
 """

@@ -36,8 +36,8 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import outlook, vault
 from vault_app.ui import commands, synthesis_preview, tier_chart
-from vault_app.ui.models import tier_badge
 from vault_app.ui.going_cold import GoingColdModel, format_day
+from vault_app.ui.models import tier_badge
 from vault_app.ui.session import Session
 
 Qt = QtCore.Qt
