@@ -12,7 +12,7 @@ from PySide6 import QtCore, QtWidgets
 from pytestqt.qtbot import QtBot
 
 from vault_app.core import demo, vault
-from vault_app.ui import app
+from vault_app.ui import app, main_window
 
 
 def test_qt_bindings_keep_none_alive(qtbot: QtBot) -> None:
@@ -60,9 +60,10 @@ def test_window_opens_on_the_vault_and_shows_an_entity(
     qtbot: QtBot, window: app.MainWindow
 ) -> None:
     assert "54 entities" in window.counts_label.text()
-    assert "areas/people/jordan-lee" in window.sidebar_model.addresses() or len(
-        window.sidebar_model.addresses()
-    ) == 54
+    assert (
+        "areas/people/jordan-lee" in window.sidebar_model.addresses()
+        or len(window.sidebar_model.addresses()) == 54
+    )
     address = window.sidebar_model.addresses()[0]
     window.sidebar.setCurrentIndex(window.sidebar_model.index_for_address(address))
     qtbot.waitUntil(lambda: window.entity_view.address == address, timeout=10_000)
@@ -147,7 +148,7 @@ def test_geometry_and_recent_vaults_are_remembered(
     size = window.size()  # as the (small) offscreen screen allows
     root = str(window.session.vault.root)
     window.close()
-    assert store.value(app.LAST_KEY) == root
+    assert store.value(main_window.LAST_KEY) == root
     assert store.value("window/geometry") is not None
     again = app.MainWindow(vault.Vault(root), store, search=False)
     qtbot.addWidget(again)
@@ -193,3 +194,25 @@ def test_new_entity_and_new_vault_dialogs_validate_before_creating(
     assert "not an empty folder" in folder.problem.text()
     folder.folder.setText(str(tmp_path / "new"))
     assert folder.problem.text() == ""
+
+
+def test_the_shown_entity_follows_the_watchers_moves_and_offers_to_restore_a_deletion(
+    qtbot: QtBot, window: app.MainWindow
+) -> None:
+    """The window takes the watcher's word (relayed by live sync): a move is followed at
+    once, a removal is a deletion; no guessing from what else changed meanwhile."""
+    rosa, elsewhere = "areas/people/rosa-mendes", "archives/people/rosa-mendes"
+    window.open_entity(rosa)
+    qtbot.waitUntil(lambda: window.entity_view.address == rosa, timeout=10_000)
+    window.session.entityRemoved.emit("areas/people/someone-else")  # not shown: no message
+    assert not window.message_bar.isVisible()
+
+    moved = vault.Vault(window.session.vault.root).archive_entity(rosa)
+    assert str(moved) == elsewhere
+    window.session.entityMoved.emit(rosa, elsewhere)
+    assert window.entity_view.address == elsewhere
+    assert window.message_bar.title.text() == "Moved outside the app"
+
+    window.session.entityRemoved.emit(elsewhere)
+    assert window.message_bar.title.text() == "Deleted outside the app"
+    assert window.message_bar.action.text() == "Restore"

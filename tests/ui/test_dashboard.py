@@ -2,59 +2,23 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from outlook_vaults import JANE, demo_vault, small_vault
 from PySide6 import QtCore, QtGui
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
-from vault_app.core import config, decay, demo, models
+from vault_app.core import config, outlook
 from vault_app.core import vault as vault_module
-from vault_app.ui import dashboard, session, themes
-
-TODAY = dt.date(2026, 7, 15)  # no daylight-saving change within 60 days before or 7 after
-NOON = dt.datetime.combine(TODAY, dt.time(12)).astimezone()
-JANE = "areas/people/jane"
-BUDGET = "agent:finance:projects/budget"
-
-
-def at(
-    root: Path, moment: dt.datetime, settings: config.VaultConfig | None = None
-) -> vault_module.Vault:
-    """A handle on the vault at `root` whose clock stands still at `moment`."""
-    return vault_module.Vault(root, clock=decay.fixed_clock(moment), settings=settings)
+from vault_app.ui import dashboard, going_cold, session, synthesis_preview, themes
 
 
 @pytest.fixture
 def small(tmp_path: Path) -> vault_module.Vault:
-    """A vault whose facts were last touched at chosen distances before NOON."""
-    root = tmp_path / "v"
-    v = vault_module.Vault.create(root, clock=decay.fixed_clock(NOON))
-    v.create_entity(JANE)
-    v.create_agent("finance")
-    v.create_entity(BUDGET)
-
-    def add(address: str, text: str, age: dt.timedelta, accesses: int = 0) -> models.Fact:
-        then = at(root, NOON - age)
-        fact = then.add_fact(address, text, "context")
-        for _ in range(accesses):
-            then.mark_accessed([fact.id])
-        return fact
-
-    add(JANE, "exactly 24 days", dt.timedelta(days=24))
-    add(JANE, "one second short of 24 days", dt.timedelta(days=24) - dt.timedelta(seconds=1))
-    add(JANE, "exactly 30 days", dt.timedelta(days=30))
-    add(JANE, "exactly 31 days", dt.timedelta(days=31))
-    add(JANE, "hot 3 days", dt.timedelta(days=3))
-    add(JANE, "often, 39 days", dt.timedelta(days=39), accesses=11)
-    add(JANE, "often, 38 days", dt.timedelta(days=38), accesses=11)
-    replaced = add(JANE, "replaced, 25 days", dt.timedelta(days=25))
-    v.supersede_fact(replaced.id, "the replacement, new today")
-    add(BUDGET, "agent fact, 26 days", dt.timedelta(days=26))
-    return vault_module.Vault(root, clock=decay.fixed_clock(NOON), actor="gui")
+    return small_vault(tmp_path / "v")
 
 
 @pytest.fixture
@@ -66,10 +30,7 @@ def live(qtbot: QtBot, small: vault_module.Vault) -> Iterator[session.Session]:
 
 @pytest.fixture
 def demo_session(qtbot: QtBot, tmp_path: Path) -> Iterator[session.Session]:
-    demo.create_demo(tmp_path / "demo", today=TODAY, clock=decay.fixed_clock(NOON))
-    s = session.Session(
-        vault_module.Vault(tmp_path / "demo", clock=decay.fixed_clock(NOON), actor="gui")
-    )
+    s = session.Session(demo_vault(tmp_path / "demo"))
     yield s
     s.close()
 
@@ -88,26 +49,12 @@ def shown(qtbot: QtBot, s: session.Session) -> dashboard.DecayDashboard:
 # -- the chart ---------------------------------------------------------------------------------
 
 
-def test_chart_rows_add_up_to_the_scan(demo_session: session.Session) -> None:
-    scan = demo_session.vault.scan()
-    rows = dashboard.chart_rows(scan)
-    assert [r.label for r in rows] == ["Global"] + [f"Agent {a}" for a in sorted(scan.agents)]
-    totals = scan.tier_totals()
-    for tier in dashboard.TIERS:
-        assert sum(r.count(tier) for r in rows) == totals[tier]
-    for row in rows:
-        mine = [e for e in scan.entities if e.scope == row.scope]
-        assert row.hot == sum(e.hot for e in mine)
-        assert row.superseded == sum(e.superseded for e in mine)
-        assert row.total == sum(e.active + e.superseded for e in mine)
-
-
 def test_chart_shows_the_scan_with_tooltips_and_tier_colours(
     qtbot: QtBot, demo_session: session.Session
 ) -> None:
     board = shown(qtbot, demo_session)
     assert demo_session.scan is not None
-    assert board.chart.rows == dashboard.chart_rows(demo_session.scan)
+    assert board.chart.rows == outlook.tier_rows(demo_session.scan)
     image = board.chart.grab().toImage()
     segments = board.chart._layout()
     hot = next(rect for rect, row, tier in segments if row.scope == "global" and tier == "hot")
@@ -143,66 +90,6 @@ def test_chart_follows_a_new_scan(qtbot: QtBot, live: session.Session) -> None:
 # -- going cold --------------------------------------------------------------------------------
 
 
-def test_going_cold_takes_exactly_the_facts_that_cross_the_line(
-    small: vault_module.Vault,
-) -> None:
-    report = dashboard.going_cold(small)
-    assert report is not None
-    found = {f.text: f for f in report.facts}
-    assert set(found) == {
-        "exactly 24 days",
-        "exactly 30 days",
-        "often, 39 days",
-        "agent fact, 26 days",
-    }
-    week = (NOON + dt.timedelta(days=7)).date()
-    assert found["exactly 24 days"].cold_on == week  # cold at the very end of the window
-    assert found["exactly 24 days"].days == 24
-    assert found["exactly 30 days"].cold_on == TODAY + dt.timedelta(days=1)
-    assert found["often, 39 days"].cold_on == TODAY + dt.timedelta(days=7)
-    assert found["often, 39 days"].access_count == 11
-    assert found["agent fact, 26 days"].address == BUDGET
-    assert all(f.tier is models.DecayTier.WARM for f in report.facts)
-    assert [f.cold_on for f in report.facts] == sorted(f.cold_on for f in report.facts)
-    assert report.unreadable == 0
-
-
-def test_going_cold_agrees_with_the_core_decay_report(demo_session: session.Session) -> None:
-    v = demo_session.vault
-    now_rows, _ = v.decay_report()
-    later_rows, _ = v.decay_report(NOON + dt.timedelta(days=7))
-    cold = models.DecayTier.COLD
-    later = {r.fact.id: r.tier for r in later_rows}
-    expected = {r.fact.id for r in now_rows if r.tier is not cold and later[r.fact.id] is cold}
-    report = dashboard.going_cold(v)
-    assert report is not None
-    assert expected and {f.fact_id for f in report.facts} == expected
-
-
-def test_a_hot_fact_can_go_cold_within_the_week(small: vault_module.Vault) -> None:
-    quick = config.VaultConfig(
-        decay=decay.DecayPolicy(levels=[decay.DecayLevel(min_access=0, hot_days=5, warm_days=6)])
-    )
-    report = dashboard.going_cold(at(small.root, NOON, quick))
-    assert report is not None
-    found = {f.text: f.tier for f in report.facts}
-    assert found["hot 3 days"] is models.DecayTier.HOT
-    assert found["the replacement, new today"] is models.DecayTier.HOT
-
-
-def test_going_cold_stops_when_cancelled(small: vault_module.Vault) -> None:
-    assert dashboard.going_cold(small, cancelled=lambda: True) is None
-
-
-def test_going_cold_counts_unreadable_files(small: vault_module.Vault) -> None:
-    broken = small.paths.life_dir / "projects" / "roof"
-    broken.mkdir(parents=True)
-    (broken / "items.json").write_text("[{", encoding="utf-8")
-    report = dashboard.going_cold(small)
-    assert report is not None
-    assert report.unreadable == 1 and len(report.facts) == 4
-
-
 def test_the_table_lists_them_and_double_click_opens_one(
     qtbot: QtBot, live: session.Session
 ) -> None:
@@ -236,7 +123,7 @@ def test_the_going_cold_model_passes_the_model_tester(
     qtmodeltester.check(board.cold_model)
     board.cold_model.sort(board.cold_model.DAYS, QtCore.Qt.SortOrder.DescendingOrder)
     qtmodeltester.check(board.cold_model)
-    empty = dashboard.GoingColdModel()
+    empty = going_cold.GoingColdModel()
     qtmodeltester.check(empty)
 
 
@@ -255,23 +142,10 @@ def test_a_hidden_dashboard_waits_until_it_is_shown(qtbot: QtBot, live: session.
 # -- the schedule ------------------------------------------------------------------------------
 
 
-def test_next_synthesis_is_strictly_after_now() -> None:
-    sunday = config.SynthesisSettings(weekday="sunday", time="00:00")
-    saturday_noon = dt.datetime(2026, 7, 18, 12).astimezone()
-    sunday_midnight = dt.datetime(2026, 7, 19, 0, 0).astimezone()
-    assert dashboard.next_synthesis(sunday, saturday_noon) == sunday_midnight
-    assert dashboard.next_synthesis(sunday, sunday_midnight) == sunday_midnight + dt.timedelta(
-        days=7
-    )
-    evening = config.SynthesisSettings(weekday="wednesday", time="18:30")
-    assert dashboard.next_synthesis(evening, NOON) == dt.datetime(2026, 7, 15, 18, 30).astimezone()
-    text = dashboard.describe_next_synthesis(sunday, saturday_noon)
-    assert "Sunday 19 July at 00:00 (tomorrow)" in text
-
-
 def test_the_dashboard_shows_the_schedule(qtbot: QtBot, live: session.Session) -> None:
     board = shown(qtbot, live)
     assert "Next scheduled synthesis: Sunday 19 July at 00:00 (in 4 days)" in board.schedule.text()
+    assert board.schedule.text().endswith("; every Sunday at 00:00, set in Settings.")
     live.vault.config.synthesis = config.SynthesisSettings(weekday="thursday", time="09:00")
     board.update_schedule()
     assert "Thursday 16 July at 09:00 (tomorrow)" in board.schedule.text()
@@ -289,19 +163,6 @@ def summary_bytes(s: session.Session, address: str) -> bytes:
 
 def audit_lines(s: session.Session) -> int:
     return len((s.vault.paths.state_dir / "audit.jsonl").read_bytes().splitlines())
-
-
-def test_preview_equals_the_core_dry_run(demo_session: session.Session) -> None:
-    v = demo_session.vault
-    later = NOON + dt.timedelta(days=12)
-    results, _ = v.synthesize(dry_run=True, at=later)
-    expected = {str(r.ref): r.diff for r in results if r.changed and r.ref is not None}
-    steps: list[tuple[int, int]] = []
-    preview = dashboard.preview_synthesis(v, later, progress=lambda *p: steps.append(p))
-    assert preview is not None
-    assert {str(r.ref): r.diff for r in preview.changes} == expected
-    assert steps[-1] == (54, 54) and [d for d, _ in steps] == sorted(d for d, _ in steps)
-    assert dashboard.preview_synthesis(v, cancelled=lambda: True) is None
 
 
 def test_synthesis_shows_a_diff_and_writes_only_what_is_applied(
@@ -367,7 +228,7 @@ def test_nothing_to_synthesize_says_so(qtbot: QtBot, demo_session: session.Sessi
 
 
 def test_diff_colours_stay_readable_in_both_themes(qtbot: QtBot) -> None:
-    view = dashboard.DiffView()
+    view = synthesis_preview.DiffView()
     qtbot.addWidget(view)
     for name in ("light", "dark"):
         palette = themes.palette_for(name)

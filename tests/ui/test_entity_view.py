@@ -121,9 +121,9 @@ def test_filters_and_sorting_in_the_view(qtbot: QtBot, view: entity_view.EntityV
     view.filter_edit.setText("manual 77")
     assert texts(view) == ["Manual number 77"]
     view.filter_edit.clear()
-    view.tier_buttons[qt_models.models.DecayTier.HOT].setChecked(False)
+    view.tier_buttons[models.DecayTier.HOT].setChecked(False)
     assert view.proxy.rowCount() == 0 and view.shown_label.text() == "Showing 0 of 80 facts"
-    view.tier_buttons[qt_models.models.DecayTier.HOT].setChecked(True)
+    view.tier_buttons[models.DecayTier.HOT].setChecked(True)
     view.category_combo.setCurrentIndex(view.category_combo.findData("milestone"))
     assert view.proxy.rowCount() == 0
     view.category_combo.setCurrentIndex(0)

@@ -12,7 +12,8 @@ from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from vault_app.core import decay, models, vault
-from vault_app.ui import models as qt_models
+from vault_app.ui.models import base, sidebar, tier_badge
+from vault_app.ui.models import facts as facts_table
 
 JANE = "areas/people/jane"
 ACME = "areas/companies/acme"
@@ -68,7 +69,7 @@ def counts(index: QtCore.QModelIndex) -> list[Any]:
 
 
 def test_sidebar_structure(qtmodeltester: ModelTester, v: vault.Vault) -> None:
-    model = qt_models.SidebarModel(v.scan())
+    model = sidebar.SidebarModel(v.scan())
     qtmodeltester.check(model)
     root = QtCore.QModelIndex()
     assert children(model, root) == ["Global", "Agents", "Principles"]
@@ -76,19 +77,19 @@ def test_sidebar_structure(qtmodeltester: ModelTester, v: vault.Vault) -> None:
     assert children(model, glob) == ["Projects", "Areas", "Resources", "Archives", "Daily notes"]
     areas = child(model, glob, "Areas")
     assert children(model, areas) == ["Companies", "People", "Family"]  # groups first
-    assert child(model, areas, "People").data(qt_models.NODE_ROLE).kind == "group"
+    assert child(model, areas, "People").data(base.NODE_ROLE).kind == "group"
 
     jane = model.index_for_address(JANE)
     assert jane.data() == "Jane"
     assert jane.parent().data() == "People" and jane.parent().parent().data() == "Areas"
-    node = jane.data(qt_models.NODE_ROLE)
+    node = jane.data(base.NODE_ROLE)
     assert (node.kind, node.address, node.agent) == ("entity", JANE, None)
     assert counts(jane) == [3, 2, 1, 0]  # active, hot, warm, cold (Portland superseded)
     assert counts(areas) == [4, 2, 1, 1]  # jane + acme, added up on the group
     assert model.index_for_address(f"global:{JANE}") == jane
 
     archives = child(model, glob, "Archives")
-    dim = qt_models.disabled_text()
+    dim = base.disabled_text()
     assert archives.data(QtCore.Qt.ItemDataRole.ForegroundRole).color() == dim
     fence = model.index_for_address("archives/old-fence")
     assert fence.data(QtCore.Qt.ItemDataRole.ForegroundRole).color() == dim
@@ -96,19 +97,19 @@ def test_sidebar_structure(qtmodeltester: ModelTester, v: vault.Vault) -> None:
 
     roof = model.index_for_address("projects/roof")
     brush = roof.data(QtCore.Qt.ItemDataRole.ForegroundRole)
-    assert brush.color() == QtGui.QColor(qt_models.PROBLEM_COLOUR)
+    assert brush.color() == QtGui.QColor(sidebar.PROBLEM_COLOUR)
     assert "cannot be read" in roof.data(QtCore.Qt.ItemDataRole.ToolTipRole)
 
     finance = child(model, child(model, root, "Agents"), "finance")
-    assert finance.data(qt_models.NODE_ROLE).kind == "agent"
+    assert finance.data(base.NODE_ROLE).kind == "agent"
     assert children(model, finance) == ["Workspace", "Daily notes", "TACIT.md", "CONTEXT.md"]
-    kinds = [model.index(r, 0, finance).data(qt_models.NODE_ROLE) for r in range(4)]
+    kinds = [model.index(r, 0, finance).data(base.NODE_ROLE) for r in range(4)]
     assert [n.kind for n in kinds] == ["workspace", "daily", "document", "document"]
     assert {n.agent for n in kinds} == {"finance"} and kinds[2].document == "TACIT.md"
     budget = model.index_for_address("agent:finance:projects/budget")
     assert budget.parent().parent() == model.index(0, 0, finance)
     assert counts(finance) == [1, 1, 0, 0]
-    principles = child(model, root, "Principles").data(qt_models.NODE_ROLE)
+    principles = child(model, root, "Principles").data(base.NODE_ROLE)
     assert (principles.kind, principles.document) == ("principles", "AGENTS.md")
     assert not model.index_for_address("areas/people/nobody").isValid()
 
@@ -116,7 +117,7 @@ def test_sidebar_structure(qtmodeltester: ModelTester, v: vault.Vault) -> None:
 def test_sidebar_update_inserts_and_removes_rows_keeping_view_state(
     qtbot: QtBot, qtmodeltester: ModelTester, v: vault.Vault
 ) -> None:
-    model = qt_models.SidebarModel(v.scan())
+    model = sidebar.SidebarModel(v.scan())
     qtmodeltester.check(model)  # stays attached: every signal of the update is checked too
     view = QtWidgets.QTreeView()
     qtbot.addWidget(view)
@@ -142,7 +143,7 @@ def test_sidebar_update_inserts_and_removes_rows_keeping_view_state(
     assert events.count("insert") >= 3 and events.count("remove") >= 1
     assert not acme.isValid()
     current = view.currentIndex()
-    assert current.data(qt_models.NODE_ROLE).address == JANE
+    assert current.data(base.NODE_ROLE).address == JANE
     assert view.isExpanded(current.parent()) and view.isExpanded(current.parent().parent())
     people = current.parent()
     assert children(model, people) == ["Adam", "Jane", "Zoe"]
@@ -156,14 +157,14 @@ def test_sidebar_update_inserts_and_removes_rows_keeping_view_state(
     model.update(v.scan())
     qtmodeltester.check(model)
     people = model.index_for_address("areas/people")
-    assert people.data(qt_models.NODE_ROLE).kind == "entity"
+    assert people.data(base.NODE_ROLE).kind == "entity"
     assert children(model, people) == ["Adam", "Jane", "Zoe"]
 
 
 def test_sidebar_update_with_same_structure_only_changes_data(
     qtmodeltester: ModelTester, v: vault.Vault
 ) -> None:
-    model = qt_models.SidebarModel(v.scan())
+    model = sidebar.SidebarModel(v.scan())
     qtmodeltester.check(model)
     structural: list[str] = []
     changed: list[tuple[str, int, int]] = []
@@ -187,17 +188,23 @@ def test_sidebar_update_with_same_structure_only_changes_data(
     # and the update applies exactly those
     changed.clear()
     v.add_fact(ACME, "Acme invoices quarterly", "context")
-    tree = qt_models.SidebarModel.build(v.scan(), against=model.tree)
+    tree = sidebar.SidebarModel.build(v.scan(), against=model.tree)
     assert tree.changed is not None
     assert sorted(tree.items[i].node.name for i in tree.changed) == [
-        "Acme", "Areas", "Companies", "Global"
+        "Acme",
+        "Areas",
+        "Companies",
+        "Global",
     ]
     model.update(v.scan(), tree=tree)
     assert structural == [] and sorted(name for name, *_ in changed) == [
-        "Acme", "Areas", "Companies", "Global"
+        "Acme",
+        "Areas",
+        "Companies",
+        "Global",
     ]
     v.create_entity("areas/people/zed")  # a new row: nothing to apply in place
-    assert qt_models.SidebarModel.build(v.scan(), against=model.tree).changed is None
+    assert sidebar.SidebarModel.build(v.scan(), against=model.tree).changed is None
 
 
 def test_sidebar_counts_a_scan_problem_on_its_entity(v: vault.Vault) -> None:
@@ -205,7 +212,7 @@ def test_sidebar_counts_a_scan_problem_on_its_entity(v: vault.Vault) -> None:
     scan.problems.append(
         models.Problem(path="global/life/areas/people/jane/items.json", message="odd entry")
     )
-    model = qt_models.SidebarModel(scan, agents=["finance"])
+    model = sidebar.SidebarModel(scan, agents=["finance"])
     jane = model.index_for_address(JANE)
     assert "odd entry" in jane.data(QtCore.Qt.ItemDataRole.ToolTipRole)
     assert (
@@ -216,7 +223,7 @@ def test_sidebar_counts_a_scan_problem_on_its_entity(v: vault.Vault) -> None:
 
 
 def test_empty_sidebar_then_first_scan(qtmodeltester: ModelTester, v: vault.Vault) -> None:
-    model = qt_models.SidebarModel()
+    model = sidebar.SidebarModel()
     qtmodeltester.check(model)
     assert children(model, QtCore.QModelIndex()) == ["Global", "Agents", "Principles"]
     model.update(v.scan())
@@ -262,32 +269,32 @@ def proxy_texts(proxy: QtCore.QSortFilterProxyModel) -> list[str]:
 
 
 def test_facts_model_columns_roles_and_lineage(qtmodeltester: ModelTester) -> None:
-    model = qt_models.FactsModel()
+    model = facts_table.FactsModel()
     model.set_facts(JANE, sample(), tier_of)
     qtmodeltester.check(model)
     assert model.rowCount() == 5 and model.columnCount() == 8
     header = [model.headerData(c, QtCore.Qt.Orientation.Horizontal) for c in range(8)]
-    assert header == list(qt_models.FactsModel.COLUMNS)
+    assert header == list(facts_table.FactsModel.COLUMNS)
     row = [model.index(0, c).data() for c in range(8)]
     assert row[:3] == ["Jane fixed the Kitchen leak", "Milestone", "Hot"]
     assert row[4:] == ["10", "1.00", "", "Active"]
-    assert model.index(0, 2).data(qt_models.TIER_ROLE) == models.DecayTier.HOT.value
-    assert model.index(0, 0).data(qt_models.FACT_ROLE).id == "a1"
+    assert model.index(0, 2).data(base.TIER_ROLE) == models.DecayTier.HOT.value
+    assert model.index(0, 0).data(base.FACT_ROLE).id == "a1"
     old = model.index(2, 7)
-    assert old.data() == "Superseded" and model.index(2, 2).data(qt_models.TIER_ROLE) is None
+    assert old.data() == "Superseded" and model.index(2, 2).data(base.TIER_ROLE) is None
     tip = old.data(QtCore.Qt.ItemDataRole.ToolTipRole)
     assert "Superseded by a2" in tip and "now: Jane lives in Seattle" in tip
     assert "was: Jane lives in Portland" in model.index(3, 0).data(
         QtCore.Qt.ItemDataRole.ToolTipRole
     )
-    assert old.data(QtCore.Qt.ItemDataRole.ForegroundRole).color() == qt_models.disabled_text()
-    accessed = [model.index(r, 3).data(qt_models.SORT_ROLE) for r in (0, 4, 1)]
+    assert old.data(QtCore.Qt.ItemDataRole.ForegroundRole).color() == base.disabled_text()
+    accessed = [model.index(r, 3).data(base.SORT_ROLE) for r in (0, 4, 1)]
     assert accessed[0] > accessed[1] > accessed[2]  # now, 90 days ago, never
     assert model.index(1, 3).data() == "never"
 
 
 def test_update_facts_keeps_rows_and_inserts_new_ones(qtmodeltester: ModelTester) -> None:
-    model = qt_models.FactsModel()
+    model = facts_table.FactsModel()
     model.set_facts(JANE, sample(), tier_of)
     qtmodeltester.check(model)
     kept = QtCore.QPersistentModelIndex(model.index(3, 0))
@@ -307,9 +314,9 @@ def test_update_facts_keeps_rows_and_inserts_new_ones(qtmodeltester: ModelTester
 
 
 def test_filter_proxy_filters_and_sorts_numerically(qtmodeltester: ModelTester) -> None:
-    model = qt_models.FactsModel()
+    model = facts_table.FactsModel()
     model.set_facts(JANE, sample(), tier_of)
-    proxy = qt_models.FactsFilterProxy()
+    proxy = facts_table.FactsFilterProxy()
     proxy.setSourceModel(model)
     qtmodeltester.check(proxy)
     assert len(proxy_texts(proxy)) == 4  # superseded hidden by default
@@ -332,29 +339,29 @@ def test_filter_proxy_filters_and_sorts_numerically(qtmodeltester: ModelTester) 
     with pytest.raises(ValueError):
         proxy.set_status("deleted")
 
-    proxy.sort(qt_models.FactsModel.ACCESSES, QtCore.Qt.SortOrder.DescendingOrder)
-    accesses = [proxy.index(r, qt_models.FactsModel.ACCESSES).data() for r in range(4)]
+    proxy.sort(facts_table.FactsModel.ACCESSES, QtCore.Qt.SortOrder.DescendingOrder)
+    accesses = [proxy.index(r, facts_table.FactsModel.ACCESSES).data() for r in range(4)]
     assert accesses == ["10", "9", "2", "0"]  # as numbers: "9" < "10"
-    proxy.sort(qt_models.FactsModel.TIER, QtCore.Qt.SortOrder.AscendingOrder)
-    tiers = [proxy.index(r, qt_models.FactsModel.TIER).data() for r in range(4)]
+    proxy.sort(facts_table.FactsModel.TIER, QtCore.Qt.SortOrder.AscendingOrder)
+    tiers = [proxy.index(r, facts_table.FactsModel.TIER).data() for r in range(4)]
     assert tiers == ["Hot", "Hot", "Warm", "Cold"]
     qtmodeltester.check(proxy)
 
 
 def test_tier_badge_paints_coloured_pills(qtbot: QtBot) -> None:
-    model = qt_models.FactsModel()
+    model = facts_table.FactsModel()
     model.set_facts(JANE, sample(), tier_of)
     table = QtWidgets.QTableView()
     qtbot.addWidget(table)
     table.setModel(model)
-    delegate = qt_models.TierBadgeDelegate(table)
-    table.setItemDelegateForColumn(qt_models.FactsModel.TIER, delegate)
+    delegate = tier_badge.TierBadgeDelegate(table)
+    table.setItemDelegateForColumn(facts_table.FactsModel.TIER, delegate)
     table.resize(900, 300)
     table.show()
     qtbot.waitExposed(table)
     image = table.viewport().grab().toImage()
-    column = table.columnViewportPosition(qt_models.FactsModel.TIER)
-    width = table.columnWidth(qt_models.FactsModel.TIER)
+    column = table.columnViewportPosition(facts_table.FactsModel.TIER)
+    width = table.columnWidth(facts_table.FactsModel.TIER)
 
     def colours(row: int) -> set[str]:
         top = table.rowViewportPosition(row)
@@ -365,21 +372,21 @@ def test_tier_badge_paints_coloured_pills(qtbot: QtBot) -> None:
             for y in range(top, top + height)
         }
 
-    assert qt_models.TIER_COLOURS[models.DecayTier.HOT] in colours(0)
-    assert qt_models.TIER_COLOURS[models.DecayTier.WARM] in colours(1)
-    assert not set(qt_models.TIER_COLOURS.values()) & colours(2)  # superseded: no pill
+    assert base.TIER_COLOURS[models.DecayTier.HOT] in colours(0)
+    assert base.TIER_COLOURS[models.DecayTier.WARM] in colours(1)
+    assert not set(base.TIER_COLOURS.values()) & colours(2)  # superseded: no pill
     option = QtWidgets.QStyleOptionViewItem()
     option.font = table.font()
-    hint = delegate.sizeHint(option, model.index(0, qt_models.FactsModel.TIER))
+    hint = delegate.sizeHint(option, model.index(0, facts_table.FactsModel.TIER))
     assert hint.width() > QtGui.QFontMetrics(table.font()).horizontalAdvance("Hot")
-    warm = QtGui.QColor(qt_models.TIER_COLOURS[models.DecayTier.WARM])
-    hot = QtGui.QColor(qt_models.TIER_COLOURS[models.DecayTier.HOT])
-    assert qt_models.badge_text_colour(warm).lightness() < 60  # dark text on amber
-    assert qt_models.badge_text_colour(hot).name() == "#ffffff"
+    warm = QtGui.QColor(base.TIER_COLOURS[models.DecayTier.WARM])
+    hot = QtGui.QColor(base.TIER_COLOURS[models.DecayTier.HOT])
+    assert tier_badge.badge_text_colour(warm).lightness() < 60  # dark text on amber
+    assert tier_badge.badge_text_colour(hot).name() == "#ffffff"
 
 
 def test_index_for_address_survives_bad_input(tmp_path: Path) -> None:
-    model = qt_models.SidebarModel()
+    model = sidebar.SidebarModel()
     assert not model.index_for_address("../etc").isValid()
     assert not model.index_for_address("").isValid()
 
@@ -387,8 +394,8 @@ def test_index_for_address_survives_bad_input(tmp_path: Path) -> None:
 def test_many_changed_rows_are_swapped_in_keeping_the_view_state(
     qtbot: QtBot, qtmodeltester: ModelTester, v: vault.Vault, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(qt_models, "_SWAP_AT", 0)  # what a rescan of thousands of rows does
-    model = qt_models.SidebarModel(v.scan())
+    monkeypatch.setattr(sidebar, "_SWAP_AT", 0)  # what a rescan of thousands of rows does
+    model = sidebar.SidebarModel(v.scan())
     qtmodeltester.check(model)
     view = QtWidgets.QTreeView()
     qtbot.addWidget(view)
@@ -401,10 +408,10 @@ def test_many_changed_rows_are_swapped_in_keeping_the_view_state(
     for name in ("rowsInserted", "rowsRemoved", "modelReset", "dataChanged", "layoutChanged"):
         getattr(model, name).connect(lambda *a, name=name: events.append(name))
     v.add_fact(JANE, "Jane's van is white", "context")
-    model.update(v.scan(), tree=qt_models.SidebarModel.build(v.scan(), against=model.tree))
+    model.update(v.scan(), tree=sidebar.SidebarModel.build(v.scan(), against=model.tree))
     assert events == ["layoutChanged"]
     current = view.currentIndex()
-    assert current.data(qt_models.NODE_ROLE).address == JANE
+    assert current.data(base.NODE_ROLE).address == JANE
     assert counts(current) == [4, 3, 1, 0]
     assert view.isExpanded(current.parent()) and view.isExpanded(current.parent().parent())
     assert model.index_for_address(JANE) == current

@@ -415,3 +415,92 @@ def test_batch_json_names_entities_by_address() -> None:
     assert data["paths"] == [f"{BUDGET}/items.json"]
     assert data["rescan"] is True and data["reason"] == "open"
     assert dt.datetime.fromisoformat(data["time"]).tzinfo is not None
+
+
+# -- moves in two halves ------------------------------------------------------------------
+
+NEW_JANE = "global/life/archives/people/jane"
+JANE_FILES = {f"{JANE}/items.json": (111, 40), f"{JANE}/summary.md": (222, 30)}
+
+
+def moved_stats(
+    stats: dict[str, tuple[int, int]], old: str, new: str
+) -> dict[str, tuple[int, int]]:
+    """`stats` as a rename of `old` to `new` leaves them: same mtimes and sizes."""
+    return {path.replace(old, new, 1): stat for path, stat in stats.items()}
+
+
+def arrive(matcher: events.MoveMatcher, stats: dict[str, tuple[int, int]]) -> events.ChangeBatch:
+    """The batch of entities that appeared with these files (all of them new)."""
+    batch = events.build_batch(ROOT, stats, stats)
+    return matcher.pair(batch, dict.fromkeys(stats, "added"), stats, {})
+
+
+def depart(matcher: events.MoveMatcher, stats: dict[str, tuple[int, int]]) -> events.ChangeBatch:
+    """The batch of entities whose files (with these last stats) are all gone."""
+    batch = events.build_batch(ROOT, stats, set())
+    return matcher.pair(batch, dict.fromkeys(stats, "removed"), {}, stats)
+
+
+def test_fingerprint_is_an_entity_folders_data_files_with_their_stats() -> None:
+    stats = {**JANE_FILES, f"{JANE}/notes.txt": (1, 1), f"{JANE}/kid/items.json": (5, 5)}
+    assert events.fingerprint(JANE, stats) == (("items.json", 111, 40), ("summary.md", 222, 30))
+    assert events.fingerprint(NEW_JANE, stats) is None
+
+
+def test_a_move_in_two_halves_is_reported_with_the_removal(clock: Clock) -> None:
+    """A folder moved into a folder that did not exist yet: watchdog reports the new place
+    as created, and the old one as deleted half a second later."""
+    matcher = events.MoveMatcher(window=5.0, clock=clock)
+    first = arrive(matcher, moved_stats(JANE_FILES, JANE, NEW_JANE))
+    assert first.entities == (ref("archives/people/jane"),) and first.moved_entities == ()
+    clock.advance(0.5)
+    second = depart(matcher, JANE_FILES)
+    assert second.removed_entities == (ref("areas/people/jane"),)
+    assert second.moved_entities == ((ref("areas/people/jane"), ref("archives/people/jane")),)
+    assert "moved areas/people/jane -> archives/people/jane" in second.describe()
+    assert "removed" not in second.describe()
+    # once paired, the arrival is used up: the same removal again is only a removal
+    assert depart(matcher, JANE_FILES).moved_entities == ()
+
+
+def test_a_move_seen_as_removal_and_creation_in_one_batch(clock: Clock) -> None:
+    """What a rescan (polling, after a restart) sees; a rename to another name too."""
+    matcher = events.MoveMatcher(clock=clock)
+    renamed = "global/life/areas/people/jane-doe"
+    new = moved_stats(JANE_FILES, JANE, renamed)
+    changes = {**dict.fromkeys(JANE_FILES, "removed"), **dict.fromkeys(new, "added")}
+    batch = events.build_batch(ROOT, changes, new)
+    batch = matcher.pair(batch, changes, new, JANE_FILES)
+    assert batch.moved_entities == ((ref("areas/people/jane"), ref("areas/people/jane-doe")),)
+
+
+def test_no_move_without_the_same_files_or_after_the_window(clock: Clock) -> None:
+    matcher = events.MoveMatcher(window=5.0, clock=clock)
+    arrive(matcher, moved_stats(JANE_FILES, JANE, NEW_JANE))
+    touched = {**JANE_FILES, f"{JANE}/items.json": (112, 40)}  # written since: another file
+    assert depart(matcher, touched).moved_entities == ()
+    clock.advance(5.1)
+    assert depart(matcher, JANE_FILES).moved_entities == ()  # too late
+    fewer = {f"{JANE}/items.json": (111, 40)}  # the copy lacks the summary
+    arrive(matcher, moved_stats(fewer, JANE, NEW_JANE))
+    assert depart(matcher, JANE_FILES).moved_entities == ()
+
+
+def test_an_entity_changed_in_place_is_no_arrival(clock: Clock) -> None:
+    matcher = events.MoveMatcher(clock=clock)
+    stats = moved_stats(JANE_FILES, JANE, NEW_JANE)
+    changes = {f"{NEW_JANE}/items.json": "modified", f"{NEW_JANE}/summary.md": "added"}
+    matcher.pair(events.build_batch(ROOT, changes, stats), changes, stats, {})
+    assert depart(matcher, JANE_FILES).moved_entities == ()
+
+
+def test_a_move_the_events_paired_is_not_paired_twice(clock: Clock) -> None:
+    matcher = events.MoveMatcher(clock=clock)
+    old, new = "global/life/projects/house", "global/life/archives/house"
+    before = {f"{old}/items.json": (7, 7)}
+    after = moved_stats(before, old, new)
+    changes = {**dict.fromkeys(before, "removed"), **dict.fromkeys(after, "added")}
+    batch = events.build_batch(ROOT, changes, after, moves=[(old, new)])
+    batch = matcher.pair(batch, changes, after, before)
+    assert batch.moved_entities == ((ref("projects/house"), ref("archives/house")),)

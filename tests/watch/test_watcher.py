@@ -93,6 +93,39 @@ def test_an_entity_moved_to_archives_and_one_deleted(
     assert batches.wait_for(lambda b: ref(BUDGET) in b.removed_entities)
 
 
+def test_a_folder_moved_into_a_folder_that_did_not_exist_yet_is_a_move(
+    home: vault.Vault, watching: watcher.VaultWatcher, batches: Batches, writer: Writer
+) -> None:
+    """`mkdir -p archives/people; mv jane archives/people/`: watchdog may see the rename
+    whole, or (the new folder not watched yet) the new place created and the old one
+    deleted half a second later; either way the batches say it moved."""
+    writer.do(
+        "move", source=folder(home, JANE), target=home.paths.life_dir / "archives/people/jane"
+    )
+    moved = (ref(JANE), ref("archives/people/jane"))
+    batch = batches.wait_for(lambda b: moved in b.moved_entities)
+    assert ref(JANE) in batch.removed_entities
+    assert "archives/people/jane" in batches.everything_reported()
+
+
+def test_a_move_in_two_halves_is_reported_as_a_move(
+    home: vault.Vault, watching: watcher.VaultWatcher, batches: Batches
+) -> None:
+    """The same files turn up elsewhere first (hard links: the stats a rename keeps), and
+    the old folder goes a batch later: the removal comes as the move."""
+    old, new = folder(home, HOUSE) / "kitchen", home.paths.life_dir / "archives" / "kitchen"
+    new.mkdir()
+    for name in ("items.json", "summary.md"):
+        os.link(old / name, new / name)
+    batches.wait_for(lambda b: ref("archives/kitchen") in b.entities)
+    for name in ("items.json", "summary.md"):
+        (old / name).unlink()
+    old.rmdir()
+    batch = batches.wait_for(lambda b: ref(KITCHEN) in b.removed_entities)
+    assert batch.moved_entities == ((ref(KITCHEN), ref("archives/kitchen")),)
+    assert "moved projects/house/kitchen -> archives/kitchen" in batch.describe()
+
+
 def test_editor_files_are_ignored_and_a_vim_save_is_a_change(
     home: vault.Vault, watching: watcher.VaultWatcher, batches: Batches, writer: Writer
 ) -> None:

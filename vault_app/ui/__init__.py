@@ -21,7 +21,7 @@ themselves and never block the GUI thread:
 Modules
 -------
 session      the Session, workers, plain-words error messages
-models       Qt item models: sidebar tree, facts table (+ filter proxy), search results
+models/      Qt item models: sidebar tree, facts table (+ filter proxy), tier badge, flat lists
 entity_view  rendered summary (edit/save) and the facts table with filters and lineage
 fact_dialog  add / supersede a fact, with validation and related-entity completion
 commands     the QUndoCommands for every edit
@@ -30,8 +30,15 @@ documents    markdown documents (TACIT, CONTEXT, AGENTS.md, summary): rendered /
 daily        daily notes: calendar marking days with notes, the day's entries, append box
 context_view what the context builder would give an agent, with its budget meters
 dashboard    decay dashboard: tier chart, facts going cold soon, synthesis with diff preview
+             (its figures come from `core.outlook`), laid out from the three below
+tier_chart   the dashboard's chart: facts per tier, one bar per scope
+going_cold   the dashboard's table of the facts going cold
+synthesis_preview  the summaries a synthesis would change, each with a coloured diff
 switcher     the quick switcher (Ctrl+P)
 settings     the settings dialog (decay thresholds, synthesis, model, access, theme)
 themes       light and dark palettes
-app          the main window and the composition root
+main_window  the main window: sidebar, pages, search dock, menus
+agent_page   an agent's page: TACIT, CONTEXT, daily notes, context preview
+status_bar   the status bar: vault, counts, live sync, search index
+app          the composition root: QApplication, settings, vault, first window (`run`)
 """

@@ -17,6 +17,9 @@ with an injected clock. The watcher (`watch.watcher`) does the I/O around it:
    the changed paths to `build_batch`, which turns them into a `ChangeBatch`: entities
    changed or created, removed, moved (to archives…), daily notes, agent documents,
    agents created or removed, index files.
+4. `MoveMatcher` recognises the moves the events did not report as moves: an entity that
+   vanished while one holding the same data files (names, mtimes, sizes: what a rename
+   keeps) appeared in the same batch or shortly before is reported as moved.
 
 Events are only hints: what changed is decided by comparing the disk with the snapshot,
 so a lost, duplicated or out-of-order event cannot make a wrong batch.
@@ -32,8 +35,8 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import time
-from collections.abc import Callable, Container, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Container, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -327,7 +330,9 @@ class ChangeBatch:
     """What changed on disk, coalesced: the unit the watcher reports.
 
     `entities` were changed or created, `removed_entities` no longer exist (a moved entity
-    is in both, and its (old, new) pair in `moved_entities`). `daily`, `documents` and
+    is in both, and its (old, new) pair in `moved_entities`; when the move reached the
+    watcher in two halves, the new place may have come as created in an earlier batch,
+    and the pair comes with the removal: see `MoveMatcher`). `daily`, `documents` and
     `indexes` changed, were created or removed. `agents` were created, `removed_agents`
     removed. `paths` are the vault-relative files behind all this.
 
@@ -493,3 +498,84 @@ def _pair_moves(
                     pairs.append((ref, target))
                     break
     return tuple(pairs)
+
+
+# -- moves the events did not pair --------------------------------------------------------
+
+Fingerprint = tuple[tuple[str, int, int], ...]  # (file name, mtime_ns, size) per data file
+
+
+def fingerprint(folder: str, stats: Mapping[str, tuple[int, int]]) -> Fingerprint | None:
+    """An entity folder's data files with their `(mtime_ns, size)` from `stats` (None if it
+    has none there): a rename keeps them, so a moved entity has the same fingerprint."""
+    found = []
+    for name in sorted(DATA_NAMES):
+        stat = stats.get(f"{folder}/{name}")
+        if stat is not None:
+            found.append((name, *stat))
+    return tuple(found) or None
+
+
+class MoveMatcher:
+    """Reports as moved an entity removed where one with the same files just appeared.
+
+    A move is not always one event. A folder moved into a folder that did not exist yet
+    (`mkdir -p archives/people && mv areas/people/jane archives/people/`) reaches
+    watchdog in two halves: the destination is not watched yet, so the new folder's
+    files are *created* when watchdog starts watching it and lists it, and the old folder
+    is *deleted* half a second later (watchdog holds an unmatched IN_MOVED_FROM that long,
+    waiting for its IN_MOVED_TO). A periodic or restarted rescan sees any move as a
+    removal and a creation in one batch.
+
+    So the matcher remembers, for `window` seconds, the entities that appeared (every
+    data file new) with their `fingerprint`; an entity removed whose last fingerprint
+    (from the snapshot, before the removal) is one of them moved there. Names need not
+    match (a rename is a move too). Not thread-safe: the watcher calls it under its lock.
+    `clock` returns seconds (monotonic); tests pass their own.
+    """
+
+    def __init__(self, *, window: float = 5.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.window = window
+        self.clock = clock
+        # fingerprint -> (when, entity), oldest first; of two alike, the latest is kept
+        self._arrivals: dict[Fingerprint, tuple[float, layout.EntityRef]] = {}
+
+    def pair(
+        self,
+        batch: ChangeBatch,
+        changes: Mapping[str, str],
+        stats: Mapping[str, tuple[int, int]],
+        gone: Mapping[str, tuple[int, int]],
+    ) -> ChangeBatch:
+        """`batch` with the moves it did not pair added to `moved_entities`.
+
+        `changes` are the snapshot's changes behind the batch ({path: added|modified|
+        removed}), `stats` the snapshot after them, `gone` the last stats of the files
+        removed.
+        """
+        now = self.clock()
+        arrivals = self._arrivals
+        while arrivals:
+            oldest = next(iter(arrivals))
+            if now - arrivals[oldest][0] <= self.window:
+                break
+            del arrivals[oldest]
+        for ref in batch.entities:
+            folder = entity_folder(ref)
+            mark = fingerprint(folder, stats)
+            if mark is not None and all(
+                changes.get(f"{folder}/{name}") == "added" for name, _, _ in mark
+            ):
+                arrivals.pop(mark, None)
+                arrivals[mark] = (now, ref)
+        paired = {old for old, _ in batch.moved_entities}
+        found: list[tuple[layout.EntityRef, layout.EntityRef]] = []
+        for ref in batch.removed_entities:
+            last = fingerprint(entity_folder(ref), gone) if ref not in paired else None
+            arrival = arrivals.get(last) if last is not None else None
+            if last is not None and arrival is not None and arrival[1] != ref:
+                found.append((ref, arrival[1]))
+                del arrivals[last]
+        if not found:
+            return batch
+        return replace(batch, moved_entities=(*batch.moved_entities, *found))

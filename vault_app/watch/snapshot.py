@@ -251,6 +251,7 @@ class Snapshot:
         folders: Iterable[str],
         *,
         own: OwnWrites | None = None,
+        gone: dict[str, Stat] | None = None,
     ) -> dict[str, str]:
         """Compare the hinted `files` and `folders` (subtrees) with the disk; take in and
         return the changes. Every changed file is hashed (see `reconcile`)."""
@@ -264,7 +265,7 @@ class Snapshot:
             if found is not None:
                 fresh[path] = found
         region = self.region(files, folders)
-        return self.reconcile(root, fresh, region, own=own, hash_all=True)
+        return self.reconcile(root, fresh, region, own=own, hash_all=True, gone=gone)
 
     def reconcile(
         self,
@@ -274,13 +275,15 @@ class Snapshot:
         *,
         own: OwnWrites | None = None,
         hash_all: bool = False,
+        gone: dict[str, Stat] | None = None,
     ) -> dict[str, str]:
         """Bring the snapshot up to `fresh`; return the changes {path: added|modified|removed}.
 
         `fresh` is what the disk holds now for the paths of `region` (None: the whole
         vault). A file whose stat differs is hashed when `hash_all`, when its old hash is
         known or when the app wrote it; then an unchanged hash (a touch) or one the app
-        wrote (`own`) is taken in without being reported.
+        wrote (`own`) is taken in without being reported. The last stats of the removed
+        files are put in `gone`, if given (`events.MoveMatcher` recognises moves by them).
         """
         if region is None:
             if fresh == self.stats:
@@ -294,13 +297,18 @@ class Snapshot:
         if removed or candidates:
             self.dirty = True
         for path in removed:
-            del self.stats[path]
+            last = self.stats.pop(path)
+            if gone is not None:
+                gone[path] = last
             self.digests.pop(path, None)
             changes[path] = "removed"
         for path, found in candidates.items():
+            before = self.stats.get(path)
             change = self._settle(root, path, found, own, hash_all)
             if change is not None:
                 changes[path] = change
+                if change == "removed" and gone is not None and before is not None:
+                    gone[path] = before
         return changes
 
     def _settle(

@@ -160,6 +160,7 @@ class VaultWatcher:
         self._state = threading.Lock()  # guards the snapshot and the observer
         self._snapshot: snapshots.Snapshot | None = None
         self._own = snapshots.OwnWrites()
+        self._moves = events.MoveMatcher()  # moves that reach the watcher in two halves
         self._observer: BaseObserver | None = None
         self._watches: dict[str, tuple[ObservedWatch, tuple[int, int]]] = {}
         self._root_id: tuple[int, int] | None = None
@@ -362,7 +363,8 @@ class VaultWatcher:
                 return  # the health check restarts and compares everything
             trees = set(pending.trees) | self._ensure_watches()
             snap = self._snapshot
-            changes = snap.refresh(self.root, pending.files, trees, own=self._own)
+            gone: dict[str, snapshots.Stat] = {}
+            changes = snap.refresh(self.root, pending.files, trees, own=self._own, gone=gone)
             agents_before = snap.agents
             if trees:
                 snap.agents = snapshots.agent_ids(self.root)
@@ -375,6 +377,7 @@ class VaultWatcher:
                 agents_before=agents_before,
                 agents_after=snap.agents,
             )
+            batch = self._moves.pair(batch, changes, snap.stats, gone)
         if not batch.empty:
             self._deliver(batch)
 
@@ -403,10 +406,11 @@ class VaultWatcher:
             self._snapshot = snapshots.Snapshot(listing.stats, agents=agents)
             return events.ChangeBatch(self.root, reason, rescan=True)
         self._snapshot = snap
-        changes = snap.reconcile(self.root, listing.stats, None, own=self._own)
+        gone: dict[str, snapshots.Stat] = {}
+        changes = snap.reconcile(self.root, listing.stats, None, own=self._own, gone=gone)
         agents_before, snap.agents = snap.agents, agents
         self._save()
-        return events.build_batch(
+        batch = events.build_batch(
             self.root,
             changes,
             snap.stats,
@@ -415,6 +419,7 @@ class VaultWatcher:
             reason=reason,
             rescan=True,
         )
+        return self._moves.pair(batch, changes, snap.stats, gone)
 
     def _deliver(self, batch: events.ChangeBatch) -> None:
         try:

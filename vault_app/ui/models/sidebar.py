@@ -1,36 +1,28 @@
-"""Qt item models over the core: the sidebar tree and the facts table (with its filter).
+"""The sidebar tree: Global, Agents and Principles, with fact counts, over a vault scan.
 
-Design
-------
-Models adapt core objects and never touch widgets (views render; `entity_view` wires).
-
-* `SidebarModel` is a tree built from a `core.vault.VaultScan`: Global (the PARA
-  categories with their nested groups, and the global daily notes), Agents (each with its
-  Workspace PARA tree, Daily notes, TACIT.md and CONTEXT.md) and Principles
-  (`global/AGENTS.md`). Every row carries a `Node` (`NODE_ROLE`) saying what it is and
-  where it leads; counts (Active, Hot, Warm, Cold) add up along the tree. Live sync calls
-  `update(scan)` often, so an update never resets the model: the new tree is compared with
-  the shown one by stable keys, rows are removed and inserted precisely
-  (begin/endRemoveRows, begin/endInsertRows) and only the rows whose counts or problems
-  changed emit `dataChanged`. Selection and expanded branches survive.
-* `FactsModel` is the table of one entity's facts (file order; the proxy sorts).
-  `update_facts` keeps the rows of the same entity stable by fact id.
-* `FactsFilterProxy` filters by tiers, category, status and words; sorting is numeric
-  where it should be, through `SORT_ROLE`.
-* `TierBadgeDelegate` paints a tier as a coloured pill.
+`SidebarModel` is a tree built from a `core.vault.VaultScan`: Global (the PARA
+categories with their nested groups, and the global daily notes), Agents (each with its
+Workspace PARA tree, Daily notes, TACIT.md and CONTEXT.md) and Principles
+(`global/AGENTS.md`). Every row carries a `Node` (`NODE_ROLE`) saying what it is and
+where it leads; counts (Active, Hot, Warm, Cold) add up along the tree. Live sync calls
+`update(scan)` often, so an update never resets the model: the new tree is compared with
+the shown one by stable keys, rows are removed and inserted precisely
+(begin/endRemoveRows, begin/endInsertRows) and only the rows whose counts or problems
+changed emit `dataChanged`. Selection and expanded branches survive. The tree of a big
+vault is built on a worker (`SidebarModel.build`); only the merge runs on the GUI thread.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6 import QtCore, QtGui
 
 from vault_app.core import layout, memory, models, vault
+from vault_app.ui.models.base import NODE_ROLE, ReadOnlyColumns, disabled_text
 
 Qt = QtCore.Qt
 Role = Qt.ItemDataRole
@@ -38,16 +30,6 @@ Index = QtCore.QModelIndex | QtCore.QPersistentModelIndex
 
 _ROOT = QtCore.QModelIndex()  # the invisible root (default `parent` argument)
 
-NODE_ROLE = Role.UserRole + 10
-FACT_ROLE = Role.UserRole + 11
-TIER_ROLE = Role.UserRole + 12  # "hot" / "warm" / "cold" (Qt hands str enums back as str)
-SORT_ROLE = Role.UserRole + 13
-
-TIER_COLOURS = {
-    models.DecayTier.HOT: "#d9480f",
-    models.DecayTier.WARM: "#e8a200",
-    models.DecayTier.COLD: "#4a7fb5",
-}
 PROBLEM_COLOUR = "#e03131"
 CATEGORY_TITLES = {
     "projects": "Projects",
@@ -56,44 +38,6 @@ CATEGORY_TITLES = {
     "archives": "Archives",
 }
 AGENT_DOCUMENTS = ("TACIT.md", "CONTEXT.md")
-
-
-def disabled_text() -> QtGui.QColor:
-    palette = QtGui.QGuiApplication.palette()
-    return palette.color(QtGui.QPalette.ColorGroup.Disabled, QtGui.QPalette.ColorRole.Text)
-
-
-# -- flat lists ---------------------------------------------------------------------------
-
-
-class RowListModel(QtCore.QAbstractListModel):
-    """A flat list of rows, replaced whole by `set_rows`; a subclass says what each role
-    of a row shows (`row_data`). Search results and the quick switcher's matches."""
-
-    row_data: Callable[[Any, int], Any]  # what a row shows for a role (each subclass)
-
-    def __init__(self, parent: QtCore.QObject | None = None) -> None:
-        super().__init__(parent)
-        self._rows: list[Any] = []
-
-    def rowCount(self, parent: Index = _ROOT) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def data(self, index: Index, role: int = Role.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        return self.row_data(self._rows[index.row()], role)
-
-    def set_rows(self, rows: Sequence[Any]) -> None:
-        self.beginResetModel()
-        self._rows = list(rows)
-        self.endResetModel()
-
-    def rows(self) -> list[Any]:
-        return list(self._rows)
-
-
-# -- the sidebar --------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -383,35 +327,7 @@ def _total(item: _Item) -> Counts | None:
     return item.counts
 
 
-class _Columns:
-    """Header and flags of a read-only model with named columns (`COLUMNS`, with a
-    tooltip each in `COLUMN_TIPS`); columns from `RIGHT_FROM` on are right-aligned."""
-
-    COLUMNS: tuple[str, ...] = ()
-    COLUMN_TIPS: tuple[str, ...] = ()
-    RIGHT_FROM: int | None = None
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Role.DisplayRole
-    ) -> Any:
-        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.COLUMNS):
-            return None
-        if role == Role.DisplayRole:
-            return self.COLUMNS[section]
-        if role == Role.ToolTipRole:
-            return self.COLUMN_TIPS[section]
-        right = self.RIGHT_FROM is not None and section >= self.RIGHT_FROM
-        if role == Role.TextAlignmentRole and right:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
-
-
-class SidebarModel(_Columns, QtCore.QAbstractItemModel):
+class SidebarModel(ReadOnlyColumns, QtCore.QAbstractItemModel):
     """The sidebar tree over a vault scan; `update` keeps the views' state."""
 
     COLUMNS = ("Name", "Active", "Hot", "Warm", "Cold")
@@ -629,14 +545,14 @@ class SidebarModel(_Columns, QtCore.QAbstractItemModel):
     # -- the Qt model interface -----------------------------------------------------------
 
     def _item(self, index: Index) -> _Item:
-        return index.internalPointer() if index.isValid() else self._root  # type: ignore[no-any-return]
+        return index.internalPointer() if index.isValid() else self._root
 
     def index(self, row: int, column: int, parent: Index = _ROOT) -> QtCore.QModelIndex:
         if not self.hasIndex(row, column, parent):
             return QtCore.QModelIndex()
         return self.createIndex(row, column, self._item(parent).children[row])
 
-    def parent(self, child: Index | None = None) -> Any:  # type: ignore[override]
+    def parent(self, child: Index | None = None) -> Any:
         if child is None:
             return super().parent()
         if not child.isValid():
@@ -688,403 +604,3 @@ def _agents(scan: vault.VaultScan | None, agents: Sequence[str] | None) -> list[
     if agents is not None:
         return sorted(agents)
     return sorted(scan.agents) if scan is not None else []
-
-
-# -- the facts table ----------------------------------------------------------------------
-
-TierOf = Callable[[models.Fact], models.DecayTier]
-
-
-@dataclass
-class _FactRow:
-    fact: models.Fact
-    tier: models.DecayTier | None
-    lineage: str | None
-
-
-def _when(moment: dt.datetime | None) -> str:
-    if moment is None:
-        return "never"
-    local = moment.astimezone() if moment.tzinfo else moment
-    return local.strftime("%Y-%m-%d %H:%M")
-
-
-def _timestamp(moment: dt.datetime | None) -> float:
-    if moment is None:
-        return -1.0
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=dt.UTC)
-    return moment.timestamp()
-
-
-def is_retracted(fact: models.Fact) -> bool:
-    """A fact withdrawn by undo: superseded by nothing (the fact itself stays)."""
-    return not fact.is_active and fact.superseded_by is None
-
-
-def status_text(fact: models.Fact) -> str:
-    if fact.is_active:
-        return "Active"
-    return "Withdrawn" if is_retracted(fact) else "Superseded"
-
-
-def _shorten(text: str, limit: int = 80) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _lineage(fact: models.Fact, by_id: dict[str, models.Fact]) -> str | None:
-    """Plain-words history of a fact within its entity (old → new), or None."""
-    walk = models.walk_lineage(fact, by_id.get)
-    position = next(i for i, step in enumerate(walk.chain) if step.id == fact.id)
-    lines = [f"was: {_shorten(step.fact)}" for step in walk.chain[:position]]
-    lines += [f"now: {_shorten(step.fact)}" for step in walk.chain[position + 1 :]]
-    if walk.missing_before is not None:
-        lines.insert(0, f"was: {walk.missing_before}")
-    if walk.missing_after is not None:
-        lines.append(f"now: {walk.missing_after}")
-    if is_retracted(fact):
-        lines.append("withdrawn (an edit was undone); the fact is kept in history")
-    if not lines:
-        return None
-    head = (
-        f"Superseded by {fact.superseded_by}"
-        if fact.superseded_by
-        else "History of this fact (old → new)"
-    )
-    return "\n".join([head, *lines])
-
-
-class FactsModel(_Columns, QtCore.QAbstractTableModel):
-    """The facts of one entity, in file order; the proxy filters and sorts."""
-
-    COLUMNS = (
-        "Fact",
-        "Category",
-        "Tier",
-        "Last accessed",
-        "Accesses",
-        "Confidence",
-        "Agent",
-        "Status",
-    )
-    COLUMN_TIPS = (
-        "The fact itself",
-        "Relationship, milestone, status, preference or context",
-        "Hot: used recently; Warm: a while ago; Cold: long ago",
-        "When the fact was last read by an agent",
-        "How many times the fact was read",
-        "How sure the writer was (0 to 1)",
-        "The agent that wrote the fact",
-        "Active, or superseded by a newer fact (kept in history)",
-    )
-    FACT, CATEGORY, TIER, ACCESSED, ACCESSES, CONFIDENCE, AGENT, STATUS = range(8)
-
-    def __init__(self, parent: QtCore.QObject | None = None) -> None:
-        super().__init__(parent)
-        self.address: str | None = None
-        self._rows: list[_FactRow] = []
-
-    def set_facts(
-        self,
-        ref: layout.EntityRef | str | None,
-        facts: Sequence[models.Fact],
-        tier_of: TierOf,
-    ) -> None:
-        """Show the facts of another entity (a reset)."""
-        self.beginResetModel()
-        self.address = None if ref is None else str(ref)
-        self._rows = _rows(facts, tier_of)
-        self.endResetModel()
-
-    def update_facts(
-        self,
-        ref: layout.EntityRef | str | None,
-        facts: Sequence[models.Fact],
-        tier_of: TierOf,
-    ) -> None:
-        """Show the same entity again: rows keep their place; new facts are inserted."""
-        address = None if ref is None else str(ref)
-        fresh = _rows(facts, tier_of)
-        old_ids = [row.fact.id for row in self._rows]
-        new_ids = {row.fact.id for row in fresh}
-        if address != self.address or any(i not in new_ids for i in old_ids):
-            self.set_facts(ref, facts, tier_of)
-            return
-        if [r.fact.id for r in fresh if r.fact.id in set(old_ids)] != old_ids:
-            self.set_facts(ref, facts, tier_of)  # reordered on disk
-            return
-        last = len(self.COLUMNS) - 1
-        known = set(old_ids)
-        for row, item in enumerate(fresh):
-            if item.fact.id in known:
-                current = self._rows[row]
-                if (current.fact, current.tier, current.lineage) != (
-                    item.fact,
-                    item.tier,
-                    item.lineage,
-                ):
-                    self._rows[row] = item
-                    self.dataChanged.emit(self.index(row, 0), self.index(row, last))
-            else:
-                self.beginInsertRows(QtCore.QModelIndex(), row, row)
-                self._rows.insert(row, item)
-                self.endInsertRows()
-
-    def facts(self) -> list[models.Fact]:
-        return [row.fact for row in self._rows]
-
-    def row_of(self, fact_id: str) -> int:
-        for row, item in enumerate(self._rows):
-            if item.fact.id == fact_id:
-                return row
-        return -1
-
-    def fact_at(self, row: int) -> models.Fact:
-        return self._rows[row].fact
-
-    # -- the Qt model interface -----------------------------------------------------------
-
-    def rowCount(self, parent: Index = _ROOT) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = _ROOT) -> int:
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def data(self, index: Index, role: int = Role.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        item = self._rows[index.row()]
-        column = index.column()
-        if role == FACT_ROLE:
-            return item.fact
-        if role == TIER_ROLE:
-            return None if item.tier is None else item.tier.value
-        if role == Role.DisplayRole:
-            return _display(item, column)
-        if role == SORT_ROLE:
-            return _sort_key(item, column)
-        if role == Role.ToolTipRole:
-            return _tooltip(item, column)
-        if role == Role.ForegroundRole and not item.fact.is_active:
-            return QtGui.QBrush(disabled_text())
-        if role == Role.FontRole and not item.fact.is_active:
-            font = QtGui.QFont()
-            font.setItalic(True)
-            return font
-        if role == Role.TextAlignmentRole and column in {self.ACCESSES, self.CONFIDENCE}:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
-
-
-def _rows(facts: Sequence[models.Fact], tier_of: TierOf) -> list[_FactRow]:
-    by_id = {fact.id: fact for fact in facts}
-    return [
-        _FactRow(fact, tier_of(fact) if fact.is_active else None, _lineage(fact, by_id))
-        for fact in facts
-    ]
-
-
-def _display(item: _FactRow, column: int) -> Any:
-    fact = item.fact
-    if column == FactsModel.FACT:
-        return " ".join(fact.fact.split())
-    if column == FactsModel.CATEGORY:
-        return fact.category.value.capitalize()
-    if column == FactsModel.TIER:
-        return item.tier.value.capitalize() if item.tier else ""
-    if column == FactsModel.ACCESSED:
-        return _when(fact.last_accessed)
-    if column == FactsModel.ACCESSES:
-        return str(fact.access_count)
-    if column == FactsModel.CONFIDENCE:
-        return f"{float(fact.confidence):.2f}"
-    if column == FactsModel.AGENT:
-        return fact.agent_id or ""
-    return status_text(fact)
-
-
-_TIER_ORDER = {models.DecayTier.HOT: 0, models.DecayTier.WARM: 1, models.DecayTier.COLD: 2}
-
-
-def _sort_key(item: _FactRow, column: int) -> Any:
-    fact = item.fact
-    if column == FactsModel.FACT:
-        return fact.fact.casefold()
-    if column == FactsModel.TIER:
-        return _TIER_ORDER.get(item.tier, 3) if item.tier else 3
-    if column == FactsModel.ACCESSED:
-        return _timestamp(fact.last_accessed)
-    if column == FactsModel.ACCESSES:
-        return float(fact.access_count)
-    if column == FactsModel.CONFIDENCE:
-        return float(fact.confidence)
-    return str(_display(item, column)).casefold()
-
-
-def _tooltip(item: _FactRow, column: int) -> str | None:
-    fact = item.fact
-    parts: list[str] = []
-    if column == FactsModel.FACT:
-        parts.append(fact.fact)
-        if fact.related_entities:
-            parts.append("Related: " + ", ".join(fact.related_entities))
-        if fact.source_text:
-            parts.append(f"Source: {fact.source_text}")
-    elif column == FactsModel.ACCESSED:
-        parts.append(f"Last accessed: {_when(fact.last_accessed)}")
-        parts.append(f"Written: {_when(fact.timestamp)}")
-    elif column == FactsModel.TIER and item.tier:
-        parts.append(f"{item.tier.value.capitalize()}: {_TIER_TIPS[item.tier]}")
-    if item.lineage and column in {FactsModel.FACT, FactsModel.STATUS}:
-        parts.append(item.lineage)
-    elif column == FactsModel.STATUS and fact.is_active:
-        parts.append("Active: the current version of this fact")
-    return "\n\n".join(parts) or None
-
-
-_TIER_TIPS = {
-    models.DecayTier.HOT: "used recently",
-    models.DecayTier.WARM: "not used for a while",
-    models.DecayTier.COLD: "not used for a long time",
-}
-
-
-class FactsFilterProxy(QtCore.QSortFilterProxyModel):
-    """Filters facts by tiers, category, status ('active', 'all', 'superseded') and words."""
-
-    STATUSES = ("active", "all", "superseded")
-
-    def __init__(self, parent: QtCore.QObject | None = None) -> None:
-        super().__init__(parent)
-        self.tiers: frozenset[models.DecayTier] = frozenset(models.DecayTier)
-        self.category: models.FactCategory | None = None
-        self.status = "active"
-        self.words: tuple[str, ...] = ()
-        self.setSortRole(SORT_ROLE)
-        self.setDynamicSortFilter(True)
-        self.setSortCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-
-    def set_tiers(self, tiers: Iterable[models.DecayTier | str]) -> None:
-        self._change(tiers=frozenset(models.DecayTier(t) for t in tiers))
-
-    def set_category(self, category: models.FactCategory | str | None) -> None:
-        self._change(category=models.FactCategory(category) if category else None)
-
-    def set_status(self, status: str) -> None:
-        if status not in self.STATUSES:
-            raise ValueError(f"status must be one of {', '.join(self.STATUSES)}")
-        self._change(status=status)
-
-    def set_text(self, text: str) -> None:
-        self._change(words=tuple(text.casefold().split()))
-
-    def _change(self, **values: Any) -> None:
-        if all(getattr(self, name) == value for name, value in values.items()):
-            return
-        self.beginFilterChange()
-        for name, value in values.items():
-            setattr(self, name, value)
-        self.endFilterChange(QtCore.QSortFilterProxyModel.Direction.Rows)
-
-    def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
-        source = self.sourceModel()
-        index = source.index(source_row, 0, source_parent)
-        fact: models.Fact | None = source.data(index, FACT_ROLE)
-        if fact is None:
-            return False
-        if self.status == "active" and not fact.is_active:
-            return False
-        if self.status == "superseded" and fact.is_active:
-            return False
-        if fact.is_active and source.data(index, TIER_ROLE) not in self.tiers:
-            return False
-        if self.category is not None and fact.category is not self.category:
-            return False
-        if self.words:
-            haystack = " ".join(
-                [
-                    fact.fact,
-                    fact.category.value,
-                    fact.source_text or "",
-                    fact.agent_id or "",
-                    *fact.related_entities,
-                ]
-            ).casefold()
-            return all(word in haystack for word in self.words)
-        return True
-
-
-# -- the tier badge -----------------------------------------------------------------------
-
-
-def badge_text_colour(background: QtGui.QColor) -> QtGui.QColor:
-    """Dark text on light pills, white on dark ones (relative luminance)."""
-
-    def channel(value: float) -> float:
-        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
-
-    lum = (
-        0.2126 * channel(background.redF())
-        + 0.7152 * channel(background.greenF())
-        + 0.0722 * channel(background.blueF())
-    )
-    return QtGui.QColor("#1a1a1a") if lum > 0.3 else QtGui.QColor("#ffffff")
-
-
-class TierBadgeDelegate(QtWidgets.QStyledItemDelegate):
-    """Paints the tier (`TIER_ROLE`) as a coloured rounded pill: Hot, Warm, Cold."""
-
-    PADDING = 8
-    MARGIN = 4
-
-    def paint(
-        self,
-        painter: QtGui.QPainter,
-        option: QtWidgets.QStyleOptionViewItem,
-        index: Index,
-    ) -> None:
-        tier = index.data(TIER_ROLE)
-        if tier is None:
-            super().paint(painter, option, index)
-            return
-        opt = QtWidgets.QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
-        opt.text = ""
-        widget = opt.widget
-        style = widget.style() if widget is not None else QtWidgets.QApplication.style()
-        style.drawControl(QtWidgets.QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
-        label = models.DecayTier(tier).value.capitalize()
-        colour = QtGui.QColor(TIER_COLOURS[models.DecayTier(tier)])
-        metrics = opt.fontMetrics
-        width = metrics.horizontalAdvance(label) + 2 * self.PADDING
-        height = min(metrics.height() + 4, opt.rect.height() - 2)
-        pill = QtCore.QRectF(
-            opt.rect.left() + self.MARGIN,
-            opt.rect.top() + (opt.rect.height() - height) / 2,
-            width,
-            height,
-        )
-        painter.save()
-        painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(colour)
-        painter.drawRoundedRect(pill, height / 2, height / 2)
-        painter.setPen(badge_text_colour(colour))
-        font = QtGui.QFont(opt.font)
-        font.setBold(True)
-        painter.setFont(font)
-        painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, label)
-        painter.restore()
-
-    def sizeHint(self, option: QtWidgets.QStyleOptionViewItem, index: Index) -> QtCore.QSize:
-        base = super().sizeHint(option, index)
-        tier = index.data(TIER_ROLE)
-        if tier is None:
-            return base
-        font = QtGui.QFont(option.font)
-        font.setBold(True)
-        metrics = QtGui.QFontMetrics(font)
-        label = models.DecayTier(tier).value.capitalize()
-        width = metrics.horizontalAdvance(label) + 2 * self.PADDING + 2 * self.MARGIN
-        return QtCore.QSize(max(base.width(), width), max(base.height(), metrics.height() + 6))

@@ -1,0 +1,670 @@
+"""The main window: sidebar, pages, search dock, menus; it opens what the user picks.
+
+Layout: the sidebar tree (`models.SidebarModel`) on the left; on the right a stack of
+pages, one shown at a time — an entity (`entity_view.EntityView`), a document
+(`documents.DocumentPane`: principles), an agent (`agent_page.AgentPage`: TACIT,
+CONTEXT, daily notes, context preview), the global daily notes, the decay dashboard
+(`dashboard.DecayDashboard`); the search panel in a dock (Ctrl+Shift+F); the quick
+switcher on Ctrl+P. A message bar under the toolbar says what went wrong in plain words;
+the status bar (`status_bar.VaultStatusBar`) shows the vault, its counts, live sync and
+the state of the search index.
+
+The window follows the watcher (relayed by `live.LiveSync`): an entity moved outside the
+app is opened at its new place, one deleted is offered for restoring from the backups.
+
+Start-up is built for a window that shows at once: the window appears on an empty
+sidebar, the vault is scanned on a worker, and the search index is opened after that;
+every page loads its data off the GUI thread (see `session`).
+
+Window geometry, the last vault and the recent vaults live in QSettings; switching vaults
+opens a fresh window on the new vault and closes this one.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from vault_app.core import errors, layout, vault
+from vault_app.ui import (
+    agent_page,
+    commands,
+    daily,
+    dashboard,
+    dialogs,
+    documents,
+    entity_view,
+    models,
+    search_panel,
+    session,
+    settings,
+    status_bar,
+    switcher,
+    themes,
+)
+from vault_app.ui import (
+    live as live_module,
+)
+
+ORGANIZATION = "vault-app"
+APPLICATION = "vault-app"
+RECENT_KEY = "vaults/recent"
+LAST_KEY = "vaults/last"
+MAX_RECENT = 8
+
+
+class MainWindow(QtWidgets.QMainWindow):
+    vaultSwitched = QtCore.Signal(object)  # the new MainWindow
+
+    def __init__(
+        self,
+        target: vault.Vault,
+        store: QtCore.QSettings | None = None,
+        *,
+        search: bool = True,
+        semantic: bool | None = None,
+        live: bool = True,
+    ) -> None:
+        super().__init__()
+        self.store = store if store is not None else QtCore.QSettings(ORGANIZATION, APPLICATION)
+        self.session = session.Session(target, self)
+        self.setWindowTitle(f"{target.root.name} — vault-app")
+        self.setObjectName("mainWindow")
+        self.resize(1280, 800)
+        self._agent_pages: dict[str, agent_page.AgentPage] = {}
+        self._global_daily: daily.DailyView | None = None
+        self._first_scan = True
+        self._expanded = False
+        self._search_enabled = search
+        self._semantic = target.config.search.semantic if semantic is None else semantic
+        self.switcher: switcher.QuickSwitcher | None = None
+        self.live = live_module.LiveSync(self.session, parent=self) if live else None
+
+        self._build_sidebar()
+        self._build_pages()
+        self._build_search_dock()
+        self._build_actions()
+        self.status = status_bar.VaultStatusBar(target.root)
+        self.setStatusBar(self.status)
+        # the labels the status bar shows (read by tests and benchmarks)
+        self.counts_label, self.live_label = self.status.counts_label, self.status.live_label
+        self.path_label, self.index_label = self.status.path_label, self.status.index_label
+
+        self.session.scanned.connect(self._on_scan)
+        self.session.listed.connect(self._on_listed)
+        self.session.error.connect(self.message_bar.show_message)
+        self.session.searchReady.connect(self._on_search_ready)
+        self.session.searchProgress.connect(self.status.show_search_progress)
+        self.session.busy.connect(self._on_busy)
+        self.session.entityRemoved.connect(self._on_entity_removed)
+        self.session.entityMoved.connect(self._on_entity_moved)
+        self.session.liveStatus.connect(self._on_live_status)
+        self.session.undo_stack.cleanChanged.connect(self._update_title)
+        self._remember_vault(target.root)
+        self._restore_geometry()
+        if target.config_error is not None:
+            self.session.report(target.config_error)
+
+    # -- construction -------------------------------------------------------------------
+
+    def _build_sidebar(self) -> None:
+        self.sidebar_model = models.SidebarModel(parent=self)
+        self.sidebar = QtWidgets.QTreeView()
+        self.sidebar.setObjectName("sidebar")
+        self.sidebar.setModel(self.sidebar_model)
+        self.sidebar.setUniformRowHeights(True)
+        self.sidebar.setAlternatingRowColors(False)
+        self.sidebar.setAccessibleName("Vault contents")
+        header = self.sidebar.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        # Count columns get a fixed width that fits five digits: measuring them to their
+        # contents would re-read thousands of rows after every scan of a big vault
+        digits = self.sidebar.fontMetrics().horizontalAdvance("00000") + 8
+        self.sidebar.setMinimumWidth(4 * digits + 140)  # room for names beside the counts
+        for column in range(1, self.sidebar_model.columnCount()):
+            header.setSectionResizeMode(column, QtWidgets.QHeaderView.ResizeMode.Fixed)
+            header.resizeSection(column, digits)
+        # the first entities arrive as a reset (models.SidebarModel.update): open the
+        # top rows again then
+        self.sidebar_model.modelReset.connect(lambda: self.sidebar.expandToDepth(0))
+        self.sidebar.selectionModel().currentChanged.connect(self._on_sidebar_current)
+        self.sidebar.activated.connect(self._on_sidebar_current)
+
+    def _build_pages(self) -> None:
+        self.pages = QtWidgets.QStackedWidget()
+        self.welcome = QtWidgets.QLabel()
+        self.welcome.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
+        self.welcome.setWordWrap(True)
+        self.welcome.setText("Loading the vault…")
+        self.entity_view = entity_view.EntityView(self.session)
+        self.entity_view.openEntity.connect(self.open_entity)
+        self.entity_view.entityMoved.connect(lambda _old, new: self.open_entity(new))
+        self.principles = documents.DocumentPane(
+            self.session, documents.DocumentTarget.document(vault.PRINCIPLES)
+        )
+        self.principles.entityRequested.connect(self.open_entity)
+        self.dashboard = dashboard.DecayDashboard(self.session)
+        self.dashboard.openFact.connect(self.open_fact)
+        for page in (self.welcome, self.entity_view, self.principles, self.dashboard):
+            self.pages.addWidget(page)
+
+        self.message_bar = dialogs.MessageBar()
+        right = QtWidgets.QWidget()
+        column = QtWidgets.QVBoxLayout(right)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.message_bar)
+        column.addWidget(self.pages, 1)
+
+        self.splitter = QtWidgets.QSplitter()
+        self.splitter.addWidget(self.sidebar)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([400, 880])  # room for "Household Budget" beside 4 counts
+        self.setCentralWidget(self.splitter)
+
+    def _build_search_dock(self) -> None:
+        self.search = search_panel.SearchPanel(self.session)
+        self.search.openFact.connect(self.open_fact)
+        self.search.openEntity.connect(self.open_entity)
+        self.search.openDaily.connect(self.open_daily)
+        self.search_dock = QtWidgets.QDockWidget("Search", self)
+        self.search_dock.setObjectName("searchDock")
+        self.search_dock.setWidget(self.search)
+        self.search_dock.setAllowedAreas(
+            QtCore.Qt.DockWidgetArea.RightDockWidgetArea
+            | QtCore.Qt.DockWidgetArea.LeftDockWidgetArea
+            | QtCore.Qt.DockWidgetArea.BottomDockWidgetArea
+        )
+        self.addDockWidget(QtCore.Qt.DockWidgetArea.RightDockWidgetArea, self.search_dock)
+        self.search_dock.hide()
+
+    def _action(
+        self,
+        text: str,
+        slot: Any,
+        shortcut: QtGui.QKeySequence | str | QtGui.QKeySequence.StandardKey | None = None,
+        tip: str | None = None,
+    ) -> QtGui.QAction:
+        action = QtGui.QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QtGui.QKeySequence(shortcut))
+        if tip:
+            action.setStatusTip(tip)
+            action.setToolTip(tip)
+        action.triggered.connect(slot)
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        keys = QtGui.QKeySequence.StandardKey
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        file_menu.addAction(self._action("&New vault…", self.new_vault, None, "Create a vault"))
+        file_menu.addAction(
+            self._action("&Open vault…", self.choose_vault, keys.Open, "Open another vault")
+        )
+        self.recent_menu = file_menu.addMenu("Open &recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        file_menu.addSeparator()
+        self.settings_action = self._action(
+            "&Settings…", self.open_settings, "Ctrl+,", "Decay, synthesis, search, theme"
+        )
+        file_menu.addAction(self.settings_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self._action("&Quit", self.close, keys.Quit))
+
+        edit = bar.addMenu("&Edit")
+        self.undo_action = self.session.undo_stack.createUndoAction(self, "&Undo")
+        self.undo_action.setShortcut(QtGui.QKeySequence(keys.Undo))
+        self.redo_action = self.session.undo_stack.createRedoAction(self, "&Redo")
+        self.redo_action.setShortcuts([QtGui.QKeySequence(keys.Redo), QtGui.QKeySequence("Ctrl+Y")])
+        edit.addAction(self.undo_action)
+        edit.addAction(self.redo_action)
+        edit.addSeparator()
+        self.add_fact_action = self._action(
+            "Add &fact…", self.add_fact, None, "Add a fact to the entity shown (Ctrl+N)"
+        )
+        edit.addAction(self.add_fact_action)
+        self.new_entity_action = self._action(
+            "New &entity…", self.new_entity, "Ctrl+Shift+N", "Create an entity"
+        )
+        edit.addAction(self.new_entity_action)
+
+        go = bar.addMenu("&Go")
+        self.switcher_action = self._action(
+            "&Quick switcher…", self.quick_switch, "Ctrl+P", "Jump to an entity, agent or day"
+        )
+        go.addAction(self.switcher_action)
+        self.search_action = self._action(
+            "&Search…", self.show_search, "Ctrl+Shift+F", "Search facts, summaries, daily notes"
+        )
+        go.addAction(self.search_action)
+        self.dashboard_action = self._action(
+            "&Decay dashboard", self.show_dashboard, "Ctrl+Shift+D", "Tiers, facts going cold"
+        )
+        go.addAction(self.dashboard_action)
+        go.addAction(self._action("&Principles", self.show_principles, None, "global/AGENTS.md"))
+        go.addAction(self._action("Global &daily notes", lambda: self.open_daily("global", None)))
+        go.addSeparator()
+        go.addAction(self._action("Focus the &sidebar", self.sidebar.setFocus, "Ctrl+1"))
+
+        view = bar.addMenu("&View")
+        view.addAction(self.search_dock.toggleViewAction())
+        theme_menu = view.addMenu("&Theme")
+        group = QtGui.QActionGroup(self)
+        current = settings.AppSettings.load(self.store).theme
+        for name in themes.THEMES:
+            action = theme_menu.addAction(name.title())
+            action.setCheckable(True)
+            action.setChecked(name == current)
+            action.triggered.connect(lambda _=False, n=name: self.set_theme(n))
+            group.addAction(action)
+        view.addAction(self._action("&Rescan the vault", self.session.rescan, keys.Refresh))
+
+        help_menu = bar.addMenu("&Help")
+        help_menu.addAction(self._action("&About vault-app", self.about))
+
+        tools = self.addToolBar("Main")
+        tools.setObjectName("mainToolbar")
+        tools.setMovable(False)
+        tools.setToolButtonStyle(QtCore.Qt.ToolButtonStyle.ToolButtonTextOnly)
+        for action in (
+            self.undo_action,
+            self.redo_action,
+            None,
+            self.new_entity_action,
+            self.switcher_action,
+            self.search_action,
+            self.dashboard_action,
+        ):
+            if action is None:
+                tools.addSeparator()
+            else:
+                tools.addAction(action)
+
+    # -- loading ------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """List the vault (browsable at once), scan it (counts), then open the search index;
+        all off the GUI thread."""
+        self.session.list_entities(then_scan=True)
+
+    def _on_listed(self, listing: vault.VaultScan) -> None:
+        if self.session.scan is not None:  # the full scan came first: nothing to add
+            return
+        self.session.run(
+            lambda: models.SidebarModel.build(listing),
+            lambda tree: self._show_listing(listing, tree),
+        )
+        self.status.show_listing(listing)
+
+    def _show_listing(self, listing: vault.VaultScan, tree: Any) -> None:
+        if self.session.scan is None:
+            self.sidebar_model.update(listing, tree=tree)
+            self._expand_top_once()
+
+    def _expand_top_once(self) -> None:
+        if not self._expanded:
+            self._expanded = True
+            self.sidebar.expandToDepth(0)  # Global and Agents open; one layout pass
+
+    def _on_scan(self, scan: vault.VaultScan) -> None:
+        # the tree of a 10,000-entity vault is built on a worker; only the merge runs here
+        against = self.sidebar_model.tree  # so the worker also finds the rows that changed
+        self.session.run(
+            lambda: models.SidebarModel.build(scan, against=against),
+            lambda tree: self._show_scan(scan, tree),
+        )
+
+    def _show_scan(self, scan: vault.VaultScan, tree: Any) -> None:
+        if scan is not self.session.scan:  # a newer scan is on its way
+            return
+        self.sidebar_model.update(scan, tree=tree)
+        self._expand_top_once()
+        self.status.show_scan(scan)
+        if self._first_scan:
+            self._first_scan = False
+            self.welcome.setText(
+                "<h2>Select an entity</h2><p>Browse the tree on the left, press "
+                "<b>Ctrl+P</b> to jump anywhere, or <b>Ctrl+Shift+F</b> to search.</p>"
+            )
+            if scan.problems:
+                first = scan.problems[0]
+                self.message_bar.show_message(
+                    f"{len(scan.problems)} files could not be read",
+                    f"{first.path}: {first.message}\n\nThe rest of the vault is usable. "
+                    "Run “vault-app doctor --repair” to restore damaged files from backups.",
+                )
+            # one load at a time: the index, then live sync (its start walks the vault
+            # and registers 10,000 folders; run beside the index load, both made the
+            # window wait). Nothing is missed meanwhile: live sync starts by comparing
+            # the vault with the snapshot it saved last time.
+            if self.live is not None:
+                self.live.prepare()  # beside the index load, not the first listing
+            if self._search_enabled:
+                self.status.show_search_preparing()
+                self.session.open_search(semantic=self._semantic, then=self._start_live)
+            else:
+                self._start_live()
+
+    def _start_live(self) -> None:
+        if self.live is not None and not self.session.closed:
+            self.live.start()
+            self.status.show_live_status("starting", "")
+
+    def _on_search_ready(self, engine: Any) -> None:
+        self.status.show_search_ready(engine, self.session.engine_notice)
+
+    def _on_live_status(self, state: str, message: str) -> None:
+        self.status.show_live_status(state, message)
+        if state in ("missing", "error", "degraded"):
+            self.message_bar.show_message("Live sync: " + state, message)
+
+    def _on_entity_removed(self, address: str) -> None:
+        """The shown entity was deleted outside the app (a move comes as `entityMoved`:
+        the watcher pairs moves, also those it sees as a removal and a creation)."""
+        if self.entity_view.address == address:
+            self._offer_restore(address)
+
+    def _offer_restore(self, address: str) -> None:
+        def restore() -> None:
+            self.session.write(
+                lambda v: v.restore_deleted(address),
+                lambda _paths: self.open_entity(address),
+                entities=(address,),
+                rescan=True,
+            )
+
+        self.message_bar.show_message(
+            "Deleted outside the app",
+            f"{address} was deleted by another program. Its last version is kept in the "
+            "backup ring: restore it, or dismiss this message.",
+            ("Restore", restore),
+        )
+
+    def _on_entity_moved(self, old: str, new: str) -> None:
+        if self.entity_view.address == old:
+            self.open_entity(new)
+            self.message_bar.show_message(
+                "Moved outside the app", f"{old} was moved to {new} by another program."
+            )
+
+    def _on_busy(self, busy: bool) -> None:
+        cursor = QtCore.Qt.CursorShape.BusyCursor if busy else QtCore.Qt.CursorShape.ArrowCursor
+        self.pages.setCursor(cursor)
+
+    # -- navigation ---------------------------------------------------------------------
+
+    def _on_sidebar_current(self, index: QtCore.QModelIndex) -> None:
+        node = self.sidebar_model.node(index)
+        if node is None:
+            return
+        if node.kind == "entity" and node.address:
+            self._show_entity(node.address)
+        elif node.kind == "principles":
+            self.show_principles()
+        elif node.kind == "daily":
+            self.open_daily(node.scope, None, select=False)
+        elif node.kind in ("agent", "workspace") and node.agent:
+            self._agent_page(node.agent).show_tab("context" if node.kind == "agent" else "")
+        elif node.kind == "document" and node.agent and node.document:
+            self._agent_page(node.agent).show_tab(node.document)
+
+    def _select_in_sidebar(self, address: str) -> None:
+        self._select_index(self.sidebar_model.index_for_address(address))
+
+    def _select_node(self, predicate: Any) -> None:
+        self._select_index(self.sidebar_model.index_for_node(predicate))
+
+    def _select_index(self, index: QtCore.QModelIndex) -> None:
+        """Point the sidebar at what the page shows, without re-opening it."""
+        blocker = QtCore.QSignalBlocker(self.sidebar.selectionModel())
+        if index.isValid():
+            self.sidebar.setCurrentIndex(index)
+            self.sidebar.scrollTo(index)
+        else:
+            self.sidebar.selectionModel().clear()
+        del blocker
+
+    def show_agent(self, agent: str, tab: str) -> agent_page.AgentPage:
+        """An agent's page on `tab` (a document name, "daily" or "context"), in step with
+        the sidebar."""
+        page = self._agent_page(agent)
+        page.show_tab(tab)
+        kinds = {"daily": ("daily", None), "context": ("agent", None)}
+        kind, document = kinds.get(tab, ("document", tab))
+        self._select_node(lambda n: n.kind == kind and n.agent == agent and n.document == document)
+        return page
+
+    def _show_entity(self, address: str, fact_id: str | None = None) -> None:
+        self.entity_view.show_entity(address, select_fact=fact_id)
+        self.pages.setCurrentWidget(self.entity_view)
+
+    def open_entity(self, address: str) -> None:
+        self._select_in_sidebar(address)
+        self._show_entity(address)
+
+    def open_fact(self, address: str, fact_id: str) -> None:
+        self._select_in_sidebar(address)
+        self._show_entity(address, fact_id)
+
+    def open_daily(self, scope: str, day: dt.date | None, *, select: bool = True) -> None:
+        if scope == layout.GLOBAL_SCOPE:
+            if select:
+                self._select_node(lambda n: n.kind == "daily" and n.agent is None)
+            if self._global_daily is None:
+                self._global_daily = daily.DailyView(self.session, None)
+                self.pages.addWidget(self._global_daily)
+            view = self._global_daily
+            self.pages.setCurrentWidget(view)
+        else:
+            view = self.show_agent(scope.removeprefix("agent:"), "daily").daily
+        if day is not None:
+            view.show_day(day)
+
+    def _agent_page(self, agent: str) -> agent_page.AgentPage:
+        page = self._agent_pages.get(agent)
+        if page is None:
+            page = self._agent_pages[agent] = agent_page.AgentPage(self.session, agent)
+            self.pages.addWidget(page)
+        self.pages.setCurrentWidget(page)
+        return page
+
+    def show_principles(self) -> None:
+        self._select_node(lambda n: n.kind == "principles")
+        self.pages.setCurrentWidget(self.principles)
+
+    def show_dashboard(self) -> None:
+        self._select_index(QtCore.QModelIndex())
+        self.pages.setCurrentWidget(self.dashboard)
+
+    def show_search(self) -> None:
+        self.search_dock.show()
+        self.search_dock.raise_()
+        self.search.focus_query()
+
+    def quick_switch(self) -> None:
+        if self.switcher is None:
+            self.switcher = switcher.QuickSwitcher(self.session, self)
+            self.switcher.chosen.connect(self._on_switch)
+        self.switcher.popup()
+
+    def _on_switch(self, kind: str, payload: Any) -> None:
+        if kind == "entity":
+            self.open_entity(str(payload))
+        elif kind == "agent":
+            self.show_agent(str(payload), "context")
+        elif kind == "daily":
+            scope, day = payload
+            self.open_daily(scope, day)
+        elif kind == "document":
+            name, agent = payload
+            if agent is None:
+                self.show_principles()
+            else:
+                self.show_agent(agent, name)
+
+    # -- edits --------------------------------------------------------------------------
+
+    def add_fact(self) -> None:
+        if self.pages.currentWidget() is self.entity_view and self.entity_view.address:
+            self.entity_view.add_fact()
+        else:
+            self.message_bar.show_message(
+                "Choose an entity first", "Facts belong to an entity: select one in the sidebar."
+            )
+
+    def new_entity(self) -> None:
+        agents = self.session.known.agents if self.session.known else []
+        dialog = dialogs.NewEntityDialog(agents, self)
+        if dialog.exec() != QtWidgets.QDialog.DialogCode.Accepted:
+            return
+        address = dialog.address()
+        summary = dialog.summary.toPlainText().strip() or None
+        commands.create_entity(
+            self.session,
+            address,
+            summary,
+            on_done=lambda _folder: self.session.rescan(lambda _scan: self.open_entity(address)),
+        )
+
+    # -- vaults and settings ---------------------------------------------------------------
+
+    def _recent(self) -> list[str]:
+        value = self.store.value(RECENT_KEY, [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in value or []]
+
+    def _remember_vault(self, root: Path) -> None:
+        recent = [str(root), *(p for p in self._recent() if p != str(root))][:MAX_RECENT]
+        self.store.setValue(RECENT_KEY, recent)
+        self.store.setValue(LAST_KEY, str(root))
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for path in self._recent():
+            action = self.recent_menu.addAction(path)
+            action.setEnabled(Path(path).is_dir())
+            action.triggered.connect(lambda _=False, p=path: self.switch_vault(Path(p)))
+        if self.recent_menu.isEmpty():
+            self.recent_menu.addAction("(none)").setEnabled(False)
+
+    def choose_vault(self) -> None:
+        chosen = QtWidgets.QFileDialog.getExistingDirectory(self, "Open a vault")
+        if chosen:
+            self.switch_vault(Path(chosen))
+
+    def new_vault(self) -> None:
+        dialog = dialogs.NewVaultDialog(self)
+        if dialog.exec() != QtWidgets.QDialog.DialogCode.Accepted:
+            return
+        path = dialog.path()
+        try:
+            if dialog.demo.isChecked():
+                from vault_app.core import demo
+
+                path.mkdir(parents=True, exist_ok=True)
+                demo.create_demo(path)
+            else:
+                vault.Vault.create(path)
+        except (errors.VaultError, OSError) as exc:
+            self.session.report(exc)
+            return
+        self.switch_vault(path)
+
+    def switch_vault(self, path: Path) -> MainWindow | None:
+        root = layout.find_vault(path) or path
+        if not layout.is_vault(root):
+            self.message_bar.show_message(
+                "Not a vault", f"{path} holds no global/life folder. Use File › New vault."
+            )
+            return None
+        if not self._confirm_discard():
+            return None
+        try:
+            target = vault.Vault(root, actor="gui")
+        except errors.VaultError as exc:
+            self.session.report(exc)
+            return None
+        window = MainWindow(target, self.store, search=self._search_enabled)
+        settings.AppSettings.load(self.store).apply(window.session, None)
+        window.show()
+        window.start()
+        self.vaultSwitched.emit(window)
+        self._discard_ok = True
+        self.close()
+        return window
+
+    def open_settings(self) -> None:
+        dialog = settings.SettingsDialog(self.session, self.store, self)
+        dialog.applied.connect(self.session.rescan)
+        dialog.applied.connect(self.dashboard.update_schedule)
+        dialog.open()
+
+    def set_theme(self, name: str) -> None:
+        app_settings = settings.AppSettings.load(self.store)
+        app_settings.theme = name
+        app_settings.save(self.store)
+        app = QtWidgets.QApplication.instance()
+        app_settings.apply(self.session, app if isinstance(app, QtWidgets.QApplication) else None)
+
+    def about(self) -> None:
+        QtWidgets.QMessageBox.about(
+            self,
+            "About vault-app",
+            "<b>vault-app</b><br>See, search and curate what AI agents remember.<br><br>"
+            f"Vault: {self.session.vault.root}",
+        )
+
+    def _update_title(self) -> None:
+        self.setWindowTitle(f"{self.session.vault.root.name} — vault-app")
+
+    # -- closing ------------------------------------------------------------------------
+
+    def _dirty_panes(self) -> list[str]:
+        dirty = []
+        if self.principles.is_dirty():
+            dirty.append("AGENTS.md")
+        if self.entity_view.summary.is_dirty():
+            dirty.append("the summary")
+        dirty += [f"{a}'s documents" for a, page in self._agent_pages.items() if page.dirty()]
+        return dirty
+
+    def _confirm_discard(self) -> bool:
+        dirty = self._dirty_panes()
+        if not dirty or getattr(self, "_discard_ok", False):
+            return True
+        answer = QtWidgets.QMessageBox.question(
+            self,
+            "Unsaved changes",
+            f"You have unsaved edits in {', '.join(dirty)}. Close without saving them?",
+            QtWidgets.QMessageBox.StandardButton.Discard
+            | QtWidgets.QMessageBox.StandardButton.Cancel,
+        )
+        return answer == QtWidgets.QMessageBox.StandardButton.Discard
+
+    def _restore_geometry(self) -> None:
+        geometry = self.store.value("window/geometry")
+        if isinstance(geometry, QtCore.QByteArray | bytes):
+            self.restoreGeometry(geometry)
+        state = self.store.value("window/state")
+        if isinstance(state, QtCore.QByteArray | bytes):
+            self.restoreState(state)
+
+    def closeEvent(self, event: QtGui.QCloseEvent) -> None:
+        if not self._confirm_discard():
+            event.ignore()
+            return
+        self.store.setValue("window/geometry", self.saveGeometry())
+        self.store.setValue("window/state", self.saveState())
+        self.store.sync()
+        if self.live is not None:
+            self.live.stop()
+        self.session.close()
+        event.accept()

@@ -1,0 +1,89 @@
+"""What the item models share: their item data roles, the tier colours, the read-only
+named-columns mixin, and the flat list model that search results and the switcher fill."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from PySide6 import QtCore, QtGui
+
+from vault_app.core import models
+
+Qt = QtCore.Qt
+Role = Qt.ItemDataRole
+Index = QtCore.QModelIndex | QtCore.QPersistentModelIndex
+
+_ROOT = QtCore.QModelIndex()  # the invisible root (default `parent` argument)
+
+NODE_ROLE = Role.UserRole + 10  # a sidebar row's `sidebar.Node`
+FACT_ROLE = Role.UserRole + 11  # a facts row's `core.models.Fact`
+TIER_ROLE = Role.UserRole + 12  # "hot" / "warm" / "cold" (Qt hands str enums back as str)
+SORT_ROLE = Role.UserRole + 13  # what a facts column sorts by
+
+TIER_COLOURS = {
+    models.DecayTier.HOT: "#d9480f",
+    models.DecayTier.WARM: "#e8a200",
+    models.DecayTier.COLD: "#4a7fb5",
+}
+
+
+def disabled_text() -> QtGui.QColor:
+    """The palette's colour for text that is shown but does not count (superseded…)."""
+    palette = QtGui.QGuiApplication.palette()
+    return palette.color(QtGui.QPalette.ColorGroup.Disabled, QtGui.QPalette.ColorRole.Text)
+
+
+class ReadOnlyColumns:
+    """Header and flags of a read-only model with named columns (`COLUMNS`, with a
+    tooltip each in `COLUMN_TIPS`); columns from `RIGHT_FROM` on are right-aligned."""
+
+    COLUMNS: tuple[str, ...] = ()
+    COLUMN_TIPS: tuple[str, ...] = ()
+    RIGHT_FROM: int | None = None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Role.DisplayRole
+    ) -> Any:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.COLUMNS):
+            return None
+        if role == Role.DisplayRole:
+            return self.COLUMNS[section]
+        if role == Role.ToolTipRole:
+            return self.COLUMN_TIPS[section]
+        right = self.RIGHT_FROM is not None and section >= self.RIGHT_FROM
+        if role == Role.TextAlignmentRole and right:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+class RowListModel(QtCore.QAbstractListModel):
+    """A flat list of rows, replaced whole by `set_rows`; a subclass says what each role
+    of a row shows (`row_data`). Search results and the quick switcher's matches."""
+
+    row_data: Callable[[Any, int], Any]  # what a row shows for a role (each subclass)
+
+    def __init__(self, parent: QtCore.QObject | None = None) -> None:
+        super().__init__(parent)
+        self._rows: list[Any] = []
+
+    def rowCount(self, parent: Index = _ROOT) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def data(self, index: Index, role: int = Role.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        return self.row_data(self._rows[index.row()], role)
+
+    def set_rows(self, rows: Sequence[Any]) -> None:
+        self.beginResetModel()
+        self._rows = list(rows)
+        self.endResetModel()
+
+    def rows(self) -> list[Any]:
+        return list(self._rows)
