@@ -175,6 +175,48 @@ def test_daily_and_documents(
     assert (home / "global/AGENTS.md").read_text() == new_text.read_text()
 
 
+def test_entities_para_and_its_old_spelling(
+    capsys: pytest.CaptureFixture[str], home: Path
+) -> None:
+    """`entities --para` names a PARA folder, as `search --para` does; `--category` (its
+    first spelling, a fact's category everywhere else) still works, unlisted in --help."""
+    areas = run_json(capsys, home, "entities", "--para", "areas")
+    assert [e["entity"] for e in areas] == ["areas/people/jane"]  # type: ignore[union-attr]
+    assert run_json(capsys, home, "entities", "--category", "areas") == areas
+    projects = run_json(capsys, home, "entities", "--para", "projects", "--scope", "global")
+    assert [e["entity"] for e in projects] == ["projects/bathroom"]  # type: ignore[union-attr]
+
+    with pytest.raises(SystemExit) as usage:
+        run(capsys, home, "entities", "--para", "status")  # a fact category
+    assert usage.value.code == 2 and "invalid choice: 'status'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["entities", "--help"])
+    shown = capsys.readouterr().out
+    assert "--para" in shown and "--category" not in shown
+
+
+def test_context_md_and_its_old_spelling(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    """`context-md` is the agent's CONTEXT.md document (not `context`, which builds a
+    prompt); `context-file`, its first name, still works, unlisted in --help."""
+    saved = run_json(
+        capsys, home, "context-md", "edit", "--agent", "finance", "--text", "# Now\nTaxes\n"
+    )
+    assert isinstance(saved, dict) and saved["path"].endswith("agents/finance/CONTEXT.md")
+    for name in ("context-md", "context-file"):
+        doc = run_json(capsys, home, name, "show", "--agent", "finance")
+        assert isinstance(doc, dict) and doc["text"] == "# Now\nTaxes\n"
+    run_json(capsys, home, "context-file", "edit", "--agent", "finance", "--text", "# Now\nRent\n")
+    assert (home / "agents/finance/CONTEXT.md").read_text() == "# Now\nRent\n"
+
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    shown = capsys.readouterr().out
+    assert "context-md" in shown and "context-file" not in shown
+    with pytest.raises(SystemExit) as usage:
+        run(capsys, home, "context-file")
+    assert usage.value.code == 2 and "name a context-md command" in capsys.readouterr().err
+
+
 def test_entity_create_and_archive(capsys: pytest.CaptureFixture[str], home: Path) -> None:
     run_json(capsys, home, "entity", "create", "projects/roof", "--summary", "Roof repair")
     archived = run_json(capsys, home, "entity", "archive", "projects/roof")
