@@ -175,9 +175,7 @@ def test_daily_and_documents(
     assert (home / "global/AGENTS.md").read_text() == new_text.read_text()
 
 
-def test_entities_para_and_its_old_spelling(
-    capsys: pytest.CaptureFixture[str], home: Path
-) -> None:
+def test_entities_para_and_its_old_spelling(capsys: pytest.CaptureFixture[str], home: Path) -> None:
     """`entities --para` names a PARA folder, as `search --para` does; `--category` (its
     first spelling, a fact's category everywhere else) still works, unlisted in --help."""
     areas = run_json(capsys, home, "entities", "--para", "areas")
@@ -292,3 +290,23 @@ def test_subprocess_contract(home: Path, tmp_path: Path) -> None:
         check=False,
     )
     assert configured.returncode == 0 and json.loads(configured.stdout)["vault"] == str(home)
+
+
+def test_declaring_the_commands_leaves_the_vault_unloaded() -> None:
+    """Agents start the CLI often: `--version` and `--help` build the parser, which imports
+    only what the choices need (layout, models); the vault, the config and the decay rules
+    load with the first command that opens a vault. The principles document's name is
+    spelled out there for that reason: it must stay the vault's."""
+    code = (
+        "import sys\n"
+        "import vault_app.cli as cli\n"
+        "cli.build_parser().parse_args(['principles', 'show'])\n"
+        "print(','.join(sorted(m for m in sys.modules if m.startswith('vault_app.core.'))))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    loaded = set(out.stdout.strip().split(","))
+    assert not loaded & {"vault_app.core.vault", "vault_app.core.config", "vault_app.core.decay"}
+    assert f"show or edit {vault.PRINCIPLES}" in cli.build_parser().format_help()

@@ -15,16 +15,21 @@ import datetime as dt
 import json
 import math
 import os
-import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from vault_app.core import config, decay, errors, layout, models, vault
+from vault_app.core import errors, layout, models
+
+if TYPE_CHECKING:
+    from vault_app.core import vault
+
+# Only what declaring the commands needs is imported here (the choices of --para,
+# --category, --tier): `vault`, `config` and `decay` are imported when a command opens a
+# vault, which keeps `vault-app --version` and `--help` from loading them.
 
 Handler = Callable[[argparse.Namespace], Any]
 Subcommands = argparse._SubParsersAction  # what `add_subparsers` returns
@@ -69,7 +74,9 @@ class Commands:
 
     def group(self, name: str, help_text: str, *, old_names: Sequence[str] = ()) -> Subcommands:
         """A group of commands, `vault-app NAME COMMAND`; alone it is a usage error."""
-        p: argparse.ArgumentParser = self.top.add_parser(name, help=help_text, description=help_text)
+        p: argparse.ArgumentParser = self.top.add_parser(
+            name, help=help_text, description=help_text
+        )
         p.set_defaults(handler=lambda a: p.error(f"name a {name} command"))
         _answer_to(self.top, old_names, p)
         return p.add_subparsers(dest=f"{name}_command", metavar="COMMAND")
@@ -195,6 +202,8 @@ def resolve_vault_path(given: str | None) -> Path:
     """The vault a command works on: `--vault PATH`, else the vault containing the current
     folder, else the configured one, else (as the window does) the demo vault in the
     user's data folder, created on first use and announced on stderr."""
+    from vault_app.core import config
+
     if given:
         return Path(given).expanduser()
     found = config.default_vault(Path.cwd())
@@ -212,6 +221,8 @@ def resolve_vault_path(given: str | None) -> Path:
 
 
 def open_vault(args: argparse.Namespace, agent: str | None = None) -> vault.Vault:
+    from vault_app.core import decay, vault
+
     actor = args.actor if args.actor is not None else (f"agent:{agent}" if agent else "cli")
     clock = decay.fixed_clock(parse_moment(args.now)) if args.now else decay.system_clock
     return vault.Vault(resolve_vault_path(args.vault), actor=actor, clock=clock)
@@ -223,6 +234,8 @@ _YEARS = (1000, 8999)  # dates are computed with, plus or minus a few centuries
 
 
 def parse_moment(value: str) -> dt.datetime:
+    from vault_app.core import decay
+
     try:
         moment = dt.datetime.fromisoformat(value)
     except ValueError:
@@ -268,6 +281,9 @@ def read_text_arg(args: argparse.Namespace, initial: str, suffix: str = ".md") -
         return decode_input(Path(args.file).read_bytes(), args.file)
     if not sys.stdin.isatty():
         return read_stdin()
+    import subprocess  # only here: kept out of the start-up of every command
+    import tempfile
+
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
     with tempfile.NamedTemporaryFile("w", suffix=suffix, delete=False, encoding="utf-8") as tmp:
         tmp.write(initial)

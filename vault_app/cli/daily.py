@@ -17,9 +17,7 @@ def register(commands: _common.Commands) -> None:
     )
     p.add_argument("text", nargs="*", help="the entry (stdin when absent)")
     p.add_argument("--agent")
-    p = commands.command(
-        "show", cmd_daily_show, "a day's note (today by default)", within=group
-    )
+    p = commands.command("show", cmd_daily_show, "a day's note (today by default)", within=group)
     p.add_argument("date", nargs="?", help="YYYY-MM-DD")
     p.add_argument("--agent")
     p.add_argument("--list", action="store_true", help="list the days that have notes")

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+from typing import TYPE_CHECKING
 
 from vault_app.cli import _common
 from vault_app.cli._common import emit, open_vault, parse_moment, warn
-from vault_app.core import models, vault
+from vault_app.core import models
+
+if TYPE_CHECKING:
+    from vault_app.core import vault
 
 
 def register(commands: _common.Commands) -> None:

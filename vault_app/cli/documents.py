@@ -15,7 +15,6 @@ from collections.abc import Sequence
 
 from vault_app.cli import _common
 from vault_app.cli._common import Handler, emit, open_vault, read_text_arg
-from vault_app.core import vault
 
 
 def register(commands: _common.Commands) -> None:
@@ -23,7 +22,9 @@ def register(commands: _common.Commands) -> None:
     _document_group(
         commands, "context-md", "CONTEXT.md", per_agent=True, old_names=["context-file"]
     )
-    _document_group(commands, "principles", vault.PRINCIPLES, per_agent=False)
+    # the names `Vault.document` knows (`vault.PRINCIPLES` is AGENTS.md), spelled out: the
+    # parser is built without importing the vault
+    _document_group(commands, "principles", "AGENTS.md", per_agent=False)
 
     summary = commands.group("summary", "show or edit an entity's summary.md")
     p = commands.command("show", cmd_summary_show, "print summary.md", within=summary)

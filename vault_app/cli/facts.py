@@ -25,9 +25,7 @@ def register(commands: _common.Commands) -> None:
     p = commands.command("access", cmd_fact_access, "count an access of facts", within=fact)
     p.add_argument("fact_ids", nargs="+", metavar="FACT_ID")
     p.add_argument("--agent")
-    p = commands.command(
-        "history", cmd_fact_history, "a fact's lineage, oldest first", within=fact
-    )
+    p = commands.command("history", cmd_fact_history, "a fact's lineage, oldest first", within=fact)
     p.add_argument("fact_id")
     p = commands.command("show", cmd_fact_show, "one fact", within=fact)
     p.add_argument("fact_id")

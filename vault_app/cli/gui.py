@@ -7,7 +7,6 @@ import argparse
 from pathlib import Path
 
 from vault_app.cli import _common
-from vault_app.core import config
 
 
 def register(commands: _common.Commands) -> None:
@@ -16,6 +15,7 @@ def register(commands: _common.Commands) -> None:
 
 
 def cmd_gui(args: argparse.Namespace) -> int:
+    from vault_app.core import config
     from vault_app.ui import app
 
     # no vault given, none here or configured: None, and the app opens the demo vault, as

@@ -109,9 +109,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         raise UsageError("give a QUERY, or --queries FILE")
     v = open_vault(args, args.agent)
     want_semantic = args.mode in (None, "semantic", "hybrid")
-    search, report = engine.open_engine(
-        v, semantic=want_semantic, progress=_progress_printer(args)
-    )
+    search, report = engine.open_engine(v, semantic=want_semantic, progress=_progress_printer(args))
     _print_notices(report.notice, search.cache_notice())
     mode = args.mode or ("hybrid" if search.semantic is not None else "bm25")
     fallback = None
@@ -191,9 +189,7 @@ def cmd_context(args: argparse.Namespace) -> None:
     from vault_app.search import context, engine
 
     v = open_vault(args, args.agent)
-    search, report = engine.open_engine(
-        v, semantic=not args.bm25, progress=_progress_printer(args)
-    )
+    search, report = engine.open_engine(v, semantic=not args.bm25, progress=_progress_printer(args))
     _print_notices(report.notice, search.cache_notice())
     built = context.ContextBuilder(search).build(
         args.agent, args.query, budget=args.budget, mark_access=not args.no_access

@@ -9,7 +9,7 @@ from typing import Any
 
 from vault_app.cli import _common
 from vault_app.cli._common import emit, open_vault
-from vault_app.core import layout, vault
+from vault_app.core import layout
 
 
 def register(commands: _common.Commands) -> None:
@@ -17,11 +17,15 @@ def register(commands: _common.Commands) -> None:
     p.add_argument("path")
     p.add_argument("--demo", action="store_true", help="fill it with the demo household")
     commands.command("info", cmd_info, "what the vault holds")
-    p = commands.command("doctor", cmd_doctor, "validate every file; --repair restores from backups")
+    p = commands.command(
+        "doctor", cmd_doctor, "validate every file; --repair restores from backups"
+    )
     p.add_argument("--repair", action="store_true")
 
 
 def cmd_init(args: argparse.Namespace) -> None:
+    from vault_app.core import vault
+
     path = Path(args.path).expanduser()
     if args.demo:
         from vault_app.core import demo

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
-import signal
 import sys
 import threading
 import time
@@ -37,6 +36,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
     """Print each change batch as it happens, until Ctrl+C or SIGTERM (exit status 0;
     the snapshot is saved). Both are caught even when the process started with them
     ignored (launched in the background by a shell script), where Python would not."""
+    import signal  # only here: kept out of the start-up of every other command
+
     from vault_app.watch import events, watcher
 
     root = _common.resolve_vault_path(args.vault)
