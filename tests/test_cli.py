@@ -175,6 +175,46 @@ def test_daily_and_documents(
     assert (home / "global/AGENTS.md").read_text() == new_text.read_text()
 
 
+def test_entities_para_and_its_old_spelling(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    """`entities --para` names a PARA folder, as `search --para` does; `--category` (its
+    first spelling, a fact's category everywhere else) still works, unlisted in --help."""
+    areas = run_json(capsys, home, "entities", "--para", "areas")
+    assert [e["entity"] for e in areas] == ["areas/people/jane"]  # type: ignore[union-attr]
+    assert run_json(capsys, home, "entities", "--category", "areas") == areas
+    projects = run_json(capsys, home, "entities", "--para", "projects", "--scope", "global")
+    assert [e["entity"] for e in projects] == ["projects/bathroom"]  # type: ignore[union-attr]
+
+    with pytest.raises(SystemExit) as usage:
+        run(capsys, home, "entities", "--para", "status")  # a fact category
+    assert usage.value.code == 2 and "invalid choice: 'status'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["entities", "--help"])
+    shown = capsys.readouterr().out
+    assert "--para" in shown and "--category" not in shown
+
+
+def test_context_md_and_its_old_spelling(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    """`context-md` is the agent's CONTEXT.md document (not `context`, which builds a
+    prompt); `context-file`, its first name, still works, unlisted in --help."""
+    saved = run_json(
+        capsys, home, "context-md", "edit", "--agent", "finance", "--text", "# Now\nTaxes\n"
+    )
+    assert isinstance(saved, dict) and saved["path"].endswith("agents/finance/CONTEXT.md")
+    for name in ("context-md", "context-file"):
+        doc = run_json(capsys, home, name, "show", "--agent", "finance")
+        assert isinstance(doc, dict) and doc["text"] == "# Now\nTaxes\n"
+    run_json(capsys, home, "context-file", "edit", "--agent", "finance", "--text", "# Now\nRent\n")
+    assert (home / "agents/finance/CONTEXT.md").read_text() == "# Now\nRent\n"
+
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    shown = capsys.readouterr().out
+    assert "context-md" in shown and "context-file" not in shown
+    with pytest.raises(SystemExit) as usage:
+        run(capsys, home, "context-file")
+    assert usage.value.code == 2 and "name a context-md command" in capsys.readouterr().err
+
+
 def test_entity_create_and_archive(capsys: pytest.CaptureFixture[str], home: Path) -> None:
     run_json(capsys, home, "entity", "create", "projects/roof", "--summary", "Roof repair")
     archived = run_json(capsys, home, "entity", "archive", "projects/roof")
@@ -250,3 +290,23 @@ def test_subprocess_contract(home: Path, tmp_path: Path) -> None:
         check=False,
     )
     assert configured.returncode == 0 and json.loads(configured.stdout)["vault"] == str(home)
+
+
+def test_declaring_the_commands_leaves_the_vault_unloaded() -> None:
+    """Agents start the CLI often: `--version` and `--help` build the parser, which imports
+    only what the choices need (layout, models); the vault, the config and the decay rules
+    load with the first command that opens a vault. The principles document's name is
+    spelled out there for that reason: it must stay the vault's."""
+    code = (
+        "import sys\n"
+        "import vault_app.cli as cli\n"
+        "cli.build_parser().parse_args(['principles', 'show'])\n"
+        "print(','.join(sorted(m for m in sys.modules if m.startswith('vault_app.core.'))))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    loaded = set(out.stdout.strip().split(","))
+    assert not loaded & {"vault_app.core.vault", "vault_app.core.config", "vault_app.core.decay"}
+    assert f"show or edit {vault.PRINCIPLES}" in cli.build_parser().format_help()

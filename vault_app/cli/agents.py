@@ -1,0 +1,52 @@
+"""Agents: `agents` lists them (entities, daily notes, whether they keep a TACIT.md),
+`agent create` makes an agent's folder."""
+
+from __future__ import annotations
+
+import argparse
+
+from vault_app.cli import _common
+from vault_app.cli._common import emit, open_vault, table
+
+
+def register(commands: _common.Commands) -> None:
+    commands.command("agents", cmd_agents, "list agents")
+    agent = commands.group("agent", "manage agents")
+    p = commands.command("create", cmd_agent_create, "create an agent folder", within=agent)
+    p.add_argument("agent_id")
+
+
+def cmd_agents(args: argparse.Namespace) -> None:
+    v = open_vault(args)
+    agents = v.agents()
+    emit(
+        args,
+        [
+            {
+                "id": a.id,
+                "folder": str(a.folder),
+                "tacit": a.has_tacit,
+                "context": a.has_context,
+                "dailyNotes": len(a.daily_dates),
+                "entities": len(v.entity_refs(a.id)),
+            }
+            for a in agents
+        ],
+        lambda: table(
+            [
+                [a.id, len(v.entity_refs(a.id)), len(a.daily_dates), "yes" if a.has_tacit else "no"]
+                for a in agents
+            ],
+            ["agent", "entities", "daily notes", "TACIT.md"],
+        ),
+    )
+
+
+def cmd_agent_create(args: argparse.Namespace) -> None:
+    v = open_vault(args)
+    folder = v.create_agent(args.agent_id)
+    emit(
+        args,
+        {"agent": args.agent_id, "folder": str(folder)},
+        f"Created agent {args.agent_id} at {folder}",
+    )

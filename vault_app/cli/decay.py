@@ -1,0 +1,96 @@
+"""Decay and synthesis: `decay` lists every active fact with its tier (now, or `--at` a
+date), `synthesize` rewrites summary.md files and index.md from the facts' tiers.
+
+Each report of `decay` is one function taking the open vault (`tier_report`); another
+report (an option of `decay`) is another such function, chosen in `cmd_decay`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+from typing import TYPE_CHECKING
+
+from vault_app.cli import _common
+from vault_app.cli._common import emit, open_vault, parse_moment, warn
+from vault_app.core import models
+
+if TYPE_CHECKING:
+    from vault_app.core import vault
+
+
+def register(commands: _common.Commands) -> None:
+    p = commands.command("decay", cmd_decay, "every active fact with its tier")
+    p.add_argument("--at", metavar="DATE", help="compute tiers at this date/time")
+    p = commands.command(
+        "synthesize", cmd_synthesize, "rewrite summary.md from facts, and index.md"
+    )
+    p.add_argument("entities", nargs="*", metavar="ENTITY")
+    p.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
+
+
+def cmd_decay(args: argparse.Namespace) -> None:
+    v = open_vault(args)
+    at = parse_moment(args.at) if args.at else None
+    tier_report(args, v, at)
+
+
+def tier_report(args: argparse.Namespace, v: vault.Vault, at: dt.datetime | None) -> None:
+    """Every active fact with its tier at `at` (default now), entity by entity."""
+    rows, problems = v.decay_report(at)
+    warn(problems)
+    data = [
+        {
+            "id": r.fact.id,
+            "entity": str(r.ref),
+            "tier": r.tier.value,
+            "days": r.days,
+            "accessCount": r.fact.access_count,
+            "lastAccessed": r.fact.last_touched.isoformat() if r.fact.last_touched else None,
+            "fact": r.fact.fact,
+        }
+        for r in rows
+    ]
+
+    def text() -> str:
+        counts = {t: sum(1 for r in rows if r.tier is t) for t in models.DecayTier}
+        head = ", ".join(f"{n} {t.value}" for t, n in counts.items())
+        body = [
+            f"{r.tier.value:<5} {r.days:>5}d  {r.fact.access_count:>3}×  {r.ref}: {r.fact.fact}"
+            for r in rows
+        ]
+        return "\n".join([f"{len(rows)} active facts: {head}", *body])
+
+    emit(args, data, text)
+
+
+def cmd_synthesize(args: argparse.Namespace) -> None:
+    v = open_vault(args)
+    results, problems = v.synthesize(args.entities or None, dry_run=args.dry_run)
+    warn(problems)
+    data = {
+        "dryRun": args.dry_run,
+        "results": [
+            {
+                "entity": str(r.ref) if r.ref else None,
+                "file": v.paths.relative(r.path),
+                "changed": r.changed,
+                "hot": r.hot,
+                "warm": r.warm,
+                "cold": r.cold,
+                "diff": r.diff,
+            }
+            for r in results
+        ],
+        "problems": [p.model_dump() for p in problems],
+    }
+
+    def text() -> str:
+        changed = [r for r in results if r.changed]
+        verb = "would change" if args.dry_run else "changed"
+        lines = [f"{len(changed)} of {len(results)} files {verb}"]
+        if args.dry_run:
+            lines += [r.diff for r in changed]
+        return "\n".join(lines)
+
+    emit(args, data, text)

@@ -1,0 +1,145 @@
+"""Entities: `entities` lists them with their tier counts, `show` prints one (summary and
+facts), `related` follows relatedEntities both ways, `entity create|archive` changes them.
+
+`entities --para FOLDER` keeps the entities of one PARA folder (projects, areas, resources,
+archives), as `search --para` does; `--category`, its first spelling, still works (hidden
+from --help: in `search` and `fact add` a category is a fact's category).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from vault_app.cli import _common
+from vault_app.cli._common import emit, fact_json, fact_line, open_vault, table
+from vault_app.core import layout, models
+
+
+def register(commands: _common.Commands) -> None:
+    p = commands.command("entities", cmd_entities, "list entities with their tier counts")
+    p.add_argument("--scope", help="global, agents, or agent:ID")
+    p.add_argument(
+        "--para", choices=layout.PARA_CATEGORIES, help="only the entities of this PARA folder"
+    )
+    p.add_argument(  # the first spelling of --para
+        "--category", dest="para", choices=layout.PARA_CATEGORIES, help=argparse.SUPPRESS
+    )
+    p = commands.command("show", cmd_show, "an entity's summary and facts")
+    p.add_argument("entity", help="areas/people/jane or agent:finance:projects/budget")
+    p.add_argument("--all", action="store_true", help="include superseded facts")
+    p = commands.command("related", cmd_related, "entities linked by relatedEntities, both ways")
+    p.add_argument("entity")
+
+    entity = commands.group("entity", "create or archive entities")
+    p = commands.command("create", cmd_entity_create, "create an entity", within=entity)
+    p.add_argument("entity")
+    p.add_argument("--summary", help="first lines of summary.md")
+    p = commands.command(
+        "archive", cmd_entity_archive, "move an entity under archives/", within=entity
+    )
+    p.add_argument("entity")
+
+
+def summary_json(row: models.EntitySummary) -> dict[str, Any]:
+    return {
+        "entity": row.address,
+        "scope": row.scope,
+        "path": row.path,
+        "facts": row.total,
+        "active": row.active,
+        "hot": row.hot,
+        "warm": row.warm,
+        "cold": row.cold,
+        "superseded": row.superseded,
+        "hasSummary": row.has_summary,
+        "problem": row.problem,
+    }
+
+
+def cmd_entities(args: argparse.Namespace) -> None:
+    v = open_vault(args)
+    rows = v.scan().entities
+    if args.scope:
+        rows = [
+            r
+            for r in rows
+            if r.scope == args.scope or (args.scope == "agents" and r.scope != "global")
+        ]
+    if args.para:
+        rows = [r for r in rows if r.path.split("/", 1)[0] == args.para]
+    emit(
+        args,
+        [summary_json(r) for r in rows],
+        lambda: table(
+            [
+                [r.address, r.active, r.hot, r.warm, r.cold, r.superseded, r.problem or ""]
+                for r in rows
+            ],
+            ["entity", "active", "hot", "warm", "cold", "superseded", "problem"],
+        ),
+    )
+
+
+def cmd_show(args: argparse.Namespace) -> None:
+    v = open_vault(args)
+    view = v.entity(args.entity)
+    now = v.now()
+    shown = [f for f in view.facts if args.all or f.is_active]
+    tiers = {f.id: v.tier(f, now) for f in view.facts if f.is_active}
+    data = {
+        "entity": str(view.ref),
+        "folder": str(view.folder),
+        "factsFile": str(view.facts_path),
+        "format": view.file.dialect.describe() if view.file else [],
+        "summary": view.summary.text,
+        "facts": [fact_json(f, view.ref, tiers.get(f.id)) for f in shown],
+        "invalid": [{"location": e.location, "reason": e.reason} for e in view.invalid],
+        "error": str(view.error) if view.error else None,
+        "summaryError": str(view.summary.error) if view.summary.error else None,
+    }
+
+    def text() -> str:
+        lines = [f"# {view.ref}", ""]
+        for problem in (view.error, view.summary.error):
+            if problem:
+                lines += [f"error: {problem}", ""]
+        if view.summary.text:
+            lines += [view.summary.text.rstrip(), ""]
+        lines.append(f"Facts ({len(shown)} shown of {len(view.facts)}):")
+        lines += ["  " + fact_line(f, tiers.get(f.id)) for f in shown]
+        lines += [f"  invalid {e.location}: {e.reason}" for e in view.invalid]
+        return "\n".join(lines)
+
+    emit(args, data, text)
+
+
+def cmd_related(args: argparse.Namespace) -> None:
+    v = open_vault(args)
+    links = v.related(args.entity)
+    emit(
+        args,
+        {"entity": args.entity, **links},
+        lambda: "\n".join(
+            [f"{args.entity} names:"]
+            + [f"  → {r}" for r in links["outgoing"]]
+            + ["named by:"]
+            + [f"  ← {r}" for r in links["incoming"]]
+        ),
+    )
+
+
+def cmd_entity_create(args: argparse.Namespace) -> None:
+    v = open_vault(args)
+    folder = v.create_entity(args.entity, args.summary)
+    emit(args, {"entity": args.entity, "folder": str(folder)}, f"Created {args.entity} at {folder}")
+
+
+def cmd_entity_archive(args: argparse.Namespace) -> None:
+    v = open_vault(args)
+    target = v.archive_entity(args.entity)
+    emit(
+        args,
+        {"entity": args.entity, "archivedAs": str(target)},
+        f"Archived {args.entity} as {target}",
+    )

@@ -1,0 +1,197 @@
+"""Search and agent context: `search` finds facts, summaries and daily entries (BM25,
+semantic or hybrid, with filters; `--queries FILE` answers one JSON line a query with the
+model loaded once), `context` builds the memory block of an agent's prompt within a budget.
+
+Both open the search engine (`vault_app.search.engine.open_engine`), imported inside the
+handlers: numpy, scipy and the model stay out of every other command's start-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from vault_app.cli import _common
+from vault_app.cli._common import UsageError, emit, json_bytes, open_vault, parse_moment
+from vault_app.core import errors, layout, models
+
+MAX_LIMIT = 100_000  # search hits in one answer
+MIN_BUDGET = 200  # characters of one agent context: the context builder's minimum
+MAX_BUDGET = 10_000_000
+
+
+def register(commands: _common.Commands) -> None:
+    p = commands.command("search", cmd_search, "search facts, summaries and daily notes")
+    p.add_argument("query", nargs="?", help="what to look for")
+    p.add_argument(
+        "--queries", metavar="FILE", help="one query per line (- for stdin): one JSON line out each"
+    )
+    p.add_argument(
+        "--mode",
+        choices=["bm25", "semantic", "hybrid"],
+        help="default: hybrid when the model is available",
+    )
+    p.add_argument("--in", dest="within", nargs="+", choices=["facts", "summaries", "daily", "all"])
+    p.add_argument("--scope", help="global or agent:ID")
+    p.add_argument("--para", choices=layout.PARA_CATEGORIES)
+    p.add_argument("--tier", nargs="+", choices=[t.value for t in models.DecayTier])
+    p.add_argument("--status", choices=["active", "superseded", "any"], default="active")
+    p.add_argument("--category", nargs="+", choices=[c.value for c in models.FactCategory])
+    p.add_argument("--author", metavar="AGENT", help="facts written by this agent (agentId)")
+    p.add_argument("--since", metavar="DATE")
+    p.add_argument("--until", metavar="DATE")
+    p.add_argument("--date-field", choices=["timestamp", "lastAccessed"], default="timestamp")
+    p.add_argument(
+        "--limit", type=_common.whole(1, MAX_LIMIT), default=10, help="hits to return (default 10)"
+    )
+    p.add_argument("--explain", action="store_true", help="show the parts of each score")
+    p.add_argument("--agent", help="the agent searching: its hits count as accessed")
+
+    p = commands.command("context", cmd_context, "the memory context for an agent's prompt")
+    p.add_argument("--agent", required=True)
+    p.add_argument("--query", help="what the conversation is about")
+    p.add_argument(
+        "--budget",
+        type=_common.whole(MIN_BUDGET, MAX_BUDGET),
+        default=4000,
+        help="characters (default 4000)",
+    )
+    p.add_argument("--no-access", action="store_true", help="do not count the facts as accessed")
+    p.add_argument("--bm25", action="store_true", help="do not load the semantic model")
+
+
+def _search_filters(args: argparse.Namespace) -> Any:
+    from vault_app.search import engine
+
+    kinds = {"facts": ["fact"], "summaries": ["summary"], "daily": ["daily"]}
+    chosen = [
+        k for name in (args.within or ["all"]) for k in kinds.get(name, engine.documents.KINDS)
+    ]
+    return engine.Filters(
+        kinds=frozenset(chosen),
+        scope=args.scope,
+        para=args.para,
+        tiers=frozenset(args.tier) if args.tier else None,
+        status=None if args.status == "any" else args.status,
+        categories=frozenset(args.category) if args.category else None,
+        agent=args.author,
+        since=parse_moment(args.since) if args.since else None,
+        until=parse_moment(args.until) if args.until else None,
+        date_field=args.date_field,
+    )
+
+
+def _progress_printer(args: argparse.Namespace) -> Callable[[int, int], None]:
+    last = [0.0]
+
+    def report(done: int, total: int) -> None:
+        now = time.monotonic()
+        if done == total or now - last[0] > 2:
+            last[0] = now
+            print(f"vault-app: encoding {done:,}/{total:,} texts", file=sys.stderr)
+
+    return report
+
+
+def _print_notices(*notices: str | None) -> None:
+    for notice in notices:
+        if notice:
+            print(f"vault-app: notice: {notice}", file=sys.stderr)
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from vault_app.search import engine
+
+    if not args.query and not args.queries:
+        raise UsageError("give a QUERY, or --queries FILE")
+    v = open_vault(args, args.agent)
+    want_semantic = args.mode in (None, "semantic", "hybrid")
+    search, report = engine.open_engine(v, semantic=want_semantic, progress=_progress_printer(args))
+    _print_notices(report.notice, search.cache_notice())
+    mode = args.mode or ("hybrid" if search.semantic is not None else "bm25")
+    fallback = None
+    if args.mode is None and search.semantic is None:
+        fallback = (
+            f"{search.semantic_notice or 'semantic search is not available'}; showing BM25 results"
+        )
+    filters = _search_filters(args)
+
+    def run_one(query: str) -> dict[str, Any]:
+        result = search.search(
+            query, mode=mode, filters=filters, limit=args.limit, explain=args.explain
+        )
+        marked: dict[str, int] = {}
+        if args.agent:
+            ids = [h.fact_id for h in result.hits if h.fact_id and h.status == "active"]
+            if ids:
+                marked = search.mark_accessed(ids)
+        return {
+            "query": query,
+            "mode": result.mode,
+            "notice": result.notice or fallback,
+            "hits": [h.to_json() for h in result.hits],
+            "markedAccessed": marked,
+            "seconds": round(result.seconds, 4),
+        }
+
+    if args.queries:
+        # bytes, decoded line by line: a line that is not UTF-8 stops the run with its
+        # number, after the answers to the lines before it
+        handle = sys.stdin.buffer if args.queries == "-" else open(args.queries, "rb")  # noqa: SIM115
+        source = "stdin" if args.queries == "-" else args.queries
+        with handle:
+            for number, raw in enumerate(handle, 1):
+                try:
+                    line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+                except UnicodeDecodeError as exc:
+                    raise errors.VaultError(
+                        f"{source} line {number}, column {exc.start + 1}: not valid UTF-8 "
+                        f"({exc.reason})"
+                    ) from None
+                out = run_one(line.rstrip("\r\n"))
+                sys.stdout.buffer.write(json_bytes(out) + b"\n")
+                sys.stdout.flush()
+        return 0
+    out = run_one(args.query)
+    if out["notice"] and not args.json:
+        print(f"vault-app: notice: {out['notice']}", file=sys.stderr)
+
+    def text() -> str:
+        if not out["hits"]:
+            return "no results"
+        lines = []
+        for rank, hit in enumerate(out["hits"], 1):
+            where = hit["entity"] or hit["scope"]
+            if hit["kind"] == "daily":
+                where = f"{hit['scope']} {hit['date']}"
+            badge = f"[{hit['tier']}]" if hit["tier"] else f"[{hit['kind']}]"
+            lines.append(f"{rank:>2}. {badge:<9} {hit['score']:.3f}  {where}")
+            lines.append(f"    {hit['text'].splitlines()[0][:110] if hit['text'] else ''}")
+            if hit["id"]:
+                lines.append(f"    {hit['id']}")
+            if args.explain:
+                parts = ", ".join(
+                    f"{k} {v:.3f}" if isinstance(v, float) else f"{k} {v}"
+                    for k, v in hit["parts"].items()
+                    if v is not None
+                )
+                lines.append(f"    explain: {parts}")
+        return "\n".join(lines)
+
+    emit(args, out, text)
+    return 0
+
+
+def cmd_context(args: argparse.Namespace) -> None:
+    from vault_app.search import context, engine
+
+    v = open_vault(args, args.agent)
+    search, report = engine.open_engine(v, semantic=not args.bm25, progress=_progress_printer(args))
+    _print_notices(report.notice, search.cache_notice())
+    built = context.ContextBuilder(search).build(
+        args.agent, args.query, budget=args.budget, mark_access=not args.no_access
+    )
+    emit(args, built.to_json(), built.text)
