@@ -30,7 +30,7 @@ from pathlib import Path
 
 import make_vault
 
-from vault_app.core import formats, layout, vault
+from vault_app.core import layout, strict_json, vault
 
 TARGET_COLD_S = 3.0
 TARGET_WARM_S = 1.5
@@ -227,7 +227,7 @@ def bench_add(cache_dir: Path, facts: int, adds: int, seed: int) -> None:
             target.add_fact(ref, text, "context", source="bench")
         samples: dict[bool, list[float]] = {False: [], True: []}  # by "parsed by stdlib json"
         for text in texts[5:]:
-            stdlib = formats.parse_json(facts_path, facts_path.read_bytes())[1]
+            stdlib = strict_json.parse_json(facts_path, facts_path.read_bytes())[1]
             wait_until_quiet(QUIET_LIMIT_S / 10, window=0.25)
             seconds, _ = timed(
                 lambda text=text: target.add_fact(

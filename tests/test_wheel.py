@@ -10,7 +10,11 @@ Variants thought of, and where they are covered (all here):
   around it), a real process, `app_icon()` is not null (`test_the_installed_app_has_its_icon`);
 - every file under vault_app/resources/ is shipped, not only the SVG we know of today
   (`test_the_wheel_ships_the_icon` compares the two lists);
-- the wheel declares tomlkit (saving settings needs it) (`test_the_wheel_ships_the_icon`).
+- the wheel declares tomlkit (saving settings needs it) (`test_the_wheel_ships_the_icon`);
+- the demo household's text, package data since issue 12 (`vault_app/core/demo_data/`),
+  is in the wheel file for file (`test_the_wheel_ships_the_demo_data`), and the installed
+  library builds the demo vault from it, no checkout around
+  (`test_the_installed_library_builds_the_demo`).
 
 The build copies the sources to a temporary folder first (pip builds in-tree, and would
 leave `build/` and an egg-info in the checkout), offline and without build isolation
@@ -30,6 +34,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 RESOURCES = REPO / "vault_app" / "resources"
+DEMO_DATA = REPO / "vault_app" / "core" / "demo_data"
 
 
 @pytest.fixture(scope="module")
@@ -81,6 +86,46 @@ def test_the_wheel_ships_the_icon(wheel: Path) -> None:
             assert archive.read(name) == (REPO / name).read_bytes()
         [metadata] = [n for n in names if n.endswith(".dist-info/METADATA")]
         assert "Requires-Dist: tomlkit" in archive.read(metadata).decode()
+
+
+def test_the_wheel_ships_the_demo_data(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        shipped = sorted(n for n in archive.namelist() if n.startswith("vault_app/core/demo_data/"))
+        expected = sorted(
+            p.relative_to(REPO).as_posix() for p in DEMO_DATA.rglob("*") if p.is_file()
+        )
+        assert "vault_app/core/demo_data/entities.toml" in shipped
+        assert "vault_app/core/demo_data/agents/manager/CONTEXT.md" in shipped
+        assert shipped == expected
+        for name in shipped:
+            assert archive.read(name) == (REPO / name).read_bytes()
+
+
+def test_the_installed_library_builds_the_demo(wheel: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(site)
+    probe = (
+        "import vault_app.core.demo as d\n"
+        "v = d.create_demo('demo')\n"
+        "print(d.__file__)\n"
+        "print(len(d.ENTITIES), v.scan().fact_count)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    module, counts = done.stdout.splitlines()
+    assert Path(module).is_relative_to(site)  # the installed copy, not the checkout
+    entities, facts = (int(n) for n in counts.split())
+    assert entities > 50 and facts > 500
 
 
 def test_the_installed_app_has_its_icon(wheel: Path, tmp_path: Path) -> None:

@@ -190,6 +190,23 @@ def test_summaries_are_hand_written_then_synthesized(demo_vault: vault.Vault) ->
     assert "[people/marcus-bell](areas/people/marcus-bell/summary.md)" in index
 
 
+def test_the_household_text_is_package_data(demo_vault: vault.Vault) -> None:
+    """The household's text lives in `demo_data/` (issue 12), not in the code: every file
+    there is one the generator reads, and the vault holds what the files say (AGENTS.md
+    verbatim, CONTEXT.md with its `{+N}` dates filled in)."""
+    root = Path(str(demo.DATA))
+    shipped = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+    documents = [f"agents/{a}/{n}" for a in demo.AGENT_IDS for n in ("TACIT.md", "CONTEXT.md")]
+    assert shipped == sorted(
+        ["entities.toml", "series.toml", "daily.toml", "AGENTS.md", *documents]
+    )
+    principles = (root / "AGENTS.md").read_text(encoding="utf-8")
+    assert demo_vault.document(vault.PRINCIPLES).text == principles
+    context = (root / "agents" / "manager" / "CONTEXT.md").read_text(encoding="utf-8")
+    written = demo_vault.document("CONTEXT.md", agent="manager").text
+    assert written == demo.expand_days(context, TODAY) != context
+
+
 def test_same_day_same_files(tmp_path: Path) -> None:
     first = demo.create_demo(tmp_path / "a", today=TODAY)
     second = demo.create_demo(tmp_path / "b", today=TODAY)

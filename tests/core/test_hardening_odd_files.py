@@ -40,7 +40,7 @@ import cli_process
 import pytest
 
 import vault_app
-from vault_app.core import decay, doctor, errors, formats
+from vault_app.core import decay, doctor, errors, formats, strict_json
 from vault_app.core import vault as vault_module
 
 NOW = dt.datetime(2026, 3, 1, 12, 0, 0)
@@ -261,7 +261,7 @@ def test_an_app_written_file_is_checked_without_a_second_parse(
     def no_second_parse(*args: object, **kwargs: object) -> None:
         raise AssertionError("parsed again")
 
-    monkeypatch.setattr(formats, "_stdlib_loads", no_second_parse)
+    monkeypatch.setattr(strict_json, "_stdlib_loads", no_second_parse)
     path = facts_file(v)
     data = path.read_bytes()
     formats.check_lossless(formats.decode(path, data), data)

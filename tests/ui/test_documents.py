@@ -10,7 +10,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from pytestqt.qtbot import QtBot
 
 from vault_app.core import vault
-from vault_app.ui import documents, session
+from vault_app.ui import conflicts, documents, session
 
 Key = QtCore.Qt.Key
 CTRL = QtCore.Qt.KeyboardModifier.ControlModifier
@@ -343,7 +343,7 @@ def test_merge_with_conflicts_refuses_save_until_resolved(
     assert tacit(live).read_text() == theirs  # refused: markers left
     note = pane.merge_note.label.text()  # says so, tinted as an error
     assert note.startswith("Not saved: 1 conflict still marked in the text. In each, keep")
-    assert pane.merge_note.colour == QtGui.QColor(documents.MergeNote.REFUSED)
+    assert pane.merge_note.colour == QtGui.QColor(conflicts.MergeNote.REFUSED)
     assert pane.is_editing() and pane.editor.toPlainText() == marked
 
     # the user keeps their line: deletes the three marker lines and the one from disk
@@ -354,7 +354,7 @@ def test_merge_with_conflicts_refuses_save_until_resolved(
         delete_line(qtbot, pane.editor, line)
     assert pane.conflicts_left() == 0
     assert pane.merge_note.label.text() == "Every conflict is resolved — review and save."
-    assert pane.merge_note.colour == QtGui.QColor(documents.MergeNote.INFO)
+    assert pane.merge_note.colour == QtGui.QColor(conflicts.MergeNote.INFO)
     with qtbot.waitSignal(pane.saved):
         pane.save_button.click()
     saved = tacit(live).read_text()

@@ -18,7 +18,7 @@ from pytestqt.qtbot import QtBot
 from vault_app.core import demo, vault
 from vault_app.search import engine as search_engine
 from vault_app.search import semantic, tokenizer
-from vault_app.ui import search_panel
+from vault_app.ui import search_panel, search_results
 from vault_app.ui import session as session_module
 
 
@@ -77,7 +77,7 @@ def test_typing_plumber_shows_hits_with_the_word_highlighted(
 
     row = next(r for r in panel.model.rows() if "plumber" in r.text.lower())
     index = panel.model.index(panel.model.rows().index(row), 0)
-    spans = index.data(search_panel.SPANS_ROLE)
+    spans = index.data(search_results.SPANS_ROLE)
     marked = {row.text[a:b].lower() for a, b in spans}
     assert "plumber" in marked
     # Only words whose token is the query's are marked: never "plumbing" (token "plumb").
@@ -92,12 +92,12 @@ def test_typing_plumber_shows_hits_with_the_word_highlighted(
 
 def test_highlighting_follows_the_tokenizer() -> None:
     tokens = tokenizer.Tokenizer()
-    text, spans = search_panel.snippet(
+    text, spans = search_results.snippet(
         "## Leaks\nThe plumber's van; plumbing LEAKING pipes, leak-proof.", {"leak"}, tokens
     )
     assert text.startswith("Leaks — The plumber's van")
     assert [text[a:b] for a, b in spans] == ["Leaks", "LEAKING", "leak"]
-    text, spans = search_panel.snippet("x " * 400 + "the roof leak", {"roof"}, tokens)
+    text, spans = search_results.snippet("x " * 400 + "the roof leak", {"roof"}, tokens)
     assert text.startswith("… ") and [text[a:b] for a, b in spans] == ["roof"]
 
 

@@ -22,11 +22,17 @@ Modules
 -------
 session      the Session, workers, plain-words error messages
 models/      Qt item models: sidebar tree, facts table (+ filter proxy), tier badge, flat lists
-entity_view  rendered summary (edit/save) and the facts table with filters and lineage
+entity_page  an entity: header, rendered summary (edit/save), the facts table with filters
+fact_lineage under the facts table: the selected fact's history and related entities
 fact_dialog  add / supersede a fact, with validation and related-entity completion
+fact_changes the fact dialog's live sync: the fact as on disk now, and its changed bar
+related_entities  the addresses the last scan knows, relatedEntities ids, their completer
 commands     the QUndoCommands for every edit
 search_panel the search dock (Ctrl+Shift+F): mode, filters, debounced results
+search_results  the dock's results: rows built on the worker, their model and delegate
 documents    markdown documents (TACIT, CONTEXT, AGENTS.md, summary): rendered / edit / save
+document_target  which document a pane shows, and how it is read, saved and started
+conflicts    tinted banners; conflict bar, merge note, conflict highlighting, diff dialog
 daily        daily notes: calendar marking days with notes, the day's entries, append box
 context_view what the context builder would give an agent, with its budget meters
 dashboard    decay dashboard: tier chart, facts going cold soon, synthesis with diff preview

@@ -1,7 +1,7 @@
 """The main window: sidebar, pages, search dock, menus; it opens what the user picks.
 
 Layout: the sidebar tree (`models.SidebarModel`) on the left; on the right a stack of
-pages, one shown at a time — an entity (`entity_view.EntityView`), a document
+pages, one shown at a time — an entity (`entity_page.EntityPage`), a document
 (`documents.DocumentPane`: principles), an agent (`agent_page.AgentPage`: TACIT,
 CONTEXT, daily notes, context preview), the global daily notes, the decay dashboard
 (`dashboard.DecayDashboard`); the search panel in a dock (Ctrl+Shift+F); the quick
@@ -36,7 +36,7 @@ from vault_app.ui import (
     dashboard,
     dialogs,
     documents,
-    entity_view,
+    entity_page,
     models,
     search_panel,
     session,
@@ -140,7 +140,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.welcome.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
         self.welcome.setWordWrap(True)
         self.welcome.setText("Loading the vault…")
-        self.entity_view = entity_view.EntityView(self.session)
+        self.entity_view = entity_page.EntityPage(self.session)
         self.entity_view.openEntity.connect(self.open_entity)
         self.entity_view.entityMoved.connect(lambda _old, new: self.open_entity(new))
         self.principles = documents.DocumentPane(

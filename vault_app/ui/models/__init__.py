@@ -1,5 +1,5 @@
 """Qt item models over the core; they adapt core objects and never touch widgets (views
-render; `entity_view` wires).
+render; `entity_page` wires).
 
 base        the item data roles, the tier colours, the `ReadOnlyColumns` mixin (header and
             flags of a read-only model with named columns) and `RowListModel` (flat lists:

@@ -12,9 +12,10 @@ from PySide6 import QtCore, QtWidgets
 from pytestqt.qtbot import QtBot
 
 from vault_app.core import decay, models, vault
-from vault_app.ui import entity_view, session
+from vault_app.ui import entity_page, fact_lineage, session
 from vault_app.ui import models as qt_models
-from vault_app.ui.fact_dialog import FactDialog, ListCompleter, resolve_related
+from vault_app.ui.fact_dialog import FactDialog
+from vault_app.ui.related_entities import ListCompleter, resolve_related
 
 JANE = "areas/people/jane"
 ACME = "areas/companies/acme"
@@ -52,24 +53,24 @@ def s(qtbot: QtBot, vault: vault.Vault) -> Iterator[session.Session]:
 
 
 @pytest.fixture
-def view(qtbot: QtBot, s: session.Session) -> entity_view.EntityView:
-    widget = entity_view.EntityView(s)
+def view(qtbot: QtBot, s: session.Session) -> entity_page.EntityPage:
+    widget = entity_page.EntityPage(s)
     qtbot.addWidget(widget)
     widget.resize(1000, 760)
     widget.show()
     return widget
 
 
-def open_entity(qtbot: QtBot, view: entity_view.EntityView, address: str, **kw: Any) -> None:
+def open_entity(qtbot: QtBot, view: entity_page.EntityPage, address: str, **kw: Any) -> None:
     with qtbot.waitSignal(view.loaded, timeout=10_000):
         view.show_entity(address, **kw)
 
 
-def texts(view: entity_view.EntityView) -> list[str]:
+def texts(view: entity_page.EntityPage) -> list[str]:
     return [view.proxy.index(r, 0).data() for r in range(view.proxy.rowCount())]
 
 
-def select(view: entity_view.EntityView, text: str) -> None:
+def select(view: entity_page.EntityPage, text: str) -> None:
     fact_id = next(f.id for f in view.model.facts() if f.fact == text)
     assert view.select_fact(fact_id)
 
@@ -81,7 +82,7 @@ def on_disk(s: session.Session, address: str) -> list[dict[str, Any]]:
 
 
 def test_shows_an_entity_with_summary_facts_and_lineage(
-    qtbot: QtBot, view: entity_view.EntityView
+    qtbot: QtBot, view: entity_page.EntityPage
 ) -> None:
     open_entity(qtbot, view, JANE)
     assert view.title_label.text() == "Jane"
@@ -113,7 +114,7 @@ def test_shows_an_entity_with_summary_facts_and_lineage(
     assert "Jane lives in Portland" not in texts(view)
 
 
-def test_filters_and_sorting_in_the_view(qtbot: QtBot, view: entity_view.EntityView) -> None:
+def test_filters_and_sorting_in_the_view(qtbot: QtBot, view: entity_page.EntityPage) -> None:
     open_entity(qtbot, view, BIG)
     assert view.proxy.rowCount() == 80
     qtbot.keyClicks(view.filter_edit, "MANUAL 7")  # every word, any case, anywhere
@@ -132,7 +133,7 @@ def test_filters_and_sorting_in_the_view(qtbot: QtBot, view: entity_view.EntityV
 
 
 def test_add_fact_through_the_dialog_writes_items_json(
-    qtbot: QtBot, s: session.Session, view: entity_view.EntityView
+    qtbot: QtBot, s: session.Session, view: entity_page.EntityPage
 ) -> None:
     open_entity(qtbot, view, JANE)
     view.table.setFocus()
@@ -161,7 +162,7 @@ def test_add_fact_through_the_dialog_writes_items_json(
 
 
 def test_supersede_through_the_dialog_keeps_both_facts_with_lineage(
-    qtbot: QtBot, s: session.Session, view: entity_view.EntityView
+    qtbot: QtBot, s: session.Session, view: entity_page.EntityPage
 ) -> None:
     open_entity(qtbot, view, JANE)
     select(view, "Jane fixed the kitchen leak")
@@ -194,7 +195,7 @@ def test_supersede_through_the_dialog_keeps_both_facts_with_lineage(
 
 
 def test_enter_on_an_active_fact_opens_the_editor_but_not_on_a_superseded_one(
-    qtbot: QtBot, view: entity_view.EntityView
+    qtbot: QtBot, view: entity_page.EntityPage
 ) -> None:
     open_entity(qtbot, view, JANE)
     view.superseded_check.setChecked(True)
@@ -291,7 +292,7 @@ def test_supersede_dialog_refused_write_is_shown_and_text_kept(
 
 
 def test_corrupt_items_json_shows_a_banner_and_other_entities_still_open(
-    qtbot: QtBot, s: session.Session, view: entity_view.EntityView
+    qtbot: QtBot, s: session.Session, view: entity_page.EntityPage
 ) -> None:
     open_entity(qtbot, view, "projects/roof")
     assert view.banner.isVisible()
@@ -318,7 +319,7 @@ def test_corrupt_items_json_shows_a_banner_and_other_entities_still_open(
 
 
 def test_external_change_reloads_keeping_selection_and_scroll(
-    qtbot: QtBot, s: session.Session, view: entity_view.EntityView
+    qtbot: QtBot, s: session.Session, view: entity_page.EntityPage
 ) -> None:
     open_entity(qtbot, view, BIG)
     view.table.sortByColumn(qt_models.FactsModel.FACT, QtCore.Qt.SortOrder.AscendingOrder)
@@ -339,7 +340,7 @@ def test_external_change_reloads_keeping_selection_and_scroll(
 
 
 def test_history_reaching_another_entity_is_looked_up(
-    qtbot: QtBot, s: session.Session, view: entity_view.EntityView
+    qtbot: QtBot, s: session.Session, view: entity_page.EntityPage
 ) -> None:
     portland = next(f for f in s.vault.entity(JANE).facts if f.fact == "Jane lives in Portland")
     moved = s.vault.paths.life_dir / "areas" / "moved"
@@ -349,7 +350,7 @@ def test_history_reaching_another_entity_is_looked_up(
     (moved / "items.json").write_text(json.dumps([entry]))
     open_entity(qtbot, view, "areas/moved")
     fact = view.model.facts()[0]
-    assert entity_view.local_history(fact, {fact.id: fact}) is None  # leads outside
+    assert fact_lineage.local_history(fact, {fact.id: fact}) is None  # leads outside
     view.select_fact("fact-moved")
     qtbot.waitUntil(lambda: view.history_list.topLevelItemCount() == 2, timeout=10_000)
     first = view.history_list.topLevelItem(0)
@@ -360,7 +361,7 @@ def test_history_reaching_another_entity_is_looked_up(
 
 
 def test_related_entity_activation_asks_to_open_it(
-    qtbot: QtBot, view: entity_view.EntityView
+    qtbot: QtBot, view: entity_page.EntityPage
 ) -> None:
     open_entity(qtbot, view, ACME)
     select(view, "Acme delivered the pipes")
@@ -375,7 +376,7 @@ def test_related_entity_activation_asks_to_open_it(
 
 
 def test_archive_asks_first_and_moves_the_entity(
-    qtbot: QtBot, s: session.Session, view: entity_view.EntityView
+    qtbot: QtBot, s: session.Session, view: entity_page.EntityPage
 ) -> None:
     open_entity(qtbot, view, ACME)
     before = on_disk(s, ACME)
@@ -395,7 +396,7 @@ def test_archive_asks_first_and_moves_the_entity(
     assert not view.archive_action.isEnabled()
 
 
-def test_unknown_entity_shows_a_plain_message(qtbot: QtBot, view: entity_view.EntityView) -> None:
+def test_unknown_entity_shows_a_plain_message(qtbot: QtBot, view: entity_page.EntityPage) -> None:
     open_entity(qtbot, view, "areas/people/nobody")
     assert view.banner.isVisible() and "Not found" in view.banner_label.text()
     assert not view.add_action.isEnabled()
@@ -408,7 +409,7 @@ def test_unknown_entity_shows_a_plain_message(qtbot: QtBot, view: entity_view.En
 def test_changed_entity_is_aged_with_the_vault_clock(qtbot: QtBot, s: session.Session) -> None:
     old = vault.Vault(s.vault.root, clock=decay.fixed_clock(NOW - dt.timedelta(days=60)))
     old.add_fact(ACME, "Acme was founded long ago", "context")
-    widget = entity_view.EntityView(s)
+    widget = entity_page.EntityPage(s)
     qtbot.addWidget(widget)
     open_entity(qtbot, widget, ACME)
     row = widget.model.row_of(
@@ -435,7 +436,7 @@ def announce(qtbot: QtBot, s: session.Session, dialog: FactDialog) -> None:
 
 
 def test_supersede_on_disk_while_editing_then_use_theirs(
-    qtbot: QtBot, s: session.Session, view: entity_view.EntityView
+    qtbot: QtBot, s: session.Session, view: entity_page.EntityPage
 ) -> None:
     open_entity(qtbot, view, JANE)
     select(view, "Jane lives in Seattle")

@@ -1,8 +1,8 @@
-"""The entity pane: header, rendered summary, the facts table with filters, and lineage.
+"""The entity page: header, rendered summary, the facts table with filters, and lineage.
 
 Design
 ------
-`EntityView.show_entity(address)` reads the entity on a worker (`Session.run`: the
+`EntityPage.show_entity(address)` reads the entity on a worker (`Session.run`: the
 validated facts and their tiers) and shows, top to bottom:
 
 * a header (title, address, tier counts) with the actions Add fact (Ctrl+N), Edit =
@@ -15,7 +15,8 @@ validated facts and their tiers) and shows, top to bottom:
   toggles, category, "Show superseded"), tier pills by `models.TierBadgeDelegate`,
   sortable on every column;
 * under the table, the selected fact's history (old → new, superseded versions greyed)
-  and its related entities; activating one emits `openEntity(address)`.
+  and its related entities (`fact_lineage.FactLineagePanel`); activating one emits
+  `openEntity(address)`.
 
 Writes go through `commands` (undoable). When `Session.entityChanged` names the shown
 entity, it is read again and `FactsModel.update_facts` keeps rows in place, so the
@@ -32,9 +33,9 @@ from typing import Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import errors, layout, models, vault
-from vault_app.ui import commands, documents
+from vault_app.ui import commands, documents, fact_lineage
 from vault_app.ui import models as qt_models
-from vault_app.ui.fact_dialog import FactDialog, known_addresses, resolve_related
+from vault_app.ui.fact_dialog import FactDialog
 from vault_app.ui.session import Session, describe
 
 Qt = QtCore.Qt
@@ -72,12 +73,6 @@ def _dot(colour: str, size: int = 10) -> QtGui.QIcon:
     return QtGui.QIcon(pixmap)
 
 
-def local_history(fact: models.Fact, by_id: dict[str, models.Fact]) -> list[models.Fact] | None:
-    """The fact's lineage (old → new) within its entity, or None if a link leads outside."""
-    walk = models.walk_lineage(fact, by_id.get)
-    return walk.chain if walk.complete else None
-
-
 def _read(v: vault.Vault, address: str) -> Loaded:
     """Worker: the entity and the tier of each active fact (both off the GUI thread)."""
     view = v.entity(address)
@@ -86,7 +81,7 @@ def _read(v: vault.Vault, address: str) -> Loaded:
     return view, tiers
 
 
-class EntityView(QtWidgets.QWidget):
+class EntityPage(QtWidgets.QWidget):
     """The right-hand pane for one entity (see the module docstring)."""
 
     openEntity = QtCore.Signal(str)  # the user activated a related entity: navigate there
@@ -94,7 +89,6 @@ class EntityView(QtWidgets.QWidget):
     loaded = QtCore.Signal(str)  # the entity at this address is shown (after each load)
 
     EMPTY, CONTENT = range(2)
-    HISTORY_ROLE = Qt.ItemDataRole.UserRole + 1
 
     def __init__(self, session: Session, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
@@ -105,7 +99,6 @@ class EntityView(QtWidgets.QWidget):
         self.fact_dialog: FactDialog | None = None
         self.archive_prompt: QtWidgets.QMessageBox | None = None
         self._generation = 0
-        self._history_generation = 0
         self._pending_select: str | None = None
         self._build()
         session.entityChanged.connect(self._on_entity_changed)
@@ -131,12 +124,16 @@ class EntityView(QtWidgets.QWidget):
         self.summary.entityRequested.connect(self.openEntity)
         self.summary.setAccessibleName("Summary")
         facts = self._build_facts()
-        lineage = self._build_lineage()
+        self.lineage = fact_lineage.FactLineagePanel(self.session)
+        self.lineage.openEntity.connect(self.openEntity)
+        self.lineage.factRequested.connect(self.select_fact)
+        self.history_list = self.lineage.history_list  # (reached from the page in tests)
+        self.related_list = self.lineage.related_list
 
         lower = QtWidgets.QSplitter(Qt.Orientation.Vertical)
         lower.setChildrenCollapsible(False)
         lower.addWidget(facts)
-        lower.addWidget(lineage)
+        lower.addWidget(self.lineage)
         lower.setStretchFactor(0, 4)
         lower.setStretchFactor(1, 1)
         self.splitter = QtWidgets.QSplitter(Qt.Orientation.Vertical)
@@ -364,53 +361,6 @@ class EntityView(QtWidgets.QWidget):
         for column, sample in widest.items():
             self.table.setColumnWidth(column, metrics.horizontalAdvance(sample) + 34)
 
-    def _build_lineage(self) -> QtWidgets.QWidget:
-        self.history_label = QtWidgets.QLabel("History (old → new)")
-        self.history_list = QtWidgets.QTreeWidget()
-        self.history_list.setHeaderLabels(["Written", "Status", "Fact"])
-        self.history_list.setRootIsDecorated(False)
-        self.history_list.setUniformRowHeights(True)
-        self.history_list.setAccessibleName("History of the selected fact")
-        self.history_list.setToolTip(
-            "Every version of the selected fact, oldest first. Enter or double-click "
-            "selects that version."
-        )
-        self.history_list.header().setStretchLastSection(True)
-        self.history_list.setColumnWidth(
-            0, self.fontMetrics().horizontalAdvance("2026-01-31 ") + 30
-        )
-        self.history_list.setColumnWidth(1, self.fontMetrics().horizontalAdvance("Superseded") + 24)
-        self.history_list.itemActivated.connect(self._history_activated)
-        self.history_label.setBuddy(self.history_list)
-
-        self.related_label = QtWidgets.QLabel("Related entities")
-        self.related_list = QtWidgets.QListWidget()
-        self.related_list.setAccessibleName("Entities related to the selected fact")
-        self.related_list.setToolTip("Enter or double-click opens the entity")
-        self.related_list.itemActivated.connect(self._related_activated)
-        self.related_label.setBuddy(self.related_list)
-
-        def column(label: QtWidgets.QLabel, widget: QtWidgets.QWidget) -> QtWidgets.QWidget:
-            holder = QtWidgets.QWidget()
-            box = QtWidgets.QVBoxLayout(holder)
-            box.setContentsMargins(0, 4, 0, 0)
-            box.setSpacing(2)
-            label.setForegroundRole(QtGui.QPalette.ColorRole.WindowText)
-            font = label.font()
-            font.setBold(True)
-            label.setFont(font)
-            box.addWidget(label)
-            box.addWidget(widget, 1)
-            return holder
-
-        split = QtWidgets.QSplitter(Qt.Orientation.Horizontal)
-        split.setChildrenCollapsible(False)
-        split.addWidget(column(self.history_label, self.history_list))
-        split.addWidget(column(self.related_label, self.related_list))
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 1)
-        return split
-
     # -- loading --------------------------------------------------------------------------
 
     def show_entity(self, address: str, select_fact: str | None = None) -> None:
@@ -427,7 +377,7 @@ class EntityView(QtWidgets.QWidget):
             self.view = None
             self.filter_edit.clear()
             self.model.set_facts(ref, [], lambda f: models.DecayTier.HOT)
-            self._clear_lineage()
+            self.lineage.clear()
             self.title_label.setText(ref.title)
             self.address_label.setText(str(ref))
             self.counts_label.setText("Loading…")
@@ -448,7 +398,7 @@ class EntityView(QtWidgets.QWidget):
         self._generation += 1
         self.address = self.ref = self.view = None
         self.model.set_facts(None, [], lambda f: models.DecayTier.HOT)
-        self._clear_lineage()
+        self.lineage.clear()
         self.summary.set_target(None)
         self.pages.setCurrentIndex(self.EMPTY)
         self._update_actions()
@@ -503,7 +453,7 @@ class EntityView(QtWidgets.QWidget):
     def _show_failure(self, exc: BaseException) -> None:
         self.view = None
         self.model.set_facts(self.ref, [], lambda f: models.DecayTier.HOT)
-        self._clear_lineage()
+        self.lineage.clear()
         self.counts_label.setText("")
         title, message = describe(exc)
         self._set_banner(title, message)
@@ -626,94 +576,9 @@ class EntityView(QtWidgets.QWidget):
         self._show_lineage(self.selected_fact())
         self._update_actions()
 
-    def _clear_lineage(self) -> None:
-        self._history_generation += 1
-        self.history_list.clear()
-        self.related_list.clear()
-        self.history_label.setText("History (old → new)")
-
     def _show_lineage(self, fact: models.Fact | None) -> None:
-        self._clear_lineage()
-        if fact is None:
-            self.history_label.setText("History (old → new): select a fact")
-            return
-        self._show_related(fact)
-        by_id = {f.id: f for f in self.model.facts()}
-        chain = local_history(fact, by_id)
-        if chain is not None:
-            self._fill_history(fact.id, [(self.address or "", step) for step in chain])
-            return
-        self.history_label.setText("History (old → new): looking it up…")
-        generation = self._history_generation
-        fact_id = fact.id
-
-        def done(found: list[tuple[layout.EntityRef, models.Fact]]) -> None:
-            if generation == self._history_generation:
-                self._fill_history(fact_id, [(str(ref), step) for ref, step in found])
-
-        def failed(exc: BaseException) -> None:
-            if generation == self._history_generation:
-                self.history_label.setText(f"History (old → new): {describe(exc)[1]}")
-
-        self.session.run(lambda: self.session.vault.fact_history(fact_id), done, failed)
-
-    def _fill_history(self, selected: str, chain: list[tuple[str, models.Fact]]) -> None:
-        self.history_list.clear()
-        versions = len(chain)
-        self.history_label.setText(
-            "History (old → new): this fact has no other versions"
-            if versions == 1
-            else f"History (old → new): {versions} versions"
-        )
-        grey = QtGui.QBrush(qt_models.disabled_text())
-        for address, fact in chain:
-            when = fact.timestamp.astimezone().strftime("%Y-%m-%d") if fact.timestamp else ""
-            elsewhere = f"  (in {address})" if address and address != self.address else ""
-            item = QtWidgets.QTreeWidgetItem(
-                [when, qt_models.status_text(fact), fact.fact + elsewhere]
-            )
-            item.setData(0, self.HISTORY_ROLE, (address, fact.id))
-            item.setToolTip(2, fact.fact)
-            if not fact.is_active:
-                for column in range(3):
-                    item.setForeground(column, grey)
-            if fact.id == selected:
-                font = item.font(0)
-                font.setBold(True)
-                for column in range(3):
-                    item.setFont(column, font)
-            self.history_list.addTopLevelItem(item)
-
-    def _show_related(self, fact: models.Fact) -> None:
-        known = set(known_addresses(self.session))
         agent = self.ref.agent if self.ref is not None else None
-        grey = QtGui.QBrush(qt_models.disabled_text())
-        for reference in fact.related_entities:
-            target = resolve_related(reference, agent, known)
-            item = QtWidgets.QListWidgetItem(reference)
-            item.setData(Qt.ItemDataRole.UserRole, target)
-            if target is None:
-                item.setForeground(grey)
-                item.setToolTip(f"{reference} is not in this vault")
-            else:
-                item.setToolTip(f"Open {target}")
-            self.related_list.addItem(item)
-        count = len(fact.related_entities)
-        self.related_label.setText(
-            f"Related entities ({count})" if count else "Related entities: none"
-        )
-
-    def _history_activated(self, item: QtWidgets.QTreeWidgetItem, _column: int) -> None:
-        address, fact_id = item.data(0, self.HISTORY_ROLE)
-        if address and address != self.address:
-            self.openEntity.emit(address)
-        else:
-            self.select_fact(fact_id)
-
-    def _related_activated(self, item: QtWidgets.QListWidgetItem) -> None:
-        target = item.data(Qt.ItemDataRole.UserRole)
-        if target:
-            self.openEntity.emit(target)
+        self.lineage.show_fact(fact, self.address, agent, self.model.facts() if fact else [])
 
     # -- filters --------------------------------------------------------------------------
 
