@@ -310,3 +310,66 @@ def test_declaring_the_commands_leaves_the_vault_unloaded() -> None:
     loaded = set(out.stdout.strip().split(","))
     assert not loaded & {"vault_app.core.vault", "vault_app.core.config", "vault_app.core.decay"}
     assert f"show or edit {vault.PRINCIPLES}" in cli.build_parser().format_help()
+
+
+def test_decay_going_cold_is_the_dashboards_report(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """`decay --going-cold 7` lists what `core.outlook.going_cold` finds (the window's
+    dashboard table), in text and JSON; a fact accessed since is no longer listed."""
+    from tests import outlook_vaults as ov
+    from vault_app.core import outlook
+
+    v = ov.small_vault(tmp_path / "v")
+    now = ["--now", ov.NOON.isoformat()]
+    report = outlook.going_cold(v, 7, ov.NOON)
+    assert report is not None and {f.text for f in report.facts} == ov.GOING_COLD
+    data = run_json(capsys, v.root, *now, "decay", "--going-cold", "7")
+    assert isinstance(data, dict)
+    assert [(f["id"], f["coldOn"], f["tier"]) for f in data["facts"]] == [
+        (f.fact_id, f.cold_on.isoformat(), f.tier.value) for f in report.facts
+    ]
+    code, out, _ = run(capsys, v.root, *now, "decay", "--going-cold", "7")
+    assert code == 0 and out.startswith(f"4 facts turn Cold by {(ov.TODAY.replace(day=22))}")
+    assert all(text in out for text in ov.GOING_COLD)
+    first = data["facts"][0]
+    run_json(capsys, v.root, *now, "fact", "access", first["id"])
+    again = run_json(capsys, v.root, *now, "decay", "--going-cold", "7")
+    assert isinstance(again, dict) and first["id"] not in {f["id"] for f in again["facts"]}
+    assert run_json(capsys, v.root, *now, "decay", "--going-cold", "0") == {
+        "at": ov.NOON.isoformat(),
+        "until": ov.NOON.isoformat(),
+        "facts": [],
+    }
+
+
+def test_decay_going_cold_refuses_a_bad_count(
+    capsys: pytest.CaptureFixture[str], home: Path
+) -> None:
+    for argv in (
+        ["--going-cold", "-1"],
+        ["--going-cold", "x"],
+        ["--going-cold", "2", "--at", "2026-01-01"],
+    ):
+        with pytest.raises(SystemExit) as exited:
+            run(capsys, home, "decay", *argv)
+        assert exited.value.code == 2
+        assert "--going-cold" in capsys.readouterr().err
+
+
+def test_synthesize_next_says_when_the_weekly_run_is(
+    capsys: pytest.CaptureFixture[str], home: Path
+) -> None:
+    (home / ".vault" / "config.toml").write_text(
+        '[synthesis]\nweekday = "wednesday"\ntime = "06:30"\n', encoding="utf-8"
+    )
+    before = sorted(p.stat().st_mtime_ns for p in home.rglob("*") if p.is_file())
+    code, out, _ = run(capsys, home, "--now", "2026-07-13T12:00:00", "synthesize", "--next")
+    assert code == 0
+    assert out == (
+        "Next scheduled synthesis: Wednesday 15 July at 06:30 (in 2 days); "
+        "every Wednesday at 06:30\n"
+    )
+    data = run_json(capsys, home, "--now", "2026-07-15T07:00:00", "synthesize", "--next")
+    assert isinstance(data, dict) and data["next"].startswith("2026-07-22T06:30:00")
+    assert sorted(p.stat().st_mtime_ns for p in home.rglob("*") if p.is_file()) == before
