@@ -41,6 +41,7 @@ from pathlib import Path
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import errors, layout, merge, vault
+from vault_app.core.merge import MergeResult  # `merge` is also a method of the pane
 from vault_app.ui.conflicts import Banner, ConflictBar, ConflictHighlighter, DiffDialog, MergeNote
 from vault_app.ui.document_target import SUMMARY, DocumentTarget
 from vault_app.ui.session import Session, describe
@@ -366,7 +367,7 @@ class DocumentPane(QtWidgets.QWidget):
         self._merging = True
         self.conflict_bar.set_merging(True)
 
-        def work() -> tuple[vault.Document, merge.MergeResult | None]:
+        def work() -> tuple[vault.Document, MergeResult | None]:
             doc = target.read(self.session.vault)
             if not doc.exists or doc.error is not None:
                 return doc, None
@@ -438,7 +439,7 @@ class DocumentPane(QtWidgets.QWidget):
         edit_id: int,
         mine: str,
         theirs: vault.Document,
-        result: merge.MergeResult | None,
+        result: MergeResult | None,
     ) -> None:
         self._merging = False
         recheck, self._recheck = self._recheck, False

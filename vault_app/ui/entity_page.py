@@ -161,7 +161,8 @@ class EntityPage(QtWidgets.QWidget):
         action = QtGui.QAction(text, self)
         action.setShortcut(QtGui.QKeySequence(keys))
         action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        action.setToolTip(f"{tip} ({action.shortcut().toString(QtGui.QKeySequence.NativeText)})")
+        native = QtGui.QKeySequence.SequenceFormat.NativeText
+        action.setToolTip(f"{tip} ({action.shortcut().toString(native)})")
         action.triggered.connect(slot)
         self.addAction(action)
         return action

@@ -525,7 +525,9 @@ class FactDialog(QtWidgets.QDialog):
         """Hide the bar and give its height back (the form keeps the user's width)."""
         self.pending = None
         self.changed_bar.hide()
-        self.layout().activate()
+        form = self.layout()
+        if form is not None:
+            form.activate()
         self.resize(self.width(), self.sizeHint().height())
 
     def _become_add(self) -> None:

@@ -273,7 +273,7 @@ class MainWindow(QtWidgets.QMainWindow):
         tools.setObjectName("mainToolbar")
         tools.setMovable(False)
         tools.setToolButtonStyle(QtCore.Qt.ToolButtonStyle.ToolButtonTextOnly)
-        for action in (
+        for item in (
             self.undo_action,
             self.redo_action,
             None,
@@ -282,10 +282,10 @@ class MainWindow(QtWidgets.QMainWindow):
             self.search_action,
             self.dashboard_action,
         ):
-            if action is None:
+            if item is None:
                 tools.addSeparator()
             else:
-                tools.addAction(action)
+                tools.addAction(item)
 
     # -- loading ------------------------------------------------------------------------
 
@@ -539,7 +539,7 @@ class MainWindow(QtWidgets.QMainWindow):
         value = self.store.value(RECENT_KEY, [])
         if isinstance(value, str):
             value = [value]
-        return [str(v) for v in value or []]
+        return [str(v) for v in value] if isinstance(value, list | tuple) else []
 
     def _remember_vault(self, root: Path) -> None:
         recent = [str(root), *(p for p in self._recent() if p != str(root))][:MAX_RECENT]
