@@ -31,7 +31,7 @@ from typing import Any
 import orjson
 
 from vault_app import __version__
-from vault_app.core import config, daily, decay, errors, layout, models, vault
+from vault_app.core import config, daily, decay, errors, layout, memory, models, vault
 
 Handler = Callable[[argparse.Namespace], Any]
 
@@ -792,6 +792,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     caught = (signal.SIGINT, signal.SIGTERM)
     main_thread = threading.current_thread() is threading.main_thread()
     previous = {sig: signal.signal(sig, interrupted) for sig in caught} if main_thread else {}
+    watcher.quiet_benign_warnings()  # the CLI owns its process: its warnings filters
     watch.start()
     try:
         while watch.running and not closed.is_set():
@@ -1064,6 +1065,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     reader of stdout went away (a pipe closed early; nothing more is printed).
     `VAULT_APP_DEBUG=1` shows the traceback of an unexpected error.
     """
+    memory.tune_process()  # the CLI owns its process: bulk loads pause/freeze the gc
     try:
         code = _run(argv)
         sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
