@@ -52,7 +52,7 @@ def test_a_write_that_would_lose_facts_is_a_vault_error(vault: vault_module.Vaul
         ff.raw.pop()
 
     with pytest.raises(errors.VaultError) as caught:
-        vault._edit_facts(ref, "fact.test", drop_one)
+        vault._facts().edit(ref, "fact.test", drop_one)
     assert isinstance(caught.value, errors.DataLossError)
     assert caught.value.path == path
     message = str(caught.value)
