@@ -249,9 +249,7 @@ class Facts:
             raise errors.NotFoundError(f"no fact with id {missing} in {self.paths.root}")
         return found
 
-    def related(
-        self, ref: layout.EntityRef, own: list[models.Fact]
-    ) -> dict[str, list[str]]:
+    def related(self, ref: layout.EntityRef, own: list[models.Fact]) -> dict[str, list[str]]:
         """relatedEntities both ways: what this entity's facts (`own`) name, and who names it."""
         outgoing = sorted({r for f in own if f.is_active for r in f.related_entities})
         incoming: set[str] = set()

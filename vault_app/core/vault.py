@@ -18,9 +18,9 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import enum
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from vault_app.core import (
     actors,
@@ -30,15 +30,12 @@ from vault_app.core import (
     entities,
     errors,
     facts,
-    formats,
     layout,
     models,
     scanner,
     storage,
     synthesis,
 )
-
-T = TypeVar("T")
 
 # What the facade's methods take and return, under the names its users know them by
 # (`vault.VaultScan`, `vault.Document`, ...): defined in `models`, `documents`, `facts`.
@@ -247,16 +244,6 @@ class Vault:
 
     def _facts(self) -> facts.Facts:
         return facts.Facts(self.paths, self.storage, self.now, self.actor)
-
-    def _edit_facts(
-        self,
-        ref: layout.EntityRef,
-        action: str,
-        change: Callable[[formats.FactFile], T],
-        **audit: Any,
-    ) -> T:
-        """Read-modify-write an entity's fact file under its lock; never shrink it."""
-        return self._facts().edit(ref, action, change, **audit)
 
     def add_fact(
         self,

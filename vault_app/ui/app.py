@@ -23,6 +23,7 @@ import datetime as dt
 import importlib.resources
 import sys
 import time
+import warnings
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
@@ -48,7 +49,6 @@ from vault_app.ui import (
 from vault_app.ui import (
     live as live_module,
 )
-from vault_app.watch import watcher
 
 ORGANIZATION = "vault-app"
 APPLICATION = "vault-app"
@@ -832,7 +832,14 @@ def tune_process() -> None:
     watchdog's benign double-watch warning is silenced (`watch.watcher`)."""
     memory.tune_process()
     sys.setswitchinterval(min(sys.getswitchinterval(), 0.001))
-    watcher.quiet_benign_warnings()
+    # the filter of `watch.watcher.quiet_benign_warnings`, set here without importing the
+    # watcher: watchdog loads with live sync, after the window is shown
+    warnings.filterwarnings(
+        "ignore",
+        message=r"Callback with id .* already exists",
+        category=RuntimeWarning,
+        module=r"watchdog\.",
+    )
 
 
 def run(path: Path | None, *, demo: bool = False) -> int:
