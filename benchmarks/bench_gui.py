@@ -184,6 +184,12 @@ def main() -> int:
     parser.add_argument("--encode", type=int, default=300)
     parser.add_argument("--no-semantic", action="store_true")
     parser.add_argument("--trace", action="store_true", help="say where the worst stalls were")
+    parser.add_argument(
+        "--untuned",
+        action="store_true",
+        help="without the app's process tunings (app.tune_process(): collector paused and "
+        "results frozen during loads, 1 ms switch interval): the library's default",
+    )
     args = parser.parse_args()
     if not args.vault.is_dir():
         print(f"no vault at {args.vault}: run benchmarks/make_vault.py first", file=sys.stderr)
@@ -193,6 +199,9 @@ def main() -> int:
     from vault_app.core import vault
     from vault_app.ui import app as app_module
 
+    if not args.untuned:
+        app_module.tune_process()  # as the app's composition root (`app.run`) does
+    print(f"process: {'library default (untuned)' if args.untuned else 'tuned as the app'}")
     store = QtCore.QSettings(str(Path("/tmp") / "bench-gui.ini"), QtCore.QSettings.Format.IniFormat)
     target = vault.Vault(args.vault, actor="gui")
     # as a user gets it: the window lists, scans, then opens search and live sync itself

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from vault_app.core import decay, demo, errors, layout, models, prefetch, vault
+from vault_app.core import decay, demo, errors, layout, models, prefetch, scanner, vault
 
 TODAY = dt.date(2026, 3, 15)
 MORNING = dt.datetime.combine(TODAY, dt.time(9, 30)).astimezone()
@@ -246,7 +246,7 @@ def test_a_cold_disk_scan_reads_ahead_and_gives_the_same_counts(
         return started[-1]
 
     monkeypatch.setattr(prefetch.Running, "__enter__", enter)
-    monkeypatch.setattr(vault, "_COLD_ENTITY_S", -1.0)  # every disk looks cold
+    monkeypatch.setattr(scanner, "_COLD_ENTITY_S", -1.0)  # every disk looks cold
     cold = demo_vault.scan(keep_files=True)
     (running,) = started
     assert running.roots == demo_vault.paths.para_folders() and len(running.roots) > 4
@@ -254,7 +254,7 @@ def test_a_cold_disk_scan_reads_ahead_and_gives_the_same_counts(
     assert [e.model_dump() for e in cold.entities] == [e.model_dump() for e in warm.entities]
     assert len(cold.files) == sum(1 for e in warm.entities if e.facts_file is not None)
     started.clear()
-    monkeypatch.setattr(vault, "_COLD_ENTITY_S", 1.0)  # and warm
+    monkeypatch.setattr(scanner, "_COLD_ENTITY_S", 1.0)  # and warm
     assert demo_vault.scan().entities == warm.entities
     assert started[0].process is None  # a warm disk: nothing to read ahead
     assert demo_vault.scan(read_ahead=True).entities == warm.entities

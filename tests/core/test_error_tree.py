@@ -4,10 +4,10 @@ catches VaultError got a traceback).
 
 Variants thought of, and where they stand:
 
-- `Vault._edit_facts` refusing a write that would drop facts: `errors.DataLossError`
-  (a VaultError), the file and the audit log untouched
+- `facts.Facts.edit` (once `Vault._edit_facts`) refusing a write that would drop facts:
+  `errors.DataLossError` (a VaultError), the file and the audit log untouched
   (`test_a_write_that_would_lose_facts_is_a_vault_error`). No public call or CLI command
-  removes an entry, so the refusal is reached only through the private method: no CLI
+  removes an entry, so the refusal is reached only through that inner method: no CLI
   test (the CLI maps every VaultError to one line, tests/test_hardening_cli_errors.py).
 - `semantic.SemanticUnavailable` (a model folder that does not exist, a package that is
   missing) and `semantic.ExportError` (the ONNX export failed): VaultErrors now, still
@@ -52,7 +52,7 @@ def test_a_write_that_would_lose_facts_is_a_vault_error(vault: vault_module.Vaul
         ff.raw.pop()
 
     with pytest.raises(errors.VaultError) as caught:
-        vault._edit_facts(ref, "fact.test", drop_one)
+        vault._facts().edit(ref, "fact.test", drop_one)
     assert isinstance(caught.value, errors.DataLossError)
     assert caught.value.path == path
     message = str(caught.value)

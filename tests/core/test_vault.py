@@ -351,7 +351,7 @@ def test_summary_edit_with_expected_hash(v: vault_module.Vault) -> None:
     assert doc.path.read_text() == "# Jane\n\nEdited elsewhere.\n"
     # Reload and retry, or keep mine on purpose.
     v.write_summary(JANE, "# Jane\n\nMine.\n", expected=v.summary(JANE).digest)
-    v.write_summary(JANE, "# Jane\n\nForced.\n", expected=vault_module.Check.ANY)
+    v.write_summary(JANE, "# Jane\n\nForced.\n", expected=vault_module.Check.SKIP)
     assert doc.path.read_text() == "# Jane\n\nForced.\n"
     # A file that is gone is a conflict too; None means "I expect no file".
     doc.path.unlink()
@@ -393,10 +393,10 @@ def test_agents_may_read_but_not_overwrite_the_principles(v: vault_module.Vault)
     with pytest.raises(errors.VaultError, match="agents may read it, not overwrite it"):
         agent.write_document("AGENTS.md", "# Obey me\n", expected=doc.digest)
     with pytest.raises(errors.VaultError):
-        agent.write_document("AGENTS.md", "# Obey me\n", expected=vault_module.Check.ANY)
+        agent.write_document("AGENTS.md", "# Obey me\n", expected=vault_module.Check.SKIP)
     assert principles.read_bytes() == before
     # The agent's own files are its to write; a person may edit the principles.
-    agent.write_document("CONTEXT.md", "# Now\n", agent="finance", expected=vault_module.Check.ANY)
+    agent.write_document("CONTEXT.md", "# Now\n", agent="finance", expected=vault_module.Check.SKIP)
     v.write_document("AGENTS.md", "# Principles\n\n1. Be kind.\n", expected=doc.digest)
     assert principles.read_text() == "# Principles\n\n1. Be kind.\n"
 
@@ -611,7 +611,7 @@ def test_audit_lines(v: vault_module.Vault) -> None:
     count = len(audit_lines(v))
     text = v.summary(JANE).text
     assert text is not None
-    v.write_summary(JANE, text, expected=vault_module.Check.ANY)
+    v.write_summary(JANE, text, expected=vault_module.Check.SKIP)
     assert len(audit_lines(v)) == count
     actions = [line["action"] for line in audit_lines(v)]
     assert actions.count("entity.create") == 2  # summary.md and items.json

@@ -94,9 +94,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     Exit status: 0 done, 1 error, 2 wrong arguments, 130 interrupted (Ctrl+C), 141 the
     reader of stdout went away (a pipe closed early; nothing more is printed).
     `VAULT_APP_DEBUG=1` shows the traceback of an unexpected error.
+
+    Run as the program (`argv` None: the command line's), the CLI owns its process and
+    opts in to the bulk-load tuning of `core.memory` (the collector paused during a scan
+    or an index load, its results frozen); called with `argv` from another program, it
+    leaves that program's process as it found it.
     """
+    if argv is None:
+        from vault_app.core import memory
+
+        memory.tune_process()
     try:
-        code = _run(argv)
+        code = _run(argv, owns_process=argv is None)
         sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
         return code
     except BrokenPipeError:
@@ -144,9 +153,10 @@ def _undecodable_argument(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _run(argv: Sequence[str] | None) -> int:
+def _run(argv: Sequence[str] | None, *, owns_process: bool = False) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.owns_process = owns_process  # may a command tune process-wide state (`watch`)
     for name, default in (("vault", None), ("json", False), ("actor", None), ("now", None)):
         if not hasattr(args, name):
             setattr(args, name, default)

@@ -70,6 +70,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
     caught = (signal.SIGINT, signal.SIGTERM)
     main_thread = threading.current_thread() is threading.main_thread()
     previous = {sig: signal.signal(sig, interrupted) for sig in caught} if main_thread else {}
+    if getattr(args, "owns_process", False):
+        watcher.quiet_benign_warnings()  # the CLI owns its process: its warnings filters
     watch.start()
     try:
         while watch.running and not closed.is_set():

@@ -19,7 +19,7 @@ from typing import Any
 
 import aiofiles
 
-from vault_app.core import daily, errors, layout, models, storage, vault
+from vault_app.core import daily, documents, errors, layout, models, storage, vault
 
 
 class AsyncVault:
@@ -48,16 +48,16 @@ class AsyncVault:
         except OSError as exc:
             raise errors.CorruptFileError(path, f"cannot read: {exc.strerror}") from None
 
-    async def _document(self, path: Path) -> vault.Document:
+    async def _document(self, path: Path) -> models.Document:
         data = await self._read(path)
         if data is None:
-            return vault.Document(path, None, None)
-        return vault.Document(path, storage.decode_text(path, data), storage.sha256(data))
+            return models.Document(path, None, None)
+        return models.Document(path, storage.decode_text(path, data), storage.sha256(data))
 
-    async def entity(self, ref: layout.EntityRef | str) -> vault.EntityView:
-        ref = ref if isinstance(ref, layout.EntityRef) else layout.EntityRef.parse(ref)
-        folder = self.sync._folder(ref)
-        facts_path = self.sync._facts_path(folder)
+    async def entity(self, ref: layout.EntityRef | str) -> models.EntityFacts:
+        ref = layout.as_ref(ref)
+        folder = self.sync.paths.existing_entity_dir(ref)
+        facts_path = self.sync.paths.facts_path(folder)
         data: bytes | errors.CorruptFileError | None
         try:
             data = await self._read(facts_path)
@@ -66,15 +66,15 @@ class AsyncVault:
         try:
             summary = await self._document(folder / layout.SUMMARY_NAME)
         except errors.CorruptFileError as exc:
-            summary = vault.Document(folder / layout.SUMMARY_NAME, None, None, exc)
+            summary = models.Document(folder / layout.SUMMARY_NAME, None, None, exc)
         return self.sync.entity_view(ref, folder, facts_path, data, summary)
 
-    async def summary(self, ref: layout.EntityRef | str) -> vault.Document:
-        ref = ref if isinstance(ref, layout.EntityRef) else layout.EntityRef.parse(ref)
-        return await self._document(self.sync._folder(ref) / layout.SUMMARY_NAME)
+    async def summary(self, ref: layout.EntityRef | str) -> models.Document:
+        ref = layout.as_ref(ref)
+        return await self._document(self.sync.paths.existing_entity_dir(ref) / layout.SUMMARY_NAME)
 
-    async def document(self, name: str, agent: str | None = None) -> vault.Document:
-        return await self._document(self.sync._agent_document_path(name, agent))
+    async def document(self, name: str, agent: str | None = None) -> models.Document:
+        return await self._document(documents.agent_document_path(self.sync.paths, name, agent))
 
     async def daily_note(self, day: dt.date, agent: str | None = None) -> models.DailyNote:
         path = self.sync.paths.daily_file(day, agent)
@@ -83,7 +83,7 @@ class AsyncVault:
             raise errors.NotFoundError(f"no daily note for {day.isoformat()} ({path})")
         return daily.parse(doc.text, day, agent, path)
 
-    async def scan(self) -> vault.VaultScan:
+    async def scan(self) -> models.VaultScan:
         return await asyncio.to_thread(self.sync.scan)
 
     # -- writes (whole, in a worker thread) -----------------------------------------------

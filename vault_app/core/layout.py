@@ -43,6 +43,22 @@ _AGENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 MAX_PART_BYTES = 255  # a file name on Linux, macOS and Windows (in UTF-8 bytes)
 MAX_NEW_PATH_BYTES = 1024  # a new entity id: leaves room below PATH_MAX for the vault's own
 
+# What `Vault.create` writes in a new vault
+LIFE_README = """\
+# Life — the shared knowledge graph
+
+PARA folders: `projects/` (active work with a goal), `areas/` (ongoing
+responsibilities, with `people/` and `companies/` groups), `resources/` (reference
+topics) and `archives/` (inactive). Each entity holds `summary.md` (read first) and
+`items.json` (atomic facts, superseded and never deleted).
+"""
+
+PRINCIPLES_STUB = """\
+# Principles
+
+The single, highest-priority source of rules for every agent of this vault.
+"""
+
 
 def validate_agent_id(agent_id: str) -> str:
     if not isinstance(agent_id, str) or not _AGENT_ID.match(agent_id) or agent_id in {".", ".."}:
@@ -249,6 +265,11 @@ class EntityRef:
         return EntityRef(self.agent, validate_entity_path(path))
 
 
+def as_ref(ref: EntityRef | str) -> EntityRef:
+    """`ref` itself, or the address parsed (`EntityRef.parse`)."""
+    return ref if isinstance(ref, EntityRef) else EntityRef.parse(ref)
+
+
 def resolve_reference(
     reference: str, agent: str | None, exists: Callable[[EntityRef], bool]
 ) -> EntityRef | None:
@@ -320,6 +341,25 @@ class VaultLayout:
         self.ensure_inside(folder)
         return folder
 
+    def existing_entity_dir(self, ref: EntityRef) -> Path:
+        """The folder of an entity that exists; NotFoundError naming what is missing (its
+        agent, or the entity) otherwise."""
+        if ref.agent is not None and not self.agent_dir(ref.agent).is_dir():
+            raise errors.NotFoundError(f"no agent {ref.agent!r} in {self.root}")
+        folder = self.entity_dir(ref)
+        if not folder.is_dir():
+            raise errors.NotFoundError(f"no entity {ref} (looked in {folder})")
+        return folder
+
+    def holds_entity(self, ref: EntityRef) -> bool:
+        """Whether an entity folder with a fact file or a summary is at `ref`."""
+        folder = self.para_root(ref.agent) / ref.path
+        return (
+            (folder / "items.json").is_file()
+            or (folder / "facts.json").is_file()
+            or (folder / SUMMARY_NAME).is_file()
+        )
+
     def ensure_inside(self, path: Path) -> Path:
         """Raise unless `path`, with its symlinks resolved, stays inside the vault."""
         root = self.root.resolve()
@@ -337,8 +377,7 @@ class VaultLayout:
         size = len(ref.path.encode("utf-8", "surrogatepass"))
         if size > MAX_NEW_PATH_BYTES:
             raise errors.InvalidIdError(
-                f"invalid new entity id {ref.path[:60]!r}…: {size} bytes, over "
-                f"{MAX_NEW_PATH_BYTES}"
+                f"invalid new entity id {ref.path[:60]!r}…: {size} bytes, over {MAX_NEW_PATH_BYTES}"
             )
         current = self.para_root(ref.agent)
         for part in ref.path.split("/"):
@@ -386,6 +425,10 @@ class VaultLayout:
             if os.path.lexists(candidate):
                 return candidate
         return None
+
+    def facts_path(self, folder: Path) -> Path:
+        """Where an entity folder's facts are (or will be written: `items.json`)."""
+        return self.facts_file(folder) or folder / "items.json"
 
     # -- enumeration ---------------------------------------------------------------------
 

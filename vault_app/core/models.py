@@ -1,9 +1,12 @@
-"""Pydantic models of the vault's data: facts, entities, daily-note entries, agents.
+"""The vault's data: facts, entities, daily-note entries, agents, and what reads return.
 
 A `Fact` is the validated, canonical view of one entry of an items.json. It is built
 from the raw JSON object by `formats` (which knows the variants other writers use) and is
 never written back as such: writes edit the raw object so that unknown fields, key order
 and the file's own spelling survive.
+
+The records at the end (`Document`, `EntityFacts`, `VaultScan`, `DecayRow`,
+`SynthesisResult`) are what `Vault` reads return: plain dataclasses, not validated.
 """
 
 from __future__ import annotations
@@ -12,9 +15,9 @@ import datetime as dt
 import enum
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import orjson
 from pydantic import (
@@ -28,6 +31,11 @@ from pydantic import (
     field_validator,
 )
 from pydantic.alias_generators import to_camel
+
+from vault_app.core import errors, layout
+
+if TYPE_CHECKING:  # formats builds facts from these models: at run time it imports us
+    from vault_app.core import formats
 
 # -- the ranges the rest of the code assumes of a fact ------------------------------------
 #
@@ -383,3 +391,102 @@ class Problem(BaseModel):
         where = f" at {self.location}" if self.location else ""
         fixed = f" [repaired: {self.repaired}]" if self.repaired else ""
         return f"{self.severity}: {self.path}{where}: {self.message}{fixed}"
+
+
+# -- what reads return ---------------------------------------------------------------
+
+
+@dataclass
+class Document:
+    """A markdown file as read: its text (None if absent) and the hash to write against."""
+
+    path: Path
+    text: str | None
+    digest: str | None
+    error: errors.CorruptFileError | None = None  # set when the file exists but is unreadable
+
+    @property
+    def exists(self) -> bool:
+        return self.text is not None
+
+
+@dataclass
+class EntityFacts:
+    """One entity, read and validated: what `Vault.entity` returns, the `show` command
+    and the GUI display (its old name `EntityView` is kept as an alias)."""
+
+    ref: layout.EntityRef
+    folder: Path
+    facts_path: Path
+    file: formats.FactFile | None
+    facts: list[Fact]
+    invalid: list[errors.CorruptFileError]
+    error: errors.CorruptFileError | None
+    summary: Document
+
+    def fact(self, fact_id: str) -> Fact:
+        """The valid fact with this id; for an entry that does not validate, its error."""
+        for fact in self.facts:
+            if fact.id == fact_id:
+                return fact
+        if self.error is not None:
+            raise self.error
+        for index, entry in enumerate(self.file.raw if self.file is not None else []):
+            if isinstance(entry, dict) and entry.get("id") == fact_id:
+                place = f"[{index}]"
+                for exc in self.invalid:
+                    where = exc.location or ""
+                    if where == place or where.startswith((f"{place}.", f"{place}[")):
+                        raise exc
+        raise errors.NotFoundError(f"no fact {fact_id!r} in {self.ref}")
+
+
+@dataclass
+class VaultScan:
+    """Every entity with its tier counts, the agents, and what could not be read."""
+
+    entities: list[EntitySummary]
+    agents: list[str]
+    problems: list[Problem]
+    seconds: float
+    files: dict[layout.EntityRef, formats.FactFile] = field(default_factory=dict)
+    counted: bool = True  # False for `list_entities`: no file was read, counts are zero
+
+    @property
+    def fact_count(self) -> int:
+        return sum(e.total for e in self.entities)
+
+    def tier_totals(self) -> dict[str, int]:
+        totals = {"hot": 0, "warm": 0, "cold": 0, "superseded": 0}
+        for e in self.entities:
+            totals["hot"] += e.hot
+            totals["warm"] += e.warm
+            totals["cold"] += e.cold
+            totals["superseded"] += e.superseded
+        return totals
+
+
+@dataclass
+class DecayRow:
+    """An active fact of a decay report, with its tier and the days since it was touched."""
+
+    ref: layout.EntityRef
+    fact: Fact
+    tier: DecayTier
+    days: int
+
+
+@dataclass
+class SynthesisResult:
+    """What a synthesis did (or would do) to one summary.md or index.md."""
+
+    ref: layout.EntityRef | None  # None for an index.md
+    path: Path
+    changed: bool
+    diff: str
+    hot: int = 0
+    warm: int = 0
+    cold: int = 0
+
+
+EntityView = EntityFacts  # the old name (the UI has a widget of that name): scripts use it

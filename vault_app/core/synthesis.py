@@ -20,16 +20,24 @@ Markers cannot be forged and a damaged block never costs hand-written text:
   end, an end without a begin, two begins or two ends, or an end before the begin is a
   damaged block: `find_block` raises CorruptFileError naming the line, synthesis leaves
   the file as it is (and says so), and `doctor` reports it.
+
+The functions render and merge text; `Synthesizer` runs them on a vault (what
+`Vault.synthesize` and `Vault.synthesize_indexes` do), each file rewritten in one
+`storage` transaction, in the encoding (byte-order mark) it had.
 """
 
 from __future__ import annotations
 
+import codecs
+import contextlib
+import datetime as dt
 import difflib
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
-from vault_app.core import errors, models
+from vault_app.core import decay, errors, formats, layout, models, scanner, storage
 
 BEGIN = "<!-- vault-app:synthesis:begin (generated from the facts; edit outside this block) -->"
 END = "<!-- vault-app:synthesis:end -->"
@@ -238,3 +246,147 @@ def _clip(text: str, limit: int) -> str:
         return text
     cut = text[: limit - 1].rsplit(" ", 1)[0].rstrip(" ,;:.")
     return cut + "…"
+
+
+# -- running it on a vault ----------------------------------------------------------------
+
+
+def encoded_like(original: bytes | None, text: str) -> bytes:
+    """`text` in UTF-8, with the byte-order mark `original` started with (if it did)."""
+    bom = codecs.BOM_UTF8 if original is not None and original.startswith(codecs.BOM_UTF8) else b""
+    return bom + text.encode("utf-8")
+
+
+@dataclass(frozen=True)
+class Synthesizer:
+    """Rewrites the generated blocks of a vault's summary.md and index.md files, reading
+    and tiering the facts with `source` (its layout, storage, decay policy and clock)."""
+
+    source: scanner.Scanner
+
+    @property
+    def paths(self) -> layout.VaultLayout:
+        return self.source.paths
+
+    @property
+    def store(self) -> storage.Storage:
+        return self.source.store
+
+    def run(
+        self,
+        refs: Iterable[layout.EntityRef | str] | None = None,
+        *,
+        dry_run: bool = False,
+        at: dt.datetime | None = None,
+    ) -> tuple[list[models.SynthesisResult], list[models.Problem]]:
+        """Rewrite summary.md of each entity (all by default) and, for a full run, index.md."""
+        moment = decay.as_aware(at) if at else self.source.now()
+        targets = (
+            [layout.as_ref(r) for r in refs]
+            if refs is not None
+            else [folder.ref for folder in self.paths.iter_all_entities()]
+        )
+        results: list[models.SynthesisResult] = []
+        problems: list[models.Problem] = []
+        for ref in targets:
+            try:
+                result, invalid = self.entity(ref, moment, dry_run)
+            except errors.CorruptFileError as exc:
+                problems.append(self.source.problem(exc))
+                continue
+            results.append(result)
+            problems.extend(self.source.problem(exc) for exc in invalid)  # left out of the summary
+        if refs is None:
+            damaged: list[errors.CorruptFileError] = []
+            results.extend(self.indexes(dry_run=dry_run, at=moment, damaged=damaged))
+            problems.extend(self.source.problem(exc) for exc in damaged)
+        return results, problems
+
+    def entity(
+        self, ref: layout.EntityRef, moment: dt.datetime, dry_run: bool
+    ) -> tuple[models.SynthesisResult, list[errors.CorruptFileError]]:
+        """Rewrite one entity's summary block (not with `dry_run`): what changed, and the
+        fact entries left out of it because they do not validate."""
+        folder = self.paths.existing_entity_dir(ref)
+        facts_path = self.paths.facts_path(folder)
+        data = self.store.read(facts_path)
+        facts: list[models.Fact] = []
+        invalid: list[errors.CorruptFileError] = []
+        if data is not None:
+            scanner.check_not_emptied(self.store, facts_path, data)
+            facts, invalid = formats.decode(facts_path, data).facts()
+        tiered = [(f, self.source.policy.tier(f, moment)) for f in facts if f.is_active]
+        ordered = order_for_summary(tiered)
+        cold = sum(1 for _, t in tiered if t is models.DecayTier.COLD)
+        block = render_block(ordered, cold)
+        path = folder / layout.SUMMARY_NAME
+        hot = sum(1 for _, t in ordered if t is models.DecayTier.HOT)
+        with self.store.transaction(path) as tx:
+            before = None if tx.data is None else storage.decode_text(path, tx.data)
+            after = merge_block(before, block, ref.title, BEGIN, END, path)
+            changed = after != before
+            if changed and not dry_run:
+                tx.commit(encoded_like(tx.data, after), "summary.synthesize", entity=str(ref))
+        result = models.SynthesisResult(
+            ref=ref,
+            path=path,
+            changed=changed,
+            diff=diff(self.paths.relative(path), before, after) if changed else "",
+            hot=hot,
+            warm=len(ordered) - hot,
+            cold=cold,
+        )
+        return result, invalid
+
+    def indexes(
+        self,
+        *,
+        dry_run: bool = False,
+        at: dt.datetime | None = None,
+        damaged: list[errors.CorruptFileError] | None = None,
+    ) -> list[models.SynthesisResult]:
+        """Refresh `global/life/index.md` and each agent's `workspace/index.md`.
+
+        An index whose generated block is damaged is left as it is (its error goes to
+        `damaged` when given); the others are still refreshed.
+        """
+        moment = decay.as_aware(at) if at else self.source.now()
+        counter = decay.RawTierCounter(self.source.policy, moment)
+        results = []
+        for agent in self.paths.scopes():
+            root = self.paths.para_root(agent)
+            if not root.is_dir():
+                continue
+            rows: list[models.EntitySummary] = []
+            gists: dict[str, str] = {}
+            for folder in self.paths.iter_entities(agent):
+                row, _ = self.source.summarize(folder, counter, keep=False)
+                rows.append(row)
+                if folder.has_summary:
+                    with contextlib.suppress(errors.CorruptFileError):
+                        doc = self.store.read_text(folder.folder / layout.SUMMARY_NAME)
+                        if doc:
+                            gists[row.path] = first_line(doc[0])
+            block = render_index(rows, gists)
+            path = root / "index.md"
+            title = "Index" if agent is None else f"Index — agent {agent}"
+            with self.store.transaction(path) as tx:
+                before = None if tx.data is None else storage.decode_text(path, tx.data)
+                try:
+                    after = merge_block(before, block, title, INDEX_BEGIN, INDEX_END, path)
+                except errors.CorruptFileError as exc:
+                    if damaged is not None:
+                        damaged.append(exc)
+                    continue
+                changed = after != before
+                if changed and not dry_run:
+                    tx.commit(encoded_like(tx.data, after), "index.synthesize")
+            results.append(
+                models.SynthesisResult(
+                    ref=None,
+                    path=path,
+                    changed=changed,
+                    diff=diff(self.paths.relative(path), before, after) if changed else "",
+                )
+            )
+        return results

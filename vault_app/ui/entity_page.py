@@ -39,7 +39,7 @@ from vault_app.ui.fact_dialog import FactDialog
 from vault_app.ui.session import Session, describe
 
 Qt = QtCore.Qt
-Loaded = tuple[vault.EntityView, dict[str, models.DecayTier]]
+Loaded = tuple[vault.EntityFacts, dict[str, models.DecayTier]]
 
 
 def _tint(frame: QtWidgets.QFrame, colour: str) -> None:
@@ -95,7 +95,7 @@ class EntityPage(QtWidgets.QWidget):
         self.session = session
         self.address: str | None = None
         self.ref: layout.EntityRef | None = None
-        self.view: vault.EntityView | None = None
+        self.view: vault.EntityFacts | None = None
         self.fact_dialog: FactDialog | None = None
         self.archive_prompt: QtWidgets.QMessageBox | None = None
         self._generation = 0
@@ -464,7 +464,7 @@ class EntityPage(QtWidgets.QWidget):
 
     # -- showing --------------------------------------------------------------------------
 
-    def _show_header(self, view: vault.EntityView, tiers: dict[str, models.DecayTier]) -> None:
+    def _show_header(self, view: vault.EntityFacts, tiers: dict[str, models.DecayTier]) -> None:
         self.title_label.setText(view.ref.title)
         archived = " · archived" if view.ref.category == "archives" else ""
         self.address_label.setText(f"{view.ref}{archived}")
@@ -483,7 +483,7 @@ class EntityPage(QtWidgets.QWidget):
             parts.append(f"{superseded} superseded")
         self.counts_label.setText(" &nbsp;·&nbsp; ".join(parts))
 
-    def _show_banner(self, view: vault.EntityView) -> None:
+    def _show_banner(self, view: vault.EntityFacts) -> None:
         if view.error is not None:
             title, message = describe(view.error)
             self._set_banner(

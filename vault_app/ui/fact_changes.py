@@ -54,7 +54,7 @@ def read_lineage(v: vault.Vault, address: str, fact_id: str) -> DiskFact:
     """Read `fact_id` from `address` (worker thread) and follow `supersededBy` to the
     active version; a fact or successor found elsewhere (archived, moved) is followed."""
     try:
-        view: vault.EntityView | None = v.entity(address)
+        view: vault.EntityFacts | None = v.entity(address)
     except errors.NotFoundError:
         view = None
     if view is not None and view.error is not None:

@@ -65,10 +65,11 @@ class LiveSync(QtCore.QObject):
         """Start watching, from a worker: returns at once (the first comparison runs in
         the background too). Starting a thread waits until the new thread runs, which
         waits for the interpreter: 60-100 ms on the GUI thread while the index loads."""
-        from vault_app.watch import VaultWatcher
+        from vault_app.watch import VaultWatcher, watcher
 
         if self.watcher is not None:
             return
+        watcher.quiet_benign_warnings()  # the app owns its process's warnings filters
         self.watcher = VaultWatcher(
             self.session.vault,
             self.batchArrived.emit,

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import sys
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -125,9 +124,6 @@ class Session(QtCore.QObject):
 
     def __init__(self, target: vault.Vault, parent: QtCore.QObject | None = None) -> None:
         super().__init__(parent)
-        # Workers run Python too; hand the interpreter over every 1 ms instead of 5 ms so
-        # the GUI thread never waits long for it while a scan or an index load runs.
-        sys.setswitchinterval(min(sys.getswitchinterval(), 0.001))
         self.vault = target
         self.scan: vault.VaultScan | None = None
         self.listing: vault.VaultScan | None = None  # entities without counts, first

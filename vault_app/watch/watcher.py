@@ -196,7 +196,6 @@ class VaultWatcher:
         if self._storage is not None:
             self._storage.add_listener(self.note_write)
         logging.getLogger("watchdog").addHandler(self._log_hook)
-        _quiet_benign_warning()
         self._thread = threading.Thread(target=self._run, name="vault-watch", daemon=True)
         self._thread.start()
 
@@ -662,13 +661,15 @@ def _identity(path: Path) -> tuple[int, int] | None:
     return (info.st_dev, info.st_ino)
 
 
-def _quiet_benign_warning() -> None:
-    """Silence watchdog's "Callback with id ... already exists" RuntimeWarning.
+def quiet_benign_warnings() -> None:
+    """Silence watchdog's "Callback with id ... already exists" RuntimeWarning, for the
+    owner of a process (the app's composition root, the CLI's `watch`): the warnings
+    filters belong to the process, so a `VaultWatcher` never touches them itself.
 
     watchdog's inotify reader warns when a folder made with its subfolders at once (an
     agent created: `agents/x/workspace/projects`) is watched twice, which is harmless;
-    raised as an error (warnings as errors) it would kill the reader thread. The filter
-    is narrow: that message from watchdog only.
+    raised as an error (warnings as errors) it would kill the reader thread, and shown
+    it is noise. The filter is narrow: that message from watchdog only.
     """
     warnings.filterwarnings(
         "ignore",
