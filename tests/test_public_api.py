@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import vault_app
-from vault_app.core import aio, errors, vault
+from vault_app.core import aio, errors, memory, vault
 from vault_app.search import context, engine
 from vault_app.watch import watcher
 
@@ -18,6 +18,8 @@ EXPECTED = {
     "Vault": vault.Vault,
     "AsyncVault": aio.AsyncVault,
     "open_engine": engine.open_engine,
+    "Filters": engine.Filters,
+    "bulk_load": memory.bulk_load,
     "ContextBuilder": context.ContextBuilder,
     "VaultWatcher": watcher.VaultWatcher,
 }

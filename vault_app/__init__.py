@@ -3,9 +3,10 @@
 The library's public surface, everything a user of it needs by name:
 
 * `Vault` (every read and write of a vault) and `AsyncVault` (its reads for asyncio);
-* `open_engine(vault)`, the search engine (BM25, semantic where available), and
-  `ContextBuilder(engine)`, which builds an agent's context from it;
+* `open_engine(vault)`, the search engine (BM25, semantic where available), `Filters`
+  for its searches, and `ContextBuilder(engine)`, which builds an agent's context from it;
 * `VaultWatcher(root, on_batch)`, live change batches without Qt;
+* `bulk_load()`, the opt-in for one block of bulk loads (see below);
 * the errors: `VaultError` and its subclasses, each naming the file and the reason.
 
     import vault_app
@@ -18,7 +19,7 @@ search index) loads until a name is asked for.
 
 A library call leaves the process as it found it. An owner of the process that wants
 the app's load speed opts in: `vault_app.core.memory.tune_process()` once at startup,
-or `with vault_app.core.memory.bulk_load(): ...` around a block of loads.
+or `with vault_app.bulk_load(): ...` around a block of loads.
 """
 
 from __future__ import annotations
@@ -32,8 +33,10 @@ _HOMES = {
     "Vault": "vault_app.core.vault",
     "AsyncVault": "vault_app.core.aio",
     "open_engine": "vault_app.search.engine",
+    "Filters": "vault_app.search.engine",
     "ContextBuilder": "vault_app.search.context",
     "VaultWatcher": "vault_app.watch.watcher",
+    "bulk_load": "vault_app.core.memory",
     "VaultError": "vault_app.core.errors",
     "InvalidIdError": "vault_app.core.errors",
     "NotFoundError": "vault_app.core.errors",
@@ -51,8 +54,10 @@ __all__ = [  # noqa: RUF022 (grouped as above, not sorted)
     "Vault",
     "AsyncVault",
     "open_engine",
+    "Filters",
     "ContextBuilder",
     "VaultWatcher",
+    "bulk_load",
     "VaultError",
     "InvalidIdError",
     "NotFoundError",
@@ -70,6 +75,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time, `__getattr__` b
     from typing import Any
 
     from vault_app.core.aio import AsyncVault
+    from vault_app.core.memory import bulk_load
     from vault_app.core.errors import (
         AlreadyExistsError,
         ConflictError,
@@ -85,7 +91,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time, `__getattr__` b
     )
     from vault_app.core.vault import Vault
     from vault_app.search.context import ContextBuilder
-    from vault_app.search.engine import open_engine
+    from vault_app.search.engine import Filters, open_engine
     from vault_app.watch.watcher import VaultWatcher
 
 
