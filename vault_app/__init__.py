@@ -75,7 +75,6 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time, `__getattr__` b
     from typing import Any
 
     from vault_app.core.aio import AsyncVault
-    from vault_app.core.memory import bulk_load
     from vault_app.core.errors import (
         AlreadyExistsError,
         ConflictError,
@@ -89,6 +88,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time, `__getattr__` b
         SymlinkError,
         VaultError,
     )
+    from vault_app.core.memory import bulk_load
     from vault_app.core.vault import Vault
     from vault_app.search.context import ContextBuilder
     from vault_app.search.engine import Filters, open_engine

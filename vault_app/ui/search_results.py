@@ -208,13 +208,7 @@ class ResultDelegate(QtWidgets.QStyledItemDelegate):
         option: QtWidgets.QStyleOptionViewItem,
         index: QtCore.QModelIndex | QtCore.QPersistentModelIndex,
     ) -> None:
-        opt = QtWidgets.QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
-        text = opt.text
-        opt.text = ""
-        widget = opt.widget
-        style = widget.style() if widget is not None else QtWidgets.QApplication.style()
-        style.drawControl(QtWidgets.QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+        opt, text = qt_models.draw_item_frame(self, painter, option, index)
 
         state = opt.state
         palette: QtGui.QPalette = opt.palette

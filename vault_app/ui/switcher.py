@@ -278,12 +278,7 @@ class SwitcherDelegate(QtWidgets.QStyledItemDelegate):
         option: QtWidgets.QStyleOptionViewItem,
         index: QtCore.QModelIndex | QtCore.QPersistentModelIndex,
     ) -> None:
-        opt = QtWidgets.QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
-        opt.text = ""
-        widget = opt.widget
-        style = widget.style() if widget is not None else QtWidgets.QApplication.style()
-        style.drawControl(QtWidgets.QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+        opt, _ = qt_models.draw_item_frame(self, painter, option, index)
 
         item: SwitcherItem = index.data(ITEM_ROLE)
         palette: QtGui.QPalette = opt.palette

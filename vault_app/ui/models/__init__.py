@@ -3,7 +3,8 @@ render; `entity_page` wires).
 
 base        the item data roles, the tier colours, the `ReadOnlyColumns` mixin (header and
             flags of a read-only model with named columns) and `RowListModel` (flat lists:
-            search results, the quick switcher's matches)
+            search results, the quick switcher's matches); `draw_item_frame`, an item's
+            background as the style draws it, for delegates that paint their own text
 sidebar     `SidebarModel`: the vault as a tree with fact counts, updated in place
 facts       `FactsModel`, the facts of one entity, and `FactsFilterProxy`
 tier_badge  `TierBadgeDelegate`: a tier painted as a coloured pill
@@ -20,6 +21,7 @@ from vault_app.ui.models.base import (
     ReadOnlyColumns,
     RowListModel,
     disabled_text,
+    draw_item_frame,
 )
 from vault_app.ui.models.facts import FactsFilterProxy, FactsModel, is_retracted, status_text
 from vault_app.ui.models.sidebar import PROBLEM_COLOUR, Node, SidebarModel
@@ -41,6 +43,7 @@ __all__ = [
     "TierBadgeDelegate",
     "badge_text_colour",
     "disabled_text",
+    "draw_item_frame",
     "is_retracted",
     "status_text",
 ]

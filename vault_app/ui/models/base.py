@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6 import QtCore, QtGui
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import models
 
@@ -87,3 +87,20 @@ class RowListModel(QtCore.QAbstractListModel):
 
     def rows(self) -> list[Any]:
         return list(self._rows)
+
+
+def draw_item_frame(
+    delegate: QtWidgets.QStyledItemDelegate,
+    painter: QtGui.QPainter,
+    option: QtWidgets.QStyleOptionViewItem,
+    index: QtCore.QModelIndex | QtCore.QPersistentModelIndex,
+) -> tuple[QtWidgets.QStyleOptionViewItem, str]:
+    """Draw an item's background, selection and focus as the style does, but not its
+    text (a delegate paints its own); the options it was drawn with, and that text."""
+    opt = QtWidgets.QStyleOptionViewItem(option)
+    delegate.initStyleOption(opt, index)
+    text, opt.text = opt.text, ""
+    widget = opt.widget
+    style = widget.style() if widget is not None else QtWidgets.QApplication.style()
+    style.drawControl(QtWidgets.QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+    return opt, text

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import models
-from vault_app.ui.models.base import TIER_COLOURS, TIER_ROLE
+from vault_app.ui.models.base import TIER_COLOURS, TIER_ROLE, draw_item_frame
 
 Qt = QtCore.Qt
 Index = QtCore.QModelIndex | QtCore.QPersistentModelIndex
@@ -42,12 +42,7 @@ class TierBadgeDelegate(QtWidgets.QStyledItemDelegate):
         if tier is None:
             super().paint(painter, option, index)
             return
-        opt = QtWidgets.QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
-        opt.text = ""
-        widget = opt.widget
-        style = widget.style() if widget is not None else QtWidgets.QApplication.style()
-        style.drawControl(QtWidgets.QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+        opt, _ = draw_item_frame(self, painter, option, index)
         label = models.DecayTier(tier).value.capitalize()
         colour = QtGui.QColor(TIER_COLOURS[models.DecayTier(tier)])
         metrics = opt.fontMetrics
