@@ -50,8 +50,8 @@ import orjson
 from vault_app.core import decay, errors, formats, layout, memory, safe_fs, storage, vault
 from vault_app.search import bm25, documents, tokenizer
 
-if TYPE_CHECKING:  # the semantic module is imported when semantic search is turned on
-    from vault_app.search.semantic import VectorRows
+if TYPE_CHECKING:  # the semantic modules are imported when semantic search is turned on
+    from vault_app.search.vector_rows import VectorRows
 
 MODES = ("bm25", "semantic", "hybrid")
 INDEX_VERSION = 6  # 6: one document per line, read lazily; text keys in the columns
@@ -1101,23 +1101,23 @@ def _semantic_component(
     target: vault.Vault, model: str | None
 ) -> tuple[VectorRows | None, str | None]:
     """The semantic side for `target`, or None and the reason it is not available."""
-    from vault_app.search import semantic as semantic_module
+    from vault_app.search import embedding_cache, embedding_model, semantic, vector_rows
 
-    available, reason = semantic_module.semantic_available(model)
+    available, reason = semantic.semantic_available(model)
     if not available:
         return None, f"semantic search is not available: {reason}"
     notices: list[str] = []
     try:
-        encoder = semantic_module.load_encoder(model, notice=notices.append)
-    except semantic_module.SemanticUnavailable as exc:
+        encoder = semantic.load_encoder(model, notice=notices.append)
+    except embedding_model.SemanticUnavailable as exc:
         return None, f"semantic search is not available: {exc}"
     except OSError as exc:  # the model cache cannot be written (a read-only home, a full disk)
         where = f"{exc.filename}: " if exc.filename else ""
         return None, f"semantic search is not available: {where}{exc.strerror or exc}"
-    cache = semantic_module.EmbeddingCache(
+    cache = embedding_cache.EmbeddingCache(
         target.paths.state_dir / "cache" / "embeddings", root=target.root
     )
-    component = semantic_module.VectorRows(encoder, cache)
+    component = vector_rows.VectorRows(encoder, cache)
     try:
         component.preload()
     except errors.SymlinkError as exc:  # the cache's folders are checked first
