@@ -175,6 +175,7 @@ def model_identity(source: ModelSource, backend: str, normalisation: str = NORMA
 
 
 def slug(text: str) -> str:
+    """A short, file-name-safe name for a model label (its last path part)."""
     name = text.rstrip("/\\").replace("\\", "/").rsplit("/", 1)[-1]
     return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.")[:48] or "model"
 
@@ -188,6 +189,7 @@ def default_cache_dir() -> Path:
 
 
 def write_atomic(path: Path, data: bytes) -> None:
+    """`data` into `path` whole or not at all: a new temporary file renamed over it."""
     temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
     try:
         safe_fs.write_new(temporary, data)  # new, no symlink followed
@@ -197,6 +199,7 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 
 def remove_path(path: Path) -> None:
+    """Delete a file, or a folder and all it holds (a symlink itself, never its target)."""
     with contextlib.suppress(FileNotFoundError):
         if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path)

@@ -3,7 +3,7 @@
 `ensure_onnx_export()` returns the export of a model, making it on first use: the
 sentence-transformers pipeline (transformer, pooling, normalisation) exported offline from
 the local model folder, checked against sentence-transformers on probe texts (same token
-ids, cosine >= 0.999), and kept under `<cache_dir>/<model>-<fingerprint>-onnx-v3/`
+ids, cosine >= 0.999), and kept under `<cache_dir>/<model>-<fingerprint>-onnx-v<EXPORT_VERSION>/`
 (default cache_dir: the user's cache folder, `embedding_model.default_cache_dir`), with
 the dynamic-int8 copy `int8_calibration.derive_int8` derives beside it.
 `encoders.OnnxEncoder` runs what is exported here without torch.
