@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 import orjson
 
-from vault_app.search import semantic
+from vault_app.search import embedding_cache, embedding_model, encoders, semantic, vector_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 QUERIES = (
@@ -187,9 +187,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"  int8 model: {len(int8['excluded'])} of {int8['matmuls']} MatMuls kept in "
             f"float32, calibration min cosine {int8['calibration_min_cosine']}"
         )
-    plain = semantic.TorchEncoder(semantic.resolve_model())
+    plain = encoders.TorchEncoder(embedding_model.resolve_model())
     exact: Any = None
-    if chosen.backend != semantic.ONNX_BACKEND and chosen.backend != semantic.TORCH_BACKEND:
+    if chosen.backend != encoders.ONNX_BACKEND and chosen.backend != encoders.TORCH_BACKEND:
         exact = semantic.load_encoder(cache_dir=cache_dir, backend="onnx", int8=False)
 
     def plain_encode(batch: Sequence[str]) -> np.ndarray:
@@ -250,7 +250,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     print(f"  ... {count:,}/{total:,} ({load()})", flush=True)
 
             start = time.perf_counter()
-            semantic.EmbeddingCache(cache_root).get_or_encode(docs, encoder, progress)
+            embedding_cache.EmbeddingCache(cache_root).get_or_encode(docs, encoder, progress)
             took = time.perf_counter() - start
             print(
                 f"  measured first embedding of {len(docs):,} facts (through the cache): "
@@ -259,7 +259,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             docs = [f"document {i}" for i in range(args.docs)]
             encoder = RandomEncoder(chosen.dimension)
-            semantic.EmbeddingCache(cache_root).get_or_encode(docs, encoder)
+            embedding_cache.EmbeddingCache(cache_root).get_or_encode(docs, encoder)
             print("  (random unit vectors stand in for the model's: use --full to embed)")
         size = sum(p.stat().st_size for p in cache_root.rglob("*.npy"))
         print(f"  cache on disk: {size / 1e6:.0f} MB")
@@ -271,10 +271,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise AssertionError("the reopened cache encoded something")
 
         start = time.perf_counter()
-        cache = semantic.EmbeddingCache(cache_root)
+        cache = embedding_cache.EmbeddingCache(cache_root)
         matrix = cache.get_or_encode(docs, Refuse())
         loaded = time.perf_counter() - start
-        index = semantic.VectorRows(chosen)
+        index = vector_rows.VectorRows(chosen)
         index.put_vectors(range(len(docs)), matrix)
         everything = np.ones(len(docs), dtype=bool)
         ready = time.perf_counter() - start

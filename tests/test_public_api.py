@@ -18,7 +18,7 @@ EXPECTED = {
     "Vault": vault.Vault,
     "AsyncVault": aio.AsyncVault,
     "open_engine": engine.open_engine,
-    "Filters": engine.Filters,
+    "Filters": engine.Filters,  # defined in search.columns, the same class
     "bulk_load": memory.bulk_load,
     "ContextBuilder": context.ContextBuilder,
     "VaultWatcher": watcher.VaultWatcher,

@@ -15,6 +15,9 @@ Variants thought of, and where they are covered (all here):
   is in the wheel file for file (`test_the_wheel_ships_the_demo_data`), and the installed
   library builds the demo vault from it, no checkout around
   (`test_the_installed_library_builds_the_demo`).
+- the search package's data files (the int8 calibration texts, read with
+  `importlib.resources`) are in the wheel, every one of them, byte for byte, and the
+  installed package reads them (`test_the_wheel_ships_the_search_data`).
 
 The build copies the sources to a temporary folder first (pip builds in-tree, and would
 leave `build/` and an egg-info in the checkout), offline and without build isolation
@@ -35,6 +38,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 RESOURCES = REPO / "vault_app" / "resources"
 DEMO_DATA = REPO / "vault_app" / "core" / "demo_data"
+SEARCH_DATA = REPO / "vault_app" / "search" / "data"
 
 
 @pytest.fixture(scope="module")
@@ -156,3 +160,37 @@ def test_the_installed_app_has_its_icon(wheel: Path, tmp_path: Path) -> None:
     assert Path(module).is_relative_to(site)  # the installed copy, not the checkout
     assert Path(icon_path).is_relative_to(site)
     assert flags == "False False"
+
+
+def test_the_wheel_ships_the_search_data(wheel: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as archive:
+        shipped = sorted(n for n in archive.namelist() if n.startswith("vault_app/search/data/"))
+        expected = sorted(
+            p.relative_to(REPO).as_posix() for p in SEARCH_DATA.rglob("*") if p.is_file()
+        )
+        assert "vault_app/search/data/int8_calibration.txt" in shipped
+        assert shipped == expected
+        for name in shipped:
+            assert archive.read(name) == (REPO / name).read_bytes()
+        archive.extractall(site)
+    probe = (
+        "import vault_app.search.int8_calibration as c\n"
+        "print(c.__file__)\n"
+        "print(len(c.written_texts()))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    module, count = done.stdout.splitlines()
+    assert Path(module).is_relative_to(site)  # the installed copy, not the checkout
+    texts = (SEARCH_DATA / "int8_calibration.txt").read_text(encoding="utf-8").splitlines()
+    assert int(count) == len(texts) > 50

@@ -33,7 +33,7 @@ _HOMES = {
     "Vault": "vault_app.core.vault",
     "AsyncVault": "vault_app.core.aio",
     "open_engine": "vault_app.search.engine",
-    "Filters": "vault_app.search.engine",
+    "Filters": "vault_app.search.columns",
     "ContextBuilder": "vault_app.search.context",
     "VaultWatcher": "vault_app.watch.watcher",
     "bulk_load": "vault_app.core.memory",
@@ -90,8 +90,9 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time, `__getattr__` b
     )
     from vault_app.core.memory import bulk_load
     from vault_app.core.vault import Vault
+    from vault_app.search.columns import Filters
     from vault_app.search.context import ContextBuilder
-    from vault_app.search.engine import Filters, open_engine
+    from vault_app.search.engine import open_engine
     from vault_app.watch.watcher import VaultWatcher
 
 

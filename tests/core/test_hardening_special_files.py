@@ -55,7 +55,7 @@ import pytest
 
 from vault_app.core import aio, doctor, errors, layout, prefetch
 from vault_app.core import vault as vault_module
-from vault_app.search import bm25, semantic
+from vault_app.search import bm25, embedding_cache
 from vault_app.watch import snapshot
 
 BAD = "projects/roof"
@@ -318,7 +318,7 @@ def test_search_index_fifo(v: vault_module.Vault) -> None:
 
 
 def test_embedding_cache_fifos(tmp_path: Path) -> None:
-    cache = semantic.EmbeddingCache(tmp_path / "embeddings", root=tmp_path)
+    cache = embedding_cache.EmbeddingCache(tmp_path / "embeddings", root=tmp_path)
     folder = cache.identity_dir("m|1")
     folder.mkdir(parents=True)
     os.mkfifo(folder / "identity.json")
@@ -326,7 +326,7 @@ def test_embedding_cache_fifos(tmp_path: Path) -> None:
     os.mkfifo(folder / "0001.vec.npy")
     assert finishes(lambda: cache._read_identity(folder)) is None
     assert finishes(lambda: cache._shard_names(folder)) == []
-    assert finishes(lambda: semantic._rows_of(folder / "0001.key.npy")) == 0
+    assert finishes(lambda: embedding_cache._rows_of(folder / "0001.key.npy")) == 0
 
 
 def test_watch_reads_refuse_a_fifo(v: vault_module.Vault) -> None:

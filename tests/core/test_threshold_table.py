@@ -15,7 +15,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from vault_app.core import decay, models
-from vault_app.search import engine
+from vault_app.search import columns as search_columns
 
 
 def _by_hand(policy: decay.DecayPolicy, count: int) -> tuple[int, int]:
@@ -70,7 +70,7 @@ def test_the_engine_column_is_the_policy(
 ) -> None:
     policy = decay.DecayPolicy(levels=given)
     now = 1_000_000_000.0
-    columns = engine._Columns()  # room for 1,024 rows
+    columns = search_columns.DocumentColumns()  # room for 1,024 rows
     columns.size = len(rows)
     columns.access[: len(rows)] = [count for count, _ in rows]
     columns.last[: len(rows)] = [now - days * 86400 - 3600 for _, days in rows]

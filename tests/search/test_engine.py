@@ -12,7 +12,7 @@ import pytest
 from hypothesis import strategies as st
 
 from vault_app.core import decay, vault
-from vault_app.search import engine
+from vault_app.search import engine, persistence
 
 NOW = dt.datetime(2026, 6, 15, 12, 0, 0).astimezone()
 
@@ -270,7 +270,7 @@ def test_semantic_search_is_switched_on_while_the_engine_serves(tmp_path: Path) 
     size=st.integers(1, 12),
 )
 def test_the_index_file_is_split_in_blocks_exactly_as_in_one_go(body: bytes, size: int) -> None:
-    pieces = [line for block in engine._blocks(body, size) for line in block.split(b"\n")]
+    pieces = [line for block in persistence._blocks(body, size) for line in block.split(b"\n")]
     assert pieces == body.split(b"\n")
 
 

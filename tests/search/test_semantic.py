@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import logging
@@ -9,6 +10,8 @@ import os
 import socket
 import subprocess
 import sys
+import threading
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -16,7 +19,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-from vault_app.search import semantic
+from vault_app.search import (
+    embedding_cache,
+    embedding_model,
+    encoders,
+    int8_calibration,
+    semantic,
+    vector_rows,
+)
 
 pytestmark = pytest.mark.skipif(
     not semantic.semantic_available(backend="onnx")[0]
@@ -61,6 +71,40 @@ TEXTS = [
 ]
 
 
+class FiltersWatch:
+    """The warnings filters before, during (every distinct list a thread sampling them
+    every millisecond saw) and after a block of code."""
+
+    def __init__(self) -> None:
+        self.before = list(warnings.filters)
+        self.during: list[list[Any]] = []
+        self.after: list[Any] | None = None
+
+
+@contextlib.contextmanager
+def watching_warnings_filters() -> Iterator[FiltersWatch]:
+    watch = FiltersWatch()
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.wait(0.001):
+            now = list(warnings.filters)
+            if now not in watch.during:
+                watch.during.append(now)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    try:
+        yield watch
+    finally:
+        done.set()
+        sampler.join()
+        watch.after = list(warnings.filters)
+
+
+EXPORT_FILTERS: list[FiltersWatch] = []  # the export's, watched by `export_notices`
+
+
 @pytest.fixture(scope="module")
 def export_notices(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, list[str]]]:
     """The default model exported once, with every network connection refused meanwhile."""
@@ -74,26 +118,28 @@ def export_notices(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[P
         patch.setenv("HF_HUB_OFFLINE", "1")
         patch.setenv("TRANSFORMERS_OFFLINE", "1")
         patch.setattr(socket.socket, "connect", refuse)
-        semantic.load_encoder(cache_dir=cache_dir, backend="onnx", notice=notices.append)
+        with watching_warnings_filters() as watch:
+            semantic.load_encoder(cache_dir=cache_dir, backend="onnx", notice=notices.append)
+        EXPORT_FILTERS.append(watch)
     yield cache_dir, notices
 
 
 @pytest.fixture(scope="module")
-def encoder(export_notices: tuple[Path, list[str]]) -> semantic.Encoder:
+def encoder(export_notices: tuple[Path, list[str]]) -> encoders.Encoder:
     return semantic.load_encoder(cache_dir=export_notices[0], backend="onnx")
 
 
 @pytest.fixture(scope="module")
 def reference() -> np.ndarray:
     """Plain sentence-transformers' vectors of TEXTS."""
-    plain = semantic.TorchEncoder(semantic.resolve_model())
+    plain = encoders.TorchEncoder(embedding_model.resolve_model())
     return plain.encode(TEXTS)
 
 
 class Counting:
     """An encoder that counts the texts it is asked to encode (wraps a real one)."""
 
-    def __init__(self, inner: semantic.Encoder, identity: str | None = None) -> None:
+    def __init__(self, inner: encoders.Encoder, identity: str | None = None) -> None:
         self.inner = inner
         self.calls: list[list[str]] = []
         self._identity = identity or inner.identity
@@ -148,8 +194,8 @@ def test_export_runs_offline_once_then_is_reused(
     assert len(notices) == 1 and "exporting" in notices[0]
     (export_dir,) = [p for p in cache_dir.iterdir() if p.is_dir()]
     meta = json.loads((export_dir / "export.json").read_text())
-    assert meta["fingerprint"] == semantic.resolve_model().fingerprint
-    assert meta["int8"]["calibration_min_cosine"] >= semantic.INT8_MIN_COSINE
+    assert meta["fingerprint"] == embedding_model.resolve_model().fingerprint
+    assert meta["int8"]["calibration_min_cosine"] >= int8_calibration.INT8_MIN_COSINE
     again: list[str] = []
     encoder = semantic.load_encoder(cache_dir=cache_dir, notice=again.append)
     assert again == []
@@ -158,8 +204,47 @@ def test_export_runs_offline_once_then_is_reused(
     assert ok and reason.endswith("on ONNX Runtime")
 
 
+def test_the_export_leaves_the_warnings_filters_alone(
+    export_notices: tuple[Path, list[str]],
+) -> None:
+    """torch's exporter warns as it works (a deprecated exporter, tracer warnings): the
+    export runs in a child process, and this one's filters stay as they were throughout,
+    not only after (other threads, a window or a test run, rely on them meanwhile)."""
+    (watch,) = EXPORT_FILTERS
+    assert watch.during == [watch.before]
+    assert watch.after == watch.before
+
+
+def test_the_torch_encoder_leaves_the_warnings_filters_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Loading and running plain sentence-transformers sets no warnings filter, not even
+    for the time of a call (a filter set then is every thread's)."""
+    import sentence_transformers
+
+    model_class = sentence_transformers.SentenceTransformer
+    seen: list[list[Any]] = []
+    real_init, real_encode = model_class.__init__, model_class.encode
+
+    def init(self: Any, *args: Any, **kwargs: Any) -> None:
+        seen.append(list(warnings.filters))
+        real_init(self, *args, **kwargs)
+
+    def encode(self: Any, *args: Any, **kwargs: Any) -> Any:
+        seen.append(list(warnings.filters))
+        return real_encode(self, *args, **kwargs)
+
+    monkeypatch.setattr(model_class, "__init__", init)
+    monkeypatch.setattr(model_class, "encode", encode)
+    before = list(warnings.filters)
+    encoder = encoders.TorchEncoder(embedding_model.resolve_model())
+    assert encoder.encode(TEXTS[:3]).shape == (3, encoder.dimension)
+    assert len(seen) == 2 and all(filters == before for filters in seen)
+    assert list(warnings.filters) == before
+
+
 def test_vectors_are_normalised_and_agree_with_sentence_transformers(
-    encoder: semantic.Encoder, reference: np.ndarray, export_notices: tuple[Path, list[str]]
+    encoder: encoders.Encoder, reference: np.ndarray, export_notices: tuple[Path, list[str]]
 ) -> None:
     np.testing.assert_allclose(np.linalg.norm(reference, axis=1), 1.0, atol=1e-5)
     exact = semantic.load_encoder(cache_dir=export_notices[0], backend="onnx", int8=False)
@@ -178,7 +263,7 @@ def test_vectors_are_normalised_and_agree_with_sentence_transformers(
 
 
 def test_progress_is_reported_per_batch_with_increasing_counts(
-    encoder: semantic.Encoder,
+    encoder: encoders.Encoder,
 ) -> None:
     seen: list[tuple[int, int]] = []
     encoder.encode(TEXTS, batch_size=4, progress=lambda done, total: seen.append((done, total)))
@@ -193,13 +278,13 @@ def test_a_missing_model_is_a_clear_unavailability_not_a_crash(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     missing = tmp_path / "no-such-model"
-    with pytest.raises(semantic.SemanticUnavailable, match="does not exist"):
+    with pytest.raises(embedding_model.SemanticUnavailable, match="does not exist"):
         semantic.load_encoder(missing)
     ok, reason = semantic.semantic_available(missing)
     assert not ok and "does not exist" in reason
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
-    with pytest.raises(semantic.SemanticUnavailable, match="nothing is downloaded"):
-        semantic.resolve_model("someone/not-cached-model")
+    with pytest.raises(embedding_model.SemanticUnavailable, match="nothing is downloaded"):
+        embedding_model.resolve_model("someone/not-cached-model")
 
 
 def test_without_the_packages_search_falls_back_with_a_reason(
@@ -227,9 +312,9 @@ def test_without_onnxruntime_auto_falls_back_to_torch_with_a_notice(
     monkeypatch.setattr(importlib.util, "find_spec", find_spec)
     notices: list[str] = []
     encoder = semantic.load_encoder(notice=notices.append)
-    assert encoder.backend == semantic.TORCH_BACKEND
+    assert encoder.backend == encoders.TORCH_BACKEND
     assert len(notices) == 1 and "sentence-transformers" in notices[0]
-    with pytest.raises(semantic.SemanticUnavailable):
+    with pytest.raises(embedding_model.SemanticUnavailable):
         semantic.load_encoder(backend="onnx")
     vectors = encoder.encode(TEXTS[:3])
     assert np.allclose(vectors, reference[:3], atol=1e-5)
@@ -240,17 +325,19 @@ def test_the_identity_names_model_files_and_backend(tmp_path: Path) -> None:
     folder.mkdir()
     (folder / "config.json").write_text('{"hidden_size": 4}')
     (folder / "README.md").write_text("about")
-    first = semantic.model_fingerprint(folder)
+    first = embedding_model.model_fingerprint(folder)
     (folder / "README.md").write_text("about it, at length")
-    assert semantic.model_fingerprint(folder) == first  # docs do not change vectors
+    assert embedding_model.model_fingerprint(folder) == first  # docs do not change vectors
     (folder / "config.json").write_text('{"hidden_size": 16}')
-    second = semantic.model_fingerprint(folder)
+    second = embedding_model.model_fingerprint(folder)
     assert second != first
-    source = semantic.ModelSource("m", folder, second)
+    source = embedding_model.ModelSource("m", folder, second)
     identities = {
-        semantic.model_identity(source, semantic.TORCH_BACKEND),
-        semantic.model_identity(source, semantic.ONNX_BACKEND),
-        semantic.model_identity(semantic.ModelSource("m", folder, first), semantic.TORCH_BACKEND),
+        embedding_model.model_identity(source, encoders.TORCH_BACKEND),
+        embedding_model.model_identity(source, encoders.ONNX_BACKEND),
+        embedding_model.model_identity(
+            embedding_model.ModelSource("m", folder, first), encoders.TORCH_BACKEND
+        ),
     }
     assert len(identities) == 3
 
@@ -259,26 +346,26 @@ def test_the_identity_names_model_files_and_backend(tmp_path: Path) -> None:
 
 
 def test_cache_encodes_each_text_once_and_reopens_without_encoding(
-    encoder: semantic.Encoder, tmp_path: Path
+    encoder: encoders.Encoder, tmp_path: Path
 ) -> None:
     counting = Counting(encoder)
-    cache = semantic.EmbeddingCache(tmp_path / "emb")
+    cache = embedding_cache.EmbeddingCache(tmp_path / "emb")
     first = cache.get_or_encode(TEXTS + TEXTS[:3], counting)
     assert counting.encoded == len(TEXTS)  # duplicates encoded once
     assert np.array_equal(first[: len(TEXTS)][:3], first[len(TEXTS) :])
     again = cache.get_or_encode(TEXTS, counting)
     assert counting.encoded == len(TEXTS)
     assert np.array_equal(again, first[: len(TEXTS)])
-    reopened = semantic.EmbeddingCache(tmp_path / "emb").get_or_encode(TEXTS, counting)
+    reopened = embedding_cache.EmbeddingCache(tmp_path / "emb").get_or_encode(TEXTS, counting)
     assert counting.encoded == len(TEXTS)
     assert np.array_equal(reopened, again)
     exact = (encoder.encode(TEXTS) * reopened).sum(axis=1)
     assert exact.min() > 0.9999  # float16 on disk
 
 
-def test_a_changed_text_re_encodes_only_itself(encoder: semantic.Encoder, tmp_path: Path) -> None:
+def test_a_changed_text_re_encodes_only_itself(encoder: encoders.Encoder, tmp_path: Path) -> None:
     counting = Counting(encoder)
-    cache = semantic.EmbeddingCache(tmp_path / "emb")
+    cache = embedding_cache.EmbeddingCache(tmp_path / "emb")
     cache.get_or_encode(TEXTS, counting)
     changed = list(TEXTS)
     changed[3] = "The household budget now moves $500 a month into the emergency fund."
@@ -288,13 +375,11 @@ def test_a_changed_text_re_encodes_only_itself(encoder: semantic.Encoder, tmp_pa
     assert progress == [(1, 1)]
 
 
-def test_vectors_go_straight_into_a_given_matrix(
-    encoder: semantic.Encoder, tmp_path: Path
-) -> None:
+def test_vectors_go_straight_into_a_given_matrix(encoder: encoders.Encoder, tmp_path: Path) -> None:
     counting = Counting(encoder)
-    cache = semantic.EmbeddingCache(tmp_path / "emb")
+    cache = embedding_cache.EmbeddingCache(tmp_path / "emb")
     expected = cache.get_or_encode(TEXTS, counting)
-    reopened = semantic.EmbeddingCache(tmp_path / "emb")
+    reopened = embedding_cache.EmbeddingCache(tmp_path / "emb")
     assert reopened.preload(counting) == len(TEXTS)
     out = np.full((len(TEXTS), encoder.dimension), np.nan, dtype=np.float32)
     assert reopened.get_or_encode(TEXTS, counting, out=out) is out
@@ -303,22 +388,22 @@ def test_vectors_go_straight_into_a_given_matrix(
     more = reopened.get_or_encode([*TEXTS[:2], "A brand new fact about the boiler."], counting)
     assert counting.encoded == len(TEXTS) + 1
     assert np.array_equal(more[:2], expected[:2])
-    assert semantic.EmbeddingCache(tmp_path / "emb").preload(counting) == len(TEXTS) + 1
+    assert embedding_cache.EmbeddingCache(tmp_path / "emb").preload(counting) == len(TEXTS) + 1
     with pytest.raises(ValueError, match="out must be float32"):
         reopened.get_or_encode(TEXTS, counting, out=np.zeros((2, encoder.dimension), np.float32))
 
 
 def test_rows_put_in_order_or_scattered_hold_the_same_vectors(
-    encoder: semantic.Encoder, tmp_path: Path
+    encoder: encoders.Encoder, tmp_path: Path
 ) -> None:
     keys = list(FACTS)
     texts = [FACTS[k] for k in keys]
-    semantic.EmbeddingCache(tmp_path / "emb").get_or_encode(texts, encoder)
-    in_order = semantic.VectorRows(encoder, semantic.EmbeddingCache(tmp_path / "emb"))
+    embedding_cache.EmbeddingCache(tmp_path / "emb").get_or_encode(texts, encoder)
+    in_order = vector_rows.VectorRows(encoder, embedding_cache.EmbeddingCache(tmp_path / "emb"))
     in_order.preload()  # room made, memory touched, nothing valid yet
     assert in_order.matrix.shape[0] >= len(keys) and not in_order.valid.any()
     in_order.put(range(len(keys)), texts)
-    scattered = semantic.VectorRows(encoder, semantic.EmbeddingCache(tmp_path / "emb"))
+    scattered = vector_rows.VectorRows(encoder, embedding_cache.EmbeddingCache(tmp_path / "emb"))
     order = list(reversed(range(len(keys))))
     scattered.put(order, [texts[i] for i in order])
     n = len(keys)
@@ -331,25 +416,25 @@ def test_the_model_hash_is_remembered_between_processes(tmp_path: Path) -> None:
     folder = tmp_path / "model"
     folder.mkdir()
     (folder / "config.json").write_text('{"hidden_size": 4}')
-    memo = semantic.default_cache_dir() / "fingerprints.json"
+    memo = embedding_model.default_cache_dir() / "fingerprints.json"
     memo.parent.mkdir(parents=True, exist_ok=True)
     memo.write_text("{}")
-    first = semantic.model_fingerprint(folder)
+    first = embedding_model.model_fingerprint(folder)
     remembered = json.loads(memo.read_text())
     assert list(remembered.values()) == [first]
     # what a new process sees: no memory of its own, only the file (here made to differ,
     # to prove it is what answers)
-    semantic._fingerprint.cache_clear()
+    embedding_model._fingerprint.cache_clear()
     key = next(k for k, v in remembered.items() if v == first)
     memo.write_text(json.dumps({**remembered, key: "0" * 64}))
-    assert semantic.model_fingerprint(folder) == "0" * 64
-    semantic._fingerprint.cache_clear()
+    assert embedding_model.model_fingerprint(folder) == "0" * 64
+    embedding_model._fingerprint.cache_clear()
     (folder / "config.json").write_text('{"hidden_size": 16}')  # new size: hashed again
-    assert semantic.model_fingerprint(folder) not in (first, "0" * 64)
+    assert embedding_model.model_fingerprint(folder) not in (first, "0" * 64)
 
 
-def test_another_identity_never_reuses_vectors(encoder: semantic.Encoder, tmp_path: Path) -> None:
-    cache = semantic.EmbeddingCache(tmp_path / "emb")
+def test_another_identity_never_reuses_vectors(encoder: encoders.Encoder, tmp_path: Path) -> None:
+    cache = embedding_cache.EmbeddingCache(tmp_path / "emb")
     cache.get_or_encode(TEXTS, Counting(encoder))
     other = Counting(encoder, identity=encoder.identity.replace("onnxruntime", "other"))
     cache.get_or_encode(TEXTS, other)
@@ -358,15 +443,15 @@ def test_another_identity_never_reuses_vectors(encoder: semantic.Encoder, tmp_pa
 
 
 def test_a_corrupt_or_pickled_cache_is_rebuilt_with_a_notice(
-    encoder: semantic.Encoder, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    encoder: encoders.Encoder, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     counting = Counting(encoder)
-    semantic.EmbeddingCache(tmp_path / "emb").get_or_encode(TEXTS, counting)
-    folder = semantic.EmbeddingCache(tmp_path / "emb").identity_dir(encoder.identity)
+    embedding_cache.EmbeddingCache(tmp_path / "emb").get_or_encode(TEXTS, counting)
+    folder = embedding_cache.EmbeddingCache(tmp_path / "emb").identity_dir(encoder.identity)
     (vec,) = folder.glob("*.vec.npy")
     vec.write_bytes(vec.read_bytes()[:1000])  # truncated
     with caplog.at_level(logging.WARNING):
-        rebuilt = semantic.EmbeddingCache(tmp_path / "emb").get_or_encode(TEXTS, counting)
+        rebuilt = embedding_cache.EmbeddingCache(tmp_path / "emb").get_or_encode(TEXTS, counting)
     assert counting.encoded == 2 * len(TEXTS)
     assert "unreadable" in caplog.text
     assert (rebuilt * encoder.encode(TEXTS)).sum(axis=1).min() > 0.9999
@@ -375,14 +460,14 @@ def test_a_corrupt_or_pickled_cache_is_rebuilt_with_a_notice(
     np.save(key, np.array([object()] * len(TEXTS), dtype=object), allow_pickle=True)
     caplog.clear()
     with caplog.at_level(logging.WARNING):
-        semantic.EmbeddingCache(tmp_path / "emb").get_or_encode(TEXTS, counting)
+        embedding_cache.EmbeddingCache(tmp_path / "emb").get_or_encode(TEXTS, counting)
     assert counting.encoded == 3 * len(TEXTS)
     assert "unreadable" in caplog.text
     # a foreign identity.json empties the folder
     (folder / "identity.json").write_text('{"format": "something else"}')
     caplog.clear()
     with caplog.at_level(logging.WARNING):
-        semantic.EmbeddingCache(tmp_path / "emb").get_or_encode(TEXTS, counting)
+        embedding_cache.EmbeddingCache(tmp_path / "emb").get_or_encode(TEXTS, counting)
     assert counting.encoded == 4 * len(TEXTS)
     assert "emptied" in caplog.text
     files = {p.suffix for p in folder.iterdir() if p.is_file()} - {""}
@@ -390,10 +475,10 @@ def test_a_corrupt_or_pickled_cache_is_rebuilt_with_a_notice(
 
 
 def test_shards_are_appended_then_merged_and_compacted(
-    encoder: semantic.Encoder, tmp_path: Path
+    encoder: encoders.Encoder, tmp_path: Path
 ) -> None:
     counting = Counting(encoder)
-    cache = semantic.EmbeddingCache(tmp_path / "emb", max_shards=3)
+    cache = embedding_cache.EmbeddingCache(tmp_path / "emb", max_shards=3)
     folder = cache.identity_dir(encoder.identity)
     for text in TEXTS[:6]:
         cache.get_or_encode([text], counting)
@@ -401,13 +486,13 @@ def test_shards_are_appended_then_merged_and_compacted(
     assert counting.encoded == 6
     vectors = cache.get_or_encode(TEXTS[:6], counting)
     assert counting.encoded == 6
-    reopened = semantic.EmbeddingCache(tmp_path / "emb").get_or_encode(TEXTS[:6], counting)
+    reopened = embedding_cache.EmbeddingCache(tmp_path / "emb").get_or_encode(TEXTS[:6], counting)
     assert counting.encoded == 6 and np.array_equal(reopened, vectors)
     cache.compact(encoder.identity, keep=TEXTS[:2])
     (key,) = folder.glob("*.key.npy")
     assert np.load(key, allow_pickle=False).shape == (2,)
     assert np.load(str(key).replace(".key.", ".vec."), allow_pickle=False).dtype == np.float16
-    fresh = semantic.EmbeddingCache(tmp_path / "emb")
+    fresh = embedding_cache.EmbeddingCache(tmp_path / "emb")
     fresh.get_or_encode(TEXTS[:3], counting)
     assert counting.calls[-1] == [TEXTS[2]]
 
@@ -415,16 +500,16 @@ def test_shards_are_appended_then_merged_and_compacted(
 # -------------------------------------------------------------------- the index
 
 
-def fact_rows(encoder: semantic.Encoder, folder: Path) -> tuple[semantic.VectorRows, list[str]]:
+def fact_rows(encoder: encoders.Encoder, folder: Path) -> tuple[vector_rows.VectorRows, list[str]]:
     """Rows holding FACTS in their order (cached in `folder`), and FACTS' keys."""
-    rows = semantic.VectorRows(encoder, semantic.EmbeddingCache(folder))
+    rows = vector_rows.VectorRows(encoder, embedding_cache.EmbeddingCache(folder))
     keys = list(FACTS)
     rows.put(range(len(keys)), [FACTS[k] for k in keys])
     return rows, keys
 
 
 def test_rows_find_the_plumber_for_who_fixes_our_pipes(
-    encoder: semantic.Encoder, tmp_path: Path
+    encoder: encoders.Encoder, tmp_path: Path
 ) -> None:
     rows, keys = fact_rows(encoder, tmp_path / "emb")
     everything = np.ones(len(keys), dtype=bool)
@@ -448,7 +533,7 @@ def test_rows_top_k_matches_brute_force_through_drops_and_growth() -> None:
     rng = np.random.default_rng(7)
     vectors = rng.standard_normal((5000, 16)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    rows = semantic.VectorRows(dimension=16)
+    rows = vector_rows.VectorRows(dimension=16)
     rows.put_vectors(range(5000), vectors)  # grows from 1,024 rows
     dropped = set(rng.choice(5000, 1500, replace=False).tolist())
     rows.drop(sorted(dropped))
@@ -468,14 +553,17 @@ def test_rows_top_k_matches_brute_force_through_drops_and_growth() -> None:
         rows.top("a text needs an encoder", 3, everything)
 
 
-def test_no_pickle_anywhere_in_the_module() -> None:
-    source = Path(semantic.__file__).read_text()
-    assert "allow_pickle=True" not in source and "import pickle" not in source
+def test_no_pickle_anywhere_in_the_search_package() -> None:
     assert os.path.basename(semantic.__file__) == "semantic.py"
+    modules = sorted(Path(semantic.__file__).parent.glob("*.py"))
+    assert {"embedding_cache.py", "vector_rows.py", "onnx_export.py"} <= {m.name for m in modules}
+    for module in modules:
+        source = module.read_text()
+        assert "allow_pickle=True" not in source and "import pickle" not in source, module.name
 
 
 def test_the_last_query_scores_are_reused_until_a_row_changes(
-    encoder: semantic.Encoder, tmp_path: Path
+    encoder: encoders.Encoder, tmp_path: Path
 ) -> None:
     rows, keys = fact_rows(encoder, tmp_path / "emb")
     first = rows.scores("who fixes our pipes", len(keys))

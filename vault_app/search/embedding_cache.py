@@ -1,0 +1,473 @@
+"""The embedding cache: sentence vectors on disk per model identity, keyed by text hash.
+
+`EmbeddingCache.get_or_encode()` encodes only the texts it has not seen, keyed by the first
+64 bits of sha256(text) (`documents.text_keys`), and keeps each model identity's vectors
+(`embedding_model.model_identity`) apart. Plain `.npy` shards, no pickle: see the class for
+the format, its merges, and how it keeps working in memory when it cannot write.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import secrets
+import stat
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import filelock
+import numpy as np
+import numpy.typing as npt
+
+from vault_app.core import errors, safe_fs
+from vault_app.search import embedding_model, encoders
+from vault_app.search.documents import text_keys
+
+log = logging.getLogger(__name__)
+
+CACHE_FORMAT = "vault-app-embeddings"
+CACHE_VERSION = 1
+
+
+class _Store:
+    """The vectors of one identity in memory: growable rows plus key -> row."""
+
+    def __init__(
+        self,
+        folder: Path,
+        identity: str,
+        dimension: int,
+        dtype: np.dtype[Any],
+        *,
+        on_disk: bool = True,
+    ) -> None:
+        self.folder = folder
+        self.on_disk = on_disk  # False: its folder holds another model's files (or none)
+        self.identity = identity
+        self.dimension = dimension
+        self.dtype = dtype
+        self.vectors = np.zeros((0, dimension), dtype=dtype)
+        self.keys = np.zeros(0, dtype=np.uint64)
+        self.count = 0
+        self.row_of: dict[int, int] = {}
+        self.shards: set[str] = set()
+
+    def append(self, keys: npt.NDArray[np.uint64], vectors: npt.NDArray[Any]) -> None:
+        needed = self.count + keys.size
+        if self.count == 0 and vectors.dtype == self.dtype and vectors.flags.writeable:
+            # the first shard read is adopted as it is: copying 150 MB into a fresh
+            # buffer costs more in page faults than in the copy
+            self.vectors = np.ascontiguousarray(vectors).reshape(keys.size, self.dimension)
+            self.keys = np.array(keys, dtype=np.uint64)
+            self.row_of = dict(zip(keys.tolist(), range(keys.size), strict=True))
+            self.count = needed
+            return
+        if needed > self.keys.size:
+            capacity = max(needed, 2 * self.keys.size, 1024)
+            grown = np.zeros((capacity, self.dimension), dtype=self.dtype)
+            grown[: self.count] = self.vectors[: self.count]
+            self.vectors = grown
+            grown_keys = np.zeros(capacity, dtype=np.uint64)
+            grown_keys[: self.count] = self.keys[: self.count]
+            self.keys = grown_keys
+        self.vectors[self.count : needed] = vectors
+        self.keys[self.count : needed] = keys
+        row_of = self.row_of
+        for offset, key in enumerate(keys.tolist(), start=self.count):
+            row_of[key] = offset  # a later copy of a key wins (same text, same vector)
+        self.count = needed
+
+
+class EmbeddingCache:
+    """Vectors on disk per model identity, keyed by text hash; plain `.npy` files, no pickle.
+
+    Layout under `folder` (the lead passes `<vault>/.vault/cache/embeddings/`):
+
+        <model-slug>-<sha256(identity)[:16]>/
+            identity.json              {"format", "version", "identity", "dimension", "dtype"}
+            <shard>.vec.npy            (rows, dimension) float16 (or the dtype given)
+            <shard>.key.npy            (rows,) uint64: text_key() of each row's text
+            .lock
+
+    A shard is written by one `get_or_encode` that encoded something: the vectors, then
+    the keys, each to a temporary file renamed into place, so a shard counts only once
+    both are whole. Shard names sort by time of writing. When there are more than
+    `max_shards`, the newer shards are merged into one (or all into one when they add up
+    to as many rows as the oldest): an append costs its own rows, and the whole matrix is
+    rewritten only when it has doubled. `compact(keep=...)` also drops texts no longer
+    used. Loading reads each shard with `allow_pickle=False` and checks shapes, dtypes and
+    finiteness; a shard that fails is deleted with a logged notice (its texts are
+    encoded again), and a folder whose identity.json does not match is emptied.
+
+    float16 on disk halves the files (150 MB for 200,000 vectors of 384) at a cosine of
+    more than 0.99999 to the float32 vectors; the vectors are returned as float32, and a
+    newly encoded vector is rounded the same way, so a vector is the same whether it was
+    just encoded or read back. Shards other processes wrote are picked up on the next call.
+
+    When the folder cannot be written (a read-only vault, a full disk), the cache keeps
+    working in memory: what is on disk is still read, new vectors are kept in memory
+    only, and `memory_only` says why (it is logged once).
+    """
+
+    def __init__(
+        self,
+        folder: Path,
+        *,
+        dtype: npt.DTypeLike = np.float16,
+        max_shards: int = 16,
+        root: Path | None = None,
+    ) -> None:
+        """`root`, when given (the vault), is trusted: no folder from it down to a shard
+        may be a symlink (`errors.SymlinkError` before anything is written or deleted)."""
+        self.folder = Path(folder)
+        self.root = root
+        self.dtype = np.dtype(dtype)
+        if self.dtype not in (np.dtype(np.float16), np.dtype(np.float32)):
+            raise ValueError(f"dtype must be float16 or float32, not {self.dtype}")
+        self.max_shards = max(2, max_shards)
+        self._stores: dict[str, _Store] = {}
+        self.memory_only: str | None = None  # why nothing is written, if nothing is
+
+    def identity_dir(self, identity: str) -> Path:
+        """The subfolder of one model identity."""
+        digest = hashlib.sha256(identity.encode("utf-8")).hexdigest()[:16]
+        return self.folder / f"{embedding_model.slug(identity.split('|', 1)[0])}-{digest}"
+
+    def __len__(self) -> int:
+        """How many vectors are held in memory, over all identities loaded so far."""
+        return sum(len(store.row_of) for store in self._stores.values())
+
+    def get_or_encode(
+        self,
+        texts: Sequence[str],
+        encoder: encoders.Encoder,
+        progress: encoders.Progress | None = None,
+        *,
+        batch_size: int = encoders.DEFAULT_BATCH_SIZE,
+        out: encoders.FloatMatrix | None = None,
+        keys: npt.NDArray[np.uint64] | None = None,
+    ) -> encoders.FloatMatrix:
+        """The vectors of `texts` (float32, one row each), encoding only the unknown ones.
+
+        Texts the cache holds for `encoder.identity` are read from it; the others (each
+        distinct text once) go to `encoder.encode(..., progress=progress)` and are saved
+        as one new shard before returning. With `out` (float32, one row per text), the
+        vectors are written there and `out` is returned: no matrix is allocated for them.
+        `keys`, when the caller kept them, are the texts' `text_keys` (then `texts` is only
+        indexed for the texts to encode, and may be a lazy sequence).
+        """
+        if out is not None and (
+            out.shape != (len(texts), encoder.dimension) or out.dtype != np.float32
+        ):
+            raise ValueError(
+                f"out must be float32 ({len(texts)}, {encoder.dimension}), "
+                f"not {out.dtype} {out.shape}"
+            )
+        if keys is None:
+            keys = text_keys(texts)
+        elif keys.shape != (len(texts),):
+            raise ValueError(f"{keys.size} keys for {len(texts)} texts")
+        with self._locked(encoder.identity):
+            store = self._store(encoder.identity, encoder.dimension)
+        rows = self._rows(store, keys)
+        missing = np.flatnonzero(rows < 0)
+        if missing.size:
+            _, first = np.unique(keys[missing], return_index=True)
+            picked = missing[np.sort(first)]
+            fresh = encoder.encode([texts[i] for i in picked.tolist()], batch_size, progress)
+            if fresh.shape != (picked.size, store.dimension):
+                wanted = (picked.size, store.dimension)
+                raise ValueError(f"the encoder returned {fresh.shape}, not {wanted}")
+            with self._locked(encoder.identity):
+                self._refresh(store)
+                if self._writable(store):
+                    try:
+                        self._write_shard(store, keys[picked], fresh.astype(self.dtype))
+                    except OSError as error:
+                        self._stop_writing(error)
+                store.append(keys[picked], fresh)
+                if self._writable(store):
+                    try:
+                        self._maybe_merge(store)
+                    except OSError as error:
+                        self._stop_writing(error)
+            rows = self._rows(store, keys)
+        if out is None:
+            return store.vectors[rows].astype(np.float32)
+        for start, stop in encoders.chunks(rows.size, 8192):  # a small gather buffer, reused
+            out[start:stop] = store.vectors[rows[start:stop]]  # converted while copied
+        return out
+
+    def preload(self, encoder: encoders.Encoder) -> int:
+        """Read the vectors held for `encoder` now (rather than on the first
+        `get_or_encode`); how many there are."""
+        with self._locked(encoder.identity):
+            return self._store(encoder.identity, encoder.dimension).count
+
+    def compact(self, identity: str, keep: Iterable[str] | None = None) -> None:
+        """Merge the shards of `identity` into one; with `keep`, keep only those texts."""
+        if self.memory_only is not None:
+            return
+        with self._locked(identity):
+            if self.memory_only is not None:
+                return
+            store = self._stores.get(identity)
+            if store is None:
+                meta = self._read_identity(self.identity_dir(identity))
+                if meta is None:
+                    return
+                store = self._store(identity, int(meta["dimension"]))
+            self._refresh(store)
+            wanted: set[int] | None = None
+            if keep is not None:
+                wanted = set(text_keys(keep).tolist())
+            self._merge(store, sorted(store.shards), wanted)
+
+    # ----------------------------------------------------------------- internals
+
+    @contextlib.contextmanager
+    def _locked(self, identity: str) -> Iterator[None]:
+        """Hold the identity's lock; without it (it cannot be made), go on in memory.
+
+        Every write and deletion of the cache happens under this lock, so the folders on
+        the way and the lock file are checked for symlinks here, once (`SymlinkError`)."""
+        lock: filelock.BaseFileLock | None = None
+        if self.memory_only is None:
+            folder = self.identity_dir(identity)
+            try:
+                if self.root is None:
+                    folder.mkdir(parents=True, exist_ok=True)
+                else:
+                    safe_fs.make_dirs(self.root, folder)
+                    if os.path.islink(folder / ".lock"):
+                        raise safe_fs.symlink_error(folder / ".lock")
+                lock = filelock.FileLock(str(folder / ".lock"))
+                lock.acquire()
+            except errors.SymlinkError:
+                raise  # nothing is read or written through it: semantic search stops
+            except (OSError, errors.CorruptFileError) as error:  # a file where a folder goes
+                lock = None
+                self._stop_writing(error)
+        try:
+            yield
+        finally:
+            if lock is not None:
+                lock.release()
+
+    def _stop_writing(self, error: OSError | errors.CorruptFileError) -> None:
+        """Keep the vectors in memory only from now on (the folder cannot be written)."""
+        if self.memory_only is None:
+            if isinstance(error, errors.CorruptFileError):
+                where, reason = error.path, error.reason
+            else:
+                where, reason = error.filename or self.folder, error.strerror or str(error)
+            self.memory_only = (
+                f"the embedding cache is kept in memory only: cannot write {where} ({reason})"
+            )
+            log.info("%s", self.memory_only)
+
+    def _writable(self, store: _Store) -> bool:
+        return self.memory_only is None and store.on_disk
+
+    def _rows(self, store: _Store, keys: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
+        get = store.row_of.get
+        return np.fromiter((get(key, -1) for key in keys.tolist()), dtype=np.int64, count=keys.size)
+
+    def _store(self, identity: str, dimension: int) -> _Store:
+        """The in-memory store of `identity`, loaded or refreshed from disk (lock held)."""
+        store = self._stores.get(identity)
+        folder = self.identity_dir(identity)
+        if store is None or store.dimension != dimension:
+            meta = self._read_identity(folder)
+            wanted = {
+                "format": CACHE_FORMAT,
+                "version": CACHE_VERSION,
+                "identity": identity,
+                "dimension": dimension,
+                "dtype": self.dtype.name,
+            }
+            if meta != wanted and self.memory_only is not None:
+                # the files are another model's (or none): start empty, in memory
+                store = _Store(folder, identity, dimension, self.dtype, on_disk=False)
+                self._stores[identity] = store
+                return store
+            if meta != wanted:
+                if meta is not None or any(folder.glob("*.npy")):
+                    log.warning(
+                        "embedding cache %s is for another model, format or dtype, or "
+                        "damaged: emptied, its texts will be encoded again",
+                        folder,
+                    )
+                try:
+                    for path in folder.iterdir():
+                        if path.name != ".lock":
+                            embedding_model.remove_path(path)
+                    embedding_model.write_atomic(
+                        folder / "identity.json", json.dumps(wanted, indent=2).encode()
+                    )
+                except OSError as error:
+                    self._stop_writing(error)
+                    store = _Store(folder, identity, dimension, self.dtype, on_disk=False)
+                    self._stores[identity] = store
+                    return store
+            store = _Store(folder, identity, dimension, self.dtype)
+            self._stores[identity] = store
+        self._refresh(store)
+        return store
+
+    @staticmethod
+    def _read_identity(folder: Path) -> dict[str, Any] | None:
+        try:  # a regular file only (a FIFO would block), no symlink followed
+            raw = safe_fs.read_file(folder / "identity.json")
+            if raw is None:
+                return None
+            meta = json.loads(raw.decode("utf-8"))
+        except (OSError, ValueError, errors.CorruptFileError):
+            return None
+        return meta if isinstance(meta, dict) else None
+
+    def _shard_names(self, folder: Path) -> list[str]:
+        files = {entry.name for entry in safe_fs.regular_files(folder)}  # no link, no FIFO
+        names = []
+        for file_name in files:
+            if file_name.endswith(".key.npy"):
+                name = file_name[: -len(".key.npy")]
+                if f"{name}.vec.npy" in files:
+                    names.append(name)
+        return sorted(names)
+
+    def _refresh(self, store: _Store) -> None:
+        """Load the shards on disk that `store` has not loaded yet (lock held).
+
+        When shards it had loaded are gone (another process merged them), it loads all
+        again rather than hold their rows twice.
+        """
+        if not store.on_disk:
+            return
+        names = self._shard_names(store.folder)
+        if store.shards - set(names):
+            fresh = _Store(store.folder, store.identity, store.dimension, store.dtype)
+            store.__dict__.update(fresh.__dict__)
+        for name in names:
+            if name in store.shards:
+                continue
+            loaded = self._load_shard(store, name)
+            if loaded is not None:
+                store.append(*loaded)
+                store.shards.add(name)
+
+    def _load_shard(
+        self, store: _Store, name: str
+    ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[Any]] | None:
+        vec_path = store.folder / f"{name}.vec.npy"
+        key_path = store.folder / f"{name}.key.npy"
+        try:
+            with safe_fs.reading(vec_path) as stream:
+                vectors = np.load(stream, allow_pickle=False)
+            with safe_fs.reading(key_path) as stream:
+                keys = np.load(stream, allow_pickle=False)
+            problem = ""
+            if vectors.dtype != self.dtype or vectors.ndim != 2:
+                problem = f"vectors are {vectors.dtype} {vectors.shape}"
+            elif vectors.shape[1] != store.dimension:
+                problem = f"vectors have {vectors.shape[1]} dimensions, not {store.dimension}"
+            elif keys.dtype != np.dtype("<u8") or keys.shape != (vectors.shape[0],):
+                problem = f"keys are {keys.dtype} {keys.shape} for {vectors.shape[0]} vectors"
+            elif not np.isfinite(vectors.sum(axis=1, dtype=np.float32)).all():
+                # a row sums to inf or nan when it holds one (unit vectors cannot
+                # overflow a float32 sum), at a fraction of isfinite's cost on float16
+                problem = "vectors that are not finite"
+            if problem:
+                raise ValueError(problem)
+        except FileNotFoundError:
+            return None  # merged away by another process since the listing
+        except Exception as error:  # truncated, pickled, wrong shape: all mean "rebuild"
+            log.warning(
+                "embedding cache shard %s is unreadable (%s): deleted, its texts will be "
+                "encoded again",
+                vec_path,
+                error,
+            )
+            with contextlib.suppress(OSError):  # a read-only cache keeps it, unread
+                embedding_model.remove_path(vec_path)
+                embedding_model.remove_path(key_path)
+            return None
+        return keys.astype(np.uint64), vectors
+
+    def _write_shard(
+        self, store: _Store, keys: npt.NDArray[np.uint64], vectors: npt.NDArray[Any]
+    ) -> str:
+        name = f"{time.time_ns():020d}-{secrets.token_hex(4)}"
+        _save_npy(store.folder / f"{name}.vec.npy", np.ascontiguousarray(vectors, dtype=self.dtype))
+        _save_npy(store.folder / f"{name}.key.npy", np.ascontiguousarray(keys, dtype="<u8"))
+        store.shards.add(name)
+        return name
+
+    def _maybe_merge(self, store: _Store) -> None:
+        names = sorted(store.shards)
+        if len(names) <= self.max_shards:
+            return
+        sizes = {name: _rows_of(store.folder / f"{name}.key.npy") for name in names}
+        newer = names[1:]
+        if sum(sizes[name] for name in newer) >= sizes[names[0]]:
+            self._merge(store, names, None)
+        else:
+            self._merge(store, newer, None)
+
+    def _merge(self, store: _Store, names: list[str], wanted: set[int] | None) -> None:
+        """Replace shards `names` by one holding their distinct keys (lock held)."""
+        if not names:
+            return
+        parts_keys, parts_vectors = [], []
+        for name in names:
+            loaded = self._load_shard(store, name)
+            if loaded is not None:
+                parts_keys.append(loaded[0])
+                parts_vectors.append(loaded[1])
+        if parts_keys:
+            keys = np.concatenate(parts_keys)
+            vectors = np.concatenate(parts_vectors)
+            # the last copy of a key wins: flip, take firsts, restore the order
+            _, last = np.unique(keys[::-1], return_index=True)
+            chosen = np.sort(keys.size - 1 - last)
+            if wanted is not None:
+                chosen = chosen[np.isin(keys[chosen], np.fromiter(wanted, dtype=np.uint64))]
+            merged = self._write_shard(store, keys[chosen], vectors[chosen])
+            # keep the merged shard sorting where the oldest merged one was
+            first = names[0]
+            target = f"{first}m{secrets.token_hex(2)}"
+            for suffix in (".vec.npy", ".key.npy"):
+                os.replace(store.folder / f"{merged}{suffix}", store.folder / f"{target}{suffix}")
+            store.shards.discard(merged)
+            store.shards.add(target)
+        for name in names:
+            embedding_model.remove_path(store.folder / f"{name}.key.npy")
+            embedding_model.remove_path(store.folder / f"{name}.vec.npy")
+            store.shards.discard(name)
+        if wanted is not None:  # rebuild the memory from the surviving files
+            self._stores.pop(store.identity, None)
+            self._store(store.identity, store.dimension)
+
+
+def _rows_of(key_path: Path) -> int:
+    try:
+        if not stat.S_ISREG(os.lstat(key_path).st_mode):  # a shard is a regular file
+            return 0
+        return int(np.load(key_path, mmap_mode="r", allow_pickle=False).shape[0])
+    except Exception:
+        return 0
+
+
+def _save_npy(path: Path, array: npt.NDArray[Any]) -> None:
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        with os.fdopen(safe_fs.create(temporary), "wb") as handle:  # new, no symlink
+            np.save(handle, array, allow_pickle=False)
+        os.replace(temporary, path)
+    finally:
+        embedding_model.remove_path(temporary)
