@@ -99,3 +99,13 @@ def test_the_checker_resolves_relative_and_package_imports(tmp_path: Path) -> No
     assert found == ["vault_app.search.engine", "vault_app.search.bm25", "vault_app.ui.app"]
     assert not any(allowed("core", t) for t in found)
     assert allowed("cli", "vault_app.ui.app") and not allowed("cli", "vault_app.ui.models")
+
+
+def test_no_module_is_longer_than_one_person_holds() -> None:
+    """Issue 12: no Python module over 700 lines (data files, not Python, aside)."""
+    long = {
+        str(p.relative_to(PACKAGE)): n
+        for p in sources()
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > 700
+    }
+    assert not long, f"split these by concern: {long}"
