@@ -1,6 +1,7 @@
 """Search figures on the 200,000-fact benchmark vault, through the engine as agents use it.
 
     .venv/bin/python benchmarks/bench_search.py [--vault PATH] [--semantic] [--queries N]
+                                                [--untuned]
 
 Prints, with targets: building the index the first time; a BM25 query over facts
 (median, p95) next to rank_bm25's `get_scores` on the same token lists in the same run;
@@ -9,6 +10,11 @@ re-indexing one changed entity; reopening with the index cached (no encoding). W
 `.vault/cache/embeddings/`, so later runs skip it) and times semantic and hybrid
 queries with the model loaded. The vault is made by `benchmarks/make_vault.py` (as
 `bench_core.py` does) when missing.
+
+The process is tuned as the CLI and the app tune theirs (`memory.tune_process()`: the
+collector paused during index loads, their results frozen); `--untuned` measures a library
+call in a process left as it was, which loads the index slower (issue 12: a library call
+no longer changes process-wide state).
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vault_app.core import vault  # noqa: E402
+from vault_app.core import memory, vault  # noqa: E402
 from vault_app.search import documents, engine  # noqa: E402
 
 
@@ -61,7 +67,13 @@ def main() -> int:
     parser.add_argument("--vault", type=Path, default=ROOT / "bench-vaults" / "v10000x20-s1")
     parser.add_argument("--semantic", action="store_true", help="embed everything, time semantic")
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument(
+        "--untuned",
+        action="store_true",
+        help="without the CLI's process tuning (memory.tune_process()): the library default",
+    )
     args = parser.parse_args()
+    memory.tune_process(not args.untuned)  # as the CLI's main does, unless --untuned
     if not args.vault.is_dir():
         subprocess.run(
             [
@@ -76,7 +88,11 @@ def main() -> int:
             ],
             check=True,
         )
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}")
+    process = "library default (untuned)" if args.untuned else "tuned as the CLI"
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cores, "
+        f"load {os.getloadavg()[0]:.2f}, process {process}"
+    )
     v = vault.Vault(args.vault)
     cache = v.paths.state_dir / "cache" / "search"
     for stale in cache.glob("**/*"):
