@@ -105,6 +105,25 @@ def test_the_wheel_ships_the_demo_data(wheel: Path) -> None:
             assert archive.read(name) == (REPO / name).read_bytes()
 
 
+def run_installed(probe: str, site: Path, cwd: Path) -> list[str]:
+    """Run `probe` against the wheel's files unpacked in `site` (no checkout on the path);
+    its output lines, the first being the file of the module it imported, from `site`."""
+    env = {**os.environ, "PYTHONPATH": str(site), "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert Path(lines[0]).is_relative_to(site)  # the installed copy, not the checkout
+    return lines
+
+
 def test_the_installed_library_builds_the_demo(wheel: Path, tmp_path: Path) -> None:
     site = tmp_path / "site"
     with zipfile.ZipFile(wheel) as archive:
@@ -115,19 +134,7 @@ def test_the_installed_library_builds_the_demo(wheel: Path, tmp_path: Path) -> N
         "print(d.__file__)\n"
         "print(len(d.ENTITIES), v.scan().fact_count)\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(site)}
-    done = subprocess.run(
-        [sys.executable, "-c", probe],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    module, counts = done.stdout.splitlines()
-    assert Path(module).is_relative_to(site)  # the installed copy, not the checkout
+    _, counts = run_installed(probe, site, tmp_path)
     entities, facts = (int(n) for n in counts.split())
     assert entities > 50 and facts > 500
 
@@ -145,19 +152,7 @@ def test_the_installed_app_has_its_icon(wheel: Path, tmp_path: Path) -> None:
         "print(a.resource('icons/vault-app.svg'))\n"
         "print(icon.isNull(), icon.pixmap(64, 64).isNull())\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(site), "QT_QPA_PLATFORM": "offscreen"}
-    done = subprocess.run(
-        [sys.executable, "-c", probe],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    module, icon_path, flags = done.stdout.splitlines()
-    assert Path(module).is_relative_to(site)  # the installed copy, not the checkout
+    _, icon_path, flags = run_installed(probe, site, tmp_path)
     assert Path(icon_path).is_relative_to(site)
     assert flags == "False False"
 
@@ -179,18 +174,6 @@ def test_the_wheel_ships_the_search_data(wheel: Path, tmp_path: Path) -> None:
         "print(c.__file__)\n"
         "print(len(c.written_texts()))\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(site)}
-    done = subprocess.run(
-        [sys.executable, "-c", probe],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    module, count = done.stdout.splitlines()
-    assert Path(module).is_relative_to(site)  # the installed copy, not the checkout
+    _, count = run_installed(probe, site, tmp_path)
     texts = (SEARCH_DATA / "int8_calibration.txt").read_text(encoding="utf-8").splitlines()
     assert int(count) == len(texts) > 50
