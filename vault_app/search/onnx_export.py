@@ -25,8 +25,7 @@ import secrets
 import shutil
 import subprocess
 import sys
-import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -234,12 +233,8 @@ def _check_export(model: Any, out_dir: Path, input_names: list[str]) -> None:
 
 # ------------------------------------------------------------------- the child process
 
-_MARK = "vault-app-export "  # starts the child's lines meant for this process (JSON follows)
-_CHILD = (
-    "import sys\n"
-    "from vault_app.search import onnx_export\n"
-    "raise SystemExit(onnx_export._child_main(sys.argv[1:]))\n"
-)
+MARK = "vault-app-export "  # starts the child's lines meant for this process (JSON follows)
+CHILD = "vault_app.search.export_child"  # the child's program (`python -m`)
 
 
 def _export_in_child(source: embedding_model.ModelSource, out_dir: Path) -> None:
@@ -260,7 +255,7 @@ def _export_in_child(source: embedding_model.ModelSource, out_dir: Path) -> None
     }
     arguments = [source.label, str(source.path), source.fingerprint, str(out_dir)]
     done = subprocess.run(
-        [sys.executable, "-c", _CHILD, *arguments],
+        [sys.executable, "-m", CHILD, *arguments],
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
@@ -271,10 +266,10 @@ def _export_in_child(source: embedding_model.ModelSource, out_dir: Path) -> None
     )
     problem = ""
     for line in done.stderr.splitlines():
-        if not line.startswith(_MARK):
+        if not line.startswith(MARK):
             problem = line.strip() or problem
             continue
-        message = json.loads(line[len(_MARK) :])
+        message = json.loads(line[len(MARK) :])
         if message[0] == "log":
             _, level, name, text = message
             logging.getLogger(name).log(level, "%s", text)
@@ -285,28 +280,3 @@ def _export_in_child(source: embedding_model.ModelSource, out_dir: Path) -> None
         raise embedding_model.ExportError(
             problem or f"the ONNX export process failed (exit status {done.returncode})"
         )
-
-
-class _Relay(logging.Handler):
-    """In the child: each log record of vault_app's loggers, as a line for the parent."""
-
-    def emit(self, record: logging.LogRecord) -> None:
-        line = json.dumps(["log", record.levelno, record.name, record.getMessage()])
-        print(_MARK + line, file=sys.stderr, flush=True)
-
-
-def _child_main(arguments: Sequence[str]) -> int:
-    """The child process of `_export_in_child`: a process of its own, so the exporter's
-    warnings are ignored in its filters, and what vault_app logs goes to the parent."""
-    warnings.simplefilter("ignore")
-    ours = logging.getLogger("vault_app")
-    ours.addHandler(_Relay())
-    ours.setLevel(logging.INFO)
-    ours.propagate = False  # the quantiser sets up the root logger: not twice
-    label, path, fingerprint, out_dir = arguments
-    try:
-        export_onnx(embedding_model.ModelSource(label, Path(path), fingerprint), Path(out_dir))
-    except embedding_model.ExportError as error:
-        print(_MARK + json.dumps(["error", str(error)]), file=sys.stderr, flush=True)
-        return 1
-    return 0
