@@ -22,6 +22,7 @@ One module per command group, each declaring its commands' arguments beside the 
     search      search, context             the search engine and an agent's context
     watch       watch                       changes on disk as they happen
     mcp         mcp                         the vault's MCP server for one agent, over stdio
+    serve       serve                       the vault's MCP server for agents, streamable HTTP
     gui         gui (and no command)        the desktop app
     _common     what they share: declaring commands, output, opening the vault, input
 """
@@ -46,13 +47,14 @@ from vault_app.cli import (
     gui,
     mcp,
     search,
+    serve,
     vaults,
     watch,
 )
 from vault_app.core import errors
 
 # the order of `vault-app --help`
-GROUPS = (vaults, entities, facts, decay, daily, documents, agents, search, watch, mcp, gui)
+GROUPS = (vaults, entities, facts, decay, daily, documents, agents, search, watch, mcp, serve, gui)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,162 @@
+"""`serve`: the vault's MCP server over streamable HTTP (`http://HOST:PORT/mcp`) for agents,
+each with its own bearer token (`vault-app agent token ID`), until Ctrl+C or SIGTERM.
+
+The process owner: it tunes the process for bulk loads (`memory.tune_process`), configures
+logging (stderr only), starts the runtime's background load (BM25, then the semantic model:
+the handshake answers at once, search says when it ran on BM25 only), binds the socket
+itself - so `--port 0` works and the address the app checks Host and Origin against is the
+real one - and runs uvicorn on it. SIGINT and SIGTERM stop it cleanly, exit status 0.
+
+It binds 127.0.0.1 unless told otherwise, and warns on stderr when told to listen on an
+address other machines reach. Services that live as long as the server (the heartbeat's
+scheduler) are listed by `background_services` and run in the app's lifespan.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import socket
+import sys
+from typing import TYPE_CHECKING
+
+from vault_app.cli import _common
+from vault_app.core import errors
+
+if TYPE_CHECKING:
+    from types import FrameType
+
+    import uvicorn
+
+    from vault_app.mcp import http, runtime
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+
+
+def register(commands: _common.Commands) -> None:
+    p = commands.command(
+        "serve", cmd_serve, "serve the vault to agents over MCP (streamable HTTP at /mcp)"
+    )
+    p.add_argument(
+        "--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})"
+    )
+    p.add_argument(
+        "--port",
+        type=_common.whole(0, 65535),
+        default=DEFAULT_PORT,
+        help=f"port to listen on; 0 picks a free one (default {DEFAULT_PORT})",
+    )
+    p.add_argument("--bm25", action="store_true", help="do not load the semantic model")
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="a browser origin allowed to call the server besides its own, e.g. "
+        "http://localhost:6274 (repeatable)",
+    )
+    p.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="HOST:PORT",
+        help="a Host header value to answer besides this server's own names, e.g. "
+        "myhost.lan:8765 (repeatable; needed when listening on 0.0.0.0)",
+    )
+
+
+def background_services(rt: runtime.Runtime) -> list[http.BackgroundService]:
+    """What runs beside the MCP endpoint for as long as the server does. None yet: the
+    heartbeat's scheduler joins here."""
+    return []
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve until SIGINT or SIGTERM (exit status 0)."""
+    import uvicorn
+
+    from vault_app.core import decay, layout, memory
+    from vault_app.mcp import http, runtime
+
+    root = _common.resolve_vault_path(args.vault)
+    if not layout.is_vault(root):
+        raise errors.NotFoundError(f"no vault at {root}")
+    if getattr(args, "owns_process", False):
+        memory.tune_process()
+        logging.basicConfig(
+            stream=sys.stderr,
+            level=logging.INFO,
+            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        )
+    sock = _listen(args.host, args.port)
+    host, port = args.host, sock.getsockname()[1]
+    if not http.is_loopback(host):
+        print(
+            f"vault-app: warning: listening on {host}, which other machines can reach: "
+            "every request needs an agent's token, but plain HTTP is readable on the way "
+            "(put TLS in front)",
+            file=sys.stderr,
+        )
+    clock = decay.fixed_clock(_common.parse_moment(args.now)) if args.now else decay.system_clock
+    rt = runtime.Runtime(root, semantic=False if args.bm25 else None, clock=clock)
+    try:
+        rt.start()
+        app = http.create_app(
+            rt,
+            host=host,
+            port=port,
+            extra_origins=args.allow_origin,
+            extra_hosts=args.allow_host,
+            services=background_services(rt),
+        )
+        server = _uvicorn_server(
+            uvicorn.Config(app, log_config=None, access_log=False, lifespan="on")
+        )
+        url_host = f"[{host.strip('[]')}]" if ":" in host else host
+        print(
+            f"vault-app: serving {root} at http://{url_host}:{port}/mcp",
+            file=sys.stderr,
+            flush=True,
+        )
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+        rt.close()
+    return 0
+
+
+def _uvicorn_server(config: uvicorn.Config) -> uvicorn.Server:
+    """uvicorn's server, ending with exit status 0 on SIGINT/SIGTERM: uvicorn's own handler
+    raises the signal again once it has shut down, which would end the process by it."""
+    import signal
+
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            if self.should_exit and sig == signal.SIGINT:  # a second Ctrl+C: do not wait
+                self.force_exit = True
+            self.should_exit = True
+
+    return Server(config)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A listening socket on `host`:`port`, or a precise error."""
+    bare = host.strip("[]")
+    try:
+        infos = socket.getaddrinfo(bare, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise errors.VaultError(f"cannot listen on {host}: {exc.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        raise errors.VaultError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    sock.set_inheritable(True)
+    return sock
