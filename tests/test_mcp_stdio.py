@@ -45,11 +45,22 @@ def test_a_stdio_client_searches_over_a_real_process(demo_root: Path) -> None:
             tools = await client.list_tools()
             found = await client.call_tool("search", {"query": "vanity delivery", "limit": 3})
             refused = await client.call_tool("get_entity", {"entity": "agent:security:areas/x"})
+            added = await client.call_tool(
+                "add_fact",
+                {
+                    "entity": f"agent:{AGENT}:resources/stdio",
+                    "text": "The stdio client wrote this fact.",
+                    "category": "context",
+                },
+            )
+            again = await client.call_tool("search", {"query": "stdio client wrote"})
             return {
                 "server": client.server_info,
                 "tools": {t.name for t in tools.tools},
                 "search": found,
                 "refused": refused,
+                "added": added,
+                "again": again,
             }
 
     answer = asyncio.run(session())
@@ -60,6 +71,9 @@ def test_a_stdio_client_searches_over_a_real_process(demo_root: Path) -> None:
     assert found.structured_content["mode"] == "bm25"
     assert answer["refused"].is_error
     assert "may not read agent:security:areas/x" in answer["refused"].content[0].text
+    added = answer["added"].structured_content
+    assert added["status"] == "applied"
+    assert answer["again"].structured_content["hits"][0]["id"] == added["fact"]["id"]
 
 
 def test_an_unknown_agent_is_a_usage_error(demo_root: Path) -> None:
