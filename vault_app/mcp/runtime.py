@@ -81,6 +81,7 @@ class Runtime:
         self._vaults: dict[str, tuple[tuple[int, int], vault.Vault]] = {}
         self._engine: engine.SearchEngine | None = None
         self._opened = threading.Event()  # BM25 ready, or failed
+        self._settled = threading.Event()  # and the semantic side loaded, off or failed
         self._state = "loading"
         self._semantic_notice: str | None = None
         self._numbers: dict[int, str] = {}
@@ -146,11 +147,15 @@ class Runtime:
             log.exception("the search index could not be opened")
             with self._lock:
                 self._state = f"failed: {exc}"
+            self._settled.set()
             return
         finally:
             self._opened.set()
-        if self.semantic and not self._closed:
-            self._enable_semantic(search)
+        try:
+            if self.semantic and not self._closed:
+                self._enable_semantic(search)
+        finally:
+            self._settled.set()
 
     def _enable_semantic(self, search: engine.SearchEngine) -> None:
         try:
@@ -165,6 +170,12 @@ class Runtime:
                 self._semantic_notice = f"{notice or 'semantic search is not available'}; " + (
                     "these are BM25 results"
                 )
+
+    def wait_settled(self, timeout: float | None = None) -> str:
+        """Wait until the engine is open and the semantic side loaded (or off, or
+        failed); returns `search_state`."""
+        self._settled.wait(timeout)
+        return self._state
 
     @property
     def search_state(self) -> str:
