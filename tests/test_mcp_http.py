@@ -288,7 +288,7 @@ class ServeProcess:
                 *extra,
             ],
             stderr=subprocess.PIPE,
-            stdout=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
             text=True,
             env=env,
         )
@@ -312,10 +312,13 @@ class ServeProcess:
             self.stderr_lines.append(line)
 
     def stop(self, sig: int = signal.SIGTERM) -> int:
+        """Send `sig`; the exit status."""
         if self.process.poll() is None:
             self.process.send_signal(sig)
         code = self.process.wait(60)
         self._drain.join(10)
+        assert self.process.stderr is not None
+        self.process.stderr.close()
         return code
 
 
@@ -324,8 +327,9 @@ def served(vault: vault_module.Vault, agents: dict[str, str]) -> Iterator[ServeP
     serve = ServeProcess(vault.root)
     yield serve
     if serve.process.poll() is None:
-        serve.process.kill()
-        serve.process.wait(30)
+        serve.stop(signal.SIGKILL)
+    elif serve.process.stderr is not None and not serve.process.stderr.closed:
+        serve.stop()
 
 
 def test_serve_answers_tools_with_the_right_token_only(
@@ -382,7 +386,7 @@ def test_serve_two_agents_writing_concurrently_each_write_as_themselves(
     ]
     for agent in ("alice", "bob"):
         entity = vault_module.Vault(vault.root).entity(f"agent:{agent}:resources/log")
-        texts = [fact.text for fact in entity.facts]
+        texts = [fact.fact for fact in entity.facts]
         assert sorted(texts) == sorted(f"{agent} note {i}" for i in range(6))
         actors = {a.get("actor") for a in audit if f"agent:{agent}:" in json.dumps(a)}
         assert actors == {f"agent:{agent}"}, actors
