@@ -21,6 +21,7 @@ One module per command group, each declaring its commands' arguments beside the 
     agents      agents, agent create
     search      search, context             the search engine and an agent's context
     watch       watch                       changes on disk as they happen
+    mcp         mcp                         the vault's MCP server for one agent, over stdio
     gui         gui (and no command)        the desktop app
     _common     what they share: declaring commands, output, opening the vault, input
 """
@@ -43,6 +44,7 @@ from vault_app.cli import (
     entities,
     facts,
     gui,
+    mcp,
     search,
     vaults,
     watch,
@@ -50,7 +52,7 @@ from vault_app.cli import (
 from vault_app.core import errors
 
 # the order of `vault-app --help`
-GROUPS = (vaults, entities, facts, decay, daily, documents, agents, search, watch, gui)
+GROUPS = (vaults, entities, facts, decay, daily, documents, agents, search, watch, mcp, gui)
 
 
 def build_parser() -> argparse.ArgumentParser:

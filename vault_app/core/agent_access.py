@@ -54,7 +54,7 @@ def check_daily(settings: config.VaultConfig, agent: str, daily_agent: str | Non
 
 def check_document(agent: str, name: str, doc_agent: str | None) -> None:
     """Refuse a write by `agent` to the document `name` of `doc_agent` (None: global)."""
-    if doc_agent is None:
+    if doc_agent is None or name == documents.PRINCIPLES:
         raise errors.AccessDeniedError(
             f"agent {agent!r} may not write global/{name}: the principles are written by "
             "people; agents read them"
