@@ -22,6 +22,7 @@ One module per command group, each declaring its commands' arguments beside the 
     review      review list|show|approve|reject, activity   agents' writes, for a person
     search      search, context             the search engine and an agent's context
     watch       watch                       changes on disk as they happen
+    mcp         mcp                         the vault's MCP server for one agent, over stdio
     gui         gui (and no command)        the desktop app
     _common     what they share: declaring commands, output, opening the vault, input
 """
@@ -44,6 +45,7 @@ from vault_app.cli import (
     entities,
     facts,
     gui,
+    mcp,
     review,
     search,
     vaults,
@@ -52,7 +54,9 @@ from vault_app.cli import (
 from vault_app.core import errors
 
 # the order of `vault-app --help`
-GROUPS = (vaults, entities, facts, decay, daily, documents, agents, review, search, watch, gui)
+GROUPS = (
+    vaults, entities, facts, decay, daily, documents, agents, review, search, watch, mcp, gui,
+)  # fmt: skip
 
 
 def build_parser() -> argparse.ArgumentParser:
