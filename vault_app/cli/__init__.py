@@ -54,9 +54,7 @@ from vault_app.cli import (
 from vault_app.core import errors
 
 # the order of `vault-app --help`
-GROUPS = (
-    vaults, entities, facts, decay, daily, documents, agents, review, search, watch, mcp, gui,
-)  # fmt: skip
+GROUPS = (vaults, entities, facts, decay, daily, documents, agents, review, search, watch, mcp, gui)
 
 
 def build_parser() -> argparse.ArgumentParser:
