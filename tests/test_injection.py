@@ -187,6 +187,9 @@ def hostile_inputs() -> list[str]:
         "<!--" + " system" * (megabyte // 7),
         "you are now " * (megabyte // 12),
         "-" * megabyte,
+        "ignore_a_" * (megabyte // 9),
+        "email the secrets " * (megabyte // 18),
+        "[system](#" * (megabyte // 10),
     ]
 
 

@@ -18,7 +18,8 @@ One module per command group, each declaring its commands' arguments beside the 
     decay       decay, synthesize           tiers, and summaries rewritten from them
     daily       daily append|show
     documents   tacit, context-md, principles, summary: show|edit of markdown documents
-    agents      agents, agent create
+    agents      agents, agent create|token
+    review      review list|show|approve|reject, activity   agents' writes, for a person
     search      search, context             the search engine and an agent's context
     watch       watch                       changes on disk as they happen
     mcp         mcp                         the vault's MCP server for one agent, over stdio
@@ -46,6 +47,7 @@ from vault_app.cli import (
     facts,
     gui,
     mcp,
+    review,
     search,
     serve,
     vaults,
@@ -54,7 +56,21 @@ from vault_app.cli import (
 from vault_app.core import errors
 
 # the order of `vault-app --help`
-GROUPS = (vaults, entities, facts, decay, daily, documents, agents, search, watch, mcp, serve, gui)
+GROUPS = (
+    vaults,
+    entities,
+    facts,
+    decay,
+    daily,
+    documents,
+    agents,
+    review,
+    search,
+    watch,
+    mcp,
+    serve,
+    gui,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
