@@ -86,7 +86,7 @@ def make_queries(root: Path, count: int, rng: random.Random) -> list[str]:
     """2-4 distinct words of a random fact of a random entity (as bench_search asks)."""
     v = vault.Vault(root)
     refs = v.entity_refs()
-    texts = [f.text for ref in rng.sample(refs, min(200, len(refs))) for f in v.entity(ref).facts]
+    texts = [f.fact for ref in rng.sample(refs, min(200, len(refs))) for f in v.entity(ref).facts]
     queries = []
     while len(queries) < count:
         words = sorted({w for w in re.findall(r"[a-z]{4,}", rng.choice(texts).lower())})
@@ -159,7 +159,8 @@ async def call(c: Client, tool: str, arguments: dict[str, Any]) -> float:
 def search_call(tools: set[str], query: str) -> tuple[str, dict[str, Any]]:
     if "memory_query" in tools:
         return "memory_query", {"op": "search", "query": query, "limit": 10}
-    return "search", {"query": query, "limit": 10}
+    # the CLI's search marks nothing accessed either (the tool's default writes the hits)
+    return "search", {"query": query, "limit": 10, "kinds": ["facts"], "mark_access": False}
 
 
 def insert_call(tools: set[str], agent: str, i: int) -> tuple[str, dict[str, Any]]:
@@ -222,7 +223,20 @@ def token_check(root: Path, token: str, rounds: int = 2000) -> None:
 
 
 async def measure(args: argparse.Namespace, root: Path, agents: dict[str, str]) -> None:
+    queries = make_queries(root, args.queries, random.Random(7))
     serve = Serve(root, *([] if args.semantic else ["--bm25"]))
+    try:
+        http_median = await measure_serve(args, serve, agents, queries)
+    finally:
+        if serve.process.poll() is None:
+            serve.process.kill()
+            serve.process.wait(60)
+    await measure_cli(args, root, queries, http_median)
+
+
+async def measure_serve(
+    args: argparse.Namespace, serve: Serve, agents: dict[str, str], queries: list[str]
+) -> float:
     names = list(agents)
     token = agents[names[0]]
     line(
@@ -256,8 +270,6 @@ async def measure(args: argparse.Namespace, root: Path, agents: dict[str, str]) 
     state, waited = await wait_for_index(serve.base, args.semantic)
     line("index loaded (search state)", f"{state} after {waited:.1f} s more")
     rss_loaded = proc_status(serve.process.pid)
-
-    queries = make_queries(root, args.queries, random.Random(7))
 
     async def searcher(agent: str, mine: list[str]) -> list[float]:
         async with client(serve.url, agents[agent]) as c:
@@ -296,7 +308,12 @@ async def measure(args: argparse.Namespace, root: Path, agents: dict[str, str]) 
     started = time.perf_counter()
     code = serve.stop()
     line("SIGTERM -> exit", f"status {code} in {time.perf_counter() - started:.2f} s")
+    return http_median
 
+
+async def measure_cli(
+    args: argparse.Namespace, root: Path, queries: list[str], http_median: float
+) -> None:
     cli = []
     env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}
     mode = [] if args.semantic else ["--mode", "bm25"]

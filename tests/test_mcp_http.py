@@ -246,6 +246,25 @@ def test_a_rotated_or_revoked_token_is_refused_at_the_next_request(
     assert post(url, Authorization=f"Bearer {agents['bob']}").status_code == 200
 
 
+def test_background_services_live_as_long_as_the_app(vault: vault_module.Vault) -> None:
+    events: list[str] = []
+
+    @contextlib.asynccontextmanager
+    async def service() -> AsyncIterator[None]:
+        events.append("started")
+        yield
+        events.append("stopped")
+
+    server = ThreadServer(
+        lambda port: http.secure_app(
+            whoami_server(), vault.root, host="127.0.0.1", port=port, services=[service]
+        )
+    )
+    assert events == ["started"]
+    server.stop()
+    assert events == ["started", "stopped"]
+
+
 def test_allowed_hosts_and_origins() -> None:
     assert http.allowed_hosts("127.0.0.1", 8765) == {
         "127.0.0.1:8765",

@@ -95,7 +95,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(
             f"vault-app: warning: listening on {host}, which other machines can reach: "
             "every request needs an agent's token, but plain HTTP is readable on the way "
-            "(put TLS in front)",
+            "(put TLS in front); clients must name it as Host, or be allowed by --allow-host",
             file=sys.stderr,
         )
     clock = decay.fixed_clock(_common.parse_moment(args.now)) if args.now else decay.system_clock
