@@ -3,9 +3,10 @@
     core    the vault logic; imports nothing else of vault_app
     search  core
     watch   core
-    cli     core, search, watch (and the window, which `vault-app app` starts)
+    cli     core, search, watch, mcp (`vault-app mcp` and `serve` run the MCP server; and
+            the window, which `vault-app app` starts)
     ui      core, search, watch
-    mcp     core, search, watch (the agents' face, when it exists)
+    mcp     core, search, watch (the agents' face)
 
 A face never imports another face's internals (the window does not import the CLI, the CLI
 imports only `vault_app.ui.app`, to start the window). Imports are read from the source,
@@ -25,7 +26,7 @@ ALLOWED: dict[str, set[str]] = {
     "core": {"core"},
     "search": {"core", "search"},
     "watch": {"core", "watch"},
-    "cli": {"core", "search", "watch", "cli", "ui.app"},
+    "cli": {"core", "search", "watch", "cli", "mcp", "ui.app"},
     "ui": {"core", "search", "watch", "ui"},
     "mcp": {"core", "search", "watch", "mcp"},
 }

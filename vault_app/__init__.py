@@ -48,6 +48,7 @@ _HOMES = {
     "LockTimeoutError": "vault_app.core.errors",
     "InvalidFactError": "vault_app.core.errors",
     "DataLossError": "vault_app.core.errors",
+    "AccessDeniedError": "vault_app.core.errors",
 }
 
 __all__ = [  # noqa: RUF022 (grouped as above, not sorted)
@@ -69,6 +70,7 @@ __all__ = [  # noqa: RUF022 (grouped as above, not sorted)
     "LockTimeoutError",
     "InvalidFactError",
     "DataLossError",
+    "AccessDeniedError",
 ]
 
 if TYPE_CHECKING:  # for type checkers and editors; at run time, `__getattr__` below
@@ -76,6 +78,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time, `__getattr__` b
 
     from vault_app.core.aio import AsyncVault
     from vault_app.core.errors import (
+        AccessDeniedError,
         AlreadyExistsError,
         ConflictError,
         CorruptFileError,

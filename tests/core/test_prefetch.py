@@ -18,9 +18,7 @@ def demo_vault(tmp_path: Path) -> vault.Vault:
     return demo.create_demo(tmp_path / "v")
 
 
-def read_ahead_by(
-    monkeypatch: pytest.MonkeyPatch, roots: list[Path], threads: int
-) -> list[Path]:
+def read_ahead_by(monkeypatch: pytest.MonkeyPatch, roots: list[Path], threads: int) -> list[Path]:
     seen: list[Path] = []
     monkeypatch.setattr(prefetch, "_read_ahead", lambda path: seen.append(Path(path)))
     prefetch.prefetch([str(r) for r in roots], threads)

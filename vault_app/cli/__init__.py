@@ -18,9 +18,11 @@ One module per command group, each declaring its commands' arguments beside the 
     decay       decay, synthesize           tiers, and summaries rewritten from them
     daily       daily append|show
     documents   tacit, context-md, principles, summary: show|edit of markdown documents
-    agents      agents, agent create
+    agents      agents, agent create|token
+    review      review list|show|approve|reject, activity   agents' writes, for a person
     search      search, context             the search engine and an agent's context
     watch       watch                       changes on disk as they happen
+    mcp         mcp                         the vault's MCP server for one agent, over stdio
     gui         gui (and no command)        the desktop app
     _common     what they share: declaring commands, output, opening the vault, input
 """
@@ -43,6 +45,8 @@ from vault_app.cli import (
     entities,
     facts,
     gui,
+    mcp,
+    review,
     search,
     vaults,
     watch,
@@ -50,7 +54,7 @@ from vault_app.cli import (
 from vault_app.core import errors
 
 # the order of `vault-app --help`
-GROUPS = (vaults, entities, facts, decay, daily, documents, agents, search, watch, gui)
+GROUPS = (vaults, entities, facts, decay, daily, documents, agents, review, search, watch, mcp, gui)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,11 +1,12 @@
 """Agents: `agents` lists them (entities, daily notes, whether they keep a TACIT.md),
-`agent create` makes an agent's folder."""
+`agent create` makes an agent's folder, `agent token` its token for `vault-app serve`
+(declared in `cli.review`)."""
 
 from __future__ import annotations
 
 import argparse
 
-from vault_app.cli import _common
+from vault_app.cli import _common, review
 from vault_app.cli._common import emit, open_vault, table
 
 
@@ -14,6 +15,7 @@ def register(commands: _common.Commands) -> None:
     agent = commands.group("agent", "manage agents")
     p = commands.command("create", cmd_agent_create, "create an agent folder", within=agent)
     p.add_argument("agent_id")
+    review.register_token(commands, agent)
 
 
 def cmd_agents(args: argparse.Namespace) -> None:

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import copy
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import platformdirs
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from vault_app.core import decay as decay_rules
 from vault_app.core import errors, layout, safe_fs
@@ -65,6 +66,46 @@ class SearchSettings(BaseModel):
     min_cosine: float = Field(default=0.32, ge=-1, le=1)
 
 
+_CHAT_ID = re.compile(r"^-?[0-9]{1,20}$")
+
+
+class AgentsSettings(BaseModel):
+    """`[agents]`: who may write what beyond its own workspace, and where chats go.
+
+    An agent always writes its own workspace, daily notes and documents; a global entity
+    or global daily note only when it is listed in `global_writers`. `chats` maps a
+    MicroClaw chat id (an integer, written as a string key) to the entity its memories go
+    to (`areas/family`, `agent:household:resources/kitchen`); see `agent_access`.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    global_writers: list[str] = Field(default_factory=list)
+    chats: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("global_writers")
+    @classmethod
+    def _agent_ids(cls, value: list[str]) -> list[str]:
+        for agent in value:
+            try:
+                layout.validate_agent_id(agent)
+            except errors.InvalidIdError as exc:
+                raise ValueError(str(exc)) from None
+        return value
+
+    @field_validator("chats")
+    @classmethod
+    def _chat_map(cls, value: dict[str, str]) -> dict[str, str]:
+        for chat, address in value.items():
+            if not _CHAT_ID.match(chat):
+                raise ValueError(f'chat id {chat!r} is not an integer (e.g. "-1001234")')
+            try:
+                layout.EntityRef.parse(address)
+            except errors.InvalidIdError as exc:
+                raise ValueError(f"chat {chat}: {exc}") from None
+        return value
+
+
 class VaultConfig(BaseModel):
     """`.vault/config.toml`; every key is optional and unknown keys are an error."""
 
@@ -74,6 +115,7 @@ class VaultConfig(BaseModel):
     synthesis: SynthesisSettings = Field(default_factory=SynthesisSettings)
     storage: StorageSettings = Field(default_factory=StorageSettings)
     search: SearchSettings = Field(default_factory=SearchSettings)
+    agents: AgentsSettings = Field(default_factory=AgentsSettings)
 
     @classmethod
     def load(cls, vault_root: Path) -> VaultConfig:
@@ -114,6 +156,8 @@ class VaultConfig(BaseModel):
         with store.transaction(path) as tx:
             text = DEFAULT_CONFIG_TOML if replace or not tx.data else _text_on_disk(path, tx.data)
             document = tomlkit.parse(text)
+            if "agents" not in document and self.agents == AgentsSettings():
+                del known["agents"]  # optional: a file without it does not grow an empty one
             _edit(document, known, ())
             out = document.as_string()
             if tomllib.loads(out) != merge_known(tomllib.loads(text), known):
@@ -141,12 +185,22 @@ def _text_on_disk(path: Path, data: bytes) -> str:
     return text
 
 
-def merge_known(current: Mapping[str, Any], known: Mapping[str, Any]) -> dict[str, Any]:
+# Tables whose keys are data, not settings (`[agents.chats]`): a key the model no longer
+# holds is removed from the file, where elsewhere unknown keys are kept.
+_FREE_TABLES = frozenset({("agents", "chats")})
+
+
+def merge_known(
+    current: Mapping[str, Any], known: Mapping[str, Any], path: tuple[str, ...] = ()
+) -> dict[str, Any]:
     """`current` with the values of `known` put in (recursively into tables; None removes)."""
     merged = copy.deepcopy(dict(current))
     for key, value in known.items():
-        if isinstance(value, Mapping) and isinstance(merged.get(key), dict):
-            merged[key] = merge_known(merged[key], value)
+        if (*path, key) in _FREE_TABLES:
+            if value or key in merged:  # an empty one the file lacks is not added
+                merged[key] = copy.deepcopy(value)
+        elif isinstance(value, Mapping) and isinstance(merged.get(key), dict):
+            merged[key] = merge_known(merged[key], value, (*path, key))
         elif value is None:
             merged.pop(key, None)
         else:
@@ -167,6 +221,9 @@ def _edit(table: Any, known: Mapping[str, Any], path: tuple[str, ...]) -> None:
                 del table[key]
         elif isinstance(value, Mapping) and isinstance(current, Mapping):
             _edit(current, value, where)
+            if where in _FREE_TABLES:
+                for gone in [k for k in current if k not in value]:
+                    del table[key][gone]
         elif _is_table_list(value) and isinstance(current, list) and _is_table_list(current):
             for index, item in enumerate(value[: len(current)]):
                 _edit(current[index], item, (*where, str(index)))
@@ -178,6 +235,8 @@ def _edit(table: Any, known: Mapping[str, Any], path: tuple[str, ...]) -> None:
             continue
         elif present:
             table[key] = value  # tomlkit keeps the key's place and its trailing comment
+        elif where in _FREE_TABLES and not value:
+            continue  # an empty table of data the file lacks: nothing to say
         elif isinstance(value, Mapping):  # a table the file lacks: appended, with notes
             section = tomlkit.table()
             _edit(section, value, where)
@@ -254,6 +313,11 @@ semantic = true             # semantic and hybrid search (needs the `semantic` e
 # model = "/path/to/a/sentence-transformers/model"   # default: all-MiniLM-L6-v2, offline
 bm25_weight = 0.2           # hybrid score = w * BM25 + (1 - w) * semantic, both scaled
 min_cosine = 0.32           # a hit without a query term needs this raw cosine (noise floor)
+
+[agents]
+global_writers = []         # agents that may write global entities and global daily notes
+# [agents.chats]            # MicroClaw chat id -> the entity its memories go to
+# "-1001234" = "areas/family"
 """
 
 

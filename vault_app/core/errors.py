@@ -78,6 +78,12 @@ class InvalidFactError(VaultError):
     """A fact (or an edit to one) that breaks the schema: empty text, unknown category…"""
 
 
+class AccessDeniedError(VaultError):
+    """An agent asked to write where it may not (another agent's workspace, a global
+    entity without being a global writer, global/AGENTS.md). The message names the
+    agent, the target and the rule that refused it."""
+
+
 class DataLossError(VaultError):
     """A write refused because the file would come out holding less than it held (a fact
     file with fewer facts): vault-app never deletes a fact, so the file is left as it was."""

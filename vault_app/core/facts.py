@@ -9,6 +9,7 @@ of a fact are checked first (`checked_fields`, `checked_json`).
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import uuid
 from collections.abc import Callable, Iterable, Sequence
@@ -71,17 +72,19 @@ class Facts:
         agent_id: str | None = None,
         confidence: float = 1.0,
         metadata: dict[str, Any] | None = None,
+        at: dt.datetime | None = None,
     ) -> models.Fact:
-        """Append a new active fact to an existing entity."""
+        """Append a new active fact to an existing entity, stamped `at` (default now)."""
         fields = checked_fields(text, category, related, confidence, agent_id)
         checked_json(source=source, metadata=metadata)
+        moment = checked_time(at)
         fact_id = new_fact_id()
 
         def change(ff: formats.FactFile) -> models.Fact:
             entry = formats.new_entry(
                 ff.dialect,
                 fact_id=fact_id,
-                now=self.now(),
+                now=moment or self.now(),
                 source=source,
                 metadata=metadata,
                 **fields,
@@ -103,9 +106,12 @@ class Facts:
         agent_id: str | None = None,
         confidence: float | None = None,
         metadata: dict[str, Any] | None = None,
+        at: dt.datetime | None = None,
     ) -> tuple[models.Fact, models.Fact]:
-        """Replace a fact by a new one; the old one stays, marked superseded, both linked."""
+        """Replace a fact by a new one (stamped `at`, default now); the old one stays,
+        marked superseded, both linked."""
         checked_json(source=source, metadata=metadata)
+        moment = checked_time(at)
         ref = self.locate([fact_id])[fact_id]
         new_id = new_fact_id()
 
@@ -127,7 +133,7 @@ class Facts:
             entry = formats.new_entry(
                 ff.dialect,
                 fact_id=new_id,
-                now=self.now(),
+                now=moment or self.now(),
                 source=source,
                 metadata=metadata,
                 supersedes=fact_id,
@@ -165,6 +171,7 @@ class Facts:
                     entry["supersededBy"] = None
                 if isinstance(metadata, dict):
                     metadata.pop("retracted", None)
+                    metadata.pop("archived", None)
             elif superseded_by is not None:
                 formats.mark_superseded(ff, entry, superseded_by)
                 if isinstance(metadata, dict):
@@ -179,6 +186,30 @@ class Facts:
 
         action = "fact.reinstate" if active else "fact.retract"
         return self.edit(ref, action, change, factId=fact_id, supersededBy=superseded_by)
+
+    def archive(self, fact_id: str, reason: str | None = None) -> models.Fact:
+        """Withdraw an active fact, kept: status superseded by nothing, with
+        `metadata.archived` saying when, by whom and why (`set_status(active=True)` brings
+        it back and drops the note)."""
+        if reason is not None:
+            checked_json(reason=reason)
+        ref = self.locate([fact_id])[fact_id]
+
+        def change(ff: formats.FactFile) -> models.Fact:
+            index = ff.index_of(fact_id)
+            if not ff.fact_at(index).is_active:
+                raise errors.InvalidFactError(f"fact {fact_id} is not active; nothing to archive")
+            entry = ff.raw[index]
+            formats.mark_superseded(ff, entry, None)
+            metadata = entry.get("metadata")
+            if not isinstance(metadata, dict):
+                metadata = entry["metadata"] = {}
+            note = {"at": formats.iso(self.now()), "by": self.actor}
+            metadata["archived"] = note if reason is None else {**note, "reason": reason}
+            ff.invalidate()
+            return ff.fact_at(index)
+
+        return self.edit(ref, "fact.archive", change, factId=fact_id)
 
     def mark_accessed(self, fact_ids: Iterable[str]) -> dict[str, int]:
         """Count one access of each fact (batched per file); returns the new counts."""
@@ -267,6 +298,19 @@ class Facts:
             if any(ref.path in f.related_entities for f in found if f.is_active):
                 incoming.add(str(folder.ref))
         return {"outgoing": outgoing, "incoming": sorted(incoming)}
+
+
+def checked_time(at: dt.datetime | None) -> dt.datetime | None:
+    """`at` as an aware time (a naive one is local time), or None; InvalidFactError for
+    a time the fact models refuse (`models.time_problem`) or that is not a datetime."""
+    if at is None:
+        return None
+    if not isinstance(at, dt.datetime):
+        raise errors.InvalidFactError(f"a fact's time must be a datetime, not {at!r}")
+    problem = models.time_problem(at)
+    if problem is not None:
+        raise errors.InvalidFactError(problem)
+    return decay.as_aware(at)
 
 
 def checked_json(**values: Any) -> None:

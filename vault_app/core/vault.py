@@ -257,12 +257,17 @@ class Vault:
         confidence: float = 1.0,
         metadata: dict[str, Any] | None = None,
         create: bool = False,
+        at: dt.datetime | None = None,
     ) -> models.Fact:
-        """Append a new active fact; with `create`, make the entity if it is missing."""
+        """Append a new active fact; with `create`, make the entity if it is missing.
+
+        `at` (default now) is the fact's timestamp, for facts learnt earlier (backfill);
+        a naive time is local time."""
         ref, related = layout.as_ref(ref), list(related)
         if create and not self.paths.entity_dir(ref).is_dir():
             facts.checked_fields(text, category, related, confidence, agent_id)  # before
             facts.checked_json(source=source, metadata=metadata)  # the entity is made
+            facts.checked_time(at)
             with contextlib.suppress(errors.AlreadyExistsError):
                 self.create_entity(ref)
         return self._facts().add(
@@ -274,6 +279,7 @@ class Vault:
             agent_id=agent_id,
             confidence=confidence,
             metadata=metadata,
+            at=at,
         )
 
     def supersede_fact(
@@ -287,8 +293,10 @@ class Vault:
         agent_id: str | None = None,
         confidence: float | None = None,
         metadata: dict[str, Any] | None = None,
+        at: dt.datetime | None = None,
     ) -> tuple[models.Fact, models.Fact]:
-        """Replace a fact by a new one; the old one stays, marked superseded, both linked."""
+        """Replace a fact by a new one (stamped `at`, default now); the old one stays,
+        marked superseded, both linked."""
         return self._facts().supersede(
             fact_id,
             text,
@@ -298,6 +306,7 @@ class Vault:
             agent_id=agent_id,
             confidence=confidence,
             metadata=metadata,
+            at=at,
         )
 
     def set_fact_status(
@@ -311,6 +320,11 @@ class Vault:
         new one; redo reverses each step (`superseded_by` re-links the old fact).
         """
         return self._facts().set_status(fact_id, active, superseded_by=superseded_by)
+
+    def archive_fact(self, fact_id: str, *, reason: str | None = None) -> models.Fact:
+        """Withdraw an active fact, kept, noting when, by whom and why in its
+        `metadata.archived`; `set_fact_status(fact_id, True)` reverses it."""
+        return self._facts().archive(fact_id, reason)
 
     def mark_accessed(self, fact_ids: Iterable[str]) -> dict[str, int]:
         """Count one access of each fact (batched per file); returns the new counts."""

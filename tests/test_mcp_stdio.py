@@ -1,0 +1,90 @@
+"""`vault-app mcp` as an agent framework runs it: a real child process spoken to over
+stdio by the SDK's own client (handshake, tool list, a search, a write), and the command
+line's refusals (an unknown agent is a usage error, exit status 2)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client, StdioServerParameters
+
+from vault_app.core import demo
+
+AGENT = "finance"
+
+
+@pytest.fixture(scope="module")
+def demo_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("stdio") / "v"
+    demo.create_demo(root)
+    return root
+
+
+def child_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
+    env["HF_HUB_OFFLINE"] = "1"
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[1])
+    return env
+
+
+def test_a_stdio_client_searches_over_a_real_process(demo_root: Path) -> None:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "vault_app", "--vault", str(demo_root), "mcp", "--agent", AGENT, "--bm25"],
+        env=child_env(),
+    )
+
+    async def session() -> dict[str, Any]:
+        async with Client(params) as client:
+            tools = await client.list_tools()
+            found = await client.call_tool("search", {"query": "vanity delivery", "limit": 3})
+            refused = await client.call_tool("get_entity", {"entity": "agent:security:areas/x"})
+            added = await client.call_tool(
+                "add_fact",
+                {
+                    "entity": f"agent:{AGENT}:resources/stdio",
+                    "text": "The stdio client wrote this fact.",
+                    "category": "context",
+                },
+            )
+            again = await client.call_tool("search", {"query": "stdio client wrote"})
+            return {
+                "server": client.server_info,
+                "tools": {t.name for t in tools.tools},
+                "search": found,
+                "refused": refused,
+                "added": added,
+                "again": again,
+            }
+
+    answer = asyncio.run(session())
+    assert answer["server"].name == "vault-app"
+    assert {"search", "get_entity", "read_daily"} <= answer["tools"]
+    found = answer["search"]
+    assert not found.is_error and found.structured_content["hits"]
+    assert found.structured_content["mode"] == "bm25"
+    assert answer["refused"].is_error
+    assert "may not read agent:security:areas/x" in answer["refused"].content[0].text
+    added = answer["added"].structured_content
+    assert added["status"] == "applied"
+    assert answer["again"].structured_content["hits"][0]["id"] == added["fact"]["id"]
+
+
+def test_an_unknown_agent_is_a_usage_error(demo_root: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "vault_app", "--vault", str(demo_root), "mcp", "--agent", "ghost"],
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "no agent 'ghost'" in done.stderr and "vault-app agent create ghost" in done.stderr

@@ -1,0 +1,77 @@
+"""`mcp`: serve the vault to one agent over stdio, the MCP transport an agent framework
+starts as a child process (`vault-app mcp --agent finance`).
+
+This command owns its process: it opts in to the bulk-load tuning (`memory.tune_process`),
+sends logging to stderr, and keeps stdout for the protocol alone: the protocol gets a
+private copy of file descriptor 1, and descriptor 1 itself then points at stderr, so a
+stray print or a native library's message cannot corrupt the stream. The search index
+opens in the background (`Runtime.start`): the handshake answers at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+
+from vault_app.cli import _common
+from vault_app.core import errors
+
+
+def register(commands: _common.Commands) -> None:
+    p = commands.command("mcp", cmd_mcp, "serve the vault to an agent over MCP (stdio)")
+    p.add_argument(
+        "--agent",
+        metavar="ID",
+        help="the agent the client is (required unless the vault has exactly one agent)",
+    )
+    p.add_argument("--bm25", action="store_true", help="do not load the semantic model")
+
+
+def _agent(args: argparse.Namespace, known: list[str]) -> str:
+    if args.agent is None:
+        if len(known) == 1:
+            return known[0]
+        raise _common.UsageError(
+            f"give --agent ID: the agent this client is (agents: {', '.join(known) or 'none'})"
+        )
+    if args.agent not in known:
+        raise _common.UsageError(
+            f"no agent {args.agent!r} in this vault (agents: {', '.join(known) or 'none'}); "
+            f"create it with `vault-app agent create {args.agent}`"
+        )
+    return args.agent
+
+
+def _protocol_stdout() -> None:
+    """Give the protocol its own copy of stdout; point descriptor 1 at stderr."""
+    sys.stdout.flush()
+    private = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = open(private, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from vault_app.core import decay, layout, memory
+    from vault_app.mcp import runtime, server
+
+    root = _common.resolve_vault_path(args.vault)
+    if not layout.is_vault(root):
+        raise errors.NotFoundError(f"no vault at {root}")
+    clock = decay.fixed_clock(_common.parse_moment(args.now)) if args.now else decay.system_clock
+    served = runtime.Runtime(root, semantic=False if args.bm25 else None, clock=clock)
+    agent = _agent(args, served.reader.paths.agent_ids())
+    served.vault_for(agent)
+    if getattr(args, "owns_process", False):
+        memory.tune_process()
+        logging.basicConfig(
+            stream=sys.stderr, level=logging.WARNING, format="vault-app mcp: %(message)s"
+        )
+        _protocol_stdout()
+    served.start()
+    try:
+        server.build_server(served, lambda ctx: agent).run("stdio")
+    finally:
+        served.close()
+    return 0

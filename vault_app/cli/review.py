@@ -1,0 +1,137 @@
+"""Agents' writes, for the person in charge: `review list|show|approve|reject` (the
+writes the injection scan held back), `activity` (the audit log, newest first) and
+`agent token` (the bearer token an agent presents to `vault-app serve`)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from vault_app.cli import _common
+from vault_app.cli._common import emit, open_vault, table
+
+
+def register(commands: _common.Commands) -> None:
+    group = commands.group("review", "agent writes held for a person (injection scan)")
+    p = commands.command("list", cmd_list, "list proposals (pending only by default)", within=group)
+    p.add_argument("--all", action="store_true", help="decided ones too")
+    p = commands.command("show", cmd_show, "show a proposal, with its diff", within=group)
+    p.add_argument("review_id")
+    p = commands.command("approve", cmd_approve, "apply a proposal as its agent", within=group)
+    p.add_argument("review_id")
+    p = commands.command("reject", cmd_reject, "reject a proposal (kept)", within=group)
+    p.add_argument("review_id")
+    p.add_argument("--reason", help="why, for the record")
+    p = commands.command("activity", cmd_activity, "recent writes from the audit log")
+    p.add_argument("--agent", help="only this agent's writes")
+    p.add_argument("--action", help="only this action (fact.add) or family (fact)")
+    p.add_argument("--limit", type=_common.whole(1, 100_000), default=50)
+
+
+def register_token(commands: _common.Commands, agent: _common.Subcommands) -> None:
+    """`agent token ID [--revoke]`, in the `agent` group that `cli.agents` declares."""
+    p = commands.command(
+        "token", cmd_token, "issue (or rotate) an agent's token for vault-app serve", within=agent
+    )
+    p.add_argument("agent_id")
+    p.add_argument("--revoke", action="store_true", help="revoke the agent's token instead")
+
+
+def cmd_list(args: argparse.Namespace) -> None:
+    from vault_app.core import review  # the handlers import the core: --help stays light
+
+    v = open_vault(args)
+    found = review.all_proposals(v) if args.all else review.pending(v)
+    rows = [review.describe(p) for p in found]
+    emit(
+        args,
+        rows,
+        lambda: (
+            table(
+                [[r["id"], r["status"], r["agent"], r["kind"], r["target"], _why(r)] for r in rows],
+                ["id", "status", "agent", "kind", "target", "why"],
+            )
+            if rows
+            else "No proposals waiting for review."
+        ),
+    )
+
+
+def cmd_show(args: argparse.Namespace) -> None:
+    from vault_app.core import review
+
+    described = review.describe(review.get(open_vault(args), args.review_id))
+    emit(args, described, lambda: _show(described))
+
+
+def cmd_approve(args: argparse.Namespace) -> None:
+    from vault_app.core import review
+
+    described = review.describe(review.approve(open_vault(args), args.review_id))
+    emit(args, described, f"Approved {args.review_id}: applied as agent {described['agent']}")
+
+
+def cmd_reject(args: argparse.Namespace) -> None:
+    from vault_app.core import review
+
+    described = review.describe(review.reject(open_vault(args), args.review_id, args.reason))
+    emit(args, described, f"Rejected {args.review_id} (kept in .vault/review)")
+
+
+def cmd_activity(args: argparse.Namespace) -> None:
+    from vault_app.core import activity
+
+    v = open_vault(args)
+    lines = activity.recent(v.root, limit=args.limit, agent=args.agent, action=args.action)
+    emit(
+        args,
+        lines,
+        lambda: table(
+            [[e.get("time"), e.get("actor"), e.get("action"), e.get("target")] for e in lines],
+            ["time", "actor", "action", "target"],
+        ),
+    )
+
+
+def cmd_token(args: argparse.Namespace) -> None:
+    from vault_app.core import tokens
+
+    v = open_vault(args)
+    if args.revoke:
+        done = tokens.revoke(v, args.agent_id)
+        emit(
+            args,
+            {"agent": args.agent_id, "revoked": done},
+            f"Revoked the token of {args.agent_id}" if done else f"{args.agent_id} had no token",
+        )
+        return
+    token = tokens.issue(v, args.agent_id)
+    hint = (
+        "Shown once. Give it to the agent's MCP client as the header "
+        "'Authorization: Bearer <token>' for vault-app serve; run this again to rotate it."
+    )
+    emit(args, {"agent": args.agent_id, "token": token, "hint": hint}, f"{token}\n{hint}")
+
+
+def _why(row: dict[str, Any]) -> str:
+    return "; ".join(f["detail"] for f in row["findings"])
+
+
+def _show(r: dict[str, Any]) -> str:
+    lines = [
+        f"{r['id']}  {r['status']}",
+        f"agent:   {r['agent']}  ({r['created']})",
+        f"write:   {r['kind']} -> {r['target']}",
+    ]
+    lines += [f"finding: {f['kind']}: {f['detail']} ({f['excerpt']})" for f in r["findings"]]
+    if r["decidedBy"]:
+        lines.append(f"decided: {r['status']} by {r['decidedBy']} at {r['decidedAt']}")
+    if r["reason"]:
+        lines.append(f"reason:  {r['reason']}")
+    if r["result"] and "error" in r["result"]:
+        lines.append(f"error:   {r['result']['error']}")
+    if r["diff"]:
+        lines += ["", *r["diff"]]
+    elif r["text"]:
+        lines += ["", str(r["text"])]
+    return "\n".join(lines)

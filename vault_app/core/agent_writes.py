@@ -1,0 +1,306 @@
+"""The one path every agent write takes: permission, validation, injection scan, apply.
+
+An `AgentWrite` is a write an agent asks for (add a fact, supersede or archive one,
+count accesses, append to its daily note, record a chat turn, write its TACIT.md...),
+as plain JSON-able data so that it can wait in the review queue and be applied later
+exactly as asked. `submit` is what agents call (the MCP tools, later the heartbeat):
+
+1. the write is checked: the vault must be acting as the write's agent, the agent may
+   write the target (`agent_access`, `AccessDeniedError`), and the parameters are
+   valid (unknown parameters, empty texts, bad categories, times out of range: the
+   precise `VaultError` of the core) — before anything is queued or written;
+2. every text the agent wrote is scanned (`injection.scan`); any finding sends the
+   write to a person (`review.propose`) and the agent gets `Pending`;
+3. otherwise it is applied (`apply`) and the agent gets `Applied` with the result.
+
+`apply` is also the approval path (`review.approve`): the permission is checked again
+(the settings may have changed since), the scan is not (a person looked at it). Every
+write is made by the vault given, opened with actor `agent:<id>`, so the audit log
+names the agent. Nothing is deleted: archiving a fact withdraws it, kept.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from vault_app.core import agent_access, documents, errors, facts, injection, layout, models
+
+if TYPE_CHECKING:  # vault imports most of core; only its type is needed here
+    from vault_app.core.vault import Vault
+
+Kind = Literal[
+    "add_fact",
+    "supersede_fact",
+    "archive_fact",
+    "touch_facts",
+    "append_daily",
+    "record_interaction",
+    "write_document",
+]
+
+
+class AgentWrite(BaseModel):
+    """A write an agent asks for; JSON round-trips (`model_dump_json`/`model_validate_json`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Kind
+    agent: str
+    params: dict[str, Any]
+    at: dt.datetime | None = None  # the write's timestamp (backfill); None = now
+
+
+@dataclass(frozen=True)
+class Applied:
+    result: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Pending:
+    review_id: str
+    findings: list[injection.Finding]
+
+
+# kind -> (required parameters, optional parameters)
+PARAMS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "add_fact": (
+        frozenset({"entity", "text", "category"}),
+        frozenset({"related", "source", "confidence", "metadata"}),
+    ),
+    "supersede_fact": (
+        frozenset({"fact_id", "text"}),
+        frozenset({"category", "related", "source", "confidence", "reason"}),
+    ),
+    "archive_fact": (frozenset({"fact_id"}), frozenset({"reason"})),
+    "touch_facts": (frozenset({"fact_ids"}), frozenset()),
+    "append_daily": (frozenset({"text"}), frozenset({"scope"})),
+    "record_interaction": (frozenset({"role", "text"}), frozenset({"speaker", "chat_id"})),
+    "write_document": (frozenset({"name", "text"}), frozenset({"expected_sha256"})),
+}
+_ROLE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,31}$")
+_MAX_SPEAKER = 100
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+
+
+def submit(vault: Vault, write: AgentWrite) -> Applied | Pending:
+    """Check, scan, then apply or queue for review `write` (see the module doc)."""
+    texts = check(vault, write)
+    findings = [finding for text in texts for finding in injection.scan(text)]
+    if findings:
+        from vault_app.core import review  # review applies through this module
+
+        proposal = review.propose(vault, write, findings)
+        return Pending(proposal.id, findings)
+    return apply(vault, write)
+
+
+def apply(vault: Vault, write: AgentWrite) -> Applied:
+    """Apply `write` as its agent: permission and parameters checked again, no scan."""
+    check(vault, write)
+    p, at = write.params, write.at
+    if write.kind == "add_fact":
+        fact = vault.add_fact(
+            p["entity"],
+            p["text"],
+            p["category"],
+            related=p.get("related") or (),
+            source=p.get("source"),
+            agent_id=write.agent,
+            confidence=p.get("confidence", 1.0),
+            metadata=p.get("metadata"),
+            create=True,
+            at=at,
+        )
+        return Applied({"fact": fact_json(fact), "entity": p["entity"]})
+    if write.kind == "supersede_fact":
+        reason = p.get("reason")
+        old, new = vault.supersede_fact(
+            p["fact_id"],
+            p["text"],
+            category=p.get("category"),
+            related=p.get("related"),
+            source=p.get("source"),
+            agent_id=write.agent,
+            confidence=p.get("confidence"),
+            metadata=None if reason is None else {"reason": reason},
+            at=at,
+        )
+        return Applied({"old": fact_json(old), "fact": fact_json(new)})
+    if write.kind == "archive_fact":
+        fact = vault.archive_fact(p["fact_id"], reason=p.get("reason"))
+        return Applied({"fact": fact_json(fact)})
+    if write.kind == "touch_facts":
+        return Applied({"counts": vault.mark_accessed(p["fact_ids"])})
+    if write.kind in ("append_daily", "record_interaction"):
+        entry = vault.append_daily(daily_text(write), agent=daily_scope(write), at=at)
+        return Applied({"entry": entry_json(entry)})
+    digest = vault.write_document(
+        p["name"], p["text"], agent=write.agent, expected=_expected(p.get("expected_sha256"))
+    )
+    return Applied({"sha256": digest, "document": p["name"]})
+
+
+def check(vault: Vault, write: AgentWrite) -> list[str]:
+    """Refuse what `write` may not do or cannot be; returns the texts its agent wrote."""
+    acting = vault.acting_agent()
+    if acting != write.agent:
+        raise errors.AccessDeniedError(
+            f"a write of agent {write.agent!r} must be made by a vault opened as "
+            f"agent:{write.agent}, not by actor {vault.actor!r}"
+        )
+    _check_names(write)
+    p, settings, agent = write.params, vault.config, write.agent
+    if write.at is not None:
+        facts.checked_time(write.at)
+    if write.kind == "add_fact":
+        ref = layout.EntityRef.parse(_string(write, "entity"))
+        agent_access.check_entity(settings, agent, ref)
+        related = _strings(write, "related") if "related" in p else []
+        facts.checked_fields(p["text"], p["category"], related, p.get("confidence", 1.0), agent)
+        facts.checked_json(source=p.get("source"), metadata=_mapping(write, "metadata"))
+        return [p["text"], *_optional_strings(p, "source")]
+    if write.kind in ("supersede_fact", "archive_fact"):
+        ref = vault.locate([_string(write, "fact_id")])[p["fact_id"]]
+        agent_access.check_entity(settings, agent, ref)
+        if write.kind == "archive_fact":
+            return _optional_strings(p, "reason")
+        facts.checked_fields(  # an absent category is the old fact's: any valid one here
+            p["text"],
+            p.get("category") or models.FactCategory.CONTEXT,
+            _strings(write, "related") if p.get("related") is not None else [],
+            p["confidence"] if p.get("confidence") is not None else 1.0,
+            agent,
+        )
+        facts.checked_json(source=p.get("source"), reason=p.get("reason"))
+        return [p["text"], *_optional_strings(p, "source", "reason")]
+    if write.kind == "touch_facts":
+        vault.locate(_strings(write, "fact_ids"))  # read-only for the agent: no permission
+        return []
+    if write.kind in ("append_daily", "record_interaction"):
+        agent_access.check_daily(settings, agent, daily_scope(write))
+        _string(write, "text", blank=False)
+        daily_text(write)
+        return [p["text"], *_optional_strings(p, "speaker")]
+    name = _string(write, "name")
+    agent_access.check_document(agent, name, agent)
+    _string(write, "text")
+    _expected(p.get("expected_sha256"))
+    return [p["text"]]
+
+
+def daily_scope(write: AgentWrite) -> str | None:
+    """Whose daily note `write` appends to: the agent's, or None for the global one."""
+    scope = write.params.get("scope", "agent") if write.kind == "append_daily" else "agent"
+    if scope not in ("agent", "global"):
+        raise errors.InvalidIdError(
+            f"append_daily: scope {scope!r} is not 'agent' (the default) or 'global'"
+        )
+    return None if scope == "global" else write.agent
+
+
+def daily_text(write: AgentWrite) -> str:
+    """The entry `write` appends: its text, or a chat turn as `**role** (chat 42): text`."""
+    p = write.params
+    if write.kind == "append_daily":
+        return str(p["text"])
+    role = p["role"]
+    if not isinstance(role, str) or not _ROLE.match(role):
+        raise errors.InvalidFactError(
+            f"record_interaction: role {role!r} must be one word (user, assistant, ...)"
+        )
+    details = []
+    speaker = p.get("speaker")
+    if speaker is not None:
+        if not isinstance(speaker, str) or not speaker.strip() or len(speaker) > _MAX_SPEAKER:
+            raise errors.InvalidFactError(
+                f"record_interaction: speaker must be a name of 1 to {_MAX_SPEAKER} characters"
+            )
+        details.append(" ".join(speaker.split()))
+    chat = p.get("chat_id")
+    if chat is not None:
+        if isinstance(chat, bool) or not isinstance(chat, int):
+            raise errors.InvalidFactError(f"record_interaction: chat_id {chat!r} is not an integer")
+        details.append(f"chat {chat}")
+    where = f" ({', '.join(details)})" if details else ""
+    return f"**{role}**{where}: {p['text']}"
+
+
+def fact_json(fact: models.Fact) -> dict[str, Any]:
+    """A fact as the JSON agents get back (camelCase, as in the fact files)."""
+    return fact.model_dump(mode="json", by_alias=True)
+
+
+def entry_json(entry: models.DailyEntry) -> dict[str, Any]:
+    return {
+        "date": entry.date.isoformat(),
+        "time": entry.time,
+        "agent": entry.agent,
+        "text": entry.text,
+    }
+
+
+# -- parameter checks --------------------------------------------------------------------
+
+
+def _check_names(write: AgentWrite) -> None:
+    required, optional = PARAMS[write.kind]
+    given = set(write.params)
+    missing = sorted(required - given)
+    unknown = sorted(given - required - optional)
+    if missing or unknown:
+        problem = f"missing {', '.join(missing)}" if missing else f"unknown {', '.join(unknown)}"
+        allowed = ", ".join(sorted(required)) + (
+            f" (optional: {', '.join(sorted(optional))})" if optional else ""
+        )
+        raise errors.InvalidFactError(f"{write.kind}: {problem}; parameters are {allowed}")
+    layout.validate_agent_id(write.agent)
+
+
+def _string(write: AgentWrite, name: str, *, blank: bool = True) -> str:
+    value = write.params.get(name)
+    if not isinstance(value, str) or (not blank and not value.strip()):
+        raise errors.InvalidFactError(f"{write.kind}: {name} must be a non-empty string")
+    facts.checked_json(**{name: value})
+    return value
+
+
+def _strings(write: AgentWrite, name: str) -> list[str]:
+    value = write.params.get(name)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise errors.InvalidFactError(f"{write.kind}: {name} must be a list of strings")
+    return value
+
+
+def _mapping(write: AgentWrite, name: str) -> dict[str, Any] | None:
+    value = write.params.get(name)
+    if value is not None and not isinstance(value, dict):
+        raise errors.InvalidFactError(f"{write.kind}: {name} must be an object")
+    return value
+
+
+def _optional_strings(params: dict[str, Any], *names: str) -> list[str]:
+    for name in names:
+        value = params.get(name)
+        if value is not None and not isinstance(value, str):
+            raise errors.InvalidFactError(f"{name} must be a string")
+    return [params[n] for n in names if isinstance(params.get(n), str)]
+
+
+def _expected(value: Any) -> documents.Expected:
+    """`expected_sha256` as `Vault.write_document` takes it: None must not exist, "*"
+    any, else the 64 hex digits of the sha256 the agent read."""
+    if value is None:
+        return None
+    if value == "*":
+        return documents.Check.SKIP
+    if isinstance(value, str) and _SHA256.match(value):
+        return value
+    raise errors.InvalidFactError(
+        f"write_document: expected_sha256 {value!r} is not a sha256 (64 hex digits), "
+        "null (the document must not exist) or '*' (any)"
+    )

@@ -1,0 +1,313 @@
+"""The injection scan: what in a text an agent writes could steer or rob the agents that read it.
+
+Every text an agent writes into the vault passes through `scan` before it is applied; a
+text with findings waits for a person in the review queue, and a stored text with
+findings is shown to agents as `blocked_label(...)` (`shown_to_agents`).
+
+Design:
+- The rules are data (`data/injection_rules.toml`, loaded once): an id, a kind, a short
+  human detail and a regular expression. Every quantifier in them is bounded, and only
+  the first `MAX_SCAN_CHARS` characters are matched (a longer text is itself a finding),
+  so the cost of a scan is bounded whatever the text.
+- Obfuscation is undone before matching, not enumerated in the rules: each code point is
+  NFKC-folded (fullwidth, mathematical and ligature letters become ASCII; decomposed so
+  accents and combining marks drop), casefolded, mapped through a small homoglyph table
+  (Cyrillic and Greek look-alikes) and removed when it is invisible (format characters,
+  zero-width, bidi controls, tags, fillers). `IG\u200bNORE`, `ｉｇｎｏｒｅ` and `іgnore`
+  all read `ignore`. Folding one code point at a time keeps a map back to the raw text,
+  so a finding's excerpt shows what was written, escaped.
+- The invisible characters are findings in themselves (rules on the raw text), except
+  where Unicode needs them: a zero-width joiner inside an emoji sequence, a joiner or
+  non-joiner between letters of the scripts that use them (Arabic, Persian, Indic), the
+  tag characters of a subdivision flag.
+- A scan is a pure function of the text: deterministic, and it never raises on a `str`
+  (lone surrogates and control characters included).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+import re
+import tomllib
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+KINDS: tuple[str, ...] = ("invisible", "override", "role", "exfiltration", "markup", "oversize")
+MAX_SCAN_CHARS: int = 20_000
+RULES_FILE = "injection_rules.toml"
+EXCERPT_CHARS = 80
+
+# How each kind reads in a `[BLOCKED: …]` label.
+KIND_LABELS: dict[str, str] = {
+    "invisible": "hidden characters",
+    "override": "instruction override",
+    "role": "role hijack",
+    "exfiltration": "exfiltration",
+    "markup": "HTML/script payload",
+    "oversize": "oversize",
+}
+
+OVERSIZE_RULE = "oversize.size-cap"
+_TARGETS = ("folded", "raw")
+# Letters that look like nothing (Hangul fillers): dropped from the folded text.
+_FILLERS = frozenset("\u115f\u1160\u3164\uffa0")
+_DROPPED_CATEGORIES = frozenset({"Cf", "Mn", "Me", "Cc"})
+_KEPT_CONTROLS = frozenset("\t\n\r")
+_ASCII_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# Scripts whose orthography needs ZWJ / ZWNJ between letters (Persian, the Indic scripts).
+_JOINING_SCRIPTS = frozenset(
+    {
+        *("ARABIC", "SYRIAC", "NKO", "MANDAIC", "MONGOLIAN", "KHMER", "MYANMAR", "SINHALA"),
+        *("DEVANAGARI", "BENGALI", "GURMUKHI", "GUJARATI", "ORIYA", "TAMIL", "TELUGU"),
+        *("KANNADA", "MALAYALAM"),
+    }
+)
+_ZWNJ, _ZWJ = "\u200c", "\u200d"
+_BLACK_FLAG, _CANCEL_TAG = "\U0001f3f4", "\U000e007f"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One reason a text is held back: which rule matched, why, and where (escaped)."""
+
+    kind: str
+    rule: str
+    detail: str
+    excerpt: str
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One compiled rule of the data file."""
+
+    id: str
+    kind: str
+    detail: str
+    target: str
+    regex: re.Pattern[str]
+
+
+class RulesError(ValueError):
+    """The rules data file is malformed (a packaging or editing mistake, never user input)."""
+
+
+def scan(text: str) -> list[Finding]:
+    """Every finding in `text`, in the order of KINDS then of the rules; [] means clean."""
+    head = text[:MAX_SCAN_CHARS]
+    folded, origin = fold(head)
+    findings: list[Finding] = []
+    for rule in rules():
+        if rule.target == "raw":
+            finding = _raw_finding(rule, head)
+        else:
+            match = rule.regex.search(folded)
+            finding = None if match is None else _finding(rule, head, origin, match)
+        if finding is not None:
+            findings.append(finding)
+    if len(text) > MAX_SCAN_CHARS:
+        detail = f"longer than {MAX_SCAN_CHARS:,} characters; only the start was scanned"
+        findings.append(Finding("oversize", OVERSIZE_RULE, detail, escape(text[:EXCERPT_CHARS])))
+    findings.sort(key=lambda f: KINDS.index(f.kind))  # stable: rule order within a kind
+    return findings
+
+
+def blocked_label(findings: Sequence[Finding]) -> str:
+    """`[BLOCKED: instruction override — asks to ignore previous instructions]`: the kinds,
+    in KINDS order, and the first finding's detail."""
+    if not findings:
+        raise ValueError("blocked_label needs at least one finding; a clean text is not blocked")
+    kinds = sorted({f.kind for f in findings}, key=KINDS.index)
+    return f"[BLOCKED: {', '.join(KIND_LABELS[k] for k in kinds)} — {findings[0].detail}]"
+
+
+def shown_to_agents(text: str) -> str:
+    """What an agent may read of a stored text: the text when clean, else its blocked label."""
+    findings = scan(text)
+    return blocked_label(findings) if findings else text
+
+
+# ── folding ──────────────────────────────────────────────────────────────────────
+
+
+def fold(text: str) -> tuple[str, list[int] | None]:
+    """The text the "folded" rules see, and for each of its characters the raw index.
+
+    The map is None when the text is ASCII: folding is then `lower()` and indexes agree.
+    """
+    if text.isascii() and _ASCII_CONTROL.search(text) is None:
+        return text.lower(), None
+    pieces: list[str] = []
+    origin: list[int] = []
+    for index, char in enumerate(text):
+        piece = _fold_char(char)
+        if piece:
+            pieces.append(piece)
+            origin.extend([index] * len(piece))
+    return "".join(pieces), origin
+
+
+@functools.lru_cache(maxsize=4096)
+def _fold_char(char: str) -> str:
+    if char in _FILLERS:
+        return ""
+    homoglyphs = _homoglyphs()
+    out = []
+    for part in unicodedata.normalize("NFKD", char):
+        if part not in _KEPT_CONTROLS and unicodedata.category(part) in _DROPPED_CATEGORIES:
+            continue
+        for lower in part.casefold():
+            out.append(homoglyphs.get(lower, lower))
+    return "".join(out)
+
+
+# ── findings and excerpts ────────────────────────────────────────────────────────
+
+
+def _finding(rule: Rule, raw: str, origin: list[int] | None, match: re.Match[str]) -> Finding:
+    start, end = match.span()
+    if origin is not None:  # back to raw indexes (an empty match at the end maps past it)
+        first = origin[start] if start < len(origin) else len(raw)
+        start, end = first, origin[end - 1] + 1 if end > start else first
+    return Finding(rule.kind, rule.id, rule.detail, escape(raw[start:end]))
+
+
+def _raw_finding(rule: Rule, raw: str) -> Finding | None:
+    """The first match of an invisible-character rule that Unicode does not need."""
+    for match in rule.regex.finditer(raw):
+        if not _needed(raw, match.start(), match.end()):
+            start = max(0, match.start() - 24)
+            return Finding(rule.kind, rule.id, rule.detail, escape(raw[start : match.end() + 24]))
+    return None
+
+
+def _needed(raw: str, start: int, end: int) -> bool:
+    """Whether raw[start:end] is an invisible run that legitimate text requires."""
+    before = raw[start - 1] if start > 0 else ""
+    after = raw[end] if end < len(raw) else ""
+    run = raw[start:end]
+    if run == _ZWJ:
+        return (_pictographic(before) and _pictographic(after)) or _joined_letters(before, after)
+    if run == _ZWNJ:
+        return _joined_letters(before, after)
+    if run[0] >= "\U000e0000" and run[-1] == _CANCEL_TAG:  # a subdivision flag: 🏴 + tags + cancel
+        return before == _BLACK_FLAG and 2 <= len(run) <= 8 and _CANCEL_TAG not in run[:-1]
+    return False
+
+
+def _pictographic(char: str) -> bool:
+    """An emoji-like code point (or its presentation / skin-tone suffix) around a ZWJ."""
+    if not char:
+        return False
+    code = ord(char)
+    return (
+        0x1F000 <= code <= 0x1FAFF
+        or 0x2600 <= code <= 0x27BF
+        or 0x2300 <= code <= 0x23FF
+        or 0x2B00 <= code <= 0x2BFF
+        or code in (0xFE0F, 0x2640, 0x2642, 0x2695, 0x2708, 0x2764)
+    )
+
+
+def _joined_letters(before: str, after: str) -> bool:
+    return _joining_letter(before) and _joining_letter(after)
+
+
+def _joining_letter(char: str) -> bool:
+    if not char or unicodedata.category(char)[0] not in "LM":
+        return False
+    name = unicodedata.name(char, "")
+    return name.split(" ", 1)[0] in _JOINING_SCRIPTS
+
+
+def escape(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """`text` safe to show: whitespace as one space, unprintable characters as \\u escapes,
+    at most `limit` characters (an ellipsis marks a cut)."""
+    pieces: list[str] = []
+    size = 0
+    for char in text:
+        if char in "\n\r\t":
+            piece = " "
+        elif char.isprintable():
+            piece = char
+        else:
+            code = ord(char)
+            piece = f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+        if size + len(piece) > limit - 1:
+            pieces.append("…")
+            break
+        pieces.append(piece)
+        size += len(piece)
+    return "".join(pieces)
+
+
+# ── the rules file ───────────────────────────────────────────────────────────────
+
+
+def rules() -> tuple[Rule, ...]:
+    """The compiled rules, in file order (grouped by kind)."""
+    return _load()[0]
+
+
+def _homoglyphs() -> dict[str, str]:
+    return _load()[1]
+
+
+@functools.cache
+def _load() -> tuple[tuple[Rule, ...], dict[str, str]]:
+    source = importlib.resources.files("vault_app.core").joinpath("data", RULES_FILE)
+    return parse_rules(source.read_text(encoding="utf-8"))
+
+
+def parse_rules(document: str) -> tuple[tuple[Rule, ...], dict[str, str]]:
+    """The rules and homoglyph table of a rules document; RulesError names what is wrong."""
+    try:
+        data = tomllib.loads(document)
+    except tomllib.TOMLDecodeError as error:
+        raise RulesError(f"{RULES_FILE}: {error}") from None
+    fragments = _str_table(data, "fragments")
+    homoglyphs = _str_table(data, "homoglyphs")
+    if any(len(key) != 1 for key in homoglyphs):
+        raise RulesError(f"{RULES_FILE}: [homoglyphs] keys must be single characters")
+    entries = data.get("rule")
+    if not isinstance(entries, list) or not entries:
+        raise RulesError(f"{RULES_FILE}: no [[rule]] entries")
+    compiled = tuple(_rule(entry, fragments) for entry in entries)
+    ids = [rule.id for rule in compiled]
+    if len(set(ids)) != len(ids):
+        raise RulesError(f"{RULES_FILE}: duplicate rule ids")
+    return compiled, homoglyphs
+
+
+def _str_table(data: dict[str, Any], name: str) -> dict[str, str]:
+    table = data.get(name, {})
+    if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
+        raise RulesError(f"{RULES_FILE}: [{name}] must map names to strings")
+    return table
+
+
+def _rule(entry: Any, fragments: dict[str, str]) -> Rule:
+    if not isinstance(entry, dict):
+        raise RulesError(f"{RULES_FILE}: a [[rule]] is not a table")
+    fields = {key: entry.get(key) for key in ("id", "kind", "detail", "pattern")}
+    target = entry.get("target", "folded")
+    missing = [key for key, value in fields.items() if not isinstance(value, str) or not value]
+    if missing:
+        raise RulesError(f"{RULES_FILE}: rule {entry.get('id')!r} lacks {', '.join(missing)}")
+    rule_id, kind = str(fields["id"]), str(fields["kind"])
+    if kind not in KINDS or kind == "oversize" or not rule_id.startswith(kind + "."):
+        raise RulesError(f"{RULES_FILE}: rule {rule_id!r} has kind {kind!r}")
+    if target not in _TARGETS:
+        raise RulesError(f"{RULES_FILE}: rule {rule_id!r} has target {target!r}")
+    pattern = str(fields["pattern"])
+    for name, fragment in fragments.items():
+        pattern = pattern.replace(f"«{name}»", fragment)
+    if "«" in pattern:
+        raise RulesError(f"{RULES_FILE}: rule {rule_id!r} uses an unknown «fragment»")
+    try:
+        regex = re.compile(pattern)
+    except re.error as error:
+        raise RulesError(f"{RULES_FILE}: rule {rule_id!r}: {error}") from None
+    return Rule(rule_id, kind, str(fields["detail"]), target, regex)

@@ -1,0 +1,281 @@
+"""The review queue: agent writes held back by the injection scan, waiting for a person.
+
+Each proposal is one JSON file, `.vault/review/<id>.json`, written through the vault's
+storage like every other file (lock, no symlink followed, atomic replace, backup, audit
+line). Its id sorts by creation time (`r-YYYYMMDDTHHMMSSffffff-<hex>`), so the folder
+lists oldest first. A proposal keeps the write exactly as the agent asked for it
+(`agent_writes.AgentWrite`), the findings, and what the target held then (`before`: the
+old fact's text, the document's text) for the diff a person reads.
+
+A person decides: `approve` applies the write with `agent_writes.apply` through a vault
+opened as the proposing agent (the write's audit line names the agent) and records who
+approved (`decided_by`, and a `review.approve` audit line by the approver); `reject`
+records who and why. Both happen under the proposal file's lock, so a proposal is
+decided once. Decided proposals stay in the folder, never deleted. Agents do not decide
+proposals (theirs or others'): an agent actor gets `AccessDeniedError`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import difflib
+import json
+import re
+import secrets
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import ValidationError
+
+from vault_app.core import agent_writes, errors, injection, safe_fs, storage
+
+if TYPE_CHECKING:
+    from vault_app.core.vault import Vault
+
+Status = Literal["pending", "approved", "rejected"]
+REVIEW_DIR = "review"
+_ID = re.compile(r"^r-[0-9]{8}T[0-9]{12}-[0-9a-f]{8}$")
+
+
+@dataclasses.dataclass
+class Proposal:
+    id: str
+    created: dt.datetime
+    agent: str
+    write: agent_writes.AgentWrite
+    findings: list[injection.Finding]
+    status: Status
+    decided_by: str | None
+    decided_at: dt.datetime | None
+    reason: str | None
+    result: dict[str, Any] | None
+    before: str | None = None  # what the target held when proposed (for the diff)
+
+
+def propose(
+    vault: Vault, write: agent_writes.AgentWrite, findings: list[injection.Finding]
+) -> Proposal:
+    """Queue `write` for a person; a new file `.vault/review/<id>.json` (atomic)."""
+    created = vault.now()
+    review_id = f"r-{created.astimezone(dt.UTC):%Y%m%dT%H%M%S%f}-{secrets.token_hex(4)}"
+    proposal = Proposal(
+        review_id, created, write.agent, write, list(findings), "pending",
+        None, None, None, None, _before(vault, write),
+    )  # fmt: skip
+    vault.storage.write(
+        path_of(vault, review_id),
+        encode(proposal),
+        expected=None,
+        action="review.propose",
+        review=review_id,
+        agent=write.agent,
+        kind=write.kind,
+    )
+    return proposal
+
+
+def all_proposals(vault: Vault) -> list[Proposal]:
+    """Every proposal, oldest first; a file that is not one is skipped (logged by doctor)."""
+    folder = vault.paths.state_dir / REVIEW_DIR
+    safe_fs.check_tree(vault.root, folder, safe_fs.STATE_READ)
+    found = []
+    for entry in safe_fs.regular_files(folder):
+        review_id = entry.name.removesuffix(".json")
+        if entry.name.endswith(".json") and _ID.match(review_id):
+            try:
+                found.append(get(vault, review_id))
+            except (errors.CorruptFileError, errors.NotFoundError):
+                continue
+    return sorted(found, key=lambda p: (p.created, p.id))
+
+
+def pending(vault: Vault) -> list[Proposal]:
+    return [p for p in all_proposals(vault) if p.status == "pending"]
+
+
+def get(vault: Vault, review_id: str) -> Proposal:
+    """The proposal `review_id`; NotFoundError if there is none, CorruptFileError if its
+    file cannot be read as one."""
+    path = path_of(vault, review_id)
+    data = vault.storage.read(path)
+    if data is None:
+        raise errors.NotFoundError(f"no review {review_id} in {path.parent}")
+    return decode(path, data)
+
+
+def approve(vault: Vault, review_id: str) -> Proposal:
+    """Apply the proposal's write as its agent and mark it approved by `vault.actor`.
+
+    A write that fails now (the fact was superseded meanwhile, the agent lost its global
+    permission, the document changed) leaves the proposal pending with the error in its
+    `result`, and the error is raised.
+    """
+    from vault_app.core.vault import Vault  # the facade imports most of core
+
+    _check_person(vault, "approve")
+    path = path_of(vault, review_id)
+    with vault.storage.transaction(path) as tx:
+        proposal = _pending(path, tx.data, review_id)
+        as_agent = Vault(
+            vault.root, clock=vault.clock, actor=f"agent:{proposal.agent}", settings=vault.config
+        )
+        try:
+            applied = agent_writes.apply(as_agent, proposal.write)
+        except errors.VaultError as exc:
+            proposal.result = {"error": str(exc)}
+            tx.commit(encode(proposal), "review.fail", review=review_id, agent=proposal.agent)
+            raise
+        _decide(vault, proposal, "approved", None, applied.result)
+        tx.commit(encode(proposal), "review.approve", review=review_id, agent=proposal.agent)
+    return proposal
+
+
+def reject(vault: Vault, review_id: str, reason: str | None = None) -> Proposal:
+    """Mark the proposal rejected by `vault.actor` (and why); nothing is applied."""
+    _check_person(vault, "reject")
+    path = path_of(vault, review_id)
+    with vault.storage.transaction(path) as tx:
+        proposal = _pending(path, tx.data, review_id)
+        _decide(vault, proposal, "rejected", reason, None)
+        tx.commit(encode(proposal), "review.reject", review=review_id, agent=proposal.agent)
+    return proposal
+
+
+def describe(p: Proposal) -> dict[str, Any]:
+    """The proposal for people and faces (CLI --json, MCP, window): who, when, why (the
+    findings), what (kind, target, text) and, for a supersede or a document, the diff."""
+    write, params = p.write, p.write.params
+    text = agent_writes.daily_text(write) if write.kind == "record_interaction" else None
+    answer: dict[str, Any] = {
+        "id": p.id,
+        "status": p.status,
+        "agent": p.agent,
+        "created": p.created.isoformat(),
+        "kind": write.kind,
+        "target": target(write),
+        "text": text or params.get("text"),
+        "at": None if write.at is None else write.at.isoformat(),
+        "params": params,
+        "findings": [dataclasses.asdict(f) for f in p.findings],
+        "decidedBy": p.decided_by,
+        "decidedAt": None if p.decided_at is None else p.decided_at.isoformat(),
+        "reason": p.reason,
+        "result": p.result,
+        "diff": None,
+    }
+    if write.kind in ("supersede_fact", "write_document"):
+        name = params.get("name") or params.get("fact_id")
+        answer["diff"] = list(
+            difflib.unified_diff(
+                (p.before or "").splitlines(),
+                str(params.get("text", "")).splitlines(),
+                f"{name} (now)",
+                f"{name} (proposed)",
+                lineterm="",
+            )
+        )
+    return answer
+
+
+def target(write: agent_writes.AgentWrite) -> str:
+    """What `write` writes, in words: an entity address, a fact, a daily note, a file."""
+    params = write.params
+    if write.kind == "add_fact":
+        return str(params.get("entity"))
+    if write.kind in ("supersede_fact", "archive_fact"):
+        return f"fact {params.get('fact_id')}"
+    if write.kind == "touch_facts":
+        return f"{len(params.get('fact_ids') or [])} facts"
+    if write.kind == "write_document":
+        return f"agents/{write.agent}/{params.get('name')}"
+    scope = params.get("scope") if write.kind == "append_daily" else None
+    return "global daily note" if scope == "global" else f"daily note of agent {write.agent}"
+
+
+# -- files -----------------------------------------------------------------------------
+
+
+def path_of(vault: Vault, review_id: str) -> Path:
+    if not isinstance(review_id, str) or not _ID.match(review_id):
+        raise errors.InvalidIdError(f"invalid review id {review_id!r} (e.g. r-20260101T...)")
+    return vault.paths.state_dir / REVIEW_DIR / f"{review_id}.json"
+
+
+def encode(p: Proposal) -> bytes:
+    data = {
+        "id": p.id,
+        "created": p.created.isoformat(),
+        "agent": p.agent,
+        "write": p.write.model_dump(mode="json"),
+        "findings": [dataclasses.asdict(f) for f in p.findings],
+        "status": p.status,
+        "decidedBy": p.decided_by,
+        "decidedAt": None if p.decided_at is None else p.decided_at.isoformat(),
+        "reason": p.reason,
+        "result": p.result,
+        "before": p.before,
+    }
+    return json.dumps(data, ensure_ascii=False, indent=2).encode("utf-8") + b"\n"
+
+
+def decode(path: Path, data: bytes) -> Proposal:
+    try:
+        raw = json.loads(storage.decode_text(path, data))
+        status = raw["status"]
+        if status not in ("pending", "approved", "rejected"):
+            raise ValueError(f"unknown status {status!r}")
+        decided_at = raw.get("decidedAt")
+        return Proposal(
+            id=str(raw["id"]),
+            created=dt.datetime.fromisoformat(raw["created"]),
+            agent=str(raw["agent"]),
+            write=agent_writes.AgentWrite.model_validate(raw["write"]),
+            findings=[injection.Finding(**f) for f in raw["findings"]],
+            status=status,
+            decided_by=raw.get("decidedBy"),
+            decided_at=None if decided_at is None else dt.datetime.fromisoformat(decided_at),
+            reason=raw.get("reason"),
+            result=raw.get("result"),
+            before=raw.get("before"),
+        )
+    except (ValueError, KeyError, TypeError, ValidationError) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise errors.CorruptFileError(path, f"not a review proposal: {reason}") from None
+
+
+def _pending(path: Path, data: bytes | None, review_id: str) -> Proposal:
+    if data is None:
+        raise errors.NotFoundError(f"no review {review_id} in {path.parent}")
+    proposal = decode(path, data)
+    if proposal.status != "pending":
+        raise errors.VaultError(
+            f"review {review_id} was already {proposal.status} by {proposal.decided_by} "
+            f"at {proposal.decided_at}"
+        )
+    return proposal
+
+
+def _decide(
+    vault: Vault, p: Proposal, status: Status, reason: str | None, result: dict[str, Any] | None
+) -> None:
+    p.status, p.decided_by, p.decided_at = status, vault.actor, vault.now()
+    p.reason, p.result = reason, result
+
+
+def _check_person(vault: Vault, verb: str) -> None:
+    agent = vault.acting_agent()
+    if agent is not None:
+        raise errors.AccessDeniedError(
+            f"agent {agent!r} may not {verb} reviews: a person decides what agents wrote "
+            f"(actor {vault.actor!r})"
+        )
+
+
+def _before(vault: Vault, write: agent_writes.AgentWrite) -> str | None:
+    """What the target holds now, for the diff: the old fact's text, the document's."""
+    if write.kind == "supersede_fact":
+        return vault.fact(write.params["fact_id"])[1].fact
+    if write.kind == "write_document":
+        return vault.document(write.params["name"], write.agent).text
+    return None

@@ -1,0 +1,300 @@
+"""The MCP server's resident state: the vault, one Vault per agent, the search engine and
+the numeric-id map, shared by every tool and every client of one server process.
+
+Start-up must not wait for the index: `start()` opens the search engine on a background
+thread, BM25 first (a saved index loads in a fraction of a second; a first build takes
+longer), then the semantic model, which is added to the running engine
+(`SearchEngine.enable_semantic`) while BM25 keeps answering. The handshake and every
+tool that does not search answer at once; `search` waits for BM25 only and says in
+its `notice` when the semantic side is still loading or unavailable (`search_state`).
+
+Every agent acts through its own `Vault`, opened with actor `agent:<id>`, so every write
+is audited with the agent as actor. The engine's own vault reads only (actor `mcp`).
+
+The numeric ids MicroClaw needs (`numeric_ids.fact_number`) have no stored map: the map
+from number to fact id is built from the index (every fact, active and superseded) once
+BM25 is open, and kept current by `after_write`; a number this process has not seen
+(another process wrote the fact) re-checks the index against the disk once before
+answering "unknown".
+
+Texts stored in the vault reach agents through `injection.shown_to_agents`: a stored
+text that matches the injection scan is shown as `[BLOCKED: …]`, kept on disk as it is.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import logging
+import threading
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from vault_app.core import config, decay, errors, injection, layout, numeric_ids, vault
+from vault_app.search import documents, engine
+
+log = logging.getLogger(__name__)
+
+Filters = engine.Filters
+READER_ACTOR = "mcp"  # the engine's vault: reads and its own index cache, never facts
+BM25_WAIT = 600.0  # seconds a search waits for a first index build before giving up
+REFRESH_GAP = 2.0  # seconds between two whole-index re-checks forced by unknown numbers
+
+
+@dataclasses.dataclass
+class SearchAnswer:
+    """A search's hits (texts as shown to agents), the mode used and why, if not asked."""
+
+    hits: list[engine.Hit]
+    mode_used: str
+    notice: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        hits = []
+        for hit in self.hits:
+            data = hit.to_json()
+            data.pop("path", None)  # where the file sits on the server is not the agent's
+            if hit.fact_id:
+                data["number"] = numeric_ids.fact_number(hit.fact_id)
+            hits.append(data)
+        return {"mode": self.mode_used, "notice": self.notice, "hits": hits}
+
+
+class Runtime:
+    """One vault served to agents: see the module docstring. Thread-safe."""
+
+    def __init__(
+        self,
+        root: Path | str,
+        *,
+        semantic: bool | None = None,
+        clock: decay.Clock = decay.system_clock,
+    ) -> None:
+        self.clock = clock
+        self.reader = vault.Vault(root, clock=clock, actor=READER_ACTOR)
+        self.root: Path = self.reader.root
+        # None: as the vault's config says ([search] semantic)
+        self.semantic = self.reader.config.search.semantic if semantic is None else semantic
+        self._lock = threading.RLock()
+        self._vaults: dict[str, tuple[tuple[int, int], vault.Vault]] = {}
+        self._engine: engine.SearchEngine | None = None
+        self._opened = threading.Event()  # BM25 ready, or failed
+        self._settled = threading.Event()  # and the semantic side loaded, off or failed
+        self._state = "loading"
+        self._semantic_notice: str | None = None
+        self._numbers: dict[int, str] = {}
+        self._pending: list[layout.EntityRef | tuple[dt.date, str | None]] = []
+        self._thread: threading.Thread | None = None
+        self._last_refresh = 0.0
+        self._closed = False
+
+    # -- agents -------------------------------------------------------------------------
+
+    def vault_for(self, agent: str) -> vault.Vault:
+        """The Vault `agent` acts through (actor `agent:<id>`), cached per agent and
+        reopened when `.vault/config.toml` changes (permissions live there)."""
+        layout.validate_agent_id(agent)
+        if not self.reader.paths.agent_dir(agent).is_dir():
+            known = ", ".join(self.reader.paths.agent_ids()) or "none"
+            raise errors.NotFoundError(
+                f"no agent {agent!r} in {self.root} (agents: {known}); create it with "
+                f"`vault-app agent create {agent}`"
+            )
+        stamp = self._config_stamp()
+        with self._lock:
+            cached = self._vaults.get(agent)
+            if cached is None or cached[0] != stamp:
+                opened = vault.Vault(self.root, clock=self.clock, actor=f"agent:{agent}")
+                cached = self._vaults[agent] = (stamp, opened)
+            return cached[1]
+
+    def _config_stamp(self) -> tuple[int, int]:
+        try:
+            info = (self.reader.paths.state_dir / config.CONFIG_NAME).stat()
+        except OSError:
+            return (-1, -1)
+        return (info.st_size, info.st_mtime_ns)
+
+    # -- the search engine ----------------------------------------------------------------
+
+    def start(self) -> None:
+        """Open the search engine on a background thread; returns at once."""
+        with self._lock:
+            if self._thread is not None:
+                return
+            self._thread = threading.Thread(target=self._open, name="vault-app-mcp-index")
+            self._thread.daemon = True  # a stdio server ends with its client
+            self._thread.start()
+
+    def _open(self) -> None:
+        try:
+            search, report = engine.open_engine(self.reader, semantic=False)
+            if report.notice:
+                log.info("search index: %s", report.notice)
+            with self._lock:
+                self._engine = search
+                self._numbers = self._fact_numbers(search.state.by_source.values())
+                self._catch_up_pending()
+                self._state = "bm25"
+                self._semantic_notice = (
+                    "semantic search is loading: these are BM25 results"
+                    if self.semantic
+                    else "semantic search is off: these are BM25 results"
+                )
+        except Exception as exc:  # the server keeps answering; search says why it cannot
+            log.exception("the search index could not be opened")
+            with self._lock:
+                self._state = f"failed: {exc}"
+            self._settled.set()
+            return
+        finally:
+            self._opened.set()
+        try:
+            if self.semantic and not self._closed:
+                self._enable_semantic(search)
+        finally:
+            self._settled.set()
+
+    def _enable_semantic(self, search: engine.SearchEngine) -> None:
+        try:
+            notice = search.enable_semantic()
+        except Exception as exc:  # a broken model: BM25 goes on
+            log.exception("semantic search could not be loaded")
+            notice = f"semantic search is not available: {exc}"
+        with self._lock:
+            if search.semantic is not None:
+                self._state, self._semantic_notice = "hybrid", None
+            else:
+                self._semantic_notice = f"{notice or 'semantic search is not available'}; " + (
+                    "these are BM25 results"
+                )
+
+    def wait_settled(self, timeout: float | None = None) -> str:
+        """Wait until the engine is open and the semantic side loaded (or off, or
+        failed); returns `search_state`."""
+        self._settled.wait(timeout)
+        return self._state
+
+    @property
+    def search_state(self) -> str:
+        """Where search stands: loading, bm25, hybrid, or failed: <reason>."""
+        return self._state
+
+    def search_engine(self) -> engine.SearchEngine:
+        """The open engine, waiting for BM25 (a first build) when it is still opening."""
+        if self._thread is None:
+            self.start()
+        if not self._opened.wait(BM25_WAIT):
+            raise errors.VaultError(
+                f"the search index is still being built after {BM25_WAIT:.0f} s; try again"
+            )
+        with self._lock:
+            if self._engine is None:
+                raise errors.VaultError(f"search is unavailable: {self._state}")
+            return self._engine
+
+    def search(
+        self,
+        query: str,
+        *,
+        mode: str = "hybrid",
+        limit: int = 10,
+        filters: Filters | None = None,
+    ) -> SearchAnswer:
+        """The best `limit` documents for `query`, texts as shown to agents.
+
+        Waits for BM25, never for the semantic model: until it is ready (or when it is
+        off or unavailable) a semantic or hybrid search answers with BM25 and says so."""
+        search = self.search_engine()
+        notice = None
+        if mode in ("semantic", "hybrid") and search.semantic is None:
+            notice, mode = self._semantic_notice, "bm25"
+        result = search.search(query, mode=mode, filters=filters, limit=limit)
+        hits = [dataclasses.replace(h, text=injection.shown_to_agents(h.text)) for h in result.hits]
+        return SearchAnswer(hits, result.mode, notice or result.notice)
+
+    def mark_accessed(self, agent: str, fact_ids: Iterable[str]) -> dict[str, int]:
+        """Count one access of each fact, written as `agent`, and re-index their entities."""
+        ids = list(dict.fromkeys(fact_ids))
+        if not ids:
+            return {}
+        target = self.vault_for(agent)
+        where = target.locate(ids)
+        marked = target.mark_accessed(ids)
+        self.after_write(set(where.values()))
+        return marked
+
+    # -- numbers --------------------------------------------------------------------------
+
+    @staticmethod
+    def _fact_numbers(key_sets: Iterable[Iterable[str]]) -> dict[int, str]:
+        numbers: dict[int, str] = {}
+        for keys in key_sets:
+            for key in keys:
+                if key.startswith("fact:"):
+                    fact_id = key[5:]
+                    numbers[numeric_ids.fact_number(fact_id)] = fact_id
+        return numbers
+
+    def fact_id_for_number(self, number: int) -> str | None:
+        """The fact id whose `numeric_ids.fact_number` is `number` (any status), or None."""
+        self.search_engine()  # the map is made when the index opens
+        with self._lock:
+            found = self._numbers.get(number)
+            if found is not None or time.monotonic() - self._last_refresh < REFRESH_GAP:
+                return found
+        self.refresh()  # written by another process since this one indexed it?
+        with self._lock:
+            return self._numbers.get(number)
+
+    # -- keeping fresh --------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Re-check the whole index against the disk (writes by other processes)."""
+        search = self.search_engine()
+        search.refresh()
+        with self._lock:
+            self._last_refresh = time.monotonic()
+            self._numbers.update(self._fact_numbers(search.state.by_source.values()))
+
+    def after_write(self, changed_refs: Iterable[layout.EntityRef]) -> None:
+        """Re-index the entities a write changed and learn their facts' numbers; before
+        the index is open, they are caught up as soon as it is."""
+        refs = [layout.as_ref(r) for r in changed_refs]
+        with self._lock:
+            if self._engine is None:
+                self._pending.extend(refs)
+                return
+            self._refresh_refs(self._engine, refs)
+
+    def after_daily(self, day: dt.date, agent: str | None) -> None:
+        """Re-index the daily note of `day` (global when `agent` is None) after a write."""
+        with self._lock:
+            if self._engine is None:
+                self._pending.append((day, agent))
+                return
+            self._engine.refresh_daily(day, agent)
+
+    def _refresh_refs(self, search: engine.SearchEngine, refs: Iterable[layout.EntityRef]) -> None:
+        for ref in refs:
+            search.refresh_entity(ref)
+            keys = search.state.by_source.get(documents.entity_source(ref), set())
+            self._numbers.update(self._fact_numbers([keys]))
+
+    def _catch_up_pending(self) -> None:
+        assert self._engine is not None
+        pending, self._pending = self._pending, []
+        for item in pending:
+            if isinstance(item, layout.EntityRef):
+                self._refresh_refs(self._engine, [item])
+            else:
+                self._engine.refresh_daily(*item)
+
+    def close(self) -> None:
+        """Stop using the engine (a semantic load in progress ends on its own)."""
+        self._closed = True
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            self._opened.wait(BM25_WAIT)

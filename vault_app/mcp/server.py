@@ -1,0 +1,50 @@
+"""The MCP server object: `build_server(runtime, agent_of)` registers every tool group.
+
+Faces are thin: each tool module (`vault_tools` reads, `write_tools` writes through
+`core.agent_writes`, `microclaw` MicroClaw's contract) adapts arguments to one core or
+search call. What the groups share lives here: the server's identity and instructions,
+and `tool_errors`, which turns a vault error into a tool error the model can read (the
+SDK hides the text of any other exception from the client, as it should for a crash).
+
+`build_server` is a library call: it leaves the process's logging as it found it (the
+SDK's constructor calls `logging.basicConfig`); the process owner (`vault-app mcp`,
+`vault-app serve`) configures logging to stderr.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from mcp.server.mcpserver import MCPServer
+
+from vault_app import __version__
+from vault_app.mcp import common, vault_tools, write_tools
+from vault_app.mcp import runtime as runtime_module
+
+AgentOf = common.AgentOf
+
+INSTRUCTIONS = """\
+vault-app: your long-term memory, a PARA vault (projects, areas, resources, archives) of
+entities holding atomic facts. You read global memory and your own workspace; you write
+your own workspace, daily notes and documents (global entities only if the vault allows
+you). Nothing is ever deleted: a changed fact is superseded, its history kept.
+Start with `context` (what your prompt should carry) or `search`; open an entity with
+`get_entity`. Record durable facts with `add_fact`, corrections with `supersede_fact`,
+the day's events with `append_daily`. A write may answer {"status": "pending_review"}:
+a person will review it; do not retry it."""
+
+
+def build_server(runtime: runtime_module.Runtime, agent_of: AgentOf) -> MCPServer:
+    """The vault's MCP server (name "vault-app"), every tool group registered."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        server: MCPServer = MCPServer(
+            name="vault-app", version=__version__, instructions=INSTRUCTIONS
+        )
+    finally:  # the SDK configures the root logger; that is the process owner's to do
+        root.handlers[:] = handlers
+        root.setLevel(level)
+    for group in (vault_tools, write_tools):
+        group.register(server, runtime, agent_of)
+    return server

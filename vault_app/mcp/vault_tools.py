@@ -1,0 +1,399 @@
+"""The vault's read tools: search, context, get_entity, list_entities, fact_history,
+related, read_daily, read_document, recent_activity.
+
+Each is a thin adapter over one core or search call, as the CLI's commands are. An agent
+reads what the context builder gives it: global memory and its own workspace, never
+another agent's (a request for one is refused with the rule; a listing leaves them out).
+Every stored text an agent is shown passes through `injection.shown_to_agents`. Large
+answers are paged (`offset`/`limit`, with `next_offset` while more remain), and
+`get_entity` can return chosen fields only, so one large entity does not flood a prompt.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import Context, MCPServer
+from pydantic import Field
+
+from vault_app.core import activity, errors, injection, layout, models, numeric_ids
+from vault_app.mcp import common
+from vault_app.mcp import runtime as runtime_module
+from vault_app.search import context as context_module
+
+Mode = Literal["hybrid", "bm25", "semantic"]
+Kind = Literal["facts", "summaries", "daily"]
+Tier = Literal["hot", "warm", "cold"]
+Para = Literal["projects", "areas", "resources", "archives"]
+Status = Literal["active", "superseded", "any"]
+Page = Annotated[int, Field(ge=0, description="how many items to skip")]
+KINDS = {"facts": "fact", "summaries": "summary", "daily": "daily"}
+MAX_DAYS = 366  # one read_daily call
+FACT_FIELDS = (
+    "id",
+    "number",
+    "fact",
+    "category",
+    "status",
+    "tier",
+    "timestamp",
+    "lastAccessed",
+    "accessCount",
+    "confidence",
+    "source",
+    "relatedEntities",
+    "supersedes",
+    "supersededBy",
+    "agentId",
+    "metadata",
+)
+
+
+def visible_scopes(agent: str) -> frozenset[str]:
+    return frozenset({layout.GLOBAL_SCOPE, f"agent:{agent}"})
+
+
+def check_readable(agent: str, ref: layout.EntityRef) -> None:
+    if ref.agent is not None and ref.agent != agent:
+        raise errors.VaultError(
+            f"agent {agent!r} may not read {ref}: an agent reads global memory and its own "
+            "workspace, not another agent's"
+        )
+
+
+def scope_filter(agent: str, scope: str | None) -> str | frozenset[str]:
+    """The engine's scope filter for a tool's `scope` argument (None: all it may read)."""
+    if scope is None or scope == "all":
+        return visible_scopes(agent)
+    if scope in ("global", "mine", f"agent:{agent}"):
+        return layout.GLOBAL_SCOPE if scope == "global" else f"agent:{agent}"
+    raise errors.VaultError(
+        f"scope {scope!r}: use global, mine (agent:{agent}) or all; an agent reads global "
+        "memory and its own workspace, not another agent's"
+    )
+
+
+def fact_view(
+    fact: models.Fact, ref: layout.EntityRef | None, tier: str | None = None
+) -> dict[str, Any]:
+    """A fact as agents see it: its JSON, the stored text through the injection filter,
+    its numeric id (MicroClaw's) and entity."""
+    data = fact.model_dump(mode="json", by_alias=True)
+    data["fact"] = injection.shown_to_agents(fact.fact)
+    data["number"] = numeric_ids.fact_number(fact.id)
+    if ref is not None:
+        data["entity"] = str(ref)
+    if tier is not None:
+        data["tier"] = tier
+    return data
+
+
+def page(total: int, offset: int, limit: int) -> dict[str, Any]:
+    end = offset + limit
+    return {"total": total, "offset": offset, "next_offset": end if end < total else None}
+
+
+def register(server: MCPServer, runtime: runtime_module.Runtime, agent_of: common.AgentOf) -> None:
+    """Add the read tools to `server`."""
+
+    def acting(ctx: Context) -> str:
+        agent = agent_of(ctx)
+        runtime.vault_for(agent)  # an unknown agent is refused with the reason
+        return agent
+
+    @server.tool(
+        description="""Search your memory: facts, entity summaries and daily-note entries.
+Hybrid (BM25 + semantic) by default; while the semantic model loads, or when it is off,
+results come from BM25 and `notice` says so. Searches global memory and your workspace.
+Filters: kinds (facts, summaries, daily), scope (global, mine, all), para, tiers,
+status (active by default; superseded or any for history), categories, author (a fact's
+agentId), since/until (ISO dates) on date_field. Facts found count as accessed unless
+mark_access is false.
+Example: {"query": "vanity delivery", "kinds": ["facts"], "tiers": ["hot", "warm"], "limit": 5}"""
+    )
+    @common.tool_errors
+    def search(
+        ctx: Context,
+        query: str,
+        mode: Mode = "hybrid",
+        kinds: list[Kind] | None = None,
+        scope: str | None = None,
+        para: Para | None = None,
+        tiers: list[Tier] | None = None,
+        status: Status = "active",
+        categories: list[str] | None = None,
+        author: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        date_field: Literal["timestamp", "lastAccessed"] = "timestamp",
+        limit: Annotated[int, Field(ge=1, le=100)] = 10,
+        mark_access: bool = True,
+    ) -> dict[str, Any]:
+        agent = acting(ctx)
+        filters = runtime_module.Filters(
+            kinds=frozenset(KINDS[k] for k in kinds or KINDS),
+            scope=scope_filter(agent, scope),
+            para=para,
+            tiers=frozenset(tiers) if tiers else None,
+            status=None if status == "any" else status,
+            categories=frozenset(_categories(categories)) if categories else None,
+            agent=author,
+            since=common.moment(since, "since"),
+            until=common.moment(until, "until"),
+            date_field=date_field,
+        )
+        answer = runtime.search(query, mode=mode, limit=limit, filters=filters)
+        marked: dict[str, int] = {}
+        if mark_access:
+            ids = [h.fact_id for h in answer.hits if h.fact_id and h.status == "active"]
+            marked = runtime.mark_accessed(agent, ids)
+        return {**answer.to_json(), "marked_accessed": len(marked)}
+
+    @server.tool(
+        description="""The memory block for your prompt, within a character budget: principles
+(global/AGENTS.md), your TACIT.md, relevant entity summaries, hot and warm facts first,
+and daily notes when the query names a time ("last week", "in March"). Facts included
+count as accessed unless mark_access is false.
+Example: {"query": "what did we decide about the kitchen last week", "budget": 3000}"""
+    )
+    @common.tool_errors
+    def context(
+        ctx: Context,
+        query: str | None = None,
+        budget: Annotated[int, Field(ge=200, le=100_000)] = 4000,
+        mark_access: bool = True,
+    ) -> dict[str, Any]:
+        agent = acting(ctx)
+        search = runtime.search_engine()
+        built = context_module.ContextBuilder(search).build(
+            agent, query, budget=budget, mark_access=False
+        )
+        marked: dict[str, int] = {}
+        if mark_access:
+            ids = [k[5:] for b in built.blocks for k in b.keys if k.startswith("fact:")]
+            marked = runtime.mark_accessed(agent, ids)
+        return {
+            "text": built.text,
+            "used": len(built.text),
+            "budget": budget,
+            "blocks": [{"name": b.name, "used": b.used, "cap": b.cap} for b in built.blocks],
+            "search": runtime.search_state,
+            "marked_accessed": len(marked),
+        }
+
+    @server.tool(
+        description=f"""One entity: its summary and its facts, a page at a time (offset, limit;
+next_offset is null on the last page). status: active (default), superseded or any.
+fields keeps only those fact fields, e.g. ["id", "fact"] for a compact listing; one of
+{", ".join(FACT_FIELDS)}. Entity addresses: "areas/people/jane" (global) or
+"agent:<you>:projects/budget" (your workspace).
+Example: {{"entity": "areas/people/jane", "fields": ["id", "fact"], "limit": 20}}"""
+    )
+    @common.tool_errors
+    def get_entity(
+        ctx: Context,
+        entity: str,
+        offset: Page = 0,
+        limit: Annotated[int, Field(ge=1, le=500)] = 50,
+        status: Status = "active",
+        fields: list[str] | None = None,
+        include_summary: bool = True,
+    ) -> dict[str, Any]:
+        agent = acting(ctx)
+        ref = layout.as_ref(entity)
+        check_readable(agent, ref)
+        wanted = _fields(fields)
+        view = runtime.reader.entity(ref)
+        if view.error is not None:
+            raise view.error
+        now = runtime.reader.now()
+        shown = [f for f in view.facts if status == "any" or f.status.value == status]
+        chosen = shown[offset : offset + limit]
+        rows = []
+        for fact in chosen:
+            tier = runtime.reader.tier(fact, now).value if fact.is_active else None
+            data = fact_view(fact, None, tier)
+            rows.append({k: data.get(k) for k in wanted} if wanted else data)
+        answer: dict[str, Any] = {"entity": str(ref), **page(len(shown), offset, limit)}
+        if include_summary:
+            text = view.summary.text
+            answer["summary"] = injection.shown_to_agents(text) if text else None
+        answer["facts"] = rows
+        return answer
+
+    @server.tool(
+        description="""List the entities you can read (global and your workspace), a page at a
+time. scope: global, mine or all (default); para: projects, areas, resources or archives.
+Example: {"scope": "mine", "para": "projects", "limit": 50}"""
+    )
+    @common.tool_errors
+    def list_entities(
+        ctx: Context,
+        scope: str | None = None,
+        para: Para | None = None,
+        offset: Page = 0,
+        limit: Annotated[int, Field(ge=1, le=1000)] = 100,
+    ) -> dict[str, Any]:
+        agent = acting(ctx)
+        allowed = scope_filter(agent, scope)
+        scopes = {allowed} if isinstance(allowed, str) else set(allowed)
+        rows = [
+            r
+            for r in runtime.reader.list_entities().entities
+            if r.scope in scopes and (para is None or r.path.split("/", 1)[0] == para)
+        ]
+        chosen = rows[offset : offset + limit]
+        return {
+            **page(len(rows), offset, limit),
+            "entities": [
+                {"entity": r.address, "scope": r.scope, "hasSummary": r.has_summary} for r in chosen
+            ],
+        }
+
+    @server.tool(
+        description="""A fact's whole history, oldest first: every version it superseded or was
+superseded by. Give the fact's id (uuid) or its numeric id (number).
+Example: {"fact_id": "0b6e5c8e-4c1a-4f7e-9a51-2f0f3f0b7d11"}"""
+    )
+    @common.tool_errors
+    def fact_history(
+        ctx: Context, fact_id: str | None = None, number: int | None = None
+    ) -> dict[str, Any]:
+        agent = acting(ctx)
+        fid = resolve_fact_id(runtime, fact_id, number)
+        lineage = runtime.reader.fact_history(fid)
+        for ref, _ in lineage:
+            check_readable(agent, ref)
+        return {"fact_id": fid, "versions": [fact_view(f, ref) for ref, f in lineage]}
+
+    @server.tool(
+        description="""Entities linked to one by relatedEntities, both ways: outgoing (its
+active facts name them) and incoming (their active facts name it).
+Example: {"entity": "areas/people/jane"}"""
+    )
+    @common.tool_errors
+    def related(ctx: Context, entity: str) -> dict[str, Any]:
+        agent = acting(ctx)
+        ref = layout.as_ref(entity)
+        check_readable(agent, ref)
+        links = runtime.reader.related(ref)
+        incoming = [a for a in links["incoming"] if _readable_address(agent, a)]
+        return {"entity": str(ref), "outgoing": links["outgoing"], "incoming": incoming}
+
+    @server.tool(
+        description="""Daily-note entries of a date range (ISO dates; default today only, at most
+366 days), yours (scope "mine", default) or the global notes ("global").
+Example: {"since": "2026-03-01", "until": "2026-03-07", "scope": "mine"}"""
+    )
+    @common.tool_errors
+    def read_daily(
+        ctx: Context,
+        since: str | None = None,
+        until: str | None = None,
+        scope: Literal["mine", "global"] = "mine",
+    ) -> dict[str, Any]:
+        agent = acting(ctx)
+        today = runtime.reader.now().astimezone().date()
+        first = common.day(since, "since") if since else None
+        last = common.day(until, "until") if until else None
+        first, last = first or last or today, last or first or today
+        if last < first:
+            raise errors.VaultError(f"until {last} is before since {first}")
+        if (last - first).days >= MAX_DAYS:
+            raise errors.VaultError(f"at most {MAX_DAYS} days at once: {first} to {last} is more")
+        owner = agent if scope == "mine" else None
+        days = []
+        for day in runtime.reader.daily_dates(owner):
+            if first <= day <= last:
+                note = runtime.reader.daily_note(day, owner)
+                entries = [
+                    {"time": e.time, "text": injection.shown_to_agents(e.text)}
+                    for e in note.entries
+                ]
+                days.append({"date": day.isoformat(), "entries": entries})
+        return {"scope": scope, "since": first.isoformat(), "until": last.isoformat(), "days": days}
+
+    @server.tool(
+        description="""Read a document: your TACIT.md (how the user operates), CONTEXT.md,
+SOUL.md, MEMORY.md or USER.md, or the vault's principles, AGENTS.md (global, read-only).
+sha256 is what write_document's expected_sha256 takes (null when the file does not exist).
+Example: {"name": "TACIT.md"}"""
+    )
+    @common.tool_errors
+    def read_document(
+        ctx: Context,
+        name: Literal["TACIT.md", "CONTEXT.md", "SOUL.md", "MEMORY.md", "USER.md", "AGENTS.md"],
+    ) -> dict[str, Any]:
+        agent = acting(ctx)
+        owner = None if name == "AGENTS.md" else agent
+        doc = runtime.reader.document(name, owner)
+        if doc.error is not None:
+            raise doc.error
+        return {
+            "name": name,
+            "scope": "global" if owner is None else f"agent:{agent}",
+            "exists": doc.exists,
+            "text": injection.shown_to_agents(doc.text) if doc.text is not None else None,
+            "sha256": doc.digest,
+        }
+
+    @server.tool(
+        description="""Recent changes to the vault from its audit log, newest first: yours by
+default, everyone's with everyone=true; since (ISO time) and action (e.g. "fact.add")
+narrow it.
+Example: {"limit": 20, "action": "fact.add"}"""
+    )
+    @common.tool_errors
+    def recent_activity(
+        ctx: Context,
+        limit: Annotated[int, Field(ge=1, le=500)] = 20,
+        since: str | None = None,
+        action: str | None = None,
+        everyone: bool = False,
+    ) -> dict[str, Any]:
+        agent = acting(ctx)
+        rows = activity.recent(
+            runtime.root,
+            limit=limit,
+            agent=None if everyone else agent,
+            since=common.moment(since, "since"),
+            action=action,
+        )
+        return {"entries": rows}
+
+
+def resolve_fact_id(
+    runtime: runtime_module.Runtime, fact_id: str | None, number: int | None
+) -> str:
+    """The fact id a tool names by id or by number (exactly one of them)."""
+    if (fact_id is None) == (number is None):
+        raise errors.VaultError("give either fact_id (the uuid) or number (the numeric id)")
+    if fact_id is not None:
+        return fact_id
+    assert number is not None
+    found = runtime.fact_id_for_number(number)
+    if found is None:
+        raise errors.NotFoundError(f"no fact has number {number}")
+    return found
+
+
+def _readable_address(agent: str, address: str) -> bool:
+    ref = layout.EntityRef.parse(address)
+    return ref.agent is None or ref.agent == agent
+
+
+def _categories(values: list[str]) -> list[str]:
+    known = [c.value for c in models.FactCategory]
+    bad = [v for v in values if v not in known]
+    if bad:
+        raise errors.VaultError(f"unknown fact category {bad[0]!r}: use {', '.join(known)}")
+    return values
+
+
+def _fields(values: list[str] | None) -> list[str] | None:
+    if not values:
+        return None
+    bad = [v for v in values if v not in FACT_FIELDS]
+    if bad:
+        raise errors.VaultError(f"unknown fact field {bad[0]!r}: use {', '.join(FACT_FIELDS)}")
+    return list(dict.fromkeys(values))
