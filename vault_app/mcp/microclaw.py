@@ -25,7 +25,14 @@ injection scan, the review queue, the audit log with the agent as actor):
   and the new one has a new number); update supersedes too, but MicroClaw keeps using the
   memory's number after an update (its SQLite update is in place), so the new version
   carries `metadata.microclaw_memory` = that number and is what the number resolves to
-  (old versions of an update are history, not listed as memories of their own);
+  (old versions of an update are history, not listed as memories of their own).
+  MicroClaw's update also un-archives; here updating an archived memory supersedes the
+  archived fact (core allows exactly that inactive case): it stays withdrawn with its
+  archive note, and the new, active version answers to the memory's number — the agent
+  states the memory again, nothing is reinstated behind a person's back. A memory
+  superseded by another memory, or withdrawn by a person (retracted), is not updated
+  (`{"updated": false, "note": ...}`): the first would fork its history, the second is
+  the person's to reinstate;
 - archive withdraws the fact (inactive, kept, reversible by a person); touch counts one
   access (`Vault.mark_accessed`), and `confidence_floor` raises the confidence to at least
   the floor as MicroClaw's SQLite does (`MAX(confidence, floor)`): the vault changes a
@@ -64,10 +71,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any, Literal
 
-import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent
@@ -83,10 +89,10 @@ from vault_app.core import (
     numeric_ids,
 )
 from vault_app.core.vault import Vault
+from vault_app.mcp import common
+from vault_app.mcp import runtime as runtime_module
 from vault_app.search import kinds
 from vault_app.search.columns import Filters
-
-AgentOf = Callable[[Context], str]
 
 PROFILE, KNOWLEDGE, EVENT = "PROFILE", "KNOWLEDGE", "EVENT"
 THEIRS: dict[models.FactCategory, str] = {
@@ -249,7 +255,7 @@ def _answer(value: Any) -> CallToolResult:
 class MicroClawMemory:
     """The two tools' work for one agent, synchronous (the tools run it in a thread)."""
 
-    def __init__(self, runtime: Any, agent: str) -> None:
+    def __init__(self, runtime: runtime_module.Runtime, agent: str) -> None:
         self.runtime = runtime
         self.agent = agent
         self.vault: Vault = runtime.vault_for(agent)
@@ -302,12 +308,11 @@ class MicroClawMemory:
             ref = self.chat_ref(q.chat_id)
             return [memory_item(f, q.chat_id) for f in _listed(self._facts(ref))]
         if q.op == "context":
-            _need(q.chat_id, "memory_query", q.op, "chat_id")
-            return self.context(q.chat_id, limit)
+            return self.context(_need(q.chat_id, "memory_query", q.op, "chat_id"), limit)
         if q.op == "search":
-            _need(q.chat_id, "memory_query", q.op, "chat_id")
+            chat_id = _need(q.chat_id, "memory_query", q.op, "chat_id")
             query = _need(q.query, "memory_query", q.op, "query")
-            return self.search(q.chat_id, query, limit, q.include_archived, q.broad_recall)
+            return self.search(chat_id, query, limit, q.include_archived, q.broad_recall)
         number = _need(q.id, "memory_query", q.op, "id")
         found = self.resolve(number)
         return [] if found is None else [memory_item(found[1], self.chat_of(found[0]))]
@@ -350,6 +355,8 @@ class MicroClawMemory:
         seen: set[int] = set()
         entities: dict[layout.EntityRef, dict[str, models.Fact]] = {}
         for hit in answer.hits:
+            if hit.entity is None or hit.fact_id is None:
+                continue  # the filter asks for facts only; a fact hit names both
             ref = layout.EntityRef.parse(hit.entity)
             chat = chat_id if ref == own else self.chat_of(ref)
             if chat is not None and chat != chat_id:
@@ -398,9 +405,9 @@ class MicroClawMemory:
         return self.supersede(ref, fact, u, content)
 
     def _submit(
-        self, kind: str, params: dict[str, Any]
+        self, kind: agent_writes.Kind, params: dict[str, Any]
     ) -> agent_writes.Applied | agent_writes.Pending:
-        write = agent_writes.AgentWrite(kind=kind, agent=self.agent, params=params)  # type: ignore[arg-type]
+        write = agent_writes.AgentWrite(kind=kind, agent=self.agent, params=params)
         return agent_writes.submit(self.vault, write)
 
     def _written(self, refs: Iterable[layout.EntityRef]) -> None:
@@ -463,6 +470,9 @@ class MicroClawMemory:
         )
         if unchanged and fact.is_active:
             return {"updated": True}  # the same memory again: no new version to record
+        closed = self._closed(fact)
+        if closed is not None:
+            return {"updated": False, "note": closed}
         outcome = self._new_version(
             fact, text, category, source, confidence, "microclaw update", number
         )
@@ -470,6 +480,21 @@ class MicroClawMemory:
             return {"updated": False, **_pending(outcome)}
         self._written([ref])
         return {"updated": True}
+
+    def _closed(self, fact: models.Fact) -> str | None:
+        """Why memory `fact` takes no new version, or None (active or archived: it does).
+
+        A fact superseded by another memory would fork its history, and a retracted one
+        (a person undid it) is the person's to reinstate; both answer "not updated"."""
+        if fact.superseded_by is not None:
+            try:
+                successor = memory_number(self.vault.fact(fact.superseded_by)[1])
+            except errors.NotFoundError:
+                return f"memory {memory_number(fact)} was superseded; update its successor"
+            return f"memory {memory_number(fact)} was superseded by memory {successor}"
+        if not fact.is_active and "archived" not in fact.metadata:
+            return f"memory {memory_number(fact)} was withdrawn by a person"
+        return None
 
     def supersede(
         self, ref: layout.EntityRef, fact: models.Fact, u: MemoryUpsert, text: str
@@ -531,19 +556,13 @@ Example: {"op": "insert", "chat_id": 42, "content": "Sam is allergic to peanuts"
 "category": "PROFILE"}"""
 
 
-def _run(runtime: Any, agent: str, method: str, payload: dict[str, Any]) -> Any:
-    try:
-        return getattr(MicroClawMemory(runtime, agent), method)(payload)
-    except errors.VaultError as exc:
-        # Precise and in words MicroClaw does not misread as "tool not found" or "timeout".
-        raise ToolError(f"memory_{method}: {exc}") from exc
-
-
-def register(server: MCPServer, runtime: Any, agent_of: AgentOf) -> None:
-    """Add `memory_query` and `memory_upsert` to `server`."""
+def register(server: MCPServer, runtime: runtime_module.Runtime, agent_of: common.AgentOf) -> None:
+    """Add `memory_query` and `memory_upsert` to `server` (synchronous tools: the SDK
+    runs them in a worker thread, as the other groups' tools)."""
 
     @server.tool(name="memory_query", description=QUERY_DESCRIPTION)
-    async def memory_query(
+    @common.tool_errors
+    def memory_query(
         op: str,
         ctx: Context,
         chat_id: int | None = None,
@@ -562,11 +581,11 @@ def register(server: MCPServer, runtime: Any, agent_of: AgentOf) -> None:
             "broad_recall": broad_recall,
             "id": id,
         }
-        agent = agent_of(ctx)
-        return _answer(await anyio.to_thread.run_sync(_run, runtime, agent, "query", payload))
+        return _answer(MicroClawMemory(runtime, agent_of(ctx)).query(payload))
 
     @server.tool(name="memory_upsert", description=UPSERT_DESCRIPTION)
-    async def memory_upsert(
+    @common.tool_errors
+    def memory_upsert(
         op: str,
         ctx: Context,
         id: int | None = None,
@@ -591,5 +610,4 @@ def register(server: MCPServer, runtime: Any, agent_of: AgentOf) -> None:
             "reason": reason,
             "confidence_floor": confidence_floor,
         }
-        agent = agent_of(ctx)
-        return _answer(await anyio.to_thread.run_sync(_run, runtime, agent, "upsert", payload))
+        return _answer(MicroClawMemory(runtime, agent_of(ctx)).upsert(payload))
