@@ -8,18 +8,20 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
-from mcp import Client
+from mcp import Client, StdioServerParameters
 from mcp.types import CallToolResult, TextContent
 
 from tests import microclaw_client as mc
-from vault_app.core import demo, models, numeric_ids, review
+from vault_app.core import config, demo, models, numeric_ids, review
 from vault_app.core.vault import Vault
 from vault_app.mcp import microclaw
 from vault_app.mcp.runtime import Runtime
@@ -449,3 +451,88 @@ def test_flagged_update_is_not_applied(runtime: Runtime, root: Path) -> None:
     ref, _ = Vault(root).fact(runtime.fact_id_for_number(number) or "")
     (current,) = [f for f in Vault(root).entity(ref).facts if f.is_active]
     assert current.fact == attack and current.metadata[microclaw.MEMORY_KEY] == number
+
+
+def test_microclaw_over_a_real_stdio_child(root: Path) -> None:
+    """The payloads exactly as memory_backend.rs sends them (every key, nulls included)
+    to `vault-app mcp` in a child process, every answer read by the replica."""
+    env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
+    env.update(HF_HUB_OFFLINE="1", PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "vault_app", "--vault", str(root), "mcp", "--agent", AGENT, "--bm25"],
+        env=env,
+    )
+    insert = {
+        "op": "insert",
+        "chat_id": -1001234,
+        "content": "The plumber comes on Tuesday",
+        "category": "EVENT",
+        "source": "reflector",
+        "confidence": 0.8,
+    }
+
+    async def session() -> dict[str, Any]:
+        async with Client(params) as client:
+            names = {t.name for t in (await client.list_tools()).tools}
+            number = mc.read_upsert("insert", await client.call_tool("memory_upsert", insert))
+            calls = {
+                "get": ("memory_query", {"op": "get", "id": number}),
+                "list": ("memory_query", {"op": "list", "chat_id": -1001234}),
+                "context": ("memory_query", {"op": "context", "chat_id": -1001234, "limit": 5}),
+                "search": (
+                    "memory_query",
+                    {
+                        "op": "search",
+                        "chat_id": -1001234,
+                        "query": "plumber Tuesday",
+                        "limit": 5,
+                        "include_archived": False,
+                        "broad_recall": False,
+                    },
+                ),
+                "touch": (
+                    "memory_upsert",
+                    {"op": "touch", "id": number, "confidence_floor": None},
+                ),
+            }
+            answers: dict[str, Any] = {"names": names, "number": number}
+            for op, (tool, payload) in calls.items():
+                result = await client.call_tool(tool, payload)
+                read = mc.read_query if tool == "memory_query" else mc.read_upsert
+                answers[op] = read(payload["op"], result)
+            return answers
+
+    got = anyio.run(session)
+    assert {"memory_query", "memory_upsert"} <= got["names"]
+    number = got["number"]
+    assert got["get"].id == number and got["get"].category == "EVENT"
+    assert [m.id for m in got["list"]] == [number]
+    assert number in [m.id for m in got["context"]]
+    assert [m.id for m in got["search"]][:1] == [number]
+    assert got["touch"] is True
+    assert Vault(root).entity(f"agent:{AGENT}:resources/chat-m1001234").facts[0].access_count == 1
+
+
+def test_a_configured_chat_writes_its_entity_if_the_agent_may(runtime: Runtime, root: Path) -> None:
+    owner = Vault(root)
+    settings = config.VaultConfig.load(root)
+    settings.agents.chats["-100777"] = "areas/family-chat"
+    settings.save(owner.storage)
+    payload = {
+        "op": "insert",
+        "chat_id": -100777,
+        "content": "Grandma visits in May",
+        "category": "EVENT",
+        "source": "explicit",
+        "confidence": 0.9,
+    }
+    (refused,) = call(runtime, ("memory_upsert", payload))
+    assert refused.is_error  # MicroClaw keeps this one locally
+    assert "global_writers" in text(refused) and AGENT in text(refused)
+    settings.agents.global_writers = [AGENT]
+    settings.save(owner.storage)
+    number = upsert(runtime, **payload)
+    (item,) = query(runtime, op="list", chat_id=-100777)
+    assert (item.id, item.chat_id) == (number, -100777)
+    assert [f.fact for f in owner.entity("areas/family-chat").facts] == ["Grandma visits in May"]
