@@ -36,16 +36,25 @@ class EntityFolders:
         safe_fs.make_dirs(self.paths.root, folder)  # no symlinked folder on the way
         self.paths.ensure_inside(folder)
         text = f"# {ref.title}\n\n{summary.strip()}\n" if summary else f"# {ref.title}\n"
-        self.store.write(
-            folder / layout.SUMMARY_NAME,
-            text.encode("utf-8"),
-            expected=None,
-            action="entity.create",
-            entity=str(ref),
-        )
-        self.store.write(
-            folder / "items.json", b"[]\n", expected=None, action="entity.create", entity=str(ref)
-        )
+        try:
+            self.store.write(
+                folder / layout.SUMMARY_NAME,
+                text.encode("utf-8"),
+                expected=None,
+                action="entity.create",
+                entity=str(ref),
+            )
+            self.store.write(
+                folder / "items.json",
+                b"[]\n",
+                expected=None,
+                action="entity.create",
+                entity=str(ref),
+            )
+        except errors.ConflictError:  # another writer made it (or wrote a fact) meanwhile
+            raise errors.AlreadyExistsError(
+                f"entity {ref} already exists (created meanwhile by another writer)"
+            ) from None
         return folder
 
     def archive(self, ref: layout.EntityRef) -> layout.EntityRef:
