@@ -288,3 +288,23 @@ def test_four_processes_writing_one_entity_lose_nothing(vault: vault_module.Vaul
         assert worker.returncode == 0, err
     texts = sorted(f.fact for f in vault_module.Vault(vault.root).entity("areas/shared").facts)
     assert texts == sorted(f"{a} note {i}" for a in AGENTS for i in range(count))
+
+
+def test_supersede_carries_metadata_and_revives_an_archived_fact(root: Path) -> None:
+    v = as_agent(root, "finance")
+    first = agent_writes.submit(v, add("finance", "agent:finance:areas/budget", "Gym 30"))
+    assert isinstance(first, Applied)
+    fid = first.result["fact"]["id"]
+    archived = AgentWrite(kind="archive_fact", agent="finance", params={"fact_id": fid})
+    assert isinstance(agent_writes.submit(v, archived), Applied)
+    params = {"fact_id": fid, "text": "Gym 35", "metadata": {"memo": 7}, "reason": "back"}
+    done = agent_writes.submit(v, AgentWrite(kind="supersede_fact", agent="finance", params=params))
+    assert isinstance(done, Applied)
+    assert done.result["fact"]["metadata"] == {"memo": 7, "reason": "back"}
+    old = v.fact(fid)[1]  # stays withdrawn, its archive note kept, now linked to the new one
+    assert not old.is_active and old.superseded_by == done.result["fact"]["id"]
+    assert old.metadata["archived"]["by"] == "agent:finance"
+    assert v.fact(done.result["fact"]["id"])[1].is_active
+    bad = {"fact_id": done.result["fact"]["id"], "text": "Gym 40", "metadata": [1]}
+    with pytest.raises(errors.InvalidFactError, match="metadata must be an object"):
+        agent_writes.submit(v, AgentWrite(kind="supersede_fact", agent="finance", params=bad))

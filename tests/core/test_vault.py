@@ -193,6 +193,11 @@ def test_superseding_a_superseded_fact_fails(v: vault_module.Vault) -> None:
     with pytest.raises(errors.InvalidFactError):
         v.supersede_fact(new.id, "   ")
     assert items(v).read_bytes() == before
+    v.set_fact_status(new.id, False)  # retracted (an undone add/supersede): not revived
+    retracted = items(v).read_bytes()
+    with pytest.raises(errors.InvalidFactError, match=f"fact {new.id} was retracted"):
+        v.supersede_fact(new.id, "Jane lives in Boise")
+    assert items(v).read_bytes() == retracted
 
 
 def test_undo_steps_retract_and_reinstate_without_deleting(v: vault_module.Vault) -> None:

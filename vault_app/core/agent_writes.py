@@ -74,7 +74,7 @@ PARAMS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     ),
     "supersede_fact": (
         frozenset({"fact_id", "text"}),
-        frozenset({"category", "related", "source", "confidence", "reason"}),
+        frozenset({"category", "related", "source", "confidence", "reason", "metadata"}),
     ),
     "archive_fact": (frozenset({"fact_id"}), frozenset({"reason"})),
     "touch_facts": (frozenset({"fact_ids"}), frozenset()),
@@ -118,7 +118,9 @@ def apply(vault: Vault, write: AgentWrite) -> Applied:
         )
         return Applied({"fact": fact_json(fact), "entity": p["entity"]})
     if write.kind == "supersede_fact":
-        reason = p.get("reason")
+        metadata = dict(p.get("metadata") or {})
+        if p.get("reason") is not None:
+            metadata["reason"] = p["reason"]
         old, new = vault.supersede_fact(
             p["fact_id"],
             p["text"],
@@ -127,7 +129,7 @@ def apply(vault: Vault, write: AgentWrite) -> Applied:
             source=p.get("source"),
             agent_id=write.agent,
             confidence=p.get("confidence"),
-            metadata=None if reason is None else {"reason": reason},
+            metadata=metadata or None,
             at=at,
         )
         return Applied({"old": fact_json(old), "fact": fact_json(new)})
@@ -176,7 +178,9 @@ def check(vault: Vault, write: AgentWrite) -> list[str]:
             p["confidence"] if p.get("confidence") is not None else 1.0,
             agent,
         )
-        facts.checked_json(source=p.get("source"), reason=p.get("reason"))
+        facts.checked_json(
+            source=p.get("source"), reason=p.get("reason"), metadata=_mapping(write, "metadata")
+        )
         return [p["text"], *_optional_strings(p, "source", "reason")]
     if write.kind == "touch_facts":
         vault.locate(_strings(write, "fact_ids"))  # read-only for the agent: no permission

@@ -109,7 +109,12 @@ class Facts:
         at: dt.datetime | None = None,
     ) -> tuple[models.Fact, models.Fact]:
         """Replace a fact by a new one (stamped `at`, default now); the old one stays,
-        marked superseded, both linked."""
+        marked superseded, both linked.
+
+        An archived fact can be superseded too (a withdrawn statement made true again in
+        new words): it stays withdrawn, its `metadata.archived` note kept, and the new
+        version is active. A fact superseded by another, or retracted (an undone add),
+        is refused: history does not fork, and an undo is undone by a redo."""
         checked_json(source=source, metadata=metadata)
         moment = checked_time(at)
         ref = self.locate([fact_id])[fact_id]
@@ -118,10 +123,15 @@ class Facts:
         def change(ff: formats.FactFile) -> tuple[models.Fact, models.Fact]:
             index = ff.index_of(fact_id)
             old = ff.fact_at(index)
-            if not old.is_active:
+            if old.superseded_by is not None:
                 raise errors.InvalidFactError(
                     f"fact {fact_id} is already superseded by {old.superseded_by}; "
                     "supersede that one instead"
+                )
+            if not old.is_active and "archived" not in old.metadata:
+                raise errors.InvalidFactError(
+                    f"fact {fact_id} was retracted (an undone add); reinstate it before "
+                    "superseding it"
                 )
             fields = checked_fields(
                 text,

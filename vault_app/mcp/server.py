@@ -18,7 +18,7 @@ import logging
 from mcp.server.mcpserver import MCPServer
 
 from vault_app import __version__
-from vault_app.mcp import common, vault_tools, write_tools
+from vault_app.mcp import common, microclaw, vault_tools, write_tools
 from vault_app.mcp import runtime as runtime_module
 
 AgentOf = common.AgentOf
@@ -45,6 +45,6 @@ def build_server(runtime: runtime_module.Runtime, agent_of: AgentOf) -> MCPServe
     finally:  # the SDK configures the root logger; that is the process owner's to do
         root.handlers[:] = handlers
         root.setLevel(level)
-    for group in (vault_tools, write_tools):
+    for group in (vault_tools, write_tools, microclaw):
         group.register(server, runtime, agent_of)
     return server

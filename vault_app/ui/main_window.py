@@ -4,10 +4,11 @@ Layout: the sidebar tree (`models.SidebarModel`) on the left; on the right a sta
 pages, one shown at a time — an entity (`entity_page.EntityPage`), a document
 (`documents.DocumentPane`: principles), an agent (`agent_page.AgentPage`: TACIT,
 CONTEXT, daily notes, context preview), the global daily notes, the decay dashboard
-(`dashboard.DecayDashboard`); the search panel in a dock (Ctrl+Shift+F); the quick
-switcher on Ctrl+P. A message bar under the toolbar says what went wrong in plain words;
-the status bar (`status_bar.VaultStatusBar`) shows the vault, its counts, live sync and
-the state of the search index.
+(`dashboard.DecayDashboard`), the review queue (`review_page.ReviewPage`, Ctrl+Shift+R:
+agent writes the injection scan held back; the toolbar shows how many wait); the search
+panel in a dock (Ctrl+Shift+F); the quick switcher on Ctrl+P. A message bar under the
+toolbar says what went wrong in plain words; the status bar (`status_bar.VaultStatusBar`)
+shows the vault, its counts, live sync and the state of the search index.
 
 The window follows the watcher (relayed by `live.LiveSync`): an entity moved outside the
 app is opened at its new place, one deleted is offered for restoring from the backups.
@@ -38,6 +39,7 @@ from vault_app.ui import (
     documents,
     entity_page,
     models,
+    review_page,
     search_panel,
     session,
     settings,
@@ -149,7 +151,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self.principles.entityRequested.connect(self.open_entity)
         self.dashboard = dashboard.DecayDashboard(self.session)
         self.dashboard.openFact.connect(self.open_fact)
-        for page in (self.welcome, self.entity_view, self.principles, self.dashboard):
+        self.review = review_page.ReviewPage(self.session)  # made now: its count is the badge
+        self.review.pending.connect(self._show_review_count)
+        for page in (self.welcome, self.entity_view, self.principles, self.dashboard, self.review):
             self.pages.addWidget(page)
 
         self.message_bar = dialogs.MessageBar()
@@ -248,6 +252,11 @@ class MainWindow(QtWidgets.QMainWindow):
             "&Decay dashboard", self.show_dashboard, "Ctrl+Shift+D", "Tiers, facts going cold"
         )
         go.addAction(self.dashboard_action)
+        self.review_action = self._action(
+            "&Review queue", self.show_review, "Ctrl+Shift+R", "Agent writes held back by the scan"
+        )
+        review_page.show_badge(self.review_action, None)
+        go.addAction(self.review_action)
         go.addAction(self._action("&Principles", self.show_principles, None, "global/AGENTS.md"))
         go.addAction(self._action("Global &daily notes", lambda: self.open_daily("global", None)))
         go.addSeparator()
@@ -281,6 +290,7 @@ class MainWindow(QtWidgets.QMainWindow):
             self.switcher_action,
             self.search_action,
             self.dashboard_action,
+            self.review_action,
         ):
             if item is None:
                 tools.addSeparator()
@@ -344,6 +354,7 @@ class MainWindow(QtWidgets.QMainWindow):
             # and registers 10,000 folders; run beside the index load, both made the
             # window wait). Nothing is missed meanwhile: live sync starts by comparing
             # the vault with the snapshot it saved last time.
+            self.review.refresh()  # the badge's count (a few small files, on a worker)
             if self.live is not None:
                 self.live.prepare()  # beside the index load, not the first listing
             if self._search_enabled:
@@ -482,6 +493,13 @@ class MainWindow(QtWidgets.QMainWindow):
     def show_dashboard(self) -> None:
         self._select_index(QtCore.QModelIndex())
         self.pages.setCurrentWidget(self.dashboard)
+
+    def show_review(self) -> None:
+        self._select_index(QtCore.QModelIndex())
+        self.pages.setCurrentWidget(self.review)
+
+    def _show_review_count(self, count: int) -> None:
+        review_page.show_badge(self.review_action, count)
 
     def show_search(self) -> None:
         self.search_dock.show()

@@ -1,0 +1,437 @@
+"""The Review page: agent writes the injection scan held back, for a person to decide.
+
+Design
+------
+The page is a face over `core.review`, like `vault-app review`: the list reads
+`review.all_proposals` and shows each through `review.describe` (who, when, why, what,
+the diff); Approve runs `review.approve` with the window's vault (actor "gui"), which
+applies the agent's write as that agent through `agent_writes.apply` — the normal safe
+write — and Reject runs `review.reject` with the optional reason. Both run on the
+session's writer thread, so they queue behind the window's own edits. Approve asks first
+(the write cannot be taken back from here); a failed approve leaves the proposal pending
+and the page says why, in the core's own words.
+
+The list shows the pending proposals, oldest first; "Show decided" adds the approved and
+rejected ones (kept in `.vault/review/`, never deleted). The detail pane is rich text
+drawn in the palette's colours, with the diff of a supersede or a document as red/green
+lines tinted for the light or the dark theme. Invisible and bidi characters — the very
+things the scan looks for — are shown as `⟨U+202E⟩` marks, never rendered.
+
+Keeping the count current: the live watcher (`watch.VaultWatcher`) drops `.vault/` on
+purpose (locks, backups, caches churn there), so the page watches the one folder
+`.vault/review/` with a `QFileSystemWatcher` (one inotify watch; its parent `.vault/`
+until the folder exists). Every proposal is written by an atomic rename into that folder,
+so a new proposal and a decision made elsewhere (the CLI, another window) both change the
+folder; a short single-shot timer folds a burst into one re-read on a worker. `pending`
+is emitted with the count after each read, for the window's badge.
+"""
+
+from __future__ import annotations
+
+import html
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from vault_app.core import errors, layout, review
+from vault_app.ui import session as session_module
+from vault_app.ui import themes
+from vault_app.ui.models import review as review_model
+
+Qt = QtCore.Qt
+DEBOUNCE_MS = 150
+_SHOWN_CONTROLS = {"\n", "\t"}
+
+
+def visible(text: str) -> str:
+    """`text` with invisible, bidi and control characters shown as ⟨U+XXXX⟩ marks, so a
+    hidden instruction or a reordered line reads as what it is."""
+    return "".join(
+        f"⟨U+{ord(c):04X}⟩"
+        if unicodedata.category(c) in ("Cf", "Cc", "Co", "Cn") and c not in _SHOWN_CONTROLS
+        else c
+        for c in text
+    )
+
+
+def _esc(value: Any) -> str:
+    return html.escape(visible(str(value)))
+
+
+def diff_colours(palette: QtGui.QPalette) -> dict[str, tuple[str, str]]:
+    """(background, text) of removed, added and hunk lines, for the palette's theme."""
+    if themes.is_dark(palette):
+        return {"-": ("#4c1d1d", "#ffd7d5"), "+": ("#173d24", "#c9f2d3"), "@": ("", "#8fb8ff")}
+    return {"-": ("#ffe3e3", "#6b1111"), "+": ("#d3f9d8", "#0b4a1f"), "@": ("", "#1f4fa3")}
+
+
+def diff_html(lines: list[str], palette: QtGui.QPalette) -> str:
+    """A unified diff as a table of tinted lines (old → new)."""
+    colours = diff_colours(palette)
+    text = palette.color(QtGui.QPalette.ColorRole.Text).name()
+    rows = []
+    for line in lines:
+        head = line.startswith(("---", "+++"))
+        background, colour = ("", text) if head else colours.get(line[:1], ("", text))
+        cell = _esc(line) or "&nbsp;"
+        if head:
+            cell = f"<b>{cell}</b>"
+        shade = f' bgcolor="{background}"' if background else ""
+        rows.append(
+            f'<tr><td{shade} style="color:{colour}; font-family:monospace; '
+            f'white-space:pre-wrap">{cell}</td></tr>'
+        )
+    return f'<table width="100%" cellspacing="0" cellpadding="2">{"".join(rows)}</table>'
+
+
+def detail_html(d: dict[str, Any], palette: QtGui.QPalette) -> str:
+    """The proposal for a person: who, when, why (findings), what (the text or the diff)
+    and, once decided, who decided and how."""
+    muted = palette.color(QtGui.QPalette.ColorRole.PlaceholderText).name()
+    error = themes.error_colour(palette).name()
+    kind = review_model.KIND_TITLES.get(d["kind"], d["kind"])
+    parts = [
+        f"<h3>{_esc(kind)} → {_esc(d['target'])}</h3>",
+        f"<p><b>Who</b> agent {_esc(d['agent'])} &nbsp;·&nbsp; <b>When</b> "
+        f"{_esc(review_model.when(d['created']))}"
+        + (f" (dated {_esc(review_model.when(d['at']))})" if d.get("at") else "")
+        + f" &nbsp;·&nbsp; <b>Status</b> {_esc(d['status'])}"
+        f' &nbsp;<span style="color:{muted}">{_esc(d["id"])}</span></p>',
+        "<h4>Why it waits</h4><ul>",
+    ]
+    for f in d["findings"]:
+        parts.append(
+            f"<li><b>{_esc(f['kind'])}</b> — {_esc(f['detail'])} "
+            f'<span style="color:{muted}">({_esc(f["rule"])})</span><br>'
+            f'<span style="font-family:monospace">{_esc(f["excerpt"])}</span></li>'
+        )
+    parts.append("</ul>")
+    result = d.get("result") or {}
+    if d["status"] == "pending" and result.get("error"):
+        parts.append(
+            f'<p style="color:{error}"><b>The last approval failed</b> (still pending): '
+            f"{_esc(result['error'])}</p>"
+        )
+    elif d["status"] != "pending":
+        how = "Approved" if d["status"] == "approved" else "Rejected"
+        reason = f" — “{_esc(d['reason'])}”" if d.get("reason") else ""
+        parts.append(
+            f"<p><b>{how}</b> by {_esc(d['decidedBy'])} at "
+            f"{_esc(review_model.when(d['decidedAt']))}{reason}</p>"
+        )
+    parts.append("<h4>What</h4>")
+    if d.get("diff"):
+        parts.append(diff_html(d["diff"], palette))
+    elif d.get("text") is not None:
+        parts.append(f'<p style="white-space:pre-wrap">{_esc(d["text"])}</p>')
+    extras = {
+        k: v
+        for k, v in d["params"].items()
+        if k not in ("text", "entity", "name", "expected_sha256") and v
+    }
+    if extras:
+        shown = ", ".join(f"{_esc(k)}: {_esc(v)}" for k, v in extras.items())
+        parts.append(f'<p style="color:{muted}">{shown}</p>')
+    return "".join(parts)
+
+
+class ReviewPage(QtWidgets.QWidget):
+    """The review queue: the list, the selected proposal, Approve and Reject."""
+
+    pending = QtCore.Signal(int)  # the number of pending proposals, after every read
+    decided = QtCore.Signal(str, str)  # review id, "approved" / "rejected"
+    failed = QtCore.Signal(str, str)  # review id, the error in plain words
+
+    def __init__(
+        self, session: session_module.Session, parent: QtWidgets.QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.count: int | None = None  # pending proposals, once read
+        self.approve_prompt: QtWidgets.QMessageBox | None = None
+        self._all: list[dict[str, Any]] = []
+        self._reads = 0  # the latest read wins (a slow one must not overwrite it)
+        self._build()
+        self._debounce = QtCore.QTimer(self)
+        self._debounce.setSingleShot(True)
+        self._debounce.setInterval(DEBOUNCE_MS)
+        self._debounce.timeout.connect(self.refresh)
+        self._folder_watch = QtCore.QFileSystemWatcher(self)
+        self._folder_watch.directoryChanged.connect(lambda _path: self._debounce.start())
+        self._watch_folder()
+
+    # -- construction -------------------------------------------------------------------
+
+    def _build(self) -> None:
+        title = QtWidgets.QLabel("<h2>Review queue</h2>")
+        self.summary = QtWidgets.QLabel()
+        self.summary.setProperty("notice", True)
+        self.show_decided = QtWidgets.QCheckBox("Show decided")
+        self.show_decided.setToolTip("Also list the approved and rejected proposals")
+        self.show_decided.toggled.connect(lambda _on: self._fill())
+        top = QtWidgets.QHBoxLayout()
+        top.addWidget(title)
+        top.addSpacing(12)
+        top.addWidget(self.summary, 1)
+        top.addWidget(self.show_decided)
+
+        self.model = review_model.ReviewModel(self)
+        self.table = QtWidgets.QTableView()
+        self.table.setObjectName("reviewList")
+        self.table.setAccessibleName("Proposals waiting for review")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.verticalHeader().hide()
+        self.table.setWordWrap(False)
+        header = self.table.horizontalHeader()
+        header.setStretchLastSection(True)
+        for section, width in enumerate((80, 90, 130, 130, 230)):
+            header.resizeSection(section, width)
+        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._show_current())
+
+        self.detail = QtWidgets.QTextBrowser()
+        self.detail.setObjectName("reviewDetail")
+        self.detail.setOpenLinks(False)
+        self.error_label = QtWidgets.QLabel()
+        self.error_label.setProperty("inlineError", True)
+        self.error_label.setWordWrap(True)
+        self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.error_label.hide()
+        self.reason = QtWidgets.QLineEdit()
+        self.reason.setPlaceholderText("Why you reject it (optional, kept with the proposal)")
+        self.approve_button = QtWidgets.QPushButton("Approve…")
+        self.approve_button.setToolTip("Apply the agent's write, as the agent (asks first)")
+        self.approve_button.clicked.connect(self.approve)
+        self.reject_button = QtWidgets.QPushButton("Reject")
+        self.reject_button.setToolTip("Keep the proposal as rejected; nothing is written")
+        self.reject_button.clicked.connect(self.reject)
+        actions = QtWidgets.QHBoxLayout()
+        actions.addWidget(self.reason, 1)
+        actions.addWidget(self.reject_button)
+        actions.addWidget(self.approve_button)
+
+        lower = QtWidgets.QWidget()
+        below = QtWidgets.QVBoxLayout(lower)
+        below.setContentsMargins(0, 0, 0, 0)
+        below.addWidget(self.detail, 1)
+        below.addWidget(self.error_label)
+        below.addLayout(actions)
+        split = QtWidgets.QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(lower)
+        split.setStretchFactor(1, 2)
+        split.setSizes([150, 450])  # a few rows; the detail needs the room
+        column = QtWidgets.QVBoxLayout(self)
+        column.setContentsMargins(12, 8, 12, 8)
+        column.addLayout(top)
+        column.addWidget(split, 1)
+        self._show_current()
+
+    # -- reading the queue ----------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Read `.vault/review/` again on a worker; the list, the detail and the count
+        follow."""
+        self._watch_folder()
+        self._reads += 1
+        read = self._reads
+        target = self.session.vault
+
+        def work() -> list[dict[str, Any]]:
+            return [review.describe(p) for p in review.all_proposals(target)]
+
+        def failed(exc: BaseException) -> None:
+            self._say_error("The review queue cannot be read", exc)
+
+        self.session.run(work, lambda described: self._read(read, described), failed)
+
+    def _read(self, read: int, described: list[dict[str, Any]]) -> None:
+        if read != self._reads:
+            return
+        self._all = described
+        self._fill()
+        self.count = sum(1 for d in described if d["status"] == "pending")
+        self.pending.emit(self.count)
+
+    def _fill(self) -> None:
+        chosen = self.current()
+        rows = self._all if self.show_decided.isChecked() else [
+            d for d in self._all if d["status"] == "pending"
+        ]  # fmt: skip
+        self.model.set_proposals(rows)
+        waiting = sum(1 for d in self._all if d["status"] == "pending")
+        decided = len(self._all) - waiting
+        self.summary.setText(
+            f"{waiting} waiting for you" + (f", {decided} decided" if decided else "")
+            if self._all
+            else "Nothing waits: every agent write so far passed the scan."
+        )
+        row = self.model.row_of(chosen["id"]) if chosen else -1
+        if row < 0 and self.model.rowCount():
+            row = 0
+        if row >= 0:
+            self.table.selectRow(row)
+        self._show_current()
+
+    def _watch_folder(self) -> None:
+        state = self.session.vault.paths.state_dir
+        folder = state / review.REVIEW_DIR
+        wanted = str(folder if folder.is_dir() else state)
+        watched = self._folder_watch.directories()
+        if watched != [wanted]:
+            if watched:
+                self._folder_watch.removePaths(watched)
+            if Path(wanted).is_dir():
+                self._folder_watch.addPath(wanted)
+
+    def showEvent(self, event: QtGui.QShowEvent) -> None:
+        super().showEvent(event)
+        self.refresh()
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QtCore.QEvent.Type.PaletteChange:
+            self._show_current()  # the diff's tints follow the theme
+
+    # -- the selected proposal ------------------------------------------------------------
+
+    def current(self) -> dict[str, Any] | None:
+        index = self.table.currentIndex()
+        if not index.isValid():
+            return None
+        row = self.model.data(index, review_model.PROPOSAL_ROLE)
+        return row if isinstance(row, dict) else None
+
+    def select(self, review_id: str) -> bool:
+        row = self.model.row_of(review_id)
+        if row >= 0:
+            self.table.selectRow(row)
+        return row >= 0
+
+    def _show_current(self) -> None:
+        d = self.current()
+        pending = d is not None and d["status"] == "pending"
+        self.approve_button.setEnabled(pending)
+        self.reject_button.setEnabled(pending)
+        self.reason.setEnabled(pending)
+        if d is None:
+            self.detail.setHtml("<p>Select a proposal to see what the agent asked for.</p>")
+            return
+        self.detail.setHtml(detail_html(d, self.palette()))
+
+    # -- deciding -------------------------------------------------------------------------
+
+    def approve(self) -> QtWidgets.QMessageBox | None:
+        """Ask, then apply the selected proposal (the prompt is returned for tests)."""
+        d = self.current()
+        if d is None or d["status"] != "pending":
+            return None
+        kind = review_model.KIND_TITLES.get(d["kind"], d["kind"])
+        box = QtWidgets.QMessageBox(
+            QtWidgets.QMessageBox.Icon.Warning,
+            "Approve this write?",
+            f"{kind} by agent {d['agent']} → {d['target']}.",
+            QtWidgets.QMessageBox.StandardButton.NoButton,
+            self,
+        )
+        kinds = ", ".join(dict.fromkeys(f["kind"] for f in d["findings"]))
+        box.setInformativeText(
+            f"The scan flagged it ({kinds}). Approving writes it as the agent wrote it, "
+            "through the vault's normal safe write, and agents will read it. It is not "
+            "undone from here: supersede or archive it later if you change your mind."
+        )
+        confirm = box.addButton("Approve", QtWidgets.QMessageBox.ButtonRole.AcceptRole)
+        cancel = box.addButton(QtWidgets.QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(cancel)
+        review_id = str(d["id"])
+
+        def answered(button: QtWidgets.QAbstractButton) -> None:
+            self.approve_prompt = None
+            if button is confirm:
+                self._decide(review_id, "approved", d)
+
+        box.buttonClicked.connect(answered)
+        self.approve_prompt = box
+        box.open()
+        return box
+
+    def reject(self) -> None:
+        d = self.current()
+        if d is None or d["status"] != "pending":
+            return
+        self._decide(str(d["id"]), "rejected", d, self.reason.text().strip() or None)
+
+    def _decide(
+        self, review_id: str, verb: str, d: dict[str, Any], reason: str | None = None
+    ) -> None:
+        self.error_label.hide()
+        self.approve_button.setEnabled(False)
+        self.reject_button.setEnabled(False)
+
+        def work(v: Any) -> review.Proposal:
+            if verb == "approved":
+                return review.approve(v, review_id)
+            return review.reject(v, review_id, reason)
+
+        def done(_proposal: review.Proposal) -> None:
+            self.reason.clear()
+            self.decided.emit(review_id, verb)
+            self.refresh()
+
+        def failed(exc: BaseException) -> None:
+            title = "Approval failed" if verb == "approved" else "Rejection failed"
+            message = self._say_error(f"{title}: it is still pending", exc)
+            self.failed.emit(review_id, message)
+            self.refresh()  # the proposal now carries the error (review.approve keeps it)
+
+        applied = verb == "approved"
+        self.session.write(
+            work,
+            done,
+            failed,
+            entities=_entities(d) if applied else (),
+            documents=_documents(self.session.vault.root, d) if applied else (),
+            rescan=applied,
+        )
+
+    def _say_error(self, title: str, exc: BaseException) -> str:
+        _, message = session_module.describe(exc)
+        self.error_label.setText(f"<b>{html.escape(title)}</b> — {html.escape(message)}")
+        self.error_label.show()
+        return message
+
+
+def _entities(d: dict[str, Any]) -> tuple[str, ...]:
+    """The entity an approved add_fact writes (so open views reload)."""
+    if d["kind"] != "add_fact":
+        return ()
+    try:
+        return (str(layout.EntityRef.parse(str(d["params"].get("entity")))),)
+    except (errors.VaultError, ValueError):
+        return ()
+
+
+def _documents(root: Path, d: dict[str, Any]) -> tuple[Path, ...]:
+    if d["kind"] != "write_document":
+        return ()
+    return (root / "agents" / str(d["agent"]) / str(d["params"].get("name")),)
+
+
+def badge(count: int | None) -> str:
+    """The navigation item's text: "Review" with the pending count."""
+    return f"Review ({count})" if count else "Review"
+
+
+def show_badge(action: QtGui.QAction, count: int | None) -> None:
+    """Show the pending count on the window's Review action: in the toolbar (bold while
+    something waits), in the Go menu and in its tooltip."""
+    action.setIconText(badge(count))
+    action.setText(f"&Review queue ({count})" if count else "&Review queue")
+    font = action.font()
+    font.setBold(bool(count))
+    action.setFont(font)
+    waiting = f"{count} agent writes wait for you" if count else "nothing waits"
+    action.setToolTip(f"Review queue: {waiting} (Ctrl+Shift+R)")
