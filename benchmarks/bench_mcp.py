@@ -50,6 +50,7 @@ from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 from vault_app.core import tokens, vault  # noqa: E402
 from vault_app.mcp import http  # noqa: E402
 
+CHAT = 4242  # the MicroClaw chat the benchmark's clients talk in (an unmapped one)
 INITIALIZE = {
     "jsonrpc": "2.0",
     "id": 1,
@@ -158,7 +159,8 @@ async def call(c: Client, tool: str, arguments: dict[str, Any]) -> float:
 
 def search_call(tools: set[str], query: str) -> tuple[str, dict[str, Any]]:
     if "memory_query" in tools:
-        return "memory_query", {"op": "search", "query": query, "limit": 10}
+        # a chat's search runs over the agent's and the global facts (other chats' left out)
+        return "memory_query", {"op": "search", "chat_id": CHAT, "query": query, "limit": 10}
     # the CLI's search marks nothing accessed either (the tool's default writes the hits)
     return "search", {"query": query, "limit": 10, "kinds": ["facts"], "mark_access": False}
 
@@ -166,7 +168,12 @@ def search_call(tools: set[str], query: str) -> tuple[str, dict[str, Any]]:
 def insert_call(tools: set[str], agent: str, i: int) -> tuple[str, dict[str, Any]]:
     text = f"Benchmark note {i}: the espresso machine was descaled on a Tuesday"
     if "memory_upsert" in tools:
-        return "memory_upsert", {"op": "insert", "content": text, "category": "KNOWLEDGE"}
+        return "memory_upsert", {
+            "op": "insert",
+            "chat_id": CHAT,
+            "content": text,
+            "category": "KNOWLEDGE",
+        }
     return "add_fact", {
         "entity": f"agent:{agent}:resources/bench-inserts",
         "text": text,
