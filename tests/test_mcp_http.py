@@ -231,6 +231,17 @@ def test_a_session_belongs_to_the_agent_that_opened_it(
     )
     assert as_bob.status_code == 403
     assert "another agent" in as_bob.text
+    unknown = httpx2.post(
+        url,
+        json=ping,
+        headers={
+            **MCP_HEADERS,
+            "Authorization": f"Bearer {agents['alice']}",
+            "mcp-session-id": "not-a-session",
+            "mcp-protocol-version": "2025-06-18",
+        },
+    )
+    assert unknown.status_code == 404
 
 
 def test_a_rotated_or_revoked_token_is_refused_at_the_next_request(

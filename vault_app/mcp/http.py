@@ -14,7 +14,8 @@ in this order:
    and rebinding pages reach loopback: `Authorization: Bearer <token>`, checked with
    `core.tokens.verify`. `/health` alone needs no token (it shows no vault data).
 4. Session (403): an MCP session belongs to the agent that opened it; another agent's token
-   cannot ride on its session id.
+   cannot ride on its session id (a session id the guard never saw opened: 404, the
+   answer that makes a client start a new session).
 
 The agent the token belongs to is put in the request's ASGI scope (`AGENT_SCOPE_KEY`); the
 SDK hands tools that request (`ctx.request_context.request`), and `agent_of(ctx)` reads it
@@ -65,8 +66,10 @@ HEALTH_PATH = "/health"
 AGENT_SCOPE_KEY = "vault_app.agent"
 SESSION_HEADER = "mcp-session-id"
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
-# sessions remembered for the session-owner check; the SDK itself caps live sessions lower
-MAX_TRACKED_SESSIONS = 10_000
+# sessions remembered for the session-owner check (ended ones are only forgotten when the
+# client says so, DELETE, or the oldest once the list is full): well above the SDK's cap
+# of live sessions (10,000), so a live one is not forgotten
+MAX_TRACKED_SESSIONS = 50_000
 MAX_CACHED_TOKENS = 1_024
 
 # A service that lives as long as the server: entered when the app starts, left when it
@@ -231,6 +234,8 @@ class RequestGuard:
             return _unauthorized("invalid_token", "the token is unknown, rotated or revoked")
         session = headers.get(SESSION_HEADER)
         owner = self.session_agents.get(session) if session is not None else None
+        if session is not None and owner is None:  # fail closed: the client re-initializes
+            return _error(404, "session_not_found", "no such session: initialize a new one")
         if owner is not None and owner != agent:
             log.warning("agent %r tried the session of agent %r", agent, owner)
             return _error(403, "forbidden_session", "this session belongs to another agent")
