@@ -52,12 +52,13 @@ class VectorRows:
     def preload(self) -> None:
         """Read the embedding cache and make room for as many rows, touching the memory:
         the first write to a fresh 300 MB matrix costs more in page faults than the
-        copy itself. Call it on a helper thread while the rows' owner loads."""
+        copy itself. Call it on a helper thread while the rows' owner loads. The eighth
+        to spare is left untouched: pages never written cost no memory."""
         if self.cache is None or self.encoder is None:
             return
         rows = self.cache.preload(self.encoder)
         self._grow(rows)
-        self.matrix[: rows + rows // 8].fill(0.0)  # zero pages, now faulted in
+        self.matrix[:rows].fill(0.0)  # zero pages, now faulted in
 
     def put(
         self,
