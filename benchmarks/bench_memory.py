@@ -174,8 +174,7 @@ def main() -> int:
     )
     print("removed for the cold open: .vault/cache/search/ (docs.jsonl, columns.npz, bm25/)")
     print()
-    row("figure (tuned as the CLI)", None, None)
-    print(f"{'':<46}{'peak':>10}{'RSS':>10}   target")
+    print(f"{'figure (tuned as the CLI)':<46}{'peak':>10}{'RSS':>10}   target")
 
     shutil.rmtree(work / ".vault" / "cache" / "search", ignore_errors=True)
     cold = run_child(args, "open", vault=work, semantic=vectors)
@@ -219,8 +218,7 @@ def main() -> int:
     imports = run_child(args, "imports", vault=work)
     row("interpreter + the engine's imports", None, imports["open"]["VmRSS"])
     if args.untuned:
-        print()
-        row("untuned (the library default)", None, None)
+        print(f"\n{'untuned (the library default)':<46}{'peak':>10}{'RSS':>10}")
         if vectors:
             warm = run_child(args, "open", vault=work, semantic=True, untuned=True)
             row("warm open: BM25 + vectors", warm["open"]["VmHWM"], warm["open"]["VmRSS"])
