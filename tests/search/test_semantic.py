@@ -412,6 +412,32 @@ def test_rows_put_in_order_or_scattered_hold_the_same_vectors(
     assert in_order.top("who fixes our pipes", 1, np.ones(n, bool))[0][0] == keys.index("plumber")
 
 
+def test_vectors_are_read_from_the_shards_as_they_were_encoded(
+    encoder: encoders.Encoder, tmp_path: Path
+) -> None:
+    """The cache keeps only keys in memory and reads vectors from its shards: row by row
+    for a few, block by block for many, over several shards; each is what was encoded
+    (rounded to float16), whichever way it is read."""
+    texts = [
+        f"Fact number {i} about the {('boiler', 'garden', 'roof')[i % 3]}." for i in range(600)
+    ]
+    counting = Counting(encoder)
+    first = embedding_cache.EmbeddingCache(tmp_path / "emb")
+    expected = first.get_or_encode(texts[:400], counting)
+    expected = np.vstack([expected, first.get_or_encode(texts[400:], counting)])
+    assert counting.encoded == 600
+    reopened = embedding_cache.EmbeddingCache(tmp_path / "emb")
+    assert reopened.preload(counting) == 600 and len(reopened) == 600
+    order = np.random.default_rng(5).permutation(600)
+    many = reopened.get_or_encode([texts[i] for i in order], counting)  # blocks, 2 shards
+    assert np.array_equal(many, expected[order])
+    few = reopened.get_or_encode([texts[599], texts[3], texts[3]], counting)  # row by row
+    assert np.array_equal(few, expected[[599, 3, 3]])
+    assert counting.encoded == 600
+    direct = encoder.encode(texts[:400])  # the same call as the cache's first: same batches
+    assert (direct * expected[:400]).sum(axis=1).min() > 0.9999  # float16 on disk
+
+
 def test_the_model_hash_is_remembered_between_processes(tmp_path: Path) -> None:
     folder = tmp_path / "model"
     folder.mkdir()

@@ -24,14 +24,25 @@ opted in, in one of two ways:
 The pause is counted: when two loads overlap on two threads, the collector comes back
 only when the last one ends (a plain disable/enable pair would let the first to finish
 switch it on in the middle of the other's load).
+
+A bulk load also leaves free memory behind: the temporaries it freed sit in holes of the
+C heap between objects that live on, and glibc's allocator keeps them resident (150 MB
+after building a 200,000-document search index, 35 MB after loading it). `release()`
+gives those pages back to the system (`malloc_trim`), in a tuned process only: a
+long-running owner (`vault-app serve`, the app) wants its resident size to be what it
+holds, and a library call leaves the process's allocator alone otherwise.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
+import functools
 import gc
+import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 _lock = threading.Lock()
 _depth = 0
@@ -90,3 +101,25 @@ def _paused(*, freeze: bool) -> Iterator[None]:
             _depth -= 1
             if _depth == 0 and _restore:
                 gc.enable()
+
+
+def release() -> None:
+    """In a process that opted in (`tune_process`), give the C heap's free pages back to
+    the system after a bulk load (glibc's `malloc_trim`; nothing elsewhere)."""
+    if _tuned:
+        trim = _malloc_trim()
+        if trim is not None:
+            trim(0)
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's `malloc_trim`, or None (another C library, another system)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        trim: Callable[[int], int] = libc.malloc_trim
+    except (OSError, AttributeError):  # musl has no malloc_trim
+        return None
+    return trim

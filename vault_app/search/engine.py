@@ -216,15 +216,23 @@ class SearchEngine:
             sources = aid.submit(catch_up.current_sources, self.vault)
             component = aid.submit(semantic) if semantic is not None else None
             loaded, notice = self._load()
+            vectors = None
             if component is not None:
-                self.semantic, self.semantic_notice = component.result()
-            if loaded and self.semantic is not None:
-                rows = [self.columns.row[key] for key in self.state.docs]
-                keys = self.columns.text_key[rows]
-                self.semantic.put(rows, self.state.docs.texts(), progress, keys=keys)
+                vectors, self.semantic_notice = component.result()
+            if loaded and vectors is not None:
+                self.semantic = vectors
+                self._fill_vectors(vectors, progress)
             report = self._catch_up(progress, sources.result())
             if report[0] or report[1] or not loaded:
                 self._save_if_possible()
+            if not loaded and vectors is not None:
+                # a first build fills the vectors once BM25 is built and saved and the
+                # build's temporaries are given back: the 300 MB matrix is not resident
+                # during the build's peak
+                memory.release()
+                self.semantic = vectors
+                self._fill_vectors(vectors, progress)
+        memory.release()  # the load's temporaries, in a tuned process (150 MB on a build)
         return OpenReport(
             loaded=loaded,
             reindexed_sources=report[0],
@@ -233,6 +241,12 @@ class SearchEngine:
             seconds=time.perf_counter() - started,
             notice=notice,
         )
+
+    def _fill_vectors(self, vectors: VectorRows, progress: Progress | None) -> None:
+        """Put every document into `vectors`, row for row with the columns."""
+        rows = [self.columns.row[key] for key in self.state.docs]
+        keys = self.columns.text_key[rows]
+        vectors.put(rows, self.state.docs.texts(), progress, keys=keys)
 
     def enable_semantic(
         self, model: str | None = None, progress: Progress | None = None
@@ -615,8 +629,12 @@ def open_engine(
     elif semantic:
         wanted = model or settings.model
 
+        # the matrix's memory is touched ahead (on the helper thread) when an index is
+        # cached, to be filled at once; a first build fills it only after its own peak
+        cached = (target.paths.state_dir / "cache" / "search" / "docs.jsonl").is_file()
+
         def load() -> tuple[VectorRows | None, str | None]:
-            return _semantic_component(target, wanted)
+            return _semantic_component(target, wanted, touch=cached)
 
     search = SearchEngine(
         target,
@@ -628,9 +646,10 @@ def open_engine(
 
 
 def _semantic_component(
-    target: vault.Vault, model: str | None
+    target: vault.Vault, model: str | None, *, touch: bool = True
 ) -> tuple[VectorRows | None, str | None]:
-    """The semantic side for `target`, or None and the reason it is not available."""
+    """The semantic side for `target`, or None and the reason it is not available;
+    `touch`: fault the matrix's memory in now (`VectorRows.preload`)."""
     from vault_app.search import embedding_cache, embedding_model, semantic, vector_rows
 
     available, reason = semantic.semantic_available(model)
@@ -649,7 +668,7 @@ def _semantic_component(
     )
     component = vector_rows.VectorRows(encoder, cache)
     try:
-        component.preload()
+        component.preload(touch=touch)
     except errors.SymlinkError as exc:  # the cache's folders are checked first
         return None, f"semantic search is not available: {exc}"
     return component, "; ".join(notices) or None

@@ -49,15 +49,18 @@ class VectorRows:
         # (top k, then the fusion's missing candidates), and each is a 300 MB product
         self._last_scores: tuple[str, int, npt.NDArray[np.float32]] | None = None
 
-    def preload(self) -> None:
+    def preload(self, *, touch: bool = True) -> None:
         """Read the embedding cache and make room for as many rows, touching the memory:
         the first write to a fresh 300 MB matrix costs more in page faults than the
-        copy itself. Call it on a helper thread while the rows' owner loads."""
+        copy itself. Call it on a helper thread while the rows' owner loads. The eighth
+        to spare is left untouched: pages never written cost no memory; `touch=False`
+        leaves all of them so, until they are filled."""
         if self.cache is None or self.encoder is None:
             return
         rows = self.cache.preload(self.encoder)
         self._grow(rows)
-        self.matrix[: rows + rows // 8].fill(0.0)  # zero pages, now faulted in
+        if touch:
+            self.matrix[:rows].fill(0.0)  # zero pages, now faulted in
 
     def put(
         self,
