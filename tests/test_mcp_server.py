@@ -317,6 +317,10 @@ def test_stored_injection_is_shown_blocked(served: runtime.Runtime) -> None:
     assert hit["text"].startswith("[BLOCKED")
     entity = call(served, "get_entity", {"entity": str(ref)})
     assert entity["facts"][0]["fact"].startswith("[BLOCKED")
+    built = call(
+        served, "context", {"query": "previous instructions API keys", "mark_access": False}
+    )
+    assert "evil.example" not in built["text"] and "[BLOCKED" in built["text"]
     assert person.fact(fact.id)[1].fact == text  # kept on disk for a person to see
 
 

@@ -157,7 +157,7 @@ Example: {"query": "what did we decide about the kitchen last week", "budget": 3
     ) -> dict[str, Any]:
         agent = acting(ctx)
         search = runtime.search_engine()
-        built = context_module.ContextBuilder(search).build(
+        built = context_module.ContextBuilder(search, for_agents=True).build(
             agent, query, budget=budget, mark_access=False
         )
         marked: dict[str, int] = {}
