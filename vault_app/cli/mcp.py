@@ -5,7 +5,9 @@ This command owns its process: it opts in to the bulk-load tuning (`memory.tune_
 sends logging to stderr, and keeps stdout for the protocol alone: the protocol gets a
 private copy of file descriptor 1, and descriptor 1 itself then points at stderr, so a
 stray print or a native library's message cannot corrupt the stream. The search index
-opens in the background (`Runtime.start`): the handshake answers at once.
+opens in the background (`Runtime.start`), started once the server is built: the
+handshake waits for the interpreter, the CLI and the MCP SDK's imports only (figures:
+benchmarks/bench_mcp_handshake.py).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import argparse
 import logging
 import os
 import sys
+import warnings
 
 from vault_app.cli import _common
 from vault_app.core import errors
@@ -52,6 +55,17 @@ def _protocol_stdout() -> None:
     sys.stdout = open(private, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
 
 
+def _quiet_watchdog() -> None:
+    """The filter of `watch.watcher.quiet_benign_warnings` (the runtime's watcher), set
+    here without importing watchdog, which would cost the handshake 0.16 s."""
+    warnings.filterwarnings(
+        "ignore",
+        message=r"Callback with id .* already exists",
+        category=RuntimeWarning,
+        module=r"watchdog\.",
+    )
+
+
 def cmd_mcp(args: argparse.Namespace) -> int:
     from vault_app.core import decay, layout, memory
     from vault_app.mcp import runtime, server
@@ -69,9 +83,13 @@ def cmd_mcp(args: argparse.Namespace) -> int:
             stream=sys.stderr, level=logging.WARNING, format="vault-app mcp: %(message)s"
         )
         _protocol_stdout()
+        _quiet_watchdog()
+    built = server.build_server(served, lambda ctx: agent)
+    # the index opens while the server answers: started only now, its imports and load do
+    # not compete for the interpreter with the SDK's imports and the server's set-up
     served.start()
     try:
-        server.build_server(served, lambda ctx: agent).run("stdio")
+        built.run("stdio")
     finally:
         served.close()
     return 0

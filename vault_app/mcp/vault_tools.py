@@ -19,7 +19,6 @@ from pydantic import Field
 from vault_app.core import activity, agent_access, errors, injection, layout, models, numeric_ids
 from vault_app.mcp import common
 from vault_app.mcp import runtime as runtime_module
-from vault_app.search import context as context_module
 
 Mode = Literal["hybrid", "bm25", "semantic"]
 Kind = Literal["facts", "summaries", "daily"]
@@ -155,6 +154,8 @@ Example: {"query": "what did we decide about the kitchen last week", "budget": 3
         budget: Annotated[int, Field(ge=200, le=100_000)] = 4000,
         mark_access: bool = True,
     ) -> dict[str, Any]:
+        from vault_app.search import context as context_module  # loaded with the engine
+
         agent = acting(ctx)
         search = runtime.search_engine()
         built = context_module.ContextBuilder(search, for_agents=True).build(
