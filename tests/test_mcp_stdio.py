@@ -132,3 +132,23 @@ def test_a_write_by_another_process_reaches_the_running_server(demo_root: Path) 
     fact_id = json.loads(written)["id"]
     found = next(h for h in after if h["text"] == text)
     assert found["id"] == fact_id and found["entity"] == "areas/home/kitchen-outside"
+
+
+def test_the_server_is_built_without_the_search_engine(demo_root: Path) -> None:
+    """What runs before the handshake's answer imports no numpy, scipy, search engine or
+    watcher (they load in the background, after the handshake): benchmarks/
+    bench_mcp_handshake.py has the figures; this keeps the heavy imports off that path."""
+    probe = (
+        "import sys\n"
+        "import vault_app.cli\n"
+        "from vault_app.mcp import runtime, server\n"
+        f"rt = runtime.Runtime({str(demo_root)!r}, semantic=False)\n"
+        f"server.build_server(rt, lambda ctx: {AGENT!r})\n"
+        "heavy = ('numpy', 'scipy', 'vault_app.search.engine', 'watchdog', 'torch')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], env=child_env(), capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
