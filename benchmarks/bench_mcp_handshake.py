@@ -164,6 +164,25 @@ def measure(
     }
 
 
+def import_floor(runs: int) -> dict[str, float]:
+    """What no server change can save: a bare interpreter, and one that imports the MCP
+    SDK's server (which imports its client and both protocol versions' types too)."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    floors = {}
+    for label, code in (
+        ("interpreter", "pass"),
+        ("sdk", "import mcp.server.mcpserver"),
+        ("cli+sdk", "import vault_app.cli, mcp.server.mcpserver"),
+    ):
+        times = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], env=env, check=True)
+            times.append(time.perf_counter() - started)
+        floors[label] = statistics.median(times)
+    return floors
+
+
 def demo_vault(where: Path) -> Path:
     sys.path.insert(0, str(REPO))
     from vault_app.core import demo
@@ -195,6 +214,7 @@ def main() -> int:
         figures = measure(
             root, args.agent, semantic=args.semantic, runs=args.runs, query=args.query
         )
+    floor = import_floor(args.runs)
     mode = "semantic" if args.semantic else "bm25"
     print(f"vault-app mcp over stdio, {label}, agent {args.agent}, {mode}, median of {args.runs}")
     print(f"  process start -> initialize answered  {figures['initialize'] * 1000:8.0f} ms")
@@ -203,6 +223,11 @@ def main() -> int:
     print(
         f"  ping round-trip while the index opens: p50 {figures['ping_p50'] * 1000:.1f} ms, "
         f"max {figures['ping_max'] * 1000:.1f} ms"
+    )
+    print(
+        f"  for comparison, a process that only starts: {floor['interpreter'] * 1000:.0f} ms; "
+        f"imports the SDK's server: {floor['sdk'] * 1000:.0f} ms; "
+        f"the CLI and the SDK: {floor['cli+sdk'] * 1000:.0f} ms"
     )
     return 0
 
