@@ -43,7 +43,12 @@ class Child:
             args.append("--bm25")
         self.started = time.perf_counter()
         self.proc = subprocess.Popen(
-            args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
+            args,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+            cwd=REPO,  # `-m` puts the working folder first on the path: measure REPO's code
         )
         self.next_id = 0
         self.buffer = b""
@@ -177,7 +182,7 @@ def import_floor(runs: int) -> dict[str, float]:
         times = []
         for _ in range(runs):
             started = time.perf_counter()
-            subprocess.run([sys.executable, "-c", code], env=env, check=True)
+            subprocess.run([sys.executable, "-c", code], env=env, cwd=REPO, check=True)
             times.append(time.perf_counter() - started)
         floors[label] = statistics.median(times)
     return floors
