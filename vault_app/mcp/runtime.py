@@ -52,6 +52,7 @@ from vault_app.core import config, decay, errors, injection, layout, numeric_ids
 
 if TYPE_CHECKING:
     from vault_app.search import engine
+    from vault_app.watch import events, watcher
 
     Filters = engine.Filters
 else:
@@ -118,7 +119,7 @@ class Runtime:
         self._numbers: dict[int, str] = {}
         self._pending: list[layout.EntityRef | tuple[dt.date, str | None]] = []
         self._thread: threading.Thread | None = None
-        self._watcher: Any = None  # a watch.VaultWatcher, imported with the engine
+        self._watcher: watcher.VaultWatcher | None = None  # imported with the engine
         self._whole_pending = False  # a batch asked for a whole re-check before the index
         self._last_refresh = 0.0
         self._closed = False
@@ -215,7 +216,7 @@ class Runtime:
         if not follower.wait_ready(WATCH_READY):
             log.warning("the vault watcher's first listing is slow; the index opens anyway")
 
-    def _on_batch(self, batch: Any) -> None:
+    def _on_batch(self, batch: events.ChangeBatch) -> None:
         """A watcher batch (outside writes): re-index what it names."""
         if batch.everything and batch.reason == "open":
             return  # the baseline: the index's own catch-up reads the disk next
@@ -231,8 +232,8 @@ class Runtime:
             self.after_daily(note.date, note.agent)
 
     @staticmethod
-    def _on_watch_status(status: Any) -> None:
-        if status.state not in ("watching", "stopped"):
+    def _on_watch_status(status: watcher.WatchStatus) -> None:
+        if status.state not in ("starting", "watching", "stopped"):
             log.warning("vault watcher %s: %s", status.state, status.message)
 
     def _enable_semantic(self, search: engine.SearchEngine) -> None:
