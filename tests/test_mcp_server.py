@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import json
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from vault_app.mcp import runtime, server
 from vault_app.search import semantic
 
 AGENT = "finance"
+OUTSIDE_WAIT = 60.0  # seconds the runtime may take to index a write made beside it
 READ_TOOLS = {
     "add_fact",
     "supersede_fact",
@@ -317,6 +319,10 @@ def test_stored_injection_is_shown_blocked(served: runtime.Runtime) -> None:
     assert hit["text"].startswith("[BLOCKED")
     entity = call(served, "get_entity", {"entity": str(ref)})
     assert entity["facts"][0]["fact"].startswith("[BLOCKED")
+    built = call(
+        served, "context", {"query": "previous instructions API keys", "mark_access": False}
+    )
+    assert "evil.example" not in built["text"] and "[BLOCKED" in built["text"]
     assert person.fact(fact.id)[1].fact == text  # kept on disk for a person to see
 
 
@@ -441,3 +447,30 @@ def test_recent_activity_shows_the_agents_writes(served: runtime.Runtime) -> Non
     call(served, "append_daily", {"text": "Checked the budget."})
     mine = call(served, "recent_activity", {"limit": 5})
     assert mine["entries"] and all(f"agent:{AGENT}" in json.dumps(e) for e in mine["entries"])
+
+
+def poll_search(rt: runtime.Runtime, query: str, kind: str, text: str) -> list[Any]:
+    """Search until a hit has `text` (the watcher's delay), for at most OUTSIDE_WAIT s."""
+    filters = runtime.Filters(kinds=frozenset({kind}))
+    deadline = time.monotonic() + OUTSIDE_WAIT
+    while True:
+        hits = rt.search(query, mode="bm25", filters=filters).hits
+        if any(text in h.text for h in hits) or time.monotonic() > deadline:
+            return hits
+        time.sleep(0.05)
+
+
+def test_writes_beside_the_server_reach_its_index(served: runtime.Runtime) -> None:
+    """A person's Vault (the window's, the CLI's) writes a fact and a global daily note
+    while the runtime serves: its watcher re-indexes them, numbers included."""
+    served.search_engine()  # open, and so watching
+    person = vault.Vault(served.root, actor="jane")
+    fact = person.add_fact(
+        "areas/home/porch", "Jane booked the porch painter for the ninth.", "status", create=True
+    )
+    person.append_daily("Jane walked the porch with the painter today.")
+    hits = poll_search(served, "porch painter booked", "fact", fact.fact)
+    assert fact.id in {h.fact_id for h in hits}
+    assert served.fact_id_for_number(numeric_ids.fact_number(fact.id)) == fact.id
+    daily = poll_search(served, "walked porch painter", "daily", "walked the porch")
+    assert any(h.scope == layout.GLOBAL_SCOPE for h in daily)

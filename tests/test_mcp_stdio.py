@@ -5,9 +5,11 @@ line's refusals (an unknown agent is a usage error, exit status 2)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,7 @@ from mcp import Client, StdioServerParameters
 from vault_app.core import demo
 
 AGENT = "finance"
+OUTSIDE_WAIT = 60.0  # seconds a search may take to see another process's write
 
 
 @pytest.fixture(scope="module")
@@ -88,3 +91,64 @@ def test_an_unknown_agent_is_a_usage_error(demo_root: Path) -> None:
     assert done.returncode == 2
     assert done.stdout == ""
     assert "no agent 'ghost'" in done.stderr and "vault-app agent create ghost" in done.stderr
+
+
+def test_a_write_by_another_process_reaches_the_running_server(demo_root: Path) -> None:
+    """The server runs for hours while the CLI (here a real `vault-app fact add` process)
+    writes the vault: its index follows, and a search finds the new fact (polled)."""
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "vault_app", "--vault", str(demo_root), "mcp", "--agent", AGENT, "--bm25"],
+        env=child_env(),
+    )
+    text = "The outside writer noted the quartzite countertop arrives on Thursday."
+    query = "quartzite countertop outside writer"
+
+    async def session() -> tuple[list[dict[str, Any]], list[dict[str, Any]], str]:
+        async with Client(params) as client:
+            before = await client.call_tool("search", {"query": query, "mark_access": False})
+            cli = [sys.executable, "-m", "vault_app", "--vault", str(demo_root), "--json"]
+            add = ["fact", "add", "areas/home/kitchen-outside", "--text", text, "--create"]
+            written = subprocess.run(
+                [*cli, *add, "--category", "status", "--actor", "jane"],
+                env=child_env(),
+                capture_output=True,
+                text=True,
+                stdin=subprocess.DEVNULL,
+                timeout=120,
+            )
+            assert written.returncode == 0, written.stderr
+            deadline = time.monotonic() + OUTSIDE_WAIT
+            while True:
+                after = await client.call_tool("search", {"query": query, "mark_access": False})
+                hits = after.structured_content["hits"]
+                if any(h["text"] == text for h in hits) or time.monotonic() > deadline:
+                    break
+                await asyncio.sleep(0.1)
+            return before.structured_content["hits"], hits, written.stdout
+
+    before, after, written = asyncio.run(session())
+    assert all(h["text"] != text for h in before)
+    fact_id = json.loads(written)["id"]
+    found = next(h for h in after if h["text"] == text)
+    assert found["id"] == fact_id and found["entity"] == "areas/home/kitchen-outside"
+
+
+def test_the_server_is_built_without_the_search_engine(demo_root: Path) -> None:
+    """What runs before the handshake's answer imports no numpy, scipy, search engine or
+    watcher (they load in the background, after the handshake): benchmarks/
+    bench_mcp_handshake.py has the figures; this keeps the heavy imports off that path."""
+    probe = (
+        "import sys\n"
+        "import vault_app.cli\n"
+        "from vault_app.mcp import runtime, server\n"
+        f"rt = runtime.Runtime({str(demo_root)!r}, semantic=False)\n"
+        f"server.build_server(rt, lambda ctx: {AGENT!r})\n"
+        "heavy = ('numpy', 'scipy', 'vault_app.search.engine', 'watchdog', 'torch')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], env=child_env(), capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

@@ -172,3 +172,28 @@ def test_fact_number_is_stable_positive_int64() -> None:
     numbers = {numeric_ids.fact_number(f"fact-{i:032x}") for i in range(5000)}
     assert len(numbers) == 5000
     assert all(0 < n < 2**63 for n in numbers)
+
+
+@pytest.mark.parametrize(
+    ("agent", "address", "readable"),
+    [
+        ("finance", "areas/people/jane", True),  # global memory
+        ("finance", "agent:finance:projects/budget", True),  # its own workspace
+        ("finance", "agent:security:areas/incidents", False),  # another agent's
+        ("security", "agent:finance:projects/budget", False),
+    ],
+)
+def test_an_agent_reads_global_memory_and_its_own_workspace(
+    agent: str, address: str, readable: bool
+) -> None:
+    ref = layout.EntityRef.parse(address)
+    assert agent_access.can_read(agent, ref) is readable
+    if readable:
+        agent_access.check_read(agent, ref)
+        return
+    with pytest.raises(errors.AccessDeniedError) as refused:
+        agent_access.check_read(agent, ref)
+    assert str(refused.value) == (
+        f"agent {agent!r} may not read {address}: an agent reads global memory and its own "
+        "workspace, not another agent's"
+    )

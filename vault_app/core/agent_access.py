@@ -1,4 +1,5 @@
-"""What an agent may write: the one set of rules every agent write is checked against.
+"""What an agent may write and read: the one set of rules every agent write (and every
+agent read through the MCP server) is checked against.
 
 An agent writes its own workspace (`agents/<id>/workspace/...`), its own daily notes
 and its own documents (TACIT.md, CONTEXT.md, ... in `agents/<id>/`). Global entities
@@ -8,7 +9,9 @@ daily notes and documents are never written, nor `global/AGENTS.md` (the princip
 which people write). A refusal is an `AccessDeniedError` naming the agent, the target
 and the rule, so that the agent (or the person reading its log) knows what to change.
 
-Reading is not restricted here: every agent reads the whole vault.
+An agent reads global memory and its own workspace, never another agent's workspace
+(`check_read`, `can_read`): the same scopes the context builder gives it. People (the
+CLI, the window) read everything; this rule is for agents.
 
 `chat_entity` says where a chat's memories go: the entity `[agents.chats]` maps the chat
 to, else the agent's own `resources/chat-<id>` (a negative id spelled `chat-m<id>`),
@@ -34,6 +37,20 @@ def check_entity(settings: config.VaultConfig, agent: str, ref: layout.EntityRef
     if agent not in settings.agents.global_writers:
         raise errors.AccessDeniedError(
             f"agent {agent!r} may not write global entities (entity {ref}): {_GLOBAL_RULE}"
+        )
+
+
+def can_read(agent: str, ref: layout.EntityRef) -> bool:
+    """Whether `agent` may read the entity `ref`: global, or its own workspace."""
+    return ref.agent is None or ref.agent == agent
+
+
+def check_read(agent: str, ref: layout.EntityRef) -> None:
+    """Refuse (`AccessDeniedError`) a read by `agent` of another agent's entity `ref`."""
+    if not can_read(agent, ref):
+        raise errors.AccessDeniedError(
+            f"agent {agent!r} may not read {ref}: an agent reads global memory and its own "
+            "workspace, not another agent's"
         )
 
 

@@ -17,8 +17,24 @@ BM25 is open, and kept current by `after_write`; a number this process has not s
 (another process wrote the fact) re-checks the index against the disk once before
 answering "unknown".
 
+Writes from outside the server (the window, the CLI, other agents, an editor: `serve`
+runs for hours beside them) reach the index through a `watch.VaultWatcher`: its
+change batches re-index the entities and daily notes they name (`after_write`,
+`after_daily`), a new or removed agent re-checks the whole index. The watcher is chosen
+over the engine's catch-up walk (`SearchEngine.refresh`) because a walk stats every
+entity (0.6 s at 10,000 entities) for each check, where inotify costs nothing until a
+file changes, and a change is indexed within the watcher's coalescing delay (0.1-0.5 s)
+without any search paying for it. The watcher takes its baseline listing before the
+index catches up with the disk, so a write lands in one or the other, never in between.
+The agents' own writes through this runtime are told to the watcher (their storage
+listener), so they are not indexed twice.
+
 Texts stored in the vault reach agents through `injection.shown_to_agents`: a stored
 text that matches the injection scan is shown as `[BLOCKED: …]`, kept on disk as it is.
+
+Nothing heavy is imported with this module: the search engine (numpy, scipy, the model)
+is imported by the background thread, so that `vault-app mcp` answers the handshake
+after the interpreter, the CLI and the MCP SDK alone (benchmarks/bench_mcp_handshake.py).
 """
 
 from __future__ import annotations
@@ -30,17 +46,31 @@ import threading
 import time
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vault_app.core import config, decay, errors, injection, layout, numeric_ids, vault
-from vault_app.search import documents, engine
+
+if TYPE_CHECKING:
+    from vault_app.search import engine
+    from vault_app.watch import events, watcher
+
+    Filters = engine.Filters
+else:
+
+    def __getattr__(name: str) -> Any:
+        """`Filters`, the engine's search filters, imported when first asked for."""
+        if name == "Filters":
+            from vault_app.search import engine
+
+            return engine.Filters
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 log = logging.getLogger(__name__)
-
-Filters = engine.Filters
 READER_ACTOR = "mcp"  # the engine's vault: reads and its own index cache, never facts
 BM25_WAIT = 600.0  # seconds a search waits for a first index build before giving up
 REFRESH_GAP = 2.0  # seconds between two whole-index re-checks forced by unknown numbers
+WATCH_READY = 120.0  # seconds the index waits for the watcher's baseline listing
 
 
 @dataclasses.dataclass
@@ -71,8 +101,10 @@ class Runtime:
         *,
         semantic: bool | None = None,
         clock: decay.Clock = decay.system_clock,
+        watch: bool = True,
     ) -> None:
         self.clock = clock
+        self.watch = watch  # follow outside writes (see the module doc)
         self.reader = vault.Vault(root, clock=clock, actor=READER_ACTOR)
         self.root: Path = self.reader.root
         # None: as the vault's config says ([search] semantic)
@@ -87,6 +119,8 @@ class Runtime:
         self._numbers: dict[int, str] = {}
         self._pending: list[layout.EntityRef | tuple[dt.date, str | None]] = []
         self._thread: threading.Thread | None = None
+        self._watcher: watcher.VaultWatcher | None = None  # imported with the engine
+        self._whole_pending = False  # a batch asked for a whole re-check before the index
         self._last_refresh = 0.0
         self._closed = False
 
@@ -107,6 +141,8 @@ class Runtime:
             cached = self._vaults.get(agent)
             if cached is None or cached[0] != stamp:
                 opened = vault.Vault(self.root, clock=self.clock, actor=f"agent:{agent}")
+                if self._watcher is not None:  # its writes are indexed by after_write
+                    opened.storage.add_listener(self._watcher.note_write)
                 cached = self._vaults[agent] = (stamp, opened)
             return cached[1]
 
@@ -130,6 +166,9 @@ class Runtime:
 
     def _open(self) -> None:
         try:
+            from vault_app.search import engine  # numpy, scipy: off the handshake's path
+
+            self._start_watcher()
             search, report = engine.open_engine(self.reader, semantic=False)
             if report.notice:
                 log.info("search index: %s", report.notice)
@@ -137,6 +176,9 @@ class Runtime:
                 self._engine = search
                 self._numbers = self._fact_numbers(search.state.by_source.values())
                 self._catch_up_pending()
+                if self._whole_pending:
+                    self._whole_pending = False
+                    search.refresh()
                 self._state = "bm25"
                 self._semantic_notice = (
                     "semantic search is loading: these are BM25 results"
@@ -156,6 +198,43 @@ class Runtime:
                 self._enable_semantic(search)
         finally:
             self._settled.set()
+
+    def _start_watcher(self) -> None:
+        """Watch the vault for outside writes; returns once the baseline is listed."""
+        if not self.watch or self._closed:
+            return
+        from vault_app.watch import watcher as watch_module
+
+        follower = watch_module.VaultWatcher(
+            self.reader, self._on_batch, snapshot=None, on_status=self._on_watch_status
+        )
+        with self._lock:
+            self._watcher = follower
+            for _, agent_vault in self._vaults.values():
+                agent_vault.storage.add_listener(follower.note_write)
+        follower.start()
+        if not follower.wait_ready(WATCH_READY):
+            log.warning("the vault watcher's first listing is slow; the index opens anyway")
+
+    def _on_batch(self, batch: events.ChangeBatch) -> None:
+        """A watcher batch (outside writes): re-index what it names."""
+        if batch.everything and batch.reason == "open":
+            return  # the baseline: the index's own catch-up reads the disk next
+        if batch.everything or batch.agents or batch.removed_agents:
+            with self._lock:
+                if self._engine is None:
+                    self._whole_pending = True
+                    return
+            self.refresh()
+            return
+        self.after_write({*batch.entities, *batch.removed_entities})
+        for note in batch.daily:
+            self.after_daily(note.date, note.agent)
+
+    @staticmethod
+    def _on_watch_status(status: watcher.WatchStatus) -> None:
+        if status.state not in ("starting", "watching", "stopped"):
+            log.warning("vault watcher %s: %s", status.state, status.message)
 
     def _enable_semantic(self, search: engine.SearchEngine) -> None:
         try:
@@ -278,6 +357,8 @@ class Runtime:
             self._engine.refresh_daily(day, agent)
 
     def _refresh_refs(self, search: engine.SearchEngine, refs: Iterable[layout.EntityRef]) -> None:
+        from vault_app.search import documents
+
         for ref in refs:
             search.refresh_entity(ref)
             keys = search.state.by_source.get(documents.entity_source(ref), set())
@@ -298,3 +379,10 @@ class Runtime:
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():
             self._opened.wait(BM25_WAIT)
+        with self._lock:
+            follower, self._watcher = self._watcher, None
+            for _, agent_vault in self._vaults.values():
+                if follower is not None:
+                    agent_vault.storage.remove_listener(follower.note_write)
+        if follower is not None:
+            follower.stop()

@@ -16,10 +16,9 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
-from vault_app.core import activity, errors, injection, layout, models, numeric_ids
+from vault_app.core import activity, agent_access, errors, injection, layout, models, numeric_ids
 from vault_app.mcp import common
 from vault_app.mcp import runtime as runtime_module
-from vault_app.search import context as context_module
 
 Mode = Literal["hybrid", "bm25", "semantic"]
 Kind = Literal["facts", "summaries", "daily"]
@@ -51,14 +50,6 @@ FACT_FIELDS = (
 
 def visible_scopes(agent: str) -> frozenset[str]:
     return frozenset({layout.GLOBAL_SCOPE, f"agent:{agent}"})
-
-
-def check_readable(agent: str, ref: layout.EntityRef) -> None:
-    if ref.agent is not None and ref.agent != agent:
-        raise errors.VaultError(
-            f"agent {agent!r} may not read {ref}: an agent reads global memory and its own "
-            "workspace, not another agent's"
-        )
 
 
 def scope_filter(agent: str, scope: str | None) -> str | frozenset[str]:
@@ -163,9 +154,11 @@ Example: {"query": "what did we decide about the kitchen last week", "budget": 3
         budget: Annotated[int, Field(ge=200, le=100_000)] = 4000,
         mark_access: bool = True,
     ) -> dict[str, Any]:
+        from vault_app.search import context as context_module  # loaded with the engine
+
         agent = acting(ctx)
         search = runtime.search_engine()
-        built = context_module.ContextBuilder(search).build(
+        built = context_module.ContextBuilder(search, for_agents=True).build(
             agent, query, budget=budget, mark_access=False
         )
         marked: dict[str, int] = {}
@@ -201,7 +194,7 @@ Example: {{"entity": "areas/people/jane", "fields": ["id", "fact"], "limit": 20}
     ) -> dict[str, Any]:
         agent = acting(ctx)
         ref = layout.as_ref(entity)
-        check_readable(agent, ref)
+        agent_access.check_read(agent, ref)
         wanted = _fields(fields)
         view = runtime.reader.entity(ref)
         if view.error is not None:
@@ -263,7 +256,7 @@ Example: {"fact_id": "0b6e5c8e-4c1a-4f7e-9a51-2f0f3f0b7d11"}"""
         fid = resolve_fact_id(runtime, fact_id, number)
         lineage = runtime.reader.fact_history(fid)
         for ref, _ in lineage:
-            check_readable(agent, ref)
+            agent_access.check_read(agent, ref)
         return {"fact_id": fid, "versions": [fact_view(f, ref) for ref, f in lineage]}
 
     @server.tool(
@@ -275,7 +268,7 @@ Example: {"entity": "areas/people/jane"}"""
     def related(ctx: Context, entity: str) -> dict[str, Any]:
         agent = acting(ctx)
         ref = layout.as_ref(entity)
-        check_readable(agent, ref)
+        agent_access.check_read(agent, ref)
         links = runtime.reader.related(ref)
         incoming = [a for a in links["incoming"] if _readable_address(agent, a)]
         return {"entity": str(ref), "outgoing": links["outgoing"], "incoming": incoming}
@@ -378,8 +371,7 @@ def resolve_fact_id(
 
 
 def _readable_address(agent: str, address: str) -> bool:
-    ref = layout.EntityRef.parse(address)
-    return ref.agent is None or ref.agent == agent
+    return agent_access.can_read(agent, layout.EntityRef.parse(address))
 
 
 def _categories(values: list[str]) -> list[str]:

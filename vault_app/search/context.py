@@ -16,6 +16,12 @@ items are whole (a fact, an entry) or cut at a line with "…", and each block i
 with its usage meter as in seed 003: `SPECIFIC FACTS (…) [42% — 924/2,200 chars]`. The
 whole text, headers included, never exceeds the budget. Facts returned to the agent are
 counted as accessed (one batched write per entity), unless `mark_access` is False.
+
+Built for an agent (`ContextBuilder(engine, for_agents=True)`, as the MCP `context` tool
+does), every stored text passes through `injection.shown_to_agents` before it is placed:
+a text the injection scan flags is shown as its `[BLOCKED: …]` label (the file keeps it
+as written). A person's context (the CLI, the window's preview) shows the raw texts.
+The label replaces the whole text before any cut, so a cut cannot hide a finding.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from vault_app.core import errors, layout, vault
+from vault_app.core import errors, injection, layout, vault
 from vault_app.search import documents, engine, temporal
 
 RULE = "═" * 48
@@ -151,11 +157,16 @@ def _clip_lines(text: str, room: int) -> str:
 
 
 class ContextBuilder:
-    """Builds contexts for agents from a `SearchEngine` (and its vault)."""
+    """Builds contexts for agents from a `SearchEngine` (and its vault); with
+    `for_agents`, stored texts are shown as agents may read them (see the module doc)."""
 
-    def __init__(self, search: engine.SearchEngine) -> None:
+    def __init__(self, search: engine.SearchEngine, *, for_agents: bool = False) -> None:
         self.search = search
         self.vault: vault.Vault = search.vault
+        self.for_agents = for_agents
+
+    def _shown(self, text: str) -> str:
+        return injection.shown_to_agents(text) if self.for_agents else text
 
     def build(
         self,
@@ -213,10 +224,9 @@ class ContextBuilder:
 
     # -- blocks -----------------------------------------------------------------------------
 
-    @staticmethod
-    def _document(block: Block, doc: vault.Document) -> None:
+    def _document(self, block: Block, doc: vault.Document) -> None:
         if doc.text and doc.text.strip():
-            block.offer(doc.text.strip(), None, cut=True)
+            block.offer(self._shown(doc.text.strip()), None, cut=True)
 
     def _scopes(self, agent: str) -> frozenset[str]:
         return frozenset({layout.GLOBAL_SCOPE, f"agent:{agent}"})
@@ -237,7 +247,7 @@ class ContextBuilder:
             room = block.cap - block.used
             if room < 80:  # not enough for a heading and a useful line
                 break
-            block.offer(f"### {doc.entity}\n{prose}", doc.key, cut=True)
+            block.offer(f"### {doc.entity}\n{self._shown(prose)}", doc.key, cut=True)
 
     def _facts(self, block: Block, agent: str, query: str | None) -> None:
         scopes = self._scopes(agent)
@@ -261,7 +271,7 @@ class ContextBuilder:
             cold = self._by_tier(scopes, frozenset({"cold"}))[:10]
         for hit in [*found, *cold]:
             where = hit.entity or hit.scope
-            block.offer(f"- {hit.text} ({where}; {hit.tier})", hit.key)
+            block.offer(f"- {self._shown(hit.text)} ({where}; {hit.tier})", hit.key)
 
     def _by_tier(self, scopes: frozenset[str], tiers: frozenset[str]) -> list[engine.Hit]:
         """Facts of these scopes and tiers, hot first, then by accessCount (no query)."""
@@ -290,7 +300,7 @@ class ContextBuilder:
             if doc and doc.timestamp:
                 when = dt.datetime.fromtimestamp(doc.timestamp).strftime(" %H:%M")
             who = "" if hit.scope == layout.GLOBAL_SCOPE else f" [{hit.scope[6:]}]"
-            block.offer(f"**{stamp}{when}**{who}: {hit.text}", hit.key, cut=True)
+            block.offer(f"**{stamp}{when}**{who}: {self._shown(hit.text)}", hit.key, cut=True)
 
 
 def _empty_header(name: str) -> str:
