@@ -15,7 +15,8 @@ ARGS` once the virtualenv exists), with HOME and the XDG folders in tmp:
   folder (created on first use);
 - a command whose comment says `# fails:` must fail with exit status 1 and one error
   line; every other one must exit 0 with nothing like a traceback on stderr;
-- `vault-app watch` runs until SIGTERM (after 3 s here) and must then exit 0;
+- `vault-app watch` and `vault-app serve` run until SIGTERM (after 3 s here) and must then
+  exit 0; `vault-app mcp` reads its stdin, which is empty here, and must exit 0 at its end;
 - the commands that open the window (`scripts/dev run` with no command, or with only
   `--vault PATH`) are the only ones not run, and the test checks that they are exactly
   these;
@@ -111,7 +112,7 @@ def _shell_line(example: Example) -> str:
     """The line bash runs for an example: the program name made `python -m vault_app`."""
     line = example.command
     line = re.sub(r"^scripts/dev run\b", "vault-app", line)
-    if example.words[1:2] == ["watch"] or example.words[2:3] == ["watch"]:
+    if {"watch", "serve"} & set(example.words[1:2] + example.words[2:3]):
         # runs until stopped: SIGTERM after a while, which it answers with exit 0
         prefix = f'timeout --preserve-status -s TERM {WATCH_SECONDS} "$PY" -m vault_app'
         line = re.sub(r"^vault-app\b", prefix, line)
