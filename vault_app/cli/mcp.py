@@ -16,7 +16,6 @@ import argparse
 import logging
 import os
 import sys
-import warnings
 from typing import TYPE_CHECKING, Any
 
 from vault_app.cli import _common
@@ -62,17 +61,6 @@ def _protocol_stdout() -> None:
     sys.stdout = open(private, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
 
 
-def _quiet_watchdog() -> None:
-    """The filter of `watch.watcher.quiet_benign_warnings` (the runtime's watcher), set
-    here without importing watchdog, which would cost the handshake 0.16 s."""
-    warnings.filterwarnings(
-        "ignore",
-        message=r"Callback with id .* already exists",
-        category=RuntimeWarning,
-        module=r"watchdog\.",
-    )
-
-
 def _start_after_handshake(built: MCPServer, served: Runtime) -> None:
     """Open the index once the client has the handshake's answer (its `initialized`
     notification): the load's imports and walk hold the interpreter most of the time,
@@ -93,6 +81,7 @@ def _start_after_handshake(built: MCPServer, served: Runtime) -> None:
 def cmd_mcp(args: argparse.Namespace) -> int:
     from vault_app.core import decay, layout, memory
     from vault_app.mcp import runtime, server
+    from vault_app.watch import quiet
 
     root = _common.resolve_vault_path(args.vault)
     if not layout.is_vault(root):
@@ -107,7 +96,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
             stream=sys.stderr, level=logging.WARNING, format="vault-app mcp: %(message)s"
         )
         _protocol_stdout()
-        _quiet_watchdog()
+        quiet.quiet_benign_warnings()  # the runtime's watcher; the process is ours
     built = server.build_server(served, lambda ctx: agent)
     _start_after_handshake(built, served)
     try:

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     import uvicorn
 
     from vault_app.mcp import http, runtime
+    from vault_app.watch import quiet
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -84,6 +85,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise errors.NotFoundError(f"no vault at {root}")
     if getattr(args, "owns_process", False):
         memory.tune_process()
+        quiet.quiet_benign_warnings()  # the runtime's watcher; the process is ours
         logging.basicConfig(
             stream=sys.stderr,
             level=logging.INFO,

@@ -38,7 +38,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     ignored (launched in the background by a shell script), where Python would not."""
     import signal  # only here: kept out of the start-up of every other command
 
-    from vault_app.watch import events, watcher
+    from vault_app.watch import events, quiet, watcher
 
     root = _common.resolve_vault_path(args.vault)
     if not root.is_dir():
@@ -71,7 +71,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     main_thread = threading.current_thread() is threading.main_thread()
     previous = {sig: signal.signal(sig, interrupted) for sig in caught} if main_thread else {}
     if getattr(args, "owns_process", False):
-        watcher.quiet_benign_warnings()  # the CLI owns its process: its warnings filters
+        quiet.quiet_benign_warnings()  # the CLI owns its process: its warnings filters
     watch.start()
     try:
         while watch.running and not closed.is_set():

@@ -59,17 +59,17 @@ class LiveSync(QtCore.QObject):
     def prepare(self) -> None:
         """Import the watcher (watchdog: 60 ms) on a worker, so that neither the window's
         first paint nor `start` on the GUI thread waits for it (`start` works without)."""
-        self.session.run(lambda: importlib.import_module("vault_app.watch"))
+        self.session.run(lambda: importlib.import_module("vault_app.watch.watcher"))
 
     def start(self) -> None:
         """Start watching, from a worker: returns at once (the first comparison runs in
         the background too). Starting a thread waits until the new thread runs, which
         waits for the interpreter: 60-100 ms on the GUI thread while the index loads."""
-        from vault_app.watch import VaultWatcher, watcher
+        from vault_app.watch import VaultWatcher, quiet
 
         if self.watcher is not None:
             return
-        watcher.quiet_benign_warnings()  # the app owns its process's warnings filters
+        quiet.quiet_benign_warnings()  # the app owns its process's warnings filters
         self.watcher = VaultWatcher(
             self.session.vault,
             self.batchArrived.emit,

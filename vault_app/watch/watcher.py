@@ -47,7 +47,6 @@ import logging
 import os
 import threading
 import time
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -659,24 +658,6 @@ def _identity(path: Path) -> tuple[int, int] | None:
     if not os.path.isdir(path):
         return None
     return (info.st_dev, info.st_ino)
-
-
-def quiet_benign_warnings() -> None:
-    """Silence watchdog's "Callback with id ... already exists" RuntimeWarning, for the
-    owner of a process (the app's composition root, the CLI's `watch`): the warnings
-    filters belong to the process, so a `VaultWatcher` never touches them itself.
-
-    watchdog's inotify reader warns when a folder made with its subfolders at once (an
-    agent created: `agents/x/workspace/projects`) is watched twice, which is harmless;
-    raised as an error (warnings as errors) it would kill the reader thread, and shown
-    it is noise. The filter is narrow: that message from watchdog only.
-    """
-    warnings.filterwarnings(
-        "ignore",
-        message=r"Callback with id .* already exists",
-        category=RuntimeWarning,
-        module=r"watchdog\.",
-    )
 
 
 def _inotify_watch_limit() -> int | None:
