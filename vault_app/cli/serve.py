@@ -29,7 +29,6 @@ if TYPE_CHECKING:
     import uvicorn
 
     from vault_app.mcp import http, runtime
-    from vault_app.watch import quiet
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -79,6 +78,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from vault_app.core import decay, layout, memory
     from vault_app.mcp import http, runtime
+    from vault_app.watch import quiet
 
     root = _common.resolve_vault_path(args.vault)
     if not layout.is_vault(root):
