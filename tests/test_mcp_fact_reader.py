@@ -76,6 +76,19 @@ def test_a_change_behind_the_vaults_back_is_seen(vault: Vault) -> None:
     assert "Sam lives in Derby" in [f.fact for f in reader.facts(REF)]
 
 
+def test_an_items_json_beside_a_facts_json_takes_over(vault: Vault) -> None:
+    path = facts_file(vault, REF)
+    older = path.with_name("facts.json")
+    path.rename(older)  # another writer's facts.json only
+    reader = fact_reader.FactReader(vault)
+    fact_id = next(iter(expected(vault, REF)))
+    assert reader.fact(REF, fact_id) == expected(vault, REF)[fact_id]  # kept
+    entries = json.loads(older.read_text())
+    path.write_text(json.dumps([{**e, "fact": e["fact"] + " (new file)"} for e in entries]))
+    assert reader.fact(REF, fact_id) == expected(vault, REF)[fact_id]
+    assert reader.fact(REF, fact_id).fact.endswith("(new file)")  # type: ignore[union-attr]
+
+
 def test_bad_entries_and_repeated_ids_as_the_vault_reads_them(vault: Vault) -> None:
     path = facts_file(vault, REF)
     entries = json.loads(path.read_text())

@@ -23,8 +23,10 @@ What is refused stays refused: the entity folder is found through the vault's la
 (inside-the-vault check) and the file read through its storage (size limit, regular
 file, symlinks) on every (re)read; a file that fails to read or decode, or is blank, has
 no facts, as `Vault.entity` says, and is not kept.
-A kept version is reached by the same path, and a path that now leads elsewhere (a
-folder swapped for a symlink) gives another signature, hence a full read and its checks.
+A kept version is used only while it is still the folder's fact file (an `items.json`
+appearing beside a `facts.json` takes over, as in `Vault.entity`) and reached by the
+same path: a path that now leads elsewhere (a folder swapped for a symlink) gives
+another signature, hence a full read and its checks.
 
 One reader per `Vault` (`reader_for`): a vault reopened with new settings (the size
 limit lives there) gets a new reader. At most `KEEP` files are kept, least recently
@@ -122,9 +124,18 @@ class FactReader:
             kept = self._versions.get(ref)
             if kept is not None:
                 self._versions.move_to_end(ref)
-        if kept is not None and signature(kept.path) == kept.signature:
+        if kept is not None and self._current(kept):
             return kept
         return self._read(ref)
+
+    def _current(self, kept: _Version) -> bool:
+        """Whether `kept` is what a read would give: the same file version, and still the
+        file the folder's facts are read from (an `items.json` beside a `facts.json`
+        takes over)."""
+        return (
+            signature(kept.path) == kept.signature
+            and self.vault.paths.facts_file(kept.path.parent) == kept.path
+        )
 
     def _read(self, ref: layout.EntityRef) -> _Version | None:
         try:
