@@ -51,11 +51,15 @@ Reads mirror MicroClaw's SQLite queries. `list`: every memory of the chat (no ch
 the agent's `resources/memories`), archived ones included with `is_archived` true, as
 its `WHERE chat_id = ?` does. `context`: active facts with confidence >= 0.45 of the chat
 and of the no-chat memories, Hot first, then most recently touched (accessed or written).
-`search`: `Runtime.search` (hybrid, BM25 while semantic loads) over the agent's workspace
-and the global entities, other chats' entities left out; active only unless
-`include_archived`; confidence >= 0.45 unless `broad_recall`, which also widens the
+`search`: the runtime's search engine (hybrid, BM25 while semantic loads) over the
+agent's workspace and the global entities, other chats' entities left out; active only
+unless `include_archived`; confidence >= 0.45 unless `broad_recall`, which also widens the
 candidate pool from 3x to 8x the limit. `get`: a one-item list, or `[]` when no memory
 has the number. `is_archived` is "the fact is not active" (superseded or archived).
+
+Facts are read through `fact_reader` (what `Vault.entity` reads, each file decoded once
+per version): a search reads only the hits it answers, validating just those facts, and
+only the texts answered pass the injection scan's `shown_to_agents`.
 
 A write the scan flags waits in the review queue and is answered
 `{"status": "pending_review", "review_id": ...}` — with no `id`: there is no fact (nor
