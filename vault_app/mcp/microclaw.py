@@ -51,11 +51,15 @@ Reads mirror MicroClaw's SQLite queries. `list`: every memory of the chat (no ch
 the agent's `resources/memories`), archived ones included with `is_archived` true, as
 its `WHERE chat_id = ?` does. `context`: active facts with confidence >= 0.45 of the chat
 and of the no-chat memories, Hot first, then most recently touched (accessed or written).
-`search`: `Runtime.search` (hybrid, BM25 while semantic loads) over the agent's workspace
-and the global entities, other chats' entities left out; active only unless
-`include_archived`; confidence >= 0.45 unless `broad_recall`, which also widens the
+`search`: the runtime's search engine (hybrid, BM25 while semantic loads) over the
+agent's workspace and the global entities, other chats' entities left out; active only
+unless `include_archived`; confidence >= 0.45 unless `broad_recall`, which also widens the
 candidate pool from 3x to 8x the limit. `get`: a one-item list, or `[]` when no memory
 has the number. `is_archived` is "the fact is not active" (superseded or archived).
+
+Facts are read through `fact_reader` (what `Vault.entity` reads, each file decoded once
+per version): a search reads only the hits it answers, validating just those facts, and
+only the texts answered pass the injection scan's `shown_to_agents`.
 
 A write the scan flags waits in the review queue and is answered
 `{"status": "pending_review", "review_id": ...}` — with no `id`: there is no fact (nor
@@ -83,13 +87,12 @@ from vault_app.core import (
     agent_access,
     agent_writes,
     errors,
-    injection,
     layout,
     models,
     numeric_ids,
 )
 from vault_app.core.vault import Vault
-from vault_app.mcp import common
+from vault_app.mcp import common, fact_reader
 from vault_app.mcp import runtime as runtime_module
 from vault_app.search import kinds
 from vault_app.search.columns import Filters
@@ -214,7 +217,7 @@ def memory_item(fact: models.Fact, chat_id: int | None) -> dict[str, Any]:
     """One fact as the memory object MicroClaw's strict parser reads."""
     item: dict[str, Any] = {
         "id": memory_number(fact),
-        "content": injection.shown_to_agents(fact.fact).strip() or "[empty]",
+        "content": fact_reader.shown_to_agents(fact.fact).strip() or "[empty]",
         "category": THEIRS[fact.category],
         "chat_id": chat_id,
         "confidence": float(fact.confidence),
@@ -259,6 +262,8 @@ class MicroClawMemory:
         self.runtime = runtime
         self.agent = agent
         self.vault: Vault = runtime.vault_for(agent)
+        self.reader = fact_reader.reader_for(self.vault)
+        self._chats: dict[layout.EntityRef, int] | None = None
 
     # chats <-> entities
 
@@ -267,9 +272,12 @@ class MicroClawMemory:
 
     def chat_of(self, ref: layout.EntityRef) -> int | None:
         """The chat whose memories `ref` holds (configured first, then the default name)."""
-        for chat, address in self.vault.config.agents.chats.items():
-            if layout.EntityRef.parse(address) == ref:
-                return int(chat)
+        if self._chats is None:  # the first configured chat of an entity, as a loop finds
+            self._chats = {}
+            for chat, address in self.vault.config.agents.chats.items():
+                self._chats.setdefault(layout.EntityRef.parse(address), int(chat))
+        if ref in self._chats:
+            return self._chats[ref]
         if ref.agent == self.agent:
             match = _DEFAULT_CHAT.match(ref.path)
             if match:
@@ -278,10 +286,8 @@ class MicroClawMemory:
         return None
 
     def _facts(self, ref: layout.EntityRef) -> list[models.Fact]:
-        try:
-            return self.vault.entity(ref).facts
-        except errors.NotFoundError:
-            return []  # a chat with no memory yet: its entity comes with the first write
+        # [] for a chat with no memory yet: its entity comes with the first write
+        return self.reader.facts(ref)
 
     def resolve(self, number: int) -> tuple[layout.EntityRef, models.Fact] | None:
         """The current version of memory `number` (following its updates), or None."""
@@ -349,11 +355,14 @@ class MicroClawMemory:
             status=None if include_archived else "active",
         )
         pool = limit * (BROAD_POOL if broad else POOL)
-        answer = self.runtime.search(query, mode="hybrid", limit=pool, filters=filters)
+        # The engine itself, not `Runtime.search`: that one makes every hit's text safe to
+        # show, and a memory's content is made from the fact as read (`memory_item`), for
+        # the few hits answered. The engine answers BM25 while semantic search loads.
+        engine = self.runtime.search_engine()
+        answer = engine.search(query, mode="hybrid", filters=filters, limit=pool)
         own = self.chat_ref(chat_id)
         items: list[dict[str, Any]] = []
         seen: set[int] = set()
-        entities: dict[layout.EntityRef, dict[str, models.Fact]] = {}
         for hit in answer.hits:
             if hit.entity is None or hit.fact_id is None:
                 continue  # the filter asks for facts only; a fact hit names both
@@ -361,9 +370,7 @@ class MicroClawMemory:
             chat = chat_id if ref == own else self.chat_of(ref)
             if chat is not None and chat != chat_id:
                 continue  # another chat's memories, as MicroClaw's own search leaves them out
-            if ref not in entities:
-                entities[ref] = {f.id: f for f in self._facts(ref)}
-            fact = entities[ref].get(hit.fact_id)
+            fact = self.reader.fact(ref, hit.fact_id)  # only the hits read, each file once
             if fact is None or (not broad and fact.confidence < CONFIDENCE_FLOOR):
                 continue
             number = memory_number(fact)
