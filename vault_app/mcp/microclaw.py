@@ -95,7 +95,6 @@ from vault_app.core.vault import Vault
 from vault_app.mcp import common, fact_reader
 from vault_app.mcp import runtime as runtime_module
 from vault_app.search import kinds
-from vault_app.search.columns import Filters
 
 PROFILE, KNOWLEDGE, EVENT = "PROFILE", "KNOWLEDGE", "EVENT"
 THEIRS: dict[models.FactCategory, str] = {
@@ -349,6 +348,8 @@ class MicroClawMemory:
     ) -> list[dict[str, Any]]:
         if limit == 0 or not query.strip():
             return []
+        from vault_app.search.columns import Filters  # numpy: after the handshake
+
         filters = Filters(
             kinds=frozenset({kinds.FACT}),
             scope=frozenset({"global", f"agent:{self.agent}"}),
