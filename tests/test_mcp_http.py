@@ -454,3 +454,71 @@ def test_serve_refuses_a_port_in_use(vault: vault_module.Vault) -> None:
         )
     assert done.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
+
+
+def test_serve_four_agents_writing_one_entity_at_once_lose_nothing(
+    vault: vault_module.Vault,
+) -> None:
+    """Four agents, each its own client and token, write at the same moment into one
+    global entity (all four are global writers) through both the vault's `add_fact` and
+    MicroClaw's `memory_upsert`: every fact is there exactly once, with its agent as the
+    audited actor."""
+    from vault_app.core import config
+
+    four = ("ann", "ben", "cat", "dan")
+    for agent in four:
+        vault.create_agent(agent)
+    settings = config.VaultConfig.load(vault.root)
+    settings.agents.global_writers = list(four)
+    settings.agents.chats = {"7": "areas/shared"}
+    settings.save(vault.storage)
+    keys = {agent: tokens.issue(vault, agent) for agent in four}
+    serve = ServeProcess(vault.root, "--bm25")
+    count = 8
+
+    async def write(agent: str) -> None:
+        async with client(serve.url, keys[agent]) as c:
+            for i in range(count):
+                if i % 2:
+                    answer = await c.call_tool(
+                        "memory_upsert",
+                        {
+                            "op": "insert",
+                            "chat_id": 7,
+                            "content": f"{agent} memory {i}",
+                            "category": "KNOWLEDGE",
+                            "source": "test",
+                            "confidence": 0.9,
+                        },
+                    )
+                else:
+                    answer = await c.call_tool(
+                        "add_fact",
+                        {
+                            "entity": "areas/shared",
+                            "text": f"{agent} fact {i}",
+                            "category": "status",
+                        },
+                    )
+                assert not answer.is_error, answer
+
+    async def together() -> None:
+        await asyncio.gather(*(write(agent) for agent in four))
+
+    try:
+        asyncio.run(together())
+    finally:
+        assert serve.stop() == 0
+    facts = vault_module.Vault(vault.root).entity("areas/shared").facts
+    expected = sorted(
+        f"{a} {'memory' if i % 2 else 'fact'} {i}" for a in four for i in range(count)
+    )
+    assert sorted(f.fact for f in facts) == expected
+    assert {f.id for f in facts} == {f.id for f in facts if f.is_active}
+    audit = [
+        json.loads(line)
+        for line in (vault.root / ".vault" / "audit.jsonl").read_text().splitlines()
+        if '"fact.add"' in line
+    ]
+    assert len(audit) == len(four) * count
+    assert {a["actor"] for a in audit} == {f"agent:{a}" for a in four}
