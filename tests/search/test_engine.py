@@ -5,13 +5,15 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import shutil
 from pathlib import Path
 
 import hypothesis
+import orjson
 import pytest
 from hypothesis import strategies as st
 
-from vault_app.core import decay, vault
+from vault_app.core import decay, layout, vault
 from vault_app.search import engine, persistence
 
 NOW = dt.datetime(2026, 6, 15, 12, 0, 0).astimezone()
@@ -155,16 +157,16 @@ def test_a_reopened_index_gives_the_same_hits_and_reads_documents_only_for_hits(
     built.save()
     reopened = engine.SearchEngine(v)
     assert reopened.open().loaded
-    saved = [value for value in dict.values(reopened.state.docs) if isinstance(value, bytes)]
-    assert len(saved) == len(reopened.state.docs)  # nothing parsed by the reopen
+    saved = [value for value in dict.values(reopened.state.docs) if isinstance(value, int)]
+    assert len(saved) == len(reopened.state.docs)  # nothing read by the reopen: offsets
     for query in ("plumber", "leaking pipe", "budget dollars", "roof quote"):
         fresh = built.search(query, mode="bm25", explain=True).hits
         again = reopened.search(query, mode="bm25", explain=True).hits
         assert [h.to_json() for h in again] == [h.to_json() for h in fresh]
         assert fresh
-    left = [value for value in dict.values(reopened.state.docs) if isinstance(value, bytes)]
+    left = [value for value in dict.values(reopened.state.docs) if isinstance(value, int)]
     assert 0 < len(left) < len(saved)  # the hits' documents were built, the rest not
-    texts = reopened.state.docs.texts()
+    texts = reopened.state.docs.texts(reopened.columns.text_key[: reopened.columns.size])
     assert list(texts) == [built.state.docs[key].text for key in reopened.state.docs]
     assert list(reopened.columns.text_key[: reopened.columns.size]) == [
         semantic_text_key(built.state.docs[key].text) for key in reopened.state.docs
@@ -179,6 +181,45 @@ def test_a_reopened_index_gives_the_same_hits_and_reads_documents_only_for_hits(
         reopened.search("gutters", mode="bm25")
     )
     assert keys(third.search("plumber", mode="bm25")) == keys(built.search("plumber", mode="bm25"))
+
+
+def test_documents_are_found_again_when_another_process_saves_the_index(
+    v: vault.Vault,
+) -> None:
+    """A reopened engine keeps offsets into docs.jsonl; another process saving the index
+    again (a new file) moves the lines: they are found again by key, and documents the
+    new file no longer has are left out of hits, never read from the wrong line."""
+    first = engine.SearchEngine(v)
+    first.open()
+    reopened = engine.SearchEngine(v)
+    assert reopened.open().loaded
+    wanted = [h.to_json() for h in first.search("leaking pipe", mode="bm25").hits]
+    assert len(wanted) == 2
+    v.add_fact("areas/people/marcus", "Marcus prefers copper for every pipe", "context")
+    shutil.rmtree(v.paths.entity_dir(layout.EntityRef.parse("projects/roof")))
+    other = engine.SearchEngine(v)  # the other process: catches up and saves a new file
+    assert other.open().reindexed_sources == 1
+    assert not reopened.state.docs.file or not reopened.state.docs.file.is_current()
+    again = reopened.search("leaking pipe", mode="bm25").hits
+    assert [h.to_json() for h in again] == wanted
+    assert reopened.search("Summit roof quote", mode="bm25").hits == []  # gone from disk
+    rows = [reopened.columns.row[key] for key in reopened.state.docs]
+    texts = reopened.state.docs.texts(reopened.columns.text_key[rows])
+    gone = [i for i, key in enumerate(reopened.state.docs) if key not in other.state.docs]
+    assert len(gone) == 2  # the roof's fact and summary
+    with pytest.raises(persistence.StaleDocuments):
+        texts[gone[0]]
+    with pytest.raises(persistence.StaleDocuments):  # never saves lines it cannot read
+        reopened.save()
+    assert engine.SearchEngine(v).open().loaded  # the other process's file is intact
+    reopened.refresh()
+    reopened.save()
+    third = engine.SearchEngine(v)
+    assert third.open().loaded
+    for query in ("copper pipe", "leaking pipe", "budget dollars"):
+        assert [h.to_json() for h in third.search(query, mode="bm25").hits] == [
+            h.to_json() for h in reopened.search(query, mode="bm25").hits
+        ]
 
 
 def semantic_text_key(text: str) -> int:
@@ -264,14 +305,18 @@ def test_semantic_search_is_switched_on_while_the_engine_serves(tmp_path: Path) 
 
 
 @hypothesis.given(
-    body=st.lists(st.sampled_from([b"a", b"bb", b"\n", b"ccc\n", b"\n\n"]), max_size=40).map(
-        b"".join
-    ),
-    size=st.integers(1, 12),
+    lines=st.lists(st.binary(max_size=6).map(lambda b: b.replace(b"\n", b"")), max_size=30),
+    step=st.integers(1, 12),
 )
-def test_the_index_file_is_split_in_blocks_exactly_as_in_one_go(body: bytes, size: int) -> None:
-    pieces = [line for block in persistence._blocks(body, size) for line in block.split(b"\n")]
-    assert pieces == body.split(b"\n")
+def test_the_document_lines_are_found_in_steps_exactly_as_in_one_go(
+    lines: list[bytes], step: int
+) -> None:
+    keys = [f"k{n}" for n in range(len(lines))]
+    head = orjson.dumps({"name_lines": 1}) + b"\n" + orjson.dumps([keys, keys]) + b"\n"
+    body = head + b"".join(line + b"\n" for line in lines)
+    _, found, sources, starts = persistence._layout(body, step)
+    assert found == sources == keys
+    assert [body[start:].split(b"\n", 1)[0] for start in starts.tolist()] == lines
 
 
 def test_mark_accessed_counts_and_reindexes_the_touched_entities(v: vault.Vault) -> None:

@@ -174,7 +174,7 @@ class SearchEngine:
             state.signatures.pop(source, None)
         added: list[documents.SearchDoc] = []
         for source, (docs, signature) in changed.items():
-            state.by_source[source] = {d.key for d in docs}
+            state.by_source[source] = tuple(dict.fromkeys(d.key for d in docs))
             state.signatures[source] = signature
             added += docs
         fresh = {d.key for d in added}
@@ -246,7 +246,7 @@ class SearchEngine:
         """Put every document into `vectors`, row for row with the columns."""
         rows = [self.columns.row[key] for key in self.state.docs]
         keys = self.columns.text_key[rows]
-        vectors.put(rows, self.state.docs.texts(), progress, keys=keys)
+        vectors.put(rows, self.state.docs.texts(keys), progress, keys=keys)
 
     def enable_semantic(
         self, model: str | None = None, progress: Progress | None = None
@@ -273,9 +273,13 @@ class SearchEngine:
             with self._lock:
                 version = self.columns.version
                 rows = [self.columns.row[key] for key in self.state.docs]
-                texts = self.state.docs.texts()
                 keys = self.columns.text_key[rows]
-            component.put(rows, texts, progress, keys=keys)
+                texts = self.state.docs.texts(keys)
+            try:
+                component.put(rows, texts, progress, keys=keys)
+            except persistence.StaleDocuments:  # another process saved changed documents
+                self.refresh()
+                continue
             with self._lock:
                 if self.columns.version == version:
                     self.semantic, self.semantic_notice = component, notice
@@ -484,7 +488,8 @@ class SearchEngine:
                 keys = self.columns.keys
                 semantic = [(keys[r], c) for r, c in self.semantic.top(query, k, rows)]
             ranked = self._fuse(query, tokens, mode, lexical, semantic, limit)
-            hits = [self._hit(key, score, parts, tiers, explain) for key, score, parts in ranked]
+            present = set(self.state.docs.fetch(key for key, _, _ in ranked))  # one read
+            hits = [self._hit(k, s, p, tiers, explain) for k, s, p in ranked if k in present]
         return SearchResult(hits, mode, notice, time.perf_counter() - started)
 
     def _fuse(
@@ -603,7 +608,8 @@ class SearchEngine:
             access = np.where(is_fact, self.columns.access[chosen], 0)
             order = np.lexsort((-stamp, -access, tier))[:limit]
             keys = self.columns.keys
-            return [self._hit(keys[chosen[i]], 0.0, {}, tiers, False) for i in order]
+            picked = self.state.docs.fetch(keys[chosen[i]] for i in order)  # one read
+            return [self._hit(key, 0.0, {}, tiers, False) for key in picked]
 
 
 def open_engine(

@@ -13,40 +13,101 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime as dt
+import errno
 import hashlib
 import itertools
 import os
 import secrets
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, overload
+from typing import Any, TypeVar, overload
 
 import numpy as np
+import numpy.typing as npt
 import orjson
 
 from vault_app.core import errors, safe_fs, storage
 from vault_app.search import bm25, columns, documents
 
 INDEX_VERSION = 6  # 6: one document per line, read lazily; text keys in the columns
+_T = TypeVar("_T")
 _CHUNK = 8192  # keys and sources per line of docs.jsonl (and per step of loading it)
 
 
-class LazyDocs(dict[str, Any]):
-    """key -> SearchDoc, where a document loaded from the cache stays the line of JSON it
-    was saved as until something asks for it: reopening 200,000 documents then parses
-    none of them (only their keys). Only a hit's documents are ever built.
+class StaleDocuments(OSError):
+    """docs.jsonl no longer holds a document as this process loaded it: another process
+    saved the index again meanwhile, without it or with it changed."""
+
+
+def _identity(info: os.stat_result) -> tuple[int, ...]:
+    """What tells one docs.jsonl from the next: a save replaces the file (a new inode)."""
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+class DocFile:
+    """The docs.jsonl a process loaded (or saved), for reading saved lines back by offset.
+
+    Never held open (Windows cannot replace an open file): each batch of reads opens it,
+    checks that it is still the same file, and reads its lines.
     """
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, path: Path, info: os.stat_result) -> None:
+        self.path = path
+        self.identity = _identity(info)
+
+    def read(self, offsets: Sequence[int]) -> list[bytes] | None:
+        """The lines at `offsets` (b"" for a negative one), in one opening; None when
+        docs.jsonl is gone or is another file than this one."""
+        try:
+            fd, info = safe_fs.open_read(self.path)
+        except (OSError, errors.VaultError):
+            return None
+        with os.fdopen(fd, "rb") as stream:
+            if _identity(info) != self.identity:
+                return None
+            lines = []
+            for offset in offsets:
+                if offset < 0:
+                    lines.append(b"")
+                    continue
+                stream.seek(offset)
+                lines.append(stream.readline())
+            return lines
+
+    def is_current(self) -> bool:
+        try:
+            return _identity(os.stat(self.path, follow_symlinks=False)) == self.identity
+        except OSError:
+            return False
+
+
+def _is_line_of(line: bytes, key: str) -> bool:
+    """Whether `line` is a whole saved document line of `key` (its first field)."""
+    return line.endswith(b"\n") and line.startswith(b"[" + orjson.dumps(key) + b",")
+
+
+class LazyDocs(dict[str, Any]):
+    """key -> SearchDoc, where a document loaded from the cache stays the offset of its
+    line in docs.jsonl (`file`) until something asks for it: reopening 200,000 documents
+    then parses none of them and keeps none of their text (100 MB as bytes objects).
+    Only a hit's documents are ever read back (`fetch`). When another process saves the
+    index again meanwhile, the lines are found again by key in the new file (a document
+    it no longer has is gone: `fetch` leaves it out); a save of this process's own points
+    every document at its new line.
+    """
+
+    def __init__(self, root: Path, file: DocFile | None = None) -> None:
         super().__init__()
         self.root = root
+        self.file = file
 
     def __getitem__(self, key: str) -> documents.SearchDoc:
         value = super().__getitem__(key)
-        if isinstance(value, bytes):
-            value = _doc_from_json(orjson.loads(value), self.root)
-            super().__setitem__(key, value)
+        if isinstance(value, int):
+            if not self.fetch([key]):
+                raise KeyError(key)
+            value = super().__getitem__(key)
         return value
 
     def get(self, key: str, default: Any = None) -> Any:
@@ -55,34 +116,119 @@ class LazyDocs(dict[str, Any]):
         except KeyError:
             return default
 
-    def docs(self) -> Iterator[documents.SearchDoc]:
-        for key in self:
-            yield self[key]
+    def fetch(self, keys: Iterable[str]) -> list[str]:
+        """Read the documents of `keys` still on disk in one opening of docs.jsonl; the
+        keys whose documents there are, in order (a document gone from a docs.jsonl
+        saved again by another process is left out)."""
+        keys = list(keys)
+        wanted = [k for k in keys if isinstance(dict.get(self, k), int)]
+        if wanted:
+            for key, line in zip(wanted, self._lines(wanted), strict=True):
+                if line is not None:
+                    super().__setitem__(key, _doc_from_json(orjson.loads(line), self.root))
+        return [k for k in keys if isinstance(dict.get(self, k), documents.SearchDoc)]
 
-    def texts(self) -> _Texts:
+    def _lines(self, keys: list[str]) -> list[bytes | None]:
+        """The saved lines of `keys` (None for one no longer saved), found again by key
+        if docs.jsonl was saved again since."""
+        lines = self.file.read([dict.__getitem__(self, k) for k in keys]) if self.file else None
+        if lines is None and self._relocate():
+            lines = self.file.read([dict.__getitem__(self, k) for k in keys]) if self.file else None
+        if lines is None:
+            return [None] * len(keys)
+        return [line if _is_line_of(line, k) else None for k, line in zip(keys, lines, strict=True)]
+
+    def _relocate(self) -> bool:
+        """Point the saved documents at their lines in the docs.jsonl there now (-1 for
+        those it does not have); False if it cannot be read as an index of this version."""
+        if self.file is None:
+            return False
+        try:
+            with safe_fs.reading(self.file.path) as stream:
+                info = os.fstat(stream.fileno())
+                body = stream.read()
+            data, keys, _, offsets = _layout(body)
+        except (OSError, errors.VaultError, ValueError, TypeError, KeyError, IndexError):
+            return False
+        if data.get("version") != INDEX_VERSION:
+            return False
+        found = dict(zip(keys, offsets.tolist(), strict=True))
+        for key, value in super().items():  # values replaced, none added: no resize
+            if isinstance(value, int):
+                super().__setitem__(key, found.get(key, -1))
+        self.file = DocFile(self.file.path, info)
+        return True
+
+    def saved(self, file: DocFile, offsets: Sequence[int]) -> None:
+        """Every document (in order) was just saved at `offsets` of `file`: keep those."""
+        self.file = file
+        for key, offset in zip(list(self), offsets, strict=True):
+            super().__setitem__(key, offset)
+
+    def docs(self) -> Iterator[documents.SearchDoc]:
+        """Every document, saved ones read back a chunk of lines per opening of
+        docs.jsonl and not kept (reading all of them keeps none of them)."""
+        root = self.root
+        for chunk in _chunks(iter(list(super().items()))):
+            saved = [key for key, value in chunk if isinstance(value, int)]
+            lines = dict(zip(saved, self._lines(saved), strict=True)) if saved else {}
+            for key, value in chunk:
+                if not isinstance(value, int):
+                    yield value
+                elif (line := lines[key]) is not None:
+                    yield _doc_from_json(orjson.loads(line), root)
+
+    def texts(self, text_keys: npt.NDArray[np.uint64]) -> _Texts:
         """The text of every document in order, read only when indexed (a snapshot:
-        documents changed or dropped later do not change it)."""
-        return _Texts(list(super().values()))
+        documents changed or dropped later do not change it). `text_keys` are their
+        `documents.text_key`s: a text read back must have it (`StaleDocuments`)."""
+        if self.file is not None and not self.file.is_current():
+            self._relocate()
+        return _Texts(list(super().items()), self.file, text_keys)
 
     def lines(self) -> Iterator[bytes]:
-        """Every document as its line of docs.jsonl, in order (saved lines as they are),
-        made one at a time: a list of them all would hold 4 KB a line (orjson's output
-        buffers, 850 MB at 200,000 documents) where the file takes 500 bytes."""
+        """Every document as its line of docs.jsonl, in order (saved lines as they are,
+        read back a chunk at a time), made one at a time: a list of them all would hold
+        4 KB a line (orjson's output buffers, 850 MB at 200,000 documents) where the file
+        takes 500 bytes."""
         root = self.root
-        for value in super().values():
-            yield value if isinstance(value, bytes) else orjson.dumps(_doc_to_json(value, root))
+        for chunk in _chunks(iter(list(super().items()))):
+            saved = [key for key, value in chunk if isinstance(value, int)]
+            lines = dict(zip(saved, self._lines(saved), strict=True)) if saved else {}
+            for key, value in chunk:
+                if not isinstance(value, int):
+                    yield orjson.dumps(_doc_to_json(value, root))
+                    continue
+                line = lines[key]
+                if line is None:
+                    raise StaleDocuments(
+                        errno.ESTALE,
+                        f"document {key} changed on disk under this process",
+                        str(self.file.path if self.file else "docs.jsonl"),
+                    )
+                yield line[:-1]
 
 
 class _Texts(Sequence[str]):
-    """The texts of documents, each read from its saved line only when indexed: the
-    embedding cache looks vectors up by the text keys kept in the columns and asks for
-    the texts of new documents only."""
+    """The texts of documents, each read from its saved line only when indexed (a window
+    of lines per opening of docs.jsonl): the embedding cache looks vectors up by the text
+    keys kept in the columns and asks for the texts of new documents only."""
 
-    def __init__(self, values: list[Any]) -> None:
-        self._values = values  # SearchDocs, or saved lines
+    _WINDOW = 256
+
+    def __init__(
+        self,
+        items: list[tuple[str, Any]],
+        file: DocFile | None,
+        text_keys: npt.NDArray[np.uint64],
+    ) -> None:
+        self._items = items  # (key, SearchDoc or offset)
+        self._file = file
+        self._text_keys = text_keys
+        self._window: dict[int, str] = {}
 
     def __len__(self) -> int:
-        return len(self._values)
+        return len(self._items)
 
     @overload
     def __getitem__(self, index: int) -> str: ...
@@ -90,18 +236,38 @@ class _Texts(Sequence[str]):
     def __getitem__(self, index: slice) -> list[str]: ...
     def __getitem__(self, index: int | slice) -> str | list[str]:
         if isinstance(index, slice):
-            return [self._text(v) for v in self._values[index]]
-        return self._text(self._values[index])
+            return [self[i] for i in range(*index.indices(len(self)))]
+        index = range(len(self))[index]
+        value = self._items[index][1]
+        if not isinstance(value, int):
+            return str(value.text)
+        if index not in self._window:
+            self._read_window(index)
+        return self._window[index]
 
-    @staticmethod
-    def _text(value: Any) -> str:
-        return str(orjson.loads(value)[_TEXT_FIELD]) if isinstance(value, bytes) else value.text
+    def _read_window(self, start: int) -> None:
+        picked = [
+            i
+            for i in range(start, min(start + self._WINDOW, len(self._items)))
+            if isinstance(self._items[i][1], int)
+        ]
+        offsets = [self._items[i][1] for i in picked]
+        lines = self._file.read(offsets) if self._file is not None else None
+        self._window = {}
+        for i, line in zip(picked, lines or [b""] * len(picked), strict=True):
+            key = self._items[i][0]
+            text = str(orjson.loads(line)[_TEXT_FIELD]) if _is_line_of(line, key) else None
+            if text is None or documents.text_key(text) != int(self._text_keys[i]):
+                where = str(self._file.path) if self._file else "docs.jsonl"
+                raise StaleDocuments(errno.ESTALE, f"document {key} changed on disk", where)
+            self._window[i] = text
 
 
 @dataclass
 class IndexState:
     docs: LazyDocs
-    by_source: dict[str, set[str]] = field(default_factory=dict)
+    # a tuple per source, not a set: a set of 20 keys takes 2 KB (20 MB at 10,000 entities)
+    by_source: dict[str, Collection[str]] = field(default_factory=dict)
     signatures: dict[str, list[int]] = field(default_factory=dict)
 
 
@@ -145,11 +311,17 @@ def save_index(
         # on the way: the whole body in memory (and every line in a list) was most of a
         # first build's peak
         digest = hashlib.sha256()
+        starts: list[npt.NDArray[np.int64]] = []  # where each line starts
+        position = 0
         with os.fdopen(safe_fs.create(docs_temp), "wb") as stream:
             for chunk in _chunks(itertools.chain([orjson.dumps(head)], names, state.docs.lines())):
+                ends = np.cumsum([len(line) + 1 for line in chunk], dtype=np.int64) + position
+                starts.append(ends - np.array([len(line) + 1 for line in chunk], np.int64))
                 piece = b"\n".join(chunk) + b"\n"
                 digest.update(piece)
                 stream.write(piece)
+                position += len(piece)
+        written = os.stat(docs_temp, follow_symlinks=False)  # a rename keeps inode and times
         save_id = digest.hexdigest()[:16]  # what storage.sha256 of the body gives
         arrays = table.arrays(keys)
         arrays["save_id"] = np.frombuffer(save_id.encode("ascii"), dtype=np.uint8)
@@ -158,15 +330,17 @@ def save_index(
         os.replace(temp, folder / "columns.npz")
         index.save(folder / "bm25", meta={**head, "docs": save_id})
         os.replace(docs_temp, folder / "docs.jsonl")  # last: it names the set complete
+        offsets = np.concatenate(starts)[1 + len(names) :]
+        state.docs.saved(DocFile(folder / "docs.jsonl", written), offsets.tolist())
     finally:
         for path in (temp, docs_temp):
             with contextlib.suppress(OSError):  # a full disk leaves no half file
                 os.unlink(path)
 
 
-def _chunks(lines: Iterable[bytes]) -> Iterator[list[bytes]]:
-    """`lines` in lists of `_CHUNK`."""
-    iterator = iter(lines)
+def _chunks(items: Iterable[_T]) -> Iterator[list[_T]]:
+    """`items` in lists of `_CHUNK`."""
+    iterator = iter(items)
     while chunk := list(itertools.islice(iterator, _CHUNK)):
         yield chunk
 
@@ -183,18 +357,12 @@ def load_index(folder: Path, root: Path, head: dict[str, Any]) -> tuple[Loaded |
     try:
         # regular files only (a FIFO there would block the open), no symlink followed
         safe_fs.check_tree(root, path, safe_fs.STATE_READ)
-        body = safe_fs.read_file(path)
-        if body is None:
-            raise FileNotFoundError(path)
+        with safe_fs.reading(path) as stream:
+            info = os.fstat(stream.fileno())  # the file the documents' offsets are in
+            body = stream.read()
         save_id = storage.sha256(body)[:16]
-        # in blocks of a megabyte, parsed a chunk at a time: no single call holds the
-        # interpreter long (a split or a parse of the whole file held it for 50-130 ms,
-        # and the window, which needs it too, froze that long)
-        lines = [line for block in _blocks(body) for line in block.split(b"\n")]
+        data, keys, sources, offsets = _layout(body)
         del body
-        data = orjson.loads(lines[0])
-        first = 1 + int(data.get("name_lines", 0)) if isinstance(data, dict) else 1
-        names = [orjson.loads(line) for line in lines[1:first]]
         index = bm25.BM25Index.load(folder / "bm25")
         with (
             safe_fs.reading(folder / "columns.npz") as stream,
@@ -211,30 +379,23 @@ def load_index(folder: Path, root: Path, head: dict[str, Any]) -> tuple[Loaded |
         errors.CorruptFileError,
     ) as exc:
         return None, f"search index cache was unreadable and is rebuilt ({exc})"
-    if not isinstance(data, dict):
-        return None, "search index cache was from another version; rebuilt"
+    except (TypeError, KeyError, IndexError, AttributeError) as exc:
+        return None, f"search index cache did not fit this version and is rebuilt ({exc})"
     header_ok = {k: data.get(k) for k in head} == head
     meta = index.meta or {}
     saved_with = bytes(arrays.get("save_id", np.zeros(0, np.uint8))).decode("ascii", "replace")
     if not header_ok or meta.get("docs") != save_id or saved_with != save_id:
         return None, "search index cache was from another version or half-written; rebuilt"
     try:
-        keys = [key for chunk_keys, _ in names for key in chunk_keys]
-        sources = [source for _, chunk_sources in names for source in chunk_sources]
-        rows = lines[first : first + len(keys)]
-        if (
-            len(rows) != len(keys)
-            or len(sources) != len(keys)
-            or lines[first + len(keys) :] != [b""]
-        ):
-            raise ValueError(f"{len(rows)} documents for {len(keys)} keys")
-        docs = LazyDocs(root)
+        docs = LazyDocs(root, DocFile(path, info))
         for start in range(0, len(keys), _CHUNK):
             chunk = slice(start, start + _CHUNK)
-            docs.update(zip(keys[chunk], rows[chunk], strict=True))
-        by_source: dict[str, set[str]] = {}
+            docs.update(zip(keys[chunk], offsets[chunk].tolist(), strict=True))
+        grouped: dict[str, list[str]] = {}
         for key, source in zip(keys, sources, strict=True):
-            by_source.setdefault(source, set()).add(key)
+            grouped.setdefault(source, []).append(key)
+        by_source: dict[str, Collection[str]] = {s: tuple(ks) for s, ks in grouped.items()}
+        del grouped
         table = columns.DocumentColumns.from_arrays(keys, arrays, data["codes"])
         index.share_keys(keys)  # one copy of 200,000 key strings in memory, not two
         signatures = {k: list(v) for k, v in data["signatures"].items()}
@@ -243,24 +404,48 @@ def load_index(folder: Path, root: Path, head: dict[str, Any]) -> tuple[Loaded |
     return (IndexState(docs, by_source, signatures), table, index), None
 
 
+def _layout(
+    body: bytes, step: int = 1 << 20
+) -> tuple[dict[str, Any], list[str], list[str], npt.NDArray[np.int64]]:
+    """docs.jsonl's header, keys, sources and where each document's line starts.
+
+    Only the header and the key lines are parsed; the document lines are found by their
+    newlines, a megabyte at a time (numpy over a view: no line is copied out, and no
+    single call holds the interpreter long, which the window needs too)."""
+    ends = np.concatenate(
+        [np.zeros(0, np.int64)]
+        + [
+            start + np.flatnonzero(np.frombuffer(body, np.uint8, stop - start, start) == 10)
+            for start, stop in _spans(len(body), step)
+        ]
+    )
+    starts = np.concatenate([np.zeros(1, np.int64), ends + 1])
+    if ends.size == 0:
+        raise ValueError("no header line")
+    data = orjson.loads(body[: ends[0]])
+    if not isinstance(data, dict):
+        raise ValueError("the header is not an object")
+    first = 1 + int(data.get("name_lines", 0))
+    names = [orjson.loads(body[starts[i] : ends[i]]) for i in range(1, first)]
+    keys = [key for chunk_keys, _ in names for key in chunk_keys]
+    sources = [source for _, chunk_sources in names for source in chunk_sources]
+    if len(sources) != len(keys) or ends.size != first + len(keys) or ends[-1] + 1 != len(body):
+        raise ValueError(f"{ends.size - first} documents for {len(keys)} keys")
+    if not all(isinstance(key, str) for key in keys):
+        raise ValueError("a key that is not a string")
+    return data, keys, sources, starts[first:-1]
+
+
+def _spans(size: int, step: int) -> Iterator[tuple[int, int]]:
+    for start in range(0, size, step):
+        yield start, min(start + step, size)
+
+
 _DOC_FIELDS = [f.name for f in dataclasses.fields(documents.SearchDoc)]
 _DATE_FIELD = _DOC_FIELDS.index("date")
 _PATH_FIELD = _DOC_FIELDS.index("path")
 _TEXT_FIELD = _DOC_FIELDS.index("text")
 _INDEX_TEXT_FIELD = _DOC_FIELDS.index("index_text")
-
-
-def _blocks(body: bytes, size: int = 1 << 20) -> Iterator[bytes]:
-    """`body` in pieces of at least `size` bytes, cut at line ends (the newline dropped):
-    splitting each piece gives the lines of `body.split(b"\\n")`, in bounded steps."""
-    start = 0
-    while True:
-        end = body.find(b"\n", min(start + size, len(body)))
-        if end < 0:
-            yield body[start:]
-            return
-        yield body[start:end]
-        start = end + 1
 
 
 def _doc_to_json(doc: documents.SearchDoc, root: Path) -> list[Any]:
