@@ -33,7 +33,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vault_app.core import memory, vault  # noqa: E402
+from vault_app.core import layout, memory, vault  # noqa: E402
 from vault_app.search import documents, engine  # noqa: E402
 
 
@@ -122,7 +122,10 @@ def main() -> int:
     from rank_bm25 import BM25Okapi
 
     keys = [d.key for d in facts]
-    corpus = search.tokens.tokenize_many(d.index_text for d in facts)
+    # BM25's text of a fact (documents.entity_documents), which the saved index leaves out
+    corpus = search.tokens.tokenize_many(
+        f"{d.text} {d.category} {layout.EntityRef.parse(d.entity or '').title}" for d in facts
+    )
     reference = BM25Okapi(corpus)
     ref_times = []
     for query in queries[:15]:

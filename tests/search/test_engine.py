@@ -222,6 +222,30 @@ def test_documents_are_found_again_when_another_process_saves_the_index(
         ]
 
 
+def test_a_save_never_writes_a_line_another_process_changed_under_this_index(
+    v: vault.Vault,
+) -> None:
+    """After another process saved a changed fact text, this process's save does not
+    write that line (its BM25 and text keys are of the old text) until it catches up."""
+    engine.SearchEngine(v).open()
+    reopened = engine.SearchEngine(v)
+    assert reopened.open().loaded
+    folder = v.paths.entity_dir(layout.EntityRef.parse("projects/roof"))
+    items = folder / "items.json"
+    items.write_text(items.read_text().replace("14,800", "15,200"))
+    assert engine.SearchEngine(v).open().reindexed_sources == 1  # the other process saves
+    # the line's text is not the one indexed: left out until caught up, never shown
+    hits = reopened.search("Summit roof quote", mode="bm25").hits
+    assert [h.key for h in hits] == ["summary:projects/roof"]  # unchanged: still shown
+    with pytest.raises(persistence.StaleDocuments):
+        reopened.save()
+    assert reopened.refresh() == (1, 0)
+    reopened.save()
+    again = engine.SearchEngine(v)
+    assert again.open().reindexed_sources == 0
+    assert "15,200" in again.search("roof quote", mode="bm25").hits[0].text
+
+
 def semantic_text_key(text: str) -> int:
     from vault_app.search import documents
 

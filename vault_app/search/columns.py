@@ -123,6 +123,10 @@ class DocumentColumns:
             getattr(self, column)[index] = [self.code(column, getattr(d, column)) for d in docs]
         self.text_key[index] = documents.text_keys(d.text for d in docs)
 
+    def text_key_of(self, key: str) -> int:
+        """`documents.text_key` of the text of `key`'s document (KeyError if none)."""
+        return int(self.text_key[self.row[key]])
+
     def drop(self, key: str) -> None:
         row = self.row.get(key)
         if row is not None:

@@ -1,11 +1,12 @@
 """The engine's index on disk: saved under `.vault/cache/search/`, loaded back lazily.
 
 Plain files, safe to delete (the next open rebuilds them): docs.jsonl holds a header line,
-a line with every document's key and source, then one line per document in that order
-(path relative to the vault; BM25's text is not kept, the BM25 index has it), which a
-reopen keeps unparsed until the document is needed (`LazyDocs`); columns.npz their
-metadata columns in the same order, bm25/ the index; all three carry the hash of
-docs.jsonl, so a set written half-way is recognised and rebuilt.
+lines with every document's key and source, then one line per document in that order
+(path relative to the vault; BM25's text is not kept, the BM25 index has it), of which a
+reopen keeps only where each starts, reading a document back when it is needed
+(`LazyDocs`, `DocFile`); columns.npz their metadata columns in the same order, bm25/ the
+index; all three carry the hash of docs.jsonl, so a set written half-way is recognised
+and rebuilt.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import hashlib
 import itertools
 import os
 import secrets
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar, overload
@@ -29,6 +30,7 @@ import orjson
 
 from vault_app.core import errors, safe_fs, storage
 from vault_app.search import bm25, columns, documents
+from vault_app.search.documents import text_key
 
 INDEX_VERSION = 6  # 6: one document per line, read lazily; text keys in the columns
 _T = TypeVar("_T")
@@ -63,23 +65,36 @@ class DocFile:
             fd, info = safe_fs.open_read(self.path)
         except (OSError, errors.VaultError):
             return None
-        with os.fdopen(fd, "rb") as stream:
+        try:
             if _identity(info) != self.identity:
                 return None
-            lines = []
-            for offset in offsets:
-                if offset < 0:
-                    lines.append(b"")
-                    continue
-                stream.seek(offset)
-                lines.append(stream.readline())
-            return lines
+            return [_line_at(fd, offset) if offset >= 0 else b"" for offset in offsets]
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
 
     def is_current(self) -> bool:
         try:
             return _identity(os.stat(self.path, follow_symlinks=False)) == self.identity
         except OSError:
             return False
+
+
+def _line_at(fd: int, offset: int) -> bytes:
+    """The line starting at `offset` of the file open as `fd`, its newline included (none
+    at the end of the file). Plain reads, no buffered file: a document is about 500 bytes
+    and a query reads ten of them."""
+    size = 2048
+    while True:
+        os.lseek(fd, offset, os.SEEK_SET)
+        data = os.read(fd, size)
+        end = data.find(b"\n")
+        if end >= 0:
+            return data[: end + 1]
+        if len(data) < size:
+            return data
+        size *= 4
 
 
 def _is_line_of(line: bytes, key: str) -> bool:
@@ -101,6 +116,9 @@ class LazyDocs(dict[str, Any]):
         super().__init__()
         self.root = root
         self.file = file
+        self.foreign = False  # the offsets are in a file another process saved (_relocate)
+        # the text key this index has for a document (`documents.text_key` of its text)
+        self.text_key_of: Callable[[str], int] | None = None
 
     def __getitem__(self, key: str) -> documents.SearchDoc:
         value = super().__getitem__(key)
@@ -136,7 +154,19 @@ class LazyDocs(dict[str, Any]):
             lines = self.file.read([dict.__getitem__(self, k) for k in keys]) if self.file else None
         if lines is None:
             return [None] * len(keys)
-        return [line if _is_line_of(line, k) else None for k, line in zip(keys, lines, strict=True)]
+        return [
+            line if _is_line_of(line, k) and self._indexed_as(k, line) else None
+            for k, line in zip(keys, lines, strict=True)
+        ]
+
+    def _indexed_as(self, key: str, line: bytes) -> bool:
+        """Whether the text of a line read back is the one this index has: always in the
+        file it loaded or saved, compared in a file another process saved."""
+        if not self.foreign:
+            return True
+        text = orjson.loads(line)[_TEXT_FIELD]
+        check = self.text_key_of
+        return isinstance(text, str) and check is not None and check(key) == text_key(text)
 
     def _relocate(self) -> bool:
         """Point the saved documents at their lines in the docs.jsonl there now (-1 for
@@ -157,11 +187,14 @@ class LazyDocs(dict[str, Any]):
             if isinstance(value, int):
                 super().__setitem__(key, found.get(key, -1))
         self.file = DocFile(self.file.path, info)
+        self.foreign = True
         return True
 
-    def saved(self, file: DocFile, offsets: Sequence[int]) -> None:
+    def saved(
+        self, file: DocFile, offsets: Sequence[int], text_key_of: Callable[[str], int]
+    ) -> None:
         """Every document (in order) was just saved at `offsets` of `file`: keep those."""
-        self.file = file
+        self.file, self.foreign, self.text_key_of = file, False, text_key_of
         for key, offset in zip(list(self), offsets, strict=True):
             super().__setitem__(key, offset)
 
@@ -190,7 +223,8 @@ class LazyDocs(dict[str, Any]):
         """Every document as its line of docs.jsonl, in order (saved lines as they are,
         read back a chunk at a time), made one at a time: a list of them all would hold
         4 KB a line (orjson's output buffers, 850 MB at 200,000 documents) where the file
-        takes 500 bytes."""
+        takes 500 bytes. A line gone from docs.jsonl, or changed there by another
+        process, is not written: `StaleDocuments`."""
         root = self.root
         for chunk in _chunks(iter(list(super().items()))):
             saved = [key for key, value in chunk if isinstance(value, int)]
@@ -257,7 +291,7 @@ class _Texts(Sequence[str]):
         for i, line in zip(picked, lines or [b""] * len(picked), strict=True):
             key = self._items[i][0]
             text = str(orjson.loads(line)[_TEXT_FIELD]) if _is_line_of(line, key) else None
-            if text is None or documents.text_key(text) != int(self._text_keys[i]):
+            if text is None or text_key(text) != int(self._text_keys[i]):
                 where = str(self._file.path) if self._file else "docs.jsonl"
                 raise StaleDocuments(errno.ESTALE, f"document {key} changed on disk", where)
             self._window[i] = text
@@ -331,7 +365,8 @@ def save_index(
         index.save(folder / "bm25", meta={**head, "docs": save_id})
         os.replace(docs_temp, folder / "docs.jsonl")  # last: it names the set complete
         offsets = np.concatenate(starts)[1 + len(names) :]
-        state.docs.saved(DocFile(folder / "docs.jsonl", written), offsets.tolist())
+        file = DocFile(folder / "docs.jsonl", written)
+        state.docs.saved(file, offsets.tolist(), table.text_key_of)
     finally:
         for path in (temp, docs_temp):
             with contextlib.suppress(OSError):  # a full disk leaves no half file
@@ -387,16 +422,17 @@ def load_index(folder: Path, root: Path, head: dict[str, Any]) -> tuple[Loaded |
     if not header_ok or meta.get("docs") != save_id or saved_with != save_id:
         return None, "search index cache was from another version or half-written; rebuilt"
     try:
-        docs = LazyDocs(root, DocFile(path, info))
-        for start in range(0, len(keys), _CHUNK):
-            chunk = slice(start, start + _CHUNK)
-            docs.update(zip(keys[chunk], offsets[chunk].tolist(), strict=True))
         grouped: dict[str, list[str]] = {}
         for key, source in zip(keys, sources, strict=True):
             grouped.setdefault(source, []).append(key)
         by_source: dict[str, Collection[str]] = {s: tuple(ks) for s, ks in grouped.items()}
         del grouped
         table = columns.DocumentColumns.from_arrays(keys, arrays, data["codes"])
+        docs = LazyDocs(root, DocFile(path, info))
+        docs.text_key_of = table.text_key_of
+        for start in range(0, len(keys), _CHUNK):
+            chunk = slice(start, start + _CHUNK)
+            docs.update(zip(keys[chunk], offsets[chunk].tolist(), strict=True))
         index.share_keys(keys)  # one copy of 200,000 key strings in memory, not two
         signatures = {k: list(v) for k, v in data["signatures"].items()}
     except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
