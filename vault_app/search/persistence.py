@@ -202,7 +202,8 @@ class LazyDocs(dict[str, Any]):
         """Every document, saved ones read back a chunk of lines per opening of
         docs.jsonl and not kept (reading all of them keeps none of them)."""
         root = self.root
-        for chunk in _chunks(iter(list(super().items()))):
+        # values may be replaced meanwhile (`_relocate`), never added: the dict is walked
+        for chunk in _chunks(super().items()):
             saved = [key for key, value in chunk if isinstance(value, int)]
             lines = dict(zip(saved, self._lines(saved), strict=True)) if saved else {}
             for key, value in chunk:
@@ -217,7 +218,7 @@ class LazyDocs(dict[str, Any]):
         `documents.text_key`s: a text read back must have it (`StaleDocuments`)."""
         if self.file is not None and not self.file.is_current():
             self._relocate()
-        return _Texts(list(super().items()), self.file, text_keys)
+        return _Texts(list(self), list(super().values()), self.file, text_keys)
 
     def lines(self) -> Iterator[bytes]:
         """Every document as its line of docs.jsonl, in order (saved lines as they are,
@@ -226,7 +227,8 @@ class LazyDocs(dict[str, Any]):
         takes 500 bytes. A line gone from docs.jsonl, or changed there by another
         process, is not written: `StaleDocuments`."""
         root = self.root
-        for chunk in _chunks(iter(list(super().items()))):
+        # values may be replaced meanwhile (`_relocate`), never added: the dict is walked
+        for chunk in _chunks(super().items()):
             saved = [key for key, value in chunk if isinstance(value, int)]
             lines = dict(zip(saved, self._lines(saved), strict=True)) if saved else {}
             for key, value in chunk:
@@ -252,17 +254,19 @@ class _Texts(Sequence[str]):
 
     def __init__(
         self,
-        items: list[tuple[str, Any]],
+        keys: list[str],
+        values: list[Any],
         file: DocFile | None,
         text_keys: npt.NDArray[np.uint64],
     ) -> None:
-        self._items = items  # (key, SearchDoc or offset)
+        self._keys = keys
+        self._values = values  # SearchDocs, or offsets of saved lines
         self._file = file
         self._text_keys = text_keys
         self._window: dict[int, str] = {}
 
     def __len__(self) -> int:
-        return len(self._items)
+        return len(self._values)
 
     @overload
     def __getitem__(self, index: int) -> str: ...
@@ -272,7 +276,7 @@ class _Texts(Sequence[str]):
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         index = range(len(self))[index]
-        value = self._items[index][1]
+        value = self._values[index]
         if not isinstance(value, int):
             return str(value.text)
         if index not in self._window:
@@ -282,14 +286,14 @@ class _Texts(Sequence[str]):
     def _read_window(self, start: int) -> None:
         picked = [
             i
-            for i in range(start, min(start + self._WINDOW, len(self._items)))
-            if isinstance(self._items[i][1], int)
+            for i in range(start, min(start + self._WINDOW, len(self._values)))
+            if isinstance(self._values[i], int)
         ]
-        offsets = [self._items[i][1] for i in picked]
+        offsets = [self._values[i] for i in picked]
         lines = self._file.read(offsets) if self._file is not None else None
         self._window = {}
         for i, line in zip(picked, lines or [b""] * len(picked), strict=True):
-            key = self._items[i][0]
+            key = self._keys[i]
             text = str(orjson.loads(line)[_TEXT_FIELD]) if _is_line_of(line, key) else None
             if text is None or text_key(text) != int(self._text_keys[i]):
                 where = str(self._file.path) if self._file else "docs.jsonl"
@@ -499,5 +503,9 @@ def _doc_from_json(row: list[Any], root: Path) -> documents.SearchDoc:
     row = list(row)
     if row[_DATE_FIELD] is not None:
         row[_DATE_FIELD] = dt.date.fromisoformat(row[_DATE_FIELD])
-    row[_PATH_FIELD] = str(root / row[_PATH_FIELD])
+    path = row[_PATH_FIELD]
+    if os.sep == "/" and isinstance(path, str) and path not in ("", "."):  # as pathlib, faster
+        row[_PATH_FIELD] = os.path.join(root, path)  # (saved paths are normal: relative_to)
+    else:
+        row[_PATH_FIELD] = str(root / path)
     return documents.SearchDoc(*row)
