@@ -347,6 +347,29 @@ def test_a_full_disk_names_the_file(home: Path, tmp_path: Path) -> None:
         subprocess.run(["umount", str(disk)], check=False)
 
 
+def _wait_reading_stdin(pid: int, timeout: float = 60.0) -> None:
+    """Until process `pid` is blocked reading its stdin (Linux: `/proc/PID/syscall` shows
+    read(0, ...)); elsewhere a pause. A fixed pause was too short on a loaded machine: the
+    interrupt then came before the read, and the read met the closed pipe instead."""
+    probe = Path(f"/proc/{pid}/syscall")
+    if not probe.exists():
+        time.sleep(1.5)
+        return
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            fields = probe.read_text().split()
+        except PermissionError:  # no ptrace rights over the child here: a pause
+            time.sleep(1.5)
+            return
+        except OSError:
+            fields = []
+        if len(fields) > 1 and fields[0] in {"0", "63"} and fields[1] == "0x0":
+            return  # read (x86-64: 0, arm64: 63) on fd 0
+        time.sleep(0.02)
+    raise AssertionError(f"process {pid} never read its stdin")
+
+
 def test_siblings(home: Path, tmp_path: Path) -> None:
     (tmp_path / "a-file").write_text("x")
     assert "not a folder" in one_error_line(run("--vault", str(tmp_path / "a-file"), "info"))
@@ -369,7 +392,7 @@ def test_siblings(home: Path, tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         env=_env(),
     )
-    time.sleep(1.5)  # started and blocked on stdin
+    _wait_reading_stdin(child.pid)
     child.send_signal(signal.SIGINT)
     _, err = child.communicate(timeout=60)
     assert child.returncode == 130 and b"Traceback" not in err, err

@@ -103,4 +103,6 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         built.run("stdio")
     finally:
         served.close()
+    if getattr(args, "owns_process", False):
+        _common.end_server_process(0)
     return 0

@@ -125,6 +125,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     finally:
         sock.close()
         rt.close()
+    if getattr(args, "owns_process", False):
+        _common.end_server_process(0)
     return 0
 
 
