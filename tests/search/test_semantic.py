@@ -600,3 +600,34 @@ def test_the_last_query_scores_are_reused_until_a_row_changes(
     changed = rows.scores("who fixes our pipes", len(keys))
     assert changed is not again
     assert changed[keys.index("plumber")] < again[keys.index("plumber")]
+
+
+def test_queries_prepared_together_share_one_pass_over_the_matrix(
+    encoder: encoders.Encoder, tmp_path: Path
+) -> None:
+    """Queries encoded by `prepare` before the engine's lock are scored in one product by
+    whoever scores next: the others then find their scores ready, equal to their own
+    product's; a row change forgets scores computed before it."""
+    rows = vector_rows.VectorRows(encoder, embedding_cache.EmbeddingCache(tmp_path / "emb"))
+    rows.put(range(len(TEXTS)), TEXTS)
+    n = len(TEXTS)
+    queries = ["who fixes the pipes", "the roof quote", "dentist appointment"]
+    alone = {q: rows.matrix[:n] @ encoder.encode([q])[0] for q in queries}
+    threads = [threading.Thread(target=rows.prepare, args=(q,)) for q in queries]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    first = rows.scores(queries[0], n)
+    assert set(rows._scored) == {(q, n) for q in queries[1:]}  # computed in that pass
+    assert not rows._waiting
+    for query in queries:
+        scores = first if query == queries[0] else rows._scored[(query, n)]
+        np.testing.assert_allclose(scores, alone[query], rtol=0, atol=1e-6)
+        assert rows.scores(query, n) is scores  # ready: no second product
+    rows.prepare("the plumber")
+    rows.scores("the plumber", n)
+    assert set(rows._scored) == set()  # nothing else was waiting
+    rows.prepare("a quote")
+    rows.put([0], [TEXTS[0]])  # a row changes: scores kept so far are stale
+    assert not rows._scored and rows._waiting  # the vector still waits, its scores not

@@ -476,6 +476,9 @@ class SearchEngine:
             notice += "; showing BM25 results"
             mode = "bm25"
         now = self.vault.now()
+        semantic_rows = self.semantic
+        if mode != "bm25" and semantic_rows is not None:
+            semantic_rows.prepare(query)  # encoded before the lock; scored with the others
         with self._lock:
             rows, tiers = self._row_mask(filters, now)
             k = max(limit, self.candidates) if mode == "hybrid" else limit

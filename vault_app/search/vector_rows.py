@@ -3,10 +3,20 @@
 `VectorRows` holds the vectors of the engine's documents row for row with its metadata
 table (`columns.DocumentColumns`), filled from the embedding cache, and answers top-k
 cosine queries with one matrix-vector product over the rows a filter lets through.
+
+Concurrent queries share that product. Reading the 300 MB matrix is what a query costs
+(the arithmetic is cheap beside it), and the engine answers one query at a time under its
+lock, so a resident server with several agents searching at once would read it once per
+query, one after the other. Instead, `prepare(query)` encodes a query *before* the
+engine's lock (encoders run in parallel) and leaves its vector waiting; whoever holds the
+lock next scores every waiting vector in one matrix-matrix product (one pass over the
+matrix), and the queries queued behind it find their scores ready. Alone, a query costs
+what it did.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,6 +26,7 @@ import numpy.typing as npt
 from vault_app.search import embedding_cache, encoders
 
 BoolArray = npt.NDArray[np.bool_]
+SCORED_KEPT = 16  # queries whose scores are kept until a row changes (0.8 MB each at 200k)
 
 
 class VectorRows:
@@ -48,6 +59,11 @@ class VectorRows:
         # the scores of the last query, until a row changes: a hybrid query asks twice
         # (top k, then the fusion's missing candidates), and each is a 300 MB product
         self._last_scores: tuple[str, int, npt.NDArray[np.float32]] | None = None
+        # `prepare`: vectors encoded outside the engine's lock, waiting to be scored, and
+        # the scores computed for them with another query's product (until a row changes)
+        self._waiting: dict[str, encoders.FloatVector] = {}
+        self._scored: dict[tuple[str, int], npt.NDArray[np.float32]] = {}
+        self._queue_lock = threading.Lock()
 
     def preload(self, *, touch: bool = True) -> None:
         """Read the embedding cache and make room for as many rows, touching the memory:
@@ -72,7 +88,7 @@ class VectorRows:
     ) -> None:
         """Fill `rows` with the vectors of `texts` (from the cache, or encoded); `keys`
         are their `text_keys` when known (`texts` is then read only for new texts)."""
-        self._last_scores = None
+        self._forget_scores()
         if not rows:
             return
         if self.encoder is None:
@@ -95,7 +111,7 @@ class VectorRows:
         self.put_vectors(rows, vectors)
 
     def put_vectors(self, rows: Sequence[int], vectors: npt.NDArray[Any]) -> None:
-        self._last_scores = None
+        self._forget_scores()
         if len(rows) == 0:
             return
         self._grow(max(rows) + 1)
@@ -104,7 +120,7 @@ class VectorRows:
         self.valid[index] = True
 
     def _grow(self, needed: int) -> None:
-        self._last_scores = None
+        self._forget_scores()
         if needed > self.valid.size:
             # an eighth to spare (untouched zero pages cost no memory), so that the next
             # few facts added after a reopen do not copy the whole matrix
@@ -116,24 +132,68 @@ class VectorRows:
             self.matrix, self.valid = matrix, valid
 
     def drop(self, rows: Sequence[int]) -> None:
-        self._last_scores = None
+        self._forget_scores()
         self.valid[np.asarray(rows, dtype=np.int64)] = False
+
+    def _forget_scores(self) -> None:
+        """A row changes: scores computed before are stale (waiting vectors are not)."""
+        self._last_scores = None
+        with self._queue_lock:
+            self._scored.clear()
+
+    def prepare(self, query: str) -> None:
+        """Encode `query` now, outside the engine's lock (thread-safe), and leave its
+        vector waiting, so that the next product scores it with the others waiting."""
+        if self.encoder is None or not query.strip():
+            return
+        with self._queue_lock:
+            if query in self._waiting:
+                return
+        vector = self.encoder.encode([query])[0]
+        with self._queue_lock:
+            self._waiting[query] = vector
 
     def query_vector(self, query: str) -> encoders.FloatVector:
         if self.encoder is None:
             raise ValueError("no encoder to encode the query with")
-        if self._last_query is None or self._last_query[0] != query:
-            self._last_query = (query, self.encoder.encode([query])[0])
-        return self._last_query[1]
+        if self._last_query is not None and self._last_query[0] == query:
+            return self._last_query[1]
+        with self._queue_lock:
+            vector = self._waiting.get(query)
+        if vector is None:
+            vector = self.encoder.encode([query])[0]
+        self._last_query = (query, vector)
+        return vector
 
     def scores(self, query: str | encoders.FloatVector, n: int) -> npt.NDArray[np.float32]:
-        """The cosine of every row (of the first `n`) to `query` (do not modify it)."""
+        """The cosine of every row (of the first `n`) to `query` (do not modify it).
+
+        Called under the engine's lock. The scores of every query `prepare`d meanwhile
+        are computed in the same pass over the matrix and kept for them."""
         if not isinstance(query, str):
             return self.matrix[:n] @ query
         cached = self._last_scores
         if cached is not None and cached[0] == query and cached[1] == n:
             return cached[2]
-        scores = self.matrix[:n] @ self.query_vector(query)
+        vector = self.query_vector(query)
+        with self._queue_lock:
+            ready = self._scored.pop((query, n), None)
+            self._waiting.pop(query, None)
+            others = list(self._waiting.items())
+            self._waiting.clear()
+        if ready is not None:
+            scores = ready
+        elif not others:
+            scores = self.matrix[:n] @ vector
+        else:  # one pass over the matrix for this query and the ones queued behind it
+            stacked = np.stack([vector, *(v for _, v in others)]).astype(np.float32, copy=False)
+            product = stacked @ self.matrix[:n].T  # rows contiguous: one per query
+            scores = product[0]
+            with self._queue_lock:
+                for (text, _), row in zip(others, product[1:], strict=True):
+                    self._scored[(text, n)] = row
+                while len(self._scored) > SCORED_KEPT:
+                    self._scored.pop(next(iter(self._scored)))
         self._last_scores = (query, n, scores)
         return scores
 
