@@ -141,7 +141,7 @@ class SearchEngine:
         self.folder = target.paths.state_dir / "cache" / "search"
         self.bm25 = bm25.BM25Index()
         self.columns = columns.DocumentColumns()
-        self.state = persistence.IndexState(persistence.LazyDocs(target.root))
+        self.state = persistence.IndexState(persistence.LazyDocs(target.root, self.columns))
         self._lock = threading.RLock()
         self._slot_cache: tuple[int, npt.NDArray[np.int64]] | None = None
         self._masks: dict[Any, tuple[BoolArray, npt.NDArray[np.int8]]] = {}
@@ -183,9 +183,9 @@ class SearchEngine:
             state.docs.pop(key, None)
             self.columns.drop(key)
         self.bm25.remove_many(gone)
+        self.columns.put_many(added)  # first: the documents are held by their rows
         for doc in added:
             state.docs[doc.key] = doc
-        self.columns.put_many(added)
         texts = self.tokens.tokenize_many(d.index_text for d in added)
         self.bm25.add_many(zip((d.key for d in added), texts, strict=True))
         if self.semantic is not None:
@@ -244,7 +244,7 @@ class SearchEngine:
 
     def _fill_vectors(self, vectors: VectorRows, progress: Progress | None) -> None:
         """Put every document into `vectors`, row for row with the columns."""
-        rows = [self.columns.row[key] for key in self.state.docs]
+        rows = self.state.docs.rows()
         keys = self.columns.text_key[rows]
         vectors.put(rows, self.state.docs.texts(keys), progress, keys=keys)
 
@@ -272,7 +272,7 @@ class SearchEngine:
         while True:
             with self._lock:
                 version = self.columns.version
-                rows = [self.columns.row[key] for key in self.state.docs]
+                rows = self.state.docs.rows()
                 keys = self.columns.text_key[rows]
                 texts = self.state.docs.texts(keys)
             try:
