@@ -223,8 +223,11 @@ class SearchEngine:
                 self.semantic = vectors
                 self._fill_vectors(vectors, progress)
             report = self._catch_up(progress, sources.result())
+            del sources  # its paths cached strings amid the build: they would pin its memory
             if report[0] or report[1] or not loaded:
                 self._save_if_possible()
+            if not loaded and self.save_notice is None:
+                self._reload()
             if not loaded and vectors is not None:
                 # a first build fills the vectors once BM25 is built and saved and the
                 # build's temporaries are given back: the 300 MB matrix is not resident
@@ -241,6 +244,22 @@ class SearchEngine:
             seconds=time.perf_counter() - started,
             notice=notice,
         )
+
+    def _reload(self) -> None:
+        """Drop a first build's index and load back what it saved: the build's 10^6 freed
+        objects left 1 MB arenas pinned by one live object each (190 MB at 200,000
+        documents); loaded back, the same index is as compact as a reopen's. Should the
+        files go meanwhile, the vault is indexed again."""
+        self.columns = columns.DocumentColumns()
+        self.bm25 = bm25.BM25Index()
+        self.state = persistence.IndexState(persistence.LazyDocs(self.vault.root, self.columns))
+        self._slot_cache = None
+        self._masks.clear()
+        self._allowed.clear()
+        self.tokens.clear_cache()
+        memory.release()
+        if not self._load()[0]:
+            self._catch_up()
 
     def _fill_vectors(self, vectors: VectorRows, progress: Progress | None) -> None:
         """Put every document into `vectors`, row for row with the columns."""
