@@ -288,6 +288,7 @@ def test_an_index_sharing_the_callers_rows_stays_exact(seed: int, order: str) ->
             alone.remove(key)
             del docs[key]
         assert (key in shared) == (key in docs)
+        assert shared.find(key) == (shared.slot(key) if key in docs else -1)
         if step % 150 == 0:
             assert_parity(shared, docs, ["t0", "t1", "t7"])
     assert shared.keys() == alone.keys()

@@ -130,6 +130,11 @@ class BM25Index:
         """The slot of a live document (KeyError if there is none)."""
         return self._slot_of[key]
 
+    def find(self, key: str) -> int:
+        """The slot of a live document, -1 when there is none (one lookup)."""
+        slot: int = self._slot_of.get(key, -1)
+        return slot
+
     def key_of(self, slot: int) -> str | None:
         """The key in a slot, None when the slot is dead."""
         return self._keys[slot]

@@ -543,7 +543,7 @@ class SearchEngine:
         if missing_lex and tokens:
             scores = self.bm25.scores(tokens)
             for key in missing_lex:
-                slot = self.bm25.slot(key) if key in self.bm25 else -1
+                slot = self.bm25.find(key)
                 lex[key] = float(scores[slot]) if slot >= 0 else 0.0
         top_lex = max(lex.values(), default=0.0)
         sem_values = [sem[k] for k in union if k in sem]
