@@ -252,6 +252,57 @@ def test_parity_after_random_interleavings_with_compaction(seed: int) -> None:
         assert_parity(index, docs, query)
 
 
+@pytest.mark.parametrize(("seed", "order"), [(0, "same"), (1, "reversed"), (2, "partial")])
+def test_an_index_sharing_the_callers_rows_stays_exact(seed: int, order: str) -> None:
+    """`share_keys`: slots kept by the caller's rows (which only grow, as the engine's
+    columns do) give the same keys, slots and scores through adds, removals, re-adds of
+    keys the rows lack and compactions; and the index holds the caller's key strings."""
+    rng = random.Random(seed)
+    pool = zipf_corpus(seed, 900)
+    pool_keys = list(pool)
+    first = {k: pool[k] for k in pool_keys[:300]}
+    shared = build(first, min_delta=200, min_dead=30)
+    alone = build(first, min_delta=200, min_dead=30)
+    row_keys = [(k + ".")[:-1] for k in pool_keys[:300]]  # equal strings, other objects
+    if order == "reversed":
+        row_keys.reverse()
+    elif order == "partial":
+        row_keys = row_keys[:200]  # 100 keys the rows lack: kept by key
+    rows = {k: i for i, k in enumerate(row_keys)}
+    shared.share_keys(row_keys, rows)
+    assert all(shared.key_of(shared.slot(k)) is row_keys[rows[k]] for k in row_keys)
+    docs = dict(first)
+    for step in range(900):
+        key = rng.choice(pool_keys[:500])
+        if rng.random() < 0.6:
+            if key not in rows and rng.random() < 0.5:  # the caller's rows grow first
+                rows[key] = len(row_keys)
+                row_keys.append(key)
+            tokens = pool[rng.choice(pool_keys)]
+            shared.add(key, tokens)
+            alone.add(key, tokens)
+            docs.pop(key, None)
+            docs[key] = tokens
+        elif key in docs:
+            shared.remove(key)
+            alone.remove(key)
+            del docs[key]
+        assert (key in shared) == (key in docs)
+        assert shared.find(key) == (shared.slot(key) if key in docs else -1)
+        if step % 150 == 0:
+            assert_parity(shared, docs, ["t0", "t1", "t7"])
+    assert shared.keys() == alone.keys()
+    assert [shared.slot(k) for k in docs] == [alone.slot(k) for k in docs]
+    for query in (["t0"], ["t3", "t3", "t50"], ["t1", "t120", "t399", "nope"]):
+        assert_parity(shared, docs, query)
+        assert shared.top(query, 10) == alone.top(query, 10)
+    shared.compact()
+    assert shared.n_slots == len(docs)
+    assert_parity(shared, docs, ["t0", "t2"])
+    with pytest.raises(KeyError):
+        shared.remove("never there")
+
+
 def test_bulk_and_one_by_one_adds_agree() -> None:
     docs = zipf_corpus(11, 400)
     bulk = build(docs)  # the scipy counting path

@@ -157,15 +157,14 @@ def test_a_reopened_index_gives_the_same_hits_and_reads_documents_only_for_hits(
     built.save()
     reopened = engine.SearchEngine(v)
     assert reopened.open().loaded
-    saved = [value for value in dict.values(reopened.state.docs) if isinstance(value, int)]
-    assert len(saved) == len(reopened.state.docs)  # nothing read by the reopen: offsets
+    saved = reopened.state.docs.unread()
+    assert saved == len(reopened.state.docs)  # nothing read by the reopen: offsets
     for query in ("plumber", "leaking pipe", "budget dollars", "roof quote"):
         fresh = built.search(query, mode="bm25", explain=True).hits
         again = reopened.search(query, mode="bm25", explain=True).hits
         assert [h.to_json() for h in again] == [h.to_json() for h in fresh]
         assert fresh
-    left = [value for value in dict.values(reopened.state.docs) if isinstance(value, int)]
-    assert 0 < len(left) < len(saved)  # the hits' documents were built, the rest not
+    assert 0 < reopened.state.docs.unread() < saved  # the hits' documents were built, the rest not
     texts = reopened.state.docs.texts(reopened.columns.text_key[: reopened.columns.size])
     assert list(texts) == [built.state.docs[key].text for key in reopened.state.docs]
     assert list(reopened.columns.text_key[: reopened.columns.size]) == [
@@ -181,6 +180,35 @@ def test_a_reopened_index_gives_the_same_hits_and_reads_documents_only_for_hits(
         reopened.search("gutters", mode="bm25")
     )
     assert keys(third.search("plumber", mode="bm25")) == keys(built.search("plumber", mode="bm25"))
+
+
+def test_a_first_build_is_loaded_back_from_what_it_saved(v: vault.Vault) -> None:
+    """A first build drops what it built once saved and loads the saved index back (the
+    build's freed memory is then not pinned): its documents are offsets, its hits and
+    documents those of a reopen; a vault whose cache cannot be written keeps the build."""
+    built = engine.SearchEngine(v)
+    report = built.open()
+    assert not report.loaded and report.documents == len(built.state.docs) > 0
+    assert built.state.docs.unread() == len(built.state.docs)  # loaded back: offsets
+    reopened = engine.SearchEngine(v)
+    assert reopened.open().loaded
+    assert list(built.state.docs) == list(reopened.state.docs)
+    for query in ("plumber", "leaking pipe", "roof quote"):
+        fresh = built.search(query, mode="bm25", explain=True).hits
+        assert [h.to_json() for h in fresh] == [
+            h.to_json() for h in reopened.search(query, mode="bm25", explain=True).hits
+        ]
+    v.add_fact("projects/roof", "Gutters will be replaced with the roof", "context")
+    built.refresh_entity("projects/roof")
+    assert keys(built.search("gutters", mode="bm25"))
+    cache = v.paths.state_dir / "cache" / "search"
+    shutil.rmtree(cache)
+    cache.write_text("not a folder\n")  # the index cannot be saved (even by root)
+    kept = engine.SearchEngine(v)
+    kept.open()
+    assert kept.save_notice is not None
+    assert kept.state.docs.unread() == 0  # kept as built, in memory
+    assert keys(kept.search("gutters", mode="bm25")) == keys(built.search("gutters", mode="bm25"))
 
 
 def test_documents_are_found_again_when_another_process_saves_the_index(

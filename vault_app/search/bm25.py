@@ -61,6 +61,7 @@ from vault_app.search.bm25_files import FORMAT as FORMAT
 from vault_app.search.bm25_files import FORMAT_VERSION as FORMAT_VERSION
 from vault_app.search.bm25_files import HEADER_FILE as HEADER_FILE
 from vault_app.search.bm25_files import IndexFormatError as IndexFormatError
+from vault_app.search.bm25_slots import SlotMap
 
 IntArray = npt.NDArray[np.integer[Any]]  # slots, term ids, counts: int32 or int64
 BoolArray = npt.NDArray[np.bool_]
@@ -128,6 +129,11 @@ class BM25Index:
     def slot(self, key: str) -> int:
         """The slot of a live document (KeyError if there is none)."""
         return self._slot_of[key]
+
+    def find(self, key: str) -> int:
+        """The slot of a live document, -1 when there is none (one lookup)."""
+        slot: int = self._slot_of.get(key, -1)
+        return slot
 
     def key_of(self, slot: int) -> str | None:
         """The key in a slot, None when the slot is dead."""
@@ -383,12 +389,15 @@ class BM25Index:
         terms = [term for term, used in zip(self._terms, term_live.tolist(), strict=True) if used]
         shape = (len(keys), len(terms))
         merged = sp.csc_matrix((data, (new_slot[rows], new_term[cols])), shape=shape)
-        self._install(merged, keys, terms)
+        self._slot_of.renumber(new_slot)  # dead slots are in it no more
+        self._install(merged, keys, terms, self._slot_of)
         self.generation += 1
 
     # ----------------------------------------------------------------- internals
 
-    def _install(self, main: Any, keys: list[str], terms: list[str]) -> None:
+    def _install(
+        self, main: Any, keys: list[str], terms: list[str], slots: SlotMap | None = None
+    ) -> None:
         """Make `main` (canonical CSC, slots x terms) the whole index, deriving the rest."""
         main.sort_indices()
         n_docs, n_terms = main.shape
@@ -405,7 +414,7 @@ class BM25Index:
         self._main_cols = n_terms
         self._main_dead = 0
         self._keys: list[str | None] = list(keys)
-        self._slot_of: dict[str, int] = dict(zip(keys, range(n_docs), strict=True))
+        self._slot_of = SlotMap(keys) if slots is None else slots
         self._terms: list[str] = list(terms)
         self._term_ids: dict[str, int] = dict(zip(terms, range(n_terms), strict=True))
         self._df: IntArray = _grown(np.diff(self._m_indptr), max(n_terms, 16))
@@ -424,14 +433,17 @@ class BM25Index:
         self._avg_idf: float | None = None
         self._norms: FloatArray | None = None
 
-    def share_keys(self, keys: Sequence[str]) -> None:
-        """Hold the string objects of `keys` (a caller's list of the same keys in slot
-        order, e.g. loaded beside the index) instead of equal copies of its own: at
-        200,000 documents the copies are 15 MB. Keys in another order are left alone."""
-        if self._keys == list(keys):
-            shared: list[str | None] = list(keys)
-            self._keys = shared
-            self._slot_of = dict(zip(keys, range(len(keys)), strict=True))
+    def share_keys(self, keys: Sequence[str], rows: Mapping[str, int]) -> None:
+        """Hold the caller's key strings and key -> row map instead of copies of its own:
+        `keys[i]` is the key of row i of `rows`, which only ever grows and never moves a
+        key (the engine's document columns). At 200,000 documents the key strings are 15
+        MB and a dict of them 14 MB. Slots are then kept by row (`bm25_slots`)."""
+        same = self._keys == keys if isinstance(keys, list) else self._keys == list(keys)
+        if same:
+            self._keys = list(keys)
+        else:
+            self._keys = [keys[rows[k]] if k is not None and k in rows else k for k in self._keys]
+        self._slot_of.share(rows, self._keys, same=same)
 
     def _append(self, keys: list[str], token_lists: list[Sequence[str]]) -> None:
         """Put new documents (keys not in the index) in the delta."""

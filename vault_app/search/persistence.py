@@ -19,7 +19,7 @@ import hashlib
 import itertools
 import os
 import secrets
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar, overload
@@ -102,31 +102,77 @@ def _is_line_of(line: bytes, key: str) -> bool:
     return line.endswith(b"\n") and line.startswith(b"[" + orjson.dumps(key) + b",")
 
 
-class LazyDocs(dict[str, Any]):
-    """key -> SearchDoc, where a document loaded from the cache stays the offset of its
-    line in docs.jsonl (`file`) until something asks for it: reopening 200,000 documents
-    then parses none of them and keeps none of their text (100 MB as bytes objects).
-    Only a hit's documents are ever read back (`fetch`). When another process saves the
-    index again meanwhile, the lines are found again by key in the new file (a document
-    it no longer has is gone: `fetch` leaves it out); a save of this process's own points
-    every document at its new line.
+_NONE = -3  # a row without a document (dropped, or not one yet)
+_HELD = -2  # a row whose document is held built (`LazyDocs.held`)
+_GONE = -1  # a saved document that the docs.jsonl there now no longer has
+
+
+class LazyDocs:
+    """key -> SearchDoc over the rows of the engine's document columns (`table`), whose
+    key -> row map it shares: a document loaded from the cache stays the offset of its
+    line in docs.jsonl (`file`), in an int64 array by row, until something asks for it;
+    reopening 200,000 documents then parses none of them and keeps none of their text
+    (100 MB as bytes objects), nor a dict of them (20 MB). Documents are kept in row
+    order. Only a hit's documents are ever read back (`fetch`); built ones (added, or
+    read back) are held in `held`. When another process saves the index again
+    meanwhile, the lines are found again by key in the new file (a document it no longer
+    has is gone: `fetch` leaves it out); a save of this process's own points every
+    document at its new line.
     """
 
-    def __init__(self, root: Path, file: DocFile | None = None) -> None:
-        super().__init__()
+    def __init__(
+        self, root: Path, table: columns.DocumentColumns, file: DocFile | None = None
+    ) -> None:
         self.root = root
+        self.table = table  # its rows only grow; a key keeps its row
         self.file = file
         self.foreign = False  # the offsets are in a file another process saved (_relocate)
-        # the text key this index has for a document (`documents.text_key` of its text)
-        self.text_key_of: Callable[[str], int] | None = None
+        self.offset = np.full(table.size, _NONE, dtype=np.int64)  # by row
+        self.held: dict[str, documents.SearchDoc] = {}
+        self._count = 0
+
+    @classmethod
+    def loaded(
+        cls, root: Path, table: columns.DocumentColumns, file: DocFile, offsets: npt.NDArray[Any]
+    ) -> LazyDocs:
+        """The documents of a loaded index: row i of `table` saved at `offsets[i]`."""
+        docs = cls(root, table, file)
+        docs.offset = offsets.astype(np.int64)
+        docs._count = int(offsets.size)
+        return docs
+
+    def rows(self) -> list[int]:
+        """The columns' row of every document, in order."""
+        rows: list[int] = np.flatnonzero(self.offset != _NONE).tolist()
+        return rows
+
+    def _at(self, key: str) -> int:
+        """What the row of `key` holds (`_NONE` when it has no row)."""
+        row = self.table.row.get(key)
+        return _NONE if row is None or row >= self.offset.size else int(self.offset[row])
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and self._at(key) != _NONE
+
+    def __iter__(self) -> Iterator[str]:
+        keys = self.table.keys
+        present = np.flatnonzero(self.offset != _NONE)
+        return (keys[row] for row in present.tolist())  # a snapshot of the rows
+
+    def unread(self) -> int:
+        """How many documents are offsets still (never read back)."""
+        return int(np.count_nonzero(self.offset >= _GONE))
 
     def __getitem__(self, key: str) -> documents.SearchDoc:
-        value = super().__getitem__(key)
-        if isinstance(value, int):
-            if not self.fetch([key]):
-                raise KeyError(key)
-            value = super().__getitem__(key)
-        return value
+        doc = self.held.get(key)
+        if doc is not None:
+            return doc
+        if self._at(key) == _NONE or not self.fetch([key]):
+            raise KeyError(key)
+        return self.held[key]
 
     def get(self, key: str, default: Any = None) -> Any:
         try:
@@ -134,24 +180,46 @@ class LazyDocs(dict[str, Any]):
         except KeyError:
             return default
 
+    def __setitem__(self, key: str, doc: documents.SearchDoc) -> None:
+        """Hold `doc` (its key must have a row in the columns already)."""
+        row = self.table.row[key]
+        if row >= self.offset.size:
+            grown = np.full(max(row + 1, 2 * self.offset.size, 1024), _NONE, dtype=np.int64)
+            grown[: self.offset.size] = self.offset
+            self.offset = grown
+        if self.offset[row] == _NONE:
+            self._count += 1
+        self.offset[row] = _HELD
+        self.held[key] = doc
+
+    def pop(self, key: str, default: Any = None) -> Any:
+        row = self.table.row.get(key)
+        if row is None or row >= self.offset.size or self.offset[row] == _NONE:
+            return default
+        doc = self.held.pop(key, None)
+        self.offset[row] = _NONE
+        self._count -= 1
+        return doc if doc is not None else default
+
     def fetch(self, keys: Iterable[str]) -> list[str]:
         """Read the documents of `keys` still on disk in one opening of docs.jsonl; the
         keys whose documents there are, in order (a document gone from a docs.jsonl
         saved again by another process is left out)."""
         keys = list(keys)
-        wanted = [k for k in keys if isinstance(dict.get(self, k), int)]
+        wanted = [k for k in keys if k not in self.held and self._at(k) != _NONE]
         if wanted:
             for key, line in zip(wanted, self._lines(wanted), strict=True):
                 if line is not None:
-                    super().__setitem__(key, _doc_from_json(orjson.loads(line), self.root))
-        return [k for k in keys if isinstance(dict.get(self, k), documents.SearchDoc)]
+                    self.held[key] = _doc_from_json(orjson.loads(line), self.root)
+                    self.offset[self.table.row[key]] = _HELD
+        return [k for k in keys if k in self.held]
 
     def _lines(self, keys: list[str]) -> list[bytes | None]:
         """The saved lines of `keys` (None for one no longer saved), found again by key
         if docs.jsonl was saved again since."""
-        lines = self.file.read([dict.__getitem__(self, k) for k in keys]) if self.file else None
+        lines = self.file.read([self._at(k) for k in keys]) if self.file else None
         if lines is None and self._relocate():
-            lines = self.file.read([dict.__getitem__(self, k) for k in keys]) if self.file else None
+            lines = self.file.read([self._at(k) for k in keys]) if self.file else None
         if lines is None:
             return [None] * len(keys)
         return [
@@ -165,8 +233,7 @@ class LazyDocs(dict[str, Any]):
         if not self.foreign:
             return True
         text = orjson.loads(line)[_TEXT_FIELD]
-        check = self.text_key_of
-        return isinstance(text, str) and check is not None and check(key) == text_key(text)
+        return isinstance(text, str) and self.table.text_key_of(key) == text_key(text)
 
     def _relocate(self) -> bool:
         """Point the saved documents at their lines in the docs.jsonl there now (-1 for
@@ -183,34 +250,42 @@ class LazyDocs(dict[str, Any]):
         if data.get("version") != INDEX_VERSION:
             return False
         found = dict(zip(keys, offsets.tolist(), strict=True))
-        for key, value in super().items():  # values replaced, none added: no resize
-            if isinstance(value, int):
-                super().__setitem__(key, found.get(key, -1))
+        row_keys = self.table.keys
+        for row in np.flatnonzero(self.offset >= _GONE).tolist():
+            self.offset[row] = found.get(row_keys[row], _GONE)
         self.file = DocFile(self.file.path, info)
         self.foreign = True
         return True
 
-    def saved(
-        self, file: DocFile, offsets: Sequence[int], text_key_of: Callable[[str], int]
-    ) -> None:
+    def saved(self, file: DocFile, offsets: npt.NDArray[np.int64]) -> None:
         """Every document (in order) was just saved at `offsets` of `file`: keep those."""
-        self.file, self.foreign, self.text_key_of = file, False, text_key_of
-        for key, offset in zip(list(self), offsets, strict=True):
-            super().__setitem__(key, offset)
+        self.file, self.foreign = file, False
+        present = np.flatnonzero(self.offset != _NONE)
+        self.offset[present] = offsets
+        self.held = {}
+
+    def _saved_chunks(self) -> Iterator[list[tuple[str, Any]]]:
+        """(key, held document or None) of every document in order, a chunk at a time,
+        with the saved lines of each chunk read in one opening of docs.jsonl (None for
+        a line gone or changed)."""
+        row_keys, held = self.table.keys, self.held
+        # offsets may be replaced meanwhile (`_relocate`), never added: the rows are walked
+        for rows in _chunks(np.flatnonzero(self.offset != _NONE).tolist()):
+            keys = [row_keys[row] for row in rows]
+            saved = [key for key in keys if key not in held]
+            lines = dict(zip(saved, self._lines(saved), strict=True)) if saved else {}
+            yield [(key, held[key] if key in held else lines[key]) for key in keys]
 
     def docs(self) -> Iterator[documents.SearchDoc]:
         """Every document, saved ones read back a chunk of lines per opening of
         docs.jsonl and not kept (reading all of them keeps none of them)."""
         root = self.root
-        # values may be replaced meanwhile (`_relocate`), never added: the dict is walked
-        for chunk in _chunks(super().items()):
-            saved = [key for key, value in chunk if isinstance(value, int)]
-            lines = dict(zip(saved, self._lines(saved), strict=True)) if saved else {}
-            for key, value in chunk:
-                if not isinstance(value, int):
+        for chunk in self._saved_chunks():
+            for _, value in chunk:
+                if isinstance(value, documents.SearchDoc):
                     yield value
-                elif (line := lines[key]) is not None:
-                    yield _doc_from_json(orjson.loads(line), root)
+                elif value is not None:
+                    yield _doc_from_json(orjson.loads(value), root)
 
     def texts(self, text_keys: npt.NDArray[np.uint64]) -> _Texts:
         """The text of every document in order, read only when indexed (a snapshot:
@@ -218,7 +293,9 @@ class LazyDocs(dict[str, Any]):
         `documents.text_key`s: a text read back must have it (`StaleDocuments`)."""
         if self.file is not None and not self.file.is_current():
             self._relocate()
-        return _Texts(list(self), list(super().values()), self.file, text_keys)
+        rows = np.flatnonzero(self.offset != _NONE)
+        keys = [self.table.keys[row] for row in rows.tolist()]
+        return _Texts(keys, self.offset[rows], self.held, self.file, text_keys)
 
     def lines(self) -> Iterator[bytes]:
         """Every document as its line of docs.jsonl, in order (saved lines as they are,
@@ -227,22 +304,18 @@ class LazyDocs(dict[str, Any]):
         takes 500 bytes. A line gone from docs.jsonl, or changed there by another
         process, is not written: `StaleDocuments`."""
         root = self.root
-        # values may be replaced meanwhile (`_relocate`), never added: the dict is walked
-        for chunk in _chunks(super().items()):
-            saved = [key for key, value in chunk if isinstance(value, int)]
-            lines = dict(zip(saved, self._lines(saved), strict=True)) if saved else {}
+        for chunk in self._saved_chunks():
             for key, value in chunk:
-                if not isinstance(value, int):
+                if isinstance(value, documents.SearchDoc):
                     yield orjson.dumps(_doc_to_json(value, root))
                     continue
-                line = lines[key]
-                if line is None:
+                if value is None:
                     raise StaleDocuments(
                         errno.ESTALE,
                         f"document {key} changed on disk under this process",
                         str(self.file.path if self.file else "docs.jsonl"),
                     )
-                yield line[:-1]
+                yield value[:-1]
 
 
 class _Texts(Sequence[str]):
@@ -255,18 +328,21 @@ class _Texts(Sequence[str]):
     def __init__(
         self,
         keys: list[str],
-        values: list[Any],
+        offsets: npt.NDArray[np.int64],
+        held: dict[str, documents.SearchDoc],
         file: DocFile | None,
         text_keys: npt.NDArray[np.uint64],
     ) -> None:
         self._keys = keys
-        self._values = values  # SearchDocs, or offsets of saved lines
+        self._offsets = offsets  # of saved lines, or `_HELD`
+        # the held documents' texts (a snapshot: the held dict changes with the index)
+        self._held = {i: held[keys[i]].text for i in np.flatnonzero(offsets == _HELD).tolist()}
         self._file = file
         self._text_keys = text_keys
         self._window: dict[int, str] = {}
 
     def __len__(self) -> int:
-        return len(self._values)
+        return len(self._keys)
 
     @overload
     def __getitem__(self, index: int) -> str: ...
@@ -276,20 +352,17 @@ class _Texts(Sequence[str]):
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         index = range(len(self))[index]
-        value = self._values[index]
-        if not isinstance(value, int):
-            return str(value.text)
+        held = self._held.get(index)
+        if held is not None:
+            return held
         if index not in self._window:
             self._read_window(index)
         return self._window[index]
 
     def _read_window(self, start: int) -> None:
-        picked = [
-            i
-            for i in range(start, min(start + self._WINDOW, len(self._values)))
-            if isinstance(self._values[i], int)
-        ]
-        offsets = [self._values[i] for i in picked]
+        stop = min(start + self._WINDOW, len(self._keys))
+        picked = [i for i in range(start, stop) if i not in self._held]
+        offsets = self._offsets[picked].tolist()
         lines = self._file.read(offsets) if self._file is not None else None
         self._window = {}
         for i, line in zip(picked, lines or [b""] * len(picked), strict=True):
@@ -370,7 +443,7 @@ def save_index(
         os.replace(docs_temp, folder / "docs.jsonl")  # last: it names the set complete
         offsets = np.concatenate(starts)[1 + len(names) :]
         file = DocFile(folder / "docs.jsonl", written)
-        state.docs.saved(file, offsets.tolist(), table.text_key_of)
+        state.docs.saved(file, offsets)
     finally:
         for path in (temp, docs_temp):
             with contextlib.suppress(OSError):  # a full disk leaves no half file
@@ -432,12 +505,8 @@ def load_index(folder: Path, root: Path, head: dict[str, Any]) -> tuple[Loaded |
         by_source: dict[str, Collection[str]] = {s: tuple(ks) for s, ks in grouped.items()}
         del grouped
         table = columns.DocumentColumns.from_arrays(keys, arrays, data["codes"])
-        docs = LazyDocs(root, DocFile(path, info))
-        docs.text_key_of = table.text_key_of
-        for start in range(0, len(keys), _CHUNK):
-            chunk = slice(start, start + _CHUNK)
-            docs.update(zip(keys[chunk], offsets[chunk].tolist(), strict=True))
-        index.share_keys(keys)  # one copy of 200,000 key strings in memory, not two
+        docs = LazyDocs.loaded(root, table, DocFile(path, info), offsets)
+        index.share_keys(keys, table.row)  # one copy of the keys and of key -> row, not two
         signatures = {k: list(v) for k, v in data["signatures"].items()}
     except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
         return None, f"search index cache did not fit this version and is rebuilt ({exc})"

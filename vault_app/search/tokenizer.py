@@ -128,6 +128,11 @@ class Tokenizer:
         self._stemmer_lock = threading.Lock()  # a PyStemmer object is not thread-safe
         self._cache = _TokenCache(self._token)  # surface word -> token, "" when dropped
 
+    def clear_cache(self) -> None:
+        """Forget every word's cached token: after a bulk build, whose hundred thousand
+        words would pin the memory it freed (they are cached again as queries use them)."""
+        self._cache.clear()
+
     @property
     def stem(self) -> bool:
         return self._stem
