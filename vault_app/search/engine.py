@@ -12,10 +12,9 @@ metadata (kind, scope, PARA category, tier inputs, status, fact category, agent,
 applied inside the BM25 and semantic top-k, never after it. Tiers are computed at query
 time with the vault's decay policy.
 
-The engine's parts live beside it: `columns` (that table, `DocumentColumns`, and
-`Filters`), `persistence` (the index's files: save, and a load that parses documents
-lazily), `catch_up` (the sources on disk, their signatures, what changed), `bm25` and,
-when semantic search is on, `vector_rows`.
+The engine's parts live beside it: `columns` (that table, `DocumentColumns`, and `Filters`),
+`persistence` (the index's files: save, and a load that parses documents lazily), `catch_up`
+(the sources on disk, their signatures, what changed), `bm25`, and `vector_rows`.
 
 Hybrid: both rankings give their top candidates; each score is scaled to [0, 1] over
 the candidates (BM25 by its maximum, cosine by min-max) and the two are blended,
@@ -495,9 +494,8 @@ class SearchEngine:
             notice += "; showing BM25 results"
             mode = "bm25"
         now = self.vault.now()
-        semantic_rows = self.semantic
-        if mode != "bm25" and semantic_rows is not None:
-            semantic_rows.prepare(query)  # encoded before the lock; scored with the others
+        if mode != "bm25" and (rows_now := self.semantic) is not None:
+            rows_now.prepare(query)  # encoded before the lock; scored with the others
         with self._lock:
             rows, tiers = self._row_mask(filters, now)
             k = max(limit, self.candidates) if mode == "hybrid" else limit
