@@ -27,6 +27,7 @@ from vault_app.search import embedding_cache, encoders
 
 BoolArray = npt.NDArray[np.bool_]
 SCORED_KEPT = 16  # queries whose scores are kept until a row changes (0.8 MB each at 200k)
+BLOCK_ROWS = 4096  # rows scored by every waiting query while in the cache (6 MB at 384 dims)
 
 
 class VectorRows:
@@ -186,8 +187,7 @@ class VectorRows:
         elif not others:
             scores = self.matrix[:n] @ vector
         else:  # one pass over the matrix for this query and the ones queued behind it
-            stacked = np.stack([vector, *(v for _, v in others)]).astype(np.float32, copy=False)
-            product = stacked @ self.matrix[:n].T  # rows contiguous: one per query
+            product = self._scores_together([vector, *(v for _, v in others)], n)
             scores = product[0]
             with self._queue_lock:
                 for (text, _), row in zip(others, product[1:], strict=True):
@@ -196,6 +196,21 @@ class VectorRows:
                     self._scored.pop(next(iter(self._scored)))
         self._last_scores = (query, n, scores)
         return scores
+
+    def _scores_together(
+        self, vectors: Sequence[encoders.FloatVector], n: int
+    ) -> npt.NDArray[np.float32]:
+        """The scores of several query vectors in one pass over the first `n` rows: each
+        block of rows is multiplied by every vector while it sits in the cache. (A matrix
+        product with a few columns is slower than as many matrix-vector products on this
+        hardware: 38 ms for 4 queries over 210,000 rows against 4 x 12.5 ms; by blocks of
+        4,096 rows it takes 26 ms.)"""
+        out = np.empty((len(vectors), n), dtype=np.float32)
+        for start in range(0, n, BLOCK_ROWS):
+            block = self.matrix[start : min(n, start + BLOCK_ROWS)]
+            for row, vector in enumerate(vectors):
+                np.dot(block, vector, out=out[row, start : start + block.shape[0]])
+        return out
 
     def top(
         self, query: str | encoders.FloatVector, k: int, allowed: BoolArray
