@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
+from test_cli import run, run_json  # the in-process CLI runners of the CLI's tests
 
-from vault_app import cli
 from vault_app.core import agent_writes, tokens, vault
 from vault_app.core.agent_writes import AgentWrite, Pending
 
@@ -19,18 +18,6 @@ def home(tmp_path: Path) -> Path:
     v = vault.Vault.create(tmp_path / "v")
     v.create_agent("finance")
     return v.root
-
-
-def run(capsys: pytest.CaptureFixture[str], home: Path, *argv: str) -> tuple[int, str, str]:
-    code = cli.main(["--vault", str(home), *argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_json(capsys: pytest.CaptureFixture[str], home: Path, *argv: str) -> object:
-    code, out, err = run(capsys, home, *argv, "--json")
-    assert code == 0, err
-    return json.loads(out)
 
 
 def propose(home: Path, text: str = BAD) -> str:
