@@ -391,6 +391,9 @@ def test_siblings(home: Path, tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=_env(),
+        # as in a terminal: a suite started in the background (`cmd &`) inherits SIGINT
+        # ignored, and the child would then never see the Ctrl+C
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     _wait_reading_stdin(child.pid)
     child.send_signal(signal.SIGINT)
