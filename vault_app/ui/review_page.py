@@ -46,7 +46,7 @@ _SHOWN_CONTROLS = {"\n", "\t"}
 
 
 def visible(text: str) -> str:
-    """`text` with invisible, bidi and control characters shown as ⟨U+XXXX⟩ marks, so a
+    """`text` with invisible, bidi and control characters shown as marks such as ⟨U+202E⟩, so a
     hidden instruction or a reordered line reads as what it is."""
     return "".join(
         f"⟨U+{ord(c):04X}⟩"

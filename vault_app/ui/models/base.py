@@ -62,6 +62,19 @@ class ReadOnlyColumns:
         return None
 
 
+class ColumnTable(ReadOnlyColumns):
+    """A flat read-only table: one row per item of `_rows`, one column per `COLUMNS`
+    entry (the facts table, the review queue)."""
+
+    _rows: Sequence[Any]
+
+    def rowCount(self, parent: Index = _ROOT) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = _ROOT) -> int:
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+
 class RowListModel(QtCore.QAbstractListModel):
     """A flat list of rows, replaced whole by `set_rows`; a subclass says what each role
     of a row shows (`row_data`). Search results and the quick switcher's matches."""

@@ -20,7 +20,7 @@ from vault_app.ui.models.base import (
     FACT_ROLE,
     SORT_ROLE,
     TIER_ROLE,
-    ReadOnlyColumns,
+    ColumnTable,
     disabled_text,
 )
 
@@ -94,7 +94,7 @@ def _lineage(fact: models.Fact, by_id: dict[str, models.Fact]) -> str | None:
     return "\n".join([head, *lines])
 
 
-class FactsModel(ReadOnlyColumns, QtCore.QAbstractTableModel):
+class FactsModel(ColumnTable, QtCore.QAbstractTableModel):
     """The facts of one entity, in file order; the proxy filters and sorts."""
 
     COLUMNS = (
@@ -183,12 +183,6 @@ class FactsModel(ReadOnlyColumns, QtCore.QAbstractTableModel):
         return self._rows[row].fact
 
     # -- the Qt model interface -----------------------------------------------------------
-
-    def rowCount(self, parent: Index = _ROOT) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = _ROOT) -> int:
-        return 0 if parent.isValid() else len(self.COLUMNS)
 
     def data(self, index: Index, role: int = Role.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):

@@ -11,7 +11,7 @@ from typing import Any
 
 from PySide6 import QtCore, QtGui
 
-from vault_app.ui.models.base import ReadOnlyColumns, disabled_text
+from vault_app.ui.models.base import ColumnTable, disabled_text
 
 Qt = QtCore.Qt
 Role = Qt.ItemDataRole
@@ -50,7 +50,7 @@ def ordered(described: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return waiting + decided
 
 
-class ReviewModel(ReadOnlyColumns, QtCore.QAbstractTableModel):
+class ReviewModel(ColumnTable, QtCore.QAbstractTableModel):
     """Proposals (describe() dicts) as rows; `set_proposals` replaces them."""
 
     COLUMNS = ("Status", "Agent", "When", "Kind", "Target", "Findings")
@@ -78,12 +78,6 @@ class ReviewModel(ReadOnlyColumns, QtCore.QAbstractTableModel):
     def row_of(self, review_id: str) -> int:
         """The row of a proposal, or -1."""
         return next((i for i, d in enumerate(self._rows) if d["id"] == review_id), -1)
-
-    def rowCount(self, parent: Index = _ROOT) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = _ROOT) -> int:
-        return 0 if parent.isValid() else len(self.COLUMNS)
 
     def data(self, index: Index, role: int = Role.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
