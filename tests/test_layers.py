@@ -3,9 +3,11 @@
     core    the vault logic; imports nothing else of vault_app
     search  core
     watch   core
-    cli     core, search, watch, mcp (`vault-app mcp` and `serve` run the MCP server; and
+    heartbeat core, search (the memory growing by itself: extraction, routing, dedup, the
+            schedule and its lease)
+    cli     core, search, watch, mcp, heartbeat (`vault-app mcp` and `serve` run the MCP server; and
             the window, which `vault-app app` starts)
-    ui      core, search, watch
+    ui      core, search, watch, heartbeat (the app runs the schedule when nothing else does)
     mcp     core, search, watch (the agents' face)
 
 A face never imports another face's internals (the window does not import the CLI, the CLI
@@ -26,8 +28,9 @@ ALLOWED: dict[str, set[str]] = {
     "core": {"core"},
     "search": {"core", "search"},
     "watch": {"core", "watch"},
-    "cli": {"core", "search", "watch", "cli", "mcp", "ui.app"},
-    "ui": {"core", "search", "watch", "ui"},
+    "heartbeat": {"core", "search", "heartbeat"},
+    "cli": {"core", "search", "watch", "cli", "mcp", "heartbeat", "ui.app"},
+    "ui": {"core", "search", "watch", "heartbeat", "ui"},
     "mcp": {"core", "search", "watch", "mcp"},
 }
 TOP_LEVEL = {"__init__", "__main__"}  # the package's own entry points: anything

@@ -43,6 +43,25 @@ class SynthesisSettings(BaseModel):
     time: str = Field(default="00:00", pattern=r"^([01]\d|2[0-3]):[0-5]\d$")
 
 
+class HeartbeatSettings(BaseModel):
+    """`[heartbeat]`: how often daily notes are turned into facts, and by what.
+
+    With no `llm_base_url` the rules extract (no model). `api_key_env` names the
+    environment variable holding the endpoint's key: the key itself never sits in the
+    vault.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = True
+    interval_minutes: int = Field(default=15, ge=1, le=24 * 60)
+    llm_base_url: str = ""  # an OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1
+    llm_model: str = ""
+    api_key_env: str = ""  # e.g. "OPENAI_API_KEY"
+    timeout_s: float = Field(default=60.0, gt=0, le=600)
+    retries: int = Field(default=2, ge=0, le=10)
+
+
 class StorageSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -113,6 +132,7 @@ class VaultConfig(BaseModel):
 
     decay: decay_rules.DecayPolicy = Field(default_factory=decay_rules.DecayPolicy)
     synthesis: SynthesisSettings = Field(default_factory=SynthesisSettings)
+    heartbeat: HeartbeatSettings = Field(default_factory=HeartbeatSettings)
     storage: StorageSettings = Field(default_factory=StorageSettings)
     search: SearchSettings = Field(default_factory=SearchSettings)
     agents: AgentsSettings = Field(default_factory=AgentsSettings)
@@ -299,9 +319,16 @@ min_access = 20
 hot_days = 14
 warm_days = 60
 
-[synthesis]
+[synthesis]                 # the weekly rewrite of every summary.md (missed runs catch up)
 weekday = "sunday"
 time = "00:00"
+
+[heartbeat]                 # daily-note entries turned into facts, every interval
+enabled = true
+interval_minutes = 15
+llm_base_url = ""           # empty: the rules extract; else an OpenAI-compatible endpoint
+llm_model = ""
+api_key_env = ""            # the environment variable holding the endpoint's key, if any
 
 [storage]
 backups_per_file = 20       # versions kept per file in .vault/backups

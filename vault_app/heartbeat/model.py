@@ -1,0 +1,72 @@
+"""The types every part of the heartbeat shares.
+
+An `Entry` is one `## HH:MM:SS` entry of a daily note, named by a `ref` that stays the
+same while the entry does (its note's path, its time and a hash of its text), so a
+rerun recognises what it already did and an edited entry reads as a new one. A
+`Candidate` is one fact an extractor proposes from an entry; `entity` and `related` hold
+what the text named (an address such as `areas/family`, or a plain name such as
+"Dr. Patel") for routing to resolve. An `Extraction` is what an extractor made of a batch:
+the candidates, and the entries it could not read (the cursor stays before those, so the
+next run retries them).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from vault_app.core import models
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A daily-note entry as the heartbeat reads it."""
+
+    path: str  # the note's vault-relative POSIX path, e.g. "global/daily/2026-11-20.md"
+    date: dt.date
+    time: str  # "HH:MM:SS" or "HH:MM", as the heading says
+    text: str
+    agent: str | None = None  # the agent whose daily note it is; None for a global note
+    occurrence: int = 0  # the n-th entry of this note with the same time and text
+
+    @property
+    def ref(self) -> str:
+        """`<path>@<time>#<sha256 of the text, 12 hex>[.n]`: stable while the entry is."""
+        digest = hashlib.sha256(self.text.encode("utf-8")).hexdigest()[:12]
+        suffix = f".{self.occurrence}" if self.occurrence else ""
+        return f"{self.path}@{self.time}#{digest}{suffix}"
+
+    @property
+    def moment(self) -> dt.datetime:
+        hh, mm, *rest = (int(part) for part in self.time.split(":"))
+        return dt.datetime.combine(self.date, dt.time(hh, mm, rest[0] if rest else 0))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A fact proposed from one entry, before routing and dedup."""
+
+    fact: str
+    category: models.FactCategory
+    entry: Entry
+    entity: str | None = None  # the entity it is about: an address or a name
+    related: tuple[str, ...] = ()  # other entities it names: addresses or names
+    track: bool = False  # the text asks to track `entity` ("keep track of the boiler")
+    confidence: float = 1.0
+
+
+@dataclass
+class Extraction:
+    candidates: list[Candidate] = field(default_factory=list)
+    failed: list[tuple[Entry, str]] = field(default_factory=list)  # (entry, why)
+
+
+class Extractor(Protocol):
+    """Turns entries into candidate facts. `name` goes into the run log ("rules",
+    "llm:<model>")."""
+
+    name: str
+
+    def extract(self, entries: list[Entry]) -> Extraction: ...
