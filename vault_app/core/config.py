@@ -176,8 +176,9 @@ class VaultConfig(BaseModel):
         with store.transaction(path) as tx:
             text = DEFAULT_CONFIG_TOML if replace or not tx.data else _text_on_disk(path, tx.data)
             document = tomlkit.parse(text)
-            if "agents" not in document and self.agents == AgentsSettings():
-                del known["agents"]  # optional: a file without it does not grow an empty one
+            for name, default in _OPTIONAL_TABLES.items():
+                if name not in document and getattr(self, name) == default:
+                    del known[name]  # a file without it does not grow a table of defaults
             _edit(document, known, ())
             out = document.as_string()
             if tomllib.loads(out) != merge_known(tomllib.loads(text), known):
@@ -346,6 +347,9 @@ global_writers = []         # agents that may write global entities and global d
 # [agents.chats]            # MicroClaw chat id -> the entity its memories go to
 # "-1001234" = "areas/family"
 """
+
+
+_OPTIONAL_TABLES = {"agents": AgentsSettings(), "heartbeat": HeartbeatSettings()}
 
 
 def user_config_path() -> Path:
