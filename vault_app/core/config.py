@@ -330,6 +330,8 @@ interval_minutes = 15
 llm_base_url = ""           # empty: the rules extract; else an OpenAI-compatible endpoint
 llm_model = ""
 api_key_env = ""            # the environment variable holding the endpoint's key, if any
+timeout_s = 60.0            # one request to the endpoint
+retries = 2                 # a failed request is tried again this often, then left for next run
 
 [storage]
 backups_per_file = 20       # versions kept per file in .vault/backups
