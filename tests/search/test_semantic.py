@@ -394,20 +394,22 @@ def test_vectors_go_straight_into_a_given_matrix(encoder: encoders.Encoder, tmp_
 
 
 def test_rows_put_in_order_or_scattered_hold_the_same_vectors(
-    encoder: encoders.Encoder, tmp_path: Path
+    encoder: encoders.Encoder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     keys = list(FACTS)
     texts = [FACTS[k] for k in keys]
     embedding_cache.EmbeddingCache(tmp_path / "emb").get_or_encode(texts, encoder)
     in_order = vector_rows.VectorRows(encoder, embedding_cache.EmbeddingCache(tmp_path / "emb"))
     in_order.preload()  # room made, memory touched, nothing valid yet
-    assert in_order.matrix.shape[0] >= len(keys) and not in_order.valid.any()
+    assert in_order.codes.shape[1] >= len(keys) and not in_order.valid.any()
     in_order.put(range(len(keys)), texts)
     scattered = vector_rows.VectorRows(encoder, embedding_cache.EmbeddingCache(tmp_path / "emb"))
     order = list(reversed(range(len(keys))))
+    monkeypatch.setattr(vector_rows, "FILL_ROWS", 3)  # read from the cache 3 rows at a time
     scattered.put(order, [texts[i] for i in order])
     n = len(keys)
-    assert np.array_equal(in_order.matrix[:n], scattered.matrix[:n])
+    assert np.array_equal(in_order.codes[:, :n], scattered.codes[:, :n])
+    assert np.array_equal(in_order.scale[:n], scattered.scale[:n])
     assert in_order.valid[:n].all() and scattered.valid[:n].all()
     assert in_order.top("who fixes our pipes", 1, np.ones(n, bool))[0][0] == keys.index("plumber")
 
@@ -566,12 +568,15 @@ def test_rows_top_k_matches_brute_force_through_drops_and_growth() -> None:
     live = [i for i in range(5000) if i not in dropped]
     query = vectors[0]
     everything = np.ones(5000, dtype=bool)
-    expected = [live[i] for i in np.argsort(-(vectors[live] @ query), kind="stable")[:10]]
+    # the ranking of the vectors as held (int8 codes, re-scored without the query's
+    # rounding: these rows did not come from an embedding cache)
+    held = rows.vectors(range(5000)) @ query
+    expected = [live[i] for i in np.argsort(-held[live], kind="stable")[:10]]
     assert [r for r, _ in rows.top(query, 10, everything)] == expected
     allowed = np.zeros(5000, dtype=bool)
     chosen = rng.choice(live, 50, replace=False)
     allowed[chosen] = True
-    few = sorted(((int(r), float(vectors[r] @ query)) for r in chosen), key=lambda h: (-h[1], h[0]))
+    few = sorted(((int(r), float(held[r])) for r in chosen), key=lambda h: (-h[1], h[0]))
     assert [r for r, _ in rows.top(query, 5, allowed)] == [r for r, _ in few[:5]]
     assert rows.top(query, 0, everything) == []
     assert len(rows.top(query, 10_000, everything)) == len(live)
@@ -612,7 +617,7 @@ def test_queries_prepared_together_share_one_pass_over_the_matrix(
     rows.put(range(len(TEXTS)), TEXTS)
     n = len(TEXTS)
     queries = ["who fixes the pipes", "the roof quote", "dentist appointment"]
-    alone = {q: rows.matrix[:n] @ encoder.encode([q])[0] for q in queries}
+    alone = {q: rows.scores(encoder.encode([q])[0], n) for q in queries}
     threads = [threading.Thread(target=rows.prepare, args=(q,)) for q in queries]
     for thread in threads:
         thread.start()
@@ -623,7 +628,7 @@ def test_queries_prepared_together_share_one_pass_over_the_matrix(
     assert not rows._waiting
     for query in queries:
         scores = first if query == queries[0] else rows._scored[(query, n)]
-        np.testing.assert_allclose(scores, alone[query], rtol=0, atol=1e-6)
+        assert np.array_equal(scores, alone[query])
         assert rows.scores(query, n) is scores  # ready: no second product
     rows.prepare("the plumber")
     rows.scores("the plumber", n)

@@ -286,6 +286,22 @@ class EmbeddingCache:
                 self._keep(store, keys[picked], fresh.astype(self.dtype))
         raise ValueError(f"the embedding cache {self.identity_dir(identity)} cannot be read")
 
+    def held(
+        self, keys: npt.NDArray[np.uint64], encoder: encoders.Encoder
+    ) -> tuple[npt.NDArray[np.bool_], encoders.FloatMatrix]:
+        """The vectors the cache holds for `keys` (float32; zero where it holds none) and
+        which it holds. Encodes nothing, writes nothing: for re-scoring a few rows."""
+        out = np.zeros((keys.size, encoder.dimension), dtype=np.float32)
+        with self._locked(encoder.identity):
+            store = self._store(encoder.identity, encoder.dimension)
+            rows = store.rows(keys)
+            found = rows >= 0
+            if found.any():
+                part = np.empty((int(found.sum()), encoder.dimension), dtype=np.float32)
+                store.gather(rows[found], part)
+                out[found] = part
+        return found, out
+
     def _keep(self, store: _Store, keys: npt.NDArray[np.uint64], vectors: npt.NDArray[Any]) -> None:
         """Add newly encoded vectors (distinct keys, in the cache's dtype) as a shard
         written to disk, or in memory when the cache cannot write (lock held)."""
