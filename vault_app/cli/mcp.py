@@ -16,16 +16,9 @@ import argparse
 import logging
 import os
 import sys
-from typing import TYPE_CHECKING, Any
 
 from vault_app.cli import _common
 from vault_app.core import errors
-
-if TYPE_CHECKING:  # the SDK is imported by the command only: `vault-app --help` stays light
-    from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
-    from mcp.server.mcpserver import MCPServer
-
-    from vault_app.mcp.runtime import Runtime
 
 
 def register(commands: _common.Commands) -> None:
@@ -61,23 +54,6 @@ def _protocol_stdout() -> None:
     sys.stdout = open(private, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
 
 
-def _start_after_handshake(built: MCPServer, served: Runtime) -> None:
-    """Open the index once the client has the handshake's answer (its `initialized`
-    notification): the load's imports and walk hold the interpreter most of the time,
-    and the server's own start (its imports, the transport's threads) waits for it at
-    every hand-over, 2 s on a 10,000-entity vault. A search before that opens it itself."""
-
-    async def start_index(
-        ctx: ServerRequestContext[Any, Any], call_next: CallNext
-    ) -> HandlerResult:
-        result = await call_next(ctx)
-        if ctx.method == "notifications/initialized":
-            served.start()
-        return result
-
-    built.middleware.append(start_index)
-
-
 def cmd_mcp(args: argparse.Namespace) -> int:
     from vault_app.core import decay, layout, memory
     from vault_app.mcp import runtime, server
@@ -98,7 +74,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         _protocol_stdout()
         quiet.quiet_benign_warnings()  # the runtime's watcher; the process is ours
     built = server.build_server(served, lambda ctx: agent)
-    _start_after_handshake(built, served)
+    server.start_index_after_handshake(built, served)
     try:
         built.run("stdio")
     finally:

@@ -2,8 +2,9 @@
 each with its own bearer token (`vault-app agent token ID`), until Ctrl+C or SIGTERM.
 
 The process owner: it tunes the process for bulk loads (`memory.tune_process`), configures
-logging (stderr only), starts the runtime's background load (BM25, then the semantic model:
-the handshake answers at once, search says when it ran on BM25 only), binds the socket
+logging (stderr only), has the runtime load in the background (BM25, then the semantic
+model) once the first client is through its handshake or two seconds after the start,
+whichever comes first (search says when it ran on BM25 only), binds the socket
 itself - so `--port 0` works and the address the app checks Host and Origin against is the
 real one - and runs uvicorn on it. SIGINT and SIGTERM stop it cleanly, exit status 0.
 
@@ -103,7 +104,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     clock = decay.fixed_clock(_common.parse_moment(args.now)) if args.now else decay.system_clock
     rt = runtime.Runtime(root, semantic=False if args.bm25 else None, clock=clock)
     try:
-        rt.start()
         app = http.create_app(
             rt,
             host=host,

@@ -35,6 +35,7 @@ app's lifespan runs the SDK's session manager, then each `BackgroundService` giv
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import contextlib
 import hashlib
@@ -75,6 +76,7 @@ MAX_CACHED_TOKENS = 1_024
 # A service that lives as long as the server: entered when the app starts, left when it
 # stops (e.g. the heartbeat's scheduler).
 BackgroundService = Callable[[], contextlib.AbstractAsyncContextManager[None]]
+INDEX_IDLE_START = 2.0  # seconds after start that the index opens when no client came
 
 
 class HTTPAgentUnknownError(RuntimeError):
@@ -324,11 +326,26 @@ def create_app(
     extra_hosts: Sequence[str] = (),
     services: Sequence[BackgroundService] = (),
 ) -> Starlette:
-    """The vault's MCP server (`build_server(runtime, agent_of)`) over streamable HTTP."""
+    """The vault's MCP server (`build_server(runtime, agent_of)`) over streamable HTTP.
+
+    The index opens once the first client is through its handshake, or `INDEX_IDLE_START`
+    seconds after the server starts if none comes: a cold client's handshake does not
+    wait for the load, and an idle server is warm soon anyway."""
     from vault_app.mcp import server as server_mod
 
+    built = server_mod.build_server(runtime, agent_of)
+    server_mod.start_index_after_handshake(built, runtime)
+
+    @contextlib.asynccontextmanager
+    async def start_when_idle() -> AsyncIterator[None]:
+        timer = asyncio.get_running_loop().call_later(INDEX_IDLE_START, runtime.start)
+        try:
+            yield
+        finally:
+            timer.cancel()
+
     return secure_app(
-        server_mod.build_server(runtime, agent_of),
+        built,
         runtime.root,
         host=host,
         port=port,
@@ -336,5 +353,5 @@ def create_app(
         extra_hosts=extra_hosts,
         # the state's word only: a failure's reason may name paths on the server
         health=lambda: {"search": runtime.search_state.split(":")[0]},
-        services=services,
+        services=[start_when_idle, *services],
     )

@@ -14,7 +14,9 @@ SDK's constructor calls `logging.basicConfig`); the process owner (`vault-app mc
 from __future__ import annotations
 
 import logging
+from typing import Any
 
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 
 from vault_app import __version__
@@ -48,3 +50,20 @@ def build_server(runtime: runtime_module.Runtime, agent_of: AgentOf) -> MCPServe
     for group in (vault_tools, write_tools, microclaw):
         group.register(server, runtime, agent_of)
     return server
+
+
+def start_index_after_handshake(built: MCPServer, runtime: runtime_module.Runtime) -> None:
+    """Open the index once a client has the handshake's answer (its `initialized`
+    notification): the load's imports and walk hold the interpreter most of the time,
+    and the server's own start (its imports, the transport's threads) waits for it at
+    every hand-over, 2 s on a 10,000-entity vault. A search before that opens it itself."""
+
+    async def start_index(
+        ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> HandlerResult:
+        result = await call_next(ctx)
+        if ctx.method == "notifications/initialized":
+            runtime.start()
+        return result
+
+    built.middleware.append(start_index)
