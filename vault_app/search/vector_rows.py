@@ -174,7 +174,11 @@ class VectorRows:
             # few facts added after a reopen do not copy every row
             size = max(needed + needed // 8, self.valid.size * 2)
             codes = np.zeros((self.dimension, size), dtype=np.int8)
-            codes[:, : self.valid.size] = self.codes
+            if self.valid.any():
+                # copied only when something is held: a row of the codes spans pages, and
+                # writing a column touches every page of all of them (with transparent
+                # huge pages, the whole matrix), long before a first build fills it
+                codes[:, : self.valid.size] = self.codes
             self.codes = codes
             self.scale = _grown(self.scale, size)
             self.sums = _grown(self.sums, size)
