@@ -112,6 +112,24 @@ def release() -> None:
             trim(0)
 
 
+_M_ARENA_MAX = -8  # glibc's mallopt parameter number
+
+
+def limit_arenas(count: int = 2) -> None:
+    """For the owner of a long-running server process (`vault-app serve`) only: at most
+    `count` C-heap arenas. glibc gives each thread that allocates an arena of its own (up
+    to eight per core), and each keeps the memory its thread freed: the threads that
+    answer requests side by side held 25 MB more after 200 searches from 4 clients on the
+    200,000-fact vault. Call it before those threads start. Nothing on other systems."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.mallopt(_M_ARENA_MAX, count)
+    except (OSError, AttributeError):  # another C library
+        return
+
+
 @functools.cache
 def _malloc_trim() -> Callable[[int], int] | None:
     """glibc's `malloc_trim`, or None (another C library, another system)."""
