@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 from vault_app.search import (
+    documents,
     embedding_cache,
     embedding_model,
     encoders,
@@ -391,6 +392,23 @@ def test_vectors_go_straight_into_a_given_matrix(encoder: encoders.Encoder, tmp_
     assert embedding_cache.EmbeddingCache(tmp_path / "emb").preload(counting) == len(TEXTS) + 1
     with pytest.raises(ValueError, match="out must be float32"):
         reopened.get_or_encode(TEXTS, counting, out=np.zeros((2, encoder.dimension), np.float32))
+
+
+def test_held_gives_what_the_cache_holds_and_encodes_nothing(
+    encoder: encoders.Encoder, tmp_path: Path
+) -> None:
+    counting = Counting(encoder)
+    cache = embedding_cache.EmbeddingCache(tmp_path / "emb")
+    expected = cache.get_or_encode(TEXTS, counting)
+    keys = documents.text_keys([TEXTS[2], "a text nobody encoded", TEXTS[0]])
+    found, vectors = cache.held(keys, counting)
+    assert found.tolist() == [True, False, True] and counting.encoded == len(TEXTS)
+    assert np.array_equal(vectors[0], expected[2]) and np.array_equal(vectors[2], expected[0])
+    assert not vectors[1].any()
+    # a cache that has not loaded its store holds nothing yet (rows are put through
+    # get_or_encode, which loads it)
+    fresh = embedding_cache.EmbeddingCache(tmp_path / "emb")
+    assert not fresh.held(keys, counting)[0].any()
 
 
 def test_rows_put_in_order_or_scattered_hold_the_same_vectors(

@@ -138,12 +138,13 @@ class _Store:
         assert segment.path is not None
         width = self.dimension * self.dtype.itemsize
         with safe_fs.reading(segment.path) as stream:
-            if local.size < _FEW_ROWS:
-                row = np.empty(self.dimension, dtype=self.dtype)
+            if local.size < _FEW_ROWS:  # one pread a row, no buffering in between
+                fd = stream.fileno()
                 for place, index in zip(places.tolist(), local.tolist(), strict=True):
-                    stream.seek(segment.offset + index * width)
-                    _read_exactly(stream, row)
-                    out[place] = row
+                    data = os.pread(fd, width, segment.offset + index * width)
+                    if len(data) != width:
+                        raise ValueError("the shard file is shorter than its header says")
+                    out[place] = np.frombuffer(data, dtype=self.dtype)
                 return
             order = np.argsort(local, kind="stable")
             local, places = local[order], places[order]
@@ -292,14 +293,20 @@ class EmbeddingCache:
         """The vectors the cache holds for `keys` (float32; zero where it holds none) and
         which it holds. Encodes nothing, writes nothing: for re-scoring a few rows."""
         out = np.zeros((keys.size, encoder.dimension), dtype=np.float32)
-        with self._locked(encoder.identity):
-            store = self._store(encoder.identity, encoder.dimension)
-            rows = store.rows(keys)
-            found = rows >= 0
-            if found.any():
-                part = np.empty((int(found.sum()), encoder.dimension), dtype=np.float32)
-                store.gather(rows[found], part)
-                out[found] = part
+        # No lock and no look for new shards: the store as loaded holds every vector this
+        # process put in its rows (`get_or_encode` refreshed it), and shard files are
+        # never written in place (a merge renames new ones in, and an open file outlives
+        # its deletion). A shard gone before it was opened raises OSError: the caller
+        # falls back to what it has.
+        store = self._stores.get(encoder.identity)
+        if store is None or store.dimension != encoder.dimension:
+            return np.zeros(keys.size, dtype=np.bool_), out
+        rows = store.rows(keys)
+        found = rows >= 0
+        if found.any():
+            part = np.empty((int(found.sum()), encoder.dimension), dtype=np.float32)
+            store.gather(rows[found], part)
+            out[found] = part
         return found, out
 
     def _keep(self, store: _Store, keys: npt.NDArray[np.uint64], vectors: npt.NDArray[Any]) -> None:

@@ -280,7 +280,8 @@ class VectorRows:
         """The cosines of `rows` to `vector` from their float vectors: read back from the
         embedding cache (as they were encoded), else from the codes (without the query's
         rounding)."""
-        vectors = self.vectors(rows)
+        vectors = np.empty((rows.size, self.dimension), dtype=np.float32)
+        missing = np.ones(rows.size, dtype=np.bool_)
         keyed = self.keyed[rows]
         if self.cache is not None and self.encoder is not None and keyed.any():
             try:
@@ -290,6 +291,9 @@ class VectorRows:
             else:
                 places = np.flatnonzero(keyed)[found]
                 vectors[places] = held[found]
+                missing[places] = False
+        if missing.any():
+            vectors[missing] = self.vectors(rows[missing])
         return (vectors @ np.asarray(vector, dtype=np.float32)).astype(np.float32)
 
 
