@@ -625,12 +625,12 @@ def test_the_last_query_scores_are_reused_until_a_row_changes(
     assert changed[keys.index("plumber")] < again[keys.index("plumber")]
 
 
-def test_queries_prepared_together_share_one_pass_over_the_matrix(
+def test_queries_prepared_outside_the_lock_find_their_scores_ready(
     encoder: encoders.Encoder, tmp_path: Path
 ) -> None:
-    """Queries encoded by `prepare` before the engine's lock are scored in one product by
-    whoever scores next: the others then find their scores ready, equal to their own
-    product's; a row change forgets scores computed before it."""
+    """`prepare` encodes and scores a query before the engine's lock (on every core at
+    once); the query then finds its scores ready, equal to its own product's. A product
+    that ran while the rows changed is thrown away, and the query is scored again."""
     rows = vector_rows.VectorRows(encoder, embedding_cache.EmbeddingCache(tmp_path / "emb"))
     rows.put(range(len(TEXTS)), TEXTS)
     n = len(TEXTS)
@@ -641,16 +641,18 @@ def test_queries_prepared_together_share_one_pass_over_the_matrix(
         thread.start()
     for thread in threads:
         thread.join()
-    first = rows.scores(queries[0], n)
-    assert set(rows._scored) == {(q, n) for q in queries[1:]}  # computed in that pass
-    assert not rows._waiting
+    assert set(rows._scored) == set(queries) and set(rows._waiting) == set(queries)
     for query in queries:
-        scores = first if query == queries[0] else rows._scored[(query, n)]
-        assert np.array_equal(scores, alone[query])
-        assert rows.scores(query, n) is scores  # ready: no second product
-    rows.prepare("the plumber")
-    rows.scores("the plumber", n)
-    assert set(rows._scored) == set()  # nothing else was waiting
+        ready = rows._scored[query]
+        scores = rows.scores(query, n)
+        assert np.array_equal(scores, alone[query]) and np.shares_memory(scores, ready)
+    assert not rows._scored and not rows._waiting
     rows.prepare("a quote")
-    rows.put([0], [TEXTS[0]])  # a row changes: scores kept so far are stale
-    assert not rows._scored and rows._waiting  # the vector still waits, its scores not
+    rows.put([0], [TEXTS[0]])  # a row changes: scores computed before are stale
+    assert not rows._scored and set(rows._waiting) == {"a quote"}  # the vector still waits
+    with rows._changing():  # scoring while rows change keeps nothing
+        rows.prepare("the plumber")
+    assert "the plumber" not in rows._scored
+    assert np.array_equal(
+        rows.scores("the plumber", n), rows.scores(encoder.encode(["the plumber"])[0], n)
+    )

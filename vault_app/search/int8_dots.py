@@ -99,10 +99,15 @@ class Dots:
     ) -> npt.NDArray[np.int32]:
         """`qcodes @ codes` as int32 (k, n): `codes` is (d, n), C-contiguous."""
         if self._session is not None:
+            # one query a run: with one row the kernel streams the codes as they are
+            # (5 ms at 236,000 rows); with more it packs them first, 19 ms for two
             shifted = (qcodes + QUERY_SHIFT).astype(np.uint8)
-            (raw,) = self._session.run(None, {"queries": shifted, "codes": codes})
-            raw -= QUERY_SHIFT * sums[None, :]
-            return np.asarray(raw, dtype=np.int32)
+            out = np.empty((len(qcodes), codes.shape[1]), dtype=np.int32)
+            for row in range(len(qcodes)):
+                feeds = {"queries": shifted[row : row + 1], "codes": codes}
+                (out[row],) = self._session.run(None, feeds)
+            out -= QUERY_SHIFT * sums[None, :]
+            return out
         return _numpy_dots(qcodes, codes)
 
 

@@ -14,20 +14,22 @@ chunks, so the float32 matrix is never whole in memory. The top candidates of a 
 the hits and their cosines are float32's (a near-tie is ordered as it was before int8);
 only the rows beyond the candidates are ranked by the codes alone.
 
-Concurrent queries share that product. The engine answers one query at a time under its
-lock, so a resident server with several agents searching at once would read the codes
-once per query, one after the other. Instead, `prepare(query)` encodes a query *before* the
-engine's lock (encoders run in parallel) and leaves its vector waiting; whoever holds the
-lock next scores every waiting vector in one matrix-matrix product (one pass over the
-codes), and the queries queued behind it find their scores ready. Alone, a query costs
-what it did.
+Concurrent queries score side by side. The engine answers one query at a time under its
+lock, so a resident server with several agents searching at once would encode and score
+one query after the other on one core. Instead, `prepare(query)` encodes the query and
+computes its scores *before* the engine's lock: the encoder and the integer kernel let go
+of the interpreter, so queries from several clients run on every core, and under the
+lock the query finds its scores ready. A product computed while the rows changed is
+thrown away (`_changing` counts the changes; a product is kept only if none began or
+ran during it), and the query is then scored under the lock as before.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -82,11 +84,13 @@ class VectorRows:
         # the scores of the last query, until a row changes: a hybrid query asks twice
         # (top k, then the fusion's missing candidates)
         self._last_scores: tuple[str, int, npt.NDArray[np.float32]] | None = None
-        # `prepare`: vectors encoded outside the engine's lock, waiting to be scored, and
-        # the scores computed for them with another query's product (until a row changes)
+        # `prepare`: vectors encoded outside the engine's lock, and their scores over
+        # every column, computed there too (kept until a row changes)
         self._waiting: dict[str, encoders.FloatVector] = {}
-        self._scored: dict[tuple[str, int], npt.NDArray[np.float32]] = {}
+        self._scored: dict[str, npt.NDArray[np.float32]] = {}
         self._queue_lock = threading.Lock()
+        self._changes = 0  # changes begun (and ended: +1 each), under `_queue_lock`
+        self._changers = 0  # changes running now
 
     def preload(self, *, touch: bool = True) -> None:
         """Read the embedding cache and make room for as many rows, touching the memory:
@@ -111,7 +115,16 @@ class VectorRows:
     ) -> None:
         """Fill `rows` with the vectors of `texts` (from the cache, or encoded); `keys`
         are their `text_keys` when known (`texts` is then read only for new texts)."""
-        self._forget_scores()
+        with self._changing():
+            self._put(rows, texts, progress, keys)
+
+    def _put(
+        self,
+        rows: Sequence[int],
+        texts: Sequence[str],
+        progress: encoders.Progress | None,
+        keys: npt.NDArray[np.uint64] | None,
+    ) -> None:
         if not rows:
             return
         if self.encoder is None:
@@ -141,13 +154,13 @@ class VectorRows:
             self.keyed[order[start:stop]] = True
 
     def put_vectors(self, rows: Sequence[int], vectors: npt.NDArray[Any]) -> None:
-        self._forget_scores()
         if len(rows) == 0:
             return
-        index = np.asarray(rows, dtype=np.int64)
-        self._grow(int(index.max()) + 1)
-        self._store(index, vectors)
-        self.keyed[index] = False
+        with self._changing():
+            index = np.asarray(rows, dtype=np.int64)
+            self._grow(int(index.max()) + 1)
+            self._store(index, vectors)
+            self.keyed[index] = False
 
     def _store(self, index: npt.NDArray[np.int64], vectors: npt.NDArray[Any]) -> None:
         codes, scale, sums = int8_dots.quantize_rows(vectors)
@@ -168,8 +181,9 @@ class VectorRows:
         )
 
     def _grow(self, needed: int) -> None:
-        self._forget_scores()
-        if needed > self.valid.size:
+        if needed <= self.valid.size:
+            return
+        with self._changing():
             # an eighth to spare (untouched zero pages cost no memory), so that the next
             # few facts added after a reopen do not copy every row
             size = max(needed + needed // 8, self.valid.size * 2)
@@ -187,18 +201,28 @@ class VectorRows:
             self.keyed = _grown(self.keyed, size)
 
     def drop(self, rows: Sequence[int]) -> None:
-        self._forget_scores()
-        self.valid[np.asarray(rows, dtype=np.int64)] = False
+        with self._changing():
+            self.valid[np.asarray(rows, dtype=np.int64)] = False
 
-    def _forget_scores(self) -> None:
-        """A row changes: scores computed before are stale (waiting vectors are not)."""
-        self._last_scores = None
+    @contextlib.contextmanager
+    def _changing(self) -> Iterator[None]:
+        """Rows change inside: scores computed before, or while, are stale (vectors
+        waiting are not)."""
         with self._queue_lock:
+            self._changes += 1
+            self._changers += 1
             self._scored.clear()
+        self._last_scores = None
+        try:
+            yield
+        finally:
+            with self._queue_lock:
+                self._changes += 1
+                self._changers -= 1
 
     def prepare(self, query: str) -> None:
-        """Encode `query` now, outside the engine's lock (thread-safe), and leave its
-        vector waiting, so that the next product scores it with the others waiting."""
+        """Encode `query` and score it now, outside the engine's lock (thread-safe): the
+        scores wait for the query under the lock, unless the rows changed meanwhile."""
         if self.encoder is None or not query.strip():
             return
         with self._queue_lock:
@@ -207,6 +231,16 @@ class VectorRows:
         vector = self.encoder.encode([query])[0]
         with self._queue_lock:
             self._waiting[query] = vector
+            if self._changers:
+                return  # rows are changing: scored under the lock instead
+            changes = self._changes
+            codes, scale, sums = self.codes, self.scale, self.sums  # one consistent set
+        scores = self._dots([vector], codes, scale, sums)[0]
+        with self._queue_lock:
+            if self._changes == changes:
+                self._scored[query] = scores
+                while len(self._scored) > SCORED_KEPT:
+                    self._scored.pop(next(iter(self._scored)))
 
     def query_vector(self, query: str) -> encoders.FloatVector:
         if self.encoder is None:
@@ -223,8 +257,7 @@ class VectorRows:
     def scores(self, query: str | encoders.FloatVector, n: int) -> npt.NDArray[np.float32]:
         """The cosine of every row (of the first `n`) to `query` (do not modify it).
 
-        Called under the engine's lock. The scores of every query `prepare`d meanwhile
-        are computed in the same product and kept for them."""
+        Called under the engine's lock: a query `prepare`d finds its scores ready."""
         if not isinstance(query, str):
             return self._product([query], n)[0]
         cached = self._last_scores
@@ -232,30 +265,28 @@ class VectorRows:
             return cached[2]
         vector = self.query_vector(query)
         with self._queue_lock:
-            ready = self._scored.pop((query, n), None)
+            ready = self._scored.pop(query, None)
             self._waiting.pop(query, None)
-            others = list(self._waiting.items())
-            self._waiting.clear()
-        if ready is not None:
-            scores = ready
-        else:  # one product for this query and the ones queued behind it
-            product = self._product([vector, *(v for _, v in others)], n)
-            scores = product[0]
-            with self._queue_lock:
-                for (text, _), row in zip(others, product[1:], strict=True):
-                    self._scored[(text, n)] = row
-                while len(self._scored) > SCORED_KEPT:
-                    self._scored.pop(next(iter(self._scored)))
+        scores = ready[:n] if ready is not None else self._product([vector], n)[0]
         self._last_scores = (query, n, scores)
         return scores
 
     def _product(self, vectors: Sequence[encoders.FloatVector], n: int) -> npt.NDArray[np.float32]:
-        """The cosines of the first `n` rows to each vector, (len(vectors), n). Every
-        column of the codes is multiplied (the kernel wants them contiguous; the spare
-        eighth costs its share), then cut to `n`."""
+        """The cosines of the first `n` rows to each vector, (len(vectors), n)."""
+        return self._dots(vectors, self.codes, self.scale, self.sums)[:, :n]
+
+    def _dots(
+        self,
+        vectors: Sequence[encoders.FloatVector],
+        codes: int8_dots.Int8Matrix,
+        scale: npt.NDArray[np.float32],
+        sums: npt.NDArray[np.int32],
+    ) -> npt.NDArray[np.float32]:
+        """The cosines of every column of `codes` to each vector. Every column is
+        multiplied (the kernel wants them contiguous; the spare eighth costs its share)."""
         qcodes, qscale = int8_dots.quantize_queries(np.stack(vectors))
-        dots = self.dots(qcodes, self.codes, self.sums)[:, :n]
-        return dots.astype(np.float32) * qscale[:, None] * self.scale[None, :n]
+        dots = self.dots(qcodes, codes, sums)
+        return dots.astype(np.float32) * qscale[:, None] * scale[None, :]
 
     def top(
         self, query: str | encoders.FloatVector, k: int, allowed: BoolArray
