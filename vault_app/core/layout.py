@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import datetime as dt
+import functools
 import os
 import re
 import unicodedata
@@ -360,9 +361,15 @@ class VaultLayout:
             or (folder / SUMMARY_NAME).is_file()
         )
 
+    @functools.cached_property
+    def _resolved_root(self) -> Path:
+        # resolved once: were the root re-pointed later, paths under its new target would
+        # be refused (never wrongly let through)
+        return self.root.resolve()
+
     def ensure_inside(self, path: Path) -> Path:
         """Raise unless `path`, with its symlinks resolved, stays inside the vault."""
-        root = self.root.resolve()
+        root = self._resolved_root
         resolved = path.resolve()
         if resolved != root and root not in resolved.parents:
             raise errors.InvalidIdError(f"{path} resolves to {resolved}, outside the vault {root}")
