@@ -56,8 +56,6 @@ def _one(text: str) -> model.Candidate:
          Cat.RELATIONSHIP, "Greg Lindqvist"),
         ("Dr. Okafor is Biscuit's vet.", "Dr. Okafor is Biscuit's vet.", Cat.RELATIONSHIP,
          "Dr. Okafor"),
-        ("My sister Clara lives in Boston.", "The user's sister Clara lives in Boston.",
-         Cat.RELATIONSHIP, "Clara"),
         ("The babysitter's name is Priya Raman.", "The babysitter's name is Priya Raman.",
          Cat.RELATIONSHIP, "Priya Raman"),
         ("Dana Whitaker at Harbor Mutual is our insurance agent.",
@@ -90,6 +88,20 @@ def test_each_rule(text: str, fact: str, category: Cat, entity: str | None) -> N
     found = _one(text)
     assert (found.fact, found.category, found.entity) == (fact, category, entity)
     assert not found.track
+
+
+def test_an_appositive_relationship_is_a_fact_of_its_own() -> None:
+    found = rules.candidates(_entry("My sister Clara lives in Boston."))
+    assert [(c.fact, c.category, c.entity) for c in found] == [
+        ("Clara is the user's sister.", Cat.RELATIONSHIP, "Clara"),
+        ("Clara lives in Boston.", Cat.CONTEXT, "Clara"),
+    ]
+    text = "Maya's best friend is Zoe Park. Zoe's mom, Hannah, does carpool on Mondays."
+    assert [(c.fact, c.entity) for c in rules.candidates(_entry(text))] == [
+        ("Maya's best friend is Zoe Park.", "Zoe Park"),
+        ("Hannah is Zoe's mom.", "Hannah"),
+        ("Hannah does carpool on Mondays.", "Hannah"),
+    ]
 
 
 def test_track_requests_set_track_and_the_entity() -> None:

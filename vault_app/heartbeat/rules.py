@@ -186,7 +186,8 @@ class _Patterns:
             r"(?:" + _alt(words["status"]["changes"]) + r")\b",
         )
         self.subject_name = re.compile(
-            r"(?P<name>" + _NAME + r")(?=['’]s\b|\s+(?:(?:has|have|had|just|finally)\s+)?"
+            r"(?P<name>" + _NAME + r")(?=['’]s\b|\s+(?:and|&)\s+[A-Z]"
+            r"|\s+(?:(?:has|have|had|just|finally)\s+)?"
             r"(?:[a-z]{2,20}ed|[a-z]{2,20}s|" + _alt(gate["verbs"]) + r")\b)"
         )
         grammar = words["grammar"]
@@ -234,6 +235,8 @@ class _Patterns:
         self.done = re.compile(
             r"^(?:" + _alt(words["status"]["done"]) + r")\s+(?:the|our|my|a|an|" + _NAME + r")\b"
         )
+        self.thing = re.compile(r"^(?:[Tt]he|[Oo]ur|[Mm]y)\s+[a-z]")
+        self.pronoun_object = re.compile(r"\s+(?:him|her|it|them|that|this|those|these)\b")
         self.owner = re.compile(r"^(?P<name>" + _NAME + r")['’]s\s")
         self.now_is = re.compile(r"\b(?:is|are)\s+now\b|\bno\s+longer\b", re.IGNORECASE)
 
@@ -366,14 +369,16 @@ def _from_sentence(
         entity = speaker
     if entity in ("I", "We"):
         entity = None
+    if entity is None:
+        entity = _subject_name(sentence, pats) or _owner(sentence, pats)
     out = []
-    for part in _clauses(sentence, category):
+    for part, kind in _parts(sentence, category, entry.date):
         text = _standalone(dates.resolve(part, entry.date), speaker)
         related = _related(text, entity, pats)
         out.append(
             model.Candidate(
                 fact=text,
-                category=category,
+                category=kind,
                 entry=entry,
                 entity=entity or (related[0] if related else None),
                 related=related[1:] if entity is None and related else related,
@@ -381,6 +386,25 @@ def _from_sentence(
             )
         )
     return out
+
+
+def _parts(sentence: str, category: Category, on: dt.date) -> list[tuple[str, Category]]:
+    """The facts one sentence makes: an appositive relationship is a fact of its own ("My
+    sister Clara lives in Boston" -> "Clara is my sister.", "Clara lives in Boston.")."""
+    pats = _patterns()
+    rel = pats.rel_my.search(sentence) if category is Category.RELATIONSHIP else None
+    if rel is None:
+        return [(part, category) for part in _clauses(sentence, category)]
+    name, owner = rel.group("x"), rel.group("pos")
+    owner = owner.lower() if owner.lower() in ("my", "our") else owner
+    parts = [(f"{name} is {owner} {rel.group('y')}.", Category.RELATIONSHIP)]
+    tail = re.sub(r"^\s*,(?=\s)", "", sentence[rel.end() :])  # "Zoe's mom, Hannah, drives"
+    rest = (sentence[: rel.start()] + name + tail).strip()
+    rest = rest[:1].upper() + rest[1:]
+    if len(_WORD.findall(rest)) > len(name.split()) + 1 and passes_gate(rest):
+        ruled = _classify(rest, on)
+        parts.append((rest, ruled[0] if ruled else Category.CONTEXT))
+    return parts
 
 
 def _clauses(sentence: str, category: Category) -> list[str]:
@@ -414,9 +438,14 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
     if rel and _is_name(rel.group("x"), pats):
         return Category.RELATIONSHIP, _clean_name(rel.group("x"))
     dated = bool(dates.dates_in(sentence, on))
-    if dated and (pats.event.search(sentence) or pats.future.search(sentence)):
-        return Category.MILESTONE, _subject_name(sentence, pats)
+    subject = _subject_name(sentence, pats)
+    if dated and pats.event.search(sentence):
+        return Category.MILESTONE, subject
+    if dated and pats.future.search(sentence) and (subject or pats.thing.match(sentence)):
+        return Category.MILESTONE, subject  # "Greenleaf will aerate the lawn next Tuesday"
     pref = pats.preference.match(sentence)
+    if pref and pats.pronoun_object.match(sentence, pref.end()):
+        pref = None  # "wants him at 22", "I love it": not standalone
     if pref and _subject_ok(pref.group("subj"), pats):
         return Category.PREFERENCE, _subject(pref.group("subj"))
     fav = pats.favourite.search(sentence)
@@ -430,7 +459,6 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
             return Category.STATUS, _subject(status.group("subj"))
     if pats.now_is.search(sentence) or pats.done.match(sentence):
         return Category.STATUS, _subject_name(sentence, pats)
-    subject = _subject_name(sentence, pats)
     if subject and pats.routine.search(sentence):
         return Category.CONTEXT, subject
     return None
