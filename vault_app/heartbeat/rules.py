@@ -57,11 +57,12 @@ _NOUN_ENDINGS = ("s", "ed", "ment", "tion", "sion", "ness", "ity", "ance", "ence
 Category = models.FactCategory
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BULLET = re.compile(r"^\s{0,12}(?:[-*+•]|\d{1,3}[.)]|\[[ xX]\])\s+(?:\[[ xX]\]\s+)?")
-_SENT_END = re.compile(r"([.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9])|(;)\s+")
+_SENT_END = re.compile(r"([.!?])[\"')\]]?\s+(?=[\"'(\[$]?[A-Z0-9$])|(;)\s+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{0,40}")
 _NAME = (
     r"(?:Dr\.\s|Mr\.\s|Mrs\.\s|Ms\.\s|St\.\s)?[A-Z][a-zA-Z’-]{0,30}(?:\s[A-Z][a-zA-Z’-]{0,30}){0,3}"
 )
+_FUNCTION = "and|or|of|in|on|at|for|with|to|from|under|by|over|near|into|the|a|an|down|up|out"
 _WEEKDAY = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _LINK = re.compile(r"\[\[([^\[\]|\n]{1,120})(?:\|[^\[\]\n]{0,120})?\]\]")
 _CAP_WORD = r"[A-Z][a-zA-Z’]{0,30}(?:-[A-Za-z][a-zA-Z’]{0,30}){0,3}(?![\w-])"
@@ -102,7 +103,8 @@ class _Patterns:
             r"(?i:\b(?:" + _alt(gate["verbs"]) + r")\b|\b[a-z]{3,20}ed\b|['’](?:s|re|ve|m|d|ll)\b"
             r"|\b(?:never|always|usually|often|rarely|sometimes|to)\s+[a-z]{2,20}\b)"
             r"|^(?:I|We|They|He|She|You)\s+[a-z]"
-            r"|^[A-Z][a-z]{1,30}(?:\s[A-Z][a-z]{1,30}){0,2}\s+[a-z]{2,20}s\b"  # "Rosa cleans"
+            r"|^[A-Z][a-z]{1,30}(?:\s[A-Z][a-z]{1,30}){0,2}\s+(?!(?:" + _FUNCTION + r")\b)"
+            r"[a-z]{2,20}\b"  # "Rosa cleans", "Theo lost": a name and a verb
         )
         self.question = re.compile(
             r"^(?:who|what|when|where|why|how|which|should|shall|could|would|can|do|does|"
@@ -176,7 +178,8 @@ class _Patterns:
             r"^(?P<subj>(?:[Tt]he|[Oo]ur|[Mm]y|"
             + _NAME
             + r"['’]s)\s+[\w’'&-]{1,30}(?:\s[\w’'&-]{1,30}){0,4}?"
-            r"|" + _NAME + r")\s+(?:is|are|was|were|has\s+been|have\s+been|got|went)\s+"
+            r"|" + _NAME + r")\s+(?:is|are|was|were|has\s+been|have\s+been|got|went|"
+            r"(?:has\s+|have\s+)?(?:stayed|remained)|stays|remains)\s+"
             r"(?:now\s+|finally\s+|already\s+|officially\s+|still\s+|fully\s+|all\s+){0,2}"
             r"(?:(?:" + _alt(words["status"]["states"]) + r")\b|now\b)",
         )
@@ -198,7 +201,7 @@ class _Patterns:
             r"\s+(?P<verb>[A-Za-z'’]{1,20}))?"
             r"|\b(?P<obj>me|us)\b|\b(?P<pos>[Mm]y|[Oo]ur|mine|ours)\b"
         )
-        self.pronoun = re.compile(r"^(?:She|He)\s+(?=[a-z])")
+        self.pronoun = re.compile(r"^(?:She|He)(?P<c>['’](?:d|s|ll))?\s+(?=[a-z])")
         self.reported = re.compile(
             r"^(?P<who>" + _NAME + r")\s+(?:says|said|mentioned|told\s+(?:me|us)|explained)"
             r"(?:\s+that)?\s+(?:she|he)\s+(?=[a-z'’])"
@@ -223,17 +226,14 @@ class _Patterns:
             r"starts|begins|is\s+on|are\s+on)\b"
         )
         self.money = re.compile(
-            r"^(?P<subj>"
-            + _NAME
-            + r"|(?:[Tt]he|[Oo]ur|[Mm]y)\s+[\w’'&-]{1,30}(?:\s[\w’'&-]{1,30}){0,4}?"
-            r"|" + _NAME + r"['’]s\s+[\w’'&-]{1,30}(?:\s[\w’'&-]{1,30}){0,3}?)\s+"
+            r"^(?P<subj>[A-Z][\w’'&-]{0,30}(?:\s[\w’'&-]{1,30}){0,6}?)\s+"
             r"(?:(?:now|still|already)\s+)?(?:is|are|was|were|costs?|quoted|holds|approved|"
             r"(?:went\s+up|dropped|rose|fell|came\s+down|was\s+raised|was\s+lowered)\s+to|"
             r"came\s+(?:in\s+)?(?:at|to))\s+(?:about\s+|around\s+|roughly\s+)?\$\d"
         )
         self.now_verb = re.compile(r"^(?P<subj>.{1,60}?)\s+now\s+(?:[a-z]{2,20}s|is|are|has)\b")
         self.done = re.compile(
-            r"^(?:" + _alt(words["status"]["done"]) + r")\s+(?:the|our|my|a|an|" + _NAME + r")\b"
+            r"^(?i:" + _alt(words["status"]["done"]) + r")\s+(?:the|our|my|a|an|" + _NAME + r")\b"
         )
         self.thing = re.compile(r"^(?:[Tt]he|[Oo]ur|[Mm]y)\s+[a-z]")
         self.pronoun_object = re.compile(r"\s+(?:him|her|it|them|that|this|those|these)\b")
@@ -312,11 +312,13 @@ def candidates(entry: model.Entry) -> list[model.Candidate]:
     seen: set[str] = set()
     person: str | None = None  # the last person named: "She" of the next sentence
     for sentence in sentences(entry.text):
-        for candidate in _from_sentence(sentence, entry, person):
+        made = _from_sentence(sentence, entry, person)
+        for candidate in made:
             if candidate.fact.lower() not in seen:
                 seen.add(candidate.fact.lower())
                 found.append(candidate)
-        person = _person(sentence, person)
+        named = made[0].entity if made and not made[0].track else None
+        person = named if named and named[:1].isupper() else _person(sentence, person)
     return found
 
 
@@ -339,7 +341,7 @@ def _from_sentence(
         return []
     pats = _patterns()
     if person:
-        sentence = pats.pronoun.sub(person + " ", sentence, count=1)
+        sentence = pats.pronoun.sub(lambda m: person + _PRONOUN_VERB[m.group("c")], sentence, 1)
     sentence = pats.reported.sub(r"\g<who> ", sentence, count=1)
     speaker = None
     quoted = pats.speaker.match(sentence)
@@ -455,7 +457,7 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
         )
     for rule in (pats.status_is, pats.status_change, pats.money, pats.now_verb):
         status = rule.match(sentence)
-        if status and _subject_ok(status.group("subj"), pats):
+        if status and (rule is pats.money or _subject_ok(status.group("subj"), pats)):
             return Category.STATUS, _subject(status.group("subj"))
     if pats.now_is.search(sentence) or pats.done.match(sentence):
         return Category.STATUS, _subject_name(sentence, pats)
@@ -574,6 +576,8 @@ def _related(text: str, entity: str | None, pats: _Patterns) -> tuple[str, ...]:
 
 # -- the standalone sentence ---------------------------------------------------------------
 
+_PRONOUN_VERB = {None: " ", "'d": " would ", "’d": " would ", "'s": " is ", "’s": " is ",
+                 "'ll": " will ", "’ll": " will "}  # fmt: skip
 _AGREE = {
     "am": "is", "are": "is", "have": "has", "do": "does", "don't": "doesn't", "were": "was",
     "aren't": "isn't", "haven't": "hasn't", "weren't": "wasn't",
