@@ -1,52 +1,63 @@
 """The default extractor: durable facts found by rules, no model.
 
-An entry is split into sentences (lines first, so bullets stand alone; then sentence
-ends, not after "Dr." or "St."). Each sentence passes the quality gate or is dropped:
-small talk ("thanks", "good morning"), hedges ("maybe", "I think", "probably"),
-questions, requests to the agent ("can you", "remind me"), fragments (under three words,
-or no verb) and run-ons (over `MAX_SENTENCE` characters). A sentence that passes is
-tried against the rules in order, and the first that fires makes one candidate:
+An entry is split into sentences: lines first, so bullets stand alone (list marks and
+checkboxes stripped, headings skipped), then sentence ends and semicolons, not after
+"Dr.", "St." or an initial. Each sentence passes the quality gate or is dropped: small
+talk ("thanks", "good morning"), hedges ("maybe", "I think", "probably"), questions,
+requests to the agent ("can you", "remind me"), fragments (under three words, no verb,
+a heading ending in ":") and run-ons (over `MAX_SENTENCE` characters).
+
+Before the rules, a sentence is read in its entry's context: "She"/"He" opening it
+stands for the person the previous sentence was about; "Jordan said she …" becomes
+"Jordan …"; a quoted speaker ("Alex said: "I prefer …"") stands in for the first person.
+Then the rules, in order; the first that fires makes the sentence a candidate:
 
     remember     "remember (that) …", "note that …", "don't forget that …", "keep in
                  mind …": the rest is the fact, categorised by the rules below (context
                  when none fires)
     track        "keep track of X", "track X", "keep an eye on X": `track=True`, entity X
-    milestone    "X's birthday is March 3", "we got married on …", "passed the exam
-                 yesterday", "demolition is scheduled for …" (an event word and a date)
-    relationship "X is my/our/the Y", "my Y X", "Y's name is X" (Y a role: rules.toml)
-    preference   "<subject> prefer/like/love/hate/can't stand/always/never/usually/wants …",
-                 "<subject>'s favourite X is Y"
-    status       "X is now …", "the boiler is broken", "<subject> moved to / started /
-                 stopped / switched to …", "X was replaced"
+    milestone    "X's birthday is March 3"; an event word and a date ("we got married on
+                 …", "passed the exam yesterday", "demolition is scheduled for …"); a
+                 subject, a future and a date ("Greenleaf will aerate the lawn next Tuesday")
+    relationship "X is my/our/the/Y's <role>", "my <role> X", "<role>'s name is X" (roles:
+                 rules.toml); "My sister Clara lives in Boston" makes two facts, "Clara is
+                 my sister." and "Clara lives in Boston."
+    preference   "<subject> prefer/like/love/hate/can't stand/always/never/usually/wants/
+                 would like …" (two verbs on one subject make two facts), "X's favourite
+                 … is …"; not with a pronoun object ("wants him at 22" is not standalone)
+    status       "the boiler is broken", "X is now …", "X has stayed dry"; "<subject>
+                 moved to / started / stopped / switched to / chose …"; an amount ("the
+                 premium dropped to $1,760", "Summit quoted $18,400"); an agent's log line
+                 without a subject ("Replaced the furnace filter")
+    context      a named subject doing something on a schedule ("Rosa cleans every other
+                 Thursday", "Maya has piano on Tuesdays", "… twice a week")
 
 The fact text is the sentence made standalone, by one convention: the request words
 go ("remember that"), relative dates are made absolute against the entry's date
-(dates.resolve: "yesterday" -> "on 2026-11-19"), and the first person is named. When a
-named speaker introduces the words ("Alex said I prefer …", "Jordan: we never …") the
-speaker stands in for "I" and "my" ("Alex prefers …", "Alex's"); otherwise "I"/"me"
-become "the user" and "we"/"us" "the household", with the verb after them agreeing
-("I prefer" -> "The user prefers"; "my"/"our" -> "the user's"/"the household's").
-Names are kept as written. `entity` is the name the rule found the fact to be about
-(the subject of a preference or a relationship, "X" of "X's birthday"); `related` holds
-the other capitalised names of the sentence and its `[[links]]`.
+(dates.resolve: "yesterday" -> "on 2026-11-19"), and the first person is named: the
+speaker when one was named, otherwise "I"/"me" become "the user" and "we"/"us" "the
+household", with the verb after them agreeing ("I prefer" -> "The user prefers";
+"my"/"our" -> "the user's"/"the household's"). Names are kept as written.
 
-Word lists live in `data/rules.toml`. Every pattern is anchored or bounded (no nested
-quantifiers, sentences capped in length), so a hostile entry costs time linear in its
-size; control characters are read as spaces.
+`entity` is the name the fact is about: the subject of a preference or relationship,
+"X" of "X's birthday", the owner in "Biscuit's limp is better", the name opening the
+sentence when a verb follows it, else the sentence's first other name (what routing
+would fall back to anyway); a common noun ("the boiler") is no entity unless a track
+request names it. `related` holds the other capitalised names and `[[links]]`.
+
+The patterns live in `rulebook`, the word lists in `data/rules.toml`. Every pattern is
+anchored or bounded (no nested quantifiers) and a sentence is capped before any runs,
+so a hostile entry costs time linear in its size; control characters read as spaces.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import functools
-import importlib.resources
 import re
-import tomllib
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 from vault_app.core import models
-from vault_app.heartbeat import dates, model
+from vault_app.heartbeat import dates, model, rulebook
 
 MAX_SENTENCE = 400  # characters: longer is a run-on or a pasted blob, never one fact
 MAX_SENTENCES = 2000  # an entry's sentences looked at; the rest of a pasted dump is not
@@ -59,192 +70,6 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BULLET = re.compile(r"^\s{0,12}(?:[-*+•]|\d{1,3}[.)]|\[[ xX]\])\s+(?:\[[ xX]\]\s+)?")
 _SENT_END = re.compile(r"([.!?])[\"')\]]?\s+(?=[\"'(\[$]?[A-Z0-9$])|(;)\s+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{0,40}")
-_NAME = (
-    r"(?:Dr\.\s|Mr\.\s|Mrs\.\s|Ms\.\s|St\.\s)?[A-Z][a-zA-Z’-]{0,30}(?:\s[A-Z][a-zA-Z’-]{0,30}){0,3}"
-)
-_FUNCTION = "and|or|of|in|on|at|for|with|to|from|under|by|over|near|into|the|a|an|down|up|out"
-_WEEKDAY = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
-_LINK = re.compile(r"\[\[([^\[\]|\n]{1,120})(?:\|[^\[\]\n]{0,120})?\]\]")
-_CAP_WORD = r"[A-Z][a-zA-Z’]{0,30}(?:-[A-Za-z][a-zA-Z’]{0,30}){0,3}(?![\w-])"
-_CAPS = re.compile(
-    r"(?<![\w’'-])(?:Dr\.|St\.|" + _CAP_WORD + r")(?:\s(?:&\s)?" + _CAP_WORD + r"){0,4}"
-)
-
-
-@functools.cache
-def _words() -> dict[str, Any]:
-    text = importlib.resources.files("vault_app.heartbeat").joinpath("data/rules.toml")
-    return tomllib.loads(text.read_text(encoding="utf-8"))
-
-
-def _alt(phrases: Iterable[str]) -> str:
-    """A regex alternation of literal phrases, longest first, spaces matching any blank."""
-    ordered = sorted(set(phrases), key=len, reverse=True)
-    return "|".join(re.escape(p).replace(r"\ ", r"\s+").replace("'", "['’]") for p in ordered)
-
-
-class _Patterns:
-    """The compiled rules (built once from rules.toml)."""
-
-    def __init__(self, words: dict[str, Any]) -> None:
-        gate = words["gate"]
-        # case-blind for the words, never for the name: under re.IGNORECASE `_NAME`
-        # would take any four words ("ok the boiler is broken")
-        self.small_talk = re.compile(
-            r"^(?:(?i:"
-            + _alt(gate["small_talk"])
-            + r")[\s,.!]*){1,4}(?:\s*"
-            + _NAME
-            + r")?[\s.!]*$"
-        )
-        self.hedge = re.compile(r"\b(?:" + _alt(gate["hedges"]) + r")\b", re.IGNORECASE)
-        self.chore = re.compile(r"(?:^|\b)(?:" + _alt(gate["chores"]) + r")", re.IGNORECASE)
-        self.verb = re.compile(
-            r"(?i:\b(?:" + _alt(gate["verbs"]) + r")\b|\b[a-z]{3,20}ed\b|['’](?:s|re|ve|m|d|ll)\b"
-            r"|\b(?:never|always|usually|often|rarely|sometimes|to)\s+[a-z]{2,20}\b)"
-            r"|^(?:I|We|They|He|She|You)\s+[a-z]"
-            r"|^[A-Z][a-z]{1,30}(?:\s[A-Z][a-z]{1,30}){0,2}\s+(?!(?:" + _FUNCTION + r")\b)"
-            r"[a-z]{2,20}\b"  # "Rosa cleans", "Theo lost": a name and a verb
-        )
-        self.question = re.compile(
-            r"^(?:who|what|when|where|why|how|which|should|shall|could|would|can|do|does|"
-            r"did|is|are|was|were|will|have|has|any)\b[^.!]{0,200}$",
-            re.IGNORECASE,
-        )
-        self.not_names = frozenset(words["names"]["not_names"])
-        self.abbreviations = frozenset(words["names"]["abbreviations"])
-        roles = _alt(words["relationship"]["roles"])
-        subject = r"(?P<subj>I|We|" + _NAME + r"|The\s+kids|Both\s+kids|The\s+family)"
-        self.speaker = re.compile(
-            r"^(?P<who>" + _NAME + r")\s*(?:said|says|told\s+(?:me|us)|mentioned|wrote"
-            r"|explained|confirmed)?(?:\s+that)?\s*[:,]?\s+[\"“](?P<rest>.{3,400}?)[\"”]?\s*$"
-            r"|^(?P<who2>" + _NAME + r")\s+(?:said|says|told\s+(?:me|us)|mentioned)"
-            r"(?:\s+that)?\s*[:,]?\s+(?P<rest2>.{3,400})$"
-            r"|^(?P<who3>" + _NAME + r"):\s+(?P<rest3>.{3,400})$"
-        )
-        self.remember = re.compile(
-            r"^(?:(?i:please|also|and|oh|btw|fyi)[\s,]+)?(?:(?:" + _NAME + r"|I|[Ww]e)\s+"
-            r"(?:asked|wants|want|told)\s+(?:me|us|you)\s+to\s+)?"
-            r"(?i:remember|note|keep\s+in\s+mind|for\s+the\s+record|do\s+not\s+forget|"
-            r"don['’]t\s+forget|never\s+forget|make\s+a\s+note|note\s+to\s+self)"
-            r"(?:\s+that|\s*:|\s*,)\s*(?P<rest>.{3,400})$"
-        )
-        self.track = re.compile(
-            r"^(?:(?:please|also|and)[\s,]+)?(?:(?:can|could)\s+you\s+)?"
-            r"(?:keep\s+track\s+of|keep\s+tabs\s+on|keep\s+an\s+eye\s+on|track|start\s+tracking|"
-            r"monitor)\s+(?P<what>(?:the\s+|our\s+|my\s+)?[A-Za-z][\w’'&-]{0,30}(?:\s[\w’'&-]{1,30}){0,3}?)"
-            r"(?=\s*(?:$|[.,;:!(—-]|\s(?:for|from|and|so|because|until|please|now|going)\b))",
-            re.IGNORECASE,
-        )
-        self.birthday = re.compile(
-            r"\b(?P<who>" + _NAME + r")['’]s\s+(?:\w+\s+){0,2}(?P<what>birthday|anniversary|"
-            r"name\s+day|due\s+date|wedding|graduation|recital|surgery|appointment|exam)\b",
-        )
-        self.event = re.compile(
-            r"\b(?:" + _alt(words["milestone"]["events"]) + r")\b", re.IGNORECASE
-        )
-        self.rel_is = re.compile(
-            r"^(?P<x>" + _NAME + r")(?:\s\([^)]{1,40}\))?(?:\s(?:at|from|of)\s" + _NAME + r")?"
-            r"\s+(?:is|was|are)\s+"
-            r"(?:(?P<pos>my|our|the|(?:" + _NAME + r")['’]s)\s+(?:new\s+|old\s+|favou?rite\s+|"
-            r"regular\s+|usual\s+|family\s+|youngest\s+|oldest\s+|older\s+|younger\s+|"
-            r"little\s+|big\s+|best\s+|next-door\s+)?(?P<y>" + roles + r")"
-            r"|(?P<pos2>my|our|(?:"
-            + _NAME
-            + r")['’]s)\s+(?P<y2>[a-z][a-z-]{1,30}(?:\s[a-z][a-z-]{1,30})?))\b",
-        )
-        self.rel_my = re.compile(
-            r"\b(?P<pos>[Mm]y|[Oo]ur|(?:" + _NAME + r")['’]s)\s+(?:new\s+|old\s+|"
-            r"favou?rite\s+|youngest\s+|oldest\s+|older\s+|younger\s+|little\s+|big\s+|best\s+)?"
-            r"(?P<y>" + roles + r")\s*,?\s+(?:is\s+(?:called|named)\s+)?(?P<x>" + _NAME + r")\b",
-        )
-        self.rel_name = re.compile(
-            r"\b(?P<pos>[Mm]y|[Oo]ur|[Tt]he|(?:" + _NAME + r")['’]s)\s+(?P<y>" + roles + r")"
-            r"['’]s\s+name\s+is\s+(?P<x>" + _NAME + r")\b"
-            r"|\b(?P<pos2>[Mm]y|[Oo]ur|(?:" + _NAME + r")['’]s)\s+(?P<y2>" + roles + r")\s+is\s+"
-            r"(?:called\s+|named\s+)?(?P<x2>" + _NAME + r")\b",
-        )
-        self.preference = re.compile(
-            r"^(?:(?i:also|and|but|so|oh|btw)[\s,]+)?" + subject + r"\s+"
-            r"(?:(?:really|also|still|definitely|strongly|much|both|all|absolutely|generally)\s+){0,2}"
-            r"(?P<verb>" + _alt(words["preference"]["verbs"]) + r")\b(?!\s+(?:me|us|you)\s+to\b)"
-        )
-        self.favourite = re.compile(
-            r"\b(?P<subj>[Mm]y|[Oo]ur|(?:"
-            + _NAME
-            + r")['’]s)\s+favou?rite\s+\w{2,30}(?:\s\w{2,30})?\s+is\b"
-        )
-        self.status_is = re.compile(
-            r"^(?P<subj>(?:[Tt]he|[Oo]ur|[Mm]y|"
-            + _NAME
-            + r"['’]s)\s+[\w’'&-]{1,30}(?:\s[\w’'&-]{1,30}){0,4}?"
-            r"|" + _NAME + r")\s+(?:is|are|was|were|has\s+been|have\s+been|got|went|"
-            r"(?:has\s+|have\s+)?(?:stayed|remained)|stays|remains)\s+"
-            r"(?:now\s+|finally\s+|already\s+|officially\s+|still\s+|fully\s+|all\s+){0,2}"
-            r"(?:(?:" + _alt(words["status"]["states"]) + r")\b|now\b)",
-        )
-        self.status_change = re.compile(
-            r"^(?:(?:also|and|so)[\s,]+)?(?P<subj>I|We|" + _NAME + r"|(?:[Tt]he|[Oo]ur|[Mm]y)\s+"
-            r"[\w’'-]{1,30}(?:\s[\w’'-]{1,30}){0,2}?)\s+(?:(?:has|have|had|just|finally|officially)\s+){0,2}"
-            r"(?:" + _alt(words["status"]["changes"]) + r")\b",
-        )
-        self.subject_name = re.compile(
-            r"(?P<name>" + _NAME + r")(?=['’]s\b|\s+(?:and|&)\s+[A-Z]"
-            r"|\s+(?:(?:has|have|had|just|finally)\s+)?"
-            r"(?:[a-z]{2,20}ed|[a-z]{2,20}s|" + _alt(gate["verbs"]) + r")\b)"
-        )
-        grammar = words["grammar"]
-        self.keep = frozenset(grammar["keep"])
-        self.first_person = re.compile(
-            r"\b(?P<c>I['’]m|I['’]ve|I['’]d|I['’]ll|we['’]re|we['’]ve|we['’]d|we['’]ll)"
-            r"|\b(?P<pro>I|we|We)\b(?P<tail>(?:\s+(?:" + _alt(grammar["adverbs"]) + r")){0,2}"
-            r"\s+(?P<verb>[A-Za-z'’]{1,20}))?"
-            r"|\b(?P<obj>me|us)\b|\b(?P<pos>[Mm]y|[Oo]ur|mine|ours)\b"
-        )
-        self.pronoun = re.compile(r"^(?:She|He)(?P<c>['’](?:d|s|ll))?\s+(?=[a-z])")
-        self.reported = re.compile(
-            r"^(?P<who>" + _NAME + r")\s+(?:says|said|mentioned|told\s+(?:me|us)|explained)"
-            r"(?:\s+that)?\s+(?:she|he)\s+(?=[a-z'’])"
-        )
-        self.and_preference = re.compile(
-            r"\s(?:,\s*)?(?:and|but)\s+(?:also\s+|still\s+|really\s+)?(?P<verb>"
-            + _alt(words["preference"]["verbs"])
-            + r")\b"
-        )
-        self.routine = re.compile(
-            r"\b(?:every|each)\s+(?:other\s+|single\s+)?(?:day|night|week|month|year|quarter|"
-            r"morning|evening|weekday|weekend|spring|summer|fall|autumn|winter|"
-            + _WEEKDAY
-            + r")\b|\bon\s+(?:"
-            + _WEEKDAY
-            + r")s\b|\b(?:once|twice|\w+\s+times)\s+a\s+(?:day|week|month|year)\b"
-            r"|\b(?:a|per)\s+(?:day|week|month|year)\b|\b(?:daily|weekly|monthly|yearly)\b",
-            re.IGNORECASE,
-        )
-        self.future = re.compile(
-            r"\b(?:will|is\s+coming|are\s+coming|can\s+come|comes|arrives|is\s+due|are\s+due|"
-            r"starts|begins|is\s+on|are\s+on)\b"
-        )
-        self.money = re.compile(
-            r"^(?P<subj>[A-Z][\w’'&-]{0,30}(?:\s[\w’'&-]{1,30}){0,6}?)\s+"
-            r"(?:(?:now|still|already)\s+)?(?:is|are|was|were|costs?|quoted|holds|approved|"
-            r"(?:went\s+up|dropped|rose|fell|came\s+down|was\s+raised|was\s+lowered)\s+to|"
-            r"came\s+(?:in\s+)?(?:at|to))\s+(?:about\s+|around\s+|roughly\s+)?\$\d"
-        )
-        self.now_verb = re.compile(r"^(?P<subj>.{1,60}?)\s+now\s+(?:[a-z]{2,20}s|is|are|has)\b")
-        self.done = re.compile(
-            r"^(?i:" + _alt(words["status"]["done"]) + r")\s+(?:the|our|my|a|an|" + _NAME + r")\b"
-        )
-        self.thing = re.compile(r"^(?:[Tt]he|[Oo]ur|[Mm]y)\s+[a-z]")
-        self.pronoun_object = re.compile(r"\s+(?:him|her|it|them|that|this|those|these)\b")
-        self.owner = re.compile(r"^(?P<name>" + _NAME + r")['’]s\s")
-        self.now_is = re.compile(r"\b(?:is|are)\s+now\b|\bno\s+longer\b", re.IGNORECASE)
-
-
-@functools.cache
-def _patterns() -> _Patterns:
-    return _Patterns(_words())
-
 
 # -- the gate ------------------------------------------------------------------------------
 
@@ -255,7 +80,7 @@ def passes_gate(text: str) -> bool:
     sentence = " ".join(_CONTROL.sub(" ", text).split())
     if not sentence or len(sentence) > MAX_SENTENCE:
         return False
-    pats = _patterns()
+    pats = rulebook.patterns()
     if pats.small_talk.match(sentence):
         return False
     if len(_WORD.findall(sentence)) < MIN_WORDS:
@@ -287,7 +112,7 @@ def sentences(text: str) -> Iterator[str]:
 
 
 def _split_line(line: str) -> Iterator[str]:
-    abbreviations = _patterns().abbreviations
+    abbreviations = rulebook.patterns().abbreviations
     start = 0
     for match in _SENT_END.finditer(line):
         before = line[max(start, match.start() - 8) : match.start()].rsplit(None, 1)
@@ -324,7 +149,7 @@ def candidates(entry: model.Entry) -> list[model.Candidate]:
 
 def _person(sentence: str, last: str | None) -> str | None:
     """Who "she"/"he" stands for after this sentence: its opening name, else the last."""
-    pats = _patterns()
+    pats = rulebook.patterns()
     if pats.pronoun.match(sentence):
         return last
     name = _subject_name(sentence, pats) or _owner(sentence, pats)
@@ -339,7 +164,7 @@ def _from_sentence(
 ) -> list[model.Candidate]:
     if len(sentence) > MAX_SENTENCE:
         return []
-    pats = _patterns()
+    pats = rulebook.patterns()
     if person:
         sentence = pats.pronoun.sub(lambda m: person + _PRONOUN_VERB[m.group("c")], sentence, 1)
     sentence = pats.reported.sub(r"\g<who> ", sentence, count=1)
@@ -393,7 +218,7 @@ def _from_sentence(
 def _parts(sentence: str, category: Category, on: dt.date) -> list[tuple[str, Category]]:
     """The facts one sentence makes: an appositive relationship is a fact of its own ("My
     sister Clara lives in Boston" -> "Clara is my sister.", "Clara lives in Boston.")."""
-    pats = _patterns()
+    pats = rulebook.patterns()
     rel = pats.rel_my.search(sentence) if category is Category.RELATIONSHIP else None
     if rel is None:
         return [(part, category) for part in _clauses(sentence, category)]
@@ -414,7 +239,7 @@ def _clauses(sentence: str, category: Category) -> list[str]:
     loves lemon" -> "Jordan hates cilantro.", "Jordan loves lemon."."""
     if category is not Category.PREFERENCE:
         return [sentence]
-    pats = _patterns()
+    pats = rulebook.patterns()
     head = pats.preference.match(sentence)
     if head is None:
         return [sentence]
@@ -428,7 +253,7 @@ def _clauses(sentence: str, category: Category) -> list[str]:
 
 def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
     """(category, entity) by the first rule that fires, or None."""
-    pats = _patterns()
+    pats = rulebook.patterns()
     birthday = pats.birthday.search(sentence)
     if birthday and dates.dates_in(sentence, on):
         return Category.MILESTONE, _clean_name(birthday.group("who"))
@@ -471,7 +296,7 @@ def _track(sentence: str, match: re.Match[str], entry: model.Entry) -> model.Can
     bare = re.sub(r"^(?:the|our|my)\s+", "", what, flags=re.IGNORECASE)
     entity = _clean_name(bare) if bare[:1].isupper() else bare.lower()
     fact = _standalone(f"The user asked to keep track of {what}", None)
-    pats = _patterns()
+    pats = rulebook.patterns()
     return model.Candidate(
         fact=fact,
         category=Category.CONTEXT,
@@ -485,14 +310,14 @@ def _track(sentence: str, match: re.Match[str], entry: model.Entry) -> model.Can
 # -- names ---------------------------------------------------------------------------------
 
 
-def _is_name(text: str | None, pats: _Patterns) -> bool:
+def _is_name(text: str | None, pats: rulebook.Patterns) -> bool:
     if not text:
         return False
     first = text.split()[0].rstrip(".").lower()
     return first not in pats.not_names or first in ("dr", "st", "mr", "mrs", "ms")
 
 
-def _subject_ok(subj: str, pats: _Patterns) -> bool:
+def _subject_ok(subj: str, pats: rulebook.Patterns) -> bool:
     if subj in ("I", "We") or subj.lower().startswith(("the ", "our ", "my ", "both ")):
         return True
     if re.search(r"['’]s\s", subj):  # "Jordan's car"
@@ -504,7 +329,7 @@ def _subject(subj: str) -> str | None:
     """The entity a subject names: a person for "Alex", "Jordan's car"; none for "the boiler"."""
     if subj in ("I", "We", "we", "i"):
         return subj.upper() if subj.lower() == "i" else "We"
-    owner = re.match(r"^(" + _NAME + r")['’]s\s", subj)
+    owner = re.match(r"^(" + rulebook.NAME + r")['’]s\s", subj)
     if owner:
         return _clean_name(owner.group(1))  # "Biscuit's limp is better": about Biscuit
     if subj[:1].isupper() and not subj.lower().startswith(("the ", "our ", "my ", "both ")):
@@ -512,7 +337,7 @@ def _subject(subj: str) -> str | None:
     return None
 
 
-def _subject_name(sentence: str, pats: _Patterns) -> str | None:
+def _subject_name(sentence: str, pats: rulebook.Patterns) -> str | None:
     """The name opening the sentence, when a verb or a possessive follows it ("Theo
     started", "Maya's"), so "Demolition of the bathroom" names nobody."""
     first = pats.subject_name.match(sentence)
@@ -521,7 +346,7 @@ def _subject_name(sentence: str, pats: _Patterns) -> str | None:
     return None
 
 
-def _initial_name(sentence: str, pats: _Patterns) -> bool:
+def _initial_name(sentence: str, pats: rulebook.Patterns) -> bool:
     """Whether the sentence's capitalised first word reads as a name: a verb or "'s"
     follows it, and it has neither a plural's nor a common noun's ending."""
     first = pats.subject_name.match(sentence)
@@ -531,7 +356,7 @@ def _initial_name(sentence: str, pats: _Patterns) -> bool:
     return not word.endswith(_NOUN_ENDINGS)
 
 
-def _owner(sentence: str, pats: _Patterns) -> str | None:
+def _owner(sentence: str, pats: rulebook.Patterns) -> str | None:
     """The name owning the sentence's subject: "Maya's recital ..." -> "Maya"."""
     owned = pats.owner.match(sentence)
     if owned and _is_name(owned.group("name"), pats):
@@ -545,10 +370,10 @@ def _clean_name(name: str | None) -> str | None:
     return " ".join(name.replace("’", "'").removesuffix("'s").split()).rstrip(".,;:") or None
 
 
-def _related(text: str, entity: str | None, pats: _Patterns) -> tuple[str, ...]:
+def _related(text: str, entity: str | None, pats: rulebook.Patterns) -> tuple[str, ...]:
     """The sentence's `[[links]]` and capitalised names, entity and month/day words aside."""
-    names: list[str] = [link.strip() for link in _LINK.findall(text)]
-    for match in _CAPS.finditer(_LINK.sub(" ", text)):
+    names: list[str] = [link.strip() for link in rulebook.LINK.findall(text)]
+    for match in rulebook.CAPS.finditer(rulebook.LINK.sub(" ", text)):
         words = match.group(0).split()
         if match.start() == 0 and len(words) == 1 and not _initial_name(text, pats):
             continue  # "Payment comes by check": a sentence's first word, not a name
@@ -614,7 +439,7 @@ def _standalone(text: str, speaker: str | None) -> str:
             return who(match.group("obj"))
         return who(match.group("pos")) + "'s"
 
-    out = _patterns().first_person.sub(swap, text)
+    out = rulebook.patterns().first_person.sub(swap, text)
     out = out[:1].upper() + out[1:]
     if out and out[-1] not in ".!":
         out = out.rstrip(";,") + "."
@@ -626,7 +451,7 @@ def _agree(verb: str) -> str:
     word = verb.lower().replace("’", "'")
     if word in _AGREE:
         return _AGREE[word]
-    if word in _patterns().keep or word.endswith(("ed", "'t")) or not word.isalpha():
+    if word in rulebook.patterns().keep or word.endswith(("ed", "'t")) or not word.isalpha():
         return verb
     if word.endswith(("s", "sh", "ch", "x", "z", "o")):
         return verb + "es"
