@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from vault_app.core import models
 from vault_app.heartbeat import model, rules
@@ -171,7 +173,9 @@ def test_the_gate_drops_small_talk_hedges_questions_and_fragments(text: str) -> 
     "text",
     [
         "The boiler is broken.", "Jordan prefers text messages.", "We never schedule Sundays.",
-        "Greg Lindqvist is our neighbor.", "Theo started piano.",
+        "Greg Lindqvist is our neighbor.", "Theo started piano.", "Theo lost his first tooth.",
+        "Rosa cleans every other Thursday.", "User prefers aisle seats.", "Maya is vegetarian.",
+        "Jordan's birthday is October 19.", "Always ask Jordan before buying anything big.",
     ],
 )  # fmt: skip
 def test_the_gate_lets_facts_through(text: str) -> None:
@@ -243,3 +247,25 @@ def test_control_characters_read_as_blanks() -> None:
     )
     assert [c.fact for c in found] == ["Jordan hates cilantro.", "The boiler is broken."]
     assert not rules.passes_gate("\x00\x01\x02")
+
+
+@given(st.text(max_size=400))
+def test_any_text_makes_well_formed_candidates(text: str) -> None:
+    for candidate in rules.candidates(_entry(text)):
+        assert candidate.fact and candidate.fact[-1] in ".!"
+        assert candidate.category in Cat
+        assert candidate.entity is None or candidate.entity.strip() == candidate.entity
+        assert len(candidate.related) <= 12
+
+
+HOUSEHOLD_WORDS = [
+    "Jordan", "prefers", "is", "my", "sister", "Maya's", "the", "boiler", "broken", "yesterday",
+    "remember", "that", ".", ";", "?", "next", "Friday", "$40", "She", "and", "loves", "tea",
+    "Dr.", "Okafor", "keep", "track", "of:", "\n-", "[[areas/pets]]",
+]  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(HOUSEHOLD_WORDS), max_size=40))
+def test_sentences_of_household_words_never_fail(words: list[str]) -> None:
+    text = " ".join(words)
+    assert isinstance(rules.candidates(_entry(text)), list)
