@@ -131,6 +131,12 @@ def test_without_a_subject_name_the_first_named_entity_is_the_entity() -> None:
     assert found.fact == "The car loan on the Outback is paid off as of 2026-11-20."
 
 
+def test_a_common_noun_or_an_acronym_opening_a_sentence_is_no_entity() -> None:
+    assert _one("Payment is $2,100 after the deductible.").entity is None
+    assert _one("Replaced the furnace filter (16x25x1, MERV 11).").entity is None
+    assert _one("Groceries came in at $910 for September.").entity is None
+
+
 def test_a_pronoun_stands_for_the_person_named_before() -> None:
     found = rules.candidates(_entry("Helen's birthday is December 2. She loves orchids."))
     assert [(c.fact, c.entity) for c in found] == [

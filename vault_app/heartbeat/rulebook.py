@@ -20,6 +20,8 @@ NAME = (
     r"(?:Dr\.\s|Mr\.\s|Mrs\.\s|Ms\.\s|St\.\s)?[A-Z][a-zA-Z’-]{0,30}(?:\s[A-Z][a-zA-Z’-]{0,30}){0,3}"
 )
 _FUNCTION = "and|or|of|in|on|at|for|with|to|from|under|by|over|near|into|the|a|an|down|up|out"
+# after a word in -s these make it a plural noun, not a verb: "Home repairs will need"
+_AUX = "will|are|were|have|had|can|could|should|would|must|need|cost|go|come|do|don't"
 _WEEKDAY = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 LINK = re.compile(r"\[\[([^\[\]|\n]{1,120})(?:\|[^\[\]\n]{0,120})?\]\]")
 _CAP_WORD = r"[A-Z][a-zA-Z’]{0,30}(?:-[A-Za-z][a-zA-Z’]{0,30}){0,3}(?![\w-])"
@@ -144,7 +146,11 @@ class Patterns:
         self.subject_name = re.compile(
             r"(?P<name>" + NAME + r")(?=['’]s\b|\s+(?:and|&)\s+[A-Z]"
             r"|\s+(?:(?:has|have|had|just|finally)\s+)?"
-            r"(?:[a-z]{2,20}ed|[a-z]{2,20}s|" + alt(gate["verbs"]) + r")\b)"
+            r"(?:[a-z]{2,20}ed|[a-z]{2,20}s\b(?!\s+(?:"
+            + _AUX
+            + r")\b)|"
+            + alt(gate["verbs"])
+            + r")\b)"
         )
         grammar = lists["grammar"]
         self.keep = frozenset(grammar["keep"])

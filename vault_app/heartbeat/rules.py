@@ -207,8 +207,8 @@ def _from_sentence(
                 fact=text,
                 category=kind,
                 entry=entry,
-                entity=entity or (related[0] if related else None),
-                related=related[1:] if entity is None and related else related,
+                entity=entity or _fallback(related),
+                related=_without(related, entity or _fallback(related)),
                 confidence=1.0 if explicit else 0.8,
             )
         )
@@ -333,8 +333,20 @@ def _subject(subj: str) -> str | None:
     if owner:
         return _clean_name(owner.group(1))  # "Biscuit's limp is better": about Biscuit
     if subj[:1].isupper() and not subj.lower().startswith(("the ", "our ", "my ", "both ")):
+        if " " not in subj and subj.lower().endswith(_NOUN_ENDINGS):
+            return None  # "Payment is $2,100": a common noun opening the sentence
         return _clean_name(subj)
     return None
+
+
+def _fallback(related: tuple[str, ...]) -> str | None:
+    """The entity of a fact whose subject names none: its first name, as routing would
+    pick; not a link to a folder nor an acronym ("MERV 11")."""
+    return next((name for name in related if not name.isupper() and "/" not in name), None)
+
+
+def _without(names: tuple[str, ...], entity: str | None) -> tuple[str, ...]:
+    return tuple(name for name in names if name != entity)
 
 
 def _subject_name(sentence: str, pats: rulebook.Patterns) -> str | None:
