@@ -84,6 +84,8 @@ def _one(text: str) -> model.Candidate:
         # routines
         ("Rosa Mendes cleans every other Thursday morning.",
          "Rosa Mendes cleans every other Thursday morning.", Cat.CONTEXT, "Rosa Mendes"),
+        ("Maya practices piano twice a week.", "Maya practices piano twice a week.", Cat.CONTEXT,
+         "Maya"),
     ],
 )  # fmt: skip
 def test_each_rule(text: str, fact: str, category: Cat, entity: str | None) -> None:

@@ -177,7 +177,8 @@ class Patterns:
             + r")\b|\bon\s+(?:"
             + _WEEKDAY
             + r")s\b|\b(?:once|twice|\w+\s+times)\s+a\s+(?:day|week|month|year)\b"
-            r"|\b(?:a|per)\s+(?:day|week|month|year)\b|\b(?:daily|weekly|monthly|yearly)\b",
+            r"|(?:\d|\b(?:[a-z]{2,20}s|times|once|twice))\s+(?:a|an|per)\s+(?:day|week|month|year|hour)\b"
+            r"|\b(?:daily|weekly|monthly|yearly)\b",
             re.IGNORECASE,
         )
         self.future = re.compile(
