@@ -1,6 +1,6 @@
 """Extraction quality: precision and recall of an extractor on the labeled entries.
 
-    python benchmarks/extraction_quality.py [--extractor rules|llm] [--show dev|heldout|all]
+    python benchmarks/extraction_quality.py [--extractor rules|llm] [--show dev|heldout|fresh|all]
 
 The set (`benchmarks/data/extraction/entries.jsonl`, one entry a line) holds daily-note
 entries of the demo household's agents with the facts a careful person would extract
@@ -34,7 +34,7 @@ import json
 import re
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -267,16 +267,17 @@ def run_llm(items: list[Labeled]) -> tuple[dict[str, list[model.Candidate]], flo
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--extractor", choices=("rules", "llm"), default="rules")
-    parser.add_argument("--show", choices=("dev", "heldout", "all"), default=None,
-                        help="print each entry's misses and extra facts")  # fmt: skip
+    parser.add_argument(
+        "--show", metavar="SPLIT", help="print the misses and extra facts of a split, or all"
+    )
     args = parser.parse_args(argv)
     items = load()
     runner = run_rules if args.extractor == "rules" else run_llm
     results, seconds = runner(items)
     facts = sum(len(i.facts) for i in items)
-    heldout = sum(i.split == "heldout" for i in items)
+    splits = ", ".join(f"{n} {k}" for k, n in sorted(Counter(i.split for i in items).items()))
     print(
-        f"extractor {args.extractor}: {len(items)} entries ({heldout} held out), {facts} "
+        f"extractor {args.extractor}: {len(items)} entries ({splits}), {facts} "
         f"expected facts; match: Dice >= {MATCH_DICE} on content words + same entity"
     )
     score(items, results, args.show)

@@ -147,6 +147,18 @@ def test_a_pronoun_stands_for_the_person_named_before() -> None:
     ]
 
 
+def test_reported_speech_possessive_pronouns_and_dashes() -> None:
+    found = rules.candidates(_entry("Greg told us he's selling his house in the spring."))
+    assert [(c.fact, c.entity) for c in found] == [
+        ("Greg is selling his house in the spring.", "Greg")
+    ]
+    found = rules.candidates(_entry("Maya won a game. Her coach, Mr. Feld, is pleased."))
+    assert ("Mr. Feld is Maya's coach.", "Mr. Feld") in [(c.fact, c.entity) for c in found]
+    found = rules.candidates(_entry("Jordan can't eat gluten — the doctor confirmed it."))
+    assert [c.fact for c in found] == ["Jordan can't eat gluten."]
+    assert _one("The premium goes to $1,840 on March 1.").category is Cat.STATUS
+
+
 def test_two_preferences_of_one_subject_are_two_facts() -> None:
     found = rules.candidates(_entry("Jordan hates cilantro and loves anything with lemon."))
     assert [c.fact for c in found] == [

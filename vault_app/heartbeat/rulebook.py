@@ -161,9 +161,10 @@ class Patterns:
             r"|\b(?P<obj>me|us)\b|\b(?P<pos>[Mm]y|[Oo]ur|mine|ours)\b"
         )
         self.pronoun = re.compile(r"^(?:She|He)(?P<c>['’](?:d|s|ll))?\s+(?=[a-z])")
+        self.possessive = re.compile(r"^(?:Her|His)\s+(?=[a-z])")  # "Her coach, Mr. Feld, …"
         self.reported = re.compile(
             r"^(?P<who>" + NAME + r")\s+(?:says|said|mentioned|told\s+(?:me|us)|explained)"
-            r"(?:\s+that)?\s+(?:she|he)\s+(?=[a-z'’])"
+            r"(?:\s+that)?\s+(?:she|he)(?P<c>['’](?:d|s|ll))?\s+(?=[a-z'’])"
         )
         self.and_preference = re.compile(
             r"\s(?:,\s*)?(?:and|but)\s+(?:also\s+|still\s+|really\s+)?(?P<verb>"
@@ -188,12 +189,17 @@ class Patterns:
         self.money = re.compile(
             r"^(?P<subj>[A-Z][\w’'&-]{0,30}(?:\s[\w’'&-]{1,30}){0,6}?)\s+"
             r"(?:(?:now|still|already)\s+)?(?:is|are|was|were|costs?|quoted|holds|approved|"
-            r"(?:went\s+up|dropped|rose|fell|came\s+down|was\s+raised|was\s+lowered)\s+to|"
+            r"(?:went\s+up|dropped|rose|fell|came\s+down|was\s+raised|was\s+lowered|goes\s+up"
+            r"|goes|will\s+go|increases|rises|drops|will\s+be)\s+to|will\s+be|"
             r"came\s+(?:in\s+)?(?:at|to))\s+(?:about\s+|around\s+|roughly\s+)?\$\d"
         )
         self.now_verb = re.compile(r"^(?P<subj>.{1,60}?)\s+now\s+(?:[a-z]{2,20}s|is|are|has)\b")
         self.done = re.compile(
             r"^(?i:" + alt(lists["status"]["done"]) + r")\s+(?:the|our|my|a|an|" + NAME + r")\b"
+        )
+        self.about = re.compile(  # where someone lives, works, studies: "Clara lives in Boston"
+            r"^" + NAME + r"\s+(?:lives|lived|works|worked|studies|studied|goes\s+to|is\s+from"
+            r"|grew\s+up|was\s+born|teaches)\b"
         )
         self.thing = re.compile(r"^(?:[Tt]he|[Oo]ur|[Mm]y)\s+[a-z]")
         self.pronoun_object = re.compile(r"\s+(?:him|her|it|them|that|this|those|these)\b")

@@ -68,7 +68,7 @@ _NOUN_ENDINGS = ("s", "ed", "ment", "tion", "sion", "ness", "ity", "ance", "ence
 Category = models.FactCategory
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BULLET = re.compile(r"^\s{0,12}(?:[-*+•]|\d{1,3}[.)]|\[[ xX]\])\s+(?:\[[ xX]\]\s+)?")
-_SENT_END = re.compile(r"([.!?])[\"')\]]?\s+(?=[\"'(\[$]?[A-Z0-9$])|(;)\s+")
+_SENT_END = re.compile(r"([.!?])[\"')\]]?\s+(?=[\"'(\[$]?[A-Z0-9$])|(;|\s[—–])\s+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{0,40}")
 
 # -- the gate ------------------------------------------------------------------------------
@@ -167,7 +167,10 @@ def _from_sentence(
     pats = rulebook.patterns()
     if person:
         sentence = pats.pronoun.sub(lambda m: person + _PRONOUN_VERB[m.group("c")], sentence, 1)
-    sentence = pats.reported.sub(r"\g<who> ", sentence, count=1)
+        sentence = pats.possessive.sub(person + "'s ", sentence, 1)
+    sentence = pats.reported.sub(
+        lambda m: m.group("who") + _PRONOUN_VERB[m.group("c")], sentence, 1
+    )
     speaker = None
     quoted = pats.speaker.match(sentence)
     if quoted:
@@ -230,7 +233,8 @@ def _parts(sentence: str, category: Category, on: dt.date) -> list[tuple[str, Ca
     rest = rest[:1].upper() + rest[1:]
     if len(_WORD.findall(rest)) > len(name.split()) + 1 and passes_gate(rest):
         ruled = _classify(rest, on)
-        parts.append((rest, ruled[0] if ruled else Category.CONTEXT))
+        if ruled:  # "Zoe is sleeping over Friday": a one-off, no fact
+            parts.append((rest, ruled[0]))
     return parts
 
 
@@ -286,7 +290,7 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
             return Category.STATUS, _subject(status.group("subj"))
     if pats.now_is.search(sentence) or pats.done.match(sentence):
         return Category.STATUS, _subject_name(sentence, pats)
-    if subject and pats.routine.search(sentence):
+    if subject and (pats.routine.search(sentence) or pats.about.match(sentence)):
         return Category.CONTEXT, subject
     return None
 
