@@ -48,6 +48,7 @@ from vault_app.heartbeat import model  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data" / "extraction"
 MATCH_DICE = 0.6
+REPEAT = 5
 _STOP_WORDS = (
     "a an the of to in on at for and or but is are was were be been being has have had "
     "do does did with by from that this it its his her their them they he she him as so "
@@ -224,15 +225,20 @@ def _show(item: Labeled, got: list[model.Candidate], pairs: list[tuple[int, int]
 
 
 def run_rules(items: list[Labeled]) -> tuple[dict[str, list[model.Candidate]], float]:
+    """Each entry through `RuleExtractor`; the time is the best of `REPEAT` passes over
+    the set (the machine is shared: the best pass is the one least disturbed)."""
     from vault_app.heartbeat import rules
 
     extractor = rules.RuleExtractor()
     extractor.extract([items[0].entry])  # the word lists load once, outside the timing
     results: dict[str, list[model.Candidate]] = {}
-    started = time.perf_counter()
-    for item in items:
-        results[item.id] = extractor.extract([item.entry]).candidates
-    return results, time.perf_counter() - started
+    best = float("inf")
+    for _ in range(REPEAT):
+        started = time.perf_counter()
+        for item in items:
+            results[item.id] = extractor.extract([item.entry]).candidates
+        best = min(best, time.perf_counter() - started)
+    return results, best
 
 
 def run_llm(items: list[Labeled]) -> tuple[dict[str, list[model.Candidate]], float]:
@@ -281,7 +287,11 @@ def main(argv: list[str] | None = None) -> int:
         f"expected facts; match: Dice >= {MATCH_DICE} on content words + same entity"
     )
     score(items, results, args.show)
-    print(f"time: {seconds * 1000 / len(items):.3f} ms an entry ({seconds:.3f} s in all)")
+    per_entry = seconds / len(items)
+    print(
+        f"time: {per_entry * 1000:.3f} ms an entry ({seconds:.3f} s for the set; "
+        f"1,000 entries: {per_entry * 1000:.2f} s)"
+    )
     return 0
 
 
