@@ -177,6 +177,8 @@ def _interpret(match: re.Match[str], text: str, on: dt.date) -> tuple[dt.date, s
             back = True
         elif rel in ("next", "this coming", "coming"):
             back = False
+        elif rel == "this" and target == on.weekday():
+            return on, "day"  # "this Friday", said on a Friday: today
         else:  # "on Friday", "this Friday": the sentence's tense decides
             back = _past_tense(text, match.start(), match.end())
         return _weekday(on, target, back=back), "day"
