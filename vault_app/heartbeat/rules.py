@@ -165,21 +165,7 @@ def _from_sentence(
     if len(sentence) > MAX_SENTENCE:
         return []
     pats = rulebook.patterns()
-    if person:
-        sentence = pats.pronoun.sub(lambda m: person + _PRONOUN_VERB[m.group("c")], sentence, 1)
-        sentence = pats.possessive.sub(person + "'s ", sentence, 1)
-    sentence = pats.reported.sub(
-        lambda m: m.group("who") + _PRONOUN_VERB[m.group("c")], sentence, 1
-    )
-    speaker = None
-    quoted = pats.speaker.match(sentence)
-    if quoted:
-        who = quoted.group("who") or quoted.group("who2") or quoted.group("who3")
-        rest = quoted.group("rest") or quoted.group("rest2") or quoted.group("rest3")
-        if who.split()[0].lower() not in pats.not_names and re.match(
-            r"(?:I|We|My|Our|I['’]m|I['’]ve|We['’]re)\b", rest
-        ):
-            speaker, sentence = who, rest.strip().rstrip('”"')
+    sentence, speaker = _in_context(sentence, person, pats)
     explicit = pats.remember.match(sentence)
     if explicit:
         sentence = explicit.group("rest").strip()
@@ -195,27 +181,57 @@ def _from_sentence(
             return []
         ruled = Category.CONTEXT, None
     category, entity = ruled
-    if entity in ("I", "We") or (entity is None and speaker and re.match(r"(?:I|We)\b", sentence)):
-        entity = speaker
-    if entity in ("I", "We"):
-        entity = None
-    if entity is None:
-        entity = _subject_name(sentence, pats) or _owner(sentence, pats)
+    entity = _entity(entity, sentence, speaker, pats)
+    confidence = 1.0 if explicit else 0.8  # an explicit "remember" is surer than a rule
     out = []
     for part, kind in _parts(sentence, category, entry.date):
         text = _standalone(dates.resolve(part, entry.date), speaker)
         related = _related(text, entity, pats)
+        about = entity or _fallback(related)
         out.append(
             model.Candidate(
                 fact=text,
                 category=kind,
                 entry=entry,
-                entity=entity or _fallback(related),
-                related=_without(related, entity or _fallback(related)),
-                confidence=1.0 if explicit else 0.8,
+                entity=about,
+                related=_without(related, about),
+                confidence=confidence,
             )
         )
     return out
+
+
+def _entity(
+    ruled: str | None, sentence: str, speaker: str | None, pats: rulebook.Patterns
+) -> str | None:
+    """The name the fact is about: the rule's, the speaker's for "I"/"we", else the name
+    opening the sentence or owning its subject."""
+    first_person = re.match(r"(?:I|We)\b", sentence) is not None
+    if ruled in ("I", "We") or (ruled is None and first_person):
+        return speaker
+    return ruled or _subject_name(sentence, pats) or _owner(sentence, pats)
+
+
+def _in_context(
+    sentence: str, person: str | None, pats: rulebook.Patterns
+) -> tuple[str, str | None]:
+    """The sentence with its pronoun and reported speech read ("She loves orchids" ->
+    "Helen loves orchids"), and the speaker who stands for its "I", if one is named."""
+    if person:
+        sentence = pats.pronoun.sub(lambda m: person + _PRONOUN_VERB[m.group("c")], sentence, 1)
+        sentence = pats.possessive.sub(person + "'s ", sentence, 1)
+    sentence = pats.reported.sub(
+        lambda m: m.group("who") + _PRONOUN_VERB[m.group("c")], sentence, 1
+    )
+    quoted = pats.speaker.match(sentence)
+    if quoted:
+        who = quoted.group("who") or quoted.group("who2") or quoted.group("who3")
+        rest = quoted.group("rest") or quoted.group("rest2") or quoted.group("rest3")
+        if who.split()[0].lower() not in pats.not_names and re.match(
+            r"(?:I|We|My|Our|I['’]m|I['’]ve|We['’]re)\b", rest
+        ):
+            return rest.strip().rstrip('”"'), who
+    return sentence, None
 
 
 def _parts(sentence: str, category: Category, on: dt.date) -> list[tuple[str, Category]]:
