@@ -81,7 +81,9 @@ def _one(text: str) -> model.Candidate:
          Cat.MILESTONE, "Theo"),
         ("The roof work is scheduled for next Tuesday.",
          "The roof work is scheduled for 2026-11-24.", Cat.MILESTONE, None),
-        # routines
+        # house rules and routines
+        ("The side gate has to stay closed when contractors are here.",
+         "The side gate has to stay closed when contractors are here.", Cat.PREFERENCE, None),
         ("Rosa Mendes cleans every other Thursday morning.",
          "Rosa Mendes cleans every other Thursday morning.", Cat.CONTEXT, "Rosa Mendes"),
         ("Maya practices piano twice a week.", "Maya practices piano twice a week.", Cat.CONTEXT,
@@ -112,7 +114,9 @@ def test_track_requests_set_track_and_the_entity() -> None:
     found = _one("Keep track of the water heater.")
     assert found.track and found.entity == "water heater"
     assert found.fact == "The user asked to keep track of the water heater."
-    assert _one("Please keep an eye on Biscuit's limp.").entity == "Biscuit's limp"
+    assert _one("Please keep an eye on Biscuit's limp.").entity == "Biscuit"
+    assert _one("Keep track of Maya's chess tournaments this season.").entity == "Maya"
+    assert _one("Keep track of the Prius brakes; they squeak.").entity == "Prius"
     assert _one("Track the Outback for a while").entity == "Outback"
 
 

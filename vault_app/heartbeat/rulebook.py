@@ -88,7 +88,8 @@ class Patterns:
             r"^(?:(?:please|also|and)[\s,]+)?(?:(?:can|could)\s+you\s+)?"
             r"(?:keep\s+track\s+of|keep\s+tabs\s+on|keep\s+an\s+eye\s+on|track|start\s+tracking|"
             r"monitor)\s+(?P<what>(?:the\s+|our\s+|my\s+)?[A-Za-z][\w’'&-]{0,30}(?:\s[\w’'&-]{1,30}){0,3}?)"
-            r"(?=\s*(?:$|[.,;:!(—-]|\s(?:for|from|and|so|because|until|please|now|going)\b))",
+            r"(?=\s*(?:$|[.,;:!(—-]|\s(?:for|from|and|so|because|until|please|now|going|this|next"
+            r"|every|at|in|on|while|over|during)\b))",
             re.IGNORECASE,
         )
         self.birthday = re.compile(
@@ -127,7 +128,7 @@ class Patterns:
         self.favourite = re.compile(
             r"\b(?P<subj>[Mm]y|[Oo]ur|(?:"
             + NAME
-            + r")['’]s)\s+favou?rite\s+\w{2,30}(?:\s\w{2,30})?\s+is\b"
+            + r")['’]s)\s+favou?rite(?:\s\w{2,30}){0,2}\s+is\b"
         )
         self.status_is = re.compile(
             r"^(?P<subj>(?:[Tt]he|[Oo]ur|[Mm]y|"
@@ -200,6 +201,12 @@ class Patterns:
         self.about = re.compile(  # where someone lives, works, studies: "Clara lives in Boston"
             r"^" + NAME + r"\s+(?:lives|lived|works|worked|studies|studied|goes\s+to|is\s+from"
             r"|grew\s+up|was\s+born|teaches)\b"
+        )
+        # a standing rule of the house: "the side gate has to stay closed", "must be clear"
+        self.house_rule = re.compile(
+            r"^(?:[Tt]he|[Oo]ur|[Mm]y|[Aa]ll|[Ee]very|" + NAME + r")(?:\s[\w’'&-]{1,30}){0,5}?\s+"
+            r"(?:must|has\s+to|have\s+to|should\s+always|should\s+never)\s+(?:always\s+|never\s+)?"
+            r"(?:be|stay|go|get|have|use|keep)\b"
         )
         self.thing = re.compile(r"^(?:[Tt]he|[Oo]ur|[Mm]y)\s+[a-z]")
         self.pronoun_object = re.compile(r"\s+(?:him|her|it|them|that|this|those|these)\b")

@@ -306,6 +306,8 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
             return Category.STATUS, _subject(status.group("subj"))
     if pats.now_is.search(sentence) or pats.done.match(sentence):
         return Category.STATUS, _subject_name(sentence, pats)
+    if pats.house_rule.match(sentence) and not dated:
+        return Category.PREFERENCE, subject
     if subject and (pats.routine.search(sentence) or pats.about.match(sentence)):
         return Category.CONTEXT, subject
     return None
@@ -314,7 +316,8 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
 def _track(sentence: str, match: re.Match[str], entry: model.Entry) -> model.Candidate:
     what = match.group("what").strip()
     bare = re.sub(r"^(?:the|our|my)\s+", "", what, flags=re.IGNORECASE)
-    entity = _clean_name(bare) if bare[:1].isupper() else bare.lower()
+    named = re.match(rulebook.NAME, bare)  # "Maya's chess tournaments", "the Prius brakes"
+    entity = _clean_name(named.group(0)) if named else bare.lower()
     fact = _standalone(f"The user asked to keep track of {what}", None)
     pats = rulebook.patterns()
     return model.Candidate(
