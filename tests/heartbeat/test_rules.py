@@ -127,8 +127,18 @@ def test_related_names_and_links() -> None:
     found = _one("Jordan prefers Lakeshore Gas to the co-op; Maya agrees.")
     assert found.related == ("Lakeshore Gas",)
     found = _one("Helen prefers [[areas/people/rosa-mendes|Rosa]] and Dr. Okafor on Mondays.")
+    assert found.fact == "Helen prefers Rosa and Dr. Okafor on Mondays."
     assert found.entity == "Helen"
     assert found.related == ("areas/people/rosa-mendes", "Dr. Okafor")
+
+
+def test_a_linked_subject_is_the_entity_by_its_address() -> None:
+    found = _one("[[areas/people/jordan]] prefers text messages during the day.")
+    assert found.fact == "Jordan prefers text messages during the day."
+    assert found.entity == "areas/people/jordan"
+    found = _one("[[areas/people/greg-lindqvist|Greg]] is our neighbor.")
+    assert found.fact == "Greg is the household's neighbor."
+    assert found.entity == "areas/people/greg-lindqvist"
 
 
 def test_without_a_subject_name_the_first_named_entity_is_the_entity() -> None:

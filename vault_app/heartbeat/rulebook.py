@@ -23,7 +23,7 @@ _FUNCTION = "and|or|of|in|on|at|for|with|to|from|under|by|over|near|into|the|a|a
 # after a word in -s these make it a plural noun, not a verb: "Home repairs will need"
 _AUX = "will|are|were|have|had|can|could|should|would|must|need|cost|go|come|do|don't"
 _WEEKDAY = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
-LINK = re.compile(r"\[\[([^\[\]|\n]{1,120})(?:\|[^\[\]\n]{0,120})?\]\]")
+LINK = re.compile(r"\[\[([^\[\]|\n]{1,120})(?:\|([^\[\]\n]{0,120}))?\]\]")
 _CAP_WORD = r"[A-Z][a-zA-Z’]{0,30}(?:-[A-Za-z][a-zA-Z’]{0,30}){0,3}(?![\w-])"
 CAPS = re.compile(
     r"(?<![\w’'-])(?:Dr\.|St\.|" + _CAP_WORD + r")(?:\s(?:&\s)?" + _CAP_WORD + r"){0,4}"

@@ -165,6 +165,7 @@ def _from_sentence(
     if len(sentence) > MAX_SENTENCE:
         return []
     pats = rulebook.patterns()
+    sentence, links = _unlink(sentence)
     sentence, speaker = _in_context(sentence, person, pats)
     explicit = pats.remember.match(sentence)
     if explicit:
@@ -193,8 +194,8 @@ def _from_sentence(
                 fact=text,
                 category=kind,
                 entry=entry,
-                entity=about,
-                related=_without(related, about),
+                entity=links.get(about, about) if about else None,
+                related=tuple(links.get(name, name) for name in _without(related, about)),
                 confidence=confidence,
             )
         )
@@ -210,6 +211,23 @@ def _entity(
     if ruled in ("I", "We") or (ruled is None and first_person):
         return speaker
     return ruled or _subject_name(sentence, pats) or _owner(sentence, pats)
+
+
+def _unlink(sentence: str) -> tuple[str, dict[str, str]]:
+    """The sentence with each `[[address|alias]]` read as its name (the alias, else the
+    address's last part: "[[areas/people/greg-lindqvist]]" -> "Greg Lindqvist"), and the
+    names' addresses, so the rules read a link like a name and the candidate names the
+    address."""
+    links: dict[str, str] = {}
+
+    def name(match: re.Match[str]) -> str:
+        address, alias = match.group(1).strip(), (match.group(2) or "").strip()
+        shown = alias or address.rsplit("/", 1)[-1].replace("-", " ").replace("_", " ").title()
+        shown = " ".join(shown.split()) or address
+        links[shown] = address
+        return shown
+
+    return rulebook.LINK.sub(name, sentence), links
 
 
 def _in_context(
@@ -407,7 +425,7 @@ def _clean_name(name: str | None) -> str | None:
 
 def _related(text: str, entity: str | None, pats: rulebook.Patterns) -> tuple[str, ...]:
     """The sentence's `[[links]]` and capitalised names, entity and month/day words aside."""
-    names: list[str] = [link.strip() for link in rulebook.LINK.findall(text)]
+    names: list[str] = [link[0].strip() for link in rulebook.LINK.findall(text)]
     for match in rulebook.CAPS.finditer(rulebook.LINK.sub(" ", text)):
         words = match.group(0).split()
         if match.start() == 0 and len(words) == 1 and not _initial_name(text, pats):
