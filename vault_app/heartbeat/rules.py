@@ -7,8 +7,9 @@ talk ("thanks", "good morning"), hedges ("maybe", "I think", "probably"), questi
 requests to the agent ("can you", "remind me"), fragments (under three words, no verb,
 a heading ending in ":") and run-ons (over `MAX_SENTENCE` characters).
 
-Before the rules, a sentence is read in its entry's context: "She"/"He" opening it
-stands for the person the previous sentence was about; "Jordan said she …" becomes
+Before the rules, a sentence is read in its entry's context: a `[[address|alias]]` link
+reads as its name (the candidate then names the address); "She"/"He" opening it stands
+for the person the previous sentence was about; "Jordan said she …" becomes
 "Jordan …"; a quoted speaker ("Alex said: "I prefer …"") stands in for the first person.
 Then the rules, in order; the first that fires makes the sentence a candidate:
 
@@ -137,6 +138,8 @@ def candidates(entry: model.Entry) -> list[model.Candidate]:
     seen: set[str] = set()
     person: str | None = None  # the last person named: "She" of the next sentence
     for sentence in sentences(entry.text):
+        if len(sentence) > MAX_SENTENCE:
+            continue  # a run-on or a pasted blob: no fact, and no one to refer back to
         made = _from_sentence(sentence, entry, person)
         for candidate in made:
             if candidate.fact.lower() not in seen:
