@@ -1,11 +1,13 @@
 """Extraction quality: precision and recall of an extractor on the labeled entries.
 
-    python benchmarks/extraction_quality.py [--extractor rules|llm] [--show dev|heldout|fresh|all]
+    python benchmarks/extraction_quality.py [--extractor rules|llm] [--show SPLIT|all]
 
 The set (`benchmarks/data/extraction/entries.jsonl`, one entry a line) holds daily-note
 entries of the demo household's agents with the facts a careful person would extract
-(none for small talk, hedges and questions); about a sixth of it is marked
-`"split": "heldout"`, kept out of the rules' tuning, and reported on its own.
+(none for small talk, hedges and questions), in slices reported apart: `dev` (the
+rules were tuned on it), `heldout` (never looked at), `fresh` (written after tuning,
+scored once blind, then read once) and `fresh2` (written last, scored blind); the
+folder's README tells the story and the blind figures.
 
 Matching rule. A fact's content words are its lower-case alphanumeric tokens minus
 stop words (and "user"/"household", the first-person stand-ins), a trailing plural "s"
