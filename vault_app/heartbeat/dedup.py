@@ -405,7 +405,11 @@ class Deduper:
         known = self._cache.get(ref)
         if known is None:
             known = _EntityFacts()
-            view = self._entity(ref)
+            try:
+                view = self._entity(ref)
+            except errors.NotFoundError:  # about to be made (a route with create=True)
+                self._cache[ref] = known
+                return known
             for fact in view.facts:
                 if fact.is_active:
                     item = _known(fact.id, fact.fact)
