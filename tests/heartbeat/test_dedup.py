@@ -186,3 +186,12 @@ def test_the_real_embedding_model_recognises_a_paraphrase(vault: Vault) -> None:
     assert verdict.kind == "near" and verdict.fact_id == fid
     assert verdict.score >= dedup.COSINE
     assert deduper.check(REF, "Theo is allergic to cats.").kind == "new"
+
+
+def test_an_entity_about_to_be_made_knows_nothing_yet(vault: Vault) -> None:
+    new = layout.EntityRef(None, "areas/people/samir-haddad")
+    deduper = dedup.Deduper(vault)
+    assert deduper.check(new, "Samir fixed the gate.") == dedup.Verdict("new", None, 0.0)
+    fact = vault.add_fact(new, "Samir fixed the gate.", "context", create=True)
+    deduper.added(new, fact)
+    assert deduper.check(new, "Samir fixed the gate").kind == "same"

@@ -303,3 +303,15 @@ def test_a_file_corrupted_after_load_is_not_overwritten_by_save(vault: Vault) ->
     with pytest.raises(errors.CorruptFileError):
         r.mentions.save(vault.storage)
     assert path.read_bytes() == b"{not json"
+
+
+def test_names_of_other_scripts_and_hostile_addresses(vault: Vault) -> None:
+    r = router(vault)
+    made = r.route(candidate("Мария приходит по вторникам.", "Мария", track=True))
+    assert made.reason == "created" and made.ref == ref("areas/мария")
+    vault.create_entity(made.ref)
+    assert router(vault).route(candidate("x", "МАРИЯ")).ref == made.ref
+    for hostile in ("areas/../../etc", "/etc/passwd", "agent:../x:areas/y", "areas/a\x00b"):
+        assert r.route(candidate("x", hostile, track=True)).reason == "unrouted"
+    spoof = r.route(candidate("x", "Pаypal", track=True))  # a Cyrillic "а" among Latin
+    assert spoof.reason == "unrouted"
