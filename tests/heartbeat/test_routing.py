@@ -315,3 +315,21 @@ def test_names_of_other_scripts_and_hostile_addresses(vault: Vault) -> None:
         assert r.route(candidate("x", hostile, track=True)).reason == "unrouted"
     spoof = r.route(candidate("x", "Pаypal", track=True))  # a Cyrillic "а" among Latin
     assert spoof.reason == "unrouted"
+
+
+def test_released_candidates_not_written_can_be_put_back(vault: Vault) -> None:
+    r = router(vault)
+    waiting = [candidate("Ines walks Biscuit.", "Ines Costa", n=n) for n in range(2)]
+    for c in waiting:
+        r.route(c)
+    made = r.route(candidate("Ines Costa is the dog walker.", "Ines Costa", n=2))
+    assert made.create and made.ref is not None
+    vault.create_entity(made.ref)
+    earlier = r.released("Ines Costa")
+    assert earlier == waiting
+    r.restore("Ines Costa", earlier)  # say the write failed: they must wait again
+    r.mentions.save(vault.storage)
+    rerun = router(vault)
+    route = rerun.route(candidate("Ines Costa is the dog walker.", "Ines Costa", n=2))
+    assert route == routing.Route(made.ref, False, "Ines Costa", "entity")
+    assert rerun.released("Ines Costa") == waiting

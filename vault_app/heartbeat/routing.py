@@ -21,10 +21,11 @@ waiting candidates so the runner writes them too. With no `entity`, the first un
 `related` name is counted the same way. Junk names (pronouns, days, "today"…) are never
 counted; a candidate that names nothing routable is `unrouted`.
 
-The runner calls `released(route.name)` whenever a route has both a `ref` and a `name`:
-that is also how a run that crashed between creating an entity and saving the counts
-gets the waiting facts written on the next run (the name is then found in the index,
-its candidates still wait, and the route names it).
+The runner calls `released(route.name)` whenever a route has both a `ref` and a `name`,
+and `restore(route.name, candidates)` with those it then failed to write. That is also
+how a run that stopped between creating an entity and writing its waiting facts gets
+them written on the next run: the name is then found in the index, its candidates still
+wait, and the route names it.
 
 `MentionCounts` is written only through the vault's `Storage` (locked, atomic, backed
 up). A file another process changed since `load` is merged, not overwritten; a corrupt
@@ -176,6 +177,7 @@ class MentionCounts:
         self._state = state
         self._loaded = loaded  # the bytes read, to tell another writer's change on save
         self._released: set[str] = set()
+        self._handed: dict[str, _NameJson] = {}  # released this run, for `restore`
 
     @classmethod
     def load(cls, root: Path) -> MentionCounts:
@@ -268,7 +270,20 @@ class MentionCounts:
         if record is None:
             return []
         self._released.add(name_key)
+        self._handed[name_key] = record
         return [_candidate(c) for c in record.deferred]
+
+    def restore(self, name_key: str, candidates: list[Candidate]) -> None:
+        """Keep `candidates` waiting for `name_key` again (released, then not written)."""
+        record = self._handed.get(name_key) or self._state.names.get(name_key)
+        if record is None:
+            return
+        record = self._state.names.setdefault(name_key, record.model_copy(update={"deferred": []}))
+        self._released.discard(name_key)
+        for candidate in candidates:
+            self.note(
+                name_key, record.name, layout.EntityRef.parse(record.address), candidate, defer=True
+            )
 
 
 def _upgrade(current: str, proposed: layout.EntityRef) -> bool:
@@ -332,6 +347,13 @@ class Router:
         gives it), now that its entity is made; forgotten from the counts. Each is written
         to the route's entity (`route(c)` resolves it there too)."""
         return self.mentions.release(self._key(name))
+
+    def restore(self, name: str, candidates: list[Candidate]) -> None:
+        """Put back released candidates that could not be written (a write failed): they
+        wait in the counts again, and the next route to their entity names `name` so
+        that they are released once more. Without this, a failed write after `released`
+        would leave them only in the daily notes."""
+        self.mentions.restore(self._key(name), candidates)
 
     # -- steps ---------------------------------------------------------------------------
 
