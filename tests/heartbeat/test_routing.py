@@ -266,6 +266,12 @@ def test_two_savers_lose_nothing(vault: Vault) -> None:
     [
         (b'{"version": 1, "names": {', "line 1", "invalid JSON"),
         (b"[]", None, "expected a JSON object, found an array"),
+        (b'{"version": 2}', "version", "1"),
+        (
+            b'{"names": {"x": {"name": "X", "address": "../../etc"}}}',
+            "names.x.address",
+            "no entity",
+        ),
         (
             b'{"names": {"x": {"name": "X", "address": "areas/x", "entries": 3}}}',
             "names.x.entries",

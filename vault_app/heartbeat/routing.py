@@ -37,6 +37,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import orjson
 from pydantic import (
@@ -48,6 +49,7 @@ from pydantic import (
     StrictInt,
     StrictStr,
     ValidationError,
+    field_validator,
 )
 
 from vault_app.core import errors, layout, models, safe_fs, storage, strict_json
@@ -106,10 +108,17 @@ class _NameJson(BaseModel):
     entries: list[StrictStr] = Field(default_factory=list)  # refs of the entries naming it
     deferred: list[_CandidateJson] = Field(default_factory=list)
 
+    @field_validator("address")
+    @classmethod
+    def _an_address(cls, value: str) -> str:
+        if layout.EntityRef.canonical(value) is None:
+            raise ValueError(f"{value!r} is no entity address")
+        return value
+
 
 class _MentionsJson(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    version: StrictInt = 1
+    version: Literal[1] = 1
     names: dict[str, _NameJson] = Field(default_factory=dict)
 
 
