@@ -339,3 +339,21 @@ def test_released_candidates_not_written_can_be_put_back(vault: Vault) -> None:
     route = rerun.route(candidate("Ines Costa is the dog walker.", "Ines Costa", n=2))
     assert route == routing.Route(made.ref, False, "Ines Costa", "entity")
     assert rerun.released("Ines Costa") == waiting
+
+
+def test_an_unknown_address_is_counted_and_released_as_its_full_address(vault: Vault) -> None:
+    r = router(vault)
+    waiting = [
+        candidate("Soup recipe.", "resources/recipes", n=n, agent="household") for n in range(2)
+    ]
+    for c in waiting:
+        assert r.route(c) == routing.Route(
+            None, False, "agent:household:resources/recipes", "deferred"
+        )
+    made = r.route(candidate("Pie recipe.", "resources/recipes", n=2, agent="household"))
+    full = ref("agent:household:resources/recipes")
+    assert made == routing.Route(full, True, str(full), "created")
+    assert r.released(str(made.name)) == waiting
+    vault.create_entity(full)
+    again = r.route(candidate("Cake recipe.", "resources/recipes", n=3, agent="household"))
+    assert again == routing.Route(full, False, None, "entity")

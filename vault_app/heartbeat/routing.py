@@ -156,6 +156,11 @@ def _candidate(data: _CandidateJson) -> Candidate:
     )
 
 
+def _waiting_key(data: _CandidateJson) -> tuple[str, str]:
+    """What makes a waiting candidate one: its entry and its text."""
+    return _candidate(data).entry.ref, data.fact
+
+
 def _place(error: ValidationError) -> str:
     first = error.errors()[0]
     place = ""
@@ -221,8 +226,8 @@ class MentionCounts:
                 self._state.names[name_key] = record
                 continue
             mine.entries = list(dict.fromkeys([*record.entries, *mine.entries]))[-MAX_ENTRIES:]
-            seen = {(c.entry.path, c.entry.time, c.fact) for c in mine.deferred}
-            extra = [c for c in record.deferred if (c.entry.path, c.entry.time, c.fact) not in seen]
+            seen = {_waiting_key(c) for c in mine.deferred}
+            extra = [c for c in record.deferred if _waiting_key(c) not in seen]
             mine.deferred = [*extra, *mine.deferred][-MAX_DEFERRED:]
 
     # -- what the router asks ----------------------------------------------------------
@@ -265,11 +270,8 @@ class MentionCounts:
         if ref not in record.entries:
             record.entries = [*record.entries, ref][-MAX_ENTRIES:]
         if defer:
-            entry = candidate.entry
-            if not any(
-                c.fact == candidate.fact and Entry(**c.entry.model_dump()).ref == entry.ref
-                for c in record.deferred
-            ):
+            waiting = (candidate.entry.ref, candidate.fact)
+            if all(_waiting_key(c) != waiting for c in record.deferred):
                 record.deferred = [*record.deferred, _candidate_json(candidate)][-MAX_DEFERRED:]
         return len(record.entries)
 
@@ -352,9 +354,9 @@ class Router:
         return Route(None, False, None, "unrouted")
 
     def released(self, name: str) -> list[Candidate]:
-        """The candidates that waited for `name` (a name or an address, as `Route.name`
-        gives it), now that its entity is made; forgotten from the counts. Each is written
-        to the route's entity (`route(c)` resolves it there too)."""
+        """The candidates that waited for `name` (as `Route.name` gives it: the name as
+        written, or an address in full), now that its entity is made; forgotten from the
+        counts. Each is written to the route's entity (`route(c)` resolves it there too)."""
         return self.mentions.release(self._key(name))
 
     def restore(self, name: str, candidates: list[Candidate]) -> None:
@@ -383,7 +385,10 @@ class Router:
 
     def _found(self, ref: layout.EntityRef, reason: str, name: str | None) -> Route:
         create = ref in self._created and not self.vault.paths.holds_entity(ref)
-        # a name whose candidates still wait (a run that stopped before releasing them)
+        # a name whose candidates still wait (a run that stopped before releasing them);
+        # an address is counted, and named, as the full address it resolved to
+        if name is not None and _is_address(name):
+            name = str(ref)
         waiting = name if name is not None and self.mentions.waiting(self._key(name)) else None
         return Route(ref, create, waiting, reason)
 
@@ -405,7 +410,7 @@ class Router:
         agent = candidate.entry.agent
         if _is_address(name):
             address = self._address_for(name, agent)
-            name_key = str(address) if address is not None else ""
+            name = name_key = str(address) if address is not None else ""
         else:
             kind = names.kind(name, candidate.fact, candidate.category)
             address = names.new_address(name, kind, agent)
