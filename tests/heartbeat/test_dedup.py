@@ -78,6 +78,7 @@ def test_the_same_subject_with_a_changed_value_is_an_update(
         ("Maria's favourite colour is blue", "Maria's favourite food is lasagna"),
         ("Theo is 7 years old", "Theo is in second grade"),
         ("Jordan works at Harbor Mutual", "Jordan plays tennis on Saturdays"),
+        ("Maya walks to school with the neighbour's kids", "Maya walks to school with Lena"),
     ],
 )
 def test_another_fact_about_the_entity_is_new(vault: Vault, old: str, new: str) -> None:
