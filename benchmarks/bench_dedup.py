@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -227,6 +228,10 @@ def timing(
     start = time.perf_counter()
     work = timing_texts(vault, checks, random.Random(14))
     print(f"\ncheck time on {BENCH_VAULT} ({time.perf_counter() - start:.1f} s to pick the texts)")
+    print(
+        f"  load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores (a busy machine "
+        "shows in the mean and p95; the median is the steadier figure)"
+    )
     deduper = dedup.Deduper(vault, jaccard=j, cosine=c)
     describe("Jaccard, each entity read once", time_checks(deduper, work))
     describe("Jaccard, cache warm", time_checks(deduper, work))

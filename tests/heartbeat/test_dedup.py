@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import json
+import random
 from pathlib import Path
 
 import numpy as np
@@ -196,3 +198,32 @@ def test_an_entity_about_to_be_made_knows_nothing_yet(vault: Vault) -> None:
     fact = vault.add_fact(new, "Samir fixed the gate.", "context", create=True)
     deduper.added(new, fact)
     assert deduper.check(new, "Samir fixed the gate").kind == "same"
+
+
+def test_comparing_only_facts_that_share_a_key_changes_no_verdict(vault: Vault) -> None:
+    """The Deduper compares a text only with the facts that share a shingle or a content
+    word with it (and those the cosine brings near): the verdict must be the one a
+    comparison with every fact gives."""
+    rng = random.Random(14)
+    vocabulary = VOCABULARY.split()
+    texts = [" ".join(rng.choices(vocabulary, k=rng.randint(2, 9))) for _ in range(300)]
+    facts = [
+        {"id": f"fact-{n}", "fact": text, "category": "context", "status": "active"}
+        for n, text in enumerate(texts)
+    ]
+    path = vault.paths.entity_dir(REF) / "items.json"
+    before = vault.entity(REF).file
+    digest = None if before is None else before.digest
+    vault.storage.write(path, json.dumps(facts).encode(), expected=digest, action="test")
+    prepared = [dedup.prepare(f["id"], f["fact"]) for f in facts]
+    deduper = dedup.Deduper(vault)
+    for _ in range(400):
+        text = " ".join(rng.choices(vocabulary, k=rng.randint(2, 9)))
+        assert deduper.check(REF, text) == dedup.judge(prepared, text)
+
+
+VOCABULARY = (
+    "the boiler pressure is 1.2 1.5 bar Maya Theo likes doesn't like dislikes school "
+    "starts at 8:15 8:30 every other Tuesday Friday allergic to peanuts cats kitchen "
+    "bathroom faucet drips was serviced on 2026-03-02 works Harbor Mutual a an of"
+)

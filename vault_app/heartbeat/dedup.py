@@ -56,6 +56,7 @@ JACCARD = 0.35  # calibrated on benchmarks/data/dedup_pairs.jsonl: benchmarks/be
 COSINE = 0.86  # calibrated the same way, all-MiniLM-L6-v2 vectors
 MAX_VALUE = 5  # words a changed value may span, each side
 MAX_SWAP = 4  # words a swapped value (`substituted`) may span, each side
+POSTINGS_FROM = 64  # facts from which an entity's facts are indexed by shared words
 
 
 def _words_set(text: str) -> frozenset[str]:
@@ -284,6 +285,48 @@ class _EntityFacts:
     facts: list[_Known] = field(default_factory=list)
     exact: dict[str, str] = field(default_factory=dict)  # normalised text -> fact id
     vectors: npt.NDArray[np.float32] | None = None  # rows of `facts`, when embedding
+    postings: dict[str, list[int]] | None = None  # `_keys` -> rows of `facts` holding it
+
+    def add(self, item: _Known) -> None:
+        self.facts.append(item)
+        self.exact.setdefault(" ".join(item.words), item.id)
+        if self.postings is not None:
+            for key in _keys(item):
+                self.postings.setdefault(key, []).append(len(self.facts) - 1)
+
+    def remove(self, position: int) -> None:
+        gone = self.facts.pop(position)
+        text = " ".join(gone.words)
+        if self.exact.get(text) == gone.id:
+            del self.exact[text]
+            twin = next((f.id for f in self.facts if " ".join(f.words) == text), None)
+            if twin is not None:
+                self.exact[text] = twin
+        if self.vectors is not None:
+            self.vectors = np.delete(self.vectors, position, axis=0)
+        self.postings = None  # rows moved: made again when next needed
+
+    def postings_if_worth(self) -> dict[str, list[int]] | None:
+        """The postings of an entity large enough for them to pay (`POSTINGS_FROM`
+        facts); None for a small one, whose facts are all compared (cheaper than
+        indexing them for one or two checks)."""
+        return self.index() if len(self.facts) >= POSTINGS_FROM else None
+
+    def index(self) -> dict[str, list[int]]:
+        if self.postings is None:
+            postings: dict[str, list[int]] = {}
+            for row, item in enumerate(self.facts):
+                for key in _keys(item):
+                    postings.setdefault(key, []).append(row)
+            self.postings = postings
+        return self.postings
+
+
+def _keys(item: _Known) -> set[str]:
+    """What two facts must share to be near or an update of each other: a shingle (a
+    Jaccard above 0) or a content word, stemmed (a shared subject, or "likes" against
+    "doesn't like")."""
+    return set(item.shingles) | _content_stems(item.words)
 
 
 def _known(fact_id: str, text: str) -> _Known:
@@ -304,11 +347,16 @@ def judge(
     cosine: float = COSINE,
     cosines: npt.NDArray[np.float32] | None = None,
     exact: dict[str, str] | None = None,
+    postings: dict[str, list[int]] | None = None,
 ) -> Verdict:
     """The verdict on `text` against `facts` (prepared, active), with `cosines[i]` the
     embedding cosine of `text` to `facts[i]` when embeddings are used: the rules of the
     module's docstring, in their order. The one decision `Deduper.check` and the
-    calibration benchmark share."""
+    calibration benchmark share.
+
+    With `postings` (`_keys` -> rows), only the facts sharing a key with `text` are
+    compared, and those the cosine alone brings near: no other can be near or an
+    update, so the verdict is the same as over all of them, at the cost of the few."""
     new = _known("", text)
     key = " ".join(new.words)
     if exact is None:
@@ -318,7 +366,8 @@ def judge(
     near: tuple[float, str] | None = None
     update: tuple[float, str] | None = None
     best = 0.0
-    for row, fact in enumerate(facts):
+    for row in _rows(len(facts), new, cosine, cosines, postings):
+        fact = facts[row]
         changed = update_score(fact.words, new.words)
         if changed is not None:
             if update is None or changed > update[0]:
@@ -341,6 +390,23 @@ def judge(
     if update is not None:
         return Verdict("update", update[1], update[0])
     return Verdict("new", None, best)
+
+
+def _rows(
+    count: int,
+    new: _Known,
+    cosine: float,
+    cosines: npt.NDArray[np.float32] | None,
+    postings: dict[str, list[int]] | None,
+) -> list[int] | range:
+    if postings is None:
+        return range(count)
+    rows: set[int] = set()
+    for key in _keys(new):
+        rows.update(postings.get(key, ()))
+    if cosines is not None:
+        rows.update(int(r) for r in np.flatnonzero(cosines >= cosine))
+    return sorted(rows)
 
 
 class Deduper:
@@ -369,18 +435,23 @@ class Deduper:
         value is one whatever its category)."""
         known = self._facts(ref)
         verdict = judge(
-            known.facts, text, jaccard=self.jaccard, cosine=self.cosine, exact=known.exact
+            known.facts,
+            text,
+            jaccard=self.jaccard,
+            cosine=self.cosine,
+            exact=known.exact,
+            postings=known.postings_if_worth(),
         )
         if self.embed is None or verdict.kind in ("same", "near"):
             return verdict  # the words decided: no encoding needed
-        cosines = self._cosines(known, text)
         return judge(
             known.facts,
             text,
             jaccard=self.jaccard,
             cosine=self.cosine,
-            cosines=cosines,
+            cosines=self._cosines(known, text),
             exact=known.exact,
+            postings=known.postings_if_worth(),
         )
 
     def added(self, ref: layout.EntityRef, fact: models.Fact) -> None:
@@ -392,16 +463,10 @@ class Deduper:
             return
         position = next((i for i, k in enumerate(known.facts) if k.id == fact.id), None)
         if position is not None:
-            gone = known.facts.pop(position)
-            if known.exact.get(" ".join(gone.words)) == gone.id:
-                del known.exact[" ".join(gone.words)]
-            if known.vectors is not None:
-                known.vectors = np.delete(known.vectors, position, axis=0)
+            known.remove(position)
         if not fact.is_active:
             return
-        item = _known(fact.id, fact.fact)
-        known.facts.append(item)
-        known.exact.setdefault(" ".join(item.words), item.id)
+        known.add(_known(fact.id, fact.fact))
         if known.vectors is not None and self.embed is not None:
             known.vectors = np.vstack([known.vectors, self._vectors([fact.fact])])
 
@@ -425,9 +490,7 @@ class Deduper:
                 return known
             for fact in view.facts:
                 if fact.is_active:
-                    item = _known(fact.id, fact.fact)
-                    known.facts.append(item)
-                    known.exact.setdefault(" ".join(item.words), item.id)
+                    known.add(_known(fact.id, fact.fact))
             self._cache[ref] = known
         return known
 
