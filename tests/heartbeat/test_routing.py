@@ -357,3 +357,12 @@ def test_an_unknown_address_is_counted_and_released_as_its_full_address(vault: V
     vault.create_entity(full)
     again = r.route(candidate("Cake recipe.", "resources/recipes", n=3, agent="household"))
     assert again == routing.Route(full, False, None, "entity")
+
+
+def test_a_name_with_and_without_its_honorific_is_counted_once(vault: Vault) -> None:
+    r = router(vault)
+    assert r.route(candidate("Dr. Okafor is our new GP.", "Dr. Okafor", n=0)).reason == "deferred"
+    assert r.route(candidate("Okafor moved to Elm St.", "Okafor", n=1)).reason == "deferred"
+    made = r.route(candidate("Okafor sees Theo on Monday.", "Okafor", n=2))
+    assert made == routing.Route(ref("areas/people/dr-okafor"), True, "Okafor", "created")
+    assert [c.entity for c in r.released("Okafor")] == ["Dr. Okafor", "Okafor"]

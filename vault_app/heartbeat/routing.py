@@ -371,7 +371,7 @@ class Router:
     def _key(self, name: str) -> str:
         if _is_address(name):
             return layout.EntityRef.canonical(name) or name
-        return names.key(name)
+        return self._counted_as(names.key(name))
 
     def _resolve(self, name: str, agent: str | None) -> layout.EntityRef | None:
         if _is_address(name):
@@ -414,7 +414,7 @@ class Router:
         else:
             kind = names.kind(name, candidate.fact, candidate.category)
             address = names.new_address(name, kind, agent)
-            name_key = names.key(name)
+            name_key = self._counted_as(names.key(name))
         if address is None or not name_key or not self._creatable(address):
             return Route(None, False, None, "unrouted")
         stored = self.mentions.address(name_key)
@@ -427,6 +427,18 @@ class Router:
             return Route(address, not self.vault.paths.holds_entity(address), name, "created")
         self.mentions.note(name_key, name, address, candidate, defer=True)
         return Route(None, False, name, "deferred")
+
+    def _counted_as(self, name_key: str) -> str:
+        """The key a name is counted under: one already counted that differs from it only
+        by a leading honorific ("Dr. Patel" and "Patel" are one unknown person)."""
+        if self.mentions.count(name_key):
+            return name_key
+        for counted in self.mentions.names():
+            if names.without_honorific(counted) == name_key or (
+                names.without_honorific(name_key) == counted
+            ):
+                return counted
+        return name_key
 
     def _creatable(self, ref: layout.EntityRef) -> bool:
         """Whether an entity may be made at `ref` (a portable name, its agent there)."""
