@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +15,7 @@ import pytest
 from vault_app.core import layout
 from vault_app.core.vault import Vault
 from vault_app.heartbeat import dedup
+from vault_app.search import encoders
 
 REF = layout.EntityRef(None, "areas/household")
 
@@ -227,3 +229,36 @@ VOCABULARY = (
     "starts at 8:15 8:30 every other Tuesday Friday allergic to peanuts cats kitchen "
     "bathroom faucet drips was serviced on 2026-03-02 works Harbor Mutual a an of"
 )
+
+
+class TrigramEncoder:
+    """`trigram_embed` as a search encoder (identity, dimension, encode): what
+    `dedup.cached_embed` takes. It counts the texts it was asked to encode."""
+
+    identity = "trigram-256|test|l2"
+    dimension = 256
+    backend = "trigram"
+
+    def __init__(self) -> None:
+        self.encoded: list[str] = []
+
+    def encode(
+        self, texts: Sequence[str], batch_size: int = 32, progress: encoders.Progress | None = None
+    ) -> npt.NDArray[np.float32]:
+        self.encoded.extend(texts)
+        return trigram_embed(list(texts))
+
+
+def test_cached_embed_encodes_a_fact_once_across_runs(vault: Vault) -> None:
+    fid = _add(vault, "The recycling goes out on Tuesday evenings")
+    _add(vault, "Biscuit the dog eats twice a day", "context")
+    encoder = TrigramEncoder()
+    text = "Recycling goes out each Tuesday evening"
+    for _ in range(2):  # two runs, each with its own Deduper
+        embed = dedup.cached_embed(vault, encoder)
+        deduper = dedup.Deduper(vault, embed=embed, jaccard=0.5, cosine=0.6)
+        assert deduper.check(REF, text).fact_id == fid
+    assert sorted(encoder.encoded) == sorted(
+        [text, "The recycling goes out on Tuesday evenings", "Biscuit the dog eats twice a day"]
+    )
+    assert any((vault.root / ".vault" / "cache" / "embeddings").rglob("*.npy"))

@@ -44,13 +44,16 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from vault_app.core import errors, layout, models
 from vault_app.core.vault import Vault
+
+if TYPE_CHECKING:
+    from vault_app.search import encoders
 
 JACCARD = 0.35  # calibrated on benchmarks/data/dedup_pairs.jsonl: benchmarks/bench_dedup.py
 COSINE = 0.86  # calibrated the same way, all-MiniLM-L6-v2 vectors
@@ -129,6 +132,20 @@ SCHEDULE = _words_set(
     "days morning mornings evening evenings night nights am pm weekly monthly daily "
     "yearly twice once"
 )
+
+
+def cached_embed(vault: Vault, encoder: encoders.Encoder) -> Embed:
+    """An `embed` for `Deduper` that goes through the vault's embedding cache
+    (`.vault/cache/embeddings`, the one semantic search keeps, keyed by model and text):
+    a fact search has embedded is not encoded again, and one the heartbeat encodes is
+    there for search. Without it every entity's facts are encoded on its first check
+    (about 0.2 s for 20 facts on this machine's ONNX model)."""
+    from vault_app.search import embedding_cache
+
+    cache = embedding_cache.EmbeddingCache(
+        vault.paths.state_dir / "cache" / "embeddings", root=vault.root
+    )
+    return lambda texts: cache.get_or_encode(texts, encoder)
 
 
 def _fold(text: str) -> str:
