@@ -62,6 +62,10 @@ def test_a_reworded_statement_is_near(vault: Vault) -> None:
         ("The garage door is locked", "The garage door is unlocked"),
         ("Rosa cleans the house every other Thursday", "Rosa cleans the house every Friday"),
         ("Jordan likes coffee", "Jordan doesn't like coffee"),
+        (
+            "The bathroom remodel is capped at $15,000 after the budget review with Jordan",
+            "The bathroom remodel is capped at $16,000 after the review",
+        ),
     ],
 )
 def test_the_same_subject_with_a_changed_value_is_an_update(
@@ -83,6 +87,10 @@ def test_the_same_subject_with_a_changed_value_is_an_update(
         ("Theo is 7 years old", "Theo is in second grade"),
         ("Jordan works at Harbor Mutual", "Jordan plays tennis on Saturdays"),
         ("Maya walks to school with the neighbour's kids", "Maya walks to school with Lena"),
+        (
+            "The deposit of $4,350 was paid on 2026-11-02 by Alex and Jordan together",
+            "The deposit of $4,350 was paid on 2026-12-02 by the bank after the approval",
+        ),
     ],
 )
 def test_another_fact_about_the_entity_is_new(vault: Vault, old: str, new: str) -> None:

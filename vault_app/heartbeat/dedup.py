@@ -224,8 +224,14 @@ def update_score(old: list[str], new: list[str]) -> float | None:
         shared = len(said & says) / max(len(said), len(says), 1)
         return shared if shared >= 0.6 else None
     subject, was, now, shared_words = _difference(old, new)
-    if not was or not now or len(was) > MAX_VALUE or len(now) > MAX_VALUE:
+    if not was or not now:
         return None
+    if len(was) > MAX_VALUE or len(now) > MAX_VALUE:
+        # a number changed first and the rest was reworded: "capped at $15,000 after the
+        # budget review" / "capped at $16,000 after the review": the number is the value
+        if not (was[0][0].isdigit() and now[0][0].isdigit()):
+            return None
+        was, now = was[:1], now[:1]
     if set(was) == set(now) or not any(w not in STOP for w in subject):
         return None
     if not _single_valued(subject, was, now):
