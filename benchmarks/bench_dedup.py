@@ -21,10 +21,10 @@ calibration split: for each Jaccard threshold (no embeddings), then for each cos
 threshold (with the chosen Jaccard, and cosine alone), the precision and recall of
 "skip" (same or near), F0.5 (a wrongly skipped fact is lost from the graph; a wrongly
 kept one is a duplicate that a person can retire: precision weighs more), and the
-accuracy over the four verdicts. The
-chosen thresholds maximise F0.5 (ties: the higher threshold). Cosines come from the real
-model, loaded as search loads it (`semantic.load_encoder()`: all-MiniLM-L6-v2 on ONNX
-Runtime, L2-normalised float32 rows).
+accuracy over the four verdicts. The chosen thresholds maximise F0.5 (ties: the higher
+threshold). Cosines come from the real model, loaded as search loads it
+(`semantic.load_encoder()`: all-MiniLM-L6-v2 on ONNX Runtime, L2-normalised float32
+rows).
 
 Timing: `Vault(path)` on `/work/bench-vaults/v10000x20-s1` (read only: `check` never
 writes), `--checks` random (entity, text) pairs — a third a fact of that entity again,

@@ -333,7 +333,7 @@ class Router:
     def route(self, candidate: Candidate) -> Route:
         agent = candidate.entry.agent
         entity = candidate.entity
-        if entity and not (not _is_address(entity) and names.junk(entity)):
+        if entity and (_is_address(entity) or not names.junk(entity)):
             ref = self._resolve(entity, agent)
             if ref is not None:
                 return self._found(ref, "entity", entity)
