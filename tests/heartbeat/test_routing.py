@@ -366,3 +366,17 @@ def test_a_name_with_and_without_its_honorific_is_counted_once(vault: Vault) -> 
     made = r.route(candidate("Okafor sees Theo on Monday.", "Okafor", n=2))
     assert made == routing.Route(ref("areas/people/dr-okafor"), True, "Okafor", "created")
     assert [c.entity for c in r.released("Okafor")] == ["Dr. Okafor", "Okafor"]
+
+
+def test_the_counts_keep_the_names_mentioned_latest(
+    vault: Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(routing, "MAX_NAMES", 3)
+    r = router(vault)
+    for n, name in enumerate(["Anouk", "Bertil", "Cosima", "Dagny"]):
+        r.route(candidate(f"{name} came by.", name, n=n))
+    r.route(candidate("Anouk came back.", "Anouk", n=9))  # mentioned again: kept
+    r.mentions.save(vault.storage)
+    kept = routing.MentionCounts.load(vault.root)
+    assert sorted(kept.names().values()) == ["Anouk", "Cosima", "Dagny"]
+    assert kept.count("anouk") == 2

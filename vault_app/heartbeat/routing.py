@@ -28,7 +28,9 @@ them written on the next run: the name is then found in the index, its candidate
 wait, and the route names it.
 
 `MentionCounts` is written only through the vault's `Storage` (locked, atomic, backed
-up). A file another process changed since `load` is merged, not overwritten; a corrupt
+up), and stays bounded: the `MAX_NAMES` names mentioned most recently are kept (a name
+dropped after a single mention years ago starts counting again; its fact stays in the
+notes). A file another process changed since `load` is merged, not overwritten; a corrupt
 file raises `CorruptFileError` with its place and is never replaced.
 """
 
@@ -61,6 +63,7 @@ MENTIONS_NAME = "mentions.json"
 CREATE_AT = 3  # entries naming an unknown entity before it is made
 MAX_ENTRIES = 64  # entry refs kept per name (only the count up to CREATE_AT matters)
 MAX_DEFERRED = 500  # waiting candidates kept per name
+MAX_NAMES = 4000  # names kept, the most recently mentioned (the others wait in the notes)
 MAX_BYTES = 32 << 20
 _ADDRESS_PREFIXES = ("agent:", "global:")
 
@@ -210,6 +213,8 @@ class MentionCounts:
         with store.transaction(path) as tx:
             if tx.data is not None and tx.data != self._loaded:
                 self._merge(_parse(path, tx.data))
+            for stale in list(self._state.names)[: max(0, len(self._state.names) - MAX_NAMES)]:
+                del self._state.names[stale]  # mentioned longest ago: the file stays bounded
             data = (
                 orjson.dumps(self._state.model_dump(mode="json"), option=orjson.OPT_INDENT_2)
                 + b"\n"
@@ -259,13 +264,13 @@ class MentionCounts:
     ) -> int:
         """Count the candidate's entry for `name_key` (once per entry) and, with `defer`,
         keep the candidate waiting (once); the count after."""
-        record = self._state.names.get(name_key)
+        record = self._state.names.pop(name_key, None)  # back in last: mentioned latest
         if record is None:
             record = _NameJson(name=name, address=str(address))
-            self._state.names[name_key] = record
             self._released.discard(name_key)
         elif _upgrade(record.address, address):
             record.address = str(address)
+        self._state.names[name_key] = record
         ref = candidate.entry.ref
         if ref not in record.entries:
             record.entries = [*record.entries, ref][-MAX_ENTRIES:]
