@@ -14,6 +14,7 @@ and cron all go through it, so none of them double-runs.
     rules      the default extractor and its quality gate; dates: relative dates resolved
     llm        the OpenAI-compatible extractor
     routing    which entity a candidate goes to; unknown names counted until the third
+               (names: the keys names and entities meet on, kinds, the name index)
     dedup      exact and near duplicates, and changed values that supersede
     run        one heartbeat run, end to end; lease: one runner per vault;
                schedule: when the next heartbeat and synthesis are due (catch-up included)
