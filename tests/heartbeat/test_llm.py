@@ -82,6 +82,7 @@ PLAIN = json.dumps({"facts": [MARIA, PATEL]})
         f"<think>The user wants {{facts}}. Maria [dislikes] it.</think>\n{PLAIN}",
         PLAIN.replace("]}", ",]}").replace("[]}", "[],}"),  # trailing commas
         json.dumps({"result": {"facts": [MARIA, PATEL]}}),
+        f'The shape is {{"fact": ...}} and {{"note": 1}}; here: {PLAIN} [1] {{"facts": []}}',
     ],
     ids=[
         "plain",
@@ -93,6 +94,7 @@ PLAIN = json.dumps({"facts": [MARIA, PATEL]})
         "think",
         "commas",
         "nested",
+        "examples-first",
     ],
 )
 def test_parse_facts_reads_what_models_write(content: str) -> None:
@@ -271,6 +273,15 @@ def test_a_cut_off_answer_says_the_model_hit_its_token_limit(endpoint: FakeChatE
     assert reason.startswith("the model stopped at its token limit: the answer's JSON is malformed")
 
 
+def test_an_oversized_answer_fails_its_entry(endpoint: FakeChatEndpoint) -> None:
+    endpoint.push(fake_llm.chat("x" * (llm.MAX_ANSWER_BYTES + 1)), fake_llm.facts(MARIA))
+    first, second = entry(n=1), entry(n=2)
+    result = extractor(endpoint).extract([first, second])
+    url = f"{endpoint.base_url}/chat/completions"
+    assert result.failed == [(first, f"the answer from {url} is over 1 MiB")]
+    assert [c.entry for c in result.candidates] == [second]
+
+
 def test_a_500_then_success_is_retried(endpoint: FakeChatEndpoint) -> None:
     endpoint.push(fake_llm.error(500, "model is loading"), fake_llm.facts(MARIA))
     result = extractor(endpoint).extract([entry()])
@@ -299,16 +310,36 @@ def test_500_always_fails_after_exactly_retries_plus_one_attempts(retries: int) 
 
 
 @pytest.mark.timeout(20)  # the endpoint would answer after 60 s: the call must end long before
-def test_a_silent_endpoint_times_out_and_is_not_waited_for(endpoint: FakeChatEndpoint) -> None:
-    endpoint.push(Reply(delay=60, body={}), Reply(delay=60, body={}))
-    first, second = entry(n=1), entry(n=2)
-    result = extractor(endpoint, timeout_s=0.3).extract([first, second])
+def test_a_silent_endpoint_times_out_twice_and_the_rest_is_not_sent(
+    endpoint: FakeChatEndpoint,
+) -> None:
+    endpoint.push(*[Reply(delay=60, body={})] * 3)
+    entries = [entry(n=n) for n in range(3)]
+    result = extractor(endpoint, timeout_s=0.3).extract(entries)
     reason = f"no answer from {endpoint.base_url}/chat/completions within 0.3 s"
     assert result.failed == [
-        (first, reason),
-        (second, f"not sent: an earlier entry failed: {reason}"),
+        (entries[0], reason),
+        (entries[1], reason),
+        (entries[2], f"not sent: the endpoint failed: {reason}"),
     ]
-    assert len(endpoint.requests) == 1  # a timeout is not retried, and the endpoint is down
+    assert len(endpoint.requests) == 2  # a timeout is not retried
+
+
+def test_an_entry_the_server_chokes_on_does_not_starve_the_others() -> None:
+    def answer(request: Received) -> Reply:
+        if "poison" in request.user:
+            return fake_llm.error(500, "llama_decode failed")
+        return fake_llm.facts(MARIA)
+
+    with FakeChatEndpoint(answer) as endpoint:
+        entries = [entry("fine", 0), entry("poison", 1), entry("fine", 2), entry("fine", 3)]
+        result = extractor(endpoint, retries=1).extract(entries)
+        assert [c.entry for c in result.candidates] == [entries[0], entries[2], entries[3]]
+        url = f"{endpoint.base_url}/chat/completions"
+        assert result.failed == [
+            (entries[1], f"HTTP 500 from {url}: llama_decode failed, after 2 attempts")
+        ]
+        assert len(endpoint.requests) == 5
 
 
 def test_a_refused_connection_fails_after_the_retries_and_the_rest_is_not_sent() -> None:
@@ -322,7 +353,7 @@ def test_a_refused_connection_fails_after_the_retries_and_the_rest_is_not_sent()
     )
     assert result.failed == [
         (first, reason),
-        (second, f"not sent: an earlier entry failed: {reason}"),
+        (second, f"not sent: the endpoint failed: {reason}"),
     ]
     assert result.candidates == []
 
@@ -431,7 +462,7 @@ def test_a_refused_key_and_a_wrong_address_stop_the_batch(endpoint: FakeChatEndp
     )
     assert result.failed == [
         (first, reason),
-        (second, f"not sent: an earlier entry failed: {reason}"),
+        (second, f"not sent: the endpoint failed: {reason}"),
     ]
 
     wrong = llm.LlmExtractor(endpoint.base_url.removesuffix("/v1"), "m", retries=0)

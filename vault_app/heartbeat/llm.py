@@ -15,11 +15,15 @@ object, one inside a ```json fence, one with prose around it, a bare list of fac
 says what was there.
 
 Failures are sorted by whose they are. An answer about this entry that cannot be used
-(unreadable, a 400, a 413) fails this entry and the next entry goes on. A failure of the
-endpoint itself — unreachable, silent past `timeout_s`, 401/403/404, still 429 or 5xx
-after the retries, not speaking the chat API — fails this entry and every entry after it
-without sending them: the next run retries them all (the cursor stays before them), and
-a run against a dead endpoint costs one entry's retries, not a thousand. Connection
+(unreadable, a 400, a 413) fails this entry and the next entry goes on. A failure that
+is the endpoint's whatever the entry — unreachable after the retries, 401/403/404, a
+redirect, not speaking the chat API, a long Retry-After — fails this entry and every
+entry after it without sending them: the next run retries them all (the cursor stays
+before failed entries), and a run against a dead endpoint costs one entry's retries,
+not a thousand. A failure that may be this entry's — silent past `timeout_s`, still 5xx
+or 429 after the retries — fails it and the next entry is tried; a second such failure
+in a row stops the batch the same way. So an entry that makes the server choke never
+starves the entries after it, and a hung server costs two timeouts. Connection
 errors, 429 and 5xx are retried `retries` times with a short doubling backoff, or after
 the server's Retry-After when that is at most `MAX_RETRY_AFTER_S` (a longer one fails
 at once: the next run is the retry). A timeout is not retried (the same request would
@@ -54,13 +58,14 @@ from vault_app.heartbeat import model
 log = logging.getLogger(__name__)
 
 PROMPT_RESOURCE = "data/extract_prompt.md"
-MAX_ANSWER_BYTES = 4 << 20  # a chat answer bigger than this is not a list of facts
+MAX_ANSWER_BYTES = 1 << 20  # a chat answer bigger than this is not a list of facts
 MAX_RETRY_AFTER_S = 10.0  # a server asking for a longer wait is retried by the next run
 MAX_BACKOFF_S = 8.0
-MAX_JSON_STARTS = 200  # the `{`/`[` positions `parse_facts` tries in prose
+MAX_JSON_STARTS = 64  # the `{`/`[` positions `parse_facts` tries in prose
 JSON_MODE = {"type": "json_object"}
 
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
+_JSON_START = re.compile(r"[{\[]")
 _FENCE = re.compile(r"```[ \t]*[A-Za-z]*[ \t]*\r?\n(.*?)```", re.DOTALL)
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 _CATEGORY_ALIASES = {
@@ -87,7 +92,14 @@ class LlmError(errors.VaultError):
 
 
 class _EndpointError(LlmError):
-    """A failure of the endpoint, not of one entry: the entries after it are not sent."""
+    """A failure of the endpoint rather than of this entry's answer. `certain`: it is the
+    endpoint's whatever the entry (unreachable, a refused key, a wrong address), so the
+    entries after it are not sent; otherwise (a timeout, 5xx after the retries) it may be
+    this entry's, and only a second one in a row stops the batch."""
+
+    def __init__(self, message: str, *, certain: bool) -> None:
+        super().__init__(message)
+        self.certain = certain
 
 
 def load_prompt() -> str:
@@ -125,34 +137,57 @@ def parse_facts(content: str) -> list[dict[str, Any]]:
     text = _THINK.sub("", content).strip()
     if not text:
         raise LlmError("the answer is empty")
-    return _facts_of(_find_json(text))
-
-
-def _find_json(text: str) -> Any:
     value, problem = _loads(text)
     if problem is None:
-        return value
+        return _facts_of(value)  # the whole answer is JSON: what it says is the answer
+    refusal: LlmError | None = None  # the first JSON value found that holds no facts
     for block in _FENCE.findall(text):
-        value, _ = _loads(block.strip())
-        if isinstance(value, (dict, list)):
-            return value
-    first_problem: str | None = None
-    decoder = json.JSONDecoder()
-    starts = [m.start() for m in re.finditer(r"[{\[]", text)][:MAX_JSON_STARTS]
-    for start in starts:
-        try:
-            value, _end = decoder.raw_decode(text, start)
-        except json.JSONDecodeError as exc:
-            if text[start] == "{" and exc.pos > start + 1 and first_problem is None:
-                first_problem = f"{exc.msg} at line {exc.lineno} column {exc.colno}"
-            continue
-        except RecursionError:
-            continue
-        if isinstance(value, dict) or (isinstance(value, list) and _has_fact_items(value)):
-            return value
-    if first_problem is not None:
-        raise LlmError(f"the answer's JSON is malformed or cut off ({first_problem})")
+        value, problem = _loads(block.strip())
+        if problem is None:
+            try:
+                return _facts_of(value)
+            except LlmError as exc:
+                refusal = refusal or exc
+    facts, broken = _scan(text)
+    if facts is not None:
+        return facts
+    if isinstance(broken, LlmError):
+        refusal = refusal or broken
+    if refusal is not None:
+        raise refusal
+    if broken is not None:
+        raise LlmError(f"the answer's JSON is malformed or cut off ({broken})")
     raise LlmError(f"the answer holds no JSON object or list (it starts {_clip(text)!r})")
+
+
+def _scan(text: str) -> tuple[list[dict[str, Any]] | None, LlmError | str | None]:
+    """The facts of the first JSON object or list in prose that holds some; else None and
+    the first complaint: a value without facts (an `LlmError`), or where the first `{`
+    that began like JSON broke off. Linear: a decoded value's inside is not rescanned."""
+    decoder = json.JSONDecoder()
+    complaint: LlmError | str | None = None
+    match = _JSON_START.search(text)
+    for _ in range(MAX_JSON_STARTS):
+        if match is None:
+            break
+        start, resume = match.start(), match.start() + 1
+        try:
+            value, end = decoder.raw_decode(text, start)
+        except json.JSONDecodeError as exc:
+            if text[start] == "{" and exc.pos > start + 1 and complaint is None:
+                complaint = f"{exc.msg} at line {exc.lineno} column {exc.colno}"
+        except RecursionError:
+            pass
+        else:
+            if isinstance(value, dict) or (isinstance(value, list) and _has_fact_items(value)):
+                try:
+                    return _facts_of(value), None
+                except LlmError as exc:
+                    if not isinstance(complaint, LlmError):
+                        complaint = exc
+            resume = end
+        match = _JSON_START.search(text, resume)
+    return None, complaint
 
 
 def _loads(text: str) -> tuple[Any, str | None]:
@@ -373,6 +408,7 @@ class LlmExtractor:
         if self._key is not None:
             headers["Authorization"] = f"Bearer {self._key}"
         timeout = httpx2.Timeout(self.timeout_s)
+        troubled = False  # the entry before failed at the endpoint
         with httpx2.Client(timeout=timeout, headers=headers, follow_redirects=False) as client:
             for index, entry in enumerate(entries):
                 try:
@@ -380,11 +416,15 @@ class LlmExtractor:
                 except _EndpointError as exc:
                     reason = self._scrub(str(exc))
                     result.failed.append((entry, reason))
-                    unsent = f"not sent: an earlier entry failed: {reason}"
-                    result.failed.extend((rest, unsent) for rest in entries[index + 1 :])
-                    break
+                    if exc.certain or troubled:
+                        unsent = f"not sent: the endpoint failed: {reason}"
+                        result.failed.extend((rest, unsent) for rest in entries[index + 1 :])
+                        break
+                    troubled = True
+                    continue
                 except LlmError as exc:
                     result.failed.append((entry, self._scrub(str(exc))))
+                troubled = False
         return result
 
     def _extract_one(self, client: httpx2.Client, entry: model.Entry) -> list[model.Candidate]:
@@ -417,12 +457,14 @@ class LlmExtractor:
             if json_mode:
                 payload["response_format"] = JSON_MODE
             retry_after: float | None = None
+            reply: _Reply | None = None
             try:
                 reply = self._send(client, payload)
             except httpx2.TimeoutException as exc:
                 if not isinstance(exc, httpx2.ConnectTimeout):
                     raise _EndpointError(
-                        f"no answer from {_shown(self.url)} within {self.timeout_s:g} s"
+                        f"no answer from {_shown(self.url)} within {self.timeout_s:g} s",
+                        certain=False,
                     ) from None
                 problem = (
                     f"cannot reach {_shown(self.url)} (no connection within {self.timeout_s:g} s)"
@@ -450,10 +492,14 @@ class LlmExtractor:
                 problem = f"HTTP {reply.status} from {_shown(self.url)}{_said(reply)}"
                 retry_after = _retry_after(reply.headers)
                 if retry_after is not None and retry_after > MAX_RETRY_AFTER_S:
-                    raise _EndpointError(f"{problem}; it asks to wait {retry_after:g} s")
+                    raise _EndpointError(
+                        f"{problem}; it asks to wait {retry_after:g} s", certain=True
+                    )
             if attempt >= self.retries:
                 tries = "1 attempt" if attempt == 0 else f"{attempt + 1} attempts"
-                raise _EndpointError(f"{problem}, after {tries}")
+                # a server that cannot be reached is down for every entry; one that
+                # answers 5xx may fail on this entry only
+                raise _EndpointError(f"{problem}, after {tries}", certain=reply is None)
             wait = retry_after if retry_after is not None else self._backoff(attempt)
             log.info("%s; retrying in %.2g s", self._scrub(problem), wait)
             time.sleep(wait)
@@ -486,17 +532,19 @@ class LlmExtractor:
                 hint = "no API key was sent: set [heartbeat] api_key_env"
             else:
                 hint = "the API key was refused: check the variable [heartbeat] api_key_env names"
-            return _EndpointError(f"HTTP {reply.status} from {where}: {hint}")
+            return _EndpointError(f"HTTP {reply.status} from {where}: {hint}", certain=True)
         if reply.status in (404, 405):
             return _EndpointError(
                 f"HTTP {reply.status} from {where}{_said(reply)}: is the model {self.model!r} "
-                f"there, and is the base URL the API root (e.g. http://127.0.0.1:11434/v1)?"
+                f"there, and is the base URL the API root (e.g. http://127.0.0.1:11434/v1)?",
+                certain=True,
             )
         if 300 <= reply.status < 400:
             target = reply.headers.get("location", "elsewhere")
             return _EndpointError(
                 f"HTTP {reply.status} from {where}: it redirects to {_clip(target)!r}; "
-                f"set llm_base_url to the final address"
+                f"set llm_base_url to the final address",
+                certain=True,
             )
         return LlmError(f"HTTP {reply.status} from {where}{_said(reply)}")
 
@@ -509,11 +557,15 @@ class LlmExtractor:
         except (ValueError, RecursionError):
             raise _EndpointError(
                 f"{where} does not answer with JSON (it starts {_clip(_text(reply.body))!r}): "
-                f"is it an OpenAI-compatible endpoint?"
+                f"is it an OpenAI-compatible endpoint?",
+                certain=True,
             ) from None
         choices = body.get("choices") if isinstance(body, dict) else None
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-            raise _EndpointError(f'{where} answers without "choices": is it OpenAI-compatible?')
+            raise _EndpointError(
+                f'{where} answers without "choices"{_said(reply)}: is it OpenAI-compatible?',
+                certain=True,
+            )
         message = choices[0].get("message")
         content = message.get("content") if isinstance(message, dict) else None
         if isinstance(content, list):  # content parts
