@@ -25,7 +25,7 @@ KEY = "sk-test-5ecret-key-0123456789"
 DAY = dt.date(2026, 11, 20)  # a Friday
 
 MARIA = {
-    "fact": "Maria dislikes cilantro",
+    "fact": "Maria hates cilantro",
     "category": "preference",
     "entity": "Maria",
     "relatedEntities": [],
@@ -203,7 +203,7 @@ def test_good_json_becomes_candidates_and_the_request_is_openai_shaped(
     result = extractor(endpoint).extract([one])
     assert result.failed == []
     assert result.candidates == [
-        models_candidate("Maria dislikes cilantro", models.FactCategory.PREFERENCE, one, "Maria"),
+        models_candidate("Maria hates cilantro", models.FactCategory.PREFERENCE, one, "Maria"),
         models_candidate(
             "Dr. Patel is Leo's doctor",
             models.FactCategory.RELATIONSHIP,
@@ -503,16 +503,35 @@ def test_one_bad_answer_among_several_fails_only_its_entry(endpoint: FakeChatEnd
 
 def test_unicode_goes_out_and_comes_back_whole(endpoint: FakeChatEndpoint) -> None:
     text = "Zoë (our niece 👧) adores crème brûlée; Jürgen lives in Zürich — 東京 next year?"
-    fact = {"fact": "Zoë adores crème brûlée", "category": "preference", "entity": "Zoë",
+    fact = {"fact": "Zoë loves crème brûlée", "category": "preference", "entity": "Zoë",
             "relatedEntities": ["Jürgen", "東京"]}  # fmt: skip
     endpoint.push(fake_llm.facts(fact))
     [candidate] = extractor(endpoint).extract([entry(text)]).candidates
     assert (candidate.fact, candidate.entity, candidate.related) == (
-        "Zoë adores crème brûlée",
+        "Zoë loves crème brûlée",
         "Zoë",
         ("Jürgen", "東京"),
     )
     assert endpoint.requests[0].user.endswith(text)
+
+
+def test_relative_dates_are_resolved_and_the_gate_drops_what_the_model_let_through(
+    endpoint: FakeChatEndpoint,
+) -> None:
+    endpoint.push(
+        fake_llm.facts(
+            {"fact": "Leo started school yesterday", "category": "milestone", "entity": "Leo"},
+            {"fact": "The plumber comes next Tuesday", "category": "milestone"},
+            {"fact": "Maybe we'll repaint the hall", "category": "context"},
+            {"fact": "Lovely sunny morning!", "category": "context"},
+            {"fact": "Should we call the plumber?", "category": "context"},
+        )
+    )
+    result = extractor(endpoint).extract([entry()])  # the entry's date: Friday 2026-11-20
+    assert [c.fact for c in result.candidates] == [
+        "Leo started school on 2026-11-19",
+        "The plumber comes on 2026-11-24",
+    ]
 
 
 def test_no_entries_sends_nothing(endpoint: FakeChatEndpoint) -> None:

@@ -12,7 +12,9 @@ The answer is read by `parse_facts`, which takes what models really write: a bar
 object, one inside a ```json fence, one with prose around it, a bare list of facts, a
 `<think>` block first, camelCase or snake_case keys, unknown categories (read as
 `context`); blank facts are dropped. An answer with nothing usable is an `LlmError` that
-says what was there.
+says what was there. The prompt asks for absolute dates; a relative one the model left
+anyway is resolved against the entry's date (`dates.resolve`), and a fact the rules'
+quality gate refuses (`rules.passes_gate`: a hedge, small talk, a question) is dropped.
 
 Failures are sorted by whose they are. An answer about this entry that cannot be used
 (unreadable, a 400, a 413) fails this entry and the next entry goes on. A failure that
@@ -53,7 +55,7 @@ from typing import Any
 import httpx2
 
 from vault_app.core import config, errors, models, strict_json
-from vault_app.heartbeat import model
+from vault_app.heartbeat import dates, model, rules
 
 log = logging.getLogger(__name__)
 
@@ -439,7 +441,8 @@ class LlmExtractor:
             if cut:  # the likelier cause, said first
                 raise LlmError(f"the model stopped at its token limit: {exc}") from None
             raise
-        return [_candidate(fact, entry) for fact in facts]
+        found = (_candidate(fact, entry) for fact in facts)
+        return [candidate for candidate in found if candidate is not None]
 
     def _complete(self, client: httpx2.Client, messages: list[dict[str, str]]) -> tuple[str, bool]:
         """The assistant's content for `messages` and whether the model was cut off at
@@ -583,9 +586,15 @@ class LlmExtractor:
         return text
 
 
-def _candidate(fact: dict[str, Any], entry: model.Entry) -> model.Candidate:
+def _candidate(fact: dict[str, Any], entry: model.Entry) -> model.Candidate | None:
+    """`fact` as a candidate from `entry`: a relative date the model left is made
+    absolute against the entry's date, and what the rules' quality gate refuses (a
+    hedge, small talk, a question the model let through) is None."""
+    text = dates.resolve(fact["fact"], entry.date)
+    if not rules.passes_gate(text):
+        return None
     return model.Candidate(
-        fact=fact["fact"],
+        fact=text,
         category=models.FactCategory(fact["category"]),
         entry=entry,
         entity=fact["entity"],
