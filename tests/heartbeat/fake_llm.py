@@ -10,9 +10,11 @@ bytes), headers, a delay before answering (cut short when the endpoint closes, s
 test of a timeout does not wait it out) and `drop` (close the connection unanswered).
 
 `chat(content)` is a chat-completion reply whose assistant message is `content`;
-`error(status, message)` an OpenAI-style error. The LLM extractor's tests, the runner's
-tests and `benchmarks/extraction_quality.py --extractor llm` use it (import it as
-`tests.heartbeat.fake_llm` with the repository root on `sys.path`).
+`error(status, message)` an OpenAI-style error; `recorded(answers)` a script serving
+recorded answers by the request's user message (`llm.user_message(entry)`). The LLM
+extractor's tests, the runner's tests and `benchmarks/extraction_quality.py --extractor
+llm` (recorded answers from `benchmarks/data/extraction/llm_responses.jsonl`) use it;
+import it as `tests.heartbeat.fake_llm` with the repository root on `sys.path`.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from __future__ import annotations
 import collections
 import json
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
@@ -84,6 +86,19 @@ def facts(*items: dict[str, Any]) -> Reply:
 def error(status: int, message: str, headers: dict[str, str] | None = None) -> Reply:
     """An OpenAI-style error answer."""
     return Reply(status, {"error": {"message": message, "type": "fake"}}, headers or {})
+
+
+def recorded(answers: Mapping[str, str]) -> Script:
+    """A script answering each request with the recorded content for its user message
+    (keys: `llm.user_message(entry)`), and a 400 naming the message when none is."""
+
+    def answer(request: Received) -> Reply:
+        content = answers.get(request.user)
+        if content is None:
+            return error(400, f"FakeChatEndpoint: nothing recorded for {request.user[:80]!r}")
+        return chat(content)
+
+    return answer
 
 
 class _Server(ThreadingHTTPServer):

@@ -361,8 +361,9 @@ def test_a_refused_connection_fails_after_the_retries_and_the_rest_is_not_sent()
 def test_an_endpoint_refusing_json_mode_is_asked_without_it_for_the_session(
     endpoint: FakeChatEndpoint,
 ) -> None:
+    lm_studio = {"error": "'response_format.type' must be 'json_schema' or 'text'"}
     endpoint.push(
-        fake_llm.error(400, "Unrecognized request argument supplied: response_format"),
+        Reply(400, lm_studio),  # LM Studio's own answer to JSON mode
         fake_llm.facts(MARIA),
         fake_llm.facts(PATEL),
     )
@@ -403,8 +404,13 @@ def test_a_400_with_and_without_json_mode_fails_the_entry_and_keeps_json_mode(
     assert ex.json_mode is True
 
 
-def test_429_is_retried_after_a_small_retry_after(endpoint: FakeChatEndpoint) -> None:
-    endpoint.push(fake_llm.error(429, "slow down", {"Retry-After": "1"}), fake_llm.facts(MARIA))
+@pytest.mark.parametrize("retry_after", ["1", "Wed, 21 Oct 2015 07:28:00 GMT", "soon"])
+def test_429_is_retried_after_a_small_retry_after(
+    endpoint: FakeChatEndpoint, retry_after: str
+) -> None:
+    endpoint.push(
+        fake_llm.error(429, "slow down", {"Retry-After": retry_after}), fake_llm.facts(MARIA)
+    )
     result = extractor(endpoint).extract([entry()])
     assert [c.fact for c in result.candidates] == [MARIA["fact"]]
     assert len(endpoint.requests) == 2
@@ -532,6 +538,22 @@ def test_relative_dates_are_resolved_and_the_gate_drops_what_the_model_let_throu
         "Leo started school on 2026-11-19",
         "The plumber comes on 2026-11-24",
     ]
+
+
+def test_recorded_answers_are_served_by_user_message() -> None:
+    first, second, unknown = entry("Maria hates cilantro.", 1), entry("Dr. Patel", 2), entry(n=3)
+    answers = {
+        llm.user_message(first): json.dumps({"facts": [MARIA]}),
+        llm.user_message(second): f"```json\n{json.dumps([PATEL])}\n```",
+    }
+    with FakeChatEndpoint(fake_llm.recorded(answers)) as endpoint:
+        result = extractor(endpoint).extract([first, second, unknown])
+    assert [(c.fact, c.entry) for c in result.candidates] == [
+        (MARIA["fact"], first),
+        (PATEL["fact"], second),
+    ]
+    [(failed, reason)] = result.failed
+    assert failed == unknown and 'nothing recorded for "Date: 2026-11-20 (Friday)' in reason
 
 
 def test_no_entries_sends_nothing(endpoint: FakeChatEndpoint) -> None:
