@@ -590,6 +590,9 @@ def test_from_settings() -> None:
         ),
         ({"llm_base_url": "localhost:11434/v1"}, {}, "is not an http(s) URL with a host"),
         ({"llm_base_url": "ftp://host/v1"}, {}, "is not an http(s) URL with a host"),
+        ({"llm_base_url": "http://[::1/v1"}, {}, "the endpoint address is not a URL"),
+        ({"api_key_env": "K"}, {"K": "ключ-0123"}, "the API key holds characters an HTTP"),
+        ({"api_key_env": "K"}, {"K": "sk-one two"}, "the API key holds characters an HTTP"),
     ],
 )
 def test_from_settings_refuses_what_cannot_work(
@@ -601,6 +604,17 @@ def test_from_settings_refuses_what_cannot_work(
     with pytest.raises(llm.LlmError) as caught:
         llm.from_settings(settings, environ)
     assert reason in str(caught.value)
+    assert all(secret not in str(caught.value) for secret in environ.values())
+
+
+def test_a_key_read_with_its_newline_is_sent_without_it(endpoint: FakeChatEndpoint) -> None:
+    endpoint.push(fake_llm.facts(MARIA))
+    settings = config.HeartbeatSettings(
+        llm_base_url=endpoint.base_url, llm_model="m", api_key_env="K"
+    )
+    ex = llm.from_settings(settings, {"K": f"{KEY}\n"})
+    assert ex is not None and ex.extract([entry()]).failed == []
+    assert endpoint.requests[0].headers["authorization"] == f"Bearer {KEY}"
 
 
 def test_a_password_in_the_address_is_not_shown() -> None:

@@ -69,6 +69,7 @@ JSON_MODE = {"type": "json_object"}
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 _JSON_START = re.compile(r"[{\[]")
 _FENCE = re.compile(r"```[ \t]*[A-Za-z]*[ \t]*\r?\n(.*?)```", re.DOTALL)
+_HEADER_SAFE = re.compile(r"[\x21-\x7e]+")  # printable ASCII, no spaces
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 _CATEGORY_ALIASES = {
     "relation": models.FactCategory.RELATIONSHIP,
@@ -374,11 +375,17 @@ class LlmExtractor:
         prompt: str | None = None,
         backoff_s: float = 0.5,
     ) -> None:
-        url = httpx2.URL(base_url.strip().rstrip("/") + "/chat/completions")
+        try:
+            url = httpx2.URL(base_url.strip().rstrip("/") + "/chat/completions")
+        except httpx2.InvalidURL as exc:
+            raise LlmError(f"the endpoint address is not a URL ({exc})") from None
         if url.scheme not in ("http", "https") or not url.host:
             raise LlmError(f"the endpoint {_shown(url)!r} is not an http(s) URL with a host")
         if not model.strip():
             raise LlmError("no model is named for the endpoint (set [heartbeat] llm_model)")
+        api_key = (api_key or "").strip() or None
+        if api_key is not None and not _HEADER_SAFE.fullmatch(api_key):
+            raise LlmError("the API key holds characters an HTTP header cannot carry")
         if timeout_s <= 0 or retries < 0 or backoff_s < 0:
             raise LlmError("timeout_s must be above 0, retries and backoff_s 0 or more")
         self.url = url
@@ -388,7 +395,7 @@ class LlmExtractor:
         self.retries = int(retries)
         self.backoff_s = float(backoff_s)
         self.prompt = load_prompt() if prompt is None else prompt
-        self._key = api_key or None
+        self._key = api_key
         self._json_mode = True  # until the endpoint refuses it
         self._answered = False  # an exchange has succeeded: a 400 is no longer suspect
 
@@ -445,59 +452,46 @@ class LlmExtractor:
         return [candidate for candidate in found if candidate is not None]
 
     def _complete(self, client: httpx2.Client, messages: list[dict[str, str]]) -> tuple[str, bool]:
-        """The assistant's content for `messages` and whether the model was cut off at
-        its token limit, with the retries and the JSON-mode
-        fallback; raises `LlmError` (this entry) or `_EndpointError` (the endpoint)."""
+        """The assistant's content for `messages`, and whether the model stopped at its
+        token limit: retried on connection errors, 429 and 5xx, asked once more without
+        JSON mode when that is refused. Raises `LlmError` (this entry's failure) or
+        `_EndpointError` (the endpoint's)."""
         json_mode = self._json_mode
         attempt = 0
         while True:
-            payload: dict[str, Any] = {
-                "model": self.model,
-                "messages": messages,
-                "temperature": 0,
-                "stream": False,
-            }
-            if json_mode:
-                payload["response_format"] = JSON_MODE
             retry_after: float | None = None
-            reply: _Reply | None = None
+            reply: _Reply | None = None  # None: no answer at all
             try:
-                reply = self._send(client, payload)
+                got = self._send(client, self._payload(messages, json_mode))
             except httpx2.TimeoutException as exc:
                 if not isinstance(exc, httpx2.ConnectTimeout):
                     raise _EndpointError(
                         f"no answer from {_shown(self.url)} within {self.timeout_s:g} s",
-                        certain=False,
+                        certain=False,  # this entry may just take the model long
                     ) from None
-                problem = (
-                    f"cannot reach {_shown(self.url)} (no connection within {self.timeout_s:g} s)"
-                )
+                problem = f"no connection within {self.timeout_s:g} s"
             except httpx2.TransportError as exc:
-                problem = f"cannot reach {_shown(self.url)} ({_transport_reason(exc)})"
-            except httpx2.HTTPError as exc:
+                problem = _transport_reason(exc)
+            except httpx2.HTTPError as exc:  # a body that cannot be decoded, say
                 raise LlmError(f"a broken answer from {_shown(self.url)} ({exc})") from None
             else:
-                if 200 <= reply.status < 300:
-                    if json_mode != self._json_mode:
-                        self._json_mode = json_mode
-                        log.info("%s refuses JSON mode; asking without it", _shown(self.url))
-                    self._answered = True
-                    return self._content(reply)
-                if reply.status == 400 and json_mode:
-                    names_it = b"response_format" in reply.body
-                    if names_it or not self._answered:
-                        if names_it:
-                            self._json_mode = False
-                        json_mode = False
-                        continue  # once more without JSON mode; not a retry
-                if reply.status != 429 and reply.status < 500:
-                    raise self._refused(reply)
-                problem = f"HTTP {reply.status} from {_shown(self.url)}{_said(reply)}"
-                retry_after = _retry_after(reply.headers)
-                if retry_after is not None and retry_after > MAX_RETRY_AFTER_S:
-                    raise _EndpointError(
-                        f"{problem}; it asks to wait {retry_after:g} s", certain=True
-                    )
+                reply = got
+                if 200 <= got.status < 300:
+                    self._succeeded(json_mode)
+                    return self._content(got)
+                if self._refuses_json_mode(got, json_mode):
+                    json_mode = False
+                    continue  # once more without JSON mode; not a retry
+                if got.status != 429 and got.status < 500:
+                    raise self._refused(got)
+                problem, retry_after = _said(got), _retry_after(got.headers)
+            problem = (
+                f"cannot reach {_shown(self.url)} ({problem})"
+                if reply is None
+                else f"HTTP {reply.status} from {_shown(self.url)}{problem}"
+            )
+            if retry_after is not None and retry_after > MAX_RETRY_AFTER_S:
+                raise _EndpointError(f"{problem}; it asks to wait {retry_after:g} s", certain=True)
             if attempt >= self.retries:
                 tries = "1 attempt" if attempt == 0 else f"{attempt + 1} attempts"
                 # a server that cannot be reached is down for every entry; one that
@@ -507,6 +501,37 @@ class LlmExtractor:
             log.info("%s; retrying in %.2g s", self._scrub(problem), wait)
             time.sleep(wait)
             attempt += 1
+
+    def _payload(self, messages: list[dict[str, str]], json_mode: bool) -> dict[str, Any]:
+        payload: dict[str, Any] = {
+            "model": self.model,
+            "messages": messages,
+            "temperature": 0,
+            "stream": False,
+        }
+        if json_mode:
+            payload["response_format"] = JSON_MODE
+        return payload
+
+    def _refuses_json_mode(self, reply: _Reply, json_mode: bool) -> bool:
+        """Whether this 400 may be a refusal of JSON mode: it names `response_format`
+        (then JSON mode is off for good; a validating server may say 422), or nothing
+        has succeeded yet."""
+        if reply.status not in (400, 422) or not json_mode:
+            return False
+        if b"response_format" in reply.body:
+            self._json_mode = False
+            log.info("%s refuses JSON mode; asking without it", _shown(self.url))
+            return True
+        return reply.status == 400 and not self._answered
+
+    def _succeeded(self, json_mode: bool) -> None:
+        """An answer came: a request without JSON mode that worked after one with it
+        failed settles that this endpoint refuses it."""
+        if json_mode != self._json_mode:
+            self._json_mode = json_mode
+            log.info("%s refuses JSON mode; asking without it", _shown(self.url))
+        self._answered = True
 
     def _send(self, client: httpx2.Client, payload: dict[str, Any]) -> _Reply:
         """One POST, its body read to the end within `timeout_s` and `MAX_ANSWER_BYTES`."""
