@@ -16,21 +16,19 @@ says what was there. The prompt asks for absolute dates; a relative one the mode
 anyway is resolved against the entry's date (`dates.resolve`), and a fact the rules'
 quality gate refuses (`rules.passes_gate`: a hedge, small talk, a question) is dropped.
 
-Failures are sorted by whose they are. An answer about this entry that cannot be used
-(unreadable, a 400, a 413) fails this entry and the next entry goes on. A failure that
-is the endpoint's whatever the entry — unreachable after the retries, 401/403/404, a
-redirect, not speaking the chat API, a long Retry-After — fails this entry and every
-entry after it without sending them: the next run retries them all (the cursor stays
-before failed entries), and a run against a dead endpoint costs one entry's retries,
-not a thousand. A failure that may be this entry's — silent past `timeout_s`, still 5xx
-or 429 after the retries — fails it and the next entry is tried; a second such failure
-in a row stops the batch the same way. So an entry that makes the server choke never
-starves the entries after it, and a hung server costs two timeouts. Connection
-errors, 429 and 5xx are retried `retries` times with a short doubling backoff, or after
-the server's Retry-After when that is at most `MAX_RETRY_AFTER_S` (a longer one fails
-at once: the next run is the retry). A timeout is not retried (the same request would
-wait as long again). Each attempt is bounded: `timeout_s` to connect, `timeout_s` for
-each read, and the answer's body must be in by `timeout_s` after the request went out.
+Failures are sorted by whose they are. An unusable answer about this entry (unreadable,
+a 400) fails it and the next entry goes on. A failure of the endpoint whatever the entry
+— unreachable after the retries, 401/403/404, a redirect, not the chat API, a long
+Retry-After — fails it and every entry after it unsent (the next run retries them: the
+cursor stays before failed entries), so a dead endpoint costs one entry's retries, not
+a thousand. One that may be this entry's — no answer within `timeout_s`, 5xx or 429
+after the retries — fails it and the next entry is tried; a second in a row stops the
+batch too: an entry the server chokes on never starves the others, a hung server costs
+two timeouts. Connection errors, 429 and 5xx are retried `retries` times after a short
+doubling backoff, or after the server's Retry-After when that is at most
+`MAX_RETRY_AFTER_S` (a longer one fails at once: the next run is the retry); a timeout
+is not (the same request would wait as long again). An attempt is bounded: `timeout_s`
+to connect, for each read, and for the whole body after the request went out.
 
 The API key (from the environment variable that `[heartbeat] api_key_env` names) goes in
 `Authorization: Bearer …` and nowhere else: no log line, no error message and no failure
@@ -71,16 +69,10 @@ _JSON_START = re.compile(r"[{\[]")
 _FENCE = re.compile(r"```[ \t]*[A-Za-z]*[ \t]*\r?\n(.*?)```", re.DOTALL)
 _HEADER_SAFE = re.compile(r"[\x21-\x7e]+")  # printable ASCII, no spaces
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
-_CATEGORY_ALIASES = {
-    "relation": models.FactCategory.RELATIONSHIP,
-    "relations": models.FactCategory.RELATIONSHIP,
-    "event": models.FactCategory.MILESTONE,
-    "date": models.FactCategory.MILESTONE,
-    "state": models.FactCategory.STATUS,
-    "like": models.FactCategory.PREFERENCE,
-    "dislike": models.FactCategory.PREFERENCE,
-    "habit": models.FactCategory.PREFERENCE,
-}
+_CATEGORY_ALIASES = {  # other words models use for the five categories
+    "relation": "relationship", "event": "milestone", "date": "milestone", "state": "status",
+    "like": "preference", "dislike": "preference", "habit": "preference",
+}  # fmt: skip
 # the keys of a fact as models spell them, by their letters only (relatedEntities,
 # related_entities and "Related Entities" are all "relatedentities")
 _FACT_KEYS = ("fact", "text", "statement", "content")
@@ -312,7 +304,7 @@ def _category(value: Any) -> models.FactCategory:
             return models.FactCategory(candidate)
         except ValueError:
             if candidate in _CATEGORY_ALIASES:
-                return _CATEGORY_ALIASES[candidate]
+                return models.FactCategory(_CATEGORY_ALIASES[candidate])
     return models.FactCategory.CONTEXT
 
 
@@ -503,12 +495,7 @@ class LlmExtractor:
             attempt += 1
 
     def _payload(self, messages: list[dict[str, str]], json_mode: bool) -> dict[str, Any]:
-        payload: dict[str, Any] = {
-            "model": self.model,
-            "messages": messages,
-            "temperature": 0,
-            "stream": False,
-        }
+        payload = {"model": self.model, "messages": messages, "temperature": 0, "stream": False}
         if json_mode:
             payload["response_format"] = JSON_MODE
         return payload
