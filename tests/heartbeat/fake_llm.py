@@ -171,6 +171,7 @@ class FakeChatEndpoint:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"  # keep-alive, as real servers and clients do
+            disable_nagle_algorithm = True  # headers and body go out at once, no 40 ms stall
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
