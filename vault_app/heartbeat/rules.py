@@ -51,18 +51,22 @@ from vault_app.heartbeat import dates, model
 MAX_SENTENCE = 400  # characters: longer is a run-on or a pasted blob, never one fact
 MAX_SENTENCES = 2000  # an entry's sentences looked at; the rest of a pasted dump is not
 MIN_WORDS = 3
+# a capitalised first word with one of these endings is a common noun, not a name
+_NOUN_ENDINGS = ("s", "ed", "ment", "tion", "sion", "ness", "ity", "ance", "ence", "ing", "ery")
 
 Category = models.FactCategory
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BULLET = re.compile(r"^\s{0,12}(?:[-*+•]|\d{1,3}[.)]|\[[ xX]\])\s+(?:\[[ xX]\]\s+)?")
-_SENT_END = re.compile(r"([.!?;])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9])")
+_SENT_END = re.compile(r"([.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9])|(;)\s+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{0,40}")
 _NAME = (
     r"(?:Dr\.\s|Mr\.\s|Mrs\.\s|Ms\.\s|St\.\s)?[A-Z][a-zA-Z’-]{0,30}(?:\s[A-Z][a-zA-Z’-]{0,30}){0,3}"
 )
+_WEEKDAY = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _LINK = re.compile(r"\[\[([^\[\]|\n]{1,120})(?:\|[^\[\]\n]{0,120})?\]\]")
+_CAP_WORD = r"[A-Z][a-zA-Z’]{0,30}(?:-[A-Za-z][a-zA-Z’]{0,30}){0,3}(?![\w-])"
 _CAPS = re.compile(
-    r"(?<![\w’'])(?:Dr\.|St\.|[A-Z][a-zA-Z’-]{0,30})(?:\s(?:&\s)?[A-Z][a-zA-Z’-]{0,30}){0,4}"
+    r"(?<![\w’'-])(?:Dr\.|St\.|" + _CAP_WORD + r")(?:\s(?:&\s)?" + _CAP_WORD + r"){0,4}"
 )
 
 
@@ -83,19 +87,22 @@ class _Patterns:
 
     def __init__(self, words: dict[str, Any]) -> None:
         gate = words["gate"]
+        # case-blind for the words, never for the name: under re.IGNORECASE `_NAME`
+        # would take any four words ("ok the boiler is broken")
         self.small_talk = re.compile(
-            r"^(?:(?:"
+            r"^(?:(?i:"
             + _alt(gate["small_talk"])
             + r")[\s,.!]*){1,4}(?:\s*"
             + _NAME
-            + r")?[\s.!]*$",
-            re.IGNORECASE,
+            + r")?[\s.!]*$"
         )
         self.hedge = re.compile(r"\b(?:" + _alt(gate["hedges"]) + r")\b", re.IGNORECASE)
         self.chore = re.compile(r"(?:^|\b)(?:" + _alt(gate["chores"]) + r")", re.IGNORECASE)
         self.verb = re.compile(
-            r"(?:\b(?:" + _alt(gate["verbs"]) + r")\b|\b[a-z]{3,20}ed\b|['’](?:s|re|ve|m|d|ll)\b)",
-            re.IGNORECASE,
+            r"(?i:\b(?:" + _alt(gate["verbs"]) + r")\b|\b[a-z]{3,20}ed\b|['’](?:s|re|ve|m|d|ll)\b"
+            r"|\b(?:never|always|usually|often|rarely|sometimes|to)\s+[a-z]{2,20}\b)"
+            r"|^(?:I|We|They|He|She|You)\s+[a-z]"
+            r"|^[A-Z][a-z]{1,30}(?:\s[A-Z][a-z]{1,30}){0,2}\s+[a-z]{2,20}s\b"  # "Rosa cleans"
         )
         self.question = re.compile(
             r"^(?:who|what|when|where|why|how|which|should|shall|could|would|can|do|does|"
@@ -114,12 +121,11 @@ class _Patterns:
             r"|^(?P<who3>" + _NAME + r"):\s+(?P<rest3>.{3,400})$"
         )
         self.remember = re.compile(
-            r"^(?:(?:please|also|and|oh|btw|fyi)[\s,]+)?(?:(?:" + _NAME + r"|I|we)\s+"
+            r"^(?:(?i:please|also|and|oh|btw|fyi)[\s,]+)?(?:(?:" + _NAME + r"|I|[Ww]e)\s+"
             r"(?:asked|wants|want|told)\s+(?:me|us|you)\s+to\s+)?"
-            r"(?:remember|note|keep\s+in\s+mind|for\s+the\s+record|do\s+not\s+forget|"
+            r"(?i:remember|note|keep\s+in\s+mind|for\s+the\s+record|do\s+not\s+forget|"
             r"don['’]t\s+forget|never\s+forget|make\s+a\s+note|note\s+to\s+self)"
-            r"(?:\s+that|\s*:|\s*,)\s*(?P<rest>.{3,400})$",
-            re.IGNORECASE,
+            r"(?:\s+that|\s*:|\s*,)\s*(?P<rest>.{3,400})$"
         )
         self.track = re.compile(
             r"^(?:(?:please|also|and)[\s,]+)?(?:(?:can|could)\s+you\s+)?"
@@ -136,7 +142,8 @@ class _Patterns:
             r"\b(?:" + _alt(words["milestone"]["events"]) + r")\b", re.IGNORECASE
         )
         self.rel_is = re.compile(
-            r"^(?P<x>" + _NAME + r")(?:\s\([^)]{1,40}\))?\s+(?:is|was|are)\s+"
+            r"^(?P<x>" + _NAME + r")(?:\s\([^)]{1,40}\))?(?:\s(?:at|from|of)\s" + _NAME + r")?"
+            r"\s+(?:is|was|are)\s+"
             r"(?:(?P<pos>my|our|the|(?:" + _NAME + r")['’]s)\s+(?:new\s+|old\s+|favou?rite\s+|"
             r"regular\s+|usual\s+|family\s+|youngest\s+|oldest\s+|older\s+|younger\s+|"
             r"little\s+|big\s+|best\s+|next-door\s+)?(?P<y>" + roles + r")"
@@ -156,10 +163,9 @@ class _Patterns:
             r"(?:called\s+|named\s+)?(?P<x2>" + _NAME + r")\b",
         )
         self.preference = re.compile(
-            r"^(?:(?:also|and|but|so|oh|btw)[\s,]+)?" + subject + r"\s+"
+            r"^(?:(?i:also|and|but|so|oh|btw)[\s,]+)?" + subject + r"\s+"
             r"(?:(?:really|also|still|definitely|strongly|much|both|all|absolutely|generally)\s+){0,2}"
-            r"(?P<verb>" + _alt(words["preference"]["verbs"]) + r")\b(?!\s+(?:me|us|you)\s+to\b)",
-            re.IGNORECASE,
+            r"(?P<verb>" + _alt(words["preference"]["verbs"]) + r")\b(?!\s+(?:me|us|you)\s+to\b)"
         )
         self.favourite = re.compile(
             r"\b(?P<subj>[Mm]y|[Oo]ur|(?:"
@@ -191,6 +197,44 @@ class _Patterns:
             r"\s+(?P<verb>[A-Za-z'’]{1,20}))?"
             r"|\b(?P<obj>me|us)\b|\b(?P<pos>[Mm]y|[Oo]ur|mine|ours)\b"
         )
+        self.pronoun = re.compile(r"^(?:She|He)\s+(?=[a-z])")
+        self.reported = re.compile(
+            r"^(?P<who>" + _NAME + r")\s+(?:says|said|mentioned|told\s+(?:me|us)|explained)"
+            r"(?:\s+that)?\s+(?:she|he)\s+(?=[a-z'’])"
+        )
+        self.and_preference = re.compile(
+            r"\s(?:,\s*)?(?:and|but)\s+(?:also\s+|still\s+|really\s+)?(?P<verb>"
+            + _alt(words["preference"]["verbs"])
+            + r")\b"
+        )
+        self.routine = re.compile(
+            r"\b(?:every|each)\s+(?:other\s+|single\s+)?(?:day|night|week|month|year|quarter|"
+            r"morning|evening|weekday|weekend|spring|summer|fall|autumn|winter|"
+            + _WEEKDAY
+            + r")\b|\bon\s+(?:"
+            + _WEEKDAY
+            + r")s\b|\b(?:once|twice|\w+\s+times)\s+a\s+(?:day|week|month|year)\b"
+            r"|\b(?:a|per)\s+(?:day|week|month|year)\b|\b(?:daily|weekly|monthly|yearly)\b",
+            re.IGNORECASE,
+        )
+        self.future = re.compile(
+            r"\b(?:will|is\s+coming|are\s+coming|can\s+come|comes|arrives|is\s+due|are\s+due|"
+            r"starts|begins|is\s+on|are\s+on)\b"
+        )
+        self.money = re.compile(
+            r"^(?P<subj>"
+            + _NAME
+            + r"|(?:[Tt]he|[Oo]ur|[Mm]y)\s+[\w’'&-]{1,30}(?:\s[\w’'&-]{1,30}){0,4}?"
+            r"|" + _NAME + r"['’]s\s+[\w’'&-]{1,30}(?:\s[\w’'&-]{1,30}){0,3}?)\s+"
+            r"(?:(?:now|still|already)\s+)?(?:is|are|was|were|costs?|quoted|holds|approved|"
+            r"(?:went\s+up|dropped|rose|fell|came\s+down|was\s+raised|was\s+lowered)\s+to|"
+            r"came\s+(?:in\s+)?(?:at|to))\s+(?:about\s+|around\s+|roughly\s+)?\$\d"
+        )
+        self.now_verb = re.compile(r"^(?P<subj>.{1,60}?)\s+now\s+(?:[a-z]{2,20}s|is|are|has)\b")
+        self.done = re.compile(
+            r"^(?:" + _alt(words["status"]["done"]) + r")\s+(?:the|our|my|a|an|" + _NAME + r")\b"
+        )
+        self.owner = re.compile(r"^(?P<name>" + _NAME + r")['’]s\s")
         self.now_is = re.compile(r"\b(?:is|are)\s+now\b|\bno\s+longer\b", re.IGNORECASE)
 
 
@@ -245,9 +289,9 @@ def _split_line(line: str) -> Iterator[str]:
     for match in _SENT_END.finditer(line):
         before = line[max(start, match.start() - 8) : match.start()].rsplit(None, 1)
         word = before[-1].lower() if before else ""
-        if match.group(1) == "." and (word in abbreviations or len(word) == 1):
+        if match.group(1) == "." and (word in abbreviations or (len(word) == 1 and word.isalpha())):
             continue  # "Dr. Okafor", "St. Anne's", an initial
-        piece = line[start : match.start() + 1].strip()
+        piece = line[start : match.start() + (0 if match.group(2) else 1)].strip()
         if piece:
             yield piece
         start = match.end()
@@ -263,18 +307,37 @@ def candidates(entry: model.Entry) -> list[model.Candidate]:
     """The candidate facts of one entry, in text order."""
     found: list[model.Candidate] = []
     seen: set[str] = set()
+    person: str | None = None  # the last person named: "She" of the next sentence
     for sentence in sentences(entry.text):
-        candidate = _from_sentence(sentence, entry)
-        if candidate is not None and candidate.fact.lower() not in seen:
-            seen.add(candidate.fact.lower())
-            found.append(candidate)
+        for candidate in _from_sentence(sentence, entry, person):
+            if candidate.fact.lower() not in seen:
+                seen.add(candidate.fact.lower())
+                found.append(candidate)
+        person = _person(sentence, person)
     return found
 
 
-def _from_sentence(sentence: str, entry: model.Entry) -> model.Candidate | None:
-    if len(sentence) > MAX_SENTENCE:
-        return None
+def _person(sentence: str, last: str | None) -> str | None:
+    """Who "she"/"he" stands for after this sentence: its opening name, else the last."""
     pats = _patterns()
+    if pats.pronoun.match(sentence):
+        return last
+    name = _subject_name(sentence, pats) or _owner(sentence, pats)
+    if name is None:
+        named = _related(sentence, None, pats)
+        name = named[0] if len(named) == 1 and "/" not in named[0] else None
+    return name if name else last
+
+
+def _from_sentence(
+    sentence: str, entry: model.Entry, person: str | None = None
+) -> list[model.Candidate]:
+    if len(sentence) > MAX_SENTENCE:
+        return []
+    pats = _patterns()
+    if person:
+        sentence = pats.pronoun.sub(person + " ", sentence, count=1)
+    sentence = pats.reported.sub(r"\g<who> ", sentence, count=1)
     speaker = None
     quoted = pats.speaker.match(sentence)
     if quoted:
@@ -290,29 +353,51 @@ def _from_sentence(sentence: str, entry: model.Entry) -> model.Candidate | None:
         sentence = sentence[:1].upper() + sentence[1:]
     tracked = pats.track.match(sentence)
     if tracked:
-        return _track(sentence, tracked, entry)
+        return [_track(sentence, tracked, entry)]
     if not passes_gate(sentence):
-        return None
+        return []
     ruled = _classify(sentence, entry.date)
     if ruled is None:
         if not explicit:
-            return None
+            return []
         ruled = Category.CONTEXT, None
     category, entity = ruled
-    text = _standalone(dates.resolve(sentence, entry.date), speaker)
-    first_person = re.match(r"(?:I|We)\b", sentence) is not None
-    if entity in ("I", "We") or (entity is None and speaker and first_person):
+    if entity in ("I", "We") or (entity is None and speaker and re.match(r"(?:I|We)\b", sentence)):
         entity = speaker
     if entity in ("I", "We"):
         entity = None
-    return model.Candidate(
-        fact=text,
-        category=category,
-        entry=entry,
-        entity=entity,
-        related=_related(text, entity, pats),
-        confidence=1.0 if explicit else 0.8,
-    )
+    out = []
+    for part in _clauses(sentence, category):
+        text = _standalone(dates.resolve(part, entry.date), speaker)
+        related = _related(text, entity, pats)
+        out.append(
+            model.Candidate(
+                fact=text,
+                category=category,
+                entry=entry,
+                entity=entity or (related[0] if related else None),
+                related=related[1:] if entity is None and related else related,
+                confidence=1.0 if explicit else 0.8,
+            )
+        )
+    return out
+
+
+def _clauses(sentence: str, category: Category) -> list[str]:
+    """A preference of two verbs on one subject made two: "Jordan hates cilantro and
+    loves lemon" -> "Jordan hates cilantro.", "Jordan loves lemon."."""
+    if category is not Category.PREFERENCE:
+        return [sentence]
+    pats = _patterns()
+    head = pats.preference.match(sentence)
+    if head is None:
+        return [sentence]
+    split = pats.and_preference.search(sentence, head.end())
+    if split is None:
+        return [sentence]
+    first = sentence[: split.start()].rstrip(" ,")
+    second = head.group("subj") + " " + sentence[split.start("verb") :]
+    return [first, second]
 
 
 def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
@@ -328,7 +413,8 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
     rel = pats.rel_is.match(sentence)
     if rel and _is_name(rel.group("x"), pats):
         return Category.RELATIONSHIP, _clean_name(rel.group("x"))
-    if pats.event.search(sentence) and dates.dates_in(sentence, on):
+    dated = bool(dates.dates_in(sentence, on))
+    if dated and (pats.event.search(sentence) or pats.future.search(sentence)):
         return Category.MILESTONE, _subject_name(sentence, pats)
     pref = pats.preference.match(sentence)
     if pref and _subject_ok(pref.group("subj"), pats):
@@ -338,12 +424,15 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
         return Category.PREFERENCE, _subject(
             fav.group("subj").removesuffix("'s").removesuffix("’s")
         )
-    for rule in (pats.status_is, pats.status_change):
+    for rule in (pats.status_is, pats.status_change, pats.money, pats.now_verb):
         status = rule.match(sentence)
         if status and _subject_ok(status.group("subj"), pats):
             return Category.STATUS, _subject(status.group("subj"))
-    if pats.now_is.search(sentence):
+    if pats.now_is.search(sentence) or pats.done.match(sentence):
         return Category.STATUS, _subject_name(sentence, pats)
+    subject = _subject_name(sentence, pats)
+    if subject and pats.routine.search(sentence):
+        return Category.CONTEXT, subject
     return None
 
 
@@ -387,7 +476,7 @@ def _subject(subj: str) -> str | None:
         return subj.upper() if subj.lower() == "i" else "We"
     owner = re.match(r"^(" + _NAME + r")['’]s\s", subj)
     if owner:
-        return None  # "Jordan's car is broken": about the car, which routing finds by name
+        return _clean_name(owner.group(1))  # "Biscuit's limp is better": about Biscuit
     if subj[:1].isupper() and not subj.lower().startswith(("the ", "our ", "my ", "both ")):
         return _clean_name(subj)
     return None
@@ -397,8 +486,26 @@ def _subject_name(sentence: str, pats: _Patterns) -> str | None:
     """The name opening the sentence, when a verb or a possessive follows it ("Theo
     started", "Maya's"), so "Demolition of the bathroom" names nobody."""
     first = pats.subject_name.match(sentence)
-    if first and _is_name(first.group("name"), pats) and not first.group("name").endswith("ed"):
+    if first and _is_name(first.group("name"), pats) and _initial_name(sentence, pats):
         return _clean_name(first.group("name"))
+    return None
+
+
+def _initial_name(sentence: str, pats: _Patterns) -> bool:
+    """Whether the sentence's capitalised first word reads as a name: a verb or "'s"
+    follows it, and it has neither a plural's nor a common noun's ending."""
+    first = pats.subject_name.match(sentence)
+    if first is None or " " in first.group("name"):
+        return first is not None
+    word = first.group("name").lower()
+    return not word.endswith(_NOUN_ENDINGS)
+
+
+def _owner(sentence: str, pats: _Patterns) -> str | None:
+    """The name owning the sentence's subject: "Maya's recital ..." -> "Maya"."""
+    owned = pats.owner.match(sentence)
+    if owned and _is_name(owned.group("name"), pats):
+        return _clean_name(owned.group("name"))
     return None
 
 
@@ -413,13 +520,17 @@ def _related(text: str, entity: str | None, pats: _Patterns) -> tuple[str, ...]:
     names: list[str] = [link.strip() for link in _LINK.findall(text)]
     for match in _CAPS.finditer(_LINK.sub(" ", text)):
         words = match.group(0).split()
+        if match.start() == 0 and len(words) == 1 and not _initial_name(text, pats):
+            continue  # "Payment comes by check": a sentence's first word, not a name
         while (
             words
             and words[0].rstrip(".").lower() in pats.not_names
             and words[0] not in ("Dr.", "St.")
         ):
             words = words[1:]
-        while words and words[-1].lower() in pats.not_names:
+        while words and (
+            words[-1].lower() in pats.not_names or words[-1].lower()[:-1] in pats.not_names
+        ):
             words = words[:-1]
         name = _clean_name(" ".join(words))
         if name and name not in ("Dr.", "St.") and len(name) > 1:
