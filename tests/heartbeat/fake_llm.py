@@ -4,7 +4,8 @@
 in a thread: a context manager, `.base_url` ending in `/v1`. Every request is recorded
 (`.requests`: path, headers, JSON body); one to `POST /v1/chat/completions` is answered
 by the script: a callable `Received -> Reply`, or a queue of `Reply`s taken one per
-request (`push` adds more; an empty queue answers 500 and says so). Other paths get a
+request (`push` adds more; an empty queue answers 500 and says so); a plain string
+stands for a chat completion with that content. Other paths get a
 404, as from a real server. A `Reply` has a status, a body (a JSON value, a string or
 bytes), headers, a delay before answering (cut short when the endpoint closes, so a
 test of a timeout does not wait it out) and `drop` (close the connection unanswered).
@@ -57,7 +58,8 @@ class Received:
         return self.message("user")
 
 
-Script = Callable[[Received], Reply]
+Answer = Reply | str  # a string: a 200 chat completion with that content (`chat`)
+Script = Callable[[Received], Answer]
 
 
 def chat(content: str, *, finish_reason: str = "stop", model: str = "fake") -> Reply:
@@ -109,10 +111,10 @@ class _Server(ThreadingHTTPServer):
 
 
 class FakeChatEndpoint:
-    def __init__(self, script: Script | Iterable[Reply] | None = None) -> None:
+    def __init__(self, script: Script | Iterable[Answer] | None = None) -> None:
         self.requests: list[Received] = []
         self._script: Script | None = script if callable(script) else None
-        self._queue: collections.deque[Reply] = collections.deque(
+        self._queue: collections.deque[Answer] = collections.deque(
             () if script is None or callable(script) else script
         )
         self._lock = threading.Lock()
@@ -134,7 +136,7 @@ class FakeChatEndpoint:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
 
-    def push(self, *replies: Reply) -> None:
+    def push(self, *replies: Answer) -> None:
         with self._lock:
             self._queue.extend(replies)
 
@@ -163,8 +165,12 @@ class FakeChatEndpoint:
             if self._script is None:
                 if not self._queue:
                     return error(500, "FakeChatEndpoint: no scripted reply left")
-                return self._queue.popleft()
-        return self._script(received)
+                answer = self._queue.popleft()
+            else:
+                answer = None
+        if answer is None:
+            answer = self._script(received)
+        return chat(answer) if isinstance(answer, str) else answer
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
         endpoint = self

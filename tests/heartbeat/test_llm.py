@@ -556,6 +556,15 @@ def test_recorded_answers_are_served_by_user_message() -> None:
     assert failed == unknown and 'nothing recorded for "Date: 2026-11-20 (Friday)' in reason
 
 
+def test_a_string_in_the_script_is_a_chat_answer_with_that_content() -> None:
+    with FakeChatEndpoint([json.dumps([MARIA]), "nothing here"]) as endpoint:
+        result = extractor(endpoint).extract([entry(n=1), entry(n=2)])
+    assert [c.fact for c in result.candidates] == [MARIA["fact"]]
+    assert [r.split(" (")[0] for _, r in result.failed] == [
+        "the answer holds no JSON object or list"
+    ]
+
+
 def test_no_entries_sends_nothing(endpoint: FakeChatEndpoint) -> None:
     result = extractor(endpoint).extract([])
     assert (result.candidates, result.failed, endpoint.requests) == ([], [], [])

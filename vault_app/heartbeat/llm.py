@@ -8,13 +8,13 @@ date, weekday, time and agent (`user_message`), `temperature: 0`, and JSON mode
 names `response_format`, or any 400 before the first success) is asked once more
 without it; when that works the extractor leaves JSON mode off for the rest of its life.
 
-The answer is read by `parse_facts`, which takes what models really write: a bare JSON
-object, one inside a ```json fence, one with prose around it, a bare list of facts, a
-`<think>` block first, camelCase or snake_case keys, unknown categories (read as
-`context`); blank facts are dropped. An answer with nothing usable is an `LlmError` that
-says what was there. The prompt asks for absolute dates; a relative one the model left
-anyway is resolved against the entry's date (`dates.resolve`), and a fact the rules'
-quality gate refuses (`rules.passes_gate`: a hedge, small talk, a question) is dropped.
+The answer is read by `answers.parse_facts` (also `llm.parse_facts`), which takes what
+models really write: fenced JSON, prose around it, a bare list, camelCase or snake_case
+keys, unknown categories (as `context`); an answer with nothing usable is an `LlmError`
+that says what was there. The prompt asks for absolute dates; a relative one the model
+left anyway is resolved against the entry's date (`dates.resolve`), and a fact the
+rules' quality gate refuses (`rules.passes_gate`: a hedge, small talk, a question) is
+dropped.
 
 Failures are sorted by whose they are. An unusable answer about this entry (unreadable,
 a 400) fails it and the next entry goes on. A failure of the endpoint whatever the entry
@@ -45,6 +45,7 @@ import json
 import logging
 import os
 import re
+import ssl
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -52,8 +53,9 @@ from typing import Any
 
 import httpx2
 
-from vault_app.core import config, errors, models, strict_json
-from vault_app.heartbeat import dates, model, rules
+from vault_app.core import config, models
+from vault_app.heartbeat import answers, dates, model, rules
+from vault_app.heartbeat.answers import LlmError, parse_facts
 
 log = logging.getLogger(__name__)
 
@@ -61,29 +63,9 @@ PROMPT_RESOURCE = "data/extract_prompt.md"
 MAX_ANSWER_BYTES = 1 << 20  # a chat answer bigger than this is not a list of facts
 MAX_RETRY_AFTER_S = 10.0  # a server asking for a longer wait is retried by the next run
 MAX_BACKOFF_S = 8.0
-MAX_JSON_STARTS = 64  # the `{`/`[` positions `parse_facts` tries in prose
 JSON_MODE = {"type": "json_object"}
 
-_THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
-_JSON_START = re.compile(r"[{\[]")
-_FENCE = re.compile(r"```[ \t]*[A-Za-z]*[ \t]*\r?\n(.*?)```", re.DOTALL)
 _HEADER_SAFE = re.compile(r"[\x21-\x7e]+")  # printable ASCII, no spaces
-_TRAILING_COMMA = re.compile(r",\s*([}\]])")
-_CATEGORY_ALIASES = {  # other words models use for the five categories
-    "relation": "relationship", "event": "milestone", "date": "milestone", "state": "status",
-    "like": "preference", "dislike": "preference", "habit": "preference",
-}  # fmt: skip
-# the keys of a fact as models spell them, by their letters only (relatedEntities,
-# related_entities and "Related Entities" are all "relatedentities")
-_FACT_KEYS = ("fact", "text", "statement", "content")
-_CATEGORY_KEYS = ("category", "type", "kind")
-_ENTITY_KEYS = ("entity", "subject", "about")
-_RELATED_KEYS = ("relatedentities", "relatedentity", "related", "entities")
-_NONE_WORDS = {"", "null", "none", "n/a", "na", "-"}
-
-
-class LlmError(errors.VaultError):
-    """The endpoint is unreachable, answers with a bad status, or its answer is unreadable."""
 
 
 class _EndpointError(LlmError):
@@ -114,233 +96,6 @@ def user_message(entry: model.Entry) -> str:
         f"\n"
         f"Entry:\n{entry.text}"
     )
-
-
-# -- reading an answer ---------------------------------------------------------------
-
-
-def parse_facts(content: str) -> list[dict[str, Any]]:
-    """The facts in a model's answer, each `{"fact": str, "category": <a FactCategory
-    value>, "entity": str | None, "relatedEntities": [str, ...]}` (plus `confidence`
-    when the model gave one in [0, 1]).
-
-    Tolerant: plain JSON, fenced JSON, prose around it, a bare list, a `<think>` block,
-    camelCase or snake_case keys; an unknown category is `context`; blank facts are
-    dropped (`{"facts": []}` is no facts, not an error). Raises `LlmError` saying what
-    was there when nothing usable is.
-    """
-    text = _THINK.sub("", content).strip()
-    if not text:
-        raise LlmError("the answer is empty")
-    value, problem = _loads(text)
-    if problem is None:
-        return _facts_of(value)  # the whole answer is JSON: what it says is the answer
-    refusal: LlmError | None = None  # the first JSON value found that holds no facts
-    for block in _FENCE.findall(text):
-        value, problem = _loads(block.strip())
-        if problem is None:
-            try:
-                return _facts_of(value)
-            except LlmError as exc:
-                refusal = refusal or exc
-    facts, broken = _scan(text)
-    if facts is not None:
-        return facts
-    if isinstance(broken, LlmError):
-        refusal = refusal or broken
-    if refusal is not None:
-        raise refusal
-    if broken is not None:
-        raise LlmError(f"the answer's JSON is malformed or cut off ({broken})")
-    raise LlmError(f"the answer holds no JSON object or list (it starts {_clip(text)!r})")
-
-
-def _scan(text: str) -> tuple[list[dict[str, Any]] | None, LlmError | str | None]:
-    """The facts of the first JSON object or list in prose that holds some; else None and
-    the first complaint: a value without facts (an `LlmError`), or where the first `{`
-    that began like JSON broke off. Linear: a decoded value's inside is not rescanned."""
-    decoder = json.JSONDecoder()
-    complaint: LlmError | str | None = None
-    match = _JSON_START.search(text)
-    for _ in range(MAX_JSON_STARTS):
-        if match is None:
-            break
-        start, resume = match.start(), match.start() + 1
-        try:
-            value, end = decoder.raw_decode(text, start)
-        except json.JSONDecodeError as exc:
-            if text[start] == "{" and exc.pos > start + 1 and complaint is None:
-                complaint = f"{exc.msg} at line {exc.lineno} column {exc.colno}"
-        except RecursionError:
-            pass
-        else:
-            if isinstance(value, dict) or (isinstance(value, list) and _has_fact_items(value)):
-                try:
-                    return _facts_of(value), None
-                except LlmError as exc:
-                    if not isinstance(complaint, LlmError):
-                        complaint = exc
-            resume = end
-        match = _JSON_START.search(text, resume)
-    return None, complaint
-
-
-def _loads(text: str) -> tuple[Any, str | None]:
-    """`text` as JSON, retried without trailing commas; (value, None) or (None, why)."""
-    try:
-        return json.loads(text), None
-    except (json.JSONDecodeError, RecursionError) as exc:
-        repaired = _TRAILING_COMMA.sub(r"\1", text)
-        if repaired != text:
-            try:
-                return json.loads(repaired), None
-            except (json.JSONDecodeError, RecursionError):
-                pass
-        return None, str(exc)
-
-
-def _has_fact_items(items: list[Any]) -> bool:
-    return any(isinstance(item, dict) for item in items) or (
-        bool(items) and all(isinstance(item, str) for item in items)
-    )
-
-
-def _key(name: object) -> str:
-    return re.sub(r"[^a-z]", "", str(name).lower())
-
-
-def _pick(keyed: dict[str, Any], names: tuple[str, ...]) -> Any:
-    """The value of the first of `names` in `keyed` (a dict keyed by `_key`)."""
-    for name in names:
-        if name in keyed:
-            return keyed[name]
-    return None
-
-
-def _facts_of(value: Any) -> list[dict[str, Any]]:
-    if isinstance(value, dict):
-        items = _fact_list(value)
-    elif isinstance(value, list):
-        items = value
-    else:
-        raise LlmError(
-            f'the answer\'s JSON is {strict_json.json_type(value)}, not an object with "facts"'
-        )
-    facts: list[dict[str, Any]] = []
-    usable = 0
-    for item in items:
-        fact = _fact_of(item)
-        if fact is None:
-            continue
-        usable += 1
-        if fact["fact"]:
-            facts.append(fact)
-    if items and not usable:
-        kinds = sorted({strict_json.json_type(item) for item in items})
-        raise LlmError(f"none of the answer's {len(items)} items is a fact ({', '.join(kinds)})")
-    return facts
-
-
-def _fact_list(value: dict[str, Any]) -> list[Any]:
-    keyed = {_key(k): v for k, v in value.items()}
-    if "facts" in keyed:
-        listed = keyed["facts"]
-        if listed is None:
-            return []
-        if isinstance(listed, dict):
-            return [listed]
-        if isinstance(listed, list):
-            return listed
-        raise LlmError(f'the answer\'s "facts" is {strict_json.json_type(listed)}, not a list')
-    if "fact" in keyed:
-        return [value]  # one fact on its own
-    for inner in value.values():  # {"result": {"facts": [...]}}
-        if isinstance(inner, dict) and "facts" in {_key(k) for k in inner}:
-            return _fact_list(inner)
-    keys = ", ".join(repr(str(k)) for k in list(value)[:6]) or "none"
-    raise LlmError(f'the answer\'s JSON object has no "facts" list (its keys: {keys})')
-
-
-def _fact_of(item: Any) -> dict[str, Any] | None:
-    """One fact in canonical shape; None when `item` is not a fact at all (no text key, or
-    text that is not a string); a null or blank text gives `fact == ""`, dropped by the
-    caller."""
-    if isinstance(item, str):
-        item = {"fact": item}
-    if not isinstance(item, dict):
-        return None
-    keyed = {_key(k): v for k, v in item.items()}
-    name = next((n for n in _FACT_KEYS if n in keyed), None)
-    text = keyed[name] if name is not None else None
-    if name is None or not isinstance(text, (str, type(None))):
-        return None
-    entity = _name(_pick(keyed, _ENTITY_KEYS))
-    related = [
-        n for n in _names(_pick(keyed, _RELATED_KEYS)) if n.casefold() != (entity or "").casefold()
-    ]
-    fact: dict[str, Any] = {
-        "fact": _one_line(text or ""),
-        "category": _category(_pick(keyed, _CATEGORY_KEYS)).value,
-        "entity": entity,
-        "relatedEntities": related,
-    }
-    confidence = _confidence(keyed.get("confidence"))
-    if confidence is not None:
-        fact["confidence"] = confidence
-    return fact
-
-
-def _confidence(value: Any) -> float | None:
-    """A confidence the model gave, when it is a number in [0, 1]."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return float(value) if 0 <= value <= 1 else None
-
-
-def _category(value: Any) -> models.FactCategory:
-    word = _key(value) if isinstance(value, str) else ""
-    for candidate in (word, word.removesuffix("s")):
-        try:
-            return models.FactCategory(candidate)
-        except ValueError:
-            if candidate in _CATEGORY_ALIASES:
-                return models.FactCategory(_CATEGORY_ALIASES[candidate])
-    return models.FactCategory.CONTEXT
-
-
-def _name(value: Any) -> str | None:
-    if isinstance(value, list):
-        value = next((v for v in value if isinstance(v, (str, dict))), None)
-    if isinstance(value, dict):
-        value = value.get("name")
-    if not isinstance(value, str):
-        return None
-    name = _one_line(value)
-    return None if name.lower() in _NONE_WORDS else name
-
-
-def _names(value: Any) -> list[str]:
-    if isinstance(value, str):
-        value = re.split(r"[,;]", value)
-    if not isinstance(value, list):
-        return []
-    found: list[str] = []
-    seen: set[str] = set()
-    for item in value:
-        name = _name(item)
-        if name is not None and name.casefold() not in seen:
-            seen.add(name.casefold())
-            found.append(name)
-    return found
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _clip(text: str, width: int = 60) -> str:
-    text = _one_line(text)
-    return text if len(text) <= width else f"{text[: width - 1]}…"
 
 
 # -- the extractor -------------------------------------------------------------------
@@ -390,6 +145,7 @@ class LlmExtractor:
         self._key = api_key
         self._json_mode = True  # until the endpoint refuses it
         self._answered = False  # an exchange has succeeded: a 400 is no longer suspect
+        self._tls: ssl.SSLContext | None = None  # made once: loading the CAs takes ~80 ms
 
     def __repr__(self) -> str:  # the key stays out of reprs too
         return f"LlmExtractor({_shown(self.url)!r}, {self.model!r})"
@@ -410,7 +166,11 @@ class LlmExtractor:
             headers["Authorization"] = f"Bearer {self._key}"
         timeout = httpx2.Timeout(self.timeout_s)
         troubled = False  # the entry before failed at the endpoint
-        with httpx2.Client(timeout=timeout, headers=headers, follow_redirects=False) as client:
+        if self._tls is None:
+            self._tls = httpx2.create_ssl_context()
+        with httpx2.Client(
+            timeout=timeout, headers=headers, verify=self._tls, follow_redirects=False
+        ) as client:
             for index, entry in enumerate(entries):
                 try:
                     result.candidates.extend(self._extract_one(client, entry))
@@ -557,7 +317,7 @@ class LlmExtractor:
         if 300 <= reply.status < 400:
             target = reply.headers.get("location", "elsewhere")
             return _EndpointError(
-                f"HTTP {reply.status} from {where}: it redirects to {_clip(target)!r}; "
+                f"HTTP {reply.status} from {where}: it redirects to {answers.clip(target)!r}; "
                 f"set llm_base_url to the final address",
                 certain=True,
             )
@@ -571,8 +331,8 @@ class LlmExtractor:
             body = json.loads(reply.body)
         except (ValueError, RecursionError):
             raise _EndpointError(
-                f"{where} does not answer with JSON (it starts {_clip(_text(reply.body))!r}): "
-                f"is it an OpenAI-compatible endpoint?",
+                f"{where} does not answer with JSON (it starts "
+                f"{answers.clip(_text(reply.body))!r}): is it an OpenAI-compatible endpoint?",
                 certain=True,
             ) from None
         choices = body.get("choices") if isinstance(body, dict) else None
@@ -588,7 +348,7 @@ class LlmExtractor:
         if not isinstance(content, str) or not content.strip():
             refusal = message.get("refusal") if isinstance(message, dict) else None
             if isinstance(refusal, str) and refusal.strip():
-                raise LlmError(f"the model refused: {_clip(refusal, 160)!r}")
+                raise LlmError(f"the model refused: {answers.clip(refusal, 160)!r}")
             raise LlmError("the answer is empty")
         return content, choices[0].get("finish_reason") == "length"
 
@@ -635,8 +395,8 @@ def _said(reply: _Reply) -> str:
         if isinstance(error, dict):
             error = error.get("message") or error.get("detail") or error
         text = error if isinstance(error, str) else json.dumps(error, ensure_ascii=False)
-    text = _one_line(text)
-    return f": {_clip(text, 200)}" if text else ""
+    text = answers.one_line(text)
+    return f": {answers.clip(text, 200)}" if text else ""
 
 
 def _transport_reason(exc: httpx2.TransportError) -> str:
@@ -644,7 +404,8 @@ def _transport_reason(exc: httpx2.TransportError) -> str:
         return "the connection was refused or the host is unknown"
     if isinstance(exc, httpx2.RemoteProtocolError):
         return "the server closed the connection without an answer"
-    return f"{type(exc).__name__}: {_clip(str(exc), 120)}" if str(exc) else type(exc).__name__
+    name = type(exc).__name__
+    return f"{name}: {answers.clip(str(exc), 120)}" if str(exc) else name
 
 
 def _retry_after(headers: httpx2.Headers) -> float | None:
