@@ -20,8 +20,10 @@ by the extracted fact's category and recall by the expected one's (a matched pai
 different categories counts for both, and the category agreement is printed apart).
 
 `--extractor llm` serves the recorded answers (`llm_responses.jsonl`, the assistant
-message a model returned for each entry) from the tests' fake OpenAI-compatible endpoint
-on 127.0.0.1 and runs `vault_app.heartbeat.llm.LlmExtractor` against it.
+message a model would return for each entry; how they were made: the data folder's
+README) from the tests' fake OpenAI-compatible endpoint on 127.0.0.1
+(`tests/heartbeat/fake_llm.py`) and runs `vault_app.heartbeat.llm.LlmExtractor`
+against it: real HTTP, the extractor's own parsing, dates and gate.
 """
 
 from __future__ import annotations
@@ -234,10 +236,10 @@ def run_rules(items: list[Labeled]) -> tuple[dict[str, list[model.Candidate]], f
 
 
 def run_llm(items: list[Labeled]) -> tuple[dict[str, list[model.Candidate]], float]:
-    """The recorded answers, served one per request from a fake endpoint on 127.0.0.1."""
+    """The recorded answers, served by the tests' fake endpoint on 127.0.0.1 (each keyed
+    by the entry's user message), read by `llm.LlmExtractor` one request per entry."""
     try:
-        from tests.heartbeat.fake_llm import FakeChatEndpoint
-
+        from tests.heartbeat import fake_llm
         from vault_app.heartbeat import llm
     except ImportError as exc:  # before the llm helper's branch is merged
         raise SystemExit(
@@ -248,17 +250,18 @@ def run_llm(items: list[Labeled]) -> tuple[dict[str, list[model.Candidate]], flo
         if line.strip():
             row: dict[str, Any] = json.loads(line)
             recorded[row["id"]] = row["content"]
-    answers = [recorded.get(item.id, '{"facts": []}') for item in items]
+    answers = {llm.user_message(i.entry): recorded.get(i.id, '{"facts": []}') for i in items}
     results: dict[str, list[model.Candidate]] = {}
-    started = time.perf_counter()
-    with FakeChatEndpoint(answers) as endpoint:
+    with fake_llm.FakeChatEndpoint(fake_llm.recorded(answers)) as endpoint:
         extractor = llm.LlmExtractor(endpoint.base_url, "recorded", timeout_s=10.0, retries=0)
-        for item in items:  # one request per entry, in the answers' order
+        started = time.perf_counter()
+        for item in items:  # one batch per entry, so each entry's candidates stay apart
             extraction = extractor.extract([item.entry])
             results[item.id] = extraction.candidates
             for entry, why in extraction.failed:
                 print(f"failed {item.id} ({entry.ref}): {why}")
-    return results, time.perf_counter() - started
+        seconds = time.perf_counter() - started
+    return results, seconds
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -43,6 +43,8 @@ ON = dt.date(2026, 11, 20)  # a Friday
         ("Dry since yesterday.", "Dry since 2026-11-19."),
         ("Booked for tomorrow.", "Booked for 2026-11-21."),
         ("Valid until next week.", "Valid until the week of 2026-11-23."),
+        ("An inspection tomorrow morning.", "An inspection on the morning of 2026-11-21."),
+        ("Drafted today's brief.", "Drafted 2026-11-20's brief."),
     ],
 )
 def test_relative_dates_are_resolved_against_the_entry_date(text: str, resolved: str) -> None:
@@ -90,6 +92,7 @@ def test_dates_in_reads_absolute_and_relative_dates_in_text_order() -> None:
 
 def test_impossible_and_non_dates_are_not_dates() -> None:
     assert dates.dates_in("February 30, 13/45, 24/7, a 1/2 hp pump, 12x24 tile", ON) == []
+    assert dates.dates_in("score 5/5, rated 4/5, 3/4 of the way", ON) == []
     assert dates.dates_in("in 5000 days", ON) == []
     assert dates.dates_in("The roof is 22 years old.", ON) == []
 

@@ -57,6 +57,7 @@ _RELATIVE = re.compile(
     r"(?P<dby>the\s+day\s+before\s+yesterday)"
     r"|(?P<dat>the\s+day\s+after\s+tomorrow)"
     r"|(?P<day>yesterday|today|tomorrow|tonight|last\s+night|this\s+(?:morning|afternoon|evening))"
+    r"(?:\s+(?P<part0>morning|afternoon|evening|night)\b(?!s))?"
     r"|(?P<wdrel>last|next|this\s+past|this\s+coming|this|coming)\s+(?P<wd1>"
     + _WD
     + r")"
@@ -87,7 +88,8 @@ _MONTH_NAMES = "|".join((*MONTHS, "sept", *(n[:3] for n in MONTHS if n != "may")
 _ABSOLUTE = re.compile(
     r"\b(?:"
     r"(?P<iy>\d{4})-(?P<im>\d{1,2})-(?P<id>\d{1,2})"
-    r"|(?P<sm>\d{1,2})/(?P<sd>\d{1,2})(?:/(?P<sy>\d{4}|\d{2}))?(?!\s?(?:hp|in\b|inch|cup))"
+    r"|(?<!score\s)(?<!rated\s)(?<!rating\s)(?<!of\s)"  # "score 5/5" is no date
+    r"(?P<sm>\d{1,2})/(?P<sd>\d{1,2})(?:/(?P<sy>\d{4}|\d{2}))?(?!\s?(?:hp|in\b|inch|cup|of\b))"
     r"|(?P<mname>" + _MONTH_NAMES + r")\.?\s+(?P<md>\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(?P<my>\d{4}))?"
     r"|(?P<dd>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dname>" + _MONTH_NAMES + r")\.?"
     r"(?:,?\s+(?P<dy>\d{4}))?"
@@ -141,9 +143,15 @@ def _rewrite(match: re.Match[str], text: str, on: dt.date) -> str:
     else:  # year
         phrase = str(day.year)
         lead = "in"
-    if match.group("part"):  # "Thursday morning" -> "on the morning of 2026-10-08"
-        phrase = f"the {match.group('part').lower()} of {phrase}"
-    out = f"{lead} {phrase}" if prep is None or prep.lower() == "on" else f"{prep} {phrase}"
+    part = match.group("part") or match.group("part0")
+    if part:  # "Thursday morning" -> "on the morning of 2026-10-08"
+        phrase = f"the {part.lower()} of {phrase}"
+    if text.startswith(("'s", "’s"), match.end()):
+        out = phrase  # "today's brief" -> "2026-11-20's brief"
+    elif prep is None or prep.lower() == "on":
+        out = f"{lead} {phrase}"
+    else:
+        out = f"{prep} {phrase}"
     before = text[max(0, match.start() - 40) : match.start()].rstrip()  # bounded: no O(n^2)
     opens = match.start() == 0 or before[-1:] in (".", "!", "?", "")
     if opens and match.group(0)[:1].isupper():

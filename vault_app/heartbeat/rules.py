@@ -1,52 +1,63 @@
 """The default extractor: durable facts found by rules, no model.
 
-An entry is split into sentences (lines first, so bullets stand alone; then sentence
-ends, not after "Dr." or "St."). Each sentence passes the quality gate or is dropped:
-small talk ("thanks", "good morning"), hedges ("maybe", "I think", "probably"),
-questions, requests to the agent ("can you", "remind me"), fragments (under three words,
-or no verb) and run-ons (over `MAX_SENTENCE` characters). A sentence that passes is
-tried against the rules in order, and the first that fires makes one candidate:
+An entry is split into sentences: lines first, so bullets stand alone (list marks and
+checkboxes stripped, headings skipped), then sentence ends and semicolons, not after
+"Dr.", "St." or an initial. Each sentence passes the quality gate or is dropped: small
+talk ("thanks", "good morning"), hedges ("maybe", "I think", "probably"), questions,
+requests to the agent ("can you", "remind me"), fragments (under three words, no verb,
+a heading ending in ":") and run-ons (over `MAX_SENTENCE` characters).
+
+Before the rules, a sentence is read in its entry's context: "She"/"He" opening it
+stands for the person the previous sentence was about; "Jordan said she …" becomes
+"Jordan …"; a quoted speaker ("Alex said: "I prefer …"") stands in for the first person.
+Then the rules, in order; the first that fires makes the sentence a candidate:
 
     remember     "remember (that) …", "note that …", "don't forget that …", "keep in
                  mind …": the rest is the fact, categorised by the rules below (context
                  when none fires)
     track        "keep track of X", "track X", "keep an eye on X": `track=True`, entity X
-    milestone    "X's birthday is March 3", "we got married on …", "passed the exam
-                 yesterday", "demolition is scheduled for …" (an event word and a date)
-    relationship "X is my/our/the Y", "my Y X", "Y's name is X" (Y a role: rules.toml)
-    preference   "<subject> prefer/like/love/hate/can't stand/always/never/usually/wants …",
-                 "<subject>'s favourite X is Y"
-    status       "X is now …", "the boiler is broken", "<subject> moved to / started /
-                 stopped / switched to …", "X was replaced"
+    milestone    "X's birthday is March 3"; an event word and a date ("we got married on
+                 …", "passed the exam yesterday", "demolition is scheduled for …"); a
+                 subject, a future and a date ("Greenleaf will aerate the lawn next Tuesday")
+    relationship "X is my/our/the/Y's <role>", "my <role> X", "<role>'s name is X" (roles:
+                 rules.toml); "My sister Clara lives in Boston" makes two facts, "Clara is
+                 my sister." and "Clara lives in Boston."
+    preference   "<subject> prefer/like/love/hate/can't stand/always/never/usually/wants/
+                 would like …" (two verbs on one subject make two facts), "X's favourite
+                 … is …"; not with a pronoun object ("wants him at 22" is not standalone)
+    status       "the boiler is broken", "X is now …", "X has stayed dry"; "<subject>
+                 moved to / started / stopped / switched to / chose …"; an amount ("the
+                 premium dropped to $1,760", "Summit quoted $18,400"); an agent's log line
+                 without a subject ("Replaced the furnace filter")
+    context      a named subject doing something on a schedule ("Rosa cleans every other
+                 Thursday", "Maya has piano on Tuesdays", "… twice a week")
 
 The fact text is the sentence made standalone, by one convention: the request words
 go ("remember that"), relative dates are made absolute against the entry's date
-(dates.resolve: "yesterday" -> "on 2026-11-19"), and the first person is named. When a
-named speaker introduces the words ("Alex said I prefer …", "Jordan: we never …") the
-speaker stands in for "I" and "my" ("Alex prefers …", "Alex's"); otherwise "I"/"me"
-become "the user" and "we"/"us" "the household", with the verb after them agreeing
-("I prefer" -> "The user prefers"; "my"/"our" -> "the user's"/"the household's").
-Names are kept as written. `entity` is the name the rule found the fact to be about
-(the subject of a preference or a relationship, "X" of "X's birthday"); `related` holds
-the other capitalised names of the sentence and its `[[links]]`.
+(dates.resolve: "yesterday" -> "on 2026-11-19"), and the first person is named: the
+speaker when one was named, otherwise "I"/"me" become "the user" and "we"/"us" "the
+household", with the verb after them agreeing ("I prefer" -> "The user prefers";
+"my"/"our" -> "the user's"/"the household's"). Names are kept as written.
 
-Word lists live in `data/rules.toml`. Every pattern is anchored or bounded (no nested
-quantifiers, sentences capped in length), so a hostile entry costs time linear in its
-size; control characters are read as spaces.
+`entity` is the name the fact is about: the subject of a preference or relationship,
+"X" of "X's birthday", the owner in "Biscuit's limp is better", the name opening the
+sentence when a verb follows it, else the sentence's first other name (what routing
+would fall back to anyway); a common noun ("the boiler") is no entity unless a track
+request names it. `related` holds the other capitalised names and `[[links]]`.
+
+The patterns live in `rulebook`, the word lists in `data/rules.toml`. Every pattern is
+anchored or bounded (no nested quantifiers) and a sentence is capped before any runs,
+so a hostile entry costs time linear in its size; control characters read as spaces.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import functools
-import importlib.resources
 import re
-import tomllib
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 from vault_app.core import models
-from vault_app.heartbeat import dates, model
+from vault_app.heartbeat import dates, model, rulebook
 
 MAX_SENTENCE = 400  # characters: longer is a run-on or a pasted blob, never one fact
 MAX_SENTENCES = 2000  # an entry's sentences looked at; the rest of a pasted dump is not
@@ -57,191 +68,8 @@ _NOUN_ENDINGS = ("s", "ed", "ment", "tion", "sion", "ness", "ity", "ance", "ence
 Category = models.FactCategory
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BULLET = re.compile(r"^\s{0,12}(?:[-*+•]|\d{1,3}[.)]|\[[ xX]\])\s+(?:\[[ xX]\]\s+)?")
-_SENT_END = re.compile(r"([.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9])|(;)\s+")
+_SENT_END = re.compile(r"([.!?])[\"')\]]?\s+(?=[\"'(\[$]?[A-Z0-9$])|(;)\s+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{0,40}")
-_NAME = (
-    r"(?:Dr\.\s|Mr\.\s|Mrs\.\s|Ms\.\s|St\.\s)?[A-Z][a-zA-Z’-]{0,30}(?:\s[A-Z][a-zA-Z’-]{0,30}){0,3}"
-)
-_WEEKDAY = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
-_LINK = re.compile(r"\[\[([^\[\]|\n]{1,120})(?:\|[^\[\]\n]{0,120})?\]\]")
-_CAP_WORD = r"[A-Z][a-zA-Z’]{0,30}(?:-[A-Za-z][a-zA-Z’]{0,30}){0,3}(?![\w-])"
-_CAPS = re.compile(
-    r"(?<![\w’'-])(?:Dr\.|St\.|" + _CAP_WORD + r")(?:\s(?:&\s)?" + _CAP_WORD + r"){0,4}"
-)
-
-
-@functools.cache
-def _words() -> dict[str, Any]:
-    text = importlib.resources.files("vault_app.heartbeat").joinpath("data/rules.toml")
-    return tomllib.loads(text.read_text(encoding="utf-8"))
-
-
-def _alt(phrases: Iterable[str]) -> str:
-    """A regex alternation of literal phrases, longest first, spaces matching any blank."""
-    ordered = sorted(set(phrases), key=len, reverse=True)
-    return "|".join(re.escape(p).replace(r"\ ", r"\s+").replace("'", "['’]") for p in ordered)
-
-
-class _Patterns:
-    """The compiled rules (built once from rules.toml)."""
-
-    def __init__(self, words: dict[str, Any]) -> None:
-        gate = words["gate"]
-        # case-blind for the words, never for the name: under re.IGNORECASE `_NAME`
-        # would take any four words ("ok the boiler is broken")
-        self.small_talk = re.compile(
-            r"^(?:(?i:"
-            + _alt(gate["small_talk"])
-            + r")[\s,.!]*){1,4}(?:\s*"
-            + _NAME
-            + r")?[\s.!]*$"
-        )
-        self.hedge = re.compile(r"\b(?:" + _alt(gate["hedges"]) + r")\b", re.IGNORECASE)
-        self.chore = re.compile(r"(?:^|\b)(?:" + _alt(gate["chores"]) + r")", re.IGNORECASE)
-        self.verb = re.compile(
-            r"(?i:\b(?:" + _alt(gate["verbs"]) + r")\b|\b[a-z]{3,20}ed\b|['’](?:s|re|ve|m|d|ll)\b"
-            r"|\b(?:never|always|usually|often|rarely|sometimes|to)\s+[a-z]{2,20}\b)"
-            r"|^(?:I|We|They|He|She|You)\s+[a-z]"
-            r"|^[A-Z][a-z]{1,30}(?:\s[A-Z][a-z]{1,30}){0,2}\s+[a-z]{2,20}s\b"  # "Rosa cleans"
-        )
-        self.question = re.compile(
-            r"^(?:who|what|when|where|why|how|which|should|shall|could|would|can|do|does|"
-            r"did|is|are|was|were|will|have|has|any)\b[^.!]{0,200}$",
-            re.IGNORECASE,
-        )
-        self.not_names = frozenset(words["names"]["not_names"])
-        self.abbreviations = frozenset(words["names"]["abbreviations"])
-        roles = _alt(words["relationship"]["roles"])
-        subject = r"(?P<subj>I|We|" + _NAME + r"|The\s+kids|Both\s+kids|The\s+family)"
-        self.speaker = re.compile(
-            r"^(?P<who>" + _NAME + r")\s*(?:said|says|told\s+(?:me|us)|mentioned|wrote"
-            r"|explained|confirmed)?(?:\s+that)?\s*[:,]?\s+[\"“](?P<rest>.{3,400}?)[\"”]?\s*$"
-            r"|^(?P<who2>" + _NAME + r")\s+(?:said|says|told\s+(?:me|us)|mentioned)"
-            r"(?:\s+that)?\s*[:,]?\s+(?P<rest2>.{3,400})$"
-            r"|^(?P<who3>" + _NAME + r"):\s+(?P<rest3>.{3,400})$"
-        )
-        self.remember = re.compile(
-            r"^(?:(?i:please|also|and|oh|btw|fyi)[\s,]+)?(?:(?:" + _NAME + r"|I|[Ww]e)\s+"
-            r"(?:asked|wants|want|told)\s+(?:me|us|you)\s+to\s+)?"
-            r"(?i:remember|note|keep\s+in\s+mind|for\s+the\s+record|do\s+not\s+forget|"
-            r"don['’]t\s+forget|never\s+forget|make\s+a\s+note|note\s+to\s+self)"
-            r"(?:\s+that|\s*:|\s*,)\s*(?P<rest>.{3,400})$"
-        )
-        self.track = re.compile(
-            r"^(?:(?:please|also|and)[\s,]+)?(?:(?:can|could)\s+you\s+)?"
-            r"(?:keep\s+track\s+of|keep\s+tabs\s+on|keep\s+an\s+eye\s+on|track|start\s+tracking|"
-            r"monitor)\s+(?P<what>(?:the\s+|our\s+|my\s+)?[A-Za-z][\w’'&-]{0,30}(?:\s[\w’'&-]{1,30}){0,3}?)"
-            r"(?=\s*(?:$|[.,;:!(—-]|\s(?:for|from|and|so|because|until|please|now|going)\b))",
-            re.IGNORECASE,
-        )
-        self.birthday = re.compile(
-            r"\b(?P<who>" + _NAME + r")['’]s\s+(?:\w+\s+){0,2}(?P<what>birthday|anniversary|"
-            r"name\s+day|due\s+date|wedding|graduation|recital|surgery|appointment|exam)\b",
-        )
-        self.event = re.compile(
-            r"\b(?:" + _alt(words["milestone"]["events"]) + r")\b", re.IGNORECASE
-        )
-        self.rel_is = re.compile(
-            r"^(?P<x>" + _NAME + r")(?:\s\([^)]{1,40}\))?(?:\s(?:at|from|of)\s" + _NAME + r")?"
-            r"\s+(?:is|was|are)\s+"
-            r"(?:(?P<pos>my|our|the|(?:" + _NAME + r")['’]s)\s+(?:new\s+|old\s+|favou?rite\s+|"
-            r"regular\s+|usual\s+|family\s+|youngest\s+|oldest\s+|older\s+|younger\s+|"
-            r"little\s+|big\s+|best\s+|next-door\s+)?(?P<y>" + roles + r")"
-            r"|(?P<pos2>my|our|(?:"
-            + _NAME
-            + r")['’]s)\s+(?P<y2>[a-z][a-z-]{1,30}(?:\s[a-z][a-z-]{1,30})?))\b",
-        )
-        self.rel_my = re.compile(
-            r"\b(?P<pos>[Mm]y|[Oo]ur|(?:" + _NAME + r")['’]s)\s+(?:new\s+|old\s+|"
-            r"favou?rite\s+|youngest\s+|oldest\s+|older\s+|younger\s+|little\s+|big\s+|best\s+)?"
-            r"(?P<y>" + roles + r")\s*,?\s+(?:is\s+(?:called|named)\s+)?(?P<x>" + _NAME + r")\b",
-        )
-        self.rel_name = re.compile(
-            r"\b(?P<pos>[Mm]y|[Oo]ur|[Tt]he|(?:" + _NAME + r")['’]s)\s+(?P<y>" + roles + r")"
-            r"['’]s\s+name\s+is\s+(?P<x>" + _NAME + r")\b"
-            r"|\b(?P<pos2>[Mm]y|[Oo]ur|(?:" + _NAME + r")['’]s)\s+(?P<y2>" + roles + r")\s+is\s+"
-            r"(?:called\s+|named\s+)?(?P<x2>" + _NAME + r")\b",
-        )
-        self.preference = re.compile(
-            r"^(?:(?i:also|and|but|so|oh|btw)[\s,]+)?" + subject + r"\s+"
-            r"(?:(?:really|also|still|definitely|strongly|much|both|all|absolutely|generally)\s+){0,2}"
-            r"(?P<verb>" + _alt(words["preference"]["verbs"]) + r")\b(?!\s+(?:me|us|you)\s+to\b)"
-        )
-        self.favourite = re.compile(
-            r"\b(?P<subj>[Mm]y|[Oo]ur|(?:"
-            + _NAME
-            + r")['’]s)\s+favou?rite\s+\w{2,30}(?:\s\w{2,30})?\s+is\b"
-        )
-        self.status_is = re.compile(
-            r"^(?P<subj>(?:[Tt]he|[Oo]ur|[Mm]y|"
-            + _NAME
-            + r"['’]s)\s+[\w’'&-]{1,30}(?:\s[\w’'&-]{1,30}){0,4}?"
-            r"|" + _NAME + r")\s+(?:is|are|was|were|has\s+been|have\s+been|got|went)\s+"
-            r"(?:now\s+|finally\s+|already\s+|officially\s+|still\s+|fully\s+|all\s+){0,2}"
-            r"(?:(?:" + _alt(words["status"]["states"]) + r")\b|now\b)",
-        )
-        self.status_change = re.compile(
-            r"^(?:(?:also|and|so)[\s,]+)?(?P<subj>I|We|" + _NAME + r"|(?:[Tt]he|[Oo]ur|[Mm]y)\s+"
-            r"[\w’'-]{1,30}(?:\s[\w’'-]{1,30}){0,2}?)\s+(?:(?:has|have|had|just|finally|officially)\s+){0,2}"
-            r"(?:" + _alt(words["status"]["changes"]) + r")\b",
-        )
-        self.subject_name = re.compile(
-            r"(?P<name>" + _NAME + r")(?=['’]s\b|\s+(?:(?:has|have|had|just|finally)\s+)?"
-            r"(?:[a-z]{2,20}ed|[a-z]{2,20}s|" + _alt(gate["verbs"]) + r")\b)"
-        )
-        grammar = words["grammar"]
-        self.keep = frozenset(grammar["keep"])
-        self.first_person = re.compile(
-            r"\b(?P<c>I['’]m|I['’]ve|I['’]d|I['’]ll|we['’]re|we['’]ve|we['’]d|we['’]ll)"
-            r"|\b(?P<pro>I|we|We)\b(?P<tail>(?:\s+(?:" + _alt(grammar["adverbs"]) + r")){0,2}"
-            r"\s+(?P<verb>[A-Za-z'’]{1,20}))?"
-            r"|\b(?P<obj>me|us)\b|\b(?P<pos>[Mm]y|[Oo]ur|mine|ours)\b"
-        )
-        self.pronoun = re.compile(r"^(?:She|He)\s+(?=[a-z])")
-        self.reported = re.compile(
-            r"^(?P<who>" + _NAME + r")\s+(?:says|said|mentioned|told\s+(?:me|us)|explained)"
-            r"(?:\s+that)?\s+(?:she|he)\s+(?=[a-z'’])"
-        )
-        self.and_preference = re.compile(
-            r"\s(?:,\s*)?(?:and|but)\s+(?:also\s+|still\s+|really\s+)?(?P<verb>"
-            + _alt(words["preference"]["verbs"])
-            + r")\b"
-        )
-        self.routine = re.compile(
-            r"\b(?:every|each)\s+(?:other\s+|single\s+)?(?:day|night|week|month|year|quarter|"
-            r"morning|evening|weekday|weekend|spring|summer|fall|autumn|winter|"
-            + _WEEKDAY
-            + r")\b|\bon\s+(?:"
-            + _WEEKDAY
-            + r")s\b|\b(?:once|twice|\w+\s+times)\s+a\s+(?:day|week|month|year)\b"
-            r"|\b(?:a|per)\s+(?:day|week|month|year)\b|\b(?:daily|weekly|monthly|yearly)\b",
-            re.IGNORECASE,
-        )
-        self.future = re.compile(
-            r"\b(?:will|is\s+coming|are\s+coming|can\s+come|comes|arrives|is\s+due|are\s+due|"
-            r"starts|begins|is\s+on|are\s+on)\b"
-        )
-        self.money = re.compile(
-            r"^(?P<subj>"
-            + _NAME
-            + r"|(?:[Tt]he|[Oo]ur|[Mm]y)\s+[\w’'&-]{1,30}(?:\s[\w’'&-]{1,30}){0,4}?"
-            r"|" + _NAME + r"['’]s\s+[\w’'&-]{1,30}(?:\s[\w’'&-]{1,30}){0,3}?)\s+"
-            r"(?:(?:now|still|already)\s+)?(?:is|are|was|were|costs?|quoted|holds|approved|"
-            r"(?:went\s+up|dropped|rose|fell|came\s+down|was\s+raised|was\s+lowered)\s+to|"
-            r"came\s+(?:in\s+)?(?:at|to))\s+(?:about\s+|around\s+|roughly\s+)?\$\d"
-        )
-        self.now_verb = re.compile(r"^(?P<subj>.{1,60}?)\s+now\s+(?:[a-z]{2,20}s|is|are|has)\b")
-        self.done = re.compile(
-            r"^(?:" + _alt(words["status"]["done"]) + r")\s+(?:the|our|my|a|an|" + _NAME + r")\b"
-        )
-        self.owner = re.compile(r"^(?P<name>" + _NAME + r")['’]s\s")
-        self.now_is = re.compile(r"\b(?:is|are)\s+now\b|\bno\s+longer\b", re.IGNORECASE)
-
-
-@functools.cache
-def _patterns() -> _Patterns:
-    return _Patterns(_words())
-
 
 # -- the gate ------------------------------------------------------------------------------
 
@@ -252,7 +80,7 @@ def passes_gate(text: str) -> bool:
     sentence = " ".join(_CONTROL.sub(" ", text).split())
     if not sentence or len(sentence) > MAX_SENTENCE:
         return False
-    pats = _patterns()
+    pats = rulebook.patterns()
     if pats.small_talk.match(sentence):
         return False
     if len(_WORD.findall(sentence)) < MIN_WORDS:
@@ -284,7 +112,7 @@ def sentences(text: str) -> Iterator[str]:
 
 
 def _split_line(line: str) -> Iterator[str]:
-    abbreviations = _patterns().abbreviations
+    abbreviations = rulebook.patterns().abbreviations
     start = 0
     for match in _SENT_END.finditer(line):
         before = line[max(start, match.start() - 8) : match.start()].rsplit(None, 1)
@@ -309,17 +137,19 @@ def candidates(entry: model.Entry) -> list[model.Candidate]:
     seen: set[str] = set()
     person: str | None = None  # the last person named: "She" of the next sentence
     for sentence in sentences(entry.text):
-        for candidate in _from_sentence(sentence, entry, person):
+        made = _from_sentence(sentence, entry, person)
+        for candidate in made:
             if candidate.fact.lower() not in seen:
                 seen.add(candidate.fact.lower())
                 found.append(candidate)
-        person = _person(sentence, person)
+        named = made[0].entity if made and not made[0].track else None
+        person = named if named and named[:1].isupper() else _person(sentence, person)
     return found
 
 
 def _person(sentence: str, last: str | None) -> str | None:
     """Who "she"/"he" stands for after this sentence: its opening name, else the last."""
-    pats = _patterns()
+    pats = rulebook.patterns()
     if pats.pronoun.match(sentence):
         return last
     name = _subject_name(sentence, pats) or _owner(sentence, pats)
@@ -334,9 +164,9 @@ def _from_sentence(
 ) -> list[model.Candidate]:
     if len(sentence) > MAX_SENTENCE:
         return []
-    pats = _patterns()
+    pats = rulebook.patterns()
     if person:
-        sentence = pats.pronoun.sub(person + " ", sentence, count=1)
+        sentence = pats.pronoun.sub(lambda m: person + _PRONOUN_VERB[m.group("c")], sentence, 1)
     sentence = pats.reported.sub(r"\g<who> ", sentence, count=1)
     speaker = None
     quoted = pats.speaker.match(sentence)
@@ -366,21 +196,42 @@ def _from_sentence(
         entity = speaker
     if entity in ("I", "We"):
         entity = None
+    if entity is None:
+        entity = _subject_name(sentence, pats) or _owner(sentence, pats)
     out = []
-    for part in _clauses(sentence, category):
+    for part, kind in _parts(sentence, category, entry.date):
         text = _standalone(dates.resolve(part, entry.date), speaker)
         related = _related(text, entity, pats)
         out.append(
             model.Candidate(
                 fact=text,
-                category=category,
+                category=kind,
                 entry=entry,
-                entity=entity or (related[0] if related else None),
-                related=related[1:] if entity is None and related else related,
+                entity=entity or _fallback(related),
+                related=_without(related, entity or _fallback(related)),
                 confidence=1.0 if explicit else 0.8,
             )
         )
     return out
+
+
+def _parts(sentence: str, category: Category, on: dt.date) -> list[tuple[str, Category]]:
+    """The facts one sentence makes: an appositive relationship is a fact of its own ("My
+    sister Clara lives in Boston" -> "Clara is my sister.", "Clara lives in Boston.")."""
+    pats = rulebook.patterns()
+    rel = pats.rel_my.search(sentence) if category is Category.RELATIONSHIP else None
+    if rel is None:
+        return [(part, category) for part in _clauses(sentence, category)]
+    name, owner = rel.group("x"), rel.group("pos")
+    owner = owner.lower() if owner.lower() in ("my", "our") else owner
+    parts = [(f"{name} is {owner} {rel.group('y')}.", Category.RELATIONSHIP)]
+    tail = re.sub(r"^\s*,(?=\s)", "", sentence[rel.end() :])  # "Zoe's mom, Hannah, drives"
+    rest = (sentence[: rel.start()] + name + tail).strip()
+    rest = rest[:1].upper() + rest[1:]
+    if len(_WORD.findall(rest)) > len(name.split()) + 1 and passes_gate(rest):
+        ruled = _classify(rest, on)
+        parts.append((rest, ruled[0] if ruled else Category.CONTEXT))
+    return parts
 
 
 def _clauses(sentence: str, category: Category) -> list[str]:
@@ -388,7 +239,7 @@ def _clauses(sentence: str, category: Category) -> list[str]:
     loves lemon" -> "Jordan hates cilantro.", "Jordan loves lemon."."""
     if category is not Category.PREFERENCE:
         return [sentence]
-    pats = _patterns()
+    pats = rulebook.patterns()
     head = pats.preference.match(sentence)
     if head is None:
         return [sentence]
@@ -402,7 +253,7 @@ def _clauses(sentence: str, category: Category) -> list[str]:
 
 def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
     """(category, entity) by the first rule that fires, or None."""
-    pats = _patterns()
+    pats = rulebook.patterns()
     birthday = pats.birthday.search(sentence)
     if birthday and dates.dates_in(sentence, on):
         return Category.MILESTONE, _clean_name(birthday.group("who"))
@@ -414,9 +265,14 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
     if rel and _is_name(rel.group("x"), pats):
         return Category.RELATIONSHIP, _clean_name(rel.group("x"))
     dated = bool(dates.dates_in(sentence, on))
-    if dated and (pats.event.search(sentence) or pats.future.search(sentence)):
-        return Category.MILESTONE, _subject_name(sentence, pats)
+    subject = _subject_name(sentence, pats)
+    if dated and pats.event.search(sentence):
+        return Category.MILESTONE, subject
+    if dated and pats.future.search(sentence) and (subject or pats.thing.match(sentence)):
+        return Category.MILESTONE, subject  # "Greenleaf will aerate the lawn next Tuesday"
     pref = pats.preference.match(sentence)
+    if pref and pats.pronoun_object.match(sentence, pref.end()):
+        pref = None  # "wants him at 22", "I love it": not standalone
     if pref and _subject_ok(pref.group("subj"), pats):
         return Category.PREFERENCE, _subject(pref.group("subj"))
     fav = pats.favourite.search(sentence)
@@ -426,11 +282,10 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
         )
     for rule in (pats.status_is, pats.status_change, pats.money, pats.now_verb):
         status = rule.match(sentence)
-        if status and _subject_ok(status.group("subj"), pats):
+        if status and (rule is pats.money or _subject_ok(status.group("subj"), pats)):
             return Category.STATUS, _subject(status.group("subj"))
     if pats.now_is.search(sentence) or pats.done.match(sentence):
         return Category.STATUS, _subject_name(sentence, pats)
-    subject = _subject_name(sentence, pats)
     if subject and pats.routine.search(sentence):
         return Category.CONTEXT, subject
     return None
@@ -441,7 +296,7 @@ def _track(sentence: str, match: re.Match[str], entry: model.Entry) -> model.Can
     bare = re.sub(r"^(?:the|our|my)\s+", "", what, flags=re.IGNORECASE)
     entity = _clean_name(bare) if bare[:1].isupper() else bare.lower()
     fact = _standalone(f"The user asked to keep track of {what}", None)
-    pats = _patterns()
+    pats = rulebook.patterns()
     return model.Candidate(
         fact=fact,
         category=Category.CONTEXT,
@@ -455,14 +310,14 @@ def _track(sentence: str, match: re.Match[str], entry: model.Entry) -> model.Can
 # -- names ---------------------------------------------------------------------------------
 
 
-def _is_name(text: str | None, pats: _Patterns) -> bool:
+def _is_name(text: str | None, pats: rulebook.Patterns) -> bool:
     if not text:
         return False
     first = text.split()[0].rstrip(".").lower()
     return first not in pats.not_names or first in ("dr", "st", "mr", "mrs", "ms")
 
 
-def _subject_ok(subj: str, pats: _Patterns) -> bool:
+def _subject_ok(subj: str, pats: rulebook.Patterns) -> bool:
     if subj in ("I", "We") or subj.lower().startswith(("the ", "our ", "my ", "both ")):
         return True
     if re.search(r"['’]s\s", subj):  # "Jordan's car"
@@ -474,15 +329,27 @@ def _subject(subj: str) -> str | None:
     """The entity a subject names: a person for "Alex", "Jordan's car"; none for "the boiler"."""
     if subj in ("I", "We", "we", "i"):
         return subj.upper() if subj.lower() == "i" else "We"
-    owner = re.match(r"^(" + _NAME + r")['’]s\s", subj)
+    owner = re.match(r"^(" + rulebook.NAME + r")['’]s\s", subj)
     if owner:
         return _clean_name(owner.group(1))  # "Biscuit's limp is better": about Biscuit
     if subj[:1].isupper() and not subj.lower().startswith(("the ", "our ", "my ", "both ")):
+        if " " not in subj and subj.lower().endswith(_NOUN_ENDINGS):
+            return None  # "Payment is $2,100": a common noun opening the sentence
         return _clean_name(subj)
     return None
 
 
-def _subject_name(sentence: str, pats: _Patterns) -> str | None:
+def _fallback(related: tuple[str, ...]) -> str | None:
+    """The entity of a fact whose subject names none: its first name, as routing would
+    pick; not a link to a folder nor an acronym ("MERV 11")."""
+    return next((name for name in related if not name.isupper() and "/" not in name), None)
+
+
+def _without(names: tuple[str, ...], entity: str | None) -> tuple[str, ...]:
+    return tuple(name for name in names if name != entity)
+
+
+def _subject_name(sentence: str, pats: rulebook.Patterns) -> str | None:
     """The name opening the sentence, when a verb or a possessive follows it ("Theo
     started", "Maya's"), so "Demolition of the bathroom" names nobody."""
     first = pats.subject_name.match(sentence)
@@ -491,7 +358,7 @@ def _subject_name(sentence: str, pats: _Patterns) -> str | None:
     return None
 
 
-def _initial_name(sentence: str, pats: _Patterns) -> bool:
+def _initial_name(sentence: str, pats: rulebook.Patterns) -> bool:
     """Whether the sentence's capitalised first word reads as a name: a verb or "'s"
     follows it, and it has neither a plural's nor a common noun's ending."""
     first = pats.subject_name.match(sentence)
@@ -501,7 +368,7 @@ def _initial_name(sentence: str, pats: _Patterns) -> bool:
     return not word.endswith(_NOUN_ENDINGS)
 
 
-def _owner(sentence: str, pats: _Patterns) -> str | None:
+def _owner(sentence: str, pats: rulebook.Patterns) -> str | None:
     """The name owning the sentence's subject: "Maya's recital ..." -> "Maya"."""
     owned = pats.owner.match(sentence)
     if owned and _is_name(owned.group("name"), pats):
@@ -515,10 +382,10 @@ def _clean_name(name: str | None) -> str | None:
     return " ".join(name.replace("’", "'").removesuffix("'s").split()).rstrip(".,;:") or None
 
 
-def _related(text: str, entity: str | None, pats: _Patterns) -> tuple[str, ...]:
+def _related(text: str, entity: str | None, pats: rulebook.Patterns) -> tuple[str, ...]:
     """The sentence's `[[links]]` and capitalised names, entity and month/day words aside."""
-    names: list[str] = [link.strip() for link in _LINK.findall(text)]
-    for match in _CAPS.finditer(_LINK.sub(" ", text)):
+    names: list[str] = [link.strip() for link in rulebook.LINK.findall(text)]
+    for match in rulebook.CAPS.finditer(rulebook.LINK.sub(" ", text)):
         words = match.group(0).split()
         if match.start() == 0 and len(words) == 1 and not _initial_name(text, pats):
             continue  # "Payment comes by check": a sentence's first word, not a name
@@ -546,6 +413,8 @@ def _related(text: str, entity: str | None, pats: _Patterns) -> tuple[str, ...]:
 
 # -- the standalone sentence ---------------------------------------------------------------
 
+_PRONOUN_VERB = {None: " ", "'d": " would ", "’d": " would ", "'s": " is ", "’s": " is ",
+                 "'ll": " will ", "’ll": " will "}  # fmt: skip
 _AGREE = {
     "am": "is", "are": "is", "have": "has", "do": "does", "don't": "doesn't", "were": "was",
     "aren't": "isn't", "haven't": "hasn't", "weren't": "wasn't",
@@ -582,7 +451,7 @@ def _standalone(text: str, speaker: str | None) -> str:
             return who(match.group("obj"))
         return who(match.group("pos")) + "'s"
 
-    out = _patterns().first_person.sub(swap, text)
+    out = rulebook.patterns().first_person.sub(swap, text)
     out = out[:1].upper() + out[1:]
     if out and out[-1] not in ".!":
         out = out.rstrip(";,") + "."
@@ -594,7 +463,7 @@ def _agree(verb: str) -> str:
     word = verb.lower().replace("’", "'")
     if word in _AGREE:
         return _AGREE[word]
-    if word in _patterns().keep or word.endswith(("ed", "'t")) or not word.isalpha():
+    if word in rulebook.patterns().keep or word.endswith(("ed", "'t")) or not word.isalpha():
         return verb
     if word.endswith(("s", "sh", "ch", "x", "z", "o")):
         return verb + "es"
