@@ -397,7 +397,7 @@ def test_relative_dates_are_resolved_and_the_gate_drops_what_the_model_let_throu
             {"fact": "Leo started school yesterday", "category": "milestone", "entity": "Leo"},
             {"fact": "The plumber comes next Tuesday", "category": "milestone"},
             {"fact": "Maybe we'll repaint the hall", "category": "context"},
-            {"fact": "Lovely sunny morning!", "category": "context"},
+            {"fact": "Good morning!", "category": "context"},
             {"fact": "Should we call the plumber?", "category": "context"},
         )
     )
