@@ -261,6 +261,21 @@ def test_any_400_on_the_first_try_is_asked_again_once_without_json_mode(
     assert ["response_format" in r.body for r in endpoint.requests] == [True, False, False]
 
 
+def test_a_model_refusing_temperature_0_is_asked_without_it(endpoint: FakeChatEndpoint) -> None:
+    refusal = (
+        "Unsupported value: 'temperature' does not support 0 with this model. "
+        "Only the default (1) value is supported."
+    )
+    endpoint.push(fake_llm.error(400, refusal), fake_llm.facts(MARIA), fake_llm.facts(PATEL))
+    result = extractor(endpoint).extract([entry(n=1), entry(n=2)])
+    assert [c.fact for c in result.candidates] == [MARIA["fact"], PATEL["fact"]]
+    assert [("temperature" in r.body, "response_format" in r.body) for r in endpoint.requests] == [
+        (True, True),
+        (False, True),
+        (False, True),
+    ]
+
+
 def test_a_400_with_and_without_json_mode_fails_the_entry_and_keeps_json_mode(
     endpoint: FakeChatEndpoint,
 ) -> None:

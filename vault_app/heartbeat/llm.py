@@ -7,6 +7,8 @@ date, weekday, time and agent (`user_message`), `temperature: 0`, and JSON mode
 (`response_format: {"type": "json_object"}`). A server that refuses JSON mode (a 400 that
 names `response_format`, or any 400 before the first success) is asked once more
 without it; when that works the extractor leaves JSON mode off for the rest of its life.
+A model that refuses `temperature: 0` (a 400 naming it: OpenAI's reasoning models) is
+asked without it from then on.
 
 The answer is read by `answers.parse_facts` (also `llm.parse_facts`), which takes what
 models really write: fenced JSON, prose around it, a bare list, camelCase or snake_case
@@ -144,6 +146,7 @@ class LlmExtractor:
         self.prompt = load_prompt() if prompt is None else prompt
         self._key = api_key
         self._json_mode = True  # until the endpoint refuses it
+        self._temperature = True  # temperature 0 is sent until the model refuses it
         self._answered = False  # an exchange has succeeded: a 400 is no longer suspect
         self._tls: ssl.SSLContext | None = None  # made once: loading the CAs takes ~80 ms
 
@@ -231,6 +234,8 @@ class LlmExtractor:
                 if 200 <= got.status < 300:
                     self._succeeded(json_mode)
                     return self._content(got)
+                if self._refuses_temperature(got):
+                    continue  # once more with the model's own temperature; not a retry
                 if self._refuses_json_mode(got, json_mode):
                     json_mode = False
                     continue  # once more without JSON mode; not a retry
@@ -255,10 +260,21 @@ class LlmExtractor:
             attempt += 1
 
     def _payload(self, messages: list[dict[str, str]], json_mode: bool) -> dict[str, Any]:
-        payload = {"model": self.model, "messages": messages, "temperature": 0, "stream": False}
+        payload: dict[str, Any] = {"model": self.model, "messages": messages, "stream": False}
+        if self._temperature:
+            payload["temperature"] = 0
         if json_mode:
             payload["response_format"] = JSON_MODE
         return payload
+
+    def _refuses_temperature(self, reply: _Reply) -> bool:
+        """Whether this 400 refuses `temperature: 0` (OpenAI's reasoning models take only
+        their default): then it is left out for good."""
+        if reply.status in (400, 422) and self._temperature and b"temperature" in reply.body:
+            self._temperature = False
+            log.info("%s refuses temperature 0; asking without it", _shown(self.url))
+            return True
+        return False
 
     def _refuses_json_mode(self, reply: _Reply, json_mode: bool) -> bool:
         """Whether this 400 may be a refusal of JSON mode: it names `response_format`
