@@ -122,6 +122,7 @@ def _loads(text: str) -> tuple[Any, str | None]:
 
 
 def _has_fact_items(items: list[Any]) -> bool:
+    """Whether a list in prose may be the facts (objects, or sentences), not `[1]`."""
     return any(isinstance(item, dict) for item in items) or (
         bool(items) and all(isinstance(item, str) for item in items)
     )
@@ -140,6 +141,8 @@ def _pick(keyed: dict[str, Any], names: tuple[str, ...]) -> Any:
 
 
 def _facts_of(value: Any) -> list[dict[str, Any]]:
+    """The facts a decoded answer holds, blank ones dropped; `LlmError` when it holds
+    none that could be one (an `LlmError` with what was there instead)."""
     if isinstance(value, dict):
         items = _fact_list(value)
     elif isinstance(value, list):
@@ -164,6 +167,8 @@ def _facts_of(value: Any) -> list[dict[str, Any]]:
 
 
 def _fact_list(value: dict[str, Any]) -> list[Any]:
+    """The items of an object's "facts" (or the object as one fact, or the "facts" of an
+    object inside it)."""
     keyed = {_key(k): v for k, v in value.items()}
     if "facts" in keyed:
         listed = keyed["facts"]
