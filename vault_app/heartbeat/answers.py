@@ -141,8 +141,8 @@ def _pick(keyed: dict[str, Any], names: tuple[str, ...]) -> Any:
 
 
 def _facts_of(value: Any) -> list[dict[str, Any]]:
-    """The facts a decoded answer holds, blank ones dropped; `LlmError` when it holds
-    none that could be one (an `LlmError` with what was there instead)."""
+    """The facts a decoded answer holds, blank ones dropped; an `LlmError` saying what
+    was there when nothing in it could be a fact."""
     if isinstance(value, dict):
         items = _fact_list(value)
     elif isinstance(value, list):
