@@ -8,7 +8,8 @@ request (`push` adds more; an empty queue answers 500 and says so); a plain stri
 stands for a chat completion with that content. Other paths get a
 404, as from a real server. A `Reply` has a status, a body (a JSON value, a string or
 bytes), headers, a delay before answering (cut short when the endpoint closes, so a
-test of a timeout does not wait it out) and `drop` (close the connection unanswered).
+test of a timeout does not wait it out), `drop` (close the connection unanswered) and
+`trickle` (send the body a byte at a time, this many seconds apart).
 
 `chat(content)` is a chat-completion reply whose assistant message is `content`;
 `error(status, message)` an OpenAI-style error; `recorded(answers)` a script serving
@@ -39,6 +40,7 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0  # seconds before answering
     drop: bool = False  # close the connection without an answer
+    trickle: float = 0.0  # seconds between the body's bytes (a server dripping its answer)
 
 
 @dataclass(frozen=True)
@@ -212,7 +214,13 @@ class FakeChatEndpoint:
                     self.send_header(name, value)
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
-                self.wfile.write(data)
+                if not reply.trickle:
+                    self.wfile.write(data)
+                    return
+                for index in range(len(data)):
+                    if endpoint._closing.wait(reply.trickle):
+                        break
+                    self.wfile.write(data[index : index + 1])
 
             def log_message(self, format: str, *args: Any) -> None:
                 pass  # quiet: the requests are recorded instead

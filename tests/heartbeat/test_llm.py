@@ -193,6 +193,14 @@ def test_a_silent_endpoint_times_out_twice_and_the_rest_is_not_sent(
     assert len(endpoint.requests) == 2  # a timeout is not retried
 
 
+@pytest.mark.timeout(20)  # the body would take over a minute to drip in
+def test_an_answer_dripping_in_is_cut_off_after_timeout_s(endpoint: FakeChatEndpoint) -> None:
+    dripping = fake_llm.facts(MARIA)
+    endpoint.push(Reply(body=dripping.body, trickle=0.05))  # each read well within 0.5 s
+    [(_, reason)] = extractor(endpoint, timeout_s=0.5).extract([entry()]).failed
+    assert reason == f"no answer from {endpoint.base_url}/chat/completions within 0.5 s"
+
+
 def test_an_entry_the_server_chokes_on_does_not_starve_the_others() -> None:
     def answer(request: Received) -> Reply:
         if "poison" in request.user:
