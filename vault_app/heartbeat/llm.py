@@ -30,7 +30,8 @@ two timeouts. Connection errors, 429 and 5xx are retried `retries` times after a
 doubling backoff, or after the server's Retry-After when that is at most
 `MAX_RETRY_AFTER_S` (a longer one fails at once: the next run is the retry); a timeout
 is not (the same request would wait as long again). An attempt is bounded: `timeout_s`
-to connect, for each read, and for the whole body after the request went out.
+to connect, for each read (the wait for the headers, while the model works, is one), and
+for the whole body once the headers are in.
 
 The API key (from the environment variable that `[heartbeat] api_key_env` names) goes in
 `Authorization: Bearer …` and nowhere else: no log line, no error message and no failure
@@ -297,9 +298,11 @@ class LlmExtractor:
         self._answered = True
 
     def _send(self, client: httpx2.Client, payload: dict[str, Any]) -> _Reply:
-        """One POST, its body read to the end within `timeout_s` and `MAX_ANSWER_BYTES`."""
-        deadline = time.monotonic() + self.timeout_s
+        """One POST, its body read to the end within `timeout_s` of the headers (a model
+        thinks before it answers; the body of a whole answer then comes at once) and
+        within `MAX_ANSWER_BYTES`."""
         with client.stream("POST", self.url, json=payload) as response:
+            deadline = time.monotonic() + self.timeout_s
             body = bytearray()
             for chunk in response.iter_bytes():
                 body += chunk
