@@ -165,6 +165,8 @@ class LlmExtractor:
         a failure of the endpoint itself the remaining entries fail unsent. Never raises
         for an endpoint problem."""
         result = model.Extraction()
+        if not entries:
+            return result
         headers = {"Accept": "application/json"}
         if self._key is not None:
             headers["Authorization"] = f"Bearer {self._key}"
