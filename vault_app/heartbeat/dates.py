@@ -1,0 +1,261 @@
+"""Relative dates made absolute against the day an entry was written.
+
+A daily-note entry says "yesterday", "last Friday" or "in two weeks"; a fact kept for a
+year must say which day that was. `resolve` rewrites every relative phrase it knows in
+place, against `on` (the entry's date), and leaves the rest of the text alone:
+
+    yesterday / today / tomorrow / tonight / this morning   -> "on 2026-11-19"
+    the day before yesterday / the day after tomorrow       -> "on 2026-11-18"
+    last / next / this / on <weekday>                       -> "on 2026-11-13"
+    in N days|weeks, N days|weeks ago, a week ago           -> "on 2026-12-04"
+    last / next / this week                                 -> "in the week of 2026-11-09"
+    last / next / this weekend                              -> "on the weekend of 2026-11-21"
+    last / next / this month, in N months, N months ago     -> "in December 2026"
+    last / next / this year, N years ago                    -> "in 2025"
+
+A preposition before the phrase is kept ("since yesterday" -> "since 2026-11-19"); "on" is
+only added where none stood. "last Friday" is the latest Friday before `on`, "next Friday"
+the first one after it; a bare "on Friday" / "this Friday" looks back when the sentence
+is in the past tense ("we went on Friday") and forward otherwise ("the plumber comes on
+Friday"). `dates_in` lists the days a text names, relative ones resolved (a week stands
+for its Monday, a weekend for its Saturday, a month for its first day) and absolute ones
+read ("March 3", "3 March 2026", "March 3rd, 2026", "2026-03-03", "3/3", "3/3/2026";
+slashes are month/day, US style, as the household writes them; a year left out is the
+entry's year).
+
+Every pattern is a bounded alternation of literal words and short digit runs, so a
+regex pass is linear in the text (no nested quantifiers), whatever it holds.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+MONTHS = (
+    "january", "february", "march", "april", "may", "june", "july",
+    "august", "september", "october", "november", "december",
+)  # fmt: skip
+MONTH_ABBR = {name[:3]: n for n, name in enumerate(MONTHS, 1)} | {"sept": 9}
+NUMBER_WORDS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+    "a couple of": 2, "a few": 3,
+}  # fmt: skip
+MAX_OFFSET = 999  # "in 4000 days" is no date anyone means; the digit run is bounded too
+
+_WD = "|".join(WEEKDAYS)
+_NUM = r"\d{1,3}|a\s+couple\s+of|a\s+few|" + "|".join(
+    word for word in NUMBER_WORDS if " " not in word
+)
+_PREP = r"(?:(?P<prep>on|since|until|till|by|from|before|after|through|starting|for|as\s+of)\s+)?"
+_RELATIVE = re.compile(
+    _PREP + r"(?:"
+    r"(?P<dby>the\s+day\s+before\s+yesterday)"
+    r"|(?P<dat>the\s+day\s+after\s+tomorrow)"
+    r"|(?P<day>yesterday|today|tomorrow|tonight|this\s+(?:morning|afternoon|evening))"
+    r"|(?P<wdrel>last|next|this\s+past|this\s+coming|this|coming)\s+(?P<wd1>" + _WD + r")"
+    r"|(?<=\bon\s)(?P<wd2>" + _WD + r")"
+    r"|(?P<span_dir>last|next|this)\s+(?P<span>week(?:end)?|month|year)"
+    r"|in\s+(?P<in_n>" + _NUM + r")\s+(?P<in_unit>day|week|month|year)s?"
+    r"|(?P<ago_n>" + _NUM + r")\s+(?P<ago_unit>day|week|month|year)s?\s+ago"
+    r")\b(?!-)",
+    re.IGNORECASE,
+)
+# the bare weekday needs "on" before it; the lookbehind above reads it, the prefix eats it
+_PAST = re.compile(
+    r"\b(?:was|were|did|had|went|got|came|ago|yesterday|last|passed|finished|happened"
+    r"|[a-z]{2,20}ed)\b",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"[.!?\n]")
+
+_MONTH_NAMES = "|".join((*MONTHS, "sept", *(n[:3] for n in MONTHS if n != "may")))
+_ABSOLUTE = re.compile(
+    r"\b(?:"
+    r"(?P<iy>\d{4})-(?P<im>\d{1,2})-(?P<id>\d{1,2})"
+    r"|(?P<sm>\d{1,2})/(?P<sd>\d{1,2})(?:/(?P<sy>\d{4}|\d{2}))?(?!\s?(?:hp|in\b|inch|cup))"
+    r"|(?P<mname>" + _MONTH_NAMES + r")\.?\s+(?P<md>\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(?P<my>\d{4}))?"
+    r"|(?P<dd>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dname>" + _MONTH_NAMES + r")\.?"
+    r"(?:,?\s+(?P<dy>\d{4}))?"
+    r")\b(?![/-]\d)",
+    re.IGNORECASE,
+)
+
+
+def resolve(text: str, on: dt.date) -> str:
+    """Relative dates in `text` made absolute against `on` (the entry's date):
+    "yesterday" -> "on 2026-11-19", "last week" -> "in the week of 2026-11-09",
+    "next month" -> "in December 2026". Text without one comes back unchanged."""
+    return _RELATIVE.sub(lambda match: _rewrite(match, text, on), text)
+
+
+def dates_in(text: str, on: dt.date) -> list[dt.date]:
+    """The dates `text` names, relative ones resolved against `on`, in text order."""
+    found: list[tuple[int, dt.date]] = []
+    for match in _RELATIVE.finditer(text):
+        when = _interpret(match, text, on)
+        if when is not None:
+            found.append((match.start(), when[0]))
+    for match in _ABSOLUTE.finditer(text):
+        day = _absolute(match, on)
+        if day is not None:
+            found.append((match.start(), day))
+    return [day for _, day in sorted(found, key=lambda pair: pair[0])]
+
+
+# -- relative phrases ----------------------------------------------------------------------
+
+
+def _rewrite(match: re.Match[str], text: str, on: dt.date) -> str:
+    when = _interpret(match, text, on)
+    if when is None:
+        return match.group(0)
+    day, kind = when
+    prep = match.group("prep")
+    if kind == "day":
+        phrase = day.isoformat()
+        lead = "on"
+    elif kind == "weekend":
+        phrase = f"the weekend of {day.isoformat()}"
+        lead = "on"
+    elif kind == "week":
+        phrase = f"the week of {day.isoformat()}"
+        lead = "in"
+    elif kind == "month":
+        phrase = f"{calendar.month_name[day.month]} {day.year}"
+        lead = "in"
+    else:  # year
+        phrase = str(day.year)
+        lead = "in"
+    out = f"{lead} {phrase}" if prep is None or prep.lower() == "on" else f"{prep} {phrase}"
+    if match.group(0)[:1].isupper():
+        out = out[:1].upper() + out[1:]
+    return out
+
+
+def _interpret(match: re.Match[str], text: str, on: dt.date) -> tuple[dt.date, str] | None:
+    """(the day, its kind: day | week | weekend | month | year) of a relative phrase."""
+    group = match.group
+    if group("dby"):
+        return on - dt.timedelta(days=2), "day"
+    if group("dat"):
+        return on + dt.timedelta(days=2), "day"
+    if day := group("day"):
+        word = day.lower()
+        shift = -1 if word == "yesterday" else 1 if word == "tomorrow" else 0
+        return on + dt.timedelta(days=shift), "day"
+    if weekday := group("wd1") or group("wd2"):
+        target = WEEKDAYS.index(weekday.lower())
+        rel = " ".join((group("wdrel") or "").lower().split())
+        if rel in ("last", "this past"):
+            back = True
+        elif rel in ("next", "this coming", "coming"):
+            back = False
+        else:  # "on Friday", "this Friday": the sentence's tense decides
+            back = _past_tense(text, match.start(), match.end())
+        return _weekday(on, target, back=back), "day"
+    if span := group("span"):
+        return _span(on, span.lower(), group("span_dir").lower())
+    if group("in_n"):
+        return _offset(on, _number(group("in_n")), group("in_unit").lower())
+    if group("ago_n"):
+        return _offset(on, -_number(group("ago_n")), group("ago_unit").lower())
+    return None
+
+
+def _past_tense(text: str, start: int, end: int) -> bool:
+    """Whether the sentence around [start, end) reads as past (a bounded look around)."""
+    lo = max(0, start - 160)
+    head = text[lo:start]
+    cut = max((m.end() for m in _SENTENCE_END.finditer(head)), default=0)
+    tail = text[end : end + 160]
+    stop = _SENTENCE_END.search(tail)
+    sentence = head[cut:] + " " + tail[: stop.start() if stop else len(tail)]
+    if re.search(r"\b(?:will|going\s+to|'ll|is\s+coming|scheduled|planned|booked)\b", sentence):
+        return False
+    return _PAST.search(sentence) is not None
+
+
+def _weekday(on: dt.date, target: int, *, back: bool) -> dt.date:
+    if back:
+        return on - dt.timedelta(days=(on.weekday() - target - 1) % 7 + 1)
+    return on + dt.timedelta(days=(target - on.weekday() - 1) % 7 + 1)
+
+
+def _span(on: dt.date, span: str, direction: str) -> tuple[dt.date, str] | None:
+    step = {"last": -1, "next": 1, "this": 0}[direction]
+    if span == "week":
+        monday = on - dt.timedelta(days=on.weekday())
+        return monday + dt.timedelta(weeks=step), "week"
+    if span == "weekend":
+        saturday = on + dt.timedelta(days=5 - on.weekday())
+        if on.weekday() == 6:  # on a Sunday "this weekend" is the one under way
+            saturday -= dt.timedelta(days=7)
+        return saturday + dt.timedelta(weeks=step), "weekend"
+    if span == "month":
+        return _add_months(on.replace(day=1), step), "month"
+    return on.replace(year=on.year + step, month=1, day=1), "year"
+
+
+def _offset(on: dt.date, n: int, unit: str) -> tuple[dt.date, str] | None:
+    if abs(n) > MAX_OFFSET:
+        return None
+    try:
+        if unit == "day":
+            return on + dt.timedelta(days=n), "day"
+        if unit == "week":
+            return on + dt.timedelta(weeks=n), "day"
+        if unit == "month":
+            return _add_months(on.replace(day=1), n), "month"
+        return on.replace(year=on.year + n, month=1, day=1), "year"
+    except (OverflowError, ValueError):
+        return None
+
+
+def _number(word: str) -> int:
+    key = " ".join(word.lower().split())
+    return int(key) if key.isdigit() else NUMBER_WORDS[key]
+
+
+def _add_months(first: dt.date, n: int) -> dt.date:
+    index = first.year * 12 + first.month - 1 + n
+    return dt.date(index // 12, index % 12 + 1, 1)
+
+
+# -- absolute dates ------------------------------------------------------------------------
+
+
+def _month(name: str) -> int | None:
+    word = name.lower()
+    if word in MONTHS:
+        return MONTHS.index(word) + 1
+    return MONTH_ABBR.get(word) if len(word) <= 4 else None
+
+
+def _absolute(match: re.Match[str], on: dt.date) -> dt.date | None:
+    group = match.group
+    parts: tuple[int | None, int | None, int | None]
+    if group("iy"):
+        parts = int(group("iy")), int(group("im")), int(group("id"))
+    elif group("sm"):
+        year = group("sy")
+        full = None if year is None else int(year) + (2000 if len(year) == 2 else 0)
+        parts = full, int(group("sm")), int(group("sd"))
+    elif group("mname"):
+        parts = _opt_int(group("my")), _month(group("mname")), int(group("md"))
+    else:
+        parts = _opt_int(group("dy")), _month(group("dname")), int(group("dd"))
+    year, month, day = parts
+    if month is None or day is None:
+        return None
+    try:
+        return dt.date(year if year is not None else on.year, month, day)
+    except ValueError:
+        return None  # "Feb 30", "13/45": not a date
+
+
+def _opt_int(text: str | None) -> int | None:
+    return None if text is None else int(text)

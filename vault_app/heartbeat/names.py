@@ -1,0 +1,262 @@
+"""Entity names as routing sees them: keys, junk words, kinds, and the vault's name index.
+
+A name and an entity meet on a *key*: the text folded (accents dropped, case folded),
+every run of other characters turned into one "-", a leading article or possessive
+("the", "our", "my") dropped. So "Dr. Patel", "dr patel" and the folder `dr-patel` share
+the key `dr-patel`, and "Théo" finds `theo`. An entity answers to its folder name, its
+summary's title (`# Marcus Bell (plumber)`: the part before a bracket), either without
+a leading honorific ("Patel" for `dr-patel`), and — under a `people/` group — its
+first name, when no other entity of the scope answers to it.
+
+`NameIndex` holds those keys for every entity of the vault, per scope, built once per
+run (one walk, one read of each summary's first line) and told of the entities a run
+creates. `mentioned` finds the longest name a fact's text contains, on word boundaries,
+by looking its word n-grams up in the keys: a short or common word ("home", "notes")
+never counts as a mention.
+
+`junk` refuses what must never become an entity (pronouns, stopwords, days, months,
+"today", a bare number), and `new_address` decides where an entity made from a name
+goes, by what the name looks like: people to `areas/people/<slug>` and companies to
+`areas/companies/<slug>` of the user's graph (the seed's `global/life/areas/people`,
+`companies` groups, which the demo vault follows), projects (a remodel, a trip) to
+`projects/<slug>`, anything else to `areas/<slug>`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+from vault_app.core import layout, models
+
+
+def _words_set(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+MAX_NAME_WORDS = 6  # longer than this is a phrase, not a name
+MAX_NGRAM = 5  # the longest name (in words) a fact's text is searched for
+
+ARTICLES = _words_set("the a an our my your their his her its this that these those")
+HONORIFICS = _words_set(
+    "dr doctor mr mrs ms miss mx prof professor sir madam aunt auntie uncle grandma "
+    "grandpa granny nana papa"
+)
+PRONOUNS = _words_set(
+    "i me my mine myself you your yours yourself he him his himself she her hers herself "
+    "it its itself we us our ours ourselves they them their theirs themselves someone "
+    "somebody anyone anybody everyone everybody nobody noone no-one one user assistant "
+    "agent human people person everything something anything nothing"
+)
+STOPWORDS = _words_set(
+    "a an the and or but if then else of to in on at by for with from about as into over "
+    "after before under between through during without within is are was were be been "
+    "being have has had do does did will would shall should can could may might must "
+    "not no yes this that these those there here what which who whom whose when where "
+    "why how all any both each few more most other some such only own same so than too "
+    "very just also now again once ok okay thanks thank please hi hello hey"
+)
+DAYS = _words_set(
+    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur "
+    "thurs fri sat sun weekend weekday"
+)
+MONTHS = _words_set(
+    "january february march april may june july august september october november "
+    "december jan feb mar apr jun jul aug sep sept oct nov dec"
+)
+TIME_WORDS = _words_set(
+    "today tomorrow yesterday tonight morning afternoon evening night noon midnight week "
+    "month year day days weeks months years time now later soon earlier"
+)
+# Words too common to be a mention of an entity by themselves (a folder may be called so)
+COMMON = _words_set(
+    "home house note notes todo inbox misc general other stuff thing things info index "
+    "readme list lists item items plan plans log logs new old"
+)
+JUNK_WORDS = ARTICLES | PRONOUNS | STOPWORDS | DAYS | MONTHS | TIME_WORDS | COMMON
+
+COMPANY_WORDS = _words_set(
+    "inc llc ltd co corp corporation company gmbh sa plc bank insurance mutual services "
+    "solutions group plumbing roofing solar electric electrical renovations landscaping "
+    "utilities security builders construction realty clinic pharmacy partners associates "
+    "motors garage bakery cleaners"
+)
+PROJECT_WORDS = _words_set(
+    "project remodel renovation replacement repair install installation trip vacation "
+    "holiday wedding move moving party conversion upgrade build evaluation"
+)
+PERSON_CUES = re.compile(
+    r"\b(he|she|him|his|her|hers|birthday|born|married|sister|brother|mother|father|mom|"
+    r"mum|dad|son|daughter|wife|husband|partner|friend|neighbou?r|cousin|aunt|uncle|"
+    r"grandma|grandpa|nanny|babysitter|plumber|electrician|dentist|doctor|teacher|"
+    r"accountant|cleaner|coach|tutor|vet)\b",
+    re.IGNORECASE,
+)
+
+_NOT_WORD = re.compile(r"[^0-9a-z]+")
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def fold(text: str) -> str:
+    """Lower case without accents: "Théo" -> "theo" (NFKD, combining marks dropped)."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+def words(text: str) -> list[str]:
+    """The folded words of `text` ("Dr. Patel's" -> ["dr", "patel", "s"])."""
+    return _WORD.findall(fold(text))
+
+
+def key(name: str) -> str:
+    """The key of a name or folder name: folded, "-"-joined, a leading article dropped."""
+    parts = [p for p in _NOT_WORD.split(fold(name)) if p]
+    while len(parts) > 1 and parts[0] in ARTICLES:
+        parts = parts[1:]
+    if len(parts) > 1 and parts[-1] == "s" and "'" in name:  # "Maria's" -> "maria"
+        parts = parts[:-1]
+    return "-".join(parts)
+
+
+def without_honorific(name_key: str) -> str | None:
+    """`dr-patel` -> `patel`; None when the key has no leading honorific."""
+    first, sep, rest = name_key.partition("-")
+    return rest if sep and first in HONORIFICS and rest else None
+
+
+def junk(name: str) -> bool:
+    """Whether `name` must never become an entity: empty, a pronoun, a stopword, a day,
+    a month, a time word, a bare number, too long to be a name — or only such words."""
+    parts = key(name).split("-") if key(name) else []
+    if not parts or len(parts) > MAX_NAME_WORDS:
+        return True
+    meaningful = [p for p in parts if p not in JUNK_WORDS and not p.isdigit()]
+    return not meaningful or all(len(p) < 2 for p in meaningful)
+
+
+def slug(name: str) -> str:
+    """The folder name made for `name`: its key ("Dr. Patel" -> "dr-patel")."""
+    return key(name)
+
+
+def _title_case(text: str) -> bool:
+    return all(w[:1].isupper() for w in re.findall(r"[^\W\d_][\w'.&-]*", text)) and any(
+        c.isalpha() for c in text
+    )
+
+
+def kind(name: str, fact: str = "", category: models.FactCategory | None = None) -> str:
+    """What a name names: "person", "company", "project" or "thing"."""
+    parts = key(name).split("-")
+    if parts[-1] in COMPANY_WORDS:
+        return "company"
+    if parts[0] in HONORIFICS and len(parts) > 1:
+        return "person"
+    if any(p in PROJECT_WORDS for p in parts):
+        return "project"
+    if _title_case(name) and len(parts) <= 3:
+        # "Samir Haddad": a capitalised first and last name; one word ("Lisbon") needs
+        # a cue that it is someone
+        relational = category is models.FactCategory.RELATIONSHIP
+        if len(parts) > 1 or relational or PERSON_CUES.search(fact):
+            return "person"
+    return "thing"
+
+
+def new_address(name: str, kind_: str, agent: str | None) -> layout.EntityRef:
+    """Where an entity made for `name` goes.
+
+    People and companies always go to the user's graph (global): the household's people
+    are the same for every agent, and the seed keeps them in `global/life/areas/people`
+    and `companies`. Projects and things named in an agent's note go to that agent's
+    workspace (its own PARA: the boiler the maintenance agent watches); from a global
+    note, to the user's graph.
+    """
+    folder = slug(name)
+    if kind_ == "person":
+        return layout.EntityRef(None, f"areas/people/{folder}")
+    if kind_ == "company":
+        return layout.EntityRef(None, f"areas/companies/{folder}")
+    category = "projects" if kind_ == "project" else "areas"
+    return layout.EntityRef(agent, f"{category}/{folder}")
+
+
+def summary_title(data: bytes | None) -> str | None:
+    """The title of a summary (its first `# ` line), without a trailing bracket."""
+    if not data:
+        return None
+    first = data[:512].decode("utf-8", "replace").lstrip("\ufeff").split("\n", 1)[0]
+    if not first.startswith("# "):
+        return None
+    return re.sub(r"\s*[(\[].*$", "", first[2:]).strip() or None
+
+
+def aliases(ref: layout.EntityRef, title: str | None) -> set[str]:
+    """Every key an entity answers to (its first name aside: see `NameIndex`)."""
+    found = {key(ref.name)}
+    if title:
+        found.add(key(title))
+    found |= {short for k in list(found) if (short := without_honorific(k))}
+    return {k for k in found if k}
+
+
+def mentionable(name_key: str) -> bool:
+    """Whether finding `name_key` in a fact's text counts as naming the entity: not a
+    common or junk word, and at least 4 letters for a one-word name."""
+    parts = name_key.split("-")
+    if len(parts) == 1:
+        return len(name_key) >= 4 and name_key not in JUNK_WORDS and not name_key.isdigit()
+    return not all(p in JUNK_WORDS for p in parts)
+
+
+class NameIndex:
+    """The keys of every entity of a vault, per scope (None: the user's graph)."""
+
+    def __init__(self) -> None:
+        self._keys: dict[str | None, dict[str, list[layout.EntityRef]]] = {}
+        self._first_names: dict[str | None, dict[str, list[layout.EntityRef]]] = {}
+
+    def add(self, ref: layout.EntityRef, title: str | None = None) -> None:
+        scope = self._keys.setdefault(ref.agent, {})
+        for alias in aliases(ref, title):
+            refs = scope.setdefault(alias, [])
+            if ref not in refs:
+                refs.append(ref)
+        if "people" in ref.path.split("/")[:-1]:
+            first = key(title or ref.name).split("-")[0]
+            if first and first not in HONORIFICS:
+                refs = self._first_names.setdefault(ref.agent, {}).setdefault(first, [])
+                if ref not in refs:
+                    refs.append(ref)
+
+    def lookup(self, name_key: str, scopes: Iterable[str | None]) -> layout.EntityRef | None:
+        """The entity of the first scope answering to `name_key`: a live entity before an
+        archived one; a first name only when it is one person's."""
+        for scope in scopes:
+            refs = self._keys.get(scope, {}).get(name_key)
+            if not refs:
+                firsts = self._first_names.get(scope, {}).get(name_key, [])
+                taken = name_key in self._keys.get(scope, {})
+                refs = firsts if len(firsts) == 1 and not taken else []
+            if refs:
+                return min(refs, key=lambda r: (r.category == "archives", len(r.path), r.path))
+        return None
+
+    def mentioned(self, text: str, scopes: list[str | None]) -> layout.EntityRef | None:
+        """The entity whose name `text` contains (word boundaries), the longest name
+        winning, then the earliest; None when the text names none."""
+        tokens = [t for t in _NOT_WORD.split(fold(text)) if t]
+        best: tuple[int, int, layout.EntityRef] | None = None  # (-length, start, ref)
+        for start in range(len(tokens)):
+            for size in range(min(MAX_NGRAM, len(tokens) - start), 0, -1):
+                name_key = "-".join(tokens[start : start + size])
+                if not mentionable(name_key):
+                    continue
+                ref = self.lookup(name_key, scopes)
+                if ref is not None:
+                    rank = (-len(name_key), start, ref)
+                    if best is None or rank[:2] < best[:2]:
+                        best = rank
+                    break  # the longest name starting here
+        return None if best is None else best[2]

@@ -1,0 +1,411 @@
+"""Which entity a candidate fact goes to, and the unknown names counted until the third.
+
+`Router.route` tries, in order:
+
+1. the candidate's `entity`, when it resolves: an address (`areas/family`,
+   `agent:household:resources/kitchen`; a bare one from an agent's note tries the
+   agent's workspace first, as `layout.resolve_reference` does) or a name an entity
+   answers to (`names.NameIndex`: "Dr. Patel" ~ `dr-patel`, case and accents aside);
+2. else its first `related` entity that resolves;
+3. else the existing entity whose name the fact's text contains (the longest wins).
+
+A named `entity` that resolves to nothing is an *unknown name*: its facts wait in the
+daily notes (`reason="deferred"`, no fallback to a merely mentioned entity — the
+extractor said what the fact is about). Each entry that names it is counted once in
+`.vault/heartbeat/mentions.json` (a rerun of the same entry adds nothing), with the
+waiting candidates. On the third entry, or at once when the candidate asks to track it
+(`track=True`), the route says `create=True` with the new entity's address
+(`names.new_address`: people and companies in the user's graph, other things in the
+workspace of the agent whose note named them), and `released(name)` hands back the
+waiting candidates so the runner writes them too. With no `entity`, the first unknown
+`related` name is counted the same way. Junk names (pronouns, days, "today"…) are never
+counted; a candidate that names nothing routable is `unrouted`.
+
+The runner calls `released(route.name)` whenever a route has both a `ref` and a `name`:
+that is also how a run that crashed between creating an entity and saving the counts
+gets the waiting facts written on the next run (the name is then found in the index,
+its candidates still wait, and the route names it).
+
+`MentionCounts` is written only through the vault's `Storage` (locked, atomic, backed
+up). A file another process changed since `load` is merged, not overwritten; a corrupt
+file raises `CorruptFileError` with its place and is never replaced.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+
+import orjson
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+)
+
+from vault_app.core import errors, layout, models, safe_fs, storage, strict_json
+from vault_app.core.vault import Vault
+from vault_app.heartbeat import names
+from vault_app.heartbeat.model import Candidate, Entry
+
+MENTIONS_NAME = "mentions.json"
+CREATE_AT = 3  # entries naming an unknown entity before it is made
+MAX_ENTRIES = 64  # entry refs kept per name (only the count up to CREATE_AT matters)
+MAX_DEFERRED = 500  # waiting candidates kept per name
+MAX_BYTES = 32 << 20
+_ADDRESS_PREFIXES = ("agent:", "global:")
+
+
+def mentions_path(root: Path) -> Path:
+    return Path(root) / layout.STATE_DIR / "heartbeat" / MENTIONS_NAME
+
+
+@dataclass(frozen=True)
+class Route:
+    ref: layout.EntityRef | None  # where the fact goes; None = deferred (stays in the notes)
+    create: bool  # the entity must be created first
+    name: str | None  # the unknown name that was counted, if any
+    reason: str  # "entity" | "related" | "mentioned" | "created" | "deferred" | "unrouted"
+
+
+# -- mentions.json -------------------------------------------------------------------------
+
+
+class _EntryJson(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    path: StrictStr
+    date: dt.date
+    time: StrictStr
+    text: StrictStr
+    agent: StrictStr | None = None
+    occurrence: StrictInt = Field(default=0, ge=0)
+
+
+class _CandidateJson(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    fact: StrictStr
+    category: models.FactCategory
+    entry: _EntryJson
+    entity: StrictStr | None = None
+    related: list[StrictStr] = Field(default_factory=list)
+    track: StrictBool = False
+    confidence: StrictFloat | StrictInt = 1.0
+
+
+class _NameJson(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: StrictStr  # as first written
+    address: StrictStr  # where it will be created
+    entries: list[StrictStr] = Field(default_factory=list)  # refs of the entries naming it
+    deferred: list[_CandidateJson] = Field(default_factory=list)
+
+
+class _MentionsJson(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    version: StrictInt = 1
+    names: dict[str, _NameJson] = Field(default_factory=dict)
+
+
+def _candidate_json(candidate: Candidate) -> _CandidateJson:
+    e = candidate.entry
+    return _CandidateJson(
+        fact=candidate.fact,
+        category=candidate.category,
+        entry=_EntryJson(
+            path=e.path,
+            date=e.date,
+            time=e.time,
+            text=e.text,
+            agent=e.agent,
+            occurrence=e.occurrence,
+        ),
+        entity=candidate.entity,
+        related=list(candidate.related),
+        track=candidate.track,
+        confidence=float(candidate.confidence),
+    )
+
+
+def _candidate(data: _CandidateJson) -> Candidate:
+    e = data.entry
+    entry = Entry(e.path, e.date, e.time, e.text, e.agent, e.occurrence)
+    return Candidate(
+        fact=data.fact,
+        category=data.category,
+        entry=entry,
+        entity=data.entity,
+        related=tuple(data.related),
+        track=data.track,
+        confidence=float(data.confidence),
+    )
+
+
+def _place(error: ValidationError) -> str:
+    first = error.errors()[0]
+    place = ""
+    for part in first["loc"]:
+        place += f"[{part}]" if isinstance(part, int) else (f".{part}" if place else str(part))
+    return place or "top level"
+
+
+def _parse(path: Path, data: bytes) -> _MentionsJson:
+    value, _ = strict_json.parse_json(path, data)
+    if not isinstance(value, dict):
+        raise errors.CorruptFileError(
+            path, f"expected a JSON object, found {strict_json.json_type(value)}"
+        )
+    try:
+        return _MentionsJson.model_validate(value)
+    except ValidationError as exc:
+        reason = exc.errors()[0]["msg"]
+        raise errors.CorruptFileError(path, reason, _place(exc)) from None
+
+
+class MentionCounts:
+    """The unknown names seen so far: per name, the entries that named it (each once)
+    and the candidates waiting for its entity. `.vault/heartbeat/mentions.json`."""
+
+    def __init__(self, root: Path, state: _MentionsJson, loaded: bytes | None) -> None:
+        self.root = Path(root)
+        self._state = state
+        self._loaded = loaded  # the bytes read, to tell another writer's change on save
+        self._released: set[str] = set()
+
+    @classmethod
+    def load(cls, root: Path) -> MentionCounts:
+        """The counts saved in the vault at `root` (none yet: empty). A file that cannot
+        be read raises `CorruptFileError` with its place; it is left as it is."""
+        path = mentions_path(root)
+        safe_fs.check_tree(Path(root), path, safe_fs.STATE_READ)
+        data = safe_fs.read_file(path, MAX_BYTES)
+        state = _MentionsJson() if data is None else _parse(path, data)
+        return cls(root, state, data)
+
+    def save(self, store: storage.Storage) -> None:
+        """Write the counts atomically under the file's lock; what another writer saved
+        since `load` is merged in (names released here stay released)."""
+        path = mentions_path(store.paths.root)
+        with store.transaction(path) as tx:
+            if tx.data is not None and tx.data != self._loaded:
+                self._merge(_parse(path, tx.data))
+            data = (
+                orjson.dumps(self._state.model_dump(mode="json"), option=orjson.OPT_INDENT_2)
+                + b"\n"
+            )
+            tx.commit(data, "heartbeat.mentions")
+        self._loaded = data
+
+    def _merge(self, theirs: _MentionsJson) -> None:
+        for name_key, record in theirs.names.items():
+            if name_key in self._released:
+                continue
+            mine = self._state.names.get(name_key)
+            if mine is None:
+                self._state.names[name_key] = record
+                continue
+            mine.entries = list(dict.fromkeys([*record.entries, *mine.entries]))[-MAX_ENTRIES:]
+            seen = {(c.entry.path, c.entry.time, c.fact) for c in mine.deferred}
+            extra = [c for c in record.deferred if (c.entry.path, c.entry.time, c.fact) not in seen]
+            mine.deferred = [*extra, *mine.deferred][-MAX_DEFERRED:]
+
+    # -- what the router asks ----------------------------------------------------------
+
+    def count(self, name_key: str) -> int:
+        record = self._state.names.get(name_key)
+        return 0 if record is None else len(record.entries)
+
+    def names(self) -> dict[str, str]:
+        """Each counted key with the name as first written."""
+        return {k: r.name for k, r in self._state.names.items()}
+
+    def waiting(self, name_key: str) -> int:
+        record = self._state.names.get(name_key)
+        return 0 if record is None else len(record.deferred)
+
+    def address(self, name_key: str) -> str | None:
+        record = self._state.names.get(name_key)
+        return None if record is None else record.address
+
+    def note(
+        self,
+        name_key: str,
+        name: str,
+        address: layout.EntityRef,
+        candidate: Candidate,
+        *,
+        defer: bool,
+    ) -> int:
+        """Count the candidate's entry for `name_key` (once per entry) and, with `defer`,
+        keep the candidate waiting (once); the count after."""
+        record = self._state.names.get(name_key)
+        if record is None:
+            record = _NameJson(name=name, address=str(address))
+            self._state.names[name_key] = record
+            self._released.discard(name_key)
+        elif _upgrade(record.address, address):
+            record.address = str(address)
+        ref = candidate.entry.ref
+        if ref not in record.entries:
+            record.entries = [*record.entries, ref][-MAX_ENTRIES:]
+        if defer:
+            entry = candidate.entry
+            if not any(
+                c.fact == candidate.fact and Entry(**c.entry.model_dump()).ref == entry.ref
+                for c in record.deferred
+            ):
+                record.deferred = [*record.deferred, _candidate_json(candidate)][-MAX_DEFERRED:]
+        return len(record.entries)
+
+    def release(self, name_key: str) -> list[Candidate]:
+        """Forget `name_key` and hand back its waiting candidates, oldest first."""
+        record = self._state.names.pop(name_key, None)
+        if record is None:
+            return []
+        self._released.add(name_key)
+        return [_candidate(c) for c in record.deferred]
+
+
+def _upgrade(current: str, proposed: layout.EntityRef) -> bool:
+    """Whether a later mention places a name better: as a person or a company (a name
+    first seen without a person's cue, then with one)."""
+    grouped = ("areas/people/", "areas/companies/")
+    return proposed.path.startswith(grouped) and not current.startswith(grouped)
+
+
+# -- the router ----------------------------------------------------------------------------
+
+
+def _is_address(text: str) -> bool:
+    return "/" in text or text.startswith(_ADDRESS_PREFIXES)
+
+
+class Router:
+    """Routes one run's candidates; knows the vault's entity names (read on first use)."""
+
+    def __init__(self, vault: Vault, mentions: MentionCounts) -> None:
+        self.vault = vault
+        self.mentions = mentions
+        self._index: names.NameIndex | None = None
+        self._created: set[layout.EntityRef] = set()  # routed with create=True this run
+
+    @property
+    def index(self) -> names.NameIndex:
+        if self._index is None:
+            index = names.NameIndex()
+            for folder in self.vault.paths.iter_all_entities():
+                title = None
+                if folder.has_summary:
+                    try:
+                        data = self.vault.storage.read(folder.folder / layout.SUMMARY_NAME)
+                    except errors.VaultError:
+                        data = None  # a summary that cannot be read names nothing more
+                    title = names.summary_title(data)
+                index.add(folder.ref, title)
+            self._index = index
+        return self._index
+
+    def route(self, candidate: Candidate) -> Route:
+        agent = candidate.entry.agent
+        entity = candidate.entity
+        if entity and not (not _is_address(entity) and names.junk(entity)):
+            ref = self._resolve(entity, agent)
+            if ref is not None:
+                return self._found(ref, "entity", entity)
+            return self._unknown(entity, candidate)
+        unknown = None
+        for name in candidate.related:
+            ref = self._resolve(name, agent)
+            if ref is not None:
+                return self._found(ref, "related", None)
+            if unknown is None and (_is_address(name) or not names.junk(name)):
+                unknown = name
+        scopes: list[str | None] = [agent, None] if agent else [None]
+        ref = self.index.mentioned(candidate.fact, scopes)
+        if ref is not None:
+            return self._found(ref, "mentioned", None)
+        if unknown is not None:
+            return self._unknown(unknown, candidate)
+        return Route(None, False, None, "unrouted")
+
+    def released(self, name: str) -> list[Candidate]:
+        """The candidates that waited for `name` (a name or an address, as `Route.name`
+        gives it), now that its entity is made; forgotten from the counts. Each is written
+        to the route's entity (`route(c)` resolves it there too)."""
+        return self.mentions.release(self._key(name))
+
+    # -- steps ---------------------------------------------------------------------------
+
+    def _key(self, name: str) -> str:
+        if _is_address(name):
+            return layout.EntityRef.canonical(name) or name
+        return names.key(name)
+
+    def _resolve(self, name: str, agent: str | None) -> layout.EntityRef | None:
+        if _is_address(name):
+            ref = self.vault.resolve_reference(name, agent)
+            if ref is None:
+                pending = self._address_for(name, agent)
+                return pending if pending in self._created else None
+            return ref
+        scopes = [agent, None] if agent else [None]
+        return self.index.lookup(names.key(name), scopes)
+
+    def _found(self, ref: layout.EntityRef, reason: str, name: str | None) -> Route:
+        create = ref in self._created and not self.vault.paths.holds_entity(ref)
+        # a name whose candidates still wait (a run that stopped before releasing them)
+        waiting = name if name is not None and self.mentions.waiting(self._key(name)) else None
+        return Route(ref, create, waiting, reason)
+
+    def _address_for(self, name: str, agent: str | None) -> layout.EntityRef | None:
+        """Where an unknown address would be made: as written when scoped; bare, in the
+        agent's workspace (the first place `resolve_reference` looks), but people and
+        companies in the user's graph."""
+        try:
+            ref = layout.EntityRef.parse(name)
+        except errors.InvalidIdError:
+            return None
+        if name.startswith(_ADDRESS_PREFIXES) or agent is None:
+            return ref
+        if ref.path.startswith(("areas/people/", "areas/companies/")):
+            return ref
+        return layout.EntityRef(agent, ref.path)
+
+    def _unknown(self, name: str, candidate: Candidate) -> Route:
+        agent = candidate.entry.agent
+        if _is_address(name):
+            address = self._address_for(name, agent)
+            name_key = str(address) if address is not None else ""
+        else:
+            kind = names.kind(name, candidate.fact, candidate.category)
+            address = names.new_address(name, kind, agent)
+            name_key = names.key(name)
+        if address is None or not name_key or not self._creatable(address):
+            return Route(None, False, None, "unrouted")
+        stored = self.mentions.address(name_key)
+        if stored is not None and not _upgrade(stored, address):
+            address = layout.EntityRef.parse(stored)
+        count = self.mentions.note(name_key, name, address, candidate, defer=False)
+        if count >= CREATE_AT or candidate.track:
+            self._created.add(address)
+            self.index.add(address, None if _is_address(name) else name)
+            return Route(address, not self.vault.paths.holds_entity(address), name, "created")
+        self.mentions.note(name_key, name, address, candidate, defer=True)
+        return Route(None, False, name, "deferred")
+
+    def _creatable(self, ref: layout.EntityRef) -> bool:
+        """Whether an entity may be made at `ref` (a portable name, its agent there)."""
+        if ref.agent is not None and not self.vault.paths.agent_dir(ref.agent).is_dir():
+            return False
+        if self.vault.paths.holds_entity(ref):
+            return True
+        try:
+            self.vault.paths.check_new_entity(ref)
+        except errors.VaultError:
+            return False
+        return True
