@@ -18,14 +18,14 @@ family), entity words, and since (today, 7 days, 30 days, all — the date filte
 to both tables). The filters the core understands (`since`, `action`, one `agent`) go
 into the read itself; the rest are applied to the lines read. The audit log may be
 large: `activity.recent` reads its tail backwards and stops at the limit, so a read costs
-a few hundred lines (`LIMIT`), or up to `SCAN_LIMIT` lines when a filter the core cannot
-apply drops rows here. Every read runs on a worker (`Session.run`); the newest read wins.
+a few hundred lines (`LIMIT`); when the filters applied here drop lines, the read looks
+four times further back, and again, up to `SCAN_LIMIT` lines. Every read runs on a
+worker (`Session.run`); the newest read wins.
 
 Live: the watcher of the vault (`watch`) leaves `.vault/` out on purpose, so the page
 watches the two log files with a `QFileSystemWatcher` (and `.vault/` itself while one of
 them does not exist yet, to see it appear). A change re-reads after a short debounce
-while the page is shown; while it is hidden the page is only marked stale and reads when
-shown again.
+while the page is shown; a hidden page reads nothing until it is shown again.
 """
 
 from __future__ import annotations
@@ -70,14 +70,15 @@ def read(
     start = model.since(chosen.span, now)
     runs = [r for r in runlog.read(root, limit=RUN_LIMIT) if chosen.keeps_run(r, now)]
     runs.sort(key=lambda r: r.started, reverse=True)  # runners of several processes interleave
-    lines = activity.recent(
-        root,
-        limit=SCAN_LIMIT if chosen.narrows else LIMIT + 1,
-        since=start,
-        action=chosen.family or None,
-        agent=chosen.agent,
-    )
-    kept = [line for line in lines if chosen.keeps(line, agent_ids)]
+    wanted = LIMIT + 1
+    while True:  # a filter applied here may drop lines: look further back, up to SCAN_LIMIT
+        lines = activity.recent(
+            root, limit=wanted, since=start, action=chosen.family or None, agent=chosen.agent
+        )
+        kept = [line for line in lines if chosen.keeps(line, agent_ids)]
+        if len(kept) > LIMIT or len(lines) < wanted or wanted >= SCAN_LIMIT:
+            break
+        wanted = min(wanted * 4, SCAN_LIMIT)
     seen = sorted({str(line.get("actor", "")) for line in lines})
     return Snapshot(runs, kept[:LIMIT], now, seen, len(kept) > LIMIT)
 

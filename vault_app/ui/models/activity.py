@@ -55,7 +55,11 @@ FAMILY_TITLES = {
     "file": "Files",
     "token": "Access tokens",
     "doctor": "Repairs",
+    "heartbeat": "Heartbeat bookkeeping",
 }
+# `.vault/heartbeat/` state (cursor, schedule, lease, mention counts) is rewritten on
+# every run: shown only when asked for, or it would crowd out the writes that matter
+BOOKKEEPING = "heartbeat"
 
 ACTION_TITLES = {
     "fact.add": "Added a fact",
@@ -79,6 +83,10 @@ ACTION_TITLES = {
     "review.reject": "Rejected a held-back write",
     "file.create": "Created a file",
     "doctor.restore": "Restored a file from backup",
+    "heartbeat.cursor": "Moved its cursor",
+    "heartbeat.schedule": "Noted its schedule",
+    "heartbeat.lease": "Took the runner lease",
+    "heartbeat.mentions": "Counted mentions",
 }
 
 # Text colours of the kinds of actor, each ≥ 4.5:1 on the theme's Base (light, dark);
@@ -212,7 +220,8 @@ def run_detail(record: runlog.RunRecord, now: dt.datetime) -> str:
 class Filter:
     """What the page shows: `actor` is "" (everyone), a kind ("kind:agent",
     "kind:heartbeat", "kind:person") or one actor ("agent:finance", "gui"); `family` an
-    action family or ""; `entity` words the target must contain; `span` one of SPANS."""
+    action family or "" (every family but the heartbeat's bookkeeping); `entity` words
+    the target must contain; `span` one of SPANS."""
 
     actor: str = ""
     family: str = ""
@@ -226,11 +235,6 @@ class Filter:
             return self.actor.removeprefix("agent:")
         return None
 
-    @property
-    def narrows(self) -> bool:
-        """Whether rows are dropped here, after the core's own filters."""
-        return bool(self.entity.strip()) or (bool(self.actor) and self.agent is None)
-
     def keeps(self, line: dict[str, Any], agent_ids: Iterable[str] = ()) -> bool:
         actor = str(line.get("actor", ""))
         if self.actor.startswith("kind:"):
@@ -242,7 +246,8 @@ class Filter:
                 return False
         elif self.actor and actor.strip() != self.actor:
             return False
-        if self.family and family(str(line.get("action", ""))) != self.family:
+        what = family(str(line.get("action", "")))
+        if what != self.family if self.family else what == BOOKKEEPING:
             return False
         words = self.entity.casefold().split()
         if words:
