@@ -106,7 +106,9 @@ class Broken:
             if "boom" in entry.text:
                 out.failed.append((entry, "the endpoint answered 500"))
             else:
-                out.candidates.append(model.Candidate(entry.text, models.FactCategory("context"), entry, "maria"))
+                out.candidates.append(
+                    model.Candidate(entry.text, models.FactCategory("context"), entry, "maria")
+                )
         return out
 
 
