@@ -78,7 +78,7 @@ def run(path: Path | None, *, demo: bool = False) -> int:
         windows.append(window)
         window.vaultSwitched.connect(keep)
 
-    window = MainWindow(target, store)
+    window = MainWindow(target, store, heartbeat=True)  # runs the schedule if nothing else does
     settings.AppSettings.load(store).apply(window.session, app)
     keep(window)
     window.show()

@@ -40,6 +40,7 @@ from vault_app.ui import (
     dialogs,
     documents,
     entity_page,
+    heartbeat_runner,
     models,
     recent_vaults,
     review_page,
@@ -71,6 +72,7 @@ class MainWindow(QtWidgets.QMainWindow):
         search: bool = True,
         semantic: bool | None = None,
         live: bool = True,
+        heartbeat: bool = False,
     ) -> None:
         super().__init__()
         self.store = store if store is not None else QtCore.QSettings(ORGANIZATION, APPLICATION)
@@ -86,6 +88,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self._semantic = target.config.search.semantic if semantic is None else semantic
         self.switcher: switcher.QuickSwitcher | None = None
         self.live = live_module.LiveSync(self.session, parent=self) if live else None
+        # the app runs the heartbeat when nothing else does (`heartbeat_runner`); off in tests
+        self.heartbeat = heartbeat_runner.HeartbeatRunner(target.root, self) if heartbeat else None
 
         self._build_sidebar()
         self._build_pages()
@@ -294,21 +298,10 @@ class MainWindow(QtWidgets.QMainWindow):
         tools.setObjectName("mainToolbar")
         tools.setMovable(False)
         tools.setToolButtonStyle(QtCore.Qt.ToolButtonStyle.ToolButtonTextOnly)
-        for item in (
-            self.undo_action,
-            self.redo_action,
-            None,
-            self.new_entity_action,
-            self.switcher_action,
-            self.search_action,
-            self.dashboard_action,
-            self.review_action,
-            self.activity_action,
-        ):
-            if item is None:
-                tools.addSeparator()
-            else:
-                tools.addAction(item)
+        tools.addActions([self.undo_action, self.redo_action])
+        tools.addSeparator()
+        tools.addActions([self.new_entity_action, self.switcher_action, self.search_action])
+        tools.addActions([self.dashboard_action, self.review_action, self.activity_action])
 
     # -- loading ------------------------------------------------------------------------
 
@@ -370,6 +363,10 @@ class MainWindow(QtWidgets.QMainWindow):
             self.review.refresh()  # the badge's count (a few small files, on a worker)
             if self.live is not None:
                 self.live.prepare()  # beside the index load, not the first listing
+            if self.heartbeat is not None:
+                self.heartbeat.ran.connect(self._on_heartbeat)
+                self.heartbeat.failed.connect(lambda text: self.status.showMessage(text, 30_000))
+                self.heartbeat.start()
             if self._search_enabled:
                 self.status.show_search_preparing()
                 self.session.open_search(semantic=self._semantic, then=self._start_live)
@@ -383,6 +380,14 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _on_search_ready(self, engine: Any) -> None:
         self.status.show_search_ready(engine, self.session.engine_notice)
+
+    def _on_heartbeat(self, records: list[Any]) -> None:
+        text = heartbeat_runner.message(records)
+        if text:
+            self.status.showMessage(text, 30_000)
+        self.dashboard.update_heartbeat()
+        if self.live is None and any(r.written or r.superseded or r.summaries for r in records):
+            self.session.rescan()  # live sync would have seen the files change
 
     def _on_live_status(self, state: str, message: str) -> None:
         self.status.show_live_status(state, message)
@@ -607,7 +612,9 @@ class MainWindow(QtWidgets.QMainWindow):
         except errors.VaultError as exc:
             self.session.report(exc)
             return None
-        window = MainWindow(target, self.store, search=self._search_enabled)
+        window = MainWindow(
+            target, self.store, search=self._search_enabled, heartbeat=self.heartbeat is not None
+        )
         settings.AppSettings.load(self.store).apply(window.session, None)
         window.show()
         window.start()
@@ -681,5 +688,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.store.sync()
         if self.live is not None:
             self.live.stop()
+        if self.heartbeat is not None:
+            self.heartbeat.close()  # the lease goes back: serve or another window may run it
         self.session.close()
         event.accept()
