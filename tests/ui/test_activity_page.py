@@ -238,12 +238,17 @@ def test_a_new_run_and_a_new_write_show_up_without_a_click(
 ) -> None:
     page = shown(qtbot, window)
     before = page.runs_model.rowCount()
+    page.writes_table.selectRow(1)
+    chosen = page.writes_model.line(1)
     # the page watches .vault/heartbeat.jsonl itself (the vault watcher skips .vault/)
     log_run(activity, run(0, entries=4, written=4))
     qtbot.waitUntil(lambda: page.runs_model.rowCount() == before + 1, timeout=10_000)
     assert "4 facts written" in page.summary.text()
     vault.Vault(activity, actor="agent:security").append_daily("Door locked.", agent="security")
     qtbot.waitUntil(lambda: column(page, 1)[:1] == ["security"], timeout=10_000)
+    # the row the user had selected stays selected, one row further down
+    assert page.writes_table.currentIndex().row() == 2
+    assert page.writes_model.line(2) == chosen
 
 
 def test_the_logs_appearing_in_a_new_vault_are_picked_up(

@@ -277,9 +277,18 @@ class ActivityPage(QtWidgets.QWidget):
     def _show(self, number: int, snapshot: Snapshot, agent_ids: tuple[str, ...]) -> None:
         if number != self._reads:
             return
+        same_day = self.snapshot is not None and self.snapshot.now.date() == snapshot.now.date()
         self.snapshot = snapshot
-        self.runs_model.set_runs(snapshot.runs, snapshot.now)
-        self.writes_model.set_lines(snapshot.writes, snapshot.now, agent_ids)
+        # a live refresh often finds nothing new (bookkeeping lines filtered out): the
+        # tables are left alone then, and otherwise keep the row the user selected
+        if not (same_day and snapshot.runs == self.runs_model.runs()):
+            chosen_run = _selected(self.runs_table, self.runs_model.runs())
+            self.runs_model.set_runs(snapshot.runs, snapshot.now)
+            _reselect(self.runs_table, snapshot.runs, chosen_run)
+        if not (same_day and snapshot.writes == self.writes_model.lines()):
+            chosen_line = _selected(self.writes_table, self.writes_model.lines())
+            self.writes_model.set_lines(snapshot.writes, snapshot.now, agent_ids)
+            _reselect(self.writes_table, snapshot.writes, chosen_line)
         self._fill_actors(snapshot.actors, agent_ids)
         span = model.SPANS[self.current_filter().span].lower()
         self.runs_empty.setVisible(not snapshot.runs)
@@ -377,3 +386,14 @@ class ActivityPage(QtWidgets.QWidget):
             self.openFact.emit(address, fact_id)
         else:
             self.openEntity.emit(address)
+
+
+def _selected(table: QtWidgets.QTableView, rows: list[Any]) -> Any:
+    index = table.currentIndex()
+    return rows[index.row()] if index.isValid() and index.row() < len(rows) else None
+
+
+def _reselect(table: QtWidgets.QTableView, rows: list[Any], chosen: Any) -> None:
+    """Select `chosen` again after the rows were replaced, if it is still among them."""
+    if chosen is not None and chosen in rows:
+        table.selectRow(rows.index(chosen))
