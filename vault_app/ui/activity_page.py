@@ -290,14 +290,12 @@ class ActivityPage(QtWidgets.QWidget):
             self.writes_model.set_lines(snapshot.writes, snapshot.now, agent_ids)
             _reselect(self.writes_table, snapshot.writes, chosen_line)
         self._fill_actors(snapshot.actors, agent_ids)
-        span = model.SPANS[self.current_filter().span].lower()
+        span = self.current_filter().span
+        when = {"today": "today", "all": "yet"}.get(span, f"in the {model.SPANS[span].lower()}")
         self.runs_empty.setVisible(not snapshot.runs)
         self.runs_empty.setText(
-            f"No heartbeat run in {span.removeprefix('in ')}. The desktop app runs the "
-            "heartbeat while it is open; so do “vault-app serve” and “vault-app heartbeat --once”."
-            if span != "all time"
-            else "The heartbeat has not run yet. The desktop app runs it while it is open; "
-            "so do “vault-app serve” and “vault-app heartbeat --once”."
+            f"No heartbeat or synthesis has run {when}. The desktop app runs them while it is "
+            "open; so do “vault-app serve” and, once, “vault-app heartbeat --once”."
         )
         self._show_run()
         self.writes_empty.setVisible(not snapshot.writes)

@@ -267,7 +267,10 @@ class DecayDashboard(QtWidgets.QWidget):
         self.update_heartbeat()
 
     def update_heartbeat(self) -> None:
-        """Read the heartbeat's last run, schedule and runner on a worker, then say them."""
+        """Read the heartbeat's last run, schedule and runner on a worker, then say them
+        (while the dashboard is shown: it reads them again when shown)."""
+        if not self.isVisible():
+            return
         target = self.session.vault
         root, settings, now = target.root, target.config, target.now()
 
