@@ -94,11 +94,11 @@ def _once(args: argparse.Namespace) -> int:
         return 0
     runs = [r.model_dump(mode="json", exclude_none=True) for r in records]
     _common.emit(args, {"ran": True, "holder": None, "runs": runs}, lambda: _runs_text(records))
-    stopped = [r for r in records if r.error]
-    for r in stopped:  # the record is logged; the exit status tells cron and scripts too
-        line = r.error.replace("\r", " ").replace("\n", " ")
-        print(f"vault-app: error: {r.job}: {line}", file=sys.stderr)
-    return 1 if stopped else 0
+    errors_seen = [(r.job, r.error) for r in records if r.error]
+    for job, error in errors_seen:  # logged too; the status tells cron and scripts
+        line = error.replace("\r", " ").replace("\n", " ")
+        print(f"vault-app: error: {job}: {line}", file=sys.stderr)
+    return 1 if errors_seen else 0
 
 
 def _runs_text(records: list[Any], *, stamped: bool = False) -> str:
