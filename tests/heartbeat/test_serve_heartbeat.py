@@ -30,9 +30,9 @@ class Serve:
     """`vault-app serve --port 0 --bm25` on `root`, its stderr drained on a thread."""
 
     def __init__(self, root: Path) -> None:
+        command = [sys.executable, "-m", "vault_app", "--vault", str(root)]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "vault_app", "--vault", str(root), "serve", "--port", "0"]
-            + ["--bm25"],
+            [*command, "serve", "--port", "0", "--bm25"],
             stderr=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             text=True,
