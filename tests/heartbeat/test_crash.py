@@ -3,10 +3,7 @@ exactly once, every file whole. And two runs started at once write each fact onc
 
 from __future__ import annotations
 
-import collections
-import datetime as dt
 import os
-import random
 import shutil
 import signal
 import subprocess
@@ -17,57 +14,21 @@ from pathlib import Path
 import orjson
 
 from tests.cli_process import REPO, run_cli
-from vault_app.core import layout
-from vault_app.core.vault import Vault
+from tests.heartbeat import backlog
 from vault_app.heartbeat import entries, runlog, state
 
-MARIA = layout.EntityRef.parse("areas/people/maria")
-ENTRIES = 400
+ENTRIES = backlog.ENTRIES
 KILL_AFTER = 150  # facts on disk: past the first cursor save (run.SAVE_EVERY entries)
 
 
-def pseudo_word(rng: random.Random) -> str:
-    return "".join(rng.choice("bdfgklmnprstvz") + rng.choice("aeiou") for _ in range(3))
-
-
-def backlog_vault(root: Path) -> Vault:
-    """A vault whose daily notes hold ENTRIES new preferences of Maria, each distinct."""
-    vault = Vault.create(root)
-    vault.create_entity(MARIA)
-    rng = random.Random(14)
-    start = dt.datetime(2026, 11, 1, 8, 0).astimezone()
-    for i in range(ENTRIES):
-        text = f"Maria prefers {pseudo_word(rng)} with {pseudo_word(rng)}."
-        vault.append_daily(text, at=start + dt.timedelta(minutes=7 * i))
-    return vault
-
-
-def written(root: Path) -> collections.Counter[tuple[str, str, str]]:
-    """(entry ref, fact, status) of every fact the heartbeat wrote, counted."""
-    raw = orjson.loads((root / "global/life/areas/people/maria/items.json").read_bytes())
-    return collections.Counter(
-        (f["metadata"]["heartbeat"]["entry"], f["fact"], f["status"])
-        for f in raw
-        if f.get("source") == "heartbeat"
-    )
-
-
-def heartbeat_count(path: Path) -> int:
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return 0
-    return data.count(b'"source":"heartbeat"') + data.count(b'"source": "heartbeat"')
-
-
 def test_a_run_killed_mid_write_then_rerun_writes_each_fact_once(tmp_path: Path) -> None:
-    backlog_vault(tmp_path / "base")
+    backlog.backlog_vault(tmp_path / "base")
     clean, killed = tmp_path / "clean", tmp_path / "killed"
     shutil.copytree(tmp_path / "base", clean)
     shutil.copytree(tmp_path / "base", killed)
 
     assert run_cli(clean, "heartbeat", "--once").returncode == 0
-    expected = written(clean)
+    expected = backlog.written(clean)
     assert len(expected) > KILL_AFTER * 2 and set(expected.values()) == {1}
 
     items = killed / "global/life/areas/people/maria/items.json"
@@ -78,13 +39,13 @@ def test_a_run_killed_mid_write_then_rerun_writes_each_fact_once(tmp_path: Path)
         stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 240
-    while heartbeat_count(items) < KILL_AFTER:
+    while backlog.heartbeat_count(items) < KILL_AFTER:
         assert process.poll() is None, "the run ended before it could be killed"
         assert time.monotonic() < deadline, "no facts appeared"
         time.sleep(0.01)
     process.send_signal(signal.SIGKILL)
     process.wait(30)
-    at_kill = written(killed)  # whole JSON: the writes are atomic
+    at_kill = backlog.written(killed)  # whole JSON: the writes are atomic
     assert KILL_AFTER <= sum(at_kill.values()) < sum(expected.values())
     assert runlog.read(killed) == []  # the killed run logged nothing
     cursor = state.read(killed, entries.CURSOR_NAME)  # whole, if it was saved at all
@@ -93,14 +54,14 @@ def test_a_run_killed_mid_write_then_rerun_writes_each_fact_once(tmp_path: Path)
     rerun = run_cli(killed, "heartbeat", "--once", "--json")
     assert rerun.returncode == 0, rerun.stderr
     [record] = orjson.loads(rerun.stdout)["runs"]
-    assert written(killed) == expected  # each fact once, none missing
+    assert backlog.written(killed) == expected  # each fact once, none missing
     assert record["written"] == sum(expected.values()) - sum(at_kill.values())
     last = orjson.loads(run_cli(killed, "heartbeat", "--once", "--json").stdout)["runs"][0]
-    assert last["entries"] == 0 and written(killed) == expected
+    assert last["entries"] == 0 and backlog.written(killed) == expected
 
 
 def test_two_runs_started_at_once_write_each_fact_once(tmp_path: Path) -> None:
-    backlog_vault(tmp_path / "v")
+    backlog.backlog_vault(tmp_path / "v")
     clean = tmp_path / "clean"
     shutil.copytree(tmp_path / "v", clean)
     assert run_cli(clean, "heartbeat", "--once").returncode == 0
@@ -124,4 +85,4 @@ def test_two_runs_started_at_once_write_each_fact_once(tmp_path: Path) -> None:
         if not answer["ran"]:
             assert answer["holder"]["holder"] == "cli"
     assert sum(a["runs"][0]["entries"] for a in worked) == ENTRIES
-    assert written(tmp_path / "v") == written(clean)
+    assert backlog.written(tmp_path / "v") == backlog.written(clean)

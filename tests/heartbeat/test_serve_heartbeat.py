@@ -18,7 +18,7 @@ from pathlib import Path
 import orjson
 
 from tests.cli_process import REPO, run_cli
-from tests.heartbeat.test_crash import backlog_vault, heartbeat_count, written
+from tests.heartbeat.backlog import backlog_vault, heartbeat_count, written
 from vault_app.core import layout
 from vault_app.core.vault import Vault
 from vault_app.heartbeat import lease, runlog
