@@ -155,7 +155,7 @@ class _Run:
         self.mentions = routing.MentionCounts.load(vault.root)
         self.router = routing.Router(vault, self.mentions)
         self.deduper = dedup.Deduper(vault, embed=embed)
-        self.accessed: list[str] = []
+        self.accessed: dict[str, layout.EntityRef] = {}  # fact id -> its entity
         self.mine: dict[layout.EntityRef, set[tuple[str, str]]] = {}  # (entry ref, fact)
         self.problems: list[str] = []
 
@@ -207,10 +207,10 @@ class _Run:
         them redoes work (the crash guard skips it) rather than losing any."""
         if self.accessed:
             try:
-                self.vault.mark_accessed(self.accessed)
+                self.vault.mark_accessed(self.accessed, where=self.accessed)
             except errors.VaultError as exc:  # a count lost is no fact lost
                 self.problems.append(f"access counts not saved: {exc}")
-            self.accessed = []
+            self.accessed = {}
         self.mentions.save(self.vault.storage)
         self.cursor.mark_done(done)
         self.cursor.save(self.vault.storage)
@@ -259,13 +259,13 @@ class _Run:
             return
         verdict = self.deduper.check(ref, candidate.fact, candidate.category)
         if verdict.kind in ("same", "near") and verdict.fact_id is not None:
-            self.accessed.append(verdict.fact_id)
+            self.accessed[verdict.fact_id] = ref
             self.record.deduped += 1
             return
         fields = self._fields(ref, candidate)
         if verdict.kind == "update" and verdict.fact_id is not None:
             old, fact = self.vault.supersede_fact(
-                verdict.fact_id, candidate.fact, category=candidate.category, **fields
+                verdict.fact_id, candidate.fact, category=candidate.category, ref=ref, **fields
             )
             self.deduper.added(ref, old)  # now inactive: it leaves the cache
             self.record.superseded += 1
