@@ -2,7 +2,9 @@
 vault's heartbeat stands (`--status`).
 
 `--once` takes the vault's lease as runner "cli", runs one heartbeat (due or not) and
-the weekly synthesis too when it is due, and prints the run records. When another
+the weekly synthesis too when it is due, and prints the run records; a run that
+recorded an error (a corrupt cursor, an unreadable note) ends with exit status 1 and the
+error on stderr, as every command's errors do. When another
 process (`serve`, the app, another cron run) holds the lease it says which one and exits
 0 without running: a cron line must not fail because `serve` is up. `--llm-base-url` and
 `--llm-model` choose an OpenAI-compatible endpoint for this run over `[heartbeat]` in
@@ -15,6 +17,7 @@ synthesis are due, and how many entries wait before the cursor.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -91,7 +94,11 @@ def _once(args: argparse.Namespace) -> int:
         return 0
     runs = [r.model_dump(mode="json", exclude_none=True) for r in records]
     _common.emit(args, {"ran": True, "holder": None, "runs": runs}, lambda: _runs_text(records))
-    return 0
+    errors_seen = [(r.job, r.error) for r in records if r.error]
+    for job, error in errors_seen:  # logged too; the status tells cron and scripts
+        line = error.replace("\r", " ").replace("\n", " ")
+        print(f"vault-app: error: {job}: {line}", file=sys.stderr)
+    return 1 if errors_seen else 0
 
 
 def _runs_text(records: list[Any], *, stamped: bool = False) -> str:
@@ -114,7 +121,7 @@ def _runs_text(records: list[Any], *, stamped: bool = False) -> str:
                 f"{stamp}Synthesis ({r.trigger}, {r.duration_s:.2f} s): "
                 f"{r.summaries} summaries rewritten"
             )
-        if r.error:
+        if r.error and stamped:
             lines.append(f"  error: {r.error}")
     return "\n".join(lines)
 

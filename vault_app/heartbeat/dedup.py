@@ -42,12 +42,13 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from vault_app.core import layout, models
+from vault_app.core import errors, layout, models
 from vault_app.core.vault import Vault
 
-JACCARD = 0.5  # calibrated: benchmarks/bench_dedup.py
-COSINE = 0.9  # calibrated: benchmarks/bench_dedup.py
+JACCARD = 0.35  # calibrated on benchmarks/data/dedup_pairs.jsonl: benchmarks/bench_dedup.py
+COSINE = 0.86  # calibrated the same way, all-MiniLM-L6-v2 vectors
 MAX_VALUE = 5  # words a changed value may span, each side
+MAX_SWAP = 4  # words a swapped value (`substituted`) may span, each side
 
 
 def _words_set(text: str) -> frozenset[str]:
@@ -89,6 +90,7 @@ STOP = _words_set(
     "s our my your their his her we i you he she they them us me"
 )
 NEGATIONS = _words_set("not no never none nothing nobody t dont doesnt isnt cant wont")
+DISLIKES = _words_set("dislike dislikes disliked hate hates hated detest detests loathe loathes")
 COPULAS = _words_set("is are am s")
 ARTICLES = _words_set("a an the")
 # Nouns naming an attribute that holds one value at a time
@@ -104,20 +106,36 @@ ATTRIBUTES = _words_set(
 # Verbs (and participles) of a relation that holds one value at a time
 RELATIONS = _words_set(
     "works work lives live married engaged employed moved switched costs cost expires "
-    "expire renews renew due scheduled located attends attend drives uses use set "
+    "expire renews renew due scheduled located attends attend drives set "
     "planned starts start ends end opens closes runs"
 )
 PAST_EVENT = re.compile(r"^(was|were)$")
+# Words a schedule or an amount is made of: "every other Thursday", "8 pm", "twice a week"
+TEMPORAL = _words_set(
+    "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays "
+    "thursdays fridays saturdays sundays january february march april may june july "
+    "august september october november december"
+)
+SCHEDULE = _words_set(
+    "every other each second first third fourth last next week weeks month months day "
+    "days morning mornings evening evenings night nights am pm weekly monthly daily "
+    "yearly twice once"
+)
 
 
 def _fold(text: str) -> str:
+    if text.isascii():
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
 def tokens(text: str) -> list[str]:
     """The words of `text` as dedup compares them: folded, spellings unified, "n't" -> "not"."""
-    folded = _fold(text).replace("\u2019", "'").replace("n't", " not")
+    folded = _fold(text).replace("\u2019", "'")
+    if "n't" in folded:
+        folded = folded.replace("can't", "can not").replace("won't", "will not")
+        folded = folded.replace("n't", " not")
     return [_SPELLING.get(t, t) for t in _TOKEN.findall(folded)]
 
 
@@ -134,7 +152,7 @@ def shingles(words: list[str]) -> frozenset[str]:
     return frozenset(unigrams | bigrams)
 
 
-def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+def shingle_jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     if not a and not b:
         return 1.0
     union = len(a | b)
@@ -142,11 +160,13 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 def _numbers(words: list[str]) -> frozenset[str]:
-    return frozenset(w for w in words if any(c.isdigit() for c in w))
+    return frozenset(w for w in words if w[0].isdigit())  # a token with a digit starts with one
 
 
 def _negated(words: list[str]) -> bool:
-    return any(w in NEGATIONS for w in words)
+    """Whether `words` deny or dislike: a negation, or a verb of dislike, not both
+    ("does not like" and "dislikes" agree; "doesn't hate" is neither)."""
+    return any(w in NEGATIONS for w in words) != any(w in DISLIKES for w in words)
 
 
 def _content_stems(words: list[str]) -> set[str]:
@@ -154,8 +174,21 @@ def _content_stems(words: list[str]) -> set[str]:
     return {
         w[:-1] if len(w) > 3 and w.endswith("s") else w
         for w in words
-        if w not in STOP and w not in NEGATIONS
+        if w not in STOP and w not in NEGATIONS and w not in DISLIKES
     }
+
+
+def _difference(old: list[str], new: list[str]) -> tuple[list[str], list[str], list[str], int]:
+    """(the shared beginning, old's middle, new's middle, shared words) of two word
+    sequences aligned on their common beginning and end."""
+    limit = min(len(old), len(new))
+    pre = 0
+    while pre < limit and old[pre] == new[pre]:
+        pre += 1
+    suf = 0
+    while suf < limit - pre and old[-1 - suf] == new[-1 - suf]:
+        suf += 1
+    return old[:pre], old[pre : len(old) - suf], new[pre : len(new) - suf], pre + suf
 
 
 def update_score(old: list[str], new: list[str]) -> float | None:
@@ -165,34 +198,53 @@ def update_score(old: list[str], new: list[str]) -> float | None:
         said, says = _content_stems(old), _content_stems(new)
         shared = len(said & says) / max(len(said), len(says), 1)
         return shared if shared >= 0.6 else None
-    limit = min(len(old), len(new))
-    pre = 0
-    while pre < limit and old[pre] == new[pre]:
-        pre += 1
-    suf = 0
-    while suf < limit - pre and old[-1 - suf] == new[-1 - suf]:
-        suf += 1
-    was, now = old[pre : len(old) - suf], new[pre : len(new) - suf]
-    subject = old[:pre]
+    subject, was, now, shared_words = _difference(old, new)
     if not was or not now or len(was) > MAX_VALUE or len(now) > MAX_VALUE:
         return None
     if set(was) == set(now) or not any(w not in STOP for w in subject):
         return None
     if not _single_valued(subject, was, now):
         return None
-    return (pre + suf) / max(len(old), len(new))
+    return shared_words / max(len(old), len(new))
+
+
+def substituted(old: list[str], new: list[str]) -> bool:
+    """Whether `new` is `old` with a few content words swapped for others, all else
+    equal: "allergic to peanuts" / "to cats", "the kitchen faucet" / "the bathroom
+    faucet", "Theo's lessons" / "Maya's lessons". Another value, not a rewording,
+    however alike the two read."""
+    _, was, now, _ = _difference(old, new)
+    said, says = _content_stems(was), _content_stems(now)
+    short = 0 < len(was) <= MAX_SWAP and 0 < len(now) <= MAX_SWAP
+    return short and bool(said) and bool(says) and not said & says
+
+
+def _valued(words: list[str]) -> bool:
+    """Whether a changed span is only a value: numbers, days, months and the words of a
+    schedule ("every other Thursday", "8:30 pm"), at least one number, day or month."""
+    values = [w for w in words if w[0].isdigit() or w in TEMPORAL]
+    rest = [w for w in words if w not in STOP and w not in SCHEDULE]
+    return bool(values) and len(values) == len(rest)
 
 
 def _single_valued(subject: list[str], was: list[str], now: list[str]) -> bool:
+    # a shared "is"/relation inside both changed spans: the subject itself changed
+    # ("colour is blue" / "food is lasagna"), not its value
+    pivots = COPULAS | RELATIONS
+    if set(was) & set(now) & pivots:
+        return False
     past = any(PAST_EVENT.match(w) for w in subject)
     if any(w in ATTRIBUTES for w in subject):
         return True
     if any(w in RELATIONS for w in subject) or (was[0] in RELATIONS and now[0] in RELATIONS):
         return True
-    if _numbers(was) and _numbers(now) and not past:
+    if _valued(was) and _valued(now) and not past:
         return True
     head = [w for w in subject if w not in ARTICLES]
-    return bool(head) and head[-1] in COPULAS and not past
+    # "the garage door is | locked / unlocked": a one- or two-word state after "is",
+    # both numbers or neither ("7 years old" / "in second grade" are two facts)
+    alike = bool(_numbers(was)) == bool(_numbers(now)) and max(len(was), len(now)) <= 2
+    return bool(head) and head[-1] in COPULAS and not past and alike
 
 
 @dataclass(frozen=True)
@@ -226,6 +278,58 @@ def _known(fact_id: str, text: str) -> _Known:
     return _Known(fact_id, text, words, shingles(words), _numbers(words), _negated(words))
 
 
+def prepare(fact_id: str, text: str) -> _Known:
+    """A fact as `judge` compares it (words, shingles, numbers, negation)."""
+    return _known(fact_id, text)
+
+
+def judge(
+    facts: list[_Known],
+    text: str,
+    *,
+    jaccard: float = JACCARD,
+    cosine: float = COSINE,
+    cosines: npt.NDArray[np.float32] | None = None,
+    exact: dict[str, str] | None = None,
+) -> Verdict:
+    """The verdict on `text` against `facts` (prepared, active), with `cosines[i]` the
+    embedding cosine of `text` to `facts[i]` when embeddings are used: the rules of the
+    module's docstring, in their order. The one decision `Deduper.check` and the
+    calibration benchmark share."""
+    new = _known("", text)
+    key = " ".join(new.words)
+    if exact is None:
+        exact = {" ".join(f.words): f.id for f in reversed(facts)}
+    if key in exact:
+        return Verdict("same", exact[key], 1.0)
+    near: tuple[float, str] | None = None
+    update: tuple[float, str] | None = None
+    best = 0.0
+    for row, fact in enumerate(facts):
+        changed = update_score(fact.words, new.words)
+        if changed is not None:
+            if update is None or changed > update[0]:
+                update = (changed, fact.id)
+            continue
+        if fact.numbers != new.numbers or fact.negated != new.negated:
+            continue  # another date, amount or a denial: never the same statement
+        if substituted(fact.words, new.words):
+            continue  # another value of a many-valued attribute: a fact of its own
+        score = shingle_jaccard(fact.shingles, new.shingles)
+        best = max(best, score)
+        if score >= jaccard and (near is None or score > near[0]):
+            near = (score, fact.id)
+        if cosines is not None and cosines[row] >= cosine:
+            similarity = float(cosines[row])
+            if near is None or similarity > near[0]:
+                near = (similarity, fact.id)
+    if near is not None:
+        return Verdict("near", near[1], near[0])
+    if update is not None:
+        return Verdict("update", update[1], update[0])
+    return Verdict("new", None, best)
+
+
 class Deduper:
     """Checks candidates against the active facts of their entities, one run long."""
 
@@ -251,35 +355,20 @@ class Deduper:
         `category` is accepted for the runner's sake; the rules do not need it (a changed
         value is one whatever its category)."""
         known = self._facts(ref)
-        new = _known("", text)
-        key = " ".join(new.words)
-        if key in known.exact:
-            return Verdict("same", known.exact[key], 1.0)
-        near: tuple[float, str] | None = None
-        update: tuple[float, str] | None = None
-        best = 0.0
+        verdict = judge(
+            known.facts, text, jaccard=self.jaccard, cosine=self.cosine, exact=known.exact
+        )
+        if self.embed is None or verdict.kind in ("same", "near"):
+            return verdict  # the words decided: no encoding needed
         cosines = self._cosines(known, text)
-        for row, fact in enumerate(known.facts):
-            changed = update_score(fact.words, new.words)
-            if changed is not None:
-                if update is None or changed > update[0]:
-                    update = (changed, fact.id)
-                continue
-            if fact.numbers != new.numbers or fact.negated != new.negated:
-                continue  # another date, amount or a denial: never the same statement
-            score = jaccard(fact.shingles, new.shingles)
-            best = max(best, score)
-            if score >= self.jaccard and (near is None or score > near[0]):
-                near = (score, fact.id)
-            if cosines is not None and cosines[row] >= self.cosine:
-                similarity = float(cosines[row])
-                if near is None or similarity > near[0]:
-                    near = (similarity, fact.id)
-        if near is not None:
-            return Verdict("near", near[1], near[0])
-        if update is not None:
-            return Verdict("update", update[1], update[0])
-        return Verdict("new", None, best)
+        return judge(
+            known.facts,
+            text,
+            jaccard=self.jaccard,
+            cosine=self.cosine,
+            cosines=cosines,
+            exact=known.exact,
+        )
 
     def added(self, ref: layout.EntityRef, fact: models.Fact) -> None:
         """Tell the cache about a fact the run wrote to `ref`: an active one joins it, an
@@ -316,7 +405,11 @@ class Deduper:
         known = self._cache.get(ref)
         if known is None:
             known = _EntityFacts()
-            view = self.vault.entity(ref)
+            try:
+                view = self._entity(ref)
+            except errors.NotFoundError:  # about to be made (a route with create=True)
+                self._cache[ref] = known
+                return known
             for fact in view.facts:
                 if fact.is_active:
                     item = _known(fact.id, fact.fact)
@@ -324,6 +417,17 @@ class Deduper:
                     known.exact.setdefault(" ".join(item.words), item.id)
             self._cache[ref] = known
         return known
+
+    def _entity(self, ref: layout.EntityRef) -> models.EntityFacts:
+        """`vault.entity(ref)` without its summary (a second read dedup never needs)."""
+        folder = self.vault.paths.existing_entity_dir(ref)
+        facts_path = self.vault.paths.facts_path(folder)
+        try:
+            data: bytes | errors.CorruptFileError | None = self.vault.storage.read(facts_path)
+        except errors.CorruptFileError as exc:
+            data = exc
+        summary = models.Document(folder / layout.SUMMARY_NAME, None, None)
+        return self.vault.entity_view(ref, folder, facts_path, data, summary)
 
     def _cosines(self, known: _EntityFacts, text: str) -> npt.NDArray[np.float32] | None:
         if self.embed is None or not known.facts:

@@ -24,11 +24,13 @@ goes, by what the name looks like: people to `areas/people/<slug>` and companies
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from collections.abc import Iterable
+from pathlib import Path
 
-from vault_app.core import layout, models
+from vault_app.core import errors, layout, models, safe_fs
 
 
 def _words_set(text: str) -> frozenset[str]:
@@ -94,19 +96,15 @@ PERSON_CUES = re.compile(
     re.IGNORECASE,
 )
 
-_NOT_WORD = re.compile(r"[^0-9a-z]+")
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_NOT_WORD = re.compile(r"[\W_]+")  # any script's letters and digits make a name
 
 
 def fold(text: str) -> str:
     """Lower case without accents: "Théo" -> "theo" (NFKD, combining marks dropped)."""
+    if text.isascii():
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
-
-
-def words(text: str) -> list[str]:
-    """The folded words of `text` ("Dr. Patel's" -> ["dr", "patel", "s"])."""
-    return _WORD.findall(fold(text))
 
 
 def key(name: str) -> str:
@@ -180,6 +178,22 @@ def new_address(name: str, kind_: str, agent: str | None) -> layout.EntityRef:
         return layout.EntityRef(None, f"areas/companies/{folder}")
     category = "projects" if kind_ == "project" else "areas"
     return layout.EntityRef(agent, f"{category}/{folder}")
+
+
+def read_title(path: Path) -> str | None:
+    """The title of the summary at `path`, from its first 512 bytes: a regular file
+    reached through no symlink (an entity's summary that is a symlink, a FIFO or
+    unreadable names nothing more than its folder)."""
+    try:
+        fd, _ = safe_fs.open_read(path)
+    except (OSError, errors.VaultError):
+        return None
+    try:
+        return summary_title(os.read(fd, 512))
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def summary_title(data: bytes | None) -> str | None:

@@ -299,14 +299,8 @@ class Router:
         if self._index is None:
             index = names.NameIndex()
             for folder in self.vault.paths.iter_all_entities():
-                title = None
-                if folder.has_summary:
-                    try:
-                        data = self.vault.storage.read(folder.folder / layout.SUMMARY_NAME)
-                    except errors.VaultError:
-                        data = None  # a summary that cannot be read names nothing more
-                    title = names.summary_title(data)
-                index.add(folder.ref, title)
+                summary = folder.folder / layout.SUMMARY_NAME
+                index.add(folder.ref, names.read_title(summary) if folder.has_summary else None)
             self._index = index
         return self._index
 

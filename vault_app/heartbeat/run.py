@@ -10,7 +10,8 @@ batches; each candidate fact of an entry then passes, in order,
 3. the crash guard: a fact this very entry already wrote (its metadata names the entry)
    is a rerun after a crash: skipped, counted `deduped`, not marked accessed;
 4. dedup (`dedup.Deduper`): the same or a near-duplicate fact is skipped and marked
-   accessed (`deduped`); the same subject with a changed value supersedes (`superseded`);
+   accessed (`deduped`; the accesses are written once, at the end of the run, one write
+   per entity); the same subject with a changed value supersedes (`superseded`);
 5. the write (`written`), by a vault opened as actor "heartbeat": `source="heartbeat"`,
    `agent_id` the entry's agent, `metadata={"heartbeat": {"entry": ref, "extractor": name}}`,
    stamped with the entry's time (never later than now).
@@ -155,7 +156,7 @@ class _Run:
         self.mentions = routing.MentionCounts.load(vault.root)
         self.router = routing.Router(vault, self.mentions)
         self.deduper = dedup.Deduper(vault, embed=embed)
-        self.accessed: list[str] = []
+        self.accessed: dict[str, layout.EntityRef] = {}  # fact id -> its entity
         self.mine: dict[layout.EntityRef, set[tuple[str, str]]] = {}  # (entry ref, fact)
         self.problems: list[str] = []
 
@@ -190,6 +191,7 @@ class _Run:
                 if self.cancelled():
                     break
         self._save(pending)
+        self._mark_accessed()
         if self.problems and self.record.error is None:
             more = f" (and {len(self.problems) - 1} more)" if len(self.problems) > 1 else ""
             self.record.error = self.problems[0] + more
@@ -203,17 +205,22 @@ class _Run:
             return Extraction(failed=[(entry, str(exc)) for entry in batch])
 
     def _save(self, done: list[Entry]) -> None:
-        """Accesses, mention counts, then the cursor: in that order, so a crash between
-        them redoes work (the crash guard skips it) rather than losing any."""
-        if self.accessed:
-            try:
-                self.vault.mark_accessed(self.accessed)
-            except errors.VaultError as exc:  # a count lost is no fact lost
-                self.problems.append(f"access counts not saved: {exc}")
-            self.accessed = []
+        """The mention counts, then the cursor: in that order, so a crash between them
+        redoes work (the crash guard skips it) rather than losing any."""
         self.mentions.save(self.vault.storage)
         self.cursor.mark_done(done)
         self.cursor.save(self.vault.storage)
+
+    def _mark_accessed(self) -> None:
+        """One access of each fact found again, once at the end of the run: one write per
+        entity, not one per save (a crash loses these counts, never a fact)."""
+        if not self.accessed:
+            return
+        try:
+            self.vault.mark_accessed(self.accessed, where=self.accessed)
+        except errors.VaultError as exc:
+            self.problems.append(f"access counts not saved: {exc}")
+        self.accessed = {}
 
     # -- one entry ---------------------------------------------------------------------
 
@@ -259,13 +266,13 @@ class _Run:
             return
         verdict = self.deduper.check(ref, candidate.fact, candidate.category)
         if verdict.kind in ("same", "near") and verdict.fact_id is not None:
-            self.accessed.append(verdict.fact_id)
+            self.accessed[verdict.fact_id] = ref
             self.record.deduped += 1
             return
         fields = self._fields(ref, candidate)
         if verdict.kind == "update" and verdict.fact_id is not None:
             old, fact = self.vault.supersede_fact(
-                verdict.fact_id, candidate.fact, category=candidate.category, **fields
+                verdict.fact_id, candidate.fact, category=candidate.category, ref=ref, **fields
             )
             self.deduper.added(ref, old)  # now inactive: it leaves the cache
             self.record.superseded += 1

@@ -61,8 +61,10 @@ def run(path: Path | None, *, demo: bool = False) -> int:
     QtCore.QCoreApplication.setOrganizationName(ORGANIZATION)
     QtCore.QCoreApplication.setApplicationName(APPLICATION)
     existing = QtWidgets.QApplication.instance()
-    app = existing if isinstance(existing, QtWidgets.QApplication) else QtWidgets.QApplication(
-        sys.argv
+    app = (
+        existing
+        if isinstance(existing, QtWidgets.QApplication)
+        else QtWidgets.QApplication(sys.argv)
     )
     app.setWindowIcon(app_icon())
     store = QtCore.QSettings(ORGANIZATION, APPLICATION)

@@ -1,0 +1,197 @@
+"""Dedup against an entity's active facts: same, near, update, new, and the run's cache."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from vault_app.core import layout
+from vault_app.core.vault import Vault
+from vault_app.heartbeat import dedup
+
+REF = layout.EntityRef(None, "areas/household")
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Vault:
+    vault = Vault.create(tmp_path / "v", actor="heartbeat")
+    vault.create_entity(REF)
+    return vault
+
+
+def _add(vault: Vault, text: str, category: str = "status") -> str:
+    return vault.add_fact(REF, text, category).id
+
+
+def test_normalize_sets_aside_case_accents_punctuation_spelling_and_filler() -> None:
+    assert dedup.normalize("Maria's favourite colour is BLUE.") == "maria s favorite color is blue"
+    assert dedup.normalize("Théo now likes the crêpes!") == "theo likes the crepes"
+    assert dedup.normalize("The boiler pressure is 1.2 bar") == "the boiler pressure is 1.2 bar"
+    assert dedup.normalize("Paid $4,350 on 2026-11-02") == "paid 4,350 on 2026-11-02"
+    assert dedup.normalize("Jordan doesn't like it") == "jordan does not like it"
+
+
+def test_the_same_text_normalised_is_same(vault: Vault) -> None:
+    fid = _add(vault, "The boiler pressure is 1.2 bar.")
+    verdict = dedup.Deduper(vault).check(REF, "the boiler pressure is now 1.2 bar")
+    assert verdict == dedup.Verdict("same", fid, 1.0)
+
+
+def test_a_reworded_statement_is_near(vault: Vault) -> None:
+    fid = _add(vault, "The spare house key is with Greg next door.")
+    verdict = dedup.Deduper(vault).check(REF, "Greg next door keeps our spare house key.")
+    assert verdict.kind == "near" and verdict.fact_id == fid
+    assert dedup.JACCARD <= verdict.score < 1.0
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The boiler pressure is 1.2 bar", "The boiler pressure is 1.5 bar"),
+        ("Maria's favourite colour is blue", "Maria's favourite colour is green"),
+        ("Jordan works at Harbor Mutual", "Jordan works at First County Bank"),
+        ("Theo's school starts at 8:15", "Theo's school now starts at 8:30"),
+        ("The garage door is locked", "The garage door is unlocked"),
+        ("Rosa cleans the house every other Thursday", "Rosa cleans the house every Friday"),
+        ("Jordan likes coffee", "Jordan doesn't like coffee"),
+    ],
+)
+def test_the_same_subject_with_a_changed_value_is_an_update(
+    vault: Vault, old: str, new: str
+) -> None:
+    _add(vault, "Alex prefers oat milk in coffee.", "preference")
+    fid = _add(vault, old)
+    verdict = dedup.Deduper(vault).check(REF, new)
+    assert verdict.kind == "update" and verdict.fact_id == fid
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Theo is allergic to peanuts", "Theo is allergic to cats"),  # many-valued
+        ("The boiler was serviced on 2025-10-14", "The boiler was serviced on 2026-10-20"),
+        ("The kitchen faucet drips", "The bathroom faucet drips"),
+        ("Maria's favourite colour is blue", "Maria's favourite food is lasagna"),
+        ("Theo is 7 years old", "Theo is in second grade"),
+        ("Jordan works at Harbor Mutual", "Jordan plays tennis on Saturdays"),
+    ],
+)
+def test_another_fact_about_the_entity_is_new(vault: Vault, old: str, new: str) -> None:
+    _add(vault, old)
+    assert dedup.Deduper(vault).check(REF, new).kind == "new"
+
+
+def test_only_active_facts_count(vault: Vault) -> None:
+    old = _add(vault, "The boiler pressure is 1.2 bar")
+    _, new = vault.supersede_fact(old, "The boiler pressure is 1.5 bar")
+    deduper = dedup.Deduper(vault)
+    # the old value said again is news: it updates the active fact, it is no duplicate
+    assert deduper.check(REF, "The boiler pressure is 1.2 bar") == dedup.Verdict(
+        "update", new.id, pytest.approx(5 / 6)
+    )
+    assert deduper.check(REF, "The boiler pressure is 1.5 bar.").kind == "same"
+
+
+def test_an_entity_is_read_once_and_added_keeps_the_cache_current(
+    vault: Vault, tmp_path: Path
+) -> None:
+    deduper = dedup.Deduper(vault)
+    assert deduper.check(REF, "Biscuit the dog eats twice a day").kind == "new"
+    # another writer adds it: the run's cache does not read the entity again
+    Vault(vault.root).add_fact(REF, "Biscuit the dog eats twice a day", "context")
+    assert deduper.check(REF, "Biscuit the dog eats twice a day").kind == "new"
+    written = vault.add_fact(REF, "The recycling goes out on Tuesday evenings", "context")
+    deduper.added(REF, written)
+    assert deduper.check(REF, "The recycling goes out on Tuesday evenings!") == dedup.Verdict(
+        "same", written.id, 1.0
+    )
+    old, new = vault.supersede_fact(written.id, "The recycling goes out on Monday evenings")
+    deduper.added(REF, old)
+    deduper.added(REF, new)
+    assert deduper.check(REF, "The recycling goes out on Monday evenings").fact_id == new.id
+    verdict = deduper.check(REF, "The recycling goes out on Tuesday evenings")
+    assert verdict.kind == "update" and verdict.fact_id == new.id
+    deduper.forget(REF)  # read again: the other writer's fact is there now
+    assert deduper.check(REF, "Biscuit the dog eats twice a day").kind == "same"
+
+
+def test_added_to_an_entity_not_read_yet_is_read_with_it(vault: Vault) -> None:
+    deduper = dedup.Deduper(vault)
+    written = vault.add_fact(REF, "Maya is learning the piano", "status")
+    deduper.added(REF, written)  # nothing cached: the read will find it
+    assert deduper.check(REF, "Maya is learning the piano").fact_id == written.id
+
+
+def trigram_embed(texts: list[str]) -> npt.NDArray[np.float32]:
+    """A small real embedding: hashed character trigrams of the normalised text, 256
+    dimensions, L2-normalised rows (the contract of `Deduper(embed=...)`)."""
+    rows = np.zeros((len(texts), 256), dtype=np.float32)
+    for row, text in enumerate(texts):
+        padded = f"  {dedup.normalize(text)}  "
+        for i in range(len(padded) - 2):
+            digest = hashlib.blake2b(padded[i : i + 3].encode(), digest_size=2).digest()
+            rows[row, int.from_bytes(digest, "little") % 256] += 1.0
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    return rows
+
+
+def test_the_cosine_path_decides_near_where_words_do_not(vault: Vault) -> None:
+    fid = _add(vault, "The recycling goes out on Tuesday evenings")
+    text = "Recycling goes out each Tuesday evening"
+    words = dedup.prepare("a", "The recycling goes out on Tuesday evenings")
+    jaccard = dedup.shingle_jaccard(words.shingles, dedup.prepare("b", text).shingles)
+    vectors = trigram_embed(["The recycling goes out on Tuesday evenings", text])
+    cosine = float(vectors[0] @ vectors[1])
+    assert jaccard < 0.5 < cosine
+    assert dedup.Deduper(vault, jaccard=0.5).check(REF, text).kind == "new"
+    semantic = dedup.Deduper(vault, embed=trigram_embed, jaccard=0.5, cosine=cosine - 0.01)
+    assert semantic.check(REF, text) == dedup.Verdict("near", fid, pytest.approx(cosine))
+    strict = dedup.Deduper(vault, embed=trigram_embed, jaccard=0.5, cosine=cosine + 0.01)
+    assert strict.check(REF, text).kind == "new"
+
+
+def test_the_cosine_cache_follows_added_facts(vault: Vault) -> None:
+    first = vault.add_fact(REF, "The trash pickup is Monday morning", "context")
+    deduper = dedup.Deduper(vault, embed=trigram_embed, jaccard=0.99, cosine=0.9)
+    assert deduper.check(REF, "Maya walks to school with the neighbour kids").kind == "new"
+    second = vault.add_fact(REF, "Maya walks to school with the neighbours' kids", "context")
+    deduper.added(REF, second)
+    assert deduper.check(REF, "Maya walks to school with the neighbour kids").fact_id == second.id
+    old, new = vault.supersede_fact(first.id, "The trash pickup is Tuesday morning")
+    deduper.added(REF, old)
+    deduper.added(REF, new)
+    # rows stay aligned with the facts after one left and one joined
+    assert deduper.check(REF, "Maya walks to school with the neighbour kids").fact_id == second.id
+    verdict = deduper.check(REF, "The trash pickup is on Tuesday morning")
+    assert verdict.kind == "near" and verdict.fact_id == new.id
+
+
+def test_the_real_embedding_model_recognises_a_paraphrase(vault: Vault) -> None:
+    from vault_app.search import semantic
+
+    try:
+        encoder = semantic.load_encoder(backend="torch")
+    except semantic.SemanticUnavailable as exc:
+        pytest.skip(f"no embedding model here: {exc}")
+    fid = _add(vault, "Theo is allergic to peanuts.", "context")
+    _add(vault, "Theo's school starts at 8:15.", "status")
+    paraphrase = "Theo has a peanut allergy."
+    assert dedup.Deduper(vault).check(REF, paraphrase).kind == "new"  # few shared words
+    deduper = dedup.Deduper(vault, embed=lambda texts: encoder.encode(texts))
+    verdict = deduper.check(REF, paraphrase)
+    assert verdict.kind == "near" and verdict.fact_id == fid
+    assert verdict.score >= dedup.COSINE
+    assert deduper.check(REF, "Theo is allergic to cats.").kind == "new"
+
+
+def test_an_entity_about_to_be_made_knows_nothing_yet(vault: Vault) -> None:
+    new = layout.EntityRef(None, "areas/people/samir-haddad")
+    deduper = dedup.Deduper(vault)
+    assert deduper.check(new, "Samir fixed the gate.") == dedup.Verdict("new", None, 0.0)
+    fact = vault.add_fact(new, "Samir fixed the gate.", "context", create=True)
+    deduper.added(new, fact)
+    assert deduper.check(new, "Samir fixed the gate").kind == "same"

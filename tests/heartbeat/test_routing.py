@@ -1,0 +1,317 @@
+"""Routing candidates to entities, and unknown names counted until their third entry."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from vault_app.core import errors, layout, models
+from vault_app.core.vault import Vault
+from vault_app.heartbeat import routing
+from vault_app.heartbeat.model import Candidate, Entry
+
+DAY = dt.date(2026, 11, 20)
+
+
+def ref(address: str) -> layout.EntityRef:
+    return layout.EntityRef.parse(address)
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Vault:
+    vault = Vault.create(tmp_path / "v", actor="heartbeat")
+    vault.create_agent("household")
+    for address in (
+        "areas/family",
+        "areas/people/dr-patel",
+        "areas/people/maya",
+        "areas/people/marcus-bell",
+        "areas/companies/harbor-mutual",
+        "projects/bathroom-remodel",
+        "areas/home",
+        "agent:household:resources/kitchen",
+        "agent:household:areas/family",
+    ):
+        vault.create_entity(address)
+    made = vault.summary("areas/people/maya").digest  # "# Maya" as create_entity wrote it
+    vault.write_summary("areas/people/maya", "# Maya Moreau (daughter)\n", expected=made)
+    return vault
+
+
+def entry(n: int = 0, agent: str | None = None, text: str | None = None) -> Entry:
+    day = DAY + dt.timedelta(days=n)
+    folder = "global/daily" if agent is None else f"agents/{agent}/daily"
+    body = text if text is not None else f"entry number {n}"
+    return Entry(f"{folder}/{day.isoformat()}.md", day, "09:30:00", body, agent)
+
+
+def candidate(
+    fact: str,
+    entity: str | None = None,
+    related: tuple[str, ...] = (),
+    *,
+    n: int = 0,
+    agent: str | None = None,
+    track: bool = False,
+    category: models.FactCategory = models.FactCategory.CONTEXT,
+) -> Candidate:
+    return Candidate(fact, category, entry(n, agent), entity, related, track)
+
+
+def router(vault: Vault) -> routing.Router:
+    return routing.Router(vault, routing.MentionCounts.load(vault.root))
+
+
+# -- the three rules ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("entity", "agent", "expected"),
+    [
+        ("areas/family", None, "areas/family"),
+        ("global:areas/family", "household", "areas/family"),
+        ("areas/family", "household", "agent:household:areas/family"),  # the agent's first
+        ("agent:household:resources/kitchen", None, "agent:household:resources/kitchen"),
+        ("resources/kitchen", "household", "agent:household:resources/kitchen"),
+        ("Dr. Patel", None, "areas/people/dr-patel"),
+        ("dr patel", None, "areas/people/dr-patel"),
+        ("Patel", None, "areas/people/dr-patel"),  # the honorific aside
+        ("MAYA", None, "areas/people/maya"),
+        ("Maya Moreau", None, "areas/people/maya"),  # the summary's title
+        ("Marcus", None, "areas/people/marcus-bell"),  # one person's first name
+        ("Harbor Mutual", None, "areas/companies/harbor-mutual"),
+        ("the bathroom remodel", None, "projects/bathroom-remodel"),
+        ("Kitchen", "household", "agent:household:resources/kitchen"),
+    ],
+)
+def test_an_entity_that_resolves_is_where_the_fact_goes(
+    vault: Vault, entity: str, agent: str | None, expected: str
+) -> None:
+    route = router(vault).route(candidate("A fact.", entity, agent=agent))
+    assert route == routing.Route(ref(expected), False, None, "entity")
+
+
+def test_names_match_without_case_or_accents(vault: Vault) -> None:
+    vault.create_entity("areas/people/theo")
+    vault.create_entity("areas/people/zoe")
+    r = router(vault)
+    assert r.route(candidate("x", "Théo")).ref == ref("areas/people/theo")
+    assert r.route(candidate("x", "ZOË")).ref == ref("areas/people/zoe")
+
+
+def test_the_first_related_entity_that_resolves(vault: Vault) -> None:
+    route = router(vault).route(
+        candidate(
+            "Book the boiler check.",
+            None,
+            ("Nobody Known", "areas/nowhere", "Maya", "areas/family"),
+        )
+    )
+    assert route == routing.Route(ref("areas/people/maya"), False, None, "related")
+
+
+def test_an_entity_the_text_mentions_the_longest_name_winning(vault: Vault) -> None:
+    r = router(vault)
+    route = r.route(candidate("Marcus Bell quoted the bathroom remodel at $9,000."))
+    assert route == routing.Route(ref("projects/bathroom-remodel"), False, None, "mentioned")
+    assert r.route(candidate("Dr. Patel moved the family appointment.")).ref == ref(
+        "areas/people/dr-patel"
+    )
+
+
+def test_short_common_and_partial_names_are_no_mention(vault: Vault) -> None:
+    vault.create_entity("areas/people/ann")
+    r = router(vault)
+    assert r.route(candidate("We stayed home all day.")).reason == "unrouted"  # areas/home
+    assert r.route(candidate("Ann called.")).reason == "unrouted"  # three letters
+    assert r.route(candidate("Mayanna visited.")).reason == "unrouted"  # inside a word
+
+
+# -- unknown names ---------------------------------------------------------------------
+
+
+def test_an_unknown_name_is_made_on_its_third_entry(vault: Vault) -> None:
+    r = router(vault)
+    first = candidate("Samir Haddad fixed the gate.", "Samir Haddad", n=0)
+    second = candidate("Samir Haddad will paint the fence.", "samir haddad", n=1)
+    assert r.route(first) == routing.Route(None, False, "Samir Haddad", "deferred")
+    assert r.route(second) == routing.Route(None, False, "samir haddad", "deferred")
+    third = r.route(candidate("Samir Haddad charges $40 an hour.", "Samir Haddad", n=2))
+    assert third == routing.Route(ref("areas/people/samir-haddad"), True, "Samir Haddad", "created")
+    assert r.released("Samir Haddad") == [first, second]
+    assert r.released("Samir Haddad") == []
+    vault.add_fact(third.ref, "Samir Haddad charges $40 an hour.", "context", create=True)
+    later = r.route(candidate("Samir Haddad is back on Monday.", "Samir", n=3))
+    assert later == routing.Route(ref("areas/people/samir-haddad"), False, None, "entity")
+
+
+def test_an_entry_counts_once_however_often_it_names_the_name(vault: Vault) -> None:
+    r = router(vault)
+    for fact in ("Lena is Maya's best friend.", "Lena lives on Oak Street.", "Lena is 9."):
+        assert r.route(candidate(fact, "Lena", n=0)).reason == "deferred"
+    assert r.route(candidate("Lena is Maya's best friend.", "Lena", n=0)).reason == "deferred"
+    assert r.mentions.count("lena") == 1
+    r.mentions.save(vault.storage)
+    rerun = router(vault)  # the same entry read again after a crash: still one
+    assert rerun.route(candidate("Lena is 9.", "Lena", n=0)).reason == "deferred"
+    assert rerun.mentions.count("lena") == 1
+    assert rerun.route(candidate("Lena came over.", "Lena", n=1)).reason == "deferred"
+    assert rerun.route(candidate("Lena is 10.", "Lena", n=2)).reason == "created"
+    assert [c.fact for c in rerun.released("Lena")] == [
+        "Lena is Maya's best friend.",
+        "Lena lives on Oak Street.",
+        "Lena is 9.",
+        "Lena came over.",
+    ]
+
+
+def test_track_makes_the_entity_at_once(vault: Vault) -> None:
+    r = router(vault)
+    route = r.route(candidate("Keep track of the boiler.", "boiler", track=True))
+    assert route == routing.Route(ref("areas/boiler"), True, "boiler", "created")
+    assert r.released("boiler") == []
+
+
+def test_where_a_new_entity_goes(vault: Vault) -> None:
+    r = router(vault)
+    person = r.route(
+        candidate(
+            "Our nanny.",
+            "Lucia",
+            track=True,
+            agent="household",
+            category=models.FactCategory.RELATIONSHIP,
+        )
+    )
+    company = r.route(candidate("Quote came in.", "Summit Roofing", track=True, agent="household"))
+    thing = r.route(candidate("Pressure is 1.2 bar.", "boiler", track=True, agent="household"))
+    project = r.route(candidate("Planned for May.", "Lisbon trip", track=True))
+    address = r.route(candidate("x", "resources/recipes", track=True, agent="household"))
+    assert person.ref == ref("areas/people/lucia")  # people: the user's graph
+    assert company.ref == ref("areas/companies/summit-roofing")
+    assert thing.ref == ref("agent:household:areas/boiler")  # the agent's own workspace
+    assert project.ref == ref("projects/lisbon-trip")
+    assert address.ref == ref("agent:household:resources/recipes")
+
+
+@pytest.mark.parametrize(
+    "name", ["it", "Tuesday", "today", "March", "the user", "We", "someone", "2026", "  "]
+)
+def test_junk_names_are_never_counted_nor_made(vault: Vault, name: str) -> None:
+    r = router(vault)
+    for n in range(3):
+        route = r.route(candidate("Nothing of note.", name, n=n, track=True))
+        assert route == routing.Route(None, False, None, "unrouted")
+    assert r.mentions.names() == {}
+
+
+def test_an_unknown_related_name_is_counted_when_no_entity_is_named(vault: Vault) -> None:
+    r = router(vault)
+    route = r.route(candidate("The quote is $9,000.", None, ("it", "Oakline Builders")))
+    assert route == routing.Route(None, False, "Oakline Builders", "deferred")
+    assert r.mentions.count("oakline-builders") == 1
+
+
+def test_waiting_facts_are_named_again_after_a_crash_before_their_release(vault: Vault) -> None:
+    r = router(vault)
+    waiting = [candidate("Nora teaches piano.", "Nora Lind", n=n) for n in range(2)]
+    for c in waiting:
+        r.route(c)
+    made = r.route(candidate("Nora Lind comes on Fridays.", "Nora Lind", n=2))
+    assert made.create
+    r.mentions.save(vault.storage)
+    vault.create_entity(made.ref)  # then the run died: nothing released, nothing written
+    rerun = router(vault)
+    route = rerun.route(candidate("Nora Lind comes on Fridays.", "Nora Lind", n=2))
+    assert route == routing.Route(made.ref, False, "Nora Lind", "entity")
+    assert rerun.released("Nora Lind") == waiting
+    assert rerun.route(candidate("x", "Nora Lind", n=2)).name is None
+
+
+# -- mentions.json ---------------------------------------------------------------------
+
+
+def test_counts_survive_a_reload(vault: Vault) -> None:
+    r = router(vault)
+    deferred = candidate("Oskar mows the lawn.", "Oskar", related=("areas/home",), n=4)
+    r.route(deferred)
+    r.route(candidate("x", "areas/garden", n=5))
+    r.mentions.save(vault.storage)
+    again = routing.MentionCounts.load(vault.root)
+    assert again.count("oskar") == 1 and again.count("areas/garden") == 1
+    assert again.release("oskar") == [deferred]
+    data = routing.mentions_path(vault.root).read_bytes()
+    assert (
+        b'"entries"' in data
+        and b"heartbeat.mentions" in (vault.root / ".vault/audit.jsonl").read_bytes()
+    )
+
+
+def test_two_savers_lose_nothing(vault: Vault) -> None:
+    one, two = router(vault), router(vault)
+    one.route(candidate("x", "Oskar", n=0))
+    two.route(candidate("y", "Oskar", n=1))
+    two.route(candidate("z", "Pia", n=1))
+    one.mentions.save(vault.storage)
+    two.mentions.save(vault.storage)
+    merged = routing.MentionCounts.load(vault.root)
+    assert merged.count("oskar") == 2 and merged.count("pia") == 1
+    assert merged.waiting("oskar") == 2
+
+
+@pytest.mark.parametrize(
+    ("content", "place", "reason"),
+    [
+        (b'{"version": 1, "names": {', "line 1", "invalid JSON"),
+        (b"[]", None, "expected a JSON object, found an array"),
+        (
+            b'{"names": {"x": {"name": "X", "address": "areas/x", "entries": 3}}}',
+            "names.x.entries",
+            "list",
+        ),
+        (
+            b'{"names": {"x": {"name": "X", "address": "areas/x", "deferred": [{"fact": 1}]}}}',
+            "names.x.deferred[0]",
+            "",
+        ),
+    ],
+)
+def test_a_corrupt_file_is_reported_precisely_and_never_overwritten(
+    vault: Vault, content: bytes, place: str | None, reason: str
+) -> None:
+    path = routing.mentions_path(vault.root)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content)
+    with pytest.raises(errors.CorruptFileError) as caught:
+        routing.MentionCounts.load(vault.root)
+    assert caught.value.path == path and reason in caught.value.reason
+    if place is None:
+        assert caught.value.location is None
+    else:
+        assert caught.value.location is not None and caught.value.location.startswith(place)
+    assert path.read_bytes() == content
+
+
+def test_a_file_corrupted_after_load_is_not_overwritten_by_save(vault: Vault) -> None:
+    r = router(vault)
+    r.route(candidate("x", "Oskar"))
+    path = routing.mentions_path(vault.root)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"{not json")
+    with pytest.raises(errors.CorruptFileError):
+        r.mentions.save(vault.storage)
+    assert path.read_bytes() == b"{not json"
+
+
+def test_names_of_other_scripts_and_hostile_addresses(vault: Vault) -> None:
+    r = router(vault)
+    made = r.route(candidate("Мария приходит по вторникам.", "Мария", track=True))
+    assert made.reason == "created" and made.ref == ref("areas/мария")
+    vault.create_entity(made.ref)
+    assert router(vault).route(candidate("x", "МАРИЯ")).ref == made.ref
+    for hostile in ("areas/../../etc", "/etc/passwd", "agent:../x:areas/y", "areas/a\x00b"):
+        assert r.route(candidate("x", hostile, track=True)).reason == "unrouted"
+    spoof = r.route(candidate("x", "Pаypal", track=True))  # a Cyrillic "а" among Latin
+    assert spoof.reason == "unrouted"
