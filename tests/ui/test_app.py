@@ -12,7 +12,7 @@ from PySide6 import QtCore, QtWidgets
 from pytestqt.qtbot import QtBot
 
 from vault_app.core import demo, vault
-from vault_app.ui import app, main_window
+from vault_app.ui import app, main_window, recent_vaults
 
 
 def test_qt_bindings_keep_none_alive(qtbot: QtBot) -> None:
@@ -156,7 +156,7 @@ def test_geometry_and_recent_vaults_are_remembered(
     assert again.height() == size.height()
     screen = again.screen().availableGeometry().width()
     assert min(size.width(), screen) - 10 <= again.width() <= size.width()
-    assert again._recent()[0] == root
+    assert recent_vaults.recent(store)[0] == root
 
 
 def test_every_action_has_a_label_and_the_main_ones_have_shortcuts(

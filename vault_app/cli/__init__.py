@@ -24,6 +24,7 @@ One module per command group, each declaring its commands' arguments beside the 
     watch       watch                       changes on disk as they happen
     mcp         mcp                         the vault's MCP server for one agent, over stdio
     serve       serve                       the vault's MCP server for agents, streamable HTTP
+    heartbeat   heartbeat --once|--status   daily notes turned into facts; the weekly synthesis
     gui         gui (and no command)        the desktop app
     _common     what they share: declaring commands, output, opening the vault, input
 """
@@ -46,6 +47,7 @@ from vault_app.cli import (
     entities,
     facts,
     gui,
+    heartbeat,
     mcp,
     review,
     search,
@@ -69,6 +71,7 @@ GROUPS = (
     watch,
     mcp,
     serve,
+    heartbeat,
     gui,
 )
 

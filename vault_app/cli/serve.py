@@ -70,9 +70,14 @@ def register(commands: _common.Commands) -> None:
 
 
 def background_services(rt: runtime.Runtime) -> list[http.BackgroundService]:
-    """What runs beside the MCP endpoint for as long as the server does. None yet: the
-    heartbeat's scheduler joins here."""
-    return []
+    """What runs beside the MCP endpoint for as long as the server does: the heartbeat's
+    runner (`heartbeat.service`), ticking every 30 s from the start - the heartbeat every
+    `[heartbeat] interval_minutes`, the weekly synthesis on schedule, while this process
+    holds the vault's lease (the app or a cron run holding it: this one waits its turn).
+    SIGTERM ends a heartbeat in progress after its current entry, all of it saved."""
+    from vault_app.heartbeat import service
+
+    return [service.serve_service(rt.root, runner="serve", clock=rt.clock)]
 
 
 TRIM_EVERY = 10.0  # seconds between two `memory.release()` of a serving process

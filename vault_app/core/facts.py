@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -107,9 +107,11 @@ class Facts:
         confidence: float | None = None,
         metadata: dict[str, Any] | None = None,
         at: dt.datetime | None = None,
+        ref: layout.EntityRef | None = None,
     ) -> tuple[models.Fact, models.Fact]:
         """Replace a fact by a new one (stamped `at`, default now); the old one stays,
-        marked superseded, both linked.
+        marked superseded, both linked. `ref`, the entity holding the fact when the caller
+        knows it, spares the search of the vault (a wrong one: NotFoundError).
 
         An archived fact can be superseded too (a withdrawn statement made true again in
         new words): it stays withdrawn, its `metadata.archived` note kept, and the new
@@ -117,7 +119,8 @@ class Facts:
         is refused: history does not fork, and an undo is undone by a redo."""
         checked_json(source=source, metadata=metadata)
         moment = checked_time(at)
-        ref = self.locate([fact_id])[fact_id]
+        if ref is None:
+            ref = self.locate([fact_id])[fact_id]
         new_id = new_fact_id()
 
         def change(ff: formats.FactFile) -> tuple[models.Fact, models.Fact]:
@@ -221,12 +224,17 @@ class Facts:
 
         return self.edit(ref, "fact.archive", change, factId=fact_id)
 
-    def mark_accessed(self, fact_ids: Iterable[str]) -> dict[str, int]:
-        """Count one access of each fact (batched per file); returns the new counts."""
+    def mark_accessed(
+        self, fact_ids: Iterable[str], where: Mapping[str, layout.EntityRef] | None = None
+    ) -> dict[str, int]:
+        """Count one access of each fact (batched per file); returns the new counts.
+        `where` (fact id -> entity), when the caller knows, spares the search for those."""
         wanted = list(dict.fromkeys(fact_ids))
         if not wanted:
             return {}
-        where = self.locate(wanted)
+        known = {fid: where[fid] for fid in wanted if where is not None and fid in where}
+        unknown = [fid for fid in wanted if fid not in known]
+        where = {**known, **(self.locate(unknown) if unknown else {})}
         by_entity: dict[layout.EntityRef, list[str]] = {}
         for fid in wanted:
             by_entity.setdefault(where[fid], []).append(fid)

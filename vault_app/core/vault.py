@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -294,9 +294,11 @@ class Vault:
         confidence: float | None = None,
         metadata: dict[str, Any] | None = None,
         at: dt.datetime | None = None,
+        ref: layout.EntityRef | str | None = None,
     ) -> tuple[models.Fact, models.Fact]:
         """Replace a fact by a new one (stamped `at`, default now); the old one stays,
-        marked superseded, both linked."""
+        marked superseded, both linked. `ref`: the entity holding the fact, when known
+        (no search of the vault for it; a wrong one is NotFoundError)."""
         return self._facts().supersede(
             fact_id,
             text,
@@ -307,6 +309,7 @@ class Vault:
             confidence=confidence,
             metadata=metadata,
             at=at,
+            ref=None if ref is None else layout.as_ref(ref),
         )
 
     def set_fact_status(
@@ -326,9 +329,17 @@ class Vault:
         `metadata.archived`; `set_fact_status(fact_id, True)` reverses it."""
         return self._facts().archive(fact_id, reason)
 
-    def mark_accessed(self, fact_ids: Iterable[str]) -> dict[str, int]:
-        """Count one access of each fact (batched per file); returns the new counts."""
-        return self._facts().mark_accessed(fact_ids)
+    def mark_accessed(
+        self,
+        fact_ids: Iterable[str],
+        *,
+        where: Mapping[str, layout.EntityRef | str] | None = None,
+    ) -> dict[str, int]:
+        """Count one access of each fact (batched per file); returns the new counts.
+        `where` maps fact ids to the entities holding them, when the caller knows: those
+        are not searched for (a wrong entity is NotFoundError)."""
+        known = None if where is None else {k: layout.as_ref(v) for k, v in where.items()}
+        return self._facts().mark_accessed(fact_ids, known)
 
     def locate(self, fact_ids: Sequence[str]) -> dict[str, layout.EntityRef]:
         """The entity holding each fact id; raises NotFoundError naming the missing ones.

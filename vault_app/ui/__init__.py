@@ -44,6 +44,11 @@ switcher     the quick switcher (Ctrl+P)
 settings     the settings dialog (decay thresholds, synthesis, model, access, theme)
 themes       light and dark palettes
 main_window  the main window: sidebar, pages, search dock, menus
+recent_vaults  the last and recent vaults, in QSettings (File › Open recent)
+activity_page  the Activity page (Ctrl+Shift+L): the heartbeat's runs and the recent writes
+             of agents, the heartbeat and people, filterable, live; opens what a write changed
+heartbeat_runner  the app runs the heartbeat's schedule (a worker thread, the lease) when
+             nothing else does
 agent_page   an agent's page: TACIT, CONTEXT, daily notes, context preview
 status_bar   the status bar: vault, counts, live sync, search index
 app          the composition root: QApplication, settings, vault, first window (`run`)

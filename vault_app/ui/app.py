@@ -61,8 +61,10 @@ def run(path: Path | None, *, demo: bool = False) -> int:
     QtCore.QCoreApplication.setOrganizationName(ORGANIZATION)
     QtCore.QCoreApplication.setApplicationName(APPLICATION)
     existing = QtWidgets.QApplication.instance()
-    app = existing if isinstance(existing, QtWidgets.QApplication) else QtWidgets.QApplication(
-        sys.argv
+    app = (
+        existing
+        if isinstance(existing, QtWidgets.QApplication)
+        else QtWidgets.QApplication(sys.argv)
     )
     app.setWindowIcon(app_icon())
     store = QtCore.QSettings(ORGANIZATION, APPLICATION)
@@ -78,7 +80,7 @@ def run(path: Path | None, *, demo: bool = False) -> int:
         windows.append(window)
         window.vaultSwitched.connect(keep)
 
-    window = MainWindow(target, store)
+    window = MainWindow(target, store, heartbeat=True)  # runs the schedule if nothing else does
     settings.AppSettings.load(store).apply(window.session, app)
     keep(window)
     window.show()

@@ -170,9 +170,7 @@ class ContextPreview(QtWidgets.QWidget):
         total.addWidget(self.total_label)
         total.addWidget(self.total_meter, 1)
 
-        self.blocks, self.blocks_box, self.blocks_area = daily.card_column(
-            "Blocks of the context"
-        )
+        self.blocks, self.blocks_box, self.blocks_area = daily.card_column("Blocks of the context")
 
         box = QtWidgets.QVBoxLayout(self)
         box.setContentsMargins(6, 6, 6, 6)
@@ -210,9 +208,7 @@ class ContextPreview(QtWidgets.QWidget):
         budget = self.budget_spin.value()
         self.status_label.setText("Building the context…")
         self.session.run(
-            lambda: _builder(engine).build(
-                agent, query, budget=budget, mark_access=False
-            ),
+            lambda: _builder(engine).build(agent, query, budget=budget, mark_access=False),
             lambda result: self._built(generation, result),
             lambda exc: self._failed(generation, exc),
         )

@@ -22,25 +22,97 @@ off the GUI thread:
   coloured unified diff, ticked by default. Nothing is written before Apply; Apply pushes
   `commands.synthesize(session, addresses)` (undoable) for the ticked ones.
 
-The next scheduled synthesis (`[synthesis]` of the vault's config) is shown as text.
+The next scheduled synthesis (`[synthesis]` of the vault's config) is shown as text, and
+under it the heartbeat (`heartbeat_status`, read on a worker): its last run (when, what it
+wrote, or its error), when the next one is due (`heartbeat.schedule.next_times` over the
+saved schedule and `[heartbeat]`), and who runs the schedule now (the lease's holder:
+this app, `vault-app serve`, a cron `heartbeat --once`, or nobody).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import html
+import os
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.core import outlook, vault
-from vault_app.ui import commands, synthesis_preview, tier_chart
+from vault_app.core import config, errors, outlook, vault
+from vault_app.heartbeat import lease, runlog, schedule
+from vault_app.ui import commands, synthesis_preview, themes, tier_chart
 from vault_app.ui.going_cold import GoingColdModel, format_day
+from vault_app.ui.models import activity as activity_model
 from vault_app.ui.models import tier_badge
 from vault_app.ui.session import Session
 
 Qt = QtCore.Qt
+
+
+@dataclasses.dataclass(frozen=True)
+class HeartbeatStatus:
+    """What the dashboard says about the heartbeat, read off the GUI thread."""
+
+    enabled: bool
+    interval_minutes: int
+    last: runlog.RunRecord | None  # the newest heartbeat run
+    next_heartbeat: dt.datetime | None  # None when disabled or the schedule is unreadable
+    next_synthesis: dt.datetime | None
+    holder: dict[str, Any] | None  # lease.json of the runner holding the lease
+    problem: str | None = None  # the schedule or lease could not be read
+
+
+def heartbeat_status(root: Path, settings: config.VaultConfig, now: dt.datetime) -> HeartbeatStatus:
+    """The heartbeat's last run, next due time and runner, from the files a runner keeps."""
+    beat = settings.heartbeat
+    runs = runlog.read(root, limit=1, job="heartbeat")
+    problem, holder = None, None
+    times: tuple[dt.datetime | None, dt.datetime | None] = (None, None)
+    try:
+        times = schedule.next_times(settings, schedule.ScheduleState.load(root), now)
+        holder = lease.holder(root)
+    except (errors.VaultError, OSError) as exc:
+        problem = str(exc)
+    return HeartbeatStatus(
+        beat.enabled, beat.interval_minutes, runs[0] if runs else None, *times, holder, problem
+    )
+
+
+def heartbeat_html(status: HeartbeatStatus, now: dt.datetime, palette: QtGui.QPalette) -> str:
+    """The heartbeat in two sentences: the last run, then the next one and who runs it."""
+    parts = []
+    last = status.last
+    if last is None:
+        parts.append("The heartbeat has not run yet.")
+    else:
+        when = activity_model.when_text(last.started, now, seconds=False)
+        outcome = html.escape(activity_model.run_outcome(last))
+        if last.error:
+            colour = themes.error_colour(palette).name()
+            outcome = f'<span style="color:{colour}"><b>⚠</b> {outcome}</span>'
+        parts.append(f"Last heartbeat {when} ({html.escape(last.runner)}): {outcome}.")
+    every = f"every {status.interval_minutes} minute{'s' if status.interval_minutes != 1 else ''}"
+    if not status.enabled:
+        parts.append("The heartbeat is off (<i>[heartbeat] enabled</i> in the vault's config).")
+    elif status.next_heartbeat is not None:
+        due = status.next_heartbeat
+        soon = "now" if due <= now else activity_model.when_text(due, now, seconds=False)
+        parts.append(f"Next due {soon} ({every}), {_runner_text(status.holder)}.")
+    if status.problem:
+        parts.append(f"The schedule cannot be read: {html.escape(status.problem)}")
+    return " ".join(parts)
+
+
+def _runner_text(holder: dict[str, Any] | None) -> str:
+    if holder is None:
+        return "but nothing runs the schedule now: keep the app open or start “vault-app serve”"
+    if holder.get("holder") == "app" and holder.get("pid") == os.getpid():
+        return "run by this app"
+    return f"run by {html.escape(lease.describe(holder))}"
 
 
 class _Progress(QtCore.QObject):
@@ -80,6 +152,11 @@ class DecayDashboard(QtWidgets.QWidget):
         self.schedule = QtWidgets.QLabel()
         self.schedule.setProperty("notice", True)
         self.schedule.setWordWrap(True)
+        self.heartbeat = QtWidgets.QLabel()
+        self.heartbeat.setObjectName("heartbeatStatus")
+        self.heartbeat.setWordWrap(True)
+        self.heartbeat.setTextFormat(Qt.TextFormat.RichText)
+        self.heartbeat_status: HeartbeatStatus | None = None  # as last read
 
         self.refresh_button = QtWidgets.QPushButton("&Refresh")
         self.refresh_button.setToolTip("Count the tiers again and look for facts going cold (F5)")
@@ -99,6 +176,7 @@ class DecayDashboard(QtWidgets.QWidget):
         header.addWidget(self.refresh_button, 0, 2)
         header.addWidget(self.synthesize_button, 0, 3)
         header.addWidget(self.schedule, 1, 0, 1, 4)
+        header.addWidget(self.heartbeat, 2, 0, 1, 4)
         header.setColumnStretch(1, 1)
 
         self.chart = tier_chart.TierChart()
@@ -181,10 +259,32 @@ class DecayDashboard(QtWidgets.QWidget):
         self.session.rescan()
 
     def update_schedule(self) -> None:
-        """Say when the next weekly synthesis is (call it after the settings changed)."""
+        """Say when the next weekly synthesis is (call it after the settings changed), and
+        read the heartbeat's state again."""
         target = self.session.vault
         when = outlook.describe_next_synthesis(target.config.synthesis, target.now())
         self.schedule.setText(f"{when}, set in Settings.")
+        self.update_heartbeat()
+
+    def update_heartbeat(self) -> None:
+        """Read the heartbeat's last run, schedule and runner on a worker, then say them
+        (while the dashboard is shown: it reads them again when shown)."""
+        if not self.isVisible():
+            return
+        target = self.session.vault
+        root, settings, now = target.root, target.config, target.now()
+
+        def show(status: HeartbeatStatus) -> None:
+            self.heartbeat_status = status
+            self.heartbeat.setText(heartbeat_html(status, now, self.palette()))
+            due = status.next_synthesis
+            if due is not None and due <= now:
+                synthesis = outlook.describe_next_synthesis(settings.synthesis, now)
+                self.schedule.setText(
+                    f"A catch-up synthesis is due now. {synthesis}, set in Settings."
+                )
+
+        self.session.run(lambda: heartbeat_status(root, settings, now), show)
 
     def _on_scanned(self, scan: vault.VaultScan) -> None:
         self.chart.set_rows(outlook.tier_rows(scan))

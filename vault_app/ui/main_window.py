@@ -5,7 +5,8 @@ pages, one shown at a time — an entity (`entity_page.EntityPage`), a document
 (`documents.DocumentPane`: principles), an agent (`agent_page.AgentPage`: TACIT,
 CONTEXT, daily notes, context preview), the global daily notes, the decay dashboard
 (`dashboard.DecayDashboard`), the review queue (`review_page.ReviewPage`, Ctrl+Shift+R:
-agent writes the injection scan held back; the toolbar shows how many wait); the search
+agent writes the injection scan held back; the toolbar shows how many wait), the activity
+(`activity_page.ActivityPage`, Ctrl+Shift+L: the heartbeat's runs, who wrote what); the search
 panel in a dock (Ctrl+Shift+F); the quick switcher on Ctrl+P. A message bar under the
 toolbar says what went wrong in plain words; the status bar (`status_bar.VaultStatusBar`)
 shows the vault, its counts, live sync and the state of the search index.
@@ -31,6 +32,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import errors, layout, vault
 from vault_app.ui import (
+    activity_page,
     agent_page,
     commands,
     daily,
@@ -38,7 +40,9 @@ from vault_app.ui import (
     dialogs,
     documents,
     entity_page,
+    heartbeat_runner,
     models,
+    recent_vaults,
     review_page,
     search_panel,
     session,
@@ -50,12 +54,11 @@ from vault_app.ui import (
 from vault_app.ui import (
     live as live_module,
 )
+from vault_app.ui.recent_vaults import LAST_KEY, MAX_RECENT, RECENT_KEY
 
 ORGANIZATION = "vault-app"
 APPLICATION = "vault-app"
-RECENT_KEY = "vaults/recent"
-LAST_KEY = "vaults/last"
-MAX_RECENT = 8
+__all__ = ["APPLICATION", "LAST_KEY", "MAX_RECENT", "ORGANIZATION", "RECENT_KEY", "MainWindow"]
 
 
 class MainWindow(QtWidgets.QMainWindow):
@@ -69,6 +72,7 @@ class MainWindow(QtWidgets.QMainWindow):
         search: bool = True,
         semantic: bool | None = None,
         live: bool = True,
+        heartbeat: bool = False,
     ) -> None:
         super().__init__()
         self.store = store if store is not None else QtCore.QSettings(ORGANIZATION, APPLICATION)
@@ -84,6 +88,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self._semantic = target.config.search.semantic if semantic is None else semantic
         self.switcher: switcher.QuickSwitcher | None = None
         self.live = live_module.LiveSync(self.session, parent=self) if live else None
+        # the app runs the heartbeat when nothing else does (`heartbeat_runner`); off in tests
+        self.heartbeat = heartbeat_runner.HeartbeatRunner(target.root, self) if heartbeat else None
 
         self._build_sidebar()
         self._build_pages()
@@ -105,7 +111,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.session.entityMoved.connect(self._on_entity_moved)
         self.session.liveStatus.connect(self._on_live_status)
         self.session.undo_stack.cleanChanged.connect(self._update_title)
-        self._remember_vault(target.root)
+        recent_vaults.remember(self.store, target.root)
         self._restore_geometry()
         if target.config_error is not None:
             self.session.report(target.config_error)
@@ -153,7 +159,11 @@ class MainWindow(QtWidgets.QMainWindow):
         self.dashboard.openFact.connect(self.open_fact)
         self.review = review_page.ReviewPage(self.session)  # made now: its count is the badge
         self.review.pending.connect(self._show_review_count)
-        for page in (self.welcome, self.entity_view, self.principles, self.dashboard, self.review):
+        self.activity = activity_page.ActivityPage(self.session)
+        self.activity.openEntity.connect(self.open_entity)
+        self.activity.openFact.connect(self.open_fact)
+        pages = (self.welcome, self.entity_view, self.principles, self.dashboard, self.review)
+        for page in (*pages, self.activity):
             self.pages.addWidget(page)
 
         self.message_bar = dialogs.MessageBar()
@@ -213,7 +223,9 @@ class MainWindow(QtWidgets.QMainWindow):
             self._action("&Open vault…", self.choose_vault, keys.Open, "Open another vault")
         )
         self.recent_menu = file_menu.addMenu("Open &recent")
-        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self.recent_menu.aboutToShow.connect(
+            lambda: recent_vaults.fill_menu(self.recent_menu, self.store, self.switch_vault)
+        )
         file_menu.addSeparator()
         self.settings_action = self._action(
             "&Settings…", self.open_settings, "Ctrl+,", "Decay, synthesis, search, theme"
@@ -257,6 +269,10 @@ class MainWindow(QtWidgets.QMainWindow):
         )
         review_page.show_badge(self.review_action, None)
         go.addAction(self.review_action)
+        self.activity_action = self._action(
+            "&Activity", self.show_activity, "Ctrl+Shift+L", "Heartbeat runs; who wrote what"
+        )
+        go.addAction(self.activity_action)
         go.addAction(self._action("&Principles", self.show_principles, None, "global/AGENTS.md"))
         go.addAction(self._action("Global &daily notes", lambda: self.open_daily("global", None)))
         go.addSeparator()
@@ -282,20 +298,10 @@ class MainWindow(QtWidgets.QMainWindow):
         tools.setObjectName("mainToolbar")
         tools.setMovable(False)
         tools.setToolButtonStyle(QtCore.Qt.ToolButtonStyle.ToolButtonTextOnly)
-        for item in (
-            self.undo_action,
-            self.redo_action,
-            None,
-            self.new_entity_action,
-            self.switcher_action,
-            self.search_action,
-            self.dashboard_action,
-            self.review_action,
-        ):
-            if item is None:
-                tools.addSeparator()
-            else:
-                tools.addAction(item)
+        tools.addActions([self.undo_action, self.redo_action])
+        tools.addSeparator()
+        tools.addActions([self.new_entity_action, self.switcher_action, self.search_action])
+        tools.addActions([self.dashboard_action, self.review_action, self.activity_action])
 
     # -- loading ------------------------------------------------------------------------
 
@@ -357,6 +363,10 @@ class MainWindow(QtWidgets.QMainWindow):
             self.review.refresh()  # the badge's count (a few small files, on a worker)
             if self.live is not None:
                 self.live.prepare()  # beside the index load, not the first listing
+            if self.heartbeat is not None:
+                self.heartbeat.ran.connect(self._on_heartbeat)
+                self.heartbeat.failed.connect(lambda text: self.status.showMessage(text, 30_000))
+                self.heartbeat.start()
             if self._search_enabled:
                 self.status.show_search_preparing()
                 self.session.open_search(semantic=self._semantic, then=self._start_live)
@@ -370,6 +380,14 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _on_search_ready(self, engine: Any) -> None:
         self.status.show_search_ready(engine, self.session.engine_notice)
+
+    def _on_heartbeat(self, records: list[Any]) -> None:
+        text = heartbeat_runner.message(records)
+        if text:
+            self.status.showMessage(text, 30_000)
+        self.dashboard.update_heartbeat()
+        if self.live is None and any(r.written or r.superseded or r.summaries for r in records):
+            self.session.rescan()  # live sync would have seen the files change
 
     def _on_live_status(self, state: str, message: str) -> None:
         self.status.show_live_status(state, message)
@@ -498,6 +516,10 @@ class MainWindow(QtWidgets.QMainWindow):
         self._select_index(QtCore.QModelIndex())
         self.pages.setCurrentWidget(self.review)
 
+    def show_activity(self) -> None:
+        self._select_index(QtCore.QModelIndex())
+        self.pages.setCurrentWidget(self.activity)
+
     def _show_review_count(self, count: int) -> None:
         review_page.show_badge(self.review_action, count)
 
@@ -553,26 +575,6 @@ class MainWindow(QtWidgets.QMainWindow):
 
     # -- vaults and settings ---------------------------------------------------------------
 
-    def _recent(self) -> list[str]:
-        value = self.store.value(RECENT_KEY, [])
-        if isinstance(value, str):
-            value = [value]
-        return [str(v) for v in value] if isinstance(value, list | tuple) else []
-
-    def _remember_vault(self, root: Path) -> None:
-        recent = [str(root), *(p for p in self._recent() if p != str(root))][:MAX_RECENT]
-        self.store.setValue(RECENT_KEY, recent)
-        self.store.setValue(LAST_KEY, str(root))
-
-    def _fill_recent(self) -> None:
-        self.recent_menu.clear()
-        for path in self._recent():
-            action = self.recent_menu.addAction(path)
-            action.setEnabled(Path(path).is_dir())
-            action.triggered.connect(lambda _=False, p=path: self.switch_vault(Path(p)))
-        if self.recent_menu.isEmpty():
-            self.recent_menu.addAction("(none)").setEnabled(False)
-
     def choose_vault(self) -> None:
         chosen = QtWidgets.QFileDialog.getExistingDirectory(self, "Open a vault")
         if chosen:
@@ -610,7 +612,9 @@ class MainWindow(QtWidgets.QMainWindow):
         except errors.VaultError as exc:
             self.session.report(exc)
             return None
-        window = MainWindow(target, self.store, search=self._search_enabled)
+        window = MainWindow(
+            target, self.store, search=self._search_enabled, heartbeat=self.heartbeat is not None
+        )
         settings.AppSettings.load(self.store).apply(window.session, None)
         window.show()
         window.start()
@@ -684,5 +688,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.store.sync()
         if self.live is not None:
             self.live.stop()
+        if self.heartbeat is not None:
+            self.heartbeat.close()  # the lease goes back: serve or another window may run it
         self.session.close()
         event.accept()

@@ -323,6 +323,7 @@ class Session(QtCore.QObject):
         BM25 keeps answering; `searchReady` fires again once hybrid search is on.
         `then()` is called once BM25 is open, or failed to (the failure is reported).
         """
+
         def progress(done: int, total: int, label: str = "embedding") -> None:
             if self.closed:  # the window is gone: stop encoding for it
                 raise Cancelled("the window was closed")
@@ -365,6 +366,4 @@ class Session(QtCore.QObject):
             for address in addresses:
                 engine.refresh_entity(address)
 
-        self.run(
-            work, on_error=lambda exc: log.warning("re-index failed: %s", exc), refresher=True
-        )
+        self.run(work, on_error=lambda exc: log.warning("re-index failed: %s", exc), refresher=True)

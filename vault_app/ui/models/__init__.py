@@ -8,6 +8,7 @@ base        the item data roles, the tier colours, the `ReadOnlyColumns` mixin (
 sidebar     `SidebarModel`: the vault as a tree with fact counts, updated in place
 facts       `FactsModel`, the facts of one entity, and `FactsFilterProxy`
 tier_badge  `TierBadgeDelegate`: a tier painted as a coloured pill
+activity    the Activity page's tables (`RunsModel`, `WritesModel`) and their `Filter`
 
 The names the views use are importable from here too (`models.FactsModel`).
 """

@@ -1,0 +1,51 @@
+"""A vault with a backlog of daily-note entries for the heartbeat's process tests (a kill
+mid-run, two runs at once, serve stopped mid-run), and what the heartbeat wrote in it."""
+
+from __future__ import annotations
+
+import collections
+import datetime as dt
+import random
+from pathlib import Path
+
+import orjson
+
+from vault_app.core import layout
+from vault_app.core.vault import Vault
+
+MARIA = layout.EntityRef.parse("areas/people/maria")
+ENTRIES = 400
+
+
+def pseudo_word(rng: random.Random) -> str:
+    return "".join(rng.choice("bdfgklmnprstvz") + rng.choice("aeiou") for _ in range(3))
+
+
+def backlog_vault(root: Path) -> Vault:
+    """A vault whose daily notes hold ENTRIES new preferences of Maria, each distinct."""
+    vault = Vault.create(root)
+    vault.create_entity(MARIA)
+    rng = random.Random(14)
+    start = dt.datetime(2026, 11, 1, 8, 0).astimezone()
+    for i in range(ENTRIES):
+        text = f"Maria prefers {pseudo_word(rng)} with {pseudo_word(rng)}."
+        vault.append_daily(text, at=start + dt.timedelta(minutes=7 * i))
+    return vault
+
+
+def written(root: Path) -> collections.Counter[tuple[str, str, str]]:
+    """(entry ref, fact, status) of every fact the heartbeat wrote, counted."""
+    raw = orjson.loads((root / "global/life/areas/people/maria/items.json").read_bytes())
+    return collections.Counter(
+        (f["metadata"]["heartbeat"]["entry"], f["fact"], f["status"])
+        for f in raw
+        if f.get("source") == "heartbeat"
+    )
+
+
+def heartbeat_count(path: Path) -> int:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return 0
+    return data.count(b'"source":"heartbeat"') + data.count(b'"source": "heartbeat"')

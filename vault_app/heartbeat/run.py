@@ -1,0 +1,320 @@
+"""One heartbeat run and one synthesis run, end to end, each logged as a `RunRecord`.
+
+The heartbeat: the cursor's new entries (`entries.Cursor`) go to the extractor in
+batches; each candidate fact of an entry then passes, in order,
+
+1. the injection scan (`core.injection.scan`): a finding keeps it out (`flagged`);
+2. routing (`routing.Router`): no entity yet (or nothing routable named) keeps it in
+   the notes (`deferred`); an entity created now (third mention, or asked to track) is
+   made (`created`) and the facts of its earlier mentions are written with this one;
+3. the crash guard: a fact this very entry already wrote (its metadata names the entry)
+   is a rerun after a crash: skipped, counted `deduped`, not marked accessed;
+4. dedup (`dedup.Deduper`): the same or a near-duplicate fact is skipped and marked
+   accessed (`deduped`; the accesses are written once, at the end of the run, one write
+   per entity); the same subject with a changed value supersedes (`superseded`);
+5. the write (`written`), by a vault opened as actor "heartbeat": `source="heartbeat"`,
+   `agent_id` the entry's agent, `metadata={"heartbeat": {"entry": ref, "extractor": name}}`,
+   stamped with the entry's time (never later than now).
+
+Never loses, never duplicates: an entry joins the cursor only once all its facts are
+written, and the cursor (with the mention counts, saved just before it) is saved every
+`SAVE_EVERY` entries and at the end. A SIGKILL between two saves leaves some entries
+before the cursor whose facts are already on disk: the rerun extracts them again and the
+crash guard (3) skips what they wrote. Entries the extractor failed on (the endpoint
+down) or whose facts could not be written stay before the cursor and are retried next
+run (`failed`). A run raises for nothing the extraction or the endpoint does; a problem
+that stops it (a corrupt cursor) is the record's `error`.
+
+The synthesis rewrites every summary (and the indexes) through `Vault.synthesize`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from vault_app.core import config, decay, errors, injection, layout
+from vault_app.core.vault import Vault
+from vault_app.heartbeat import entries as entries_mod
+from vault_app.heartbeat import runlog
+from vault_app.heartbeat.model import Candidate, Entry, Extraction, Extractor
+
+if TYPE_CHECKING:
+    import numpy as np
+
+ACTOR = "heartbeat"
+BATCH = 50  # entries per extractor call
+SAVE_EVERY = 100  # entries between two saves of the cursor (a rerun redoes at most these)
+
+log = logging.getLogger(__name__)
+
+
+def extractor_for(
+    settings: config.HeartbeatSettings,
+    *,
+    llm_base_url: str | None = None,
+    llm_model: str | None = None,
+) -> Extractor:
+    """The model endpoint when one is configured (or given), else the rules."""
+    base = llm_base_url if llm_base_url is not None else settings.llm_base_url
+    model = llm_model if llm_model is not None else settings.llm_model
+    if base:
+        if not model:
+            raise errors.VaultError(
+                f"an LLM endpoint ({base}) needs a model name: --llm-model NAME, or "
+                "llm_model in [heartbeat] of .vault/config.toml"
+            )
+        from vault_app.heartbeat import llm
+
+        found = llm.from_settings(
+            settings.model_copy(update={"llm_base_url": base, "llm_model": model})
+        )
+        if found is not None:
+            return found
+    from vault_app.heartbeat import rules
+
+    return rules.RuleExtractor()
+
+
+def run_heartbeat(
+    root: Path,
+    *,
+    runner: str,
+    trigger: str,
+    extractor: Extractor | None = None,
+    now: dt.datetime | None = None,
+    embed: Callable[[list[str]], np.ndarray] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> runlog.RunRecord:
+    """One heartbeat over the entries new since the cursor; the record is appended to
+    the run log and returned. The caller holds the lease. `cancelled()` (asked between
+    entries) stops the run early, everything done so far saved."""
+    clock = time.perf_counter()
+    vault = Vault(root, actor=ACTOR)
+    started = decay.as_aware(now) if now is not None else vault.now()
+    record = runlog.RunRecord(
+        job="heartbeat", started=started, duration_s=0, runner=runner, trigger=trigger
+    )
+    try:
+        if extractor is None:
+            extractor = extractor_for(vault.config.heartbeat)
+        record.extractor = extractor.name
+        _Run(vault, extractor, record, started, embed, cancelled).run()
+    except errors.VaultError as exc:
+        record.error = str(exc)
+    except OSError as exc:
+        record.error = f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")
+    record.duration_s = round(time.perf_counter() - clock, 3)
+    runlog.append(vault.storage, record)
+    return record
+
+
+def run_synthesis(
+    root: Path, *, runner: str, trigger: str, now: dt.datetime | None = None
+) -> runlog.RunRecord:
+    """The weekly synthesis: every summary and index rewritten; logged and returned."""
+    clock = time.perf_counter()
+    vault = Vault(root, actor=ACTOR)
+    started = decay.as_aware(now) if now is not None else vault.now()
+    record = runlog.RunRecord(
+        job="synthesis", started=started, duration_s=0, runner=runner, trigger=trigger
+    )
+    try:
+        results, problems = vault.synthesize(at=started)
+        record.summaries = sum(1 for r in results if r.changed and r.ref is not None)
+        if problems:
+            record.failed = len(problems)
+            record.error = f"{len(problems)} file(s) not synthesized, first: {problems[0]}"
+    except errors.VaultError as exc:
+        record.error = str(exc)
+    record.duration_s = round(time.perf_counter() - clock, 3)
+    runlog.append(vault.storage, record)
+    return record
+
+
+class _Run:
+    """The state of one heartbeat run (see the module's docstring)."""
+
+    def __init__(
+        self,
+        vault: Vault,
+        extractor: Extractor,
+        record: runlog.RunRecord,
+        now: dt.datetime,
+        embed: Callable[[list[str]], np.ndarray] | None,
+        cancelled: Callable[[], bool] | None,
+    ) -> None:
+        from vault_app.heartbeat import dedup, routing
+
+        self.vault, self.extractor, self.record, self.now = vault, extractor, record, now
+        self.cancelled = cancelled or (lambda: False)
+        self.cursor = entries_mod.Cursor.load(vault.root)  # corrupt: the run stops here
+        self.mentions = routing.MentionCounts.load(vault.root)
+        self.router = routing.Router(vault, self.mentions)
+        self.deduper = dedup.Deduper(vault, embed=embed)
+        self.accessed: dict[str, layout.EntityRef] = {}  # fact id -> its entity
+        self.mine: dict[layout.EntityRef, set[tuple[str, str]]] = {}  # (entry ref, fact)
+        self.problems: list[str] = []
+
+    def run(self) -> None:
+        new = self.cursor.new_entries(self.vault)
+        self.problems.extend(str(p) for p in self.cursor.problems)
+        self.record.entries = len(new)
+        pending: list[Entry] = []
+        since_save = 0
+        for start in range(0, len(new), BATCH):
+            if self.cancelled():
+                break
+            batch = new[start : start + BATCH]
+            extraction = self._extract(batch)
+            failed = {entry.ref for entry, _ in extraction.failed}
+            self.record.failed += len(failed)
+            by_entry: dict[str, list[Candidate]] = {}
+            for candidate in extraction.candidates:
+                by_entry.setdefault(candidate.entry.ref, []).append(candidate)
+            self.record.extracted += len(extraction.candidates)
+            for entry in batch:
+                if entry.ref in failed:
+                    continue
+                if self._entry(entry, by_entry.get(entry.ref, [])):
+                    pending.append(entry)
+                else:
+                    self.record.failed += 1
+                since_save += 1
+                if since_save >= SAVE_EVERY:
+                    self._save(pending)
+                    pending, since_save = [], 0
+                if self.cancelled():
+                    break
+        self._save(pending)
+        self._mark_accessed()
+        if self.problems and self.record.error is None:
+            more = f" (and {len(self.problems) - 1} more)" if len(self.problems) > 1 else ""
+            self.record.error = self.problems[0] + more
+
+    def _extract(self, batch: list[Entry]) -> Extraction:
+        try:
+            return self.extractor.extract(batch)
+        except Exception as exc:  # an extractor's bug must not stop the runner
+            log.exception("the %s extractor failed", self.extractor.name)
+            self.problems.append(f"extractor {self.extractor.name} failed: {exc}")
+            return Extraction(failed=[(entry, str(exc)) for entry in batch])
+
+    def _save(self, done: list[Entry]) -> None:
+        """The mention counts, then the cursor: in that order, so a crash between them
+        redoes work (the crash guard skips it) rather than losing any."""
+        self.mentions.save(self.vault.storage)
+        self.cursor.mark_done(done)
+        self.cursor.save(self.vault.storage)
+
+    def _mark_accessed(self) -> None:
+        """One access of each fact found again, once at the end of the run: one write per
+        entity, not one per save (a crash loses these counts, never a fact)."""
+        if not self.accessed:
+            return
+        try:
+            self.vault.mark_accessed(self.accessed, where=self.accessed)
+        except errors.VaultError as exc:
+            self.problems.append(f"access counts not saved: {exc}")
+        self.accessed = {}
+
+    # -- one entry ---------------------------------------------------------------------
+
+    def _entry(self, entry: Entry, candidates: list[Candidate]) -> bool:
+        """Write the facts of one entry; False if one could not be written (retried)."""
+        for candidate in candidates:
+            try:
+                self._candidate(candidate)
+            except errors.VaultError as exc:
+                self.problems.append(f"{entry.ref}: {exc}")
+                return False
+        return True
+
+    def _candidate(self, candidate: Candidate) -> None:
+        if injection.scan(candidate.fact):
+            self.record.flagged += 1
+            return
+        route = self.router.route(candidate)
+        if route.ref is None:  # deferred, or naming nothing routable: it stays in the notes
+            self.record.deferred += 1
+            return
+        if route.create and not self.vault.paths.holds_entity(route.ref):
+            try:
+                self.vault.create_entity(route.ref)
+                self.record.created += 1
+            except errors.AlreadyExistsError:
+                pass
+        self._place(route.ref, candidate)
+        if route.name is not None:  # the facts that waited for this entity, if any
+            for earlier in self.router.released(route.name):
+                if self._is_same(earlier, candidate):
+                    continue
+                self._place(route.ref, earlier)
+
+    @staticmethod
+    def _is_same(a: Candidate, b: Candidate) -> bool:
+        return a.entry.ref == b.entry.ref and a.fact == b.fact
+
+    def _place(self, ref: layout.EntityRef, candidate: Candidate) -> None:
+        """Dedup, then supersede or write `candidate` in entity `ref`."""
+        if (candidate.entry.ref, candidate.fact) in self._mine(ref):
+            self.record.deduped += 1  # written by this entry before a crash: no access
+            return
+        verdict = self.deduper.check(ref, candidate.fact, candidate.category)
+        if verdict.kind in ("same", "near") and verdict.fact_id is not None:
+            self.accessed[verdict.fact_id] = ref
+            self.record.deduped += 1
+            return
+        fields = self._fields(ref, candidate)
+        if verdict.kind == "update" and verdict.fact_id is not None:
+            old, fact = self.vault.supersede_fact(
+                verdict.fact_id, candidate.fact, category=candidate.category, ref=ref, **fields
+            )
+            self.deduper.added(ref, old)  # now inactive: it leaves the cache
+            self.record.superseded += 1
+        else:
+            fact = self.vault.add_fact(ref, candidate.fact, candidate.category, **fields)
+            self.record.written += 1
+        self.deduper.added(ref, fact)
+        self._mine(ref).add((candidate.entry.ref, candidate.fact))
+
+    def _fields(self, ref: layout.EntityRef, candidate: Candidate) -> dict[str, Any]:
+        entry = candidate.entry
+        moment = decay.as_aware(entry.moment)
+        return {
+            "related": self._related(ref, candidate),
+            "source": ACTOR,
+            "agent_id": entry.agent,
+            "confidence": candidate.confidence,
+            "metadata": {"heartbeat": {"entry": entry.ref, "extractor": self.extractor.name}},
+            "at": min(moment, self.now),
+        }
+
+    def _related(self, ref: layout.EntityRef, candidate: Candidate) -> list[str]:
+        """The related entities the candidate names that exist (addresses only)."""
+        out: list[str] = []
+        for name in candidate.related:
+            try:
+                found = self.vault.resolve_reference(name, candidate.entry.agent)
+            except errors.VaultError:
+                continue
+            if found is not None and found != ref and str(found) not in out:
+                out.append(str(found))
+        return out
+
+    def _mine(self, ref: layout.EntityRef) -> set[tuple[str, str]]:
+        """(entry ref, text) of the facts of `ref` the heartbeat wrote, read once a run."""
+        known = self.mine.get(ref)
+        if known is None:
+            known = set()
+            view = self.vault.entity(ref)
+            for fact in view.facts:
+                meta = (fact.metadata or {}).get("heartbeat")
+                if isinstance(meta, dict) and isinstance(meta.get("entry"), str):
+                    known.add((meta["entry"], fact.fact))
+            self.mine[ref] = known
+        return known

@@ -1,0 +1,197 @@
+"""The runner: the heartbeat and the synthesis, run when due, by whoever holds the lease.
+
+`Runner(root, runner=...)` is what `serve`, the desktop app and `heartbeat --once` share.
+Its `tick()` takes the vault's lease if it can (another process holding it: nothing to
+do, `[]`), reads the schedule (`schedule.due`) with the vault's current settings, runs
+the heartbeat and then the synthesis when due, saves the schedule and returns the run
+records. The lease, once taken, is kept until `close()` (or the process's end), so the
+runner that started first keeps running the vault.
+
+`Ticker` calls a runner's `tick()` every `every_s` seconds on a worker thread, the first
+tick at once. `stop()` asks a heartbeat in progress to end after its current entry
+(everything done so far saved: see `run`), waits for it a bounded time, then releases
+the lease; a tick that still does not end in time is abandoned safely - every write
+it makes is atomic, and the lease goes with the process. `serve_service(root)` wraps a
+ticker as the async context manager `serve`'s app runs for as long as it serves.
+
+Times come from `clock` (default: the system's), so tests drive the schedule by hand.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import logging
+import threading
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+from vault_app.core import config, decay, errors
+from vault_app.core.vault import Vault
+from vault_app.heartbeat import lease, run, runlog, schedule
+from vault_app.heartbeat.model import Extractor
+
+TICK_S = 30.0
+STOP_WAIT_S = 20.0  # how long `stop` waits for a tick in progress
+
+log = logging.getLogger(__name__)
+
+
+class Runner:
+    """Runs what is due in the vault at `root` while holding its lease (as `runner`)."""
+
+    def __init__(
+        self,
+        root: Path,
+        *,
+        runner: str,
+        clock: Callable[[], dt.datetime] | None = None,
+        extractor: Extractor | None = None,
+    ) -> None:
+        self.root = Path(root)
+        self.runner = runner
+        self.clock = clock or decay.system_clock
+        self.extractor = extractor  # None: the vault's settings choose at each run
+        self.lease = lease.Lease(self.root, runner)
+        self.stopping = threading.Event()
+        self._busy = threading.Lock()
+        self._schedule_error: str | None = None
+
+    @property
+    def holds_lease(self) -> bool:
+        return self.lease.held
+
+    def tick(self) -> list[runlog.RunRecord]:
+        """Run what is due now; [] when another process holds the lease or nothing is."""
+        return self._run(None) or []
+
+    def once(self, trigger: str = "once") -> list[runlog.RunRecord] | None:
+        """A heartbeat now, due or not, then the synthesis if it is due (`heartbeat
+        --once`); None when another process holds the lease."""
+        return self._run(trigger)
+
+    def _run(self, forced: str | None) -> list[runlog.RunRecord] | None:
+        with self._busy:
+            if self.stopping.is_set():
+                return []
+            vault = Vault(self.root, actor=run.ACTOR)
+            if not self.lease.acquire(vault.storage):
+                return None if forced else []
+            now = decay.as_aware(self.clock())
+            try:
+                state = schedule.ScheduleState.load(self.root)
+            except errors.CorruptFileError as exc:
+                if forced:
+                    raise
+                self._report_once(str(exc))  # never overwritten; a person fixes it
+                return []
+            self._schedule_error = None
+            settings = self._settings(vault)
+            state = state.started(now)
+            due = schedule.due(settings, state, now)
+            records = []
+            if forced or due.heartbeat:
+                records.append(self.heartbeat(now, trigger=forced or "schedule"))
+                state = schedule.ScheduleState(state.since, now, state.last_synthesis)
+            if due.synthesis and not self.stopping.is_set():
+                records.append(
+                    run.run_synthesis(
+                        self.root, runner=self.runner, trigger=due.synthesis_trigger, now=now
+                    )
+                )
+                state = schedule.ScheduleState(state.since, state.last_heartbeat, now)
+            state.save(vault.storage)
+            return records
+
+    def heartbeat(self, now: dt.datetime, *, trigger: str) -> runlog.RunRecord:
+        """One heartbeat now (the caller holds the lease)."""
+        return run.run_heartbeat(
+            self.root,
+            runner=self.runner,
+            trigger=trigger,
+            extractor=self.extractor,
+            now=now,
+            cancelled=self.stopping.is_set,
+        )
+
+    def _settings(self, vault: Vault) -> config.VaultConfig:
+        if vault.config_error is not None:
+            self._report_once(f"{vault.config_error}; running on the default settings")
+        return vault.config
+
+    def _report_once(self, message: str) -> None:
+        if message != self._schedule_error:
+            log.error("heartbeat: %s", message)
+            self._schedule_error = message
+
+    def close(self) -> None:
+        """Stop ticking and release the lease (after a tick in progress has ended)."""
+        self.stopping.set()
+        with self._busy:
+            self.lease.release()
+
+
+class Ticker:
+    """Calls `runner.tick()` every `every_s` seconds on a worker thread until `stop()`."""
+
+    def __init__(self, runner: Runner, every_s: float = TICK_S) -> None:
+        self.runner = runner
+        self.every_s = every_s
+        self._wake = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="vault-heartbeat", daemon=True)
+        self.ticks = 0
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def _loop(self) -> None:
+        while not self.runner.stopping.is_set():
+            try:
+                for record in self.runner.tick():
+                    log.info(
+                        "heartbeat: %s (%s) %.2f s%s",
+                        record.job,
+                        record.trigger,
+                        record.duration_s,
+                        f", error: {record.error}" if record.error else "",
+                    )
+            except Exception:  # a tick's failure must not end the service
+                log.exception("heartbeat: the tick failed")
+            self.ticks += 1
+            self._wake.wait(self.every_s)
+
+    def stop(self, wait_s: float = STOP_WAIT_S) -> bool:
+        """Stop ticking; True if the worker ended (and the lease was released) in time."""
+        self.runner.stopping.set()
+        self._wake.set()
+        if self._thread.is_alive():
+            self._thread.join(wait_s)
+        if self._thread.is_alive():
+            log.warning("heartbeat: a run did not end within %g s; abandoned", wait_s)
+            return False
+        self.runner.close()
+        return True
+
+
+def serve_service(
+    root: Path,
+    *,
+    runner: str = "serve",
+    every_s: float = TICK_S,
+    clock: Callable[[], dt.datetime] | None = None,
+) -> Callable[[], contextlib.AbstractAsyncContextManager[None]]:
+    """The heartbeat as a service of `serve` (`mcp.http.BackgroundService`): ticking from
+    the app's start to its shutdown."""
+
+    @contextlib.asynccontextmanager
+    async def service() -> AsyncIterator[None]:
+        import asyncio
+
+        ticker = Ticker(Runner(root, runner=runner, clock=clock), every_s)
+        ticker.start()
+        try:
+            yield
+        finally:
+            await asyncio.to_thread(ticker.stop)
+
+    return service

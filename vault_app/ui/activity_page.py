@@ -1,0 +1,397 @@
+"""The Activity page: what the heartbeat ran and what the agents, the heartbeat and people
+wrote, so a person sees what changed in the vault without them (Go › Activity).
+
+Design
+------
+Two tables over two append-only logs, both read by the core, never by this page:
+
+* the heartbeat's runs from `.vault/heartbeat.jsonl` (`heartbeat.runlog.read`): when, the
+  job, who ran it and why, the extractor, the counts and the duration; a run stopped by
+  an error is tinted and says why;
+* the recent writes from `.vault/audit.jsonl` (`core.activity.recent`): when, who (an
+  agent, the heartbeat, a person), what and where; double-click a write to an entity's
+  facts or summary to open the entity (`openEntity`, or `openFact` when the line names
+  the fact).
+
+Filters (`models.activity.Filter`): who (a kind of actor or one actor), what (an action
+family), entity words, and since (today, 7 days, 30 days, all — the date filter applies
+to both tables). The filters the core understands (`since`, `action`, one `agent`) go
+into the read itself; the rest are applied to the lines read. The audit log may be
+large: `activity.recent` reads its tail backwards and stops at the limit, so a read costs
+a few hundred lines (`LIMIT`); when the filters applied here drop lines, the read looks
+four times further back, and again, up to `SCAN_LIMIT` lines. Every read runs on a
+worker (`Session.run`); the newest read wins.
+
+Live: the watcher of the vault (`watch`) leaves `.vault/` out on purpose, so the page
+watches the two log files with a `QFileSystemWatcher` (and `.vault/` itself while one of
+them does not exist yet, to see it appear). A change re-reads after a short debounce
+while the page is shown; a hidden page reads nothing until it is shown again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import html
+from pathlib import Path
+from typing import Any
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from vault_app.core import activity, storage
+from vault_app.heartbeat import runlog
+from vault_app.ui import session as session_module
+from vault_app.ui import themes
+from vault_app.ui.models import activity as model
+
+Qt = QtCore.Qt
+DEBOUNCE_MS = 200  # folds a burst of writes into one read
+TYPING_MS = 250  # the entity filter waits for a pause in typing
+LIMIT = 500  # writes shown at most
+SCAN_LIMIT = 20_000  # lines looked at when filters the core cannot apply drop rows
+RUN_LIMIT = 200  # runs shown at most
+
+
+@dataclasses.dataclass(frozen=True)
+class Snapshot:
+    """One read of both logs, filtered."""
+
+    runs: list[runlog.RunRecord]
+    writes: list[dict[str, Any]]
+    now: dt.datetime
+    actors: list[str]  # the actors of the writes read (for the Who list)
+    more: bool  # the limit cut the writes
+
+
+def read(
+    root: Path, chosen: model.Filter, now: dt.datetime, agent_ids: tuple[str, ...] = ()
+) -> Snapshot:
+    """Both logs' newest lines, filtered by `chosen` (runs by date only)."""
+    start = model.since(chosen.span, now)
+    runs = [r for r in runlog.read(root, limit=RUN_LIMIT) if chosen.keeps_run(r, now)]
+    runs.sort(key=lambda r: r.started, reverse=True)  # runners of several processes interleave
+    wanted = LIMIT + 1
+    while True:  # a filter applied here may drop lines: look further back, up to SCAN_LIMIT
+        lines = activity.recent(
+            root, limit=wanted, since=start, action=chosen.family or None, agent=chosen.agent
+        )
+        kept = [line for line in lines if chosen.keeps(line, agent_ids)]
+        if len(kept) > LIMIT or len(lines) < wanted or wanted >= SCAN_LIMIT:
+            break
+        wanted = min(wanted * 4, SCAN_LIMIT)
+    seen = sorted({str(line.get("actor", "")) for line in lines})
+    return Snapshot(runs, kept[:LIMIT], now, seen, len(kept) > LIMIT)
+
+
+class ActivityPage(QtWidgets.QWidget):
+    """The heartbeat's runs and the recent writes, filterable, kept current."""
+
+    openEntity = QtCore.Signal(str)  # entity address
+    openFact = QtCore.Signal(str, str)  # entity address, fact id
+    refreshed = QtCore.Signal()  # after every read shown (tests wait for it)
+
+    def __init__(
+        self, session: session_module.Session, parent: QtWidgets.QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.snapshot: Snapshot | None = None
+        self._reads = 0  # the latest read wins (a slow one must not overwrite it)
+        self._build()
+        self._debounce = self._timer(DEBOUNCE_MS, self._changed)
+        self._typing = self._timer(TYPING_MS, self.refresh)
+        self.entity_edit.textChanged.connect(lambda _text: self._typing.start())
+        for combo in (self.actor_combo, self.family_combo, self.span_combo):
+            combo.currentIndexChanged.connect(lambda _i: self.refresh())
+        self._watch = QtCore.QFileSystemWatcher(self)
+        self._watch.fileChanged.connect(lambda _path: self._debounce.start())
+        self._watch.directoryChanged.connect(lambda _path: self._debounce.start())
+        self._watch_logs()
+
+    def _timer(self, msecs: int, slot: Any) -> QtCore.QTimer:
+        timer = QtCore.QTimer(self)
+        timer.setSingleShot(True)
+        timer.setInterval(msecs)
+        timer.timeout.connect(slot)
+        return timer
+
+    # -- construction -------------------------------------------------------------------
+
+    def _build(self) -> None:
+        title = QtWidgets.QLabel("<h2>Activity</h2>")
+        self.summary = QtWidgets.QLabel()
+        self.summary.setProperty("notice", True)
+        self.summary.setWordWrap(True)
+        top = QtWidgets.QHBoxLayout()
+        top.addWidget(title)
+        top.addSpacing(12)
+        top.addWidget(self.summary, 1)
+
+        self.actor_combo = self._combo("Who wrote it: a kind of actor, or one of them")
+        for text, data in (
+            ("Everyone", ""),
+            ("Agents", "kind:agent"),
+            ("Heartbeat", "kind:heartbeat"),
+            ("People", "kind:person"),
+        ):
+            self.actor_combo.addItem(text, data)
+        self.actor_combo.insertSeparator(self.actor_combo.count())
+        self.family_combo = self._combo("What was written")
+        self.family_combo.addItem("All changes", "")
+        for name, text in model.FAMILY_TITLES.items():
+            self.family_combo.addItem(text, name)
+        self.entity_edit = QtWidgets.QLineEdit()
+        self.entity_edit.setPlaceholderText("Entity or file contains…")
+        self.entity_edit.setToolTip("Show only writes whose entity or file contains these words")
+        self.entity_edit.setClearButtonEnabled(True)
+        self.span_combo = self._combo("How far back, for the runs and the writes")
+        for span, text in model.SPANS.items():
+            self.span_combo.addItem(text, span)
+        self.span_combo.setCurrentIndex(self.span_combo.findData(model.Filter().span))
+        filters = QtWidgets.QHBoxLayout()
+        for label, widget, stretch in (
+            ("&Who", self.actor_combo, 0),
+            ("W&hat", self.family_combo, 0),
+            ("&Entity", self.entity_edit, 1),
+            ("&Since", self.span_combo, 0),
+        ):
+            caption = QtWidgets.QLabel(label)
+            caption.setBuddy(widget)
+            filters.addWidget(caption)
+            filters.addWidget(widget, stretch)
+            filters.addSpacing(8)
+
+        self.runs_model = model.RunsModel(self)
+        self.runs_table = self._table(self.runs_model, "Heartbeat runs")
+        runs_head = self.runs_table.horizontalHeader()
+        metrics = self.runs_table.fontMetrics()
+        for column, sample in enumerate(("yesterday 00:00", "⚠ Heartbeat failed", "serve",
+                                         "catch-up", "llm:qwen2.5")):  # fmt: skip
+            runs_head.resizeSection(column, metrics.horizontalAdvance(sample) + 18)
+        bold = QtGui.QFont(self.runs_table.font())
+        bold.setBold(True)  # a failed run's Job is bold
+        runs_head.resizeSection(
+            1, QtGui.QFontMetrics(bold).horizontalAdvance("⚠ Heartbeat failed") + 18
+        )
+        for column, name in enumerate(self.runs_model.COLUMNS[5:13], start=5):
+            runs_head.resizeSection(column, max(metrics.horizontalAdvance(name), 36) + 14)
+        self.runs_table.selectionModel().currentRowChanged.connect(lambda *_: self._show_run())
+        self.runs_empty = QtWidgets.QLabel()
+        self.runs_empty.setProperty("notice", True)
+        self.runs_empty.setWordWrap(True)
+        self.run_detail = QtWidgets.QLabel()
+        self.run_detail.setWordWrap(True)
+        self.run_detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        runs_box = self._group("Heartbeat runs", self.runs_empty, self.runs_table, self.run_detail)
+
+        self.writes_model = model.WritesModel(self)
+        self.writes_table = self._table(self.writes_model, "Recent writes")
+        writes_head = self.writes_table.horizontalHeader()
+        for column, sample in enumerate(("yesterday 00:00:00", "maintenance", "Heartbeat",
+                                         "Wrote in a daily note")):  # fmt: skip
+            writes_head.resizeSection(column, metrics.horizontalAdvance(sample) + 28)
+        self.writes_table.doubleClicked.connect(self._open)
+        self.writes_table.activated.connect(self._open)
+        self.writes_empty = QtWidgets.QLabel()
+        self.writes_empty.setProperty("notice", True)
+        self.writes_empty.setWordWrap(True)
+        writes_box = self._group("Recent writes", self.writes_empty, self.writes_table)
+
+        split = QtWidgets.QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(runs_box)
+        split.addWidget(writes_box)
+        split.setStretchFactor(1, 2)
+        split.setSizes([300, 420])  # five runs and the line under them
+        page = QtWidgets.QVBoxLayout(self)
+        page.setContentsMargins(12, 8, 12, 8)
+        page.addLayout(top)
+        page.addLayout(filters)
+        page.addWidget(split, 1)
+        refresh = QtGui.QShortcut(QtGui.QKeySequence(Qt.Key.Key_F5), self)
+        refresh.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        refresh.activated.connect(self.refresh)
+
+    def _combo(self, tip: str) -> QtWidgets.QComboBox:
+        combo = QtWidgets.QComboBox()
+        combo.setToolTip(tip)
+        combo.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToContents)
+        return combo
+
+    @staticmethod
+    def _table(source: QtCore.QAbstractItemModel, name: str) -> QtWidgets.QTableView:
+        table = QtWidgets.QTableView()
+        table.setModel(source)
+        table.setAccessibleName(name)
+        table.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
+        table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
+        table.setAlternatingRowColors(True)
+        table.setWordWrap(False)
+        table.verticalHeader().hide()
+        table.horizontalHeader().setStretchLastSection(True)
+        return table
+
+    @staticmethod
+    def _group(title: str, *widgets: QtWidgets.QWidget) -> QtWidgets.QGroupBox:
+        box = QtWidgets.QGroupBox(title)
+        column = QtWidgets.QVBoxLayout(box)
+        for widget in widgets:
+            column.addWidget(widget)
+        return box
+
+    # -- reading ------------------------------------------------------------------------
+
+    def current_filter(self) -> model.Filter:
+        return model.Filter(
+            actor=str(self.actor_combo.currentData() or ""),
+            family=str(self.family_combo.currentData() or ""),
+            entity=self.entity_edit.text().strip(),
+            span=str(self.span_combo.currentData() or "all"),
+        )
+
+    def refresh(self) -> None:
+        """Read both logs again on a worker; the tables follow."""
+        self._watch_logs()
+        self._reads += 1
+        number, chosen = self._reads, self.current_filter()
+        root, now = self.session.vault.root, self.session.vault.now()
+        known = self.session.known
+        agent_ids = tuple(known.agents) if known is not None else ()
+
+        def failed(exc: BaseException) -> None:
+            title, message = session_module.describe(exc)
+            self.summary.setText(f"{html.escape(title)}: {html.escape(message)}")
+
+        self.session.run(
+            lambda: read(root, chosen, now, agent_ids),
+            lambda snapshot: self._show(number, snapshot, agent_ids),
+            failed,
+        )
+
+    def _changed(self) -> None:
+        if self.isVisible():
+            self.refresh()
+        else:  # read when shown; keep watching (a log that appeared is watched now)
+            self._watch_logs()
+
+    def _show(self, number: int, snapshot: Snapshot, agent_ids: tuple[str, ...]) -> None:
+        if number != self._reads:
+            return
+        same_day = self.snapshot is not None and self.snapshot.now.date() == snapshot.now.date()
+        self.snapshot = snapshot
+        # a live refresh often finds nothing new (bookkeeping lines filtered out): the
+        # tables are left alone then, and otherwise keep the row the user selected
+        if not (same_day and snapshot.runs == self.runs_model.runs()):
+            chosen_run = _selected(self.runs_table, self.runs_model.runs())
+            self.runs_model.set_runs(snapshot.runs, snapshot.now)
+            _reselect(self.runs_table, snapshot.runs, chosen_run)
+        if not (same_day and snapshot.writes == self.writes_model.lines()):
+            chosen_line = _selected(self.writes_table, self.writes_model.lines())
+            self.writes_model.set_lines(snapshot.writes, snapshot.now, agent_ids)
+            _reselect(self.writes_table, snapshot.writes, chosen_line)
+        self._fill_actors(snapshot.actors, agent_ids)
+        span = self.current_filter().span
+        when = {"today": "today", "all": "yet"}.get(span, f"in the {model.SPANS[span].lower()}")
+        self.runs_empty.setVisible(not snapshot.runs)
+        self.runs_empty.setText(
+            f"No heartbeat or synthesis has run {when}. The desktop app runs them while it is "
+            "open; so do “vault-app serve” and, once, “vault-app heartbeat --once”."
+        )
+        self._show_run()
+        self.writes_empty.setVisible(not snapshot.writes)
+        self.writes_empty.setText("No write matches these filters.")
+        self.summary.setText(self._summary(snapshot))
+        self.refreshed.emit()
+
+    def _show_run(self) -> None:
+        """The selected run in full under the table; with none selected, the newest failure
+        shown (its error would otherwise sit at the table's far right)."""
+        index = self.runs_table.currentIndex()
+        runs = self.runs_model.runs()
+        record = runs[index.row()] if index.isValid() and index.row() < len(runs) else None
+        prefix = ""
+        if record is None:
+            record = next((r for r in runs if r.error), None)
+            prefix = "Latest failure: "
+        self.run_detail.setVisible(record is not None)
+        if record is None:
+            return
+        text = prefix + html.escape(model.run_detail(record, self.runs_model.now))
+        if record.error:
+            colour = themes.error_colour(self.palette()).name()
+            text = f'<span style="color:{colour}"><b>⚠</b> {text}</span>'
+        self.run_detail.setText(text)
+
+    def _summary(self, snapshot: Snapshot) -> str:
+        parts = []
+        last = next((r for r in snapshot.runs if r.job == "heartbeat"), None)
+        if last is not None:
+            parts.append(
+                f"Last heartbeat {model.when_text(last.started, snapshot.now)}: "
+                f"{model.run_outcome(last)}."
+            )
+        count = len(snapshot.writes)
+        shown = f"the newest {count}" if snapshot.more else str(count)
+        parts.append(f"{shown} write{'' if count == 1 else 's'} shown.")
+        parts[-1] = parts[-1][0].upper() + parts[-1][1:]
+        return html.escape(" ".join(parts))
+
+    def _fill_actors(self, seen: list[str], agent_ids: tuple[str, ...]) -> None:
+        """The Who list: the kinds, then every agent and every other actor seen."""
+        combo, chosen = self.actor_combo, self.actor_combo.currentData()
+        wanted = [(f"Agent {a}", f"agent:{a}") for a in sorted(agent_ids)]
+        for actor in seen:
+            if model.actor_kind(actor, agent_ids) == "person":
+                wanted.append((actor, actor.strip()))
+        first = 5  # the four kinds and the separator
+        present = [(combo.itemText(i), combo.itemData(i)) for i in range(first, combo.count())]
+        for item in wanted:
+            if item not in present:
+                present.append(item)
+        blocker = QtCore.QSignalBlocker(combo)
+        while combo.count() > first:
+            combo.removeItem(first)
+        for text, data in present:
+            combo.addItem(text, data)
+        combo.setCurrentIndex(max(0, combo.findData(chosen)))
+        del blocker
+
+    def _watch_logs(self) -> None:
+        state = self.session.vault.paths.state_dir
+        files = [state / storage.AUDIT_NAME, runlog.log_path(self.session.vault.root)]
+        wanted = {str(f) for f in files if f.is_file()}
+        if len(wanted) < len(files) and state.is_dir():
+            wanted.add(str(state))  # to see a log appear
+        watched = set(self._watch.files()) | set(self._watch.directories())
+        if watched - wanted:
+            self._watch.removePaths(sorted(watched - wanted))
+        if wanted - watched:
+            self._watch.addPaths(sorted(wanted - watched))
+
+    def showEvent(self, event: QtGui.QShowEvent) -> None:
+        super().showEvent(event)
+        self.refresh()
+
+    # -- opening ------------------------------------------------------------------------
+
+    def _open(self, index: QtCore.QModelIndex) -> None:
+        line = self.writes_model.line(index.row()) if index.isValid() else None
+        address = model.entity_of(line) if line is not None else None
+        if address is None:
+            return
+        fact_id = line.get("factId") if line is not None else None
+        if isinstance(fact_id, str) and fact_id:
+            self.openFact.emit(address, fact_id)
+        else:
+            self.openEntity.emit(address)
+
+
+def _selected(table: QtWidgets.QTableView, rows: list[Any]) -> Any:
+    index = table.currentIndex()
+    return rows[index.row()] if index.isValid() and index.row() < len(rows) else None
+
+
+def _reselect(table: QtWidgets.QTableView, rows: list[Any], chosen: Any) -> None:
+    """Select `chosen` again after the rows were replaced, if it is still among them."""
+    if chosen is not None and chosen in rows:
+        table.selectRow(rows.index(chosen))

@@ -1,0 +1,432 @@
+"""The Activity page's two tables and what they show: the heartbeat's runs and the vault's
+recent writes.
+
+Runs are `heartbeat.runlog.RunRecord`s, newest first; a run that stopped on an error is
+drawn in the theme's error colour on a warning tint, with its error in the last column.
+Writes are audit-log lines (`core.activity.recent`: dicts with `time`, `actor`, `action`,
+`target`, then the write's own fields), newest first; each says who wrote it — an agent,
+the heartbeat, or a person (the app's faces `gui`, `cli`, `api`, `demo` are people at a
+keyboard or their scripts; any other name that is no agent is a person too).
+
+Filtering is plain Python over a few hundred rows (`Filter.keeps`), no proxy model: the
+page reads the log's tail on a worker with the filters the core understands (`since`,
+`action` family, one agent) and this module applies the rest (kind of actor, a person's
+name, entity text). `entity_of` finds the entity whose facts or summary a write changed,
+from the target's path, so a double-click can open it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from pathlib import PurePosixPath
+from typing import Any
+
+from PySide6 import QtCore, QtGui
+
+from vault_app.core import actors, errors, layout
+from vault_app.heartbeat import runlog
+from vault_app.ui import themes
+from vault_app.ui.models.base import ColumnTable
+
+Qt = QtCore.Qt
+Role = Qt.ItemDataRole
+Index = QtCore.QModelIndex | QtCore.QPersistentModelIndex
+
+RUN_ROLE = Role.UserRole + 30  # a runs row's RunRecord
+LINE_ROLE = Role.UserRole + 31  # a writes row's audit line (dict)
+
+HEARTBEAT_ACTOR = "heartbeat"
+KINDS = ("agent", "heartbeat", "person")
+KIND_TITLES = {"agent": "Agent", "heartbeat": "Heartbeat", "person": "Person"}
+
+SPANS = {"today": "Today", "7d": "Last 7 days", "30d": "Last 30 days", "all": "All time"}
+
+FAMILY_TITLES = {
+    "fact": "Facts",
+    "daily": "Daily notes",
+    "document": "Documents",
+    "summary": "Summaries",
+    "entity": "Entities",
+    "index": "Indexes",
+    "config": "Settings",
+    "review": "Review queue",
+    "file": "Files",
+    "token": "Access tokens",
+    "doctor": "Repairs",
+    "heartbeat": "Heartbeat bookkeeping",
+}
+# `.vault/heartbeat/` state (cursor, schedule, lease, mention counts) is rewritten on
+# every run: shown only when asked for, or it would crowd out the writes that matter
+BOOKKEEPING = "heartbeat"
+
+ACTION_TITLES = {
+    "fact.add": "Added a fact",
+    "fact.supersede": "Changed a fact",
+    "fact.archive": "Archived a fact",
+    "fact.retract": "Retracted a fact",
+    "fact.reinstate": "Reinstated a fact",
+    "fact.access": "Marked facts read",
+    "daily.append": "Wrote in a daily note",
+    "daily.retract": "Retracted a daily entry",
+    "document.edit": "Edited a document",
+    "summary.edit": "Edited a summary",
+    "summary.synthesize": "Rewrote a summary",
+    "index.synthesize": "Rewrote an index",
+    "entity.create": "Created an entity",
+    "entity.archive": "Archived an entity",
+    "entity.restore": "Restored an entity",
+    "config.save": "Changed the settings",
+    "review.propose": "Held back for review",
+    "review.approve": "Approved a held-back write",
+    "review.reject": "Rejected a held-back write",
+    "file.create": "Created a file",
+    "doctor.restore": "Restored a file from backup",
+    "heartbeat.cursor": "Moved its cursor",
+    "heartbeat.schedule": "Noted its schedule",
+    "heartbeat.lease": "Took the runner lease",
+    "heartbeat.mentions": "Counted mentions",
+}
+
+# Text colours of the kinds of actor, each ≥ 4.5:1 on the theme's Base (light, dark);
+# a person is the palette's own text colour
+_KIND_COLOURS = {"agent": ("#1c5db5", "#8fb8ff"), "heartbeat": ("#7a2e9e", "#d8a6f5")}
+
+_ENTITY_FILES = (*layout.FACT_FILE_NAMES, layout.SUMMARY_NAME)
+
+
+# -- reading a line -----------------------------------------------------------------------
+
+
+def actor_kind(actor: str, agent_ids: Iterable[str] = ()) -> str:
+    """ "agent", "heartbeat" or "person": who an audit line's actor is."""
+    if actor.strip().casefold() == HEARTBEAT_ACTOR:
+        return "heartbeat"
+    try:
+        return "agent" if actors.parse(actor, agent_ids).is_agent else "person"
+    except errors.InvalidIdError:
+        return "person"  # a damaged actor is nobody's agent
+
+
+def actor_title(actor: str, agent_ids: Iterable[str] = ()) -> str:
+    """The actor as a person reads it: an agent by its id ("finance"), others as named."""
+    try:
+        parsed = actors.parse(actor, agent_ids)
+    except errors.InvalidIdError:
+        return actor
+    return parsed.agent or parsed.name
+
+
+def family(action: str) -> str:
+    """`fact` of `fact.add`: the part before the first dot."""
+    return action.split(".", 1)[0]
+
+
+def action_title(action: str) -> str:
+    return ACTION_TITLES.get(action, action)
+
+
+def entity_of(line: dict[str, Any]) -> str | None:
+    """The address of the entity whose facts or summary the line wrote, or None.
+
+    Read from the target path: `global/life/PATH/items.json` is PATH,
+    `agents/ID/workspace/PATH/summary.md` is `agent:ID:PATH`.
+    """
+    parts = PurePosixPath(str(line.get("target", ""))).parts
+    if len(parts) < 4 or parts[-1] not in _ENTITY_FILES:
+        return None
+    if parts[:2] == ("global", "life"):
+        address = "/".join(parts[2:-1])
+    elif parts[0] == "agents" and len(parts) >= 5 and parts[2] == "workspace":
+        address = f"agent:{parts[1]}:" + "/".join(parts[3:-1])
+    else:
+        return None
+    return layout.EntityRef.canonical(address)
+
+
+def where(line: dict[str, Any]) -> str:
+    """Where a write went: the entity's address, or the file's path in the vault."""
+    return entity_of(line) or str(line.get("target", ""))
+
+
+def moment(line: dict[str, Any]) -> dt.datetime | None:
+    try:
+        when = dt.datetime.fromisoformat(str(line.get("time")))
+    except (ValueError, OverflowError):
+        return None
+    return when if when.tzinfo is not None else when.astimezone()
+
+
+def when_text(when: dt.datetime | None, now: dt.datetime, *, seconds: bool = True) -> str:
+    """Local time: "today 14:05:09" (or 14:05), "yesterday 09:12", else "2026-11-20 09:12"."""
+    if when is None:
+        return "?"
+    local, today = when.astimezone(), now.astimezone().date()
+    if local.date() == today:
+        return f"today {local:%H:%M:%S}" if seconds else f"today {local:%H:%M}"
+    if local.date() == today - dt.timedelta(days=1):
+        return f"yesterday {local:%H:%M}"
+    return f"{local:%Y-%m-%d %H:%M}"
+
+
+def since(span: str, now: dt.datetime) -> dt.datetime | None:
+    """The start of a span of `SPANS` (local midnight for "today"); None for "all"."""
+    local = now.astimezone()
+    if span == "today":
+        return local.replace(hour=0, minute=0, second=0, microsecond=0)
+    if span in ("7d", "30d"):
+        return local - dt.timedelta(days=int(span[:-1]))
+    return None
+
+
+def duration_text(seconds: float) -> str:
+    if seconds < 1:
+        return f"{seconds * 1000:.0f} ms"
+    if seconds < 120:
+        return f"{seconds:.1f} s"
+    return f"{seconds / 60:.0f} min"
+
+
+def run_outcome(record: runlog.RunRecord) -> str:
+    """A run in a few words: "3 facts written, 1 duplicate skipped" or its error."""
+    if record.error:
+        return f"failed: {record.error}"
+    if record.job == "synthesis":
+        return f"{record.summaries} summar{'y' if record.summaries == 1 else 'ies'} rewritten"
+    parts = [f"{record.written} fact{'' if record.written == 1 else 's'} written"]
+    if record.deduped:
+        parts.append(f"{record.deduped} duplicate{'' if record.deduped == 1 else 's'} skipped")
+    if record.failed:
+        parts.append(f"{record.failed} entr{'y' if record.failed == 1 else 'ies'} to retry")
+    return ", ".join(parts)
+
+
+def run_detail(record: runlog.RunRecord, now: dt.datetime) -> str:
+    """A run in one sentence, for the line under the runs table."""
+    how = f"run by {record.runner} ({record.trigger})"
+    if record.extractor:
+        how += f" with {record.extractor}"
+    head = f"{record.job.title()} {when_text(record.started, now)}, {how}"
+    if record.job == "heartbeat":
+        head += f", {record.entries} entr{'y' if record.entries == 1 else 'ies'} read"
+    return f"{head}: {run_outcome(record)} ({duration_text(record.duration_s)})."
+
+
+# -- filtering ----------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Filter:
+    """What the page shows: `actor` is "" (everyone), a kind ("kind:agent",
+    "kind:heartbeat", "kind:person") or one actor ("agent:finance", "gui"); `family` an
+    action family or "" (every family but the heartbeat's bookkeeping); `entity` words
+    the target must contain; `span` one of SPANS."""
+
+    actor: str = ""
+    family: str = ""
+    entity: str = ""
+    span: str = "7d"
+
+    @property
+    def agent(self) -> str | None:
+        """The one agent the core can filter on (`activity.recent(agent=…)`), if any."""
+        if self.actor.startswith("agent:"):
+            return self.actor.removeprefix("agent:")
+        return None
+
+    def keeps(self, line: dict[str, Any], agent_ids: Iterable[str] = ()) -> bool:
+        actor = str(line.get("actor", ""))
+        if self.actor.startswith("kind:"):
+            if actor_kind(actor, agent_ids) != self.actor.removeprefix("kind:"):
+                return False
+        elif self.agent is not None:
+            is_agent = actor_kind(actor, agent_ids) == "agent"
+            if not is_agent or actor_title(actor, agent_ids) != self.agent:
+                return False
+        elif self.actor and actor.strip() != self.actor:
+            return False
+        what = family(str(line.get("action", "")))
+        if what != self.family if self.family else what == BOOKKEEPING:
+            return False
+        words = self.entity.casefold().split()
+        if words:
+            haystack = f"{line.get('target', '')} {where(line)} {line.get('entity', '')}".casefold()
+            if not all(w in haystack for w in words):
+                return False
+        return True
+
+    def keeps_run(self, record: runlog.RunRecord, now: dt.datetime) -> bool:
+        start = since(self.span, now)
+        return start is None or record.started >= start
+
+
+# -- the models ---------------------------------------------------------------------------
+
+
+def kind_colour(kind: str, palette: QtGui.QPalette) -> QtGui.QColor:
+    """The text colour of an actor's kind in the palette's theme."""
+    if kind not in _KIND_COLOURS:
+        return palette.color(QtGui.QPalette.ColorRole.Text)
+    light, dark = _KIND_COLOURS[kind]
+    return QtGui.QColor(dark if themes.is_dark(palette) else light)
+
+
+class RunsModel(ColumnTable, QtCore.QAbstractTableModel):
+    """The heartbeat's and the synthesis's runs, newest first; `set_runs` replaces them."""
+
+    COLUMNS = (
+        "When", "Job", "Runner", "Trigger", "Extractor", "Entries", "Written", "Deduped",
+        "Superseded", "Deferred", "Flagged", "Failed", "Duration", "Error",
+    )  # fmt: skip
+    COLUMN_TIPS = (
+        "When the run started (local time)",
+        "The heartbeat (daily notes to facts) or the weekly synthesis (summaries)",
+        "Who ran it: serve, the desktop app, or the command line",
+        "Why: the schedule, a catch-up after downtime, or --once",
+        "What turned entries into facts: the rules or a model",
+        "Daily-note entries read",
+        "Facts written",
+        "Candidates skipped: the entity already knew them",
+        "Facts replaced by a changed value",
+        "Candidates kept in the notes until their entity is mentioned a third time",
+        "Candidates held back by the injection scan",
+        "Entries that failed (tried again next run)",
+        "How long the run took",
+        "What stopped the run, if something did",
+    )
+    COUNTS = ("entries", "written", "deduped", "superseded", "deferred", "flagged", "failed")
+    FIRST_COUNT, DURATION, ERROR = 5, 12, 13
+
+    def __init__(self, parent: QtCore.QObject | None = None) -> None:
+        super().__init__(parent)
+        self._rows: list[runlog.RunRecord] = []
+        self.now = dt.datetime.now(dt.UTC)
+
+    def set_runs(self, records: Sequence[runlog.RunRecord], now: dt.datetime) -> None:
+        self.beginResetModel()
+        self._rows, self.now = list(records), now
+        self.endResetModel()
+
+    def runs(self) -> list[runlog.RunRecord]:
+        return list(self._rows)
+
+    def data(self, index: Index, role: int = Role.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        record, column = self._rows[index.row()], index.column()
+        palette = QtGui.QGuiApplication.palette()
+        if role == Role.DisplayRole:
+            return self._text(record, column)
+        if role == RUN_ROLE:
+            return record
+        if role == Role.ToolTipRole:
+            return run_detail(record, self.now)
+        if role == Role.TextAlignmentRole and self.FIRST_COUNT <= column <= self.DURATION:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        failed_cell = column == self.FIRST_COUNT + 6 and record.failed > 0
+        if role == Role.ForegroundRole and (record.error or failed_cell):
+            return QtGui.QBrush(themes.error_colour(palette))
+        if role == Role.BackgroundRole and record.error:
+            return QtGui.QBrush(themes.warning_background(palette))
+        if role == Role.FontRole and record.error and column in (1, self.ERROR):
+            font = QtGui.QFont()
+            font.setBold(True)
+            return font
+        return None
+
+    def _text(self, record: runlog.RunRecord, column: int) -> str:
+        if column == 0:
+            return when_text(record.started, self.now, seconds=False)
+        if column == 1:
+            title = record.job.title()
+            return f"⚠ {title} failed" if record.error else title
+        if column in (2, 3):
+            return record.runner if column == 2 else record.trigger
+        if column == 4:
+            return record.extractor or "—"
+        if column == self.DURATION:
+            return duration_text(record.duration_s)
+        if column == self.ERROR:
+            return (record.error or "").splitlines()[0] if record.error else ""
+        if record.job == "synthesis" and column == self.FIRST_COUNT + 1:
+            return str(record.summaries)  # its "written" are the summaries
+        if record.job == "synthesis":
+            return ""
+        return str(getattr(record, self.COUNTS[column - self.FIRST_COUNT]))
+
+
+class WritesModel(ColumnTable, QtCore.QAbstractTableModel):
+    """Audit-log lines, newest first; `set_lines` replaces them."""
+
+    COLUMNS = ("When", "Who", "Kind", "What", "Where")
+    COLUMN_TIPS = (
+        "When the write was made (local time)",
+        "The agent, the heartbeat, or the person (gui: this app, cli: the command line)",
+        "Agent, heartbeat or person",
+        "What was written (the audit log's action in the tooltip)",
+        "The entity (double-click to open it) or the file in the vault",
+    )
+    WHERE = 4
+
+    def __init__(self, parent: QtCore.QObject | None = None) -> None:
+        super().__init__(parent)
+        self._rows: list[dict[str, Any]] = []
+        self.agent_ids: tuple[str, ...] = ()
+        self.now = dt.datetime.now(dt.UTC)
+
+    def set_lines(
+        self, lines: Sequence[dict[str, Any]], now: dt.datetime, agent_ids: Iterable[str] = ()
+    ) -> None:
+        self.beginResetModel()
+        self._rows, self.now, self.agent_ids = list(lines), now, tuple(agent_ids)
+        self.endResetModel()
+
+    def lines(self) -> list[dict[str, Any]]:
+        return list(self._rows)
+
+    def line(self, row: int) -> dict[str, Any] | None:
+        return self._rows[row] if 0 <= row < len(self._rows) else None
+
+    def data(self, index: Index, role: int = Role.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        line, column = self._rows[index.row()], index.column()
+        actor = str(line.get("actor", ""))
+        if role == Role.DisplayRole:
+            return self._text(line, column)
+        if role == LINE_ROLE:
+            return line
+        if role == Role.ToolTipRole:
+            return self._tip(line, column)
+        if role == Role.ForegroundRole and column in (1, 2):
+            kind = actor_kind(actor, self.agent_ids)
+            return QtGui.QBrush(kind_colour(kind, QtGui.QGuiApplication.palette()))
+        if role == Role.FontRole and column == 4 and entity_of(line):
+            font = QtGui.QFont()
+            font.setUnderline(True)  # it opens: a link's look
+            return font
+        return None
+
+    def _text(self, line: dict[str, Any], column: int) -> str:
+        actor = str(line.get("actor", ""))
+        if column == 0:
+            return when_text(moment(line), self.now)
+        if column == 1:
+            return actor_title(actor, self.agent_ids)
+        if column == 2:
+            return KIND_TITLES[actor_kind(actor, self.agent_ids)]
+        if column == 3:
+            return action_title(str(line.get("action", "")))
+        return where(line)
+
+    @staticmethod
+    def _tip(line: dict[str, Any], column: int) -> str:
+        if column == 1:
+            return f"actor: {line.get('actor', '')}"
+        if column == 3:
+            return str(line.get("action", ""))
+        tip = str(line.get("target", ""))
+        if line.get("factId"):
+            tip += f"\nfact {line['factId']}"
+        return tip + ("\nDouble-click to open the entity" if entity_of(line) else "")
