@@ -12,7 +12,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
-from vault_app.core import demo, vault
+from vault_app.core import vault
 from vault_app.heartbeat import runlog
 from vault_app.ui import activity_page, app, themes
 from vault_app.ui.models import activity as model
@@ -21,17 +21,6 @@ NOW = dt.datetime.now(dt.UTC)
 BATHROOM = "projects/bathroom-remodel"
 BUDGET = "agent:finance:projects/budget-review"
 ERROR = "endpoint http://127.0.0.1:9/v1 unreachable: connection refused"
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> QtCore.QSettings:
-    return QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
-
-
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    demo.create_demo(tmp_path / "demo")
-    return tmp_path / "demo"
 
 
 def run(minutes_ago: float, **fields: object) -> runlog.RunRecord:

@@ -27,11 +27,6 @@ def test_qt_bindings_keep_none_alive(qtbot: QtBot) -> None:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> QtCore.QSettings:
-    return QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
-
-
-@pytest.fixture
 def demo_vault(tmp_path: Path) -> vault.Vault:
     root = tmp_path / "demo"
     demo.create_demo(root)

@@ -13,22 +13,11 @@ import pytest
 from PySide6 import QtCore
 from pytestqt.qtbot import QtBot
 
-from vault_app.core import config, demo, vault
+from vault_app.core import config, vault
 from vault_app.heartbeat import lease, runlog, schedule
 from vault_app.ui import app, dashboard, heartbeat_runner, session
 
 NOW = dt.datetime.now(dt.UTC)
-
-
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    demo.create_demo(tmp_path / "demo")  # its daily notes hold facts the rules extract
-    return tmp_path / "demo"
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> QtCore.QSettings:
-    return QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
 
 
 @pytest.fixture
