@@ -140,6 +140,7 @@ class Ticker:
         self._wake = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="vault-heartbeat", daemon=True)
         self.ticks = 0
+        self._failure: str | None = None  # the last tick's failure, logged once
 
     def start(self) -> None:
         self._thread.start()
@@ -155,8 +156,13 @@ class Ticker:
                         record.duration_s,
                         f", error: {record.error}" if record.error else "",
                     )
-            except Exception:  # a tick's failure must not end the service
-                log.exception("heartbeat: the tick failed")
+            except Exception as exc:  # a tick's failure must not end the service
+                message = f"{type(exc).__name__}: {exc}"
+                if message != self._failure:  # said once, not every 30 s
+                    log.exception("heartbeat: the tick failed (retried every %g s)", self.every_s)
+                    self._failure = message
+            else:
+                self._failure = None
             self.ticks += 1
             self._wake.wait(self.every_s)
 
