@@ -108,6 +108,9 @@ def run_heartbeat(
         record.error = str(exc)
     except OSError as exc:
         record.error = f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")
+    except Exception as exc:  # a bug must not stop the runner: logged and recorded
+        log.exception("the heartbeat failed")
+        record.error = f"unexpected {type(exc).__name__}: {exc} (a bug: please report it)"
     record.duration_s = round(time.perf_counter() - clock, 3)
     runlog.append(vault.storage, record)
     return record
@@ -128,9 +131,19 @@ def run_synthesis(
         record.summaries = sum(1 for r in results if r.changed and r.ref is not None)
         if problems:
             record.failed = len(problems)
-            record.error = f"{len(problems)} file(s) not synthesized, first: {problems[0]}"
+            first = problems[0]
+            where = f" at {first.location}" if first.location else ""
+            record.error = (
+                f"{len(problems)} file(s) not synthesized; first: {first.path}{where}: "
+                f"{first.message}"
+            )
     except errors.VaultError as exc:
         record.error = str(exc)
+    except OSError as exc:
+        record.error = f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")
+    except Exception as exc:  # a bug must not stop the runner: logged and recorded
+        log.exception("the synthesis failed")
+        record.error = f"unexpected {type(exc).__name__}: {exc} (a bug: please report it)"
     record.duration_s = round(time.perf_counter() - clock, 3)
     runlog.append(vault.storage, record)
     return record
