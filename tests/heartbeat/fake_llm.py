@@ -4,15 +4,19 @@
 in a thread: a context manager, `.base_url` ending in `/v1`. Every request is recorded
 (`.requests`: path, headers, JSON body); one to `POST /v1/chat/completions` is answered
 by the script: a callable `Received -> Reply`, or a queue of `Reply`s taken one per
-request (`push` adds more; an empty queue answers 500 and says so). Other paths get a
+request (`push` adds more; an empty queue answers 500 and says so); a plain string
+stands for a chat completion with that content. Other paths get a
 404, as from a real server. A `Reply` has a status, a body (a JSON value, a string or
 bytes), headers, a delay before answering (cut short when the endpoint closes, so a
-test of a timeout does not wait it out) and `drop` (close the connection unanswered).
+test of a timeout does not wait it out), `drop` (close the connection unanswered) and
+`trickle` (send the body a byte at a time, this many seconds apart).
 
 `chat(content)` is a chat-completion reply whose assistant message is `content`;
-`error(status, message)` an OpenAI-style error. The LLM extractor's tests, the runner's
-tests and `benchmarks/extraction_quality.py --extractor llm` use it (import it as
-`tests.heartbeat.fake_llm` with the repository root on `sys.path`).
+`error(status, message)` an OpenAI-style error; `recorded(answers)` a script serving
+recorded answers by the request's user message (`llm.user_message(entry)`). The LLM
+extractor's tests, the runner's tests and `benchmarks/extraction_quality.py --extractor
+llm` (recorded answers from `benchmarks/data/extraction/llm_responses.jsonl`) use it;
+import it as `tests.heartbeat.fake_llm` with the repository root on `sys.path`.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from __future__ import annotations
 import collections
 import json
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
@@ -36,6 +40,7 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0  # seconds before answering
     drop: bool = False  # close the connection without an answer
+    trickle: float = 0.0  # seconds between the body's bytes (a server dripping its answer)
 
 
 @dataclass(frozen=True)
@@ -55,7 +60,8 @@ class Received:
         return self.message("user")
 
 
-Script = Callable[[Received], Reply]
+Answer = Reply | str  # a string: a 200 chat completion with that content (`chat`)
+Script = Callable[[Received], Answer]
 
 
 def chat(content: str, *, finish_reason: str = "stop", model: str = "fake") -> Reply:
@@ -86,6 +92,19 @@ def error(status: int, message: str, headers: dict[str, str] | None = None) -> R
     return Reply(status, {"error": {"message": message, "type": "fake"}}, headers or {})
 
 
+def recorded(answers: Mapping[str, str]) -> Script:
+    """A script answering each request with the recorded content for its user message
+    (keys: `llm.user_message(entry)`), and a 400 naming the message when none is."""
+
+    def answer(request: Received) -> Reply:
+        content = answers.get(request.user)
+        if content is None:
+            return error(400, f"FakeChatEndpoint: nothing recorded for {request.user[:80]!r}")
+        return chat(content)
+
+    return answer
+
+
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
 
@@ -94,10 +113,10 @@ class _Server(ThreadingHTTPServer):
 
 
 class FakeChatEndpoint:
-    def __init__(self, script: Script | Iterable[Reply] | None = None) -> None:
+    def __init__(self, script: Script | Iterable[Answer] | None = None) -> None:
         self.requests: list[Received] = []
         self._script: Script | None = script if callable(script) else None
-        self._queue: collections.deque[Reply] = collections.deque(
+        self._queue: collections.deque[Answer] = collections.deque(
             () if script is None or callable(script) else script
         )
         self._lock = threading.Lock()
@@ -119,7 +138,7 @@ class FakeChatEndpoint:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
 
-    def push(self, *replies: Reply) -> None:
+    def push(self, *replies: Answer) -> None:
         with self._lock:
             self._queue.extend(replies)
 
@@ -148,14 +167,19 @@ class FakeChatEndpoint:
             if self._script is None:
                 if not self._queue:
                     return error(500, "FakeChatEndpoint: no scripted reply left")
-                return self._queue.popleft()
-        return self._script(received)
+                answer = self._queue.popleft()
+            else:
+                answer = None
+        if answer is None:
+            answer = self._script(received)
+        return chat(answer) if isinstance(answer, str) else answer
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
         endpoint = self
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"  # keep-alive, as real servers and clients do
+            disable_nagle_algorithm = True  # headers and body go out at once, no 40 ms stall
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
@@ -190,7 +214,13 @@ class FakeChatEndpoint:
                     self.send_header(name, value)
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
-                self.wfile.write(data)
+                if not reply.trickle:
+                    self.wfile.write(data)
+                    return
+                for index in range(len(data)):
+                    if endpoint._closing.wait(reply.trickle):
+                        break
+                    self.wfile.write(data[index : index + 1])
 
             def log_message(self, format: str, *args: Any) -> None:
                 pass  # quiet: the requests are recorded instead

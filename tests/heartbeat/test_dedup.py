@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import json
+import random
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +15,7 @@ import pytest
 from vault_app.core import layout
 from vault_app.core.vault import Vault
 from vault_app.heartbeat import dedup
+from vault_app.search import encoders
 
 REF = layout.EntityRef(None, "areas/household")
 
@@ -58,6 +62,10 @@ def test_a_reworded_statement_is_near(vault: Vault) -> None:
         ("The garage door is locked", "The garage door is unlocked"),
         ("Rosa cleans the house every other Thursday", "Rosa cleans the house every Friday"),
         ("Jordan likes coffee", "Jordan doesn't like coffee"),
+        (
+            "The bathroom remodel is capped at $15,000 after the budget review with Jordan",
+            "The bathroom remodel is capped at $16,000 after the review",
+        ),
     ],
 )
 def test_the_same_subject_with_a_changed_value_is_an_update(
@@ -78,6 +86,11 @@ def test_the_same_subject_with_a_changed_value_is_an_update(
         ("Maria's favourite colour is blue", "Maria's favourite food is lasagna"),
         ("Theo is 7 years old", "Theo is in second grade"),
         ("Jordan works at Harbor Mutual", "Jordan plays tennis on Saturdays"),
+        ("Maya walks to school with the neighbour's kids", "Maya walks to school with Lena"),
+        (
+            "The deposit of $4,350 was paid on 2026-11-02 by Alex and Jordan together",
+            "The deposit of $4,350 was paid on 2026-12-02 by the bank after the approval",
+        ),
     ],
 )
 def test_another_fact_about_the_entity_is_new(vault: Vault, old: str, new: str) -> None:
@@ -195,3 +208,65 @@ def test_an_entity_about_to_be_made_knows_nothing_yet(vault: Vault) -> None:
     fact = vault.add_fact(new, "Samir fixed the gate.", "context", create=True)
     deduper.added(new, fact)
     assert deduper.check(new, "Samir fixed the gate").kind == "same"
+
+
+def test_comparing_only_facts_that_share_a_key_changes_no_verdict(vault: Vault) -> None:
+    """The Deduper compares a text only with the facts that share a shingle or a content
+    word with it (and those the cosine brings near): the verdict must be the one a
+    comparison with every fact gives."""
+    rng = random.Random(14)
+    vocabulary = VOCABULARY.split()
+    texts = [" ".join(rng.choices(vocabulary, k=rng.randint(2, 9))) for _ in range(300)]
+    facts = [
+        {"id": f"fact-{n}", "fact": text, "category": "context", "status": "active"}
+        for n, text in enumerate(texts)
+    ]
+    path = vault.paths.entity_dir(REF) / "items.json"
+    before = vault.entity(REF).file
+    digest = None if before is None else before.digest
+    vault.storage.write(path, json.dumps(facts).encode(), expected=digest, action="test")
+    prepared = [dedup.prepare(f["id"], f["fact"]) for f in facts]
+    deduper = dedup.Deduper(vault)
+    for _ in range(400):
+        text = " ".join(rng.choices(vocabulary, k=rng.randint(2, 9)))
+        assert deduper.check(REF, text) == dedup.judge(prepared, text)
+
+
+VOCABULARY = (
+    "the boiler pressure is 1.2 1.5 bar Maya Theo likes doesn't like dislikes school "
+    "starts at 8:15 8:30 every other Tuesday Friday allergic to peanuts cats kitchen "
+    "bathroom faucet drips was serviced on 2026-03-02 works Harbor Mutual a an of"
+)
+
+
+class TrigramEncoder:
+    """`trigram_embed` as a search encoder (identity, dimension, encode): what
+    `dedup.cached_embed` takes. It counts the texts it was asked to encode."""
+
+    identity = "trigram-256|test|l2"
+    dimension = 256
+    backend = "trigram"
+
+    def __init__(self) -> None:
+        self.encoded: list[str] = []
+
+    def encode(
+        self, texts: Sequence[str], batch_size: int = 32, progress: encoders.Progress | None = None
+    ) -> npt.NDArray[np.float32]:
+        self.encoded.extend(texts)
+        return trigram_embed(list(texts))
+
+
+def test_cached_embed_encodes_a_fact_once_across_runs(vault: Vault) -> None:
+    fid = _add(vault, "The recycling goes out on Tuesday evenings")
+    _add(vault, "Biscuit the dog eats twice a day", "context")
+    encoder = TrigramEncoder()
+    text = "Recycling goes out each Tuesday evening"
+    for _ in range(2):  # two runs, each with its own Deduper
+        embed = dedup.cached_embed(vault, encoder)
+        deduper = dedup.Deduper(vault, embed=embed, jaccard=0.5, cosine=0.6)
+        assert deduper.check(REF, text).fact_id == fid
+    assert sorted(encoder.encoded) == sorted(
+        [text, "The recycling goes out on Tuesday evenings", "Biscuit the dog eats twice a day"]
+    )
+    assert any((vault.root / ".vault" / "cache" / "embeddings").rglob("*.npy"))

@@ -17,25 +17,13 @@ import pytest
 
 from tests.heartbeat import fake_llm
 from tests.heartbeat.fake_llm import FakeChatEndpoint, Received, Reply
+from tests.heartbeat.test_answers import MARIA, PATEL, PLAIN
 from vault_app.core import config, models
 from vault_app.heartbeat import llm
 from vault_app.heartbeat.model import Entry
 
 KEY = "sk-test-5ecret-key-0123456789"
 DAY = dt.date(2026, 11, 20)  # a Friday
-
-MARIA = {
-    "fact": "Maria hates cilantro",
-    "category": "preference",
-    "entity": "Maria",
-    "relatedEntities": [],
-}
-PATEL = {
-    "fact": "Dr. Patel is Leo's doctor",
-    "category": "relationship",
-    "entity": "Dr. Patel",
-    "relatedEntities": ["Leo"],
-}
 
 
 def entry(text: str = "Maria can't stand cilantro.", n: int = 0) -> Entry:
@@ -63,126 +51,6 @@ def closed_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
-
-
-# -- parse_facts ---------------------------------------------------------------------
-
-PLAIN = json.dumps({"facts": [MARIA, PATEL]})
-
-
-@pytest.mark.parametrize(
-    "content",
-    [
-        PLAIN,
-        f"```json\n{PLAIN}\n```",
-        f"```\n{PLAIN}\n```",
-        f"Sure! Here are the facts:\n{PLAIN}\nLet me know if you need more.",
-        json.dumps([MARIA, PATEL]),
-        f"Facts [from the entry]:\n{json.dumps([MARIA, PATEL], indent=2)}",
-        f"<think>The user wants {{facts}}. Maria [dislikes] it.</think>\n{PLAIN}",
-        PLAIN.replace("]}", ",]}").replace("[]}", "[],}"),  # trailing commas
-        json.dumps({"result": {"facts": [MARIA, PATEL]}}),
-        f'The shape is {{"fact": ...}} and {{"note": 1}}; here: {PLAIN} [1] {{"facts": []}}',
-    ],
-    ids=[
-        "plain",
-        "fenced",
-        "bare-fence",
-        "prose",
-        "list",
-        "list-in-prose",
-        "think",
-        "commas",
-        "nested",
-        "examples-first",
-    ],
-)
-def test_parse_facts_reads_what_models_write(content: str) -> None:
-    assert llm.parse_facts(content) == [MARIA, PATEL]
-
-
-def test_parse_facts_takes_either_key_spelling_and_maps_categories() -> None:
-    content = json.dumps(
-        {
-            "Facts": [
-                {
-                    "fact": "Tom works from home on Fridays",
-                    "category": "Status",
-                    "related_entities": "Acme, Tom",
-                },
-                {
-                    "Fact": "The lease ends on 2027-03-31",
-                    "category": "events",
-                    "Entity": "the flat",
-                },
-                {
-                    "fact": "Ana is Tom's sister",
-                    "category": "relationships",
-                    "relatedEntities": ["Tom", "", "tom"],
-                },
-                {
-                    "fact": "The spare key is under the blue pot",
-                    "category": "trivia",
-                    "entity": "null",
-                },
-                {"fact": "  ", "category": "status"},
-                {"fact": None},
-                {"fact": "A sure thing", "confidence": 0.5},
-            ]
-        }
-    )
-    assert llm.parse_facts(content) == [
-        {"fact": "Tom works from home on Fridays", "category": "status", "entity": None,
-         "relatedEntities": ["Acme", "Tom"]},
-        {"fact": "The lease ends on 2027-03-31", "category": "milestone", "entity": "the flat",
-         "relatedEntities": []},
-        {"fact": "Ana is Tom's sister", "category": "relationship", "entity": None,
-         "relatedEntities": ["Tom"]},
-        {"fact": "The spare key is under the blue pot", "category": "context", "entity": None,
-         "relatedEntities": []},
-        {"fact": "A sure thing", "category": "context", "entity": None, "relatedEntities": [],
-         "confidence": 0.5},
-    ]  # fmt: skip
-
-
-def test_parse_facts_keeps_unicode_and_joins_lines() -> None:
-    content = '{"facts": [{"fact": "Zoë loves crème brûlée\\n🎂 on 2026-12-01", "entity": "Zoë"}]}'
-    [fact] = llm.parse_facts(content)
-    assert fact["fact"] == "Zoë loves crème brûlée 🎂 on 2026-12-01"
-    assert fact["entity"] == "Zoë"
-
-
-@pytest.mark.parametrize(
-    "content",
-    [
-        '{"facts": []}',
-        "[]",
-        '{"facts": null}',
-        '{"facts": [{"fact": ""}]}',
-        '```json\n{"facts": []}\n```',
-    ],
-)
-def test_parse_facts_nothing_durable_is_no_facts(content: str) -> None:
-    assert llm.parse_facts(content) == []
-
-
-@pytest.mark.parametrize(
-    ("content", "reason"),
-    [
-        ("", "the answer is empty"),
-        ("<think>hmm</think>  ", "the answer is empty"),
-        ("I could not find any facts.", "holds no JSON object or list (it starts 'I could not"),
-        ('{"facts": [{"fact": "Maria dislikes', "JSON is malformed or cut off"),
-        ('{"answer": "Maria dislikes cilantro"}', "has no \"facts\" list (its keys: 'answer')"),
-        ('{"facts": "Maria dislikes cilantro"}', '"facts" is a string, not a list'),
-        ('{"facts": [1, 2]}', "none of the answer's 2 items is a fact (a number)"),
-        ('"just a string"', "is a string, not an object"),
-    ],
-)
-def test_parse_facts_says_what_was_there_when_nothing_is_usable(content: str, reason: str) -> None:
-    with pytest.raises(llm.LlmError) as caught:
-        llm.parse_facts(content)
-    assert reason in str(caught.value)
 
 
 def test_the_prompt_is_a_packaged_resource() -> None:
@@ -325,6 +193,14 @@ def test_a_silent_endpoint_times_out_twice_and_the_rest_is_not_sent(
     assert len(endpoint.requests) == 2  # a timeout is not retried
 
 
+@pytest.mark.timeout(20)  # the body would take over a minute to drip in
+def test_an_answer_dripping_in_is_cut_off_after_timeout_s(endpoint: FakeChatEndpoint) -> None:
+    dripping = fake_llm.facts(MARIA)
+    endpoint.push(Reply(body=dripping.body, trickle=0.05))  # each read well within 0.5 s
+    [(_, reason)] = extractor(endpoint, timeout_s=0.5).extract([entry()]).failed
+    assert reason == f"no answer from {endpoint.base_url}/chat/completions within 0.5 s"
+
+
 def test_an_entry_the_server_chokes_on_does_not_starve_the_others() -> None:
     def answer(request: Received) -> Reply:
         if "poison" in request.user:
@@ -361,8 +237,9 @@ def test_a_refused_connection_fails_after_the_retries_and_the_rest_is_not_sent()
 def test_an_endpoint_refusing_json_mode_is_asked_without_it_for_the_session(
     endpoint: FakeChatEndpoint,
 ) -> None:
+    lm_studio = {"error": "'response_format.type' must be 'json_schema' or 'text'"}
     endpoint.push(
-        fake_llm.error(400, "Unrecognized request argument supplied: response_format"),
+        Reply(400, lm_studio),  # LM Studio's own answer to JSON mode
         fake_llm.facts(MARIA),
         fake_llm.facts(PATEL),
     )
@@ -392,6 +269,21 @@ def test_any_400_on_the_first_try_is_asked_again_once_without_json_mode(
     assert ["response_format" in r.body for r in endpoint.requests] == [True, False, False]
 
 
+def test_a_model_refusing_temperature_0_is_asked_without_it(endpoint: FakeChatEndpoint) -> None:
+    refusal = (
+        "Unsupported value: 'temperature' does not support 0 with this model. "
+        "Only the default (1) value is supported."
+    )
+    endpoint.push(fake_llm.error(400, refusal), fake_llm.facts(MARIA), fake_llm.facts(PATEL))
+    result = extractor(endpoint).extract([entry(n=1), entry(n=2)])
+    assert [c.fact for c in result.candidates] == [MARIA["fact"], PATEL["fact"]]
+    assert [("temperature" in r.body, "response_format" in r.body) for r in endpoint.requests] == [
+        (True, True),
+        (False, True),
+        (False, True),
+    ]
+
+
 def test_a_400_with_and_without_json_mode_fails_the_entry_and_keeps_json_mode(
     endpoint: FakeChatEndpoint,
 ) -> None:
@@ -403,8 +295,13 @@ def test_a_400_with_and_without_json_mode_fails_the_entry_and_keeps_json_mode(
     assert ex.json_mode is True
 
 
-def test_429_is_retried_after_a_small_retry_after(endpoint: FakeChatEndpoint) -> None:
-    endpoint.push(fake_llm.error(429, "slow down", {"Retry-After": "1"}), fake_llm.facts(MARIA))
+@pytest.mark.parametrize("retry_after", ["1", "Wed, 21 Oct 2015 07:28:00 GMT", "soon"])
+def test_429_is_retried_after_a_small_retry_after(
+    endpoint: FakeChatEndpoint, retry_after: str
+) -> None:
+    endpoint.push(
+        fake_llm.error(429, "slow down", {"Retry-After": retry_after}), fake_llm.facts(MARIA)
+    )
     result = extractor(endpoint).extract([entry()])
     assert [c.fact for c in result.candidates] == [MARIA["fact"]]
     assert len(endpoint.requests) == 2
@@ -523,7 +420,7 @@ def test_relative_dates_are_resolved_and_the_gate_drops_what_the_model_let_throu
             {"fact": "Leo started school yesterday", "category": "milestone", "entity": "Leo"},
             {"fact": "The plumber comes next Tuesday", "category": "milestone"},
             {"fact": "Maybe we'll repaint the hall", "category": "context"},
-            {"fact": "Lovely sunny morning!", "category": "context"},
+            {"fact": "Good morning!", "category": "context"},
             {"fact": "Should we call the plumber?", "category": "context"},
         )
     )
@@ -531,6 +428,31 @@ def test_relative_dates_are_resolved_and_the_gate_drops_what_the_model_let_throu
     assert [c.fact for c in result.candidates] == [
         "Leo started school on 2026-11-19",
         "The plumber comes on 2026-11-24",
+    ]
+
+
+def test_recorded_answers_are_served_by_user_message() -> None:
+    first, second, unknown = entry("Maria hates cilantro.", 1), entry("Dr. Patel", 2), entry(n=3)
+    answers = {
+        llm.user_message(first): json.dumps({"facts": [MARIA]}),
+        llm.user_message(second): f"```json\n{json.dumps([PATEL])}\n```",
+    }
+    with FakeChatEndpoint(fake_llm.recorded(answers)) as endpoint:
+        result = extractor(endpoint).extract([first, second, unknown])
+    assert [(c.fact, c.entry) for c in result.candidates] == [
+        (MARIA["fact"], first),
+        (PATEL["fact"], second),
+    ]
+    [(failed, reason)] = result.failed
+    assert failed == unknown and 'nothing recorded for "Date: 2026-11-20 (Friday)' in reason
+
+
+def test_a_string_in_the_script_is_a_chat_answer_with_that_content() -> None:
+    with FakeChatEndpoint([json.dumps([MARIA]), "nothing here"]) as endpoint:
+        result = extractor(endpoint).extract([entry(n=1), entry(n=2)])
+    assert [c.fact for c in result.candidates] == [MARIA["fact"]]
+    assert [r.split(" (")[0] for _, r in result.failed] == [
+        "the answer holds no JSON object or list"
     ]
 
 
@@ -568,6 +490,9 @@ def test_from_settings() -> None:
         ),
         ({"llm_base_url": "localhost:11434/v1"}, {}, "is not an http(s) URL with a host"),
         ({"llm_base_url": "ftp://host/v1"}, {}, "is not an http(s) URL with a host"),
+        ({"llm_base_url": "http://[::1/v1"}, {}, "the endpoint address is not a URL"),
+        ({"api_key_env": "K"}, {"K": "ключ-0123"}, "the API key holds characters an HTTP"),
+        ({"api_key_env": "K"}, {"K": "sk-one two"}, "the API key holds characters an HTTP"),
     ],
 )
 def test_from_settings_refuses_what_cannot_work(
@@ -579,6 +504,17 @@ def test_from_settings_refuses_what_cannot_work(
     with pytest.raises(llm.LlmError) as caught:
         llm.from_settings(settings, environ)
     assert reason in str(caught.value)
+    assert all(secret not in str(caught.value) for secret in environ.values())
+
+
+def test_a_key_read_with_its_newline_is_sent_without_it(endpoint: FakeChatEndpoint) -> None:
+    endpoint.push(fake_llm.facts(MARIA))
+    settings = config.HeartbeatSettings(
+        llm_base_url=endpoint.base_url, llm_model="m", api_key_env="K"
+    )
+    ex = llm.from_settings(settings, {"K": f"{KEY}\n"})
+    assert ex is not None and ex.extract([entry()]).failed == []
+    assert endpoint.requests[0].headers["authorization"] == f"Bearer {KEY}"
 
 
 def test_a_password_in_the_address_is_not_shown() -> None:

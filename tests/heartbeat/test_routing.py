@@ -266,6 +266,12 @@ def test_two_savers_lose_nothing(vault: Vault) -> None:
     [
         (b'{"version": 1, "names": {', "line 1", "invalid JSON"),
         (b"[]", None, "expected a JSON object, found an array"),
+        (b'{"version": 2}', "version", "1"),
+        (
+            b'{"names": {"x": {"name": "X", "address": "../../etc"}}}',
+            "names.x.address",
+            "no entity",
+        ),
         (
             b'{"names": {"x": {"name": "X", "address": "areas/x", "entries": 3}}}',
             "names.x.entries",
@@ -315,3 +321,62 @@ def test_names_of_other_scripts_and_hostile_addresses(vault: Vault) -> None:
         assert r.route(candidate("x", hostile, track=True)).reason == "unrouted"
     spoof = r.route(candidate("x", "Pаypal", track=True))  # a Cyrillic "а" among Latin
     assert spoof.reason == "unrouted"
+
+
+def test_released_candidates_not_written_can_be_put_back(vault: Vault) -> None:
+    r = router(vault)
+    waiting = [candidate("Ines walks Biscuit.", "Ines Costa", n=n) for n in range(2)]
+    for c in waiting:
+        r.route(c)
+    made = r.route(candidate("Ines Costa is the dog walker.", "Ines Costa", n=2))
+    assert made.create and made.ref is not None
+    vault.create_entity(made.ref)
+    earlier = r.released("Ines Costa")
+    assert earlier == waiting
+    r.restore("Ines Costa", earlier)  # say the write failed: they must wait again
+    r.mentions.save(vault.storage)
+    rerun = router(vault)
+    route = rerun.route(candidate("Ines Costa is the dog walker.", "Ines Costa", n=2))
+    assert route == routing.Route(made.ref, False, "Ines Costa", "entity")
+    assert rerun.released("Ines Costa") == waiting
+
+
+def test_an_unknown_address_is_counted_and_released_as_its_full_address(vault: Vault) -> None:
+    r = router(vault)
+    waiting = [
+        candidate("Soup recipe.", "resources/recipes", n=n, agent="household") for n in range(2)
+    ]
+    for c in waiting:
+        assert r.route(c) == routing.Route(
+            None, False, "agent:household:resources/recipes", "deferred"
+        )
+    made = r.route(candidate("Pie recipe.", "resources/recipes", n=2, agent="household"))
+    full = ref("agent:household:resources/recipes")
+    assert made == routing.Route(full, True, str(full), "created")
+    assert r.released(str(made.name)) == waiting
+    vault.create_entity(full)
+    again = r.route(candidate("Cake recipe.", "resources/recipes", n=3, agent="household"))
+    assert again == routing.Route(full, False, None, "entity")
+
+
+def test_a_name_with_and_without_its_honorific_is_counted_once(vault: Vault) -> None:
+    r = router(vault)
+    assert r.route(candidate("Dr. Okafor is our new GP.", "Dr. Okafor", n=0)).reason == "deferred"
+    assert r.route(candidate("Okafor moved to Elm St.", "Okafor", n=1)).reason == "deferred"
+    made = r.route(candidate("Okafor sees Theo on Monday.", "Okafor", n=2))
+    assert made == routing.Route(ref("areas/people/dr-okafor"), True, "Okafor", "created")
+    assert [c.entity for c in r.released("Okafor")] == ["Dr. Okafor", "Okafor"]
+
+
+def test_the_counts_keep_the_names_mentioned_latest(
+    vault: Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(routing, "MAX_NAMES", 3)
+    r = router(vault)
+    for n, name in enumerate(["Anouk", "Bertil", "Cosima", "Dagny"]):
+        r.route(candidate(f"{name} came by.", name, n=n))
+    r.route(candidate("Anouk came back.", "Anouk", n=9))  # mentioned again: kept
+    r.mentions.save(vault.storage)
+    kept = routing.MentionCounts.load(vault.root)
+    assert sorted(kept.names().values()) == ["Anouk", "Cosima", "Dagny"]
+    assert kept.count("anouk") == 2

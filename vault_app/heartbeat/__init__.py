@@ -12,8 +12,9 @@ and cron all go through it, so none of them double-runs.
     runlog     `.vault/heartbeat.jsonl`: one line per run, appended and read back
     entries    the cursor: which entries are new since the last run
     rules      the default extractor and its quality gate; dates: relative dates resolved
-    llm        the OpenAI-compatible extractor
+    llm        the OpenAI-compatible extractor; answers: a model's answer read tolerantly
     routing    which entity a candidate goes to; unknown names counted until the third
+               (names: the keys names and entities meet on, kinds, the name index)
     dedup      exact and near duplicates, and changed values that supersede
     run        one heartbeat run, end to end; lease: one runner per vault;
                schedule: when the next heartbeat and synthesis are due (catch-up included)

@@ -51,13 +51,24 @@ _NUM = r"\d{1,3}|a\s+couple\s+of|a\s+few|" + "|".join(
     word for word in NUMBER_WORDS if " " not in word
 )
 _PREP = r"(?:(?P<prep>on|since|until|till|by|from|before|after|through|starting|for|as\s+of)\s+)?"
+_HABIT = r"(?!\s+(?:mornings|afternoons|evenings|nights)\b)"  # "on Sunday afternoons": a habit
 _RELATIVE = re.compile(
-    _PREP + r"(?:"
+    r"\b" + _PREP + r"(?:"
     r"(?P<dby>the\s+day\s+before\s+yesterday)"
     r"|(?P<dat>the\s+day\s+after\s+tomorrow)"
-    r"|(?P<day>yesterday|today|tomorrow|tonight|this\s+(?:morning|afternoon|evening))"
-    r"|(?P<wdrel>last|next|this\s+past|this\s+coming|this|coming)\s+(?P<wd1>" + _WD + r")"
-    r"|(?<=\bon\s)(?P<wd2>" + _WD + r")"
+    r"|(?P<day>yesterday|today|tomorrow|tonight|last\s+night|this\s+(?:morning|afternoon|evening))"
+    r"(?:\s+(?P<part0>morning|afternoon|evening|night)\b(?!s))?"
+    r"|(?P<wdrel>last|next|this\s+past|this\s+coming|this|coming)\s+(?P<wd1>"
+    + _WD
+    + r")"
+    + _HABIT
+    + r"|(?<=\bon\s)(?P<wd2>"
+    + _WD
+    + r")"
+    + _HABIT
+    + r"|(?<!every\s)(?<!each\s)(?<!other\s)(?P<wd3>"
+    + _WD
+    + r")\s+(?P<part>morning|afternoon|evening|night)"
     r"|(?P<span_dir>last|next|this)\s+(?P<span>week(?:end)?|month|year)"
     r"|in\s+(?P<in_n>" + _NUM + r")\s+(?P<in_unit>day|week|month|year)s?"
     r"|(?P<ago_n>" + _NUM + r")\s+(?P<ago_unit>day|week|month|year)s?\s+ago"
@@ -70,13 +81,15 @@ _PAST = re.compile(
     r"|[a-z]{2,20}ed)\b",
     re.IGNORECASE,
 )
+_FUTURE = re.compile(r"\b(?:will|going\s+to|'ll|is\s+coming|scheduled|planned|booked)\b")
 _SENTENCE_END = re.compile(r"[.!?\n]")
 
 _MONTH_NAMES = "|".join((*MONTHS, "sept", *(n[:3] for n in MONTHS if n != "may")))
 _ABSOLUTE = re.compile(
     r"\b(?:"
     r"(?P<iy>\d{4})-(?P<im>\d{1,2})-(?P<id>\d{1,2})"
-    r"|(?P<sm>\d{1,2})/(?P<sd>\d{1,2})(?:/(?P<sy>\d{4}|\d{2}))?(?!\s?(?:hp|in\b|inch|cup))"
+    r"|(?<!score\s)(?<!rated\s)(?<!rating\s)(?<!of\s)"  # "score 5/5" is no date
+    r"(?P<sm>\d{1,2})/(?P<sd>\d{1,2})(?:/(?P<sy>\d{4}|\d{2}))?(?!\s?(?:hp|in\b|inch|cup|of\b))"
     r"|(?P<mname>" + _MONTH_NAMES + r")\.?\s+(?P<md>\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(?P<my>\d{4}))?"
     r"|(?P<dd>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dname>" + _MONTH_NAMES + r")\.?"
     r"(?:,?\s+(?P<dy>\d{4}))?"
@@ -130,8 +143,18 @@ def _rewrite(match: re.Match[str], text: str, on: dt.date) -> str:
     else:  # year
         phrase = str(day.year)
         lead = "in"
-    out = f"{lead} {phrase}" if prep is None or prep.lower() == "on" else f"{prep} {phrase}"
-    if match.group(0)[:1].isupper():
+    part = match.group("part") or match.group("part0")
+    if part:  # "Thursday morning" -> "on the morning of 2026-10-08"
+        phrase = f"the {part.lower()} of {phrase}"
+    if text.startswith(("'s", "’s"), match.end()):
+        out = phrase  # "today's brief" -> "2026-11-20's brief"
+    elif prep is None or prep.lower() == "on":
+        out = f"{lead} {phrase}"
+    else:
+        out = f"{prep} {phrase}"
+    before = text[max(0, match.start() - 40) : match.start()].rstrip()  # bounded: no O(n^2)
+    opens = match.start() == 0 or before[-1:] in (".", "!", "?", "")
+    if opens and match.group(0)[:1].isupper():
         out = out[:1].upper() + out[1:]
     return out
 
@@ -144,16 +167,18 @@ def _interpret(match: re.Match[str], text: str, on: dt.date) -> tuple[dt.date, s
     if group("dat"):
         return on + dt.timedelta(days=2), "day"
     if day := group("day"):
-        word = day.lower()
-        shift = -1 if word == "yesterday" else 1 if word == "tomorrow" else 0
+        word = " ".join(day.lower().split())
+        shift = -1 if word in ("yesterday", "last night") else 1 if word == "tomorrow" else 0
         return on + dt.timedelta(days=shift), "day"
-    if weekday := group("wd1") or group("wd2"):
+    if weekday := group("wd1") or group("wd2") or group("wd3"):
         target = WEEKDAYS.index(weekday.lower())
         rel = " ".join((group("wdrel") or "").lower().split())
         if rel in ("last", "this past"):
             back = True
         elif rel in ("next", "this coming", "coming"):
             back = False
+        elif rel == "this" and target == on.weekday():
+            return on, "day"  # "this Friday", said on a Friday: today
         else:  # "on Friday", "this Friday": the sentence's tense decides
             back = _past_tense(text, match.start(), match.end())
         return _weekday(on, target, back=back), "day"
@@ -168,13 +193,13 @@ def _interpret(match: re.Match[str], text: str, on: dt.date) -> tuple[dt.date, s
 
 def _past_tense(text: str, start: int, end: int) -> bool:
     """Whether the sentence around [start, end) reads as past (a bounded look around)."""
-    lo = max(0, start - 160)
+    lo = max(0, start - 100)
     head = text[lo:start]
-    cut = max((m.end() for m in _SENTENCE_END.finditer(head)), default=0)
-    tail = text[end : end + 160]
+    cut = max(head.rfind(mark) for mark in ".!?\n") + 1
+    tail = text[end : end + 100]
     stop = _SENTENCE_END.search(tail)
     sentence = head[cut:] + " " + tail[: stop.start() if stop else len(tail)]
-    if re.search(r"\b(?:will|going\s+to|'ll|is\s+coming|scheduled|planned|booked)\b", sentence):
+    if _FUTURE.search(sentence):
         return False
     return _PAST.search(sentence) is not None
 

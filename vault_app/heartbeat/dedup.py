@@ -4,30 +4,37 @@ A candidate is compared with the ACTIVE facts of the entity it was routed to, ne
 with superseded history (an old value said again is news: it supersedes the new one).
 Each entity's facts are read and prepared once per run (`Deduper` caches them; `added`
 keeps the cache current as the run writes), so a check costs one read per entity and
-then set arithmetic.
+then set arithmetic: 1.2 ms a check on the 200,000-fact vault, each entity read once.
 
 - "same": the same text once normalised (`normalize`: case, accents, punctuation,
   British/American spellings, filler words like "now" set aside).
 - "update": the same subject with a changed value. The two texts' word sequences share
   a beginning (the subject: at least one content word) and possibly an end, and differ
-  in a short middle (the value, at most `MAX_VALUE` words a side); the attribute is one
-  that holds one value at a time: the values are numbers, dates or amounts; or the
-  subject names a single-valued attribute ("favourite colour", "pressure", "address",
-  "budget"); or the relation is ("works at", "lives in", "is married to"); or the value
-  follows the subject's "is" directly ("the garage door is locked" -> "unlocked").
-  "Theo is allergic to peanuts" -> "... to cats" is two facts, not an update; nor is a
-  past event on another date ("was serviced on ..."). A statement and its negation
-  ("likes" / "doesn't like") is an update too.
+  in a short middle (the value, at most `MAX_VALUE` words a side), and the attribute
+  holds one value at a time: the subject names such an attribute ("favourite colour",
+  "pressure", "address", "budget"); or the relation is one ("works at", "lives in", "is
+  married to"); or both values are only numbers, dates, amounts or schedules ("every
+  other Thursday" -> "every Friday"); or the value follows "is" directly ("the garage
+  door is locked" -> "unlocked"). Not an update: "Theo is allergic to peanuts" -> "...
+  to cats" (a many-valued attribute: two facts), a past event on another date ("was
+  serviced on ..."), a change of the subject itself ("colour is blue" -> "food is
+  lasagna"). A statement and its denial ("likes" / "doesn't like") is an update;
+  "does not like" and "dislikes" agree.
 - "near": word-shingle Jaccard (words and word pairs) at or above `jaccard`, or, when an
   `embed` callable is given (L2-normalised float32 rows), embedding cosine at or above
-  `cosine` — unless the numbers differ or one text negates the other: "paid on the 3rd"
-  and "paid on the 5th" are two facts however alike they read.
+  `cosine` — never when the numbers differ, one text denies the other, or a few content
+  words were swapped for others ("the kitchen faucet drips" / "the bathroom faucet
+  drips"): those are other facts however alike they read. Embeddings are computed only
+  when the words did not decide (an entity's facts once, then one vector a check).
 - "new": none of those.
 
 Order: same, then near, then update (a text that is near one fact and an update of
 another — the old value still active beside the new — is skipped, not written twice),
-then new. The thresholds' defaults were calibrated on `benchmarks/data/dedup_pairs.jsonl`
-by `benchmarks/bench_dedup.py`, which prints the table they were chosen from.
+then new. `judge` is that decision on prepared facts, shared by `Deduper.check` and the
+calibration benchmark. The thresholds' defaults were calibrated on
+`benchmarks/data/dedup_pairs.jsonl` by `benchmarks/bench_dedup.py` (F0.5 of "skip" on
+the calibration split: a fact wrongly skipped is lost from the graph, a duplicate kept
+can be retired), which prints the table they were chosen from and the blind scores.
 """
 
 from __future__ import annotations
@@ -37,7 +44,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -45,10 +52,14 @@ import numpy.typing as npt
 from vault_app.core import errors, layout, models
 from vault_app.core.vault import Vault
 
+if TYPE_CHECKING:
+    from vault_app.search import encoders
+
 JACCARD = 0.35  # calibrated on benchmarks/data/dedup_pairs.jsonl: benchmarks/bench_dedup.py
 COSINE = 0.86  # calibrated the same way, all-MiniLM-L6-v2 vectors
 MAX_VALUE = 5  # words a changed value may span, each side
 MAX_SWAP = 4  # words a swapped value (`substituted`) may span, each side
+POSTINGS_FROM = 64  # facts from which an entity's facts are indexed by shared words
 
 
 def _words_set(text: str) -> frozenset[str]:
@@ -121,6 +132,20 @@ SCHEDULE = _words_set(
     "days morning mornings evening evenings night nights am pm weekly monthly daily "
     "yearly twice once"
 )
+
+
+def cached_embed(vault: Vault, encoder: encoders.Encoder) -> Embed:
+    """An `embed` for `Deduper` that goes through the vault's embedding cache
+    (`.vault/cache/embeddings`, the one semantic search keeps, keyed by model and text):
+    a fact search has embedded is not encoded again, and one the heartbeat encodes is
+    there for search. Without it every entity's facts are encoded on its first check
+    (about 0.2 s for 20 facts on this machine's ONNX model)."""
+    from vault_app.search import embedding_cache
+
+    cache = embedding_cache.EmbeddingCache(
+        vault.paths.state_dir / "cache" / "embeddings", root=vault.root
+    )
+    return lambda texts: cache.get_or_encode(texts, encoder)
 
 
 def _fold(text: str) -> str:
@@ -199,8 +224,14 @@ def update_score(old: list[str], new: list[str]) -> float | None:
         shared = len(said & says) / max(len(said), len(says), 1)
         return shared if shared >= 0.6 else None
     subject, was, now, shared_words = _difference(old, new)
-    if not was or not now or len(was) > MAX_VALUE or len(now) > MAX_VALUE:
+    if not was or not now:
         return None
+    if len(was) > MAX_VALUE or len(now) > MAX_VALUE:
+        # a number changed first and the rest was reworded: "capped at $15,000 after the
+        # budget review" / "capped at $16,000 after the review": the number is the value
+        if not (was[0][0].isdigit() and now[0][0].isdigit()):
+            return None
+        was, now = was[:1], now[:1]
     if set(was) == set(now) or not any(w not in STOP for w in subject):
         return None
     if not _single_valued(subject, was, now):
@@ -234,8 +265,14 @@ def _single_valued(subject: list[str], was: list[str], now: list[str]) -> bool:
     if set(was) & set(now) & pivots:
         return False
     past = any(PAST_EVENT.match(w) for w in subject)
-    if any(w in ATTRIBUTES for w in subject):
-        return True
+    # an attribute the subject ends on, its verb following: "the boiler pressure is",
+    # "Theo's school starts at" — not "Maya walks to school with" (a companion of many)
+    verbs = pivots | {"was", "were"}
+    for i, word in enumerate(subject):
+        if word in ATTRIBUTES and (
+            any(w in verbs for w in subject[i + 1 :]) or was[0] in verbs or now[0] in verbs
+        ):
+            return True
     if any(w in RELATIONS for w in subject) or (was[0] in RELATIONS and now[0] in RELATIONS):
         return True
     if _valued(was) and _valued(now) and not past:
@@ -271,6 +308,48 @@ class _EntityFacts:
     facts: list[_Known] = field(default_factory=list)
     exact: dict[str, str] = field(default_factory=dict)  # normalised text -> fact id
     vectors: npt.NDArray[np.float32] | None = None  # rows of `facts`, when embedding
+    postings: dict[str, list[int]] | None = None  # `_keys` -> rows of `facts` holding it
+
+    def add(self, item: _Known) -> None:
+        self.facts.append(item)
+        self.exact.setdefault(" ".join(item.words), item.id)
+        if self.postings is not None:
+            for key in _keys(item):
+                self.postings.setdefault(key, []).append(len(self.facts) - 1)
+
+    def remove(self, position: int) -> None:
+        gone = self.facts.pop(position)
+        text = " ".join(gone.words)
+        if self.exact.get(text) == gone.id:
+            del self.exact[text]
+            twin = next((f.id for f in self.facts if " ".join(f.words) == text), None)
+            if twin is not None:
+                self.exact[text] = twin
+        if self.vectors is not None:
+            self.vectors = np.delete(self.vectors, position, axis=0)
+        self.postings = None  # rows moved: made again when next needed
+
+    def postings_if_worth(self) -> dict[str, list[int]] | None:
+        """The postings of an entity large enough for them to pay (`POSTINGS_FROM`
+        facts); None for a small one, whose facts are all compared (cheaper than
+        indexing them for one or two checks)."""
+        return self.index() if len(self.facts) >= POSTINGS_FROM else None
+
+    def index(self) -> dict[str, list[int]]:
+        if self.postings is None:
+            postings: dict[str, list[int]] = {}
+            for row, item in enumerate(self.facts):
+                for key in _keys(item):
+                    postings.setdefault(key, []).append(row)
+            self.postings = postings
+        return self.postings
+
+
+def _keys(item: _Known) -> set[str]:
+    """What two facts must share to be near or an update of each other: a shingle (a
+    Jaccard above 0) or a content word, stemmed (a shared subject, or "likes" against
+    "doesn't like")."""
+    return set(item.shingles) | _content_stems(item.words)
 
 
 def _known(fact_id: str, text: str) -> _Known:
@@ -291,11 +370,16 @@ def judge(
     cosine: float = COSINE,
     cosines: npt.NDArray[np.float32] | None = None,
     exact: dict[str, str] | None = None,
+    postings: dict[str, list[int]] | None = None,
 ) -> Verdict:
     """The verdict on `text` against `facts` (prepared, active), with `cosines[i]` the
     embedding cosine of `text` to `facts[i]` when embeddings are used: the rules of the
     module's docstring, in their order. The one decision `Deduper.check` and the
-    calibration benchmark share."""
+    calibration benchmark share.
+
+    With `postings` (`_keys` -> rows), only the facts sharing a key with `text` are
+    compared, and those the cosine alone brings near: no other can be near or an
+    update, so the verdict is the same as over all of them, at the cost of the few."""
     new = _known("", text)
     key = " ".join(new.words)
     if exact is None:
@@ -305,7 +389,8 @@ def judge(
     near: tuple[float, str] | None = None
     update: tuple[float, str] | None = None
     best = 0.0
-    for row, fact in enumerate(facts):
+    for row in _rows(len(facts), new, cosine, cosines, postings):
+        fact = facts[row]
         changed = update_score(fact.words, new.words)
         if changed is not None:
             if update is None or changed > update[0]:
@@ -328,6 +413,23 @@ def judge(
     if update is not None:
         return Verdict("update", update[1], update[0])
     return Verdict("new", None, best)
+
+
+def _rows(
+    count: int,
+    new: _Known,
+    cosine: float,
+    cosines: npt.NDArray[np.float32] | None,
+    postings: dict[str, list[int]] | None,
+) -> list[int] | range:
+    if postings is None:
+        return range(count)
+    rows: set[int] = set()
+    for key in _keys(new):
+        rows.update(postings.get(key, ()))
+    if cosines is not None:
+        rows.update(int(r) for r in np.flatnonzero(cosines >= cosine))
+    return sorted(rows)
 
 
 class Deduper:
@@ -356,18 +458,23 @@ class Deduper:
         value is one whatever its category)."""
         known = self._facts(ref)
         verdict = judge(
-            known.facts, text, jaccard=self.jaccard, cosine=self.cosine, exact=known.exact
+            known.facts,
+            text,
+            jaccard=self.jaccard,
+            cosine=self.cosine,
+            exact=known.exact,
+            postings=known.postings_if_worth(),
         )
         if self.embed is None or verdict.kind in ("same", "near"):
             return verdict  # the words decided: no encoding needed
-        cosines = self._cosines(known, text)
         return judge(
             known.facts,
             text,
             jaccard=self.jaccard,
             cosine=self.cosine,
-            cosines=cosines,
+            cosines=self._cosines(known, text),
             exact=known.exact,
+            postings=known.postings_if_worth(),
         )
 
     def added(self, ref: layout.EntityRef, fact: models.Fact) -> None:
@@ -379,16 +486,10 @@ class Deduper:
             return
         position = next((i for i, k in enumerate(known.facts) if k.id == fact.id), None)
         if position is not None:
-            gone = known.facts.pop(position)
-            if known.exact.get(" ".join(gone.words)) == gone.id:
-                del known.exact[" ".join(gone.words)]
-            if known.vectors is not None:
-                known.vectors = np.delete(known.vectors, position, axis=0)
+            known.remove(position)
         if not fact.is_active:
             return
-        item = _known(fact.id, fact.fact)
-        known.facts.append(item)
-        known.exact.setdefault(" ".join(item.words), item.id)
+        known.add(_known(fact.id, fact.fact))
         if known.vectors is not None and self.embed is not None:
             known.vectors = np.vstack([known.vectors, self._vectors([fact.fact])])
 
@@ -412,9 +513,7 @@ class Deduper:
                 return known
             for fact in view.facts:
                 if fact.is_active:
-                    item = _known(fact.id, fact.fact)
-                    known.facts.append(item)
-                    known.exact.setdefault(" ".join(item.words), item.id)
+                    known.add(_known(fact.id, fact.fact))
             self._cache[ref] = known
         return known
 

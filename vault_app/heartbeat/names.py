@@ -19,7 +19,14 @@ never counts as a mention.
 goes, by what the name looks like: people to `areas/people/<slug>` and companies to
 `areas/companies/<slug>` of the user's graph (the seed's `global/life/areas/people`,
 `companies` groups, which the demo vault follows), projects (a remodel, a trip) to
-`projects/<slug>`, anything else to `areas/<slug>`.
+`projects/<slug>`, anything else to `areas/<slug>` — of the user's graph when a global
+note named it, of the agent's own workspace when an agent's note did (the boiler the
+maintenance agent watches is its business; a person is everyone's). What a name is
+comes from its words: a company word last ("Summit Roofing", "… LLC"), an honorific
+first ("Dr. Patel"), a project word ("Lisbon trip"), or a capitalised first and last
+name ("Samir Haddad"; one capitalised word is a person only with a cue — a relationship
+fact, "she", "our plumber"). A place can pass for a person ("New York"): the entity can
+be moved; nothing is lost.
 """
 
 from __future__ import annotations

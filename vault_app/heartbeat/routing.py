@@ -21,13 +21,16 @@ waiting candidates so the runner writes them too. With no `entity`, the first un
 `related` name is counted the same way. Junk names (pronouns, days, "today"…) are never
 counted; a candidate that names nothing routable is `unrouted`.
 
-The runner calls `released(route.name)` whenever a route has both a `ref` and a `name`:
-that is also how a run that crashed between creating an entity and saving the counts
-gets the waiting facts written on the next run (the name is then found in the index,
-its candidates still wait, and the route names it).
+The runner calls `released(route.name)` whenever a route has both a `ref` and a `name`,
+and `restore(route.name, candidates)` with those it then failed to write. That is also
+how a run that stopped between creating an entity and writing its waiting facts gets
+them written on the next run: the name is then found in the index, its candidates still
+wait, and the route names it.
 
 `MentionCounts` is written only through the vault's `Storage` (locked, atomic, backed
-up). A file another process changed since `load` is merged, not overwritten; a corrupt
+up), and stays bounded: the `MAX_NAMES` names mentioned most recently are kept (a name
+dropped after a single mention years ago starts counting again; its fact stays in the
+notes). A file another process changed since `load` is merged, not overwritten; a corrupt
 file raises `CorruptFileError` with its place and is never replaced.
 """
 
@@ -36,6 +39,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import orjson
 from pydantic import (
@@ -47,6 +51,7 @@ from pydantic import (
     StrictInt,
     StrictStr,
     ValidationError,
+    field_validator,
 )
 
 from vault_app.core import errors, layout, models, safe_fs, storage, strict_json
@@ -58,6 +63,7 @@ MENTIONS_NAME = "mentions.json"
 CREATE_AT = 3  # entries naming an unknown entity before it is made
 MAX_ENTRIES = 64  # entry refs kept per name (only the count up to CREATE_AT matters)
 MAX_DEFERRED = 500  # waiting candidates kept per name
+MAX_NAMES = 4000  # names kept, the most recently mentioned (the others wait in the notes)
 MAX_BYTES = 32 << 20
 _ADDRESS_PREFIXES = ("agent:", "global:")
 
@@ -105,10 +111,17 @@ class _NameJson(BaseModel):
     entries: list[StrictStr] = Field(default_factory=list)  # refs of the entries naming it
     deferred: list[_CandidateJson] = Field(default_factory=list)
 
+    @field_validator("address")
+    @classmethod
+    def _an_address(cls, value: str) -> str:
+        if layout.EntityRef.canonical(value) is None:
+            raise ValueError(f"{value!r} is no entity address")
+        return value
+
 
 class _MentionsJson(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    version: StrictInt = 1
+    version: Literal[1] = 1
     names: dict[str, _NameJson] = Field(default_factory=dict)
 
 
@@ -146,6 +159,11 @@ def _candidate(data: _CandidateJson) -> Candidate:
     )
 
 
+def _waiting_key(data: _CandidateJson) -> tuple[str, str]:
+    """What makes a waiting candidate one: its entry and its text."""
+    return _candidate(data).entry.ref, data.fact
+
+
 def _place(error: ValidationError) -> str:
     first = error.errors()[0]
     place = ""
@@ -176,6 +194,7 @@ class MentionCounts:
         self._state = state
         self._loaded = loaded  # the bytes read, to tell another writer's change on save
         self._released: set[str] = set()
+        self._handed: dict[str, _NameJson] = {}  # released this run, for `restore`
 
     @classmethod
     def load(cls, root: Path) -> MentionCounts:
@@ -194,6 +213,8 @@ class MentionCounts:
         with store.transaction(path) as tx:
             if tx.data is not None and tx.data != self._loaded:
                 self._merge(_parse(path, tx.data))
+            for stale in list(self._state.names)[: max(0, len(self._state.names) - MAX_NAMES)]:
+                del self._state.names[stale]  # mentioned longest ago: the file stays bounded
             data = (
                 orjson.dumps(self._state.model_dump(mode="json"), option=orjson.OPT_INDENT_2)
                 + b"\n"
@@ -210,8 +231,8 @@ class MentionCounts:
                 self._state.names[name_key] = record
                 continue
             mine.entries = list(dict.fromkeys([*record.entries, *mine.entries]))[-MAX_ENTRIES:]
-            seen = {(c.entry.path, c.entry.time, c.fact) for c in mine.deferred}
-            extra = [c for c in record.deferred if (c.entry.path, c.entry.time, c.fact) not in seen]
+            seen = {_waiting_key(c) for c in mine.deferred}
+            extra = [c for c in record.deferred if _waiting_key(c) not in seen]
             mine.deferred = [*extra, *mine.deferred][-MAX_DEFERRED:]
 
     # -- what the router asks ----------------------------------------------------------
@@ -243,22 +264,19 @@ class MentionCounts:
     ) -> int:
         """Count the candidate's entry for `name_key` (once per entry) and, with `defer`,
         keep the candidate waiting (once); the count after."""
-        record = self._state.names.get(name_key)
+        record = self._state.names.pop(name_key, None)  # back in last: mentioned latest
         if record is None:
             record = _NameJson(name=name, address=str(address))
-            self._state.names[name_key] = record
             self._released.discard(name_key)
         elif _upgrade(record.address, address):
             record.address = str(address)
+        self._state.names[name_key] = record
         ref = candidate.entry.ref
         if ref not in record.entries:
             record.entries = [*record.entries, ref][-MAX_ENTRIES:]
         if defer:
-            entry = candidate.entry
-            if not any(
-                c.fact == candidate.fact and Entry(**c.entry.model_dump()).ref == entry.ref
-                for c in record.deferred
-            ):
+            waiting = (candidate.entry.ref, candidate.fact)
+            if all(_waiting_key(c) != waiting for c in record.deferred):
                 record.deferred = [*record.deferred, _candidate_json(candidate)][-MAX_DEFERRED:]
         return len(record.entries)
 
@@ -268,7 +286,20 @@ class MentionCounts:
         if record is None:
             return []
         self._released.add(name_key)
+        self._handed[name_key] = record
         return [_candidate(c) for c in record.deferred]
+
+    def restore(self, name_key: str, candidates: list[Candidate]) -> None:
+        """Keep `candidates` waiting for `name_key` again (released, then not written)."""
+        record = self._handed.get(name_key) or self._state.names.get(name_key)
+        if record is None:
+            return
+        record = self._state.names.setdefault(name_key, record.model_copy(update={"deferred": []}))
+        self._released.discard(name_key)
+        for candidate in candidates:
+            self.note(
+                name_key, record.name, layout.EntityRef.parse(record.address), candidate, defer=True
+            )
 
 
 def _upgrade(current: str, proposed: layout.EntityRef) -> bool:
@@ -307,7 +338,7 @@ class Router:
     def route(self, candidate: Candidate) -> Route:
         agent = candidate.entry.agent
         entity = candidate.entity
-        if entity and not (not _is_address(entity) and names.junk(entity)):
+        if entity and (_is_address(entity) or not names.junk(entity)):
             ref = self._resolve(entity, agent)
             if ref is not None:
                 return self._found(ref, "entity", entity)
@@ -328,17 +359,24 @@ class Router:
         return Route(None, False, None, "unrouted")
 
     def released(self, name: str) -> list[Candidate]:
-        """The candidates that waited for `name` (a name or an address, as `Route.name`
-        gives it), now that its entity is made; forgotten from the counts. Each is written
-        to the route's entity (`route(c)` resolves it there too)."""
+        """The candidates that waited for `name` (as `Route.name` gives it: the name as
+        written, or an address in full), now that its entity is made; forgotten from the
+        counts. Each is written to the route's entity (`route(c)` resolves it there too)."""
         return self.mentions.release(self._key(name))
+
+    def restore(self, name: str, candidates: list[Candidate]) -> None:
+        """Put back released candidates that could not be written (a write failed): they
+        wait in the counts again, and the next route to their entity names `name` so
+        that they are released once more. Without this, a failed write after `released`
+        would leave them only in the daily notes."""
+        self.mentions.restore(self._key(name), candidates)
 
     # -- steps ---------------------------------------------------------------------------
 
     def _key(self, name: str) -> str:
         if _is_address(name):
             return layout.EntityRef.canonical(name) or name
-        return names.key(name)
+        return self._counted_as(names.key(name))
 
     def _resolve(self, name: str, agent: str | None) -> layout.EntityRef | None:
         if _is_address(name):
@@ -352,7 +390,10 @@ class Router:
 
     def _found(self, ref: layout.EntityRef, reason: str, name: str | None) -> Route:
         create = ref in self._created and not self.vault.paths.holds_entity(ref)
-        # a name whose candidates still wait (a run that stopped before releasing them)
+        # a name whose candidates still wait (a run that stopped before releasing them);
+        # an address is counted, and named, as the full address it resolved to
+        if name is not None and _is_address(name):
+            name = str(ref)
         waiting = name if name is not None and self.mentions.waiting(self._key(name)) else None
         return Route(ref, create, waiting, reason)
 
@@ -374,11 +415,11 @@ class Router:
         agent = candidate.entry.agent
         if _is_address(name):
             address = self._address_for(name, agent)
-            name_key = str(address) if address is not None else ""
+            name = name_key = str(address) if address is not None else ""
         else:
             kind = names.kind(name, candidate.fact, candidate.category)
             address = names.new_address(name, kind, agent)
-            name_key = names.key(name)
+            name_key = self._counted_as(names.key(name))
         if address is None or not name_key or not self._creatable(address):
             return Route(None, False, None, "unrouted")
         stored = self.mentions.address(name_key)
@@ -391,6 +432,18 @@ class Router:
             return Route(address, not self.vault.paths.holds_entity(address), name, "created")
         self.mentions.note(name_key, name, address, candidate, defer=True)
         return Route(None, False, name, "deferred")
+
+    def _counted_as(self, name_key: str) -> str:
+        """The key a name is counted under: one already counted that differs from it only
+        by a leading honorific ("Dr. Patel" and "Patel" are one unknown person)."""
+        if self.mentions.count(name_key):
+            return name_key
+        for counted in self.mentions.names():
+            if names.without_honorific(counted) == name_key or (
+                names.without_honorific(name_key) == counted
+            ):
+                return counted
+        return name_key
 
     def _creatable(self, ref: layout.EntityRef) -> bool:
         """Whether an entity may be made at `ref` (a portable name, its agent there)."""

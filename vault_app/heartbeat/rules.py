@@ -1,203 +1,76 @@
 """The default extractor: durable facts found by rules, no model.
 
-An entry is split into sentences (lines first, so bullets stand alone; then sentence
-ends, not after "Dr." or "St."). Each sentence passes the quality gate or is dropped:
-small talk ("thanks", "good morning"), hedges ("maybe", "I think", "probably"),
-questions, requests to the agent ("can you", "remind me"), fragments (under three words,
-or no verb) and run-ons (over `MAX_SENTENCE` characters). A sentence that passes is
-tried against the rules in order, and the first that fires makes one candidate:
+An entry is split into sentences: lines first, so bullets stand alone (list marks and
+checkboxes stripped, headings skipped), then sentence ends and semicolons, not after
+"Dr.", "St." or an initial. Each sentence passes the quality gate or is dropped: small
+talk ("thanks", "good morning"), hedges ("maybe", "I think", "probably"), questions,
+requests to the agent ("can you", "remind me"), fragments (under three words, no verb,
+a heading ending in ":") and run-ons (over `MAX_SENTENCE` characters).
+
+Before the rules, a sentence is read in its entry's context: a `[[address|alias]]` link
+reads as its name (the candidate then names the address); "She"/"He" opening it stands
+for the person the previous sentence was about; "Jordan said she …" becomes
+"Jordan …"; a quoted speaker ("Alex said: "I prefer …"") stands in for the first person.
+Then the rules, in order; the first that fires makes the sentence a candidate:
 
     remember     "remember (that) …", "note that …", "don't forget that …", "keep in
                  mind …": the rest is the fact, categorised by the rules below (context
                  when none fires)
     track        "keep track of X", "track X", "keep an eye on X": `track=True`, entity X
-    milestone    "X's birthday is March 3", "we got married on …", "passed the exam
-                 yesterday", "demolition is scheduled for …" (an event word and a date)
-    relationship "X is my/our/the Y", "my Y X", "Y's name is X" (Y a role: rules.toml)
-    preference   "<subject> prefer/like/love/hate/can't stand/always/never/usually/wants …",
-                 "<subject>'s favourite X is Y"
-    status       "X is now …", "the boiler is broken", "<subject> moved to / started /
-                 stopped / switched to …", "X was replaced"
+    milestone    "X's birthday is March 3"; an event word and a date ("we got married on
+                 …", "passed the exam yesterday", "demolition is scheduled for …"); a
+                 subject, a future and a date ("Greenleaf will aerate the lawn next Tuesday")
+    relationship "X is my/our/the/Y's <role>", "my <role> X", "<role>'s name is X" (roles:
+                 rules.toml); "My sister Clara lives in Boston" makes two facts, "Clara is
+                 my sister." and "Clara lives in Boston."
+    preference   "<subject> prefer/like/love/hate/can't stand/always/never/usually/wants/
+                 would like …" (two verbs on one subject make two facts), "X's favourite
+                 … is …"; not with a pronoun object ("wants him at 22" is not standalone)
+    status       "the boiler is broken", "X is now …", "X has stayed dry"; "<subject>
+                 moved to / started / stopped / switched to / chose …"; an amount ("the
+                 premium dropped to $1,760", "Summit quoted $18,400"); an agent's log line
+                 without a subject ("Replaced the furnace filter")
+    context      a named subject doing something on a schedule ("Rosa cleans every other
+                 Thursday", "Maya has piano on Tuesdays", "… twice a week")
 
 The fact text is the sentence made standalone, by one convention: the request words
 go ("remember that"), relative dates are made absolute against the entry's date
-(dates.resolve: "yesterday" -> "on 2026-11-19"), and the first person is named. When a
-named speaker introduces the words ("Alex said I prefer …", "Jordan: we never …") the
-speaker stands in for "I" and "my" ("Alex prefers …", "Alex's"); otherwise "I"/"me"
-become "the user" and "we"/"us" "the household", with the verb after them agreeing
-("I prefer" -> "The user prefers"; "my"/"our" -> "the user's"/"the household's").
-Names are kept as written. `entity` is the name the rule found the fact to be about
-(the subject of a preference or a relationship, "X" of "X's birthday"); `related` holds
-the other capitalised names of the sentence and its `[[links]]`.
+(dates.resolve: "yesterday" -> "on 2026-11-19"), and the first person is named: the
+speaker when one was named, otherwise "I"/"me" become "the user" and "we"/"us" "the
+household", with the verb after them agreeing ("I prefer" -> "The user prefers";
+"my"/"our" -> "the user's"/"the household's"). Names are kept as written.
 
-Word lists live in `data/rules.toml`. Every pattern is anchored or bounded (no nested
-quantifiers, sentences capped in length), so a hostile entry costs time linear in its
-size; control characters are read as spaces.
+`entity` is the name the fact is about: the subject of a preference or relationship,
+"X" of "X's birthday", the owner in "Biscuit's limp is better", the name opening the
+sentence when a verb follows it, else the sentence's first other name (what routing
+would fall back to anyway); a common noun ("the boiler") is no entity unless a track
+request names it. `related` holds the other capitalised names and `[[links]]`.
+
+The patterns live in `rulebook`, the word lists in `data/rules.toml`. Every pattern is
+anchored or bounded (no nested quantifiers) and a sentence is capped before any runs,
+so a hostile entry costs time linear in its size; control characters read as spaces.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import functools
-import importlib.resources
 import re
-import tomllib
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 from vault_app.core import models
-from vault_app.heartbeat import dates, model
+from vault_app.heartbeat import dates, model, rulebook
 
 MAX_SENTENCE = 400  # characters: longer is a run-on or a pasted blob, never one fact
 MAX_SENTENCES = 2000  # an entry's sentences looked at; the rest of a pasted dump is not
 MIN_WORDS = 3
+# a capitalised first word with one of these endings is a common noun, not a name
+_NOUN_ENDINGS = ("s", "ed", "ment", "tion", "sion", "ness", "ity", "ance", "ence", "ing", "ery")
 
 Category = models.FactCategory
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BULLET = re.compile(r"^\s{0,12}(?:[-*+•]|\d{1,3}[.)]|\[[ xX]\])\s+(?:\[[ xX]\]\s+)?")
-_SENT_END = re.compile(r"([.!?;])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9])")
+_SENT_END = re.compile(r"([.!?])[\"')\]]?\s+(?=[\"'(\[$]?[A-Z0-9$])|(;|\s[—–])\s+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{0,40}")
-_NAME = (
-    r"(?:Dr\.\s|Mr\.\s|Mrs\.\s|Ms\.\s|St\.\s)?[A-Z][a-zA-Z’-]{0,30}(?:\s[A-Z][a-zA-Z’-]{0,30}){0,3}"
-)
-_LINK = re.compile(r"\[\[([^\[\]|\n]{1,120})(?:\|[^\[\]\n]{0,120})?\]\]")
-_CAPS = re.compile(
-    r"(?<![\w’'])(?:Dr\.|St\.|[A-Z][a-zA-Z’-]{0,30})(?:\s(?:&\s)?[A-Z][a-zA-Z’-]{0,30}){0,4}"
-)
-
-
-@functools.cache
-def _words() -> dict[str, Any]:
-    text = importlib.resources.files("vault_app.heartbeat").joinpath("data/rules.toml")
-    return tomllib.loads(text.read_text(encoding="utf-8"))
-
-
-def _alt(phrases: Iterable[str]) -> str:
-    """A regex alternation of literal phrases, longest first, spaces matching any blank."""
-    ordered = sorted(set(phrases), key=len, reverse=True)
-    return "|".join(re.escape(p).replace(r"\ ", r"\s+").replace("'", "['’]") for p in ordered)
-
-
-class _Patterns:
-    """The compiled rules (built once from rules.toml)."""
-
-    def __init__(self, words: dict[str, Any]) -> None:
-        gate = words["gate"]
-        self.small_talk = re.compile(
-            r"^(?:(?:"
-            + _alt(gate["small_talk"])
-            + r")[\s,.!]*){1,4}(?:\s*"
-            + _NAME
-            + r")?[\s.!]*$",
-            re.IGNORECASE,
-        )
-        self.hedge = re.compile(r"\b(?:" + _alt(gate["hedges"]) + r")\b", re.IGNORECASE)
-        self.chore = re.compile(r"(?:^|\b)(?:" + _alt(gate["chores"]) + r")", re.IGNORECASE)
-        self.verb = re.compile(
-            r"(?:\b(?:" + _alt(gate["verbs"]) + r")\b|\b[a-z]{3,20}ed\b|['’](?:s|re|ve|m|d|ll)\b)",
-            re.IGNORECASE,
-        )
-        self.question = re.compile(
-            r"^(?:who|what|when|where|why|how|which|should|shall|could|would|can|do|does|"
-            r"did|is|are|was|were|will|have|has|any)\b[^.!]{0,200}$",
-            re.IGNORECASE,
-        )
-        self.not_names = frozenset(words["names"]["not_names"])
-        self.abbreviations = frozenset(words["names"]["abbreviations"])
-        roles = _alt(words["relationship"]["roles"])
-        subject = r"(?P<subj>I|We|" + _NAME + r"|The\s+kids|Both\s+kids|The\s+family)"
-        self.speaker = re.compile(
-            r"^(?P<who>" + _NAME + r")\s*(?:said|says|told\s+(?:me|us)|mentioned|wrote"
-            r"|explained|confirmed)?(?:\s+that)?\s*[:,]?\s+[\"“](?P<rest>.{3,400}?)[\"”]?\s*$"
-            r"|^(?P<who2>" + _NAME + r")\s+(?:said|says|told\s+(?:me|us)|mentioned)"
-            r"(?:\s+that)?\s*[:,]?\s+(?P<rest2>.{3,400})$"
-            r"|^(?P<who3>" + _NAME + r"):\s+(?P<rest3>.{3,400})$"
-        )
-        self.remember = re.compile(
-            r"^(?:(?:please|also|and|oh|btw|fyi)[\s,]+)?(?:(?:" + _NAME + r"|I|we)\s+"
-            r"(?:asked|wants|want|told)\s+(?:me|us|you)\s+to\s+)?"
-            r"(?:remember|note|keep\s+in\s+mind|for\s+the\s+record|do\s+not\s+forget|"
-            r"don['’]t\s+forget|never\s+forget|make\s+a\s+note|note\s+to\s+self)"
-            r"(?:\s+that|\s*:|\s*,)\s*(?P<rest>.{3,400})$",
-            re.IGNORECASE,
-        )
-        self.track = re.compile(
-            r"^(?:(?:please|also|and)[\s,]+)?(?:(?:can|could)\s+you\s+)?"
-            r"(?:keep\s+track\s+of|keep\s+tabs\s+on|keep\s+an\s+eye\s+on|track|start\s+tracking|"
-            r"monitor)\s+(?P<what>(?:the\s+|our\s+|my\s+)?[A-Za-z][\w’'&-]{0,30}(?:\s[\w’'&-]{1,30}){0,3}?)"
-            r"(?=\s*(?:$|[.,;:!(—-]|\s(?:for|from|and|so|because|until|please|now|going)\b))",
-            re.IGNORECASE,
-        )
-        self.birthday = re.compile(
-            r"\b(?P<who>" + _NAME + r")['’]s\s+(?:\w+\s+){0,2}(?P<what>birthday|anniversary|"
-            r"name\s+day|due\s+date|wedding|graduation|recital|surgery|appointment|exam)\b",
-        )
-        self.event = re.compile(
-            r"\b(?:" + _alt(words["milestone"]["events"]) + r")\b", re.IGNORECASE
-        )
-        self.rel_is = re.compile(
-            r"^(?P<x>" + _NAME + r")(?:\s\([^)]{1,40}\))?\s+(?:is|was|are)\s+"
-            r"(?:(?P<pos>my|our|the|(?:" + _NAME + r")['’]s)\s+(?:new\s+|old\s+|favou?rite\s+|"
-            r"regular\s+|usual\s+|family\s+|youngest\s+|oldest\s+|older\s+|younger\s+|"
-            r"little\s+|big\s+|best\s+|next-door\s+)?(?P<y>" + roles + r")"
-            r"|(?P<pos2>my|our|(?:"
-            + _NAME
-            + r")['’]s)\s+(?P<y2>[a-z][a-z-]{1,30}(?:\s[a-z][a-z-]{1,30})?))\b",
-        )
-        self.rel_my = re.compile(
-            r"\b(?P<pos>[Mm]y|[Oo]ur|(?:" + _NAME + r")['’]s)\s+(?:new\s+|old\s+|"
-            r"favou?rite\s+|youngest\s+|oldest\s+|older\s+|younger\s+|little\s+|big\s+|best\s+)?"
-            r"(?P<y>" + roles + r")\s*,?\s+(?:is\s+(?:called|named)\s+)?(?P<x>" + _NAME + r")\b",
-        )
-        self.rel_name = re.compile(
-            r"\b(?P<pos>[Mm]y|[Oo]ur|[Tt]he|(?:" + _NAME + r")['’]s)\s+(?P<y>" + roles + r")"
-            r"['’]s\s+name\s+is\s+(?P<x>" + _NAME + r")\b"
-            r"|\b(?P<pos2>[Mm]y|[Oo]ur|(?:" + _NAME + r")['’]s)\s+(?P<y2>" + roles + r")\s+is\s+"
-            r"(?:called\s+|named\s+)?(?P<x2>" + _NAME + r")\b",
-        )
-        self.preference = re.compile(
-            r"^(?:(?:also|and|but|so|oh|btw)[\s,]+)?" + subject + r"\s+"
-            r"(?:(?:really|also|still|definitely|strongly|much|both|all|absolutely|generally)\s+){0,2}"
-            r"(?P<verb>" + _alt(words["preference"]["verbs"]) + r")\b(?!\s+(?:me|us|you)\s+to\b)",
-            re.IGNORECASE,
-        )
-        self.favourite = re.compile(
-            r"\b(?P<subj>[Mm]y|[Oo]ur|(?:"
-            + _NAME
-            + r")['’]s)\s+favou?rite\s+\w{2,30}(?:\s\w{2,30})?\s+is\b"
-        )
-        self.status_is = re.compile(
-            r"^(?P<subj>(?:[Tt]he|[Oo]ur|[Mm]y|"
-            + _NAME
-            + r"['’]s)\s+[\w’'&-]{1,30}(?:\s[\w’'&-]{1,30}){0,4}?"
-            r"|" + _NAME + r")\s+(?:is|are|was|were|has\s+been|have\s+been|got|went)\s+"
-            r"(?:now\s+|finally\s+|already\s+|officially\s+|still\s+|fully\s+|all\s+){0,2}"
-            r"(?:(?:" + _alt(words["status"]["states"]) + r")\b|now\b)",
-        )
-        self.status_change = re.compile(
-            r"^(?:(?:also|and|so)[\s,]+)?(?P<subj>I|We|" + _NAME + r"|(?:[Tt]he|[Oo]ur|[Mm]y)\s+"
-            r"[\w’'-]{1,30}(?:\s[\w’'-]{1,30}){0,2}?)\s+(?:(?:has|have|had|just|finally|officially)\s+){0,2}"
-            r"(?:" + _alt(words["status"]["changes"]) + r")\b",
-        )
-        self.subject_name = re.compile(
-            r"(?P<name>" + _NAME + r")(?=['’]s\b|\s+(?:(?:has|have|had|just|finally)\s+)?"
-            r"(?:[a-z]{2,20}ed|[a-z]{2,20}s|" + _alt(gate["verbs"]) + r")\b)"
-        )
-        grammar = words["grammar"]
-        self.keep = frozenset(grammar["keep"])
-        self.first_person = re.compile(
-            r"\b(?P<c>I['’]m|I['’]ve|I['’]d|I['’]ll|we['’]re|we['’]ve|we['’]d|we['’]ll)"
-            r"|\b(?P<pro>I|we|We)\b(?P<tail>(?:\s+(?:" + _alt(grammar["adverbs"]) + r")){0,2}"
-            r"\s+(?P<verb>[A-Za-z'’]{1,20}))?"
-            r"|\b(?P<obj>me|us)\b|\b(?P<pos>[Mm]y|[Oo]ur|mine|ours)\b"
-        )
-        self.now_is = re.compile(r"\b(?:is|are)\s+now\b|\bno\s+longer\b", re.IGNORECASE)
-
-
-@functools.cache
-def _patterns() -> _Patterns:
-    return _Patterns(_words())
-
 
 # -- the gate ------------------------------------------------------------------------------
 
@@ -208,7 +81,7 @@ def passes_gate(text: str) -> bool:
     sentence = " ".join(_CONTROL.sub(" ", text).split())
     if not sentence or len(sentence) > MAX_SENTENCE:
         return False
-    pats = _patterns()
+    pats = rulebook.patterns()
     if pats.small_talk.match(sentence):
         return False
     if len(_WORD.findall(sentence)) < MIN_WORDS:
@@ -240,14 +113,14 @@ def sentences(text: str) -> Iterator[str]:
 
 
 def _split_line(line: str) -> Iterator[str]:
-    abbreviations = _patterns().abbreviations
+    abbreviations = rulebook.patterns().abbreviations
     start = 0
     for match in _SENT_END.finditer(line):
         before = line[max(start, match.start() - 8) : match.start()].rsplit(None, 1)
         word = before[-1].lower() if before else ""
-        if match.group(1) == "." and (word in abbreviations or len(word) == 1):
+        if match.group(1) == "." and (word in abbreviations or (len(word) == 1 and word.isalpha())):
             continue  # "Dr. Okafor", "St. Anne's", an initial
-        piece = line[start : match.start() + 1].strip()
+        piece = line[start : match.start() + (0 if match.group(2) else 1)].strip()
         if piece:
             yield piece
         start = match.end()
@@ -263,19 +136,114 @@ def candidates(entry: model.Entry) -> list[model.Candidate]:
     """The candidate facts of one entry, in text order."""
     found: list[model.Candidate] = []
     seen: set[str] = set()
+    person: str | None = None  # the last person named: "She" of the next sentence
     for sentence in sentences(entry.text):
-        candidate = _from_sentence(sentence, entry)
-        if candidate is not None and candidate.fact.lower() not in seen:
-            seen.add(candidate.fact.lower())
-            found.append(candidate)
+        if len(sentence) > MAX_SENTENCE:
+            continue  # a run-on or a pasted blob: no fact, and no one to refer back to
+        made = _from_sentence(sentence, entry, person)
+        for candidate in made:
+            if candidate.fact.lower() not in seen:
+                seen.add(candidate.fact.lower())
+                found.append(candidate)
+        named = made[0].entity if made and not made[0].track else None
+        person = named if named and named[:1].isupper() else _person(sentence, person)
     return found
 
 
-def _from_sentence(sentence: str, entry: model.Entry) -> model.Candidate | None:
+def _person(sentence: str, last: str | None) -> str | None:
+    """Who "she"/"he" stands for after this sentence: its opening name, else the last."""
+    pats = rulebook.patterns()
+    if pats.pronoun.match(sentence):
+        return last
+    name = _subject_name(sentence, pats) or _owner(sentence, pats)
+    if name is None:
+        named = _related(sentence, None, pats)
+        name = named[0] if len(named) == 1 and "/" not in named[0] else None
+    return name if name else last
+
+
+def _from_sentence(
+    sentence: str, entry: model.Entry, person: str | None = None
+) -> list[model.Candidate]:
     if len(sentence) > MAX_SENTENCE:
-        return None
-    pats = _patterns()
-    speaker = None
+        return []
+    pats = rulebook.patterns()
+    sentence, links = _unlink(sentence)
+    sentence, speaker = _in_context(sentence, person, pats)
+    explicit = pats.remember.match(sentence)
+    if explicit:
+        sentence = explicit.group("rest").strip()
+        sentence = sentence[:1].upper() + sentence[1:]
+    tracked = pats.track.match(sentence)
+    if tracked:
+        return [_track(sentence, tracked, entry)]
+    if not passes_gate(sentence):
+        return []
+    ruled = _classify(sentence, entry.date)
+    if ruled is None:
+        if not explicit:
+            return []
+        ruled = Category.CONTEXT, None
+    category, entity = ruled
+    entity = _entity(entity, sentence, speaker, pats)
+    confidence = 1.0 if explicit else 0.8  # an explicit "remember" is surer than a rule
+    out = []
+    for part, kind in _parts(sentence, category, entry.date):
+        text = _standalone(dates.resolve(part, entry.date), speaker)
+        related = _related(text, entity, pats)
+        about = entity or _fallback(related)
+        out.append(
+            model.Candidate(
+                fact=text,
+                category=kind,
+                entry=entry,
+                entity=links.get(about, about) if about else None,
+                related=tuple(links.get(name, name) for name in _without(related, about)),
+                confidence=confidence,
+            )
+        )
+    return out
+
+
+def _entity(
+    ruled: str | None, sentence: str, speaker: str | None, pats: rulebook.Patterns
+) -> str | None:
+    """The name the fact is about: the rule's, the speaker's for "I"/"we", else the name
+    opening the sentence or owning its subject."""
+    first_person = re.match(r"(?:I|We)\b", sentence) is not None
+    if ruled in ("I", "We") or (ruled is None and first_person):
+        return speaker
+    return ruled or _subject_name(sentence, pats) or _owner(sentence, pats)
+
+
+def _unlink(sentence: str) -> tuple[str, dict[str, str]]:
+    """The sentence with each `[[address|alias]]` read as its name (the alias, else the
+    address's last part: "[[areas/people/greg-lindqvist]]" -> "Greg Lindqvist"), and the
+    names' addresses, so the rules read a link like a name and the candidate names the
+    address."""
+    links: dict[str, str] = {}
+
+    def name(match: re.Match[str]) -> str:
+        address, alias = match.group(1).strip(), (match.group(2) or "").strip()
+        shown = alias or address.rsplit("/", 1)[-1].replace("-", " ").replace("_", " ").title()
+        shown = " ".join(shown.split()) or address
+        links[shown] = address
+        return shown
+
+    return rulebook.LINK.sub(name, sentence), links
+
+
+def _in_context(
+    sentence: str, person: str | None, pats: rulebook.Patterns
+) -> tuple[str, str | None]:
+    """The sentence with its pronoun and reported speech read ("She loves orchids" ->
+    "Helen loves orchids"), and the speaker who stands for its "I", if one is named."""
+    if person:
+        sentence = pats.pronoun.sub(lambda m: person + _PRONOUN_VERB[m.group("c")], sentence, 1)
+        sentence = pats.possessive.sub(person + "'s ", sentence, 1)
+    sentence = pats.reported.sub(
+        lambda m: m.group("who") + _PRONOUN_VERB[m.group("c")], sentence, 1
+    )
     quoted = pats.speaker.match(sentence)
     if quoted:
         who = quoted.group("who") or quoted.group("who2") or quoted.group("who3")
@@ -283,41 +251,50 @@ def _from_sentence(sentence: str, entry: model.Entry) -> model.Candidate | None:
         if who.split()[0].lower() not in pats.not_names and re.match(
             r"(?:I|We|My|Our|I['’]m|I['’]ve|We['’]re)\b", rest
         ):
-            speaker, sentence = who, rest.strip().rstrip('”"')
-    explicit = pats.remember.match(sentence)
-    if explicit:
-        sentence = explicit.group("rest").strip()
-        sentence = sentence[:1].upper() + sentence[1:]
-    tracked = pats.track.match(sentence)
-    if tracked:
-        return _track(sentence, tracked, entry)
-    if not passes_gate(sentence):
-        return None
-    ruled = _classify(sentence, entry.date)
-    if ruled is None:
-        if not explicit:
-            return None
-        ruled = Category.CONTEXT, None
-    category, entity = ruled
-    text = _standalone(dates.resolve(sentence, entry.date), speaker)
-    first_person = re.match(r"(?:I|We)\b", sentence) is not None
-    if entity in ("I", "We") or (entity is None and speaker and first_person):
-        entity = speaker
-    if entity in ("I", "We"):
-        entity = None
-    return model.Candidate(
-        fact=text,
-        category=category,
-        entry=entry,
-        entity=entity,
-        related=_related(text, entity, pats),
-        confidence=1.0 if explicit else 0.8,
-    )
+            return rest.strip().rstrip('”"'), who
+    return sentence, None
+
+
+def _parts(sentence: str, category: Category, on: dt.date) -> list[tuple[str, Category]]:
+    """The facts one sentence makes: an appositive relationship is a fact of its own ("My
+    sister Clara lives in Boston" -> "Clara is my sister.", "Clara lives in Boston.")."""
+    pats = rulebook.patterns()
+    rel = pats.rel_my.search(sentence) if category is Category.RELATIONSHIP else None
+    if rel is None:
+        return [(part, category) for part in _clauses(sentence, category)]
+    name, owner = rel.group("x"), rel.group("pos")
+    owner = owner.lower() if owner.lower() in ("my", "our") else owner
+    parts = [(f"{name} is {owner} {rel.group('y')}.", Category.RELATIONSHIP)]
+    tail = re.sub(r"^\s*,(?=\s)", "", sentence[rel.end() :])  # "Zoe's mom, Hannah, drives"
+    rest = (sentence[: rel.start()] + name + tail).strip()
+    rest = rest[:1].upper() + rest[1:]
+    if len(_WORD.findall(rest)) > len(name.split()) + 1 and passes_gate(rest):
+        ruled = _classify(rest, on)
+        if ruled:  # "Zoe is sleeping over Friday": a one-off, no fact
+            parts.append((rest, ruled[0]))
+    return parts
+
+
+def _clauses(sentence: str, category: Category) -> list[str]:
+    """A preference of two verbs on one subject made two: "Jordan hates cilantro and
+    loves lemon" -> "Jordan hates cilantro.", "Jordan loves lemon."."""
+    if category is not Category.PREFERENCE:
+        return [sentence]
+    pats = rulebook.patterns()
+    head = pats.preference.match(sentence)
+    if head is None:
+        return [sentence]
+    split = pats.and_preference.search(sentence, head.end())
+    if split is None:
+        return [sentence]
+    first = sentence[: split.start()].rstrip(" ,")
+    second = head.group("subj") + " " + sentence[split.start("verb") :]
+    return [first, second]
 
 
 def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
     """(category, entity) by the first rule that fires, or None."""
-    pats = _patterns()
+    pats = rulebook.patterns()
     birthday = pats.birthday.search(sentence)
     if birthday and dates.dates_in(sentence, on):
         return Category.MILESTONE, _clean_name(birthday.group("who"))
@@ -328,9 +305,15 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
     rel = pats.rel_is.match(sentence)
     if rel and _is_name(rel.group("x"), pats):
         return Category.RELATIONSHIP, _clean_name(rel.group("x"))
-    if pats.event.search(sentence) and dates.dates_in(sentence, on):
-        return Category.MILESTONE, _subject_name(sentence, pats)
+    dated = bool(dates.dates_in(sentence, on))
+    subject = _subject_name(sentence, pats)
+    if dated and pats.event.search(sentence):
+        return Category.MILESTONE, subject
+    if dated and pats.future.search(sentence) and (subject or pats.thing.match(sentence)):
+        return Category.MILESTONE, subject  # "Greenleaf will aerate the lawn next Tuesday"
     pref = pats.preference.match(sentence)
+    if pref and pats.pronoun_object.match(sentence, pref.end()):
+        pref = None  # "wants him at 22", "I love it": not standalone
     if pref and _subject_ok(pref.group("subj"), pats):
         return Category.PREFERENCE, _subject(pref.group("subj"))
     fav = pats.favourite.search(sentence)
@@ -338,21 +321,26 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
         return Category.PREFERENCE, _subject(
             fav.group("subj").removesuffix("'s").removesuffix("’s")
         )
-    for rule in (pats.status_is, pats.status_change):
+    for rule in (pats.status_is, pats.status_change, pats.money, pats.now_verb):
         status = rule.match(sentence)
-        if status and _subject_ok(status.group("subj"), pats):
+        if status and (rule is pats.money or _subject_ok(status.group("subj"), pats)):
             return Category.STATUS, _subject(status.group("subj"))
-    if pats.now_is.search(sentence):
+    if pats.now_is.search(sentence) or pats.done.match(sentence):
         return Category.STATUS, _subject_name(sentence, pats)
+    if pats.house_rule.match(sentence) and not dated:
+        return Category.PREFERENCE, subject
+    if subject and (pats.routine.search(sentence) or pats.about.match(sentence)):
+        return Category.CONTEXT, subject
     return None
 
 
 def _track(sentence: str, match: re.Match[str], entry: model.Entry) -> model.Candidate:
     what = match.group("what").strip()
     bare = re.sub(r"^(?:the|our|my)\s+", "", what, flags=re.IGNORECASE)
-    entity = _clean_name(bare) if bare[:1].isupper() else bare.lower()
+    named = re.match(rulebook.NAME, bare)  # "Maya's chess tournaments", "the Prius brakes"
+    entity = _clean_name(named.group(0)) if named else bare.lower()
     fact = _standalone(f"The user asked to keep track of {what}", None)
-    pats = _patterns()
+    pats = rulebook.patterns()
     return model.Candidate(
         fact=fact,
         category=Category.CONTEXT,
@@ -366,14 +354,14 @@ def _track(sentence: str, match: re.Match[str], entry: model.Entry) -> model.Can
 # -- names ---------------------------------------------------------------------------------
 
 
-def _is_name(text: str | None, pats: _Patterns) -> bool:
+def _is_name(text: str | None, pats: rulebook.Patterns) -> bool:
     if not text:
         return False
     first = text.split()[0].rstrip(".").lower()
     return first not in pats.not_names or first in ("dr", "st", "mr", "mrs", "ms")
 
 
-def _subject_ok(subj: str, pats: _Patterns) -> bool:
+def _subject_ok(subj: str, pats: rulebook.Patterns) -> bool:
     if subj in ("I", "We") or subj.lower().startswith(("the ", "our ", "my ", "both ")):
         return True
     if re.search(r"['’]s\s", subj):  # "Jordan's car"
@@ -385,20 +373,50 @@ def _subject(subj: str) -> str | None:
     """The entity a subject names: a person for "Alex", "Jordan's car"; none for "the boiler"."""
     if subj in ("I", "We", "we", "i"):
         return subj.upper() if subj.lower() == "i" else "We"
-    owner = re.match(r"^(" + _NAME + r")['’]s\s", subj)
+    owner = re.match(r"^(" + rulebook.NAME + r")['’]s\s", subj)
     if owner:
-        return None  # "Jordan's car is broken": about the car, which routing finds by name
+        return _clean_name(owner.group(1))  # "Biscuit's limp is better": about Biscuit
     if subj[:1].isupper() and not subj.lower().startswith(("the ", "our ", "my ", "both ")):
+        if " " not in subj and subj.lower().endswith(_NOUN_ENDINGS):
+            return None  # "Payment is $2,100": a common noun opening the sentence
         return _clean_name(subj)
     return None
 
 
-def _subject_name(sentence: str, pats: _Patterns) -> str | None:
+def _fallback(related: tuple[str, ...]) -> str | None:
+    """The entity of a fact whose subject names none: its first name, as routing would
+    pick; not a link to a folder nor an acronym ("MERV 11")."""
+    return next((name for name in related if not name.isupper() and "/" not in name), None)
+
+
+def _without(names: tuple[str, ...], entity: str | None) -> tuple[str, ...]:
+    return tuple(name for name in names if name != entity)
+
+
+def _subject_name(sentence: str, pats: rulebook.Patterns) -> str | None:
     """The name opening the sentence, when a verb or a possessive follows it ("Theo
     started", "Maya's"), so "Demolition of the bathroom" names nobody."""
     first = pats.subject_name.match(sentence)
-    if first and _is_name(first.group("name"), pats) and not first.group("name").endswith("ed"):
+    if first and _is_name(first.group("name"), pats) and _initial_name(sentence, pats):
         return _clean_name(first.group("name"))
+    return None
+
+
+def _initial_name(sentence: str, pats: rulebook.Patterns) -> bool:
+    """Whether the sentence's capitalised first word reads as a name: a verb or "'s"
+    follows it, and it has neither a plural's nor a common noun's ending."""
+    first = pats.subject_name.match(sentence)
+    if first is None or " " in first.group("name"):
+        return first is not None
+    word = first.group("name").lower()
+    return not word.endswith(_NOUN_ENDINGS)
+
+
+def _owner(sentence: str, pats: rulebook.Patterns) -> str | None:
+    """The name owning the sentence's subject: "Maya's recital ..." -> "Maya"."""
+    owned = pats.owner.match(sentence)
+    if owned and _is_name(owned.group("name"), pats):
+        return _clean_name(owned.group("name"))
     return None
 
 
@@ -408,18 +426,22 @@ def _clean_name(name: str | None) -> str | None:
     return " ".join(name.replace("’", "'").removesuffix("'s").split()).rstrip(".,;:") or None
 
 
-def _related(text: str, entity: str | None, pats: _Patterns) -> tuple[str, ...]:
+def _related(text: str, entity: str | None, pats: rulebook.Patterns) -> tuple[str, ...]:
     """The sentence's `[[links]]` and capitalised names, entity and month/day words aside."""
-    names: list[str] = [link.strip() for link in _LINK.findall(text)]
-    for match in _CAPS.finditer(_LINK.sub(" ", text)):
+    names: list[str] = [link[0].strip() for link in rulebook.LINK.findall(text)]
+    for match in rulebook.CAPS.finditer(rulebook.LINK.sub(" ", text)):
         words = match.group(0).split()
+        if match.start() == 0 and len(words) == 1 and not _initial_name(text, pats):
+            continue  # "Payment comes by check": a sentence's first word, not a name
         while (
             words
             and words[0].rstrip(".").lower() in pats.not_names
             and words[0] not in ("Dr.", "St.")
         ):
             words = words[1:]
-        while words and words[-1].lower() in pats.not_names:
+        while words and (
+            words[-1].lower() in pats.not_names or words[-1].lower()[:-1] in pats.not_names
+        ):
             words = words[:-1]
         name = _clean_name(" ".join(words))
         if name and name not in ("Dr.", "St.") and len(name) > 1:
@@ -435,6 +457,8 @@ def _related(text: str, entity: str | None, pats: _Patterns) -> tuple[str, ...]:
 
 # -- the standalone sentence ---------------------------------------------------------------
 
+_PRONOUN_VERB = {None: " ", "'d": " would ", "’d": " would ", "'s": " is ", "’s": " is ",
+                 "'ll": " will ", "’ll": " will "}  # fmt: skip
 _AGREE = {
     "am": "is", "are": "is", "have": "has", "do": "does", "don't": "doesn't", "were": "was",
     "aren't": "isn't", "haven't": "hasn't", "weren't": "wasn't",
@@ -471,7 +495,7 @@ def _standalone(text: str, speaker: str | None) -> str:
             return who(match.group("obj"))
         return who(match.group("pos")) + "'s"
 
-    out = _patterns().first_person.sub(swap, text)
+    out = rulebook.patterns().first_person.sub(swap, text)
     out = out[:1].upper() + out[1:]
     if out and out[-1] not in ".!":
         out = out.rstrip(";,") + "."
@@ -483,7 +507,7 @@ def _agree(verb: str) -> str:
     word = verb.lower().replace("’", "'")
     if word in _AGREE:
         return _AGREE[word]
-    if word in _patterns().keep or word.endswith(("ed", "'t")) or not word.isalpha():
+    if word in rulebook.patterns().keep or word.endswith(("ed", "'t")) or not word.isalpha():
         return verb
     if word.endswith(("s", "sh", "ch", "x", "z", "o")):
         return verb + "es"

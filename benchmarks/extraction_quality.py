@@ -1,0 +1,301 @@
+"""Extraction quality: precision and recall of an extractor on the labeled entries.
+
+    python benchmarks/extraction_quality.py [--extractor rules|llm] [--show SPLIT|all]
+
+The set (`benchmarks/data/extraction/entries.jsonl`, one entry a line) holds daily-note
+entries of the demo household's agents with the facts a careful person would extract
+(none for small talk, hedges and questions), in slices reported apart: `dev` (the
+rules were tuned on it), `heldout` (never looked at), `fresh` (written after tuning,
+scored once blind, then read once) and `fresh2` (written last, scored blind); the
+folder's README tells the story and the blind figures.
+
+Matching rule. A fact's content words are its lower-case alphanumeric tokens minus
+stop words (and "user"/"household", the first-person stand-ins), a trailing plural "s"
+cut. An extracted fact matches an expected one of the same entry when
+  - their Dice overlap 2|E∩X| / (|E| + |X|) is at least `MATCH_DICE` (0.6), and
+  - the expected fact names no entity, or the extracted one names the same: equal
+    once lower-cased and stripped of titles and address folders, or one's words a
+    subset of the other's ("Greg" and "Greg Lindqvist").
+Pairs are taken one-to-one, greedily, best overlap first. Precision is matched
+extracted / extracted, recall matched expected / expected; per category, precision goes
+by the extracted fact's category and recall by the expected one's (a matched pair with
+different categories counts for both, and the category agreement is printed apart).
+
+`--extractor llm` serves the recorded answers (`llm_responses.jsonl`, the assistant
+message a model would return for each entry; how they were made: the data folder's
+README) from the tests' fake OpenAI-compatible endpoint on 127.0.0.1
+(`tests/heartbeat/fake_llm.py`) and runs `vault_app.heartbeat.llm.LlmExtractor`
+against it: real HTTP, the extractor's own parsing, dates and gate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import re
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from vault_app.heartbeat import model  # noqa: E402
+
+DATA = ROOT / "benchmarks" / "data" / "extraction"
+MATCH_DICE = 0.6
+REPEAT = 5
+_STOP_WORDS = (
+    "a an the of to in on at for and or but is are was were be been being has have had "
+    "do does did with by from that this it its his her their them they he she him as so "
+    "no not s user household who which will would can could should there than then "
+    "also into out up about any all each every"
+)
+STOP = frozenset(_STOP_WORDS.split())
+TITLES = ("dr.", "dr", "mr.", "mr", "mrs.", "mrs", "ms.", "ms")
+
+
+@dataclass(frozen=True)
+class Expected:
+    fact: str
+    category: str
+    entity: str | None
+
+
+@dataclass(frozen=True)
+class Labeled:
+    entry: model.Entry
+    facts: tuple[Expected, ...]
+    split: str
+    id: str
+
+
+def load(path: Path = DATA / "entries.jsonl") -> list[Labeled]:
+    items: list[Labeled] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        agent = row.get("agent")
+        where = f"agents/{agent}/daily" if agent else "global/daily"
+        entry = model.Entry(
+            path=f"{where}/{row['date']}.md",
+            date=dt.date.fromisoformat(row["date"]),
+            time=row["time"],
+            text=row["text"],
+            agent=agent,
+        )
+        facts = tuple(Expected(f["fact"], f["category"], f.get("entity")) for f in row["facts"])
+        items.append(Labeled(entry, facts, row.get("split", "dev"), row["id"]))
+    return items
+
+
+# -- matching ------------------------------------------------------------------------------
+
+
+def content_words(text: str) -> frozenset[str]:
+    words = set()
+    for token in re.findall(r"[a-z0-9]+", text.lower()):
+        if token in STOP:
+            continue
+        words.add(token[:-1] if len(token) > 3 and token.endswith("s") else token)
+    return frozenset(words)
+
+
+def dice(a: frozenset[str], b: frozenset[str]) -> float:
+    return 2 * len(a & b) / (len(a) + len(b)) if a or b else 0.0
+
+
+def _entity_words(name: str) -> frozenset[str]:
+    name = name.strip().lower().rsplit("/", 1)[-1].replace("-", " ")
+    words = [w.strip(".,'’") for w in name.split()]
+    words = [w.removesuffix("'s").removesuffix("’s") for w in words if w and w not in TITLES]
+    return frozenset(words)
+
+
+def same_entity(expected: str | None, got: str | None) -> bool:
+    if not expected:
+        return True
+    if not got:
+        return False
+    a, b = _entity_words(expected), _entity_words(got)
+    return bool(a and b) and (a <= b or b <= a)
+
+
+def match(expected: Iterable[Expected], got: Iterable[model.Candidate]) -> list[tuple[int, int]]:
+    """One-to-one greedy pairs (expected index, extracted index), best overlap first."""
+    exp, ext = list(expected), list(got)
+    pairs = []
+    for i, e in enumerate(exp):
+        ew = content_words(e.fact)
+        for j, x in enumerate(ext):
+            score = dice(ew, content_words(x.fact))
+            if score >= MATCH_DICE and same_entity(e.entity, x.entity):
+                pairs.append((score, i, j))
+    pairs.sort(key=lambda p: (-p[0], p[1], p[2]))
+    used_e: set[int] = set()
+    used_x: set[int] = set()
+    out = []
+    for _, i, j in pairs:
+        if i not in used_e and j not in used_x:
+            used_e.add(i)
+            used_x.add(j)
+            out.append((i, j))
+    return out
+
+
+# -- scoring -------------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    expected: int = 0
+    extracted: int = 0
+    matched_e: int = 0
+    matched_x: int = 0
+
+    def line(self, label: str) -> str:
+        p = self.matched_x / self.extracted if self.extracted else float("nan")
+        r = self.matched_e / self.expected if self.expected else float("nan")
+        f = 2 * p * r / (p + r) if p + r else 0.0
+        return (
+            f"{label:<14} precision {p:5.3f}  recall {r:5.3f}  F1 {f:5.3f}"
+            f"   (expected {self.expected}, extracted {self.extracted}, matched {self.matched_e})"
+        )
+
+
+def score(
+    items: list[Labeled], results: dict[str, list[model.Candidate]], show: str | None
+) -> None:
+    overall, by_split = Tally(), defaultdict(Tally)
+    by_cat: dict[str, Tally] = defaultdict(Tally)
+    agree = pairs_total = 0
+    empty_entries = empty_fp = 0
+    for item in items:
+        got = results.get(item.id, [])
+        pairs = match(item.facts, got)
+        for tally in (overall, by_split[item.split]):
+            tally.expected += len(item.facts)
+            tally.extracted += len(got)
+            tally.matched_e += len(pairs)
+            tally.matched_x += len(pairs)
+        for fact in item.facts:
+            by_cat[fact.category].expected += 1
+        for cand in got:
+            by_cat[str(cand.category)].extracted += 1
+        for i, j in pairs:
+            by_cat[item.facts[i].category].matched_e += 1
+            by_cat[str(got[j].category)].matched_x += 1
+            pairs_total += 1
+            agree += item.facts[i].category == str(got[j].category)
+        if not item.facts:
+            empty_entries += 1
+            empty_fp += bool(got)
+        if show in (item.split, "all"):
+            _show(item, got, pairs)
+    print(overall.line("overall"))
+    for split in sorted(by_split):
+        print(by_split[split].line(split))
+    for cat in sorted(by_cat):
+        print(by_cat[cat].line(cat))
+    if pairs_total:
+        print(f"category agreement on matched pairs: {agree / pairs_total:.3f}")
+    print(f"entries with nothing durable: {empty_entries}, of which given a fact: {empty_fp}")
+
+
+def _show(item: Labeled, got: list[model.Candidate], pairs: list[tuple[int, int]]) -> None:
+    hit_e = {i for i, _ in pairs}
+    hit_x = {j for _, j in pairs}
+    misses = [f for i, f in enumerate(item.facts) if i not in hit_e]
+    extra = [c for j, c in enumerate(got) if j not in hit_x]
+    if not misses and not extra:
+        return
+    print(f"--- {item.id} [{item.split}] {item.entry.text!r}")
+    for f in misses:
+        print(f"   MISS  {f.category:<12} {f.fact}  (entity {f.entity})")
+    for c in extra:
+        print(f"   EXTRA {c.category!s:<12} {c.fact}  (entity {c.entity})")
+
+
+# -- extractors ----------------------------------------------------------------------------
+
+
+def run_rules(items: list[Labeled]) -> tuple[dict[str, list[model.Candidate]], float]:
+    """Each entry through `RuleExtractor`; the time is the best of `REPEAT` passes over
+    the set (the machine is shared: the best pass is the one least disturbed)."""
+    from vault_app.heartbeat import rules
+
+    extractor = rules.RuleExtractor()
+    extractor.extract([items[0].entry])  # the word lists load once, outside the timing
+    results: dict[str, list[model.Candidate]] = {}
+    best = float("inf")
+    for _ in range(REPEAT):
+        started = time.perf_counter()
+        for item in items:
+            results[item.id] = extractor.extract([item.entry]).candidates
+        best = min(best, time.perf_counter() - started)
+    return results, best
+
+
+def run_llm(items: list[Labeled]) -> tuple[dict[str, list[model.Candidate]], float]:
+    """The recorded answers, served by the tests' fake endpoint on 127.0.0.1 (each keyed
+    by the entry's user message), read by `llm.LlmExtractor` one request per entry."""
+    try:
+        from tests.heartbeat import fake_llm
+        from vault_app.heartbeat import llm
+    except ImportError as exc:  # before the llm helper's branch is merged
+        raise SystemExit(
+            f"--extractor llm needs vault_app.heartbeat.llm and tests/heartbeat/fake_llm.py: {exc}"
+        ) from exc
+    recorded: dict[str, str] = {}
+    for line in (DATA / "llm_responses.jsonl").read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            row: dict[str, Any] = json.loads(line)
+            recorded[row["id"]] = row["content"]
+    answers = {llm.user_message(i.entry): recorded.get(i.id, '{"facts": []}') for i in items}
+    results: dict[str, list[model.Candidate]] = {}
+    with fake_llm.FakeChatEndpoint(fake_llm.recorded(answers)) as endpoint:
+        extractor = llm.LlmExtractor(endpoint.base_url, "recorded", timeout_s=10.0, retries=0)
+        started = time.perf_counter()
+        for item in items:  # one batch per entry, so each entry's candidates stay apart
+            extraction = extractor.extract([item.entry])
+            results[item.id] = extraction.candidates
+            for entry, why in extraction.failed:
+                print(f"failed {item.id} ({entry.ref}): {why}")
+        seconds = time.perf_counter() - started
+    return results, seconds
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--extractor", choices=("rules", "llm"), default="rules")
+    parser.add_argument(
+        "--show", metavar="SPLIT", help="print the misses and extra facts of a split, or all"
+    )
+    args = parser.parse_args(argv)
+    items = load()
+    runner = run_rules if args.extractor == "rules" else run_llm
+    results, seconds = runner(items)
+    facts = sum(len(i.facts) for i in items)
+    splits = ", ".join(f"{n} {k}" for k, n in sorted(Counter(i.split for i in items).items()))
+    print(
+        f"extractor {args.extractor}: {len(items)} entries ({splits}), {facts} "
+        f"expected facts; match: Dice >= {MATCH_DICE} on content words + same entity"
+    )
+    score(items, results, args.show)
+    per_entry = seconds / len(items)
+    print(
+        f"time: {per_entry * 1000:.3f} ms an entry ({seconds:.3f} s for the set; "
+        f"1,000 entries: {per_entry * 1000:.2f} s)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

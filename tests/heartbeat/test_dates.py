@@ -1,0 +1,123 @@
+"""Relative dates made absolute against a fixed entry date; absolute dates read."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from vault_app.heartbeat import dates
+
+ON = dt.date(2026, 11, 20)  # a Friday
+
+
+@pytest.mark.parametrize(
+    ("text", "resolved"),
+    [
+        ("Yesterday the boiler broke.", "On 2026-11-19 the boiler broke."),
+        ("The plumber comes tomorrow.", "The plumber comes on 2026-11-21."),
+        ("Paid it today.", "Paid it on 2026-11-20."),
+        ("She arrived last night.", "She arrived on 2026-11-19."),
+        ("the day before yesterday", "on 2026-11-18"),
+        ("the day after tomorrow", "on 2026-11-22"),
+        ("We met last Friday.", "We met on 2026-11-13."),
+        ("The roofer comes next Tuesday.", "The roofer comes on 2026-11-24."),
+        ("last Monday", "on 2026-11-16"),
+        ("The recital is this Friday.", "The recital is on 2026-11-20."),
+        ("The recital is this Sunday.", "The recital is on 2026-11-22."),
+        ("We painted this Tuesday.", "We painted on 2026-11-17."),
+        ("We went to the vet on Monday.", "We went to the vet on 2026-11-16."),
+        ("The plumber comes on Monday.", "The plumber comes on 2026-11-23."),
+        ("He can come Thursday morning.", "He can come on the morning of 2026-11-26."),
+        ("in 3 days", "on 2026-11-23"),
+        ("in two weeks", "on 2026-12-04"),
+        ("in a couple of weeks", "on 2026-12-04"),
+        ("two weeks ago", "on 2026-11-06"),
+        ("a week ago", "on 2026-11-13"),
+        ("It started last week.", "It started in the week of 2026-11-09."),
+        ("next week", "in the week of 2026-11-23"),
+        ("this weekend we paint", "on the weekend of 2026-11-21 we paint"),
+        ("It closes next month.", "It closes in December 2026."),
+        ("She moved last month.", "She moved in October 2026."),
+        ("in 3 months", "in February 2027"),
+        ("We bought it last year.", "We bought it in 2025."),
+        ("Dry since yesterday.", "Dry since 2026-11-19."),
+        ("Booked for tomorrow.", "Booked for 2026-11-21."),
+        ("Valid until next week.", "Valid until the week of 2026-11-23."),
+        ("An inspection tomorrow morning.", "An inspection on the morning of 2026-11-21."),
+        ("Drafted today's brief.", "Drafted 2026-11-20's brief."),
+    ],
+)
+def test_relative_dates_are_resolved_against_the_entry_date(text: str, resolved: str) -> None:
+    assert dates.resolve(text, ON) == resolved
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We meet every Friday morning.",
+        "Payment comes within two weeks.",
+        "Lessons are on Tuesdays.",
+        "Nothing relative here at all.",
+        "Todayish, yesterdays, Mondays.",
+        "The 1/2 hp pump.",
+        "",
+    ],
+)
+def test_text_without_a_relative_date_comes_back_unchanged(text: str) -> None:
+    assert dates.resolve(text, ON) == text
+
+
+def test_year_and_month_boundaries() -> None:
+    assert dates.resolve("next month", dt.date(2026, 12, 31)) == "in January 2027"
+    assert dates.resolve("last month", dt.date(2027, 1, 15)) == "in December 2026"
+    assert dates.resolve("tomorrow", dt.date(2026, 12, 31)) == "on 2027-01-01"
+    assert dates.resolve("in 1 month", dt.date(2026, 1, 31)) == "in February 2026"
+
+
+def test_dates_in_reads_absolute_and_relative_dates_in_text_order() -> None:
+    text = "Born 3 March 2015; renewed 2026-03-01, due 3/3 and March 4th, 2027. Back tomorrow."
+    assert dates.dates_in(text, ON) == [
+        dt.date(2015, 3, 3),
+        dt.date(2026, 3, 1),
+        dt.date(2026, 3, 3),
+        dt.date(2027, 3, 4),
+        dt.date(2026, 11, 21),
+    ]
+    assert dates.dates_in("Jordan's birthday is October 19.", ON) == [dt.date(2026, 10, 19)]
+    assert dates.dates_in("Sept. 9 and the 12th of May", ON) == [
+        dt.date(2026, 9, 9),
+        dt.date(2026, 5, 12),
+    ]
+
+
+def test_impossible_and_non_dates_are_not_dates() -> None:
+    assert dates.dates_in("February 30, 13/45, 24/7, a 1/2 hp pump, 12x24 tile", ON) == []
+    assert dates.dates_in("score 5/5, rated 4/5, 3/4 of the way", ON) == []
+    assert dates.dates_in("in 5000 days", ON) == []
+    assert dates.dates_in("The roof is 22 years old.", ON) == []
+
+
+def test_a_huge_offset_is_left_alone() -> None:
+    assert dates.resolve("in 999 years", ON) == "in 3025"
+    assert dates.resolve("in 5000 days", ON) == "in 5000 days"
+
+
+@given(
+    st.text(max_size=300), st.dates(min_value=dt.date(1900, 1, 1), max_value=dt.date(2900, 1, 1))
+)
+def test_any_text_and_date_never_fail(text: str, on: dt.date) -> None:
+    out = dates.resolve(text, on)
+    assert isinstance(out, str)
+    assert all(isinstance(day, dt.date) for day in dates.dates_in(text, on))
+
+
+def test_hostile_text_is_read_in_linear_time() -> None:
+    # patterns that would backtrack badly if a quantifier were nested: a long run of
+    # near-matches ("in in in ...", digits, weekdays, blanks) finishes; no timing asserted
+    blobs = ("in " * 100_000, "1/" * 100_000, "on Friday " * 10_000, " " * 500_000, "\x00" * 10**5)
+    for blob in blobs:
+        assert isinstance(dates.resolve(blob, ON), str)
+        assert isinstance(dates.dates_in(blob, ON), list)

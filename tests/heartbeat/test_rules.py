@@ -1,0 +1,305 @@
+"""The rule extractor: each rule, the quality gate, splitting, dates, hostile input."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from vault_app.core import models
+from vault_app.heartbeat import model, rules
+
+ON = dt.date(2026, 11, 20)  # a Friday
+Cat = models.FactCategory
+
+
+def _entry(text: str, agent: str | None = None) -> model.Entry:
+    where = f"agents/{agent}/daily" if agent else "global/daily"
+    return model.Entry(path=f"{where}/{ON}.md", date=ON, time="09:00:00", text=text, agent=agent)
+
+
+def _one(text: str) -> model.Candidate:
+    found = rules.candidates(_entry(text))
+    assert len(found) == 1, found
+    return found[0]
+
+
+# -- the rules -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "category", "entity"),
+    [
+        # explicit requests: the request words go, the rest is categorised by the rules
+        ("Remember that Maya is allergic to peanuts.", "Maya is allergic to peanuts.",
+         Cat.PREFERENCE, "Maya"),
+        ("Note that the main shutoff is behind the shelf.", "The main shutoff is behind the shelf.",
+         Cat.CONTEXT, None),
+        ("Don't forget that Biscuit gets his pill on the first.",
+         "Biscuit gets his pill on the first.", Cat.CONTEXT, "Biscuit"),
+        ("Alex asked me to remember that Jordan hates bleach.", "Jordan hates bleach.",
+         Cat.PREFERENCE, "Jordan"),
+        # preferences, first person named by the documented convention
+        ("I prefer aisle seats on flights.", "The user prefers aisle seats on flights.",
+         Cat.PREFERENCE, None),
+        ("We never schedule anything on Sunday afternoons.",
+         "The household never schedules anything on Sunday afternoons.", Cat.PREFERENCE, None),
+        ("Jordan can't stand cilantro.", "Jordan can't stand cilantro.", Cat.PREFERENCE, "Jordan"),
+        ("Alex usually takes the Subaru to the dealer.",
+         "Alex usually takes the Subaru to the dealer.", Cat.PREFERENCE, "Alex"),
+        ("Theo's favourite dinosaur is the stegosaurus.",
+         "Theo's favourite dinosaur is the stegosaurus.", Cat.PREFERENCE, "Theo"),
+        ('Alex said: "I never want a solar lease."', "Alex never wants a solar lease.",
+         Cat.PREFERENCE, "Alex"),
+        # relationships
+        ("Greg Lindqvist is our neighbor.", "Greg Lindqvist is the household's neighbor.",
+         Cat.RELATIONSHIP, "Greg Lindqvist"),
+        ("Dr. Okafor is Biscuit's vet.", "Dr. Okafor is Biscuit's vet.", Cat.RELATIONSHIP,
+         "Dr. Okafor"),
+        ("The babysitter's name is Priya Raman.", "The babysitter's name is Priya Raman.",
+         Cat.RELATIONSHIP, "Priya Raman"),
+        ("Dana Whitaker at Harbor Mutual is our insurance agent.",
+         "Dana Whitaker at Harbor Mutual is the household's insurance agent.",
+         Cat.RELATIONSHIP, "Dana Whitaker"),
+        # status
+        ("The boiler is broken.", "The boiler is broken.", Cat.STATUS, None),
+        ("Jordan is now on day shifts.", "Jordan is now on day shifts.", Cat.STATUS, "Jordan"),
+        ("Clara moved to Denver.", "Clara moved to Denver.", Cat.STATUS, "Clara"),
+        ("Maya stopped swimming lessons.", "Maya stopped swimming lessons.", Cat.STATUS, "Maya"),
+        ("Summit Roofing quoted $18,400 for the roof.",
+         "Summit Roofing quoted $18,400 for the roof.", Cat.STATUS, "Summit Roofing"),
+        # milestones, dates resolved against the entry's date
+        ("Jordan's birthday is October 19.", "Jordan's birthday is October 19.", Cat.MILESTONE,
+         "Jordan"),
+        ("We got married on June 12, 2015.", "The household got married on June 12, 2015.",
+         Cat.MILESTONE, None),
+        ("Passed the driving exam yesterday.", "Passed the driving exam on 2026-11-19.",
+         Cat.MILESTONE, None),
+        ("Theo started piano last week.", "Theo started piano in the week of 2026-11-09.",
+         Cat.MILESTONE, "Theo"),
+        ("The roof work is scheduled for next Tuesday.",
+         "The roof work is scheduled for 2026-11-24.", Cat.MILESTONE, None),
+        # house rules and routines
+        ("The side gate has to stay closed when contractors are here.",
+         "The side gate has to stay closed when contractors are here.", Cat.PREFERENCE, None),
+        ("Rosa Mendes cleans every other Thursday morning.",
+         "Rosa Mendes cleans every other Thursday morning.", Cat.CONTEXT, "Rosa Mendes"),
+        ("Maya practices piano twice a week.", "Maya practices piano twice a week.", Cat.CONTEXT,
+         "Maya"),
+    ],
+)  # fmt: skip
+def test_each_rule(text: str, fact: str, category: Cat, entity: str | None) -> None:
+    found = _one(text)
+    assert (found.fact, found.category, found.entity) == (fact, category, entity)
+    assert not found.track
+
+
+def test_an_appositive_relationship_is_a_fact_of_its_own() -> None:
+    found = rules.candidates(_entry("My sister Clara lives in Boston."))
+    assert [(c.fact, c.category, c.entity) for c in found] == [
+        ("Clara is the user's sister.", Cat.RELATIONSHIP, "Clara"),
+        ("Clara lives in Boston.", Cat.CONTEXT, "Clara"),
+    ]
+    text = "Maya's best friend is Zoe Park. Zoe's mom, Hannah, does carpool on Mondays."
+    assert [(c.fact, c.entity) for c in rules.candidates(_entry(text))] == [
+        ("Maya's best friend is Zoe Park.", "Zoe Park"),
+        ("Hannah is Zoe's mom.", "Hannah"),
+        ("Hannah does carpool on Mondays.", "Hannah"),
+    ]
+
+
+def test_track_requests_set_track_and_the_entity() -> None:
+    found = _one("Keep track of the water heater.")
+    assert found.track and found.entity == "water heater"
+    assert found.fact == "The user asked to keep track of the water heater."
+    assert _one("Please keep an eye on Biscuit's limp.").entity == "Biscuit"
+    assert _one("Keep track of Maya's chess tournaments this season.").entity == "Maya"
+    assert _one("Keep track of the Prius brakes; they squeak.").entity == "Prius"
+    assert _one("Track the Outback for a while").entity == "Outback"
+
+
+def test_related_names_and_links() -> None:
+    found = _one("Greg Lindqvist is our neighbor; see [[areas/people/greg-lindqvist]] and Helen.")
+    assert found.entity == "Greg Lindqvist"
+    assert found.related == ()  # the semicolon ended the sentence
+    found = _one("Jordan prefers Lakeshore Gas to the co-op; Maya agrees.")
+    assert found.related == ("Lakeshore Gas",)
+    found = _one("Helen prefers [[areas/people/rosa-mendes|Rosa]] and Dr. Okafor on Mondays.")
+    assert found.fact == "Helen prefers Rosa and Dr. Okafor on Mondays."
+    assert found.entity == "Helen"
+    assert found.related == ("areas/people/rosa-mendes", "Dr. Okafor")
+
+
+def test_a_linked_subject_is_the_entity_by_its_address() -> None:
+    found = _one("[[areas/people/jordan]] prefers text messages during the day.")
+    assert found.fact == "Jordan prefers text messages during the day."
+    assert found.entity == "areas/people/jordan"
+    found = _one("[[areas/people/greg-lindqvist|Greg]] is our neighbor.")
+    assert found.fact == "Greg is the household's neighbor."
+    assert found.entity == "areas/people/greg-lindqvist"
+
+
+def test_without_a_subject_name_the_first_named_entity_is_the_entity() -> None:
+    found = _one("The car loan on the Outback is paid off as of today.")
+    assert found.entity == "Outback"
+    assert found.fact == "The car loan on the Outback is paid off as of 2026-11-20."
+
+
+def test_a_common_noun_or_an_acronym_opening_a_sentence_is_no_entity() -> None:
+    assert _one("Payment is $2,100 after the deductible.").entity is None
+    assert _one("Replaced the furnace filter (16x25x1, MERV 11).").entity is None
+    assert _one("Groceries came in at $910 for September.").entity is None
+
+
+def test_a_pronoun_stands_for_the_person_named_before() -> None:
+    found = rules.candidates(_entry("Helen's birthday is December 2. She loves orchids."))
+    assert [(c.fact, c.entity) for c in found] == [
+        ("Helen's birthday is December 2.", "Helen"),
+        ("Helen loves orchids.", "Helen"),
+    ]
+
+
+def test_reported_speech_possessive_pronouns_and_dashes() -> None:
+    found = rules.candidates(_entry("Greg told us he's selling his house in the spring."))
+    assert [(c.fact, c.entity) for c in found] == [
+        ("Greg is selling his house in the spring.", "Greg")
+    ]
+    found = rules.candidates(_entry("Maya won a game. Her coach, Mr. Feld, is pleased."))
+    assert ("Mr. Feld is Maya's coach.", "Mr. Feld") in [(c.fact, c.entity) for c in found]
+    found = rules.candidates(_entry("Jordan can't eat gluten — the doctor confirmed it."))
+    assert [c.fact for c in found] == ["Jordan can't eat gluten."]
+    assert _one("The premium goes to $1,840 on March 1.").category is Cat.STATUS
+
+
+def test_two_preferences_of_one_subject_are_two_facts() -> None:
+    found = rules.candidates(_entry("Jordan hates cilantro and loves anything with lemon."))
+    assert [c.fact for c in found] == [
+        "Jordan hates cilantro.",
+        "Jordan loves anything with lemon.",
+    ]
+
+
+# -- the gate ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thanks!", "ok", "Good morning Alex", "how are you", "ok thanks, good night",
+        "Sounds good, thank you!", "lol ok",
+        "Maybe we should repaint the hallway.", "I think the boiler is broken.",
+        "Perhaps Jordan prefers tea.", "The gutters might need cleaning.",
+        "Not sure the roof is done.", "The claim is probably covered.",
+        "Is the roof covered by the policy?", "Can you book the plumber?",
+        "Where did I put the key", "Remind me to call the dentist.",
+        "Roof check", "Bucket and towels under the spot.", "Storm follow-up for Alex:",
+        "x" * (rules.MAX_SENTENCE + 1),
+    ],
+)  # fmt: skip
+def test_the_gate_drops_small_talk_hedges_questions_and_fragments(text: str) -> None:
+    assert not rules.passes_gate(text)
+    assert rules.candidates(_entry(text)) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The boiler is broken.", "Jordan prefers text messages.", "We never schedule Sundays.",
+        "Greg Lindqvist is our neighbor.", "Theo started piano.", "Theo lost his first tooth.",
+        "Rosa cleans every other Thursday.", "User prefers aisle seats.", "Maya is vegetarian.",
+        "Jordan's birthday is October 19.", "Always ask Jordan before buying anything big.",
+    ],
+)  # fmt: skip
+def test_the_gate_lets_facts_through(text: str) -> None:
+    assert rules.passes_gate(text)
+
+
+# -- splitting -----------------------------------------------------------------------------
+
+
+def test_entries_split_into_lines_bullets_and_sentences() -> None:
+    text = (
+        "Budget review with Jordan. Decisions:\n\n"
+        "- the bathroom remodel is capped at $15,000\n"
+        "* Jordan wants a $500 buffer\n"
+        "1. Dr. Okafor is Biscuit's vet. St. Anne's is Jordan's hospital!\n"
+        "- [ ] Theo started soccer; the boiler is fixed\n"
+        "## A heading line\n"
+    )
+    assert list(rules.sentences(text)) == [
+        "Budget review with Jordan.",
+        "Decisions:",
+        "the bathroom remodel is capped at $15,000",
+        "Jordan wants a $500 buffer",
+        "Dr. Okafor is Biscuit's vet.",
+        "St. Anne's is Jordan's hospital!",
+        "Theo started soccer",
+        "the boiler is fixed",
+    ]
+    facts = [c.fact for c in rules.candidates(_entry(text))]
+    assert "The bathroom remodel is capped at $15,000." in facts
+    assert "Jordan wants a $500 buffer." in facts
+    assert "Theo started soccer." in facts
+    assert "The boiler is fixed." in facts
+
+
+def test_a_fact_said_twice_in_an_entry_is_one_candidate() -> None:
+    assert len(rules.candidates(_entry("The boiler is broken.\nThe boiler is broken."))) == 1
+
+
+# -- the extractor -------------------------------------------------------------------------
+
+
+def test_the_extractor_implements_the_protocol_and_keeps_entries_apart() -> None:
+    extractor: model.Extractor = rules.RuleExtractor()
+    assert extractor.name == "rules"
+    first, second = _entry("Jordan hates cilantro."), _entry("Thanks!", agent="household")
+    extraction = extractor.extract([first, second])
+    assert extraction.failed == []
+    assert [(c.fact, c.entry) for c in extraction.candidates] == [("Jordan hates cilantro.", first)]
+    assert extractor.extract([]).candidates == []
+
+
+# -- hostile input -------------------------------------------------------------------------
+
+
+def test_a_one_megabyte_entry_is_read_without_failing() -> None:
+    blob = ("The boiler is broken and Jordan prefers tea " * 25_000)[: 1 << 20]
+    assert rules.candidates(_entry(blob)) == []  # one run-on "sentence": not a fact
+    many = "The boiler is broken. " * 50_000
+    assert len(rules.candidates(_entry(many))) == 1
+    for blob in ("a" * (1 << 20), "Alex Bob " * 120_000, "I " * 500_000, "[[" * 300_000,
+                 "My sister " * 100_000, "- " * 500_000, "on Friday " * 100_000):  # fmt: skip
+        assert isinstance(rules.candidates(_entry(blob)), list)
+
+
+def test_control_characters_read_as_blanks() -> None:
+    found = rules.candidates(
+        _entry("Jordan\x00 hates\x1b cilantro.\x07\nThe boiler\x0b is broken.")
+    )
+    assert [c.fact for c in found] == ["Jordan hates cilantro.", "The boiler is broken."]
+    assert not rules.passes_gate("\x00\x01\x02")
+
+
+@given(st.text(max_size=400))
+def test_any_text_makes_well_formed_candidates(text: str) -> None:
+    for candidate in rules.candidates(_entry(text)):
+        assert candidate.fact and candidate.fact[-1] in ".!"
+        assert candidate.category in Cat
+        assert candidate.entity is None or candidate.entity.strip() == candidate.entity
+        assert len(candidate.related) <= 12
+
+
+HOUSEHOLD_WORDS = [
+    "Jordan", "prefers", "is", "my", "sister", "Maya's", "the", "boiler", "broken", "yesterday",
+    "remember", "that", ".", ";", "?", "next", "Friday", "$40", "She", "and", "loves", "tea",
+    "Dr.", "Okafor", "keep", "track", "of:", "\n-", "[[areas/pets]]",
+]  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(HOUSEHOLD_WORDS), max_size=40))
+def test_sentences_of_household_words_never_fail(words: list[str]) -> None:
+    text = " ".join(words)
+    assert isinstance(rules.candidates(_entry(text)), list)

@@ -1,0 +1,219 @@
+"""The rules' patterns, compiled once from the word lists in `data/rules.toml`.
+
+`rules` reads sentences with these; they live apart so the extractor's logic reads on
+its own. Case matters in them: a name is a capitalised word, so no pattern that holds
+`NAME` is compiled with re.IGNORECASE (it would take any four words for a name); the
+case-blind parts are scoped with `(?i:...)`. Every quantifier is bounded and none is
+nested, and `rules` caps a sentence's length before any of them runs.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+import re
+import tomllib
+from collections.abc import Iterable
+from typing import Any
+
+NAME = (
+    r"(?:Dr\.\s|Mr\.\s|Mrs\.\s|Ms\.\s|St\.\s)?[A-Z][a-zA-Z’-]{0,30}(?:\s[A-Z][a-zA-Z’-]{0,30}){0,3}"
+)
+_FUNCTION = "and|or|of|in|on|at|for|with|to|from|under|by|over|near|into|the|a|an|down|up|out"
+# after a word in -s these make it a plural noun, not a verb: "Home repairs will need"
+_AUX = "will|are|were|have|had|can|could|should|would|must|need|cost|go|come|do|don't"
+_WEEKDAY = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+LINK = re.compile(r"\[\[([^\[\]|\n]{1,120})(?:\|([^\[\]\n]{0,120}))?\]\]")
+_CAP_WORD = r"[A-Z][a-zA-Z’]{0,30}(?:-[A-Za-z][a-zA-Z’]{0,30}){0,3}(?![\w-])"
+CAPS = re.compile(
+    r"(?<![\w’'-])(?:Dr\.|St\.|" + _CAP_WORD + r")(?:\s(?:&\s)?" + _CAP_WORD + r"){0,4}"
+)
+
+
+@functools.cache
+def words() -> dict[str, Any]:
+    text = importlib.resources.files("vault_app.heartbeat").joinpath("data/rules.toml")
+    return tomllib.loads(text.read_text(encoding="utf-8"))
+
+
+def alt(phrases: Iterable[str]) -> str:
+    """A regex alternation of literal phrases, longest first, spaces matching any blank."""
+    ordered = sorted(set(phrases), key=len, reverse=True)
+    return "|".join(re.escape(p).replace(r"\ ", r"\s+").replace("'", "['’]") for p in ordered)
+
+
+class Patterns:
+    """The compiled rules (built once from rules.toml)."""
+
+    def __init__(self, lists: dict[str, Any]) -> None:
+        gate = lists["gate"]
+        # case-blind for the words, never for the name: under re.IGNORECASE `NAME`
+        # would take any four words ("ok the boiler is broken")
+        self.small_talk = re.compile(
+            r"^(?:(?i:" + alt(gate["small_talk"]) + r")[\s,.!]*){1,4}(?:\s*" + NAME + r")?[\s.!]*$"
+        )
+        self.hedge = re.compile(r"\b(?:" + alt(gate["hedges"]) + r")\b", re.IGNORECASE)
+        self.chore = re.compile(r"(?:^|\b)(?:" + alt(gate["chores"]) + r")", re.IGNORECASE)
+        self.verb = re.compile(
+            r"(?i:\b(?:" + alt(gate["verbs"]) + r")\b|\b[a-z]{3,20}ed\b|['’](?:s|re|ve|m|d|ll)\b"
+            r"|\b(?:never|always|usually|often|rarely|sometimes|to)\s+[a-z]{2,20}\b)"
+            r"|^(?:I|We|They|He|She|You)\s+[a-z]"
+            r"|^[A-Z][a-z]{1,30}(?:\s[A-Z][a-z]{1,30}){0,2}\s+(?!(?:" + _FUNCTION + r")\b)"
+            r"[a-z]{2,20}\b"  # "Rosa cleans", "Theo lost": a name and a verb
+        )
+        self.question = re.compile(
+            r"^(?:who|what|when|where|why|how|which|should|shall|could|would|can|do|does|"
+            r"did|is|are|was|were|will|have|has|any)\b[^.!]{0,200}$",
+            re.IGNORECASE,
+        )
+        self.not_names = frozenset(lists["names"]["not_names"])
+        self.abbreviations = frozenset(lists["names"]["abbreviations"])
+        roles = alt(lists["relationship"]["roles"])
+        subject = r"(?P<subj>I|We|" + NAME + r"|The\s+kids|Both\s+kids|The\s+family)"
+        self.speaker = re.compile(
+            r"^(?P<who>" + NAME + r")\s*(?:said|says|told\s+(?:me|us)|mentioned|wrote"
+            r"|explained|confirmed)?(?:\s+that)?\s*[:,]?\s+[\"“](?P<rest>.{3,400}?)[\"”]?\s*$"
+            r"|^(?P<who2>" + NAME + r")\s+(?:said|says|told\s+(?:me|us)|mentioned)"
+            r"(?:\s+that)?\s*[:,]?\s+(?P<rest2>.{3,400})$"
+            r"|^(?P<who3>" + NAME + r"):\s+(?P<rest3>.{3,400})$"
+        )
+        self.remember = re.compile(
+            r"^(?:(?i:please|also|and|oh|btw|fyi)[\s,]+)?(?:(?:" + NAME + r"|I|[Ww]e)\s+"
+            r"(?:asked|wants|want|told)\s+(?:me|us|you)\s+to\s+)?"
+            r"(?i:remember|note|keep\s+in\s+mind|for\s+the\s+record|do\s+not\s+forget|"
+            r"don['’]t\s+forget|never\s+forget|make\s+a\s+note|note\s+to\s+self)"
+            r"(?:\s+that|\s*:|\s*,)\s*(?P<rest>.{3,400})$"
+        )
+        self.track = re.compile(
+            r"^(?:(?:please|also|and)[\s,]+)?(?:(?:can|could)\s+you\s+)?"
+            r"(?:keep\s+track\s+of|keep\s+tabs\s+on|keep\s+an\s+eye\s+on|track|start\s+tracking|"
+            r"monitor)\s+(?P<what>(?:the\s+|our\s+|my\s+)?[A-Za-z][\w’'&-]{0,30}(?:\s[\w’'&-]{1,30}){0,3}?)"
+            r"(?=\s*(?:$|[.,;:!(—-]|\s(?:for|from|and|so|because|until|please|now|going|this|next"
+            r"|every|at|in|on|while|over|during)\b))",
+            re.IGNORECASE,
+        )
+        self.birthday = re.compile(
+            r"\b(?P<who>" + NAME + r")['’]s\s+(?:\w+\s+){0,2}(?P<what>birthday|anniversary|"
+            r"name\s+day|due\s+date|wedding|graduation|recital|surgery|appointment|exam)\b",
+        )
+        self.event = re.compile(
+            r"\b(?:" + alt(lists["milestone"]["events"]) + r")\b", re.IGNORECASE
+        )
+        self.rel_is = re.compile(
+            r"^(?P<x>" + NAME + r")(?:\s\([^)]{1,40}\))?(?:\s(?:at|from|of)\s" + NAME + r")?"
+            r"\s+(?:is|was|are)\s+"
+            r"(?:(?P<pos>my|our|the|(?:" + NAME + r")['’]s)\s+(?:new\s+|old\s+|favou?rite\s+|"
+            r"regular\s+|usual\s+|family\s+|youngest\s+|oldest\s+|older\s+|younger\s+|"
+            r"little\s+|big\s+|best\s+|next-door\s+)?(?P<y>" + roles + r")"
+            r"|(?P<pos2>my|our|(?:"
+            + NAME
+            + r")['’]s)\s+(?P<y2>[a-z][a-z-]{1,30}(?:\s[a-z][a-z-]{1,30})?))\b",
+        )
+        self.rel_my = re.compile(
+            r"\b(?P<pos>[Mm]y|[Oo]ur|(?:" + NAME + r")['’]s)\s+(?:new\s+|old\s+|"
+            r"favou?rite\s+|youngest\s+|oldest\s+|older\s+|younger\s+|little\s+|big\s+|best\s+)?"
+            r"(?P<y>" + roles + r")\s*,?\s+(?:is\s+(?:called|named)\s+)?(?P<x>" + NAME + r")\b",
+        )
+        self.rel_name = re.compile(
+            r"\b(?P<pos>[Mm]y|[Oo]ur|[Tt]he|(?:" + NAME + r")['’]s)\s+(?P<y>" + roles + r")"
+            r"['’]s\s+name\s+is\s+(?P<x>" + NAME + r")\b"
+            r"|\b(?P<pos2>[Mm]y|[Oo]ur|(?:" + NAME + r")['’]s)\s+(?P<y2>" + roles + r")\s+is\s+"
+            r"(?:called\s+|named\s+)?(?P<x2>" + NAME + r")\b",
+        )
+        self.preference = re.compile(
+            r"^(?:(?i:also|and|but|so|oh|btw)[\s,]+)?" + subject + r"\s+"
+            r"(?:(?:really|also|still|definitely|strongly|much|both|all|absolutely|generally)\s+){0,2}"
+            r"(?P<verb>" + alt(lists["preference"]["verbs"]) + r")\b(?!\s+(?:me|us|you)\s+to\b)"
+        )
+        self.favourite = re.compile(
+            r"\b(?P<subj>[Mm]y|[Oo]ur|(?:"
+            + NAME
+            + r")['’]s)\s+favou?rite(?:\s\w{2,30}){0,2}\s+is\b"
+        )
+        self.status_is = re.compile(
+            r"^(?P<subj>(?:[Tt]he|[Oo]ur|[Mm]y|"
+            + NAME
+            + r"['’]s)\s+[\w’'&-]{1,30}(?:\s[\w’'&-]{1,30}){0,4}?"
+            r"|" + NAME + r")\s+(?:is|are|was|were|has\s+been|have\s+been|got|went|"
+            r"(?:has\s+|have\s+)?(?:stayed|remained)|stays|remains)\s+"
+            r"(?:now\s+|finally\s+|already\s+|officially\s+|still\s+|fully\s+|all\s+){0,2}"
+            r"(?:(?:" + alt(lists["status"]["states"]) + r")\b|now\b)",
+        )
+        self.status_change = re.compile(
+            r"^(?:(?:also|and|so)[\s,]+)?(?P<subj>I|We|" + NAME + r"|(?:[Tt]he|[Oo]ur|[Mm]y)\s+"
+            r"[\w’'-]{1,30}(?:\s[\w’'-]{1,30}){0,2}?)\s+(?:(?:has|have|had|just|finally|officially)\s+){0,2}"
+            r"(?:" + alt(lists["status"]["changes"]) + r")\b",
+        )
+        self.subject_name = re.compile(
+            r"(?P<name>" + NAME + r")(?=['’]s\b|\s+(?:and|&)\s+[A-Z]"
+            r"|\s+(?:(?:has|have|had|just|finally)\s+)?"
+            r"(?:[a-z]{2,20}ed|[a-z]{2,20}s\b(?!\s+(?:"
+            + _AUX
+            + r")\b)|"
+            + alt(gate["verbs"])
+            + r")\b)"
+        )
+        grammar = lists["grammar"]
+        self.keep = frozenset(grammar["keep"])
+        self.first_person = re.compile(
+            r"\b(?P<c>I['’]m|I['’]ve|I['’]d|I['’]ll|we['’]re|we['’]ve|we['’]d|we['’]ll)"
+            r"|\b(?P<pro>I|we|We)\b(?P<tail>(?:\s+(?:" + alt(grammar["adverbs"]) + r")){0,2}"
+            r"\s+(?P<verb>[A-Za-z'’]{1,20}))?"
+            r"|\b(?P<obj>me|us)\b|\b(?P<pos>[Mm]y|[Oo]ur|mine|ours)\b"
+        )
+        self.pronoun = re.compile(r"^(?:She|He)(?P<c>['’](?:d|s|ll))?\s+(?=[a-z])")
+        self.possessive = re.compile(r"^(?:Her|His)\s+(?=[a-z])")  # "Her coach, Mr. Feld, …"
+        self.reported = re.compile(
+            r"^(?P<who>" + NAME + r")\s+(?:says|said|mentioned|told\s+(?:me|us)|explained)"
+            r"(?:\s+that)?\s+(?:she|he)(?P<c>['’](?:d|s|ll))?\s+(?=[a-z'’])"
+        )
+        self.and_preference = re.compile(
+            r"\s(?:,\s*)?(?:and|but)\s+(?:also\s+|still\s+|really\s+)?(?P<verb>"
+            + alt(lists["preference"]["verbs"])
+            + r")\b"
+        )
+        self.routine = re.compile(
+            r"\b(?:every|each)\s+(?:other\s+|single\s+)?(?:day|night|week|month|year|quarter|"
+            r"morning|evening|weekday|weekend|spring|summer|fall|autumn|winter|"
+            + _WEEKDAY
+            + r")\b|\bon\s+(?:"
+            + _WEEKDAY
+            + r")s\b|\b(?:once|twice|\w+\s+times)\s+a\s+(?:day|week|month|year)\b"
+            r"|(?:\d|\b(?:[a-z]{2,20}s|times|once|twice))\s+(?:a|an|per)\s+(?:day|week|month|year|hour)\b"
+            r"|\b(?:daily|weekly|monthly|yearly)\b",
+            re.IGNORECASE,
+        )
+        self.future = re.compile(
+            r"\b(?:will|is\s+coming|are\s+coming|can\s+come|comes|arrives|is\s+due|are\s+due|"
+            r"starts|begins|is\s+on|are\s+on)\b"
+        )
+        self.money = re.compile(
+            r"^(?P<subj>[A-Z][\w’'&-]{0,30}(?:\s[\w’'&-]{1,30}){0,6}?)\s+"
+            r"(?:(?:now|still|already)\s+)?(?:is|are|was|were|costs?|quoted|holds|approved|"
+            r"(?:went\s+up|dropped|rose|fell|came\s+down|was\s+raised|was\s+lowered|goes\s+up"
+            r"|goes|will\s+go|increases|rises|drops|will\s+be)\s+to|will\s+be|"
+            r"came\s+(?:in\s+)?(?:at|to))\s+(?:about\s+|around\s+|roughly\s+)?\$\d"
+        )
+        self.now_verb = re.compile(r"^(?P<subj>.{1,60}?)\s+now\s+(?:[a-z]{2,20}s|is|are|has)\b")
+        self.done = re.compile(
+            r"^(?i:" + alt(lists["status"]["done"]) + r")\s+(?:the|our|my|a|an|" + NAME + r")\b"
+        )
+        self.about = re.compile(  # where someone lives, works, studies: "Clara lives in Boston"
+            r"^" + NAME + r"\s+(?:lives|lived|works|worked|studies|studied|goes\s+to|is\s+from"
+            r"|grew\s+up|was\s+born|teaches)\b"
+        )
+        # a standing rule of the house: "the side gate has to stay closed", "must be clear"
+        self.house_rule = re.compile(
+            r"^(?:[Tt]he|[Oo]ur|[Mm]y|[Aa]ll|[Ee]very|" + NAME + r")(?:\s[\w’'&-]{1,30}){0,5}?\s+"
+            r"(?:must|has\s+to|have\s+to|should\s+always|should\s+never)\s+(?:always\s+|never\s+)?"
+            r"(?:be|stay|go|get|have|use|keep)\b"
+        )
+        self.thing = re.compile(r"^(?:[Tt]he|[Oo]ur|[Mm]y)\s+[a-z]")
+        self.pronoun_object = re.compile(r"\s+(?:him|her|it|them|that|this|those|these)\b")
+        self.owner = re.compile(r"^(?P<name>" + NAME + r")['’]s\s")
+        self.now_is = re.compile(r"\b(?:is|are)\s+now\b|\bno\s+longer\b", re.IGNORECASE)
+
+
+@functools.cache
+def patterns() -> Patterns:
+    return Patterns(words())
