@@ -4,8 +4,11 @@
 Its `tick()` takes the vault's lease if it can (another process holding it: nothing to
 do, `[]`), reads the schedule (`schedule.due`) with the vault's current settings, runs
 the heartbeat and then the synthesis when due, saves the schedule and returns the run
-records. The lease, once taken, is kept until `close()` (or the process's end), so the
-runner that started first keeps running the vault.
+records. `once()` is `heartbeat --once`: a heartbeat now, due or not (trigger "once"),
+and the synthesis if due; None when another process holds the lease. The lease, once
+taken, is kept until `close()` (or the process's end), so the runner that started first
+keeps running the vault. `stopping` (an Event) asks a heartbeat in progress to end after
+its current entry; `close()` sets it, waits for the tick, and releases the lease.
 
 `Ticker` calls a runner's `tick()` every `every_s` seconds on a worker thread, the first
 tick at once. `stop()` asks a heartbeat in progress to end after its current entry
