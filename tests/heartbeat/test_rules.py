@@ -81,6 +81,10 @@ def _one(text: str) -> model.Candidate:
          Cat.MILESTONE, "Theo"),
         ("The roof work is scheduled for next Tuesday.",
          "The roof work is scheduled for 2026-11-24.", Cat.MILESTONE, None),
+        # what someone or something is
+        ("Jordan is an ICU nurse at St. Anne's.", "Jordan is an ICU nurse at St. Anne's.",
+         Cat.CONTEXT, "Jordan"),
+        ("The roof is about 22 years old.", "The roof is about 22 years old.", Cat.CONTEXT, None),
         # house rules and routines
         ("The side gate has to stay closed when contractors are here.",
          "The side gate has to stay closed when contractors are here.", Cat.PREFERENCE, None),

@@ -208,6 +208,14 @@ class Patterns:
             r"(?:must|has\s+to|have\s+to|should\s+always|should\s+never)\s+(?:always\s+|never\s+)?"
             r"(?:be|stay|go|get|have|use|keep)\b"
         )
+        # what someone or something is: "Jordan is an ICU nurse", "The roof is 22 years old"
+        self.descriptor = re.compile(
+            r"^(?:"
+            + NAME
+            + r"|(?:[Tt]he|[Oo]ur|[Mm]y)\s+[a-z][\w’'-]{1,30}(?:\s[a-z][\w’'-]{1,30})?)"
+            r"\s+(?:is|are)\s+(?:(?:a|an)\s+(?!bit\b|little\b|lot\b|good\s+day\b)[a-zA-Z]"
+            r"|(?:about\s+|nearly\s+|almost\s+|over\s+)?\d{1,3}\s+(?:years?|months?)\s+old\b)"
+        )
         self.thing = re.compile(r"^(?:[Tt]he|[Oo]ur|[Mm]y)\s+[a-z]")
         self.pronoun_object = re.compile(r"\s+(?:him|her|it|them|that|this|those|these)\b")
         self.owner = re.compile(r"^(?P<name>" + NAME + r")['’]s\s")

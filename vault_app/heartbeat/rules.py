@@ -329,6 +329,8 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
         return Category.STATUS, _subject_name(sentence, pats)
     if pats.house_rule.match(sentence) and not dated:
         return Category.PREFERENCE, subject
+    if pats.descriptor.match(sentence) and not dated:
+        return Category.CONTEXT, subject
     if subject and (pats.routine.search(sentence) or pats.about.match(sentence)):
         return Category.CONTEXT, subject
     return None
