@@ -4,11 +4,12 @@
     python benchmarks/bench_heartbeat.py --demo-only     # the demo vault only (no big copy)
     python benchmarks/bench_heartbeat.py --entries 2000 --seed 3
 
-Each vault is a COPY in a temporary folder (the demo vault made by `Vault.create` +
-`demo.populate`-equivalent `vault-app init --demo`; the 200,000-fact vault
-`/work/bench-vaults/v10000x20-s1` copied with `cp -a`, about a minute: the original is
-never written). Into the copy go `--entries` entries spread over the last 20 days, in the
-global notes and each agent's, written as `vault.append_daily` writes them. The texts are
+Each vault is a COPY in a temporary folder (the demo vault made by `vault-app init
+--demo`; the 200,000-fact vault `/work/bench-vaults/v10000x20-s1` copied with `cp -a`:
+the original is never written). Into the copy go `--entries` entries spread over the
+last 20 days, in the global notes and each agent's, written as `vault.append_daily`
+writes them, then `os.sync()` (the timed run's fsyncs do not wait for the copy's
+writeback: a vault at rest with new entries). The texts are
 household talk generated from a seed: preferences and relationships of people the vault
 knows (names from its entities' summary titles), "remember that ..." notes, status with
 relative dates, people the vault does not know yet (deferred, then created on their
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import os
 import random
 import shutil
 import subprocess
@@ -136,6 +138,9 @@ def bench(root: Path, label: str, count: int, seed: int) -> None:
     started = time.perf_counter()
     add_entries(vault, count, seed)
     print(f"{label}: {count} entries appended in {time.perf_counter() - started:.1f} s")
+    # the copy's and the appends' dirty pages flushed first: the run's fsyncs then wait
+    # for the run's own writes, as on a vault at rest
+    os.sync()
     started = time.perf_counter()
     record = run.run_heartbeat(root, runner="cli", trigger="once", now=NOW)
     took = time.perf_counter() - started

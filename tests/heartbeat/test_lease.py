@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
+
+import filelock
 
 from tests.cli_process import REPO
 from vault_app.core.vault import Vault
@@ -75,3 +79,20 @@ def test_an_unreadable_label_still_says_someone_holds_it(vault: Vault) -> None:
     state.path(vault.root, lease.INFO_NAME).write_bytes(b"{torn")
     assert lease.holder(vault.root) == {"holder": "unknown"}
     held.release()
+
+
+def test_a_holder_caught_before_its_label_is_waited_for(vault: Vault) -> None:
+    """Between taking the lock and writing lease.json the holder has no label yet (or
+    an old holder's, naming a process that is gone): `holder` waits for the new one."""
+    stale = {"holder": "serve", "pid": 2**22 + 1, "host": socket.gethostname()}
+    state.write(vault.storage, lease.INFO_NAME, stale, "test")
+    taken = filelock.FileLock(state.path(vault.root, lease.LOCK_NAME), blocking=False)
+    taken.acquire()
+    label = {"holder": "cli", "pid": os.getpid(), "host": socket.gethostname()}
+    writer = threading.Timer(0.3, state.write, (vault.storage, lease.INFO_NAME, label, "test"))
+    writer.start()
+    try:
+        assert lease.holder(vault.root) == label
+    finally:
+        writer.join()
+        taken.release()

@@ -150,3 +150,30 @@ def test_the_extractor_follows_the_settings(tmp_path: Path) -> None:
     from vault_app.core import config
 
     assert run.extractor_for(config.HeartbeatSettings()).name == "rules"
+
+
+class Crashing:
+    """An extractor with a bug: it raises instead of reporting failed entries."""
+
+    name = "crashing"
+
+    def extract(self, entries: list[model.Entry]) -> model.Extraction:
+        raise RuntimeError("index out of range")
+
+
+def test_an_extractor_that_raises_fails_its_entries_and_the_run_says_why(vault: Vault) -> None:
+    vault.append_daily("Maria prefers oat milk in her coffee.", at=at(9))
+    record = beat(vault, Crashing())
+    assert (record.entries, record.failed, record.written) == (1, 1, 0)
+    assert record.error == "extractor crashing failed: index out of range"
+    assert beat(vault).entries == 1  # still before the cursor
+
+
+def test_a_synthesis_that_cannot_read_a_fact_file_says_which(vault: Vault) -> None:
+    vault.create_entity(MARIA)
+    items = vault.paths.entity_dir(MARIA) / "items.json"
+    items.write_text("[{")
+    record = run.run_synthesis(vault.root, runner="cli", trigger="schedule", now=NOW)
+    assert record.error is not None and "items.json" in record.error
+    assert record.error.startswith("1 file(s) not synthesized; first: ")
+    assert items.read_text() == "[{"

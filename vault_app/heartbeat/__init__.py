@@ -18,6 +18,9 @@ and cron all go through it, so none of them double-runs.
     dedup      exact and near duplicates, and changed values that supersede
     run        one heartbeat run, end to end; lease: one runner per vault;
                schedule: when the next heartbeat and synthesis are due (catch-up included)
+    service    the Runner (lease + schedule + runs) that serve, the app and the CLI share,
+               and the Ticker that calls it every 30 s; state: the state files' reads
+               and writes (.vault/heartbeat/)
 
 The package imports core and search only (tests/test_layers.py); no Qt.
 """

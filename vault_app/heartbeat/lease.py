@@ -19,6 +19,7 @@ import datetime as dt
 import os
 import socket
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from vault_app.heartbeat import state
 
 LOCK_NAME = "lease.lock"
 INFO_NAME = "lease.json"
+LABEL_WAIT_S = 2.0  # how long `holder` waits for the label of a holder that just took it
 
 
 class Lease:
@@ -93,7 +95,9 @@ class Lease:
 
 def holder(root: Path) -> dict[str, Any] | None:
     """Who holds the vault's lease now (`lease.json`: holder, pid, host, since), None when
-    nobody does. A holder whose label is unreadable reads as {"holder": "unknown"}.
+    nobody does. A holder whose label is missing or unreadable (after `LABEL_WAIT_S`:
+    it may have just taken the lock) reads as {"holder": "unknown"}; a label naming a
+    process of this host that is gone is waited on the same way, then given as it is.
 
     The probe takes the lock for an instant when it is free; a runner trying at that very
     instant finds it taken and tries again at its next tick.
@@ -111,11 +115,41 @@ def holder(root: Path) -> dict[str, Any] | None:
     else:
         probe.release()
         return None
+    # The holder writes its label just after taking the lock: a label missing, or left by
+    # a holder that is gone, is waited for a moment rather than reported.
+    deadline = time.monotonic() + LABEL_WAIT_S
+    while True:
+        info = _label(root)
+        if info is not None and _alive(info):
+            return info
+        if time.monotonic() >= deadline:
+            return info if info is not None else {"holder": "unknown"}
+        time.sleep(0.02)
+
+
+def _label(root: Path) -> dict[str, Any] | None:
     try:
         info = state.read(root, INFO_NAME)
     except errors.CorruptFileError:
-        info = None
-    return info if info is not None and "holder" in info else {"holder": "unknown"}
+        return None
+    return info if info is not None and "holder" in info else None
+
+
+def _alive(info: dict[str, Any]) -> bool:
+    """Whether the label's process may be the holder: another host's, or a live pid here
+    (POSIX only: Windows has no harmless probe of a pid, so its labels are trusted)."""
+    pid = info.get("pid")
+    if os.name != "posix" or info.get("host") != socket.gethostname():
+        return True
+    if not isinstance(pid, int) or isinstance(pid, bool) or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # alive, another user's
+    return True
 
 
 def describe(info: dict[str, Any]) -> str:

@@ -7,11 +7,11 @@ batches; each candidate fact of an entry then passes, in order,
 2. routing (`routing.Router`): no entity yet (or nothing routable named) keeps it in
    the notes (`deferred`); an entity created now (third mention, or asked to track) is
    made (`created`) and the facts of its earlier mentions are written with this one;
-3. the crash guard: a fact this very entry already wrote (its metadata names the entry)
-   is a rerun after a crash: skipped, counted `deduped`, not marked accessed;
-4. dedup (`dedup.Deduper`): the same or a near-duplicate fact is skipped and marked
+3. dedup (`dedup.Deduper`): the same or a near-duplicate fact is skipped and marked
    accessed (`deduped`; the accesses are written once, at the end of the run, one write
    per entity); the same subject with a changed value supersedes (`superseded`);
+4. the crash guard: a fact found again that this very entry wrote (its metadata names
+   the entry) is a rerun after a crash: skipped too, but not marked accessed;
 5. the write (`written`), by a vault opened as actor "heartbeat": `source="heartbeat"`,
    `agent_id` the entry's agent, `metadata={"heartbeat": {"entry": ref, "extractor": name}}`,
    stamped with the entry's time (never later than now).
@@ -20,7 +20,7 @@ Never loses, never duplicates: an entry joins the cursor only once all its facts
 written, and the cursor (with the mention counts, saved just before it) is saved every
 `SAVE_EVERY` entries and at the end. A SIGKILL between two saves leaves some entries
 before the cursor whose facts are already on disk: the rerun extracts them again and the
-crash guard (3) skips what they wrote. Entries the extractor failed on (the endpoint
+crash guard (4) skips what they wrote. Entries the extractor failed on (the endpoint
 down) or whose facts could not be written stay before the cursor and are retried next
 run (`failed`). A run raises for nothing the extraction or the endpoint does; a problem
 that stops it (a corrupt cursor) is the record's `error`.
@@ -108,6 +108,9 @@ def run_heartbeat(
         record.error = str(exc)
     except OSError as exc:
         record.error = f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")
+    except Exception as exc:  # a bug must not stop the runner: logged and recorded
+        log.exception("the heartbeat failed")
+        record.error = f"unexpected {type(exc).__name__}: {exc} (a bug: please report it)"
     record.duration_s = round(time.perf_counter() - clock, 3)
     runlog.append(vault.storage, record)
     return record
@@ -128,9 +131,19 @@ def run_synthesis(
         record.summaries = sum(1 for r in results if r.changed and r.ref is not None)
         if problems:
             record.failed = len(problems)
-            record.error = f"{len(problems)} file(s) not synthesized, first: {problems[0]}"
+            first = problems[0]
+            where = f" at {first.location}" if first.location else ""
+            record.error = (
+                f"{len(problems)} file(s) not synthesized; first: {first.path}{where}: "
+                f"{first.message}"
+            )
     except errors.VaultError as exc:
         record.error = str(exc)
+    except OSError as exc:
+        record.error = f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")
+    except Exception as exc:  # a bug must not stop the runner: logged and recorded
+        log.exception("the synthesis failed")
+        record.error = f"unexpected {type(exc).__name__}: {exc} (a bug: please report it)"
     record.duration_s = round(time.perf_counter() - clock, 3)
     runlog.append(vault.storage, record)
     return record
@@ -261,13 +274,11 @@ class _Run:
 
     def _place(self, ref: layout.EntityRef, candidate: Candidate) -> None:
         """Dedup, then supersede or write `candidate` in entity `ref`."""
-        if (candidate.entry.ref, candidate.fact) in self._mine(ref):
-            self.record.deduped += 1  # written by this entry before a crash: no access
-            return
         verdict = self.deduper.check(ref, candidate.fact, candidate.category)
         if verdict.kind in ("same", "near") and verdict.fact_id is not None:
-            self.accessed[verdict.fact_id] = ref
             self.record.deduped += 1
+            if (candidate.entry.ref, candidate.fact) not in self._mine(ref):
+                self.accessed[verdict.fact_id] = ref  # (from this entry: a rerun, no access)
             return
         fields = self._fields(ref, candidate)
         if verdict.kind == "update" and verdict.fact_id is not None:
@@ -280,7 +291,8 @@ class _Run:
             fact = self.vault.add_fact(ref, candidate.fact, candidate.category, **fields)
             self.record.written += 1
         self.deduper.added(ref, fact)
-        self._mine(ref).add((candidate.entry.ref, candidate.fact))
+        if ref in self.mine:
+            self.mine[ref].add((candidate.entry.ref, candidate.fact))
 
     def _fields(self, ref: layout.EntityRef, candidate: Candidate) -> dict[str, Any]:
         entry = candidate.entry
@@ -307,7 +319,9 @@ class _Run:
         return out
 
     def _mine(self, ref: layout.EntityRef) -> set[tuple[str, str]]:
-        """(entry ref, text) of the facts of `ref` the heartbeat wrote, read once a run."""
+        """(entry ref, text) of the facts of `ref` the heartbeat wrote: read once a run,
+        and only for an entity where a candidate was found again (the same text is the
+        same verdict, so a fact a crashed run wrote is always found that way)."""
         known = self.mine.get(ref)
         if known is None:
             known = set()

@@ -4,8 +4,11 @@
 Its `tick()` takes the vault's lease if it can (another process holding it: nothing to
 do, `[]`), reads the schedule (`schedule.due`) with the vault's current settings, runs
 the heartbeat and then the synthesis when due, saves the schedule and returns the run
-records. The lease, once taken, is kept until `close()` (or the process's end), so the
-runner that started first keeps running the vault.
+records. `once()` is `heartbeat --once`: a heartbeat now, due or not (trigger "once"),
+and the synthesis if due; None when another process holds the lease. The lease, once
+taken, is kept until `close()` (or the process's end), so the runner that started first
+keeps running the vault. `stopping` (an Event) asks a heartbeat in progress to end after
+its current entry; `close()` sets it, waits for the tick, and releases the lease.
 
 `Ticker` calls a runner's `tick()` every `every_s` seconds on a worker thread, the first
 tick at once. `stop()` asks a heartbeat in progress to end after its current entry
@@ -140,6 +143,7 @@ class Ticker:
         self._wake = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="vault-heartbeat", daemon=True)
         self.ticks = 0
+        self._failure: str | None = None  # the last tick's failure, logged once
 
     def start(self) -> None:
         self._thread.start()
@@ -155,8 +159,13 @@ class Ticker:
                         record.duration_s,
                         f", error: {record.error}" if record.error else "",
                     )
-            except Exception:  # a tick's failure must not end the service
-                log.exception("heartbeat: the tick failed")
+            except Exception as exc:  # a tick's failure must not end the service
+                message = f"{type(exc).__name__}: {exc}"
+                if message != self._failure:  # said once, not every 30 s
+                    log.exception("heartbeat: the tick failed (retried every %g s)", self.every_s)
+                    self._failure = message
+            else:
+                self._failure = None
             self.ticks += 1
             self._wake.wait(self.every_s)
 
