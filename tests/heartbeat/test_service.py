@@ -130,3 +130,38 @@ def test_the_ticker_ticks_at_once_and_stops_cleanly(vault: Vault) -> None:
     assert ticker.stop() is True
     assert not runner.holds_lease and lease.holder(vault.root) is None
     assert runner.tick() == []  # a stopped runner does nothing
+
+
+def test_the_embed_provider_is_asked_at_each_heartbeat_and_used_by_dedup(vault: Vault) -> None:
+    """`serve` hands the runner its loaded model this way: asked at every heartbeat (None
+    while no model is loaded), and what it gives is what dedup compares facts with."""
+    import numpy as np
+
+    vault.create_entity(MARIA)
+    vault.add_fact(MARIA, "Maria prefers oat milk.", "preference")
+    embedded: list[str] = []
+
+    def embed(texts: list[str]) -> np.ndarray:
+        embedded.extend(texts)
+        rows = np.array([[len(t), t.count(" ") + 1, 1.0] for t in texts], dtype=np.float32)
+        return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+    given: list[object] = [None, embed]
+    asked: list[object] = []
+
+    def provider() -> object:
+        asked.append(given[len(asked)])
+        return asked[-1]
+
+    clock = Clock(WEDNESDAY)
+    runner = service.Runner(vault.root, runner="serve", clock=clock, embed=provider)  # type: ignore[arg-type]
+    try:
+        vault.append_daily("Maria prefers green tea at night.", at=WEDNESDAY)
+        runner.tick()
+        assert asked == [None] and embedded == []
+        clock.advance(minutes=15)
+        vault.append_daily("Maria prefers black coffee in the morning.", at=clock.now)
+        runner.tick()
+        assert asked == [None, embed] and embedded  # the entity's facts and the new one
+    finally:
+        runner.close()

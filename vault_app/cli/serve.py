@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
     import uvicorn
 
+    from vault_app.heartbeat.dedup import Embed
     from vault_app.mcp import http, runtime
 
 DEFAULT_HOST = "127.0.0.1"
@@ -71,13 +72,32 @@ def register(commands: _common.Commands) -> None:
 
 def background_services(rt: runtime.Runtime) -> list[http.BackgroundService]:
     """What runs beside the MCP endpoint for as long as the server does: the heartbeat's
-    runner (`heartbeat.service`), ticking every 30 s from the start - the heartbeat every
-    `[heartbeat] interval_minutes`, the weekly synthesis on schedule, while this process
-    holds the vault's lease (the app or a cron run holding it: this one waits its turn).
+    runner (`heartbeat.service`), ticking every 30 s from `HEARTBEAT_FIRST_TICK` seconds
+    after the start (a client's first handshake and the index's load come first) - the
+    heartbeat every `[heartbeat] interval_minutes`, the weekly synthesis on schedule,
+    while this process holds the vault's lease (the app or a cron run holding it: this
+    one waits its turn). Dedup compares by cosine once the runtime's model is loaded.
     SIGTERM ends a heartbeat in progress after its current entry, all of it saved."""
     from vault_app.heartbeat import service
 
-    return [service.serve_service(rt.root, runner="serve", clock=rt.clock)]
+    def embed() -> Embed | None:
+        from vault_app.heartbeat import dedup
+
+        encoder = rt.encoder()
+        return None if encoder is None else dedup.cached_embed(rt.reader, encoder)
+
+    return [
+        service.serve_service(
+            rt.root,
+            runner="serve",
+            clock=rt.clock,
+            first_after=HEARTBEAT_FIRST_TICK,
+            embed=embed,
+        )
+    ]
+
+
+HEARTBEAT_FIRST_TICK = 3.0  # seconds after the start
 
 
 TRIM_EVERY = 10.0  # seconds between two `memory.release()` of a serving process

@@ -19,6 +19,8 @@ from typing import Protocol
 
 from vault_app.core import models
 
+ACTOR = "heartbeat"  # the actor of every write the heartbeat makes (the audit log's name)
+
 
 @dataclass(frozen=True)
 class Entry:

@@ -41,12 +41,11 @@ from vault_app.core import config, decay, errors, injection, layout
 from vault_app.core.vault import Vault
 from vault_app.heartbeat import entries as entries_mod
 from vault_app.heartbeat import runlog
-from vault_app.heartbeat.model import Candidate, Entry, Extraction, Extractor
+from vault_app.heartbeat.model import ACTOR, Candidate, Entry, Extraction, Extractor
 
 if TYPE_CHECKING:
     import numpy as np
 
-ACTOR = "heartbeat"
 BATCH = 50  # entries per extractor call
 SAVE_EVERY = 100  # entries between two saves of the cursor (a rerun redoes at most these)
 

@@ -11,13 +11,19 @@ keeps running the vault. `stopping` (an Event) asks a heartbeat in progress to e
 its current entry; `close()` sets it, waits for the tick, and releases the lease.
 
 `Ticker` calls a runner's `tick()` every `every_s` seconds on a worker thread, the first
-tick at once. `stop()` asks a heartbeat in progress to end after its current entry
-(everything done so far saved: see `run`), waits for it a bounded time, then releases
-the lease; a tick that still does not end in time is abandoned safely - every write
-it makes is atomic, and the lease goes with the process. `serve_service(root)` wraps a
-ticker as the async context manager `serve`'s app runs for as long as it serves.
+tick `first_after` seconds after `start()` (at once by default; `serve` waits a few
+seconds, so a client's first handshake and the index's load come first). `stop()` asks
+a heartbeat in progress to end after its current entry (everything done so far saved:
+see `run`), waits for it a bounded time, then releases the lease; a tick that still does
+not end in time is abandoned safely - every write it makes is atomic, and the lease goes
+with the process. `serve_service(root)` wraps a ticker as the async context manager
+`serve`'s app runs for as long as it serves.
 
 Times come from `clock` (default: the system's), so tests drive the schedule by hand.
+`embed`, when given, is asked at each heartbeat for the sentence encoder's `embed`
+(None while no model is loaded), so dedup compares by cosine once one is. The pipeline
+(`run`: the extractors, routing, dedup) is imported at the first run, not with this
+module: `serve` imports this one before it answers anything.
 """
 
 from __future__ import annotations
@@ -28,11 +34,16 @@ import logging
 import threading
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from vault_app.core import config, decay, errors
 from vault_app.core.vault import Vault
-from vault_app.heartbeat import lease, run, runlog, schedule
-from vault_app.heartbeat.model import Extractor
+from vault_app.heartbeat import lease, runlog, schedule
+from vault_app.heartbeat.model import ACTOR, Extractor
+
+if TYPE_CHECKING:
+    from vault_app.heartbeat.dedup import Embed
+
 
 TICK_S = 30.0
 STOP_WAIT_S = 20.0  # how long `stop` waits for a tick in progress
@@ -50,8 +61,10 @@ class Runner:
         runner: str,
         clock: Callable[[], dt.datetime] | None = None,
         extractor: Extractor | None = None,
+        embed: Callable[[], Embed | None] | None = None,
     ) -> None:
         self.root = Path(root)
+        self.embed = embed
         self.runner = runner
         self.clock = clock or decay.system_clock
         self.extractor = extractor  # None: the vault's settings choose at each run
@@ -77,7 +90,7 @@ class Runner:
         with self._busy:
             if self.stopping.is_set():
                 return []
-            vault = Vault(self.root, actor=run.ACTOR)
+            vault = Vault(self.root, actor=ACTOR)
             if not self.lease.acquire(vault.storage):
                 return None if forced else []
             now = decay.as_aware(self.clock())
@@ -97,6 +110,8 @@ class Runner:
                 records.append(self.heartbeat(now, trigger=forced or "schedule"))
                 state = schedule.ScheduleState(state.since, now, state.last_synthesis)
             if due.synthesis and not self.stopping.is_set():
+                from vault_app.heartbeat import run
+
                 records.append(
                     run.run_synthesis(
                         self.root, runner=self.runner, trigger=due.synthesis_trigger, now=now
@@ -108,12 +123,15 @@ class Runner:
 
     def heartbeat(self, now: dt.datetime, *, trigger: str) -> runlog.RunRecord:
         """One heartbeat now (the caller holds the lease)."""
+        from vault_app.heartbeat import run
+
         return run.run_heartbeat(
             self.root,
             runner=self.runner,
             trigger=trigger,
             extractor=self.extractor,
             now=now,
+            embed=self.embed() if self.embed is not None else None,
             cancelled=self.stopping.is_set,
         )
 
@@ -137,9 +155,10 @@ class Runner:
 class Ticker:
     """Calls `runner.tick()` every `every_s` seconds on a worker thread until `stop()`."""
 
-    def __init__(self, runner: Runner, every_s: float = TICK_S) -> None:
+    def __init__(self, runner: Runner, every_s: float = TICK_S, first_after: float = 0.0) -> None:
         self.runner = runner
         self.every_s = every_s
+        self.first_after = first_after
         self._wake = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="vault-heartbeat", daemon=True)
         self.ticks = 0
@@ -149,6 +168,8 @@ class Ticker:
         self._thread.start()
 
     def _loop(self) -> None:
+        if self.first_after > 0:
+            self._wake.wait(self.first_after)
         while not self.runner.stopping.is_set():
             try:
                 for record in self.runner.tick():
@@ -187,16 +208,19 @@ def serve_service(
     *,
     runner: str = "serve",
     every_s: float = TICK_S,
+    first_after: float = 0.0,
     clock: Callable[[], dt.datetime] | None = None,
+    embed: Callable[[], Embed | None] | None = None,
 ) -> Callable[[], contextlib.AbstractAsyncContextManager[None]]:
     """The heartbeat as a service of `serve` (`mcp.http.BackgroundService`): ticking from
-    the app's start to its shutdown."""
+    `first_after` seconds after the app's start to its shutdown."""
 
     @contextlib.asynccontextmanager
     async def service() -> AsyncIterator[None]:
         import asyncio
 
-        ticker = Ticker(Runner(root, runner=runner, clock=clock), every_s)
+        made = Runner(root, runner=runner, clock=clock, embed=embed)
+        ticker = Ticker(made, every_s, first_after)
         ticker.start()
         try:
             yield
