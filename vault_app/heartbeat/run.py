@@ -30,10 +30,11 @@ The synthesis rewrites every summary (and the indexes) through `Vault.synthesize
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -92,26 +93,11 @@ def run_heartbeat(
     """One heartbeat over the entries new since the cursor; the record is appended to
     the run log and returned. The caller holds the lease. `cancelled()` (asked between
     entries) stops the run early, everything done so far saved."""
-    clock = time.perf_counter()
-    vault = Vault(root, actor=ACTOR)
-    started = decay.as_aware(now) if now is not None else vault.now()
-    record = runlog.RunRecord(
-        job="heartbeat", started=started, duration_s=0, runner=runner, trigger=trigger
-    )
-    try:
+    with _recorded(root, "heartbeat", runner, trigger, now) as (vault, record):
         if extractor is None:
             extractor = extractor_for(vault.config.heartbeat)
         record.extractor = extractor.name
-        _Run(vault, extractor, record, started, embed, cancelled).run()
-    except errors.VaultError as exc:
-        record.error = str(exc)
-    except OSError as exc:
-        record.error = f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")
-    except Exception as exc:  # a bug must not stop the runner: logged and recorded
-        log.exception("the heartbeat failed")
-        record.error = f"unexpected {type(exc).__name__}: {exc} (a bug: please report it)"
-    record.duration_s = round(time.perf_counter() - clock, 3)
-    runlog.append(vault.storage, record)
+        _Run(vault, extractor, record, record.started, embed, cancelled).run()
     return record
 
 
@@ -119,14 +105,8 @@ def run_synthesis(
     root: Path, *, runner: str, trigger: str, now: dt.datetime | None = None
 ) -> runlog.RunRecord:
     """The weekly synthesis: every summary and index rewritten; logged and returned."""
-    clock = time.perf_counter()
-    vault = Vault(root, actor=ACTOR)
-    started = decay.as_aware(now) if now is not None else vault.now()
-    record = runlog.RunRecord(
-        job="synthesis", started=started, duration_s=0, runner=runner, trigger=trigger
-    )
-    try:
-        results, problems = vault.synthesize(at=started)
+    with _recorded(root, "synthesis", runner, trigger, now) as (vault, record):
+        results, problems = vault.synthesize(at=record.started)
         record.summaries = sum(1 for r in results if r.changed and r.ref is not None)
         if problems:
             record.failed = len(problems)
@@ -136,16 +116,33 @@ def run_synthesis(
                 f"{len(problems)} file(s) not synthesized; first: {first.path}{where}: "
                 f"{first.message}"
             )
+    return record
+
+
+@contextlib.contextmanager
+def _recorded(
+    root: Path, job: runlog.Job, runner: str, trigger: str, now: dt.datetime | None
+) -> Iterator[tuple[Vault, runlog.RunRecord]]:
+    """A run's vault (actor heartbeat) and record; on the way out, whatever stopped the
+    run is its error (never raised: a failing run must not stop the runner), and the
+    record, timed, is appended to the run log."""
+    clock = time.perf_counter()
+    vault = Vault(root, actor=ACTOR)
+    started = decay.as_aware(now) if now is not None else vault.now()
+    record = runlog.RunRecord(
+        job=job, started=started, duration_s=0, runner=runner, trigger=trigger
+    )
+    try:
+        yield vault, record
     except errors.VaultError as exc:
         record.error = str(exc)
     except OSError as exc:
         record.error = f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")
     except Exception as exc:  # a bug must not stop the runner: logged and recorded
-        log.exception("the synthesis failed")
+        log.exception("the %s failed", job)
         record.error = f"unexpected {type(exc).__name__}: {exc} (a bug: please report it)"
     record.duration_s = round(time.perf_counter() - clock, 3)
     runlog.append(vault.storage, record)
-    return record
 
 
 class _Run:
