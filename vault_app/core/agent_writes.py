@@ -3,7 +3,7 @@
 An `AgentWrite` is a write an agent asks for (add a fact, supersede or archive one,
 count accesses, append to its daily note, record a chat turn, write its TACIT.md...),
 as plain JSON-able data so that it can wait in the review queue and be applied later
-exactly as asked. `submit` is what agents call (the MCP tools, later the heartbeat):
+exactly as asked. `submit` is what agents call (the MCP tools):
 
 1. the write is checked: the vault must be acting as the write's agent, the agent may
    write the target (`agent_access`, `AccessDeniedError`), and the parameters are
