@@ -166,3 +166,30 @@ def test_the_window_runs_the_heartbeat_and_gives_the_lease_back_on_close(
     window.close()
     window.session.wait()
     assert lease.holder(root) is None
+
+
+def test_the_app_runner_compares_by_cosine_once_the_window_has_a_model(root: Path) -> None:
+    """`embed_of` gives dedup the window's loaded sentence model (through the vault's
+    embedding cache), and nothing before search has one."""
+    import types
+
+    import numpy as np
+
+    from vault_app.search import semantic, vector_rows
+
+    if not semantic.semantic_available()[0]:
+        pytest.skip("semantic search is not installed")
+    v = vault.Vault(root, actor="gui")
+    waiting = types.SimpleNamespace(engine=None, vault=v)
+    assert heartbeat_runner.embed_of(waiting) is None  # type: ignore[arg-type]
+    rows = vector_rows.VectorRows(semantic.load_encoder(None))
+    ready = types.SimpleNamespace(engine=types.SimpleNamespace(semantic=rows), vault=v)
+    embed = heartbeat_runner.embed_of(ready)  # type: ignore[arg-type]
+    assert embed is not None
+    vectors = embed(["Maria prefers oat milk.", "Maria likes oat milk best."])
+    assert vectors.shape == (2, rows.dimension)
+    assert float(vectors[0] @ vectors[1]) > 0.8  # the same fact, said twice
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-3)
+    made = heartbeat_runner.for_session(ready, None)  # type: ignore[arg-type]
+    assert made.runner.embed is not None and made.runner.embed() is not None
+    made.close()

@@ -11,6 +11,9 @@ last one still runs is skipped. The runner takes the vault's lease on its first 
 nobody holds it; when `serve` or another window holds it, every tick is an instant
 no-op and the schedule stays theirs.
 
+Once the window's search has its sentence model loaded, dedup compares facts by cosine
+too (`embed_of`: the model through the vault's embedding cache), as `serve` does.
+
 Results come back to the GUI thread as signals: `ran(records)` after a tick that ran
 something (the window says in the status bar when facts were written, the dashboard
 and the Activity page follow), `failed(message)` when a tick raised.
@@ -30,11 +33,15 @@ import logging
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6 import QtCore
 
 from vault_app.heartbeat import runlog, service
 from vault_app.heartbeat.model import Extractor
+
+if TYPE_CHECKING:
+    from vault_app.heartbeat.dedup import Embed
 from vault_app.ui import session as session_module
 
 log = logging.getLogger(__name__)
@@ -84,9 +91,12 @@ class HeartbeatRunner(QtCore.QObject):
         every_ms: int = TICK_MS,
         clock: Callable[[], dt.datetime] | None = None,
         extractor: Extractor | None = None,
+        embed: Callable[[], Embed | None] | None = None,
     ) -> None:
         super().__init__(parent)
-        self.runner = service.Runner(Path(root), runner="app", clock=clock, extractor=extractor)
+        self.runner = service.Runner(
+            Path(root), runner="app", clock=clock, extractor=extractor, embed=embed
+        )
         self.closed = False
         self._thread: threading.Thread | None = None
         self._relay = _Relay(self)
@@ -163,3 +173,20 @@ class HeartbeatRunner(QtCore.QObject):
                 return False
         self.runner.close()
         return True
+
+
+def for_session(session: session_module.Session, parent: QtCore.QObject) -> HeartbeatRunner:
+    """The runner of the window's vault, comparing by cosine once its search has a model."""
+    return HeartbeatRunner(session.vault.root, parent, embed=lambda: embed_of(session))
+
+
+def embed_of(session: session_module.Session) -> Embed | None:
+    """Dedup's `embed` over the window's loaded sentence model, through the vault's
+    embedding cache (what search embedded is not encoded again); None until semantic
+    search is ready. Asked from the tick's worker thread: it only reads attributes."""
+    rows = getattr(session.engine, "semantic", None)
+    if rows is None or rows.encoder is None:
+        return None
+    from vault_app.heartbeat import dedup
+
+    return dedup.cached_embed(session.vault, rows.encoder)

@@ -89,7 +89,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.switcher: switcher.QuickSwitcher | None = None
         self.live = live_module.LiveSync(self.session, parent=self) if live else None
         # the app runs the heartbeat when nothing else does (`heartbeat_runner`); off in tests
-        self.heartbeat = heartbeat_runner.HeartbeatRunner(target.root, self) if heartbeat else None
+        self.heartbeat = heartbeat_runner.for_session(self.session, self) if heartbeat else None
 
         self._build_sidebar()
         self._build_pages()
