@@ -41,7 +41,7 @@ def recent(
         return []
     moment = None if since is None else decay.as_aware(since)
     found: list[dict[str, Any]] = []
-    for line in _lines_backwards(Path(root) / layout.STATE_DIR / storage.AUDIT_NAME, Path(root)):
+    for line in lines_backwards(Path(root) / layout.STATE_DIR / storage.AUDIT_NAME, Path(root)):
         entry = _parse(line)
         if entry is None:
             continue
@@ -59,9 +59,10 @@ def recent(
     return found
 
 
-def _lines_backwards(path: Path, root: Path) -> Iterator[bytes]:
-    """The log's lines from the last, within the last MAX_TAIL_BYTES (the first, maybe
-    partial, line of that window dropped)."""
+def lines_backwards(path: Path, root: Path) -> Iterator[bytes]:
+    """An append-only log's lines (the audit log, the heartbeat's run log) from the last,
+    within the last MAX_TAIL_BYTES (the first, maybe partial, line of that window
+    dropped); none when the file is absent. Never through a symlink under `root`."""
     safe_fs.check_tree(root, path, safe_fs.STATE_READ)
     try:
         with safe_fs.reading(path) as handle:

@@ -56,7 +56,7 @@ from pydantic import (
 
 from vault_app.core import errors, layout, models, safe_fs, storage, strict_json
 from vault_app.core.vault import Vault
-from vault_app.heartbeat import names
+from vault_app.heartbeat import names, state
 from vault_app.heartbeat.model import Candidate, Entry
 
 MENTIONS_NAME = "mentions.json"
@@ -69,7 +69,7 @@ _ADDRESS_PREFIXES = ("agent:", "global:")
 
 
 def mentions_path(root: Path) -> Path:
-    return Path(root) / layout.STATE_DIR / "heartbeat" / MENTIONS_NAME
+    return state.path(root, MENTIONS_NAME)
 
 
 @dataclass(frozen=True)

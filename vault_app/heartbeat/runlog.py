@@ -20,10 +20,9 @@ from typing import Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from vault_app.core import layout, safe_fs, storage
+from vault_app.core import activity, layout, safe_fs, storage
 
 LOG_NAME = "heartbeat.jsonl"
-MAX_READ_BYTES = 8 << 20  # the log's tail that `read` looks at
 
 Job = Literal["heartbeat", "synthesis"]
 
@@ -65,19 +64,8 @@ def append(store: storage.Storage, record: RunRecord) -> None:
 
 def read(root: Path, *, limit: int = 200, job: Job | None = None) -> list[RunRecord]:
     """The newest `limit` runs (of `job` when given), newest first."""
-    path = log_path(root)
-    safe_fs.check_tree(Path(root), path, safe_fs.STATE_READ)
-    try:
-        with path.open("rb") as handle:
-            size = handle.seek(0, 2)
-            handle.seek(max(0, size - MAX_READ_BYTES))
-            tail = handle.read()
-    except FileNotFoundError:
-        return []
-    if size > MAX_READ_BYTES:
-        tail = tail.partition(b"\n")[2]  # the first line was cut by the seek
     found: list[RunRecord] = []
-    for line in reversed(tail.splitlines()):
+    for line in activity.lines_backwards(log_path(root), Path(root)):
         try:
             record = RunRecord.model_validate(orjson.loads(line))
         except (orjson.JSONDecodeError, ValidationError):
