@@ -83,8 +83,10 @@ def background_services(rt: runtime.Runtime) -> list[http.BackgroundService]:
     def embed() -> Embed | None:
         from vault_app.heartbeat import dedup
 
-        encoder = rt.encoder()
-        return None if encoder is None else dedup.cached_embed(rt.reader, encoder)
+        rows = rt.vectors()
+        if rows is None or rows.encoder is None:
+            return None
+        return dedup.cached_embed(rt.reader, rows.encoder, rows.cache)
 
     return [
         service.serve_service(

@@ -53,7 +53,7 @@ from vault_app.core import errors, layout, models
 from vault_app.core.vault import Vault
 
 if TYPE_CHECKING:
-    from vault_app.search import encoders
+    from vault_app.search import embedding_cache, encoders
 
 JACCARD = 0.35  # calibrated on benchmarks/data/dedup_pairs.jsonl: benchmarks/bench_dedup.py
 COSINE = 0.86  # calibrated the same way, all-MiniLM-L6-v2 vectors
@@ -134,18 +134,24 @@ SCHEDULE = _words_set(
 )
 
 
-def cached_embed(vault: Vault, encoder: encoders.Encoder) -> Embed:
+def cached_embed(
+    vault: Vault,
+    encoder: encoders.Encoder,
+    cache: embedding_cache.EmbeddingCache | None = None,
+) -> Embed:
     """An `embed` for `Deduper` that goes through the vault's embedding cache
     (`.vault/cache/embeddings`, the one semantic search keeps, keyed by model and text):
     a fact search has embedded is not encoded again, and one the heartbeat encodes is
     there for search. Without it every entity's facts are encoded on its first check
     (about 0.2 s for 20 facts on this machine's ONNX model)."""
-    from vault_app.search import embedding_cache
+    if cache is None:  # a loaded search engine passes its own: its keys are read already
+        from vault_app.search import embedding_cache as cache_module
 
-    cache = embedding_cache.EmbeddingCache(
-        vault.paths.state_dir / "cache" / "embeddings", root=vault.root
-    )
-    return lambda texts: cache.get_or_encode(texts, encoder)
+        cache = cache_module.EmbeddingCache(
+            vault.paths.state_dir / "cache" / "embeddings", root=vault.root
+        )
+    held = cache
+    return lambda texts: held.get_or_encode(texts, encoder)
 
 
 def _fold(text: str) -> str:

@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any
 from vault_app.core import config, decay, errors, injection, layout, numeric_ids, vault
 
 if TYPE_CHECKING:
-    from vault_app.search import encoders, engine
+    from vault_app.search import engine, vector_rows
     from vault_app.watch import events, watcher
 
     Filters = engine.Filters
@@ -274,13 +274,12 @@ class Runtime:
                 raise errors.VaultError(f"search is unavailable: {self._state}")
             return self._engine
 
-    def encoder(self) -> encoders.Encoder | None:
-        """The loaded sentence model (for the heartbeat's dedup), None while semantic
-        search is not loaded."""
+    def vectors(self) -> vector_rows.VectorRows | None:
+        """The loaded semantic rows (their encoder and embedding cache serve the
+        heartbeat's dedup), None while semantic search is not loaded."""
         with self._lock:
             engine = self._engine
-        rows = engine.semantic if engine is not None else None
-        return rows.encoder if rows is not None else None
+        return engine.semantic if engine is not None else None
 
     def search(
         self,

@@ -189,4 +189,4 @@ def embed_of(session: session_module.Session) -> Embed | None:
         return None
     from vault_app.heartbeat import dedup
 
-    return dedup.cached_embed(session.vault, rows.encoder)
+    return dedup.cached_embed(session.vault, rows.encoder, rows.cache)
