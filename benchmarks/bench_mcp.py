@@ -356,6 +356,8 @@ async def measure_cli(
             env=env,
         )
         cli.append(time.perf_counter() - started)
+    if len(cli) < 2:
+        return  # --cli-runs 0 or 1: the first run only warms the cache
     cli_median = statistics.median(cli[1:]) * 1000
     line(
         "the same search through the CLI",
