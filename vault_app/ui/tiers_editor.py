@@ -49,6 +49,9 @@ class TiersEditor(QtWidgets.QWidget):
             hint = QtWidgets.QLabel(HINTS[number])
             hint.setProperty("notice", True)
             hint.setWordWrap(True)
+            # two lines for every hint, so that the three editors start level
+            hint.setMinimumHeight(2 * hint.fontMetrics().lineSpacing())
+            hint.setAlignment(QtCore.Qt.AlignmentFlag.AlignTop | QtCore.Qt.AlignmentFlag.AlignLeft)
             editor = QtWidgets.QPlainTextEdit()
             editor.setFont(fixed)
             editor.setAccessibleName(f"Tier {number} text")
