@@ -155,6 +155,9 @@ def test_switched_off_stores_refuse_the_agent(served: runtime.Runtime, root: Pat
     refused = call(served, "memory", {"action": "read"})
     assert isinstance(refused, str) and "notes = true" in refused
     assert call(served, "memory", {"action": "add", "target": "user", "content": "ok"})["success"]
+    queued = call(served, "memory", {"action": "add", "content": ATTACK})  # refused, not queued
+    assert isinstance(queued, str) and "switched off" in queued
+    assert review.pending(vault.Vault(root)) == []
 
 
 def test_no_tool_reaches_the_principles(served: runtime.Runtime, root: Path) -> None:

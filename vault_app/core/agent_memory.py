@@ -184,6 +184,12 @@ def notes_enabled(vault: Vault, agent: str, target: str) -> bool:
     return chosen.notes if target == "memory" else chosen.profile
 
 
+def check_enabled(vault: Vault, agent: str, target: str) -> None:
+    """Refuse (`DisabledError`) a write to a store switched off (`memory`, `user`,
+    `profile`)."""
+    _refuse_disabled(vault, agent, target, writing=True)
+
+
 def _refuse_disabled(vault: Vault, agent: str, target: str, writing: bool) -> None:
     """Writes to a store switched off are refused; so are the agent's own reads of it."""
     if notes_enabled(vault, agent, target) or not (writing or vault.acting_agent()):

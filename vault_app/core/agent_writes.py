@@ -216,7 +216,7 @@ def check(vault: Vault, write: AgentWrite) -> list[str]:
         daily_text(write)
         return [p["text"], *_optional_strings(p, "speaker")]
     if write.kind in MEMORY_KINDS:
-        return _check_memory(write)
+        return _check_memory(vault, write)
     name = _string(write, "name")
     agent_access.check_document(agent, name, agent)
     _string(write, "text")
@@ -224,7 +224,7 @@ def check(vault: Vault, write: AgentWrite) -> list[str]:
     return [p["text"]]
 
 
-def _check_memory(write: AgentWrite) -> list[str]:
+def _check_memory(vault: Vault, write: AgentWrite) -> list[str]:
     """The parameters of a write to the agent's own memory files; the texts to scan.
     (Whose files: the agent's own, always; `agent_memory` checks it again.)"""
     p = write.params
@@ -235,6 +235,7 @@ def _check_memory(write: AgentWrite) -> list[str]:
                 f"memory: action {action!r} is not add, replace or remove"
             )
         agent_memory.check_target(target)
+        agent_memory.check_enabled(vault, write.agent, target)  # before a review, not after
         needs = {"add": ("content",), "replace": ("old_text", "content"), "remove": ("old_text",)}
         for name in needs[action]:
             _string(write, name, blank=False)
@@ -244,6 +245,7 @@ def _check_memory(write: AgentWrite) -> list[str]:
             raise errors.InvalidFactError(f"tiers_write: tier {p['tier']!r} is not 1, 2 or 3")
         tiers.check(p["tier"])
         return [tiers.check_body(_string(write, "text"))]
+    agent_memory.check_enabled(vault, write.agent, "profile")
     key = _string(write, "key")
     profile.check_key(key)
     if write.kind == "profile_delete":
