@@ -106,7 +106,10 @@ def deb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     assert done.returncode == 0, done.stderr[-4000:]
     print(f"built the .deb in {time.perf_counter() - started:.0f} s", file=sys.stderr)
-    return Path(done.stdout.splitlines()[-1])
+    built = Path(done.stdout.splitlines()[-1])
+    for scratch in (out / "work", out / "dist" / "vault-app"):  # a gigabyte: keep the .deb only
+        shutil.rmtree(scratch)
+    return built
 
 
 def test_the_package_is_named_and_described_as_its_version(deb: Path) -> None:
