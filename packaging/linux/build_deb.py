@@ -87,7 +87,7 @@ class DebError(RuntimeError):
 COMPRESSION = {
     # the release: the smallest file, read by every dpkg (xz -6: minutes, 8 on 2 busy cores)
     "xz": ["-Zxz", "-z6"],
-    # tests: the same package in seconds, a quarter bigger (dpkg >= 1.21.18 reads zstd:
+    # tests: the same package in seconds, an eighth bigger (dpkg >= 1.21.18 reads zstd:
     # Debian 12, Ubuntu 22.04 and later)
     "fast": ["-Zzstd", "-z3"],
 }
