@@ -223,43 +223,23 @@ def _archived_at(fact: models.Fact) -> str | None:
 
 def memory_item(fact: models.Fact, chat_id: int | None) -> dict[str, Any]:
     """One fact as the memory object MicroClaw's strict parser reads."""
-    return _item(
-        memory_number(fact),
-        fact.fact,
-        fact.category,
-        float(fact.confidence),
-        fact.source_text,
-        _archived_at(fact),
-        not fact.is_active,
-        fact.metadata,
-        fact.timestamp,
-        fact.last_touched,
-        chat_id,
-    )
+    return _item(memory_number(fact), fact.fact, fact.category, float(fact.confidence),
+                 fact.source_text, _archived_at(fact), not fact.is_active, fact.metadata,
+                 fact.timestamp, fact.last_touched, chat_id)  # fmt: skip
 
 
 def memory_item_of(doc: SearchDoc, chat_id: int | None) -> dict[str, Any]:
     """`memory_item` of an active fact's search document: the same object, read from the
-    index instead of the entity file (the document holds every field a memory shows).
-    Times come back from the index's seconds in local time, as a naive time is read."""
+    index instead of the entity file (the document holds every field a memory shows)."""
     assert doc.fact_id is not None and doc.category is not None and doc.status == "active"
-    return _item(
-        _number(doc.fact_id, doc.metadata),
-        doc.text,
-        models.FactCategory(doc.category),
-        doc.confidence,
-        doc.source_ref,
-        None,
-        False,
-        doc.metadata,
-        _local(doc.timestamp),
-        _local(doc.last_accessed),
-        chat_id,
+    written, seen = (
+        None if s is None else dt.datetime.fromtimestamp(s).astimezone()
+        for s in (doc.timestamp, doc.last_accessed)
     )
-
-
-def _local(seconds: float | None) -> dt.datetime | None:
-    return None if seconds is None else dt.datetime.fromtimestamp(seconds).astimezone()
+    category = models.FactCategory(doc.category)
+    number = _number(doc.fact_id, doc.metadata)
+    return _item(number, doc.text, category, doc.confidence, doc.source_ref, None, False,
+                 doc.metadata, written, seen, chat_id)  # fmt: skip
 
 
 def _item(
