@@ -48,7 +48,12 @@ def test_delete_by_key_names_the_keys_when_absent() -> None:
         profile.delete_key({"a": "1"}, "zz")
 
 
-@pytest.mark.parametrize("key", ["", " name", "two\nlines", "k" * 201])
+def test_values_that_utf8_cannot_hold_are_refused() -> None:
+    with pytest.raises(errors.VaultError, match="UTF-8"):
+        profile.set_key({}, "k", "bad \ud800")
+
+
+@pytest.mark.parametrize("key", ["", " name", "two\nlines", "k" * 201, "\udc80"])
 def test_bad_keys_are_refused(key: str) -> None:
     with pytest.raises(errors.VaultError):
         profile.set_key({}, key, "v")

@@ -91,6 +91,12 @@ def test_a_tier_twice_is_read_joined_and_refused_for_replacement() -> None:
         tiers.replace(text, 1, "C")
 
 
+def test_a_level_two_heading_inside_a_body_is_refused() -> None:
+    with pytest.raises(tiers.TierError, match="would end the tier"):
+        tiers.replace(MICROCLAW, 2, "ok\n## Not a tier\nmore")
+    assert tiers.read(tiers.replace(MICROCLAW, 2, "### Sub\nmore"), 2) == "### Sub\nmore"
+
+
 @pytest.mark.parametrize("bad", [0, 4, -1, True])
 def test_tier_numbers_outside_1_to_3_are_refused(bad: int) -> None:
     with pytest.raises(tiers.TierError, match="tiers are 1"):

@@ -18,6 +18,7 @@ One module per command group, each declaring its commands' arguments beside the 
     decay       decay, synthesize           tiers, and summaries rewritten from them
     daily       daily append|show
     documents   tacit, context-md, principles, summary: show|edit of markdown documents
+    agent_memory  tiers show|write, notes show|add|replace|remove, profile show|set|delete
     agents      agents, agent create|token
     review      review list|show|approve|reject, activity   agents' writes, for a person
     search      search, context             the search engine and an agent's context
@@ -40,6 +41,7 @@ from collections.abc import Sequence
 from vault_app import __version__
 from vault_app.cli import (
     _common,
+    agent_memory,
     agents,
     daily,
     decay,
@@ -65,6 +67,7 @@ GROUPS = (
     decay,
     daily,
     documents,
+    agent_memory,
     agents,
     review,
     search,

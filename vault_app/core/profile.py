@@ -61,7 +61,7 @@ def dumps(profile: Mapping[str, str]) -> str:
 def set_key(profile: Mapping[str, str], key: str, value: str) -> dict[str, str]:
     """`profile` with `key` set to `value` (in place if present, else last)."""
     changed = dict(profile)
-    changed[check_key(key)] = value
+    changed[check_key(key)] = _text(value, f"the value of {key!r}")
     return changed
 
 
@@ -79,6 +79,7 @@ def check_key(key: str) -> str:
         raise errors.VaultError(
             f"profile key {key!r} must be non-empty, without leading/trailing spaces"
         )
+    _text(key, "a profile key")
     if any(ch in key for ch in "\r\n\t") or len(key) > MAX_KEY_CHARS:
         raise errors.VaultError(
             f"profile key {key[:40]!r} must be one line of at most {MAX_KEY_CHARS} characters"
@@ -94,6 +95,18 @@ def as_markdown(profile: Mapping[str, str]) -> str:
         lines.append(f"- **{key}**: {first}".rstrip())
         lines.extend(f"  {line}".rstrip() for line in rest)
     return "\n".join(lines)
+
+
+def _text(value: str, what: str) -> str:
+    if not isinstance(value, str):
+        raise errors.VaultError(f"{what} must be a string, not {type(value).__name__}")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise errors.VaultError(
+            f"{what} is not text UTF-8 can hold (character {exc.start})"
+        ) from None
+    return value
 
 
 def _unique(pairs: list[tuple[str, Any]], source: str) -> dict[str, Any]:

@@ -86,6 +86,18 @@ def check(number: int) -> int:
     return number
 
 
+def check_body(body: str) -> str:
+    """`body` if it can be a tier's body: no line of it may start with `## `, which would
+    end the tier there (and make the rest another section) when the file is read back."""
+    for line in body.splitlines():
+        if line.startswith("## "):
+            raise TierError(
+                f"a line starting with '## ' ({line[:40]!r}) would end the tier there; "
+                "use '### ' for a heading inside a tier; nothing written"
+            )
+    return body
+
+
 def split(text: str) -> TieredMemory:
     """`text` cut into plain parts and tier sections; `render` gives it back exactly."""
     parts: list[str | Tier] = []
@@ -130,6 +142,7 @@ def replace(text: str, number: int, new_body: str) -> str:
     """`text` with tier `number`'s body replaced by `new_body` (stripped, blank lines
     around it as MicroClaw writes them); all else byte for byte."""
     check(number)
+    check_body(new_body)
     memory = split(text)
     found = memory.sections(number)
     if len(found) > 1:
