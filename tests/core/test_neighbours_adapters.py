@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from vault_app.core import decay, errors, notes
+from vault_app.core import agent_memory, decay, errors, notes
 from vault_app.core.neighbours import files, folder, hermes, microclaw, open_folder, picoclaw
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "neighbours"
@@ -52,16 +52,16 @@ def hermes_home(tmp_path: Path, name: str = "hermes") -> hermes.HermesHome:
 
 def test_hermes_stores_read_as_hermes_reads_them(tmp_path: Path) -> None:
     home = hermes_home(tmp_path)
-    memory = home.notes(None, "memory")
+    memory = home.read_notes(None, "memory")
     assert len(memory.entries) == 4
     assert "§ 4.2 of the contract" in memory.entries[2]  # a § inside an entry stays in it
     assert memory.entries[1].count("\n") == 1  # a multi-line entry is one entry
     raw = (home.root / "memories" / "MEMORY.md").read_text(encoding="utf-8")
-    assert memory.usage == len(raw) and memory.limit == 2200
-    user = home.notes("hermes", "user")
+    assert memory.usage.used == len(raw) and memory.limit == 2200
+    user = home.read_notes("hermes", "user")
     assert user.limit == 1375 and len(user.entries) == 2
     with pytest.raises(errors.NotFoundError, match="no agent 'other'"):
-        home.notes("other", "memory")
+        home.read_notes("other", "memory")
 
 
 def test_hermes_limits_and_toggles_come_from_its_config() -> None:
@@ -76,9 +76,9 @@ def test_hermes_add_writes_what_hermes_writes_under_its_lock(tmp_path: Path) -> 
     path = home.root / "memories" / "MEMORY.md"
     os.chmod(path, 0o600)  # Hermes' mkstemp files
     before = notes.entries(path.read_text(encoding="utf-8"))
-    after = home.notes_add(None, "memory", "  Backups run at 03:00.  ")
+    after = home.change_notes(None, "memory", "add", content="  Backups run at 03:00.  ")
     assert path.read_text(encoding="utf-8") == notes.join([*before, "Backups run at 03:00."])
-    assert after.entries[-1] == "Backups run at 03:00." and after.usage == len(
+    assert after.entries[-1] == "Backups run at 03:00." and after.usage.used == len(
         notes.join(after.entries)
     )
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
@@ -93,27 +93,29 @@ def test_hermes_add_writes_what_hermes_writes_under_its_lock(tmp_path: Path) -> 
 def test_hermes_budget_exactly_at_the_limit_and_one_over(tmp_path: Path) -> None:
     home = hermes_home(tmp_path)
     path = home.root / "memories" / "USER.md"
-    current = home.notes(None, "user")
-    room = current.limit - current.usage - len(notes.ENTRY_DELIMITER)
+    current = home.read_notes(None, "user")
+    room = current.limit - current.usage.used - len(notes.ENTRY_DELIMITER)
     untouched = path.read_bytes()
     with pytest.raises(notes.BudgetError) as caught:
-        home.notes_add(None, "user", "x" * (room + 1))
-    assert caught.value.current == current.usage and caught.value.limit == 1375
+        home.change_notes(None, "user", "add", content="x" * (room + 1))
+    assert caught.value.current == current.usage.used and caught.value.limit == 1375
     assert path.read_bytes() == untouched
-    full = home.notes_add(None, "user", "y" * room)
-    assert full.usage == full.limit == 1375
+    full = home.change_notes(None, "user", "add", content="y" * room)
+    assert full.usage.used == full.limit == 1375
 
 
 def test_hermes_replace_and_remove_by_unique_substring(tmp_path: Path) -> None:
     home = hermes_home(tmp_path)
-    replaced = home.notes_replace(None, "memory", "Fedora 41", "User's laptop runs Fedora 42.")
+    replaced = home.change_notes(
+        None, "memory", "replace", old_text="Fedora 41", content="User's laptop runs Fedora 42."
+    )
     assert replaced.entries[0] == "User's laptop runs Fedora 42."
     with pytest.raises(notes.MatchError):
-        home.notes_remove(None, "memory", "e")  # in every entry
-    removed = home.notes_remove(None, "memory", "ISO dates")
+        home.change_notes(None, "memory", "remove", old_text="e")  # in every entry
+    removed = home.change_notes(None, "memory", "remove", old_text="ISO dates")
     assert len(removed.entries) == 3
     with pytest.raises(notes.DuplicateError):
-        home.notes_add(None, "memory", removed.entries[0])
+        home.change_notes(None, "memory", "add", content=removed.entries[0])
 
 
 def test_hermes_refuses_to_rewrite_a_file_that_would_not_round_trip(tmp_path: Path) -> None:
@@ -121,16 +123,16 @@ def test_hermes_refuses_to_rewrite_a_file_that_would_not_round_trip(tmp_path: Pa
     path = home.root / "memories" / "MEMORY.md"
     raw = path.read_bytes()
     with pytest.raises(hermes.DriftError) as caught:
-        home.notes_remove(None, "memory", "Fedora")
+        home.change_notes(None, "memory", "remove", old_text="Fedora")
     backup = caught.value.backup
     assert backup.name == f"MEMORY.md.bak.{int(NOW.timestamp())}"
     assert backup.read_bytes() == raw and path.read_bytes() == raw
     assert str(backup) in str(caught.value)
     with pytest.raises(hermes.DriftError):  # the same snapshot is reused, nothing lost
-        home.notes_replace(None, "memory", "Fedora", "Fedora 42")
+        home.change_notes(None, "memory", "replace", old_text="Fedora", content="Fedora 42")
     assert sorted(p.name for p in path.parent.glob("MEMORY.md.bak*")) == [backup.name]
     # an add appends to the bytes as they are: what was there stays, byte for byte
-    home.notes_add(None, "memory", "New entry.")
+    home.change_notes(None, "memory", "add", content="New entry.")
     assert path.read_bytes() == raw + "\n§\nNew entry.".encode()
     assert notes.entries(path.read_text(encoding="utf-8"))[-1] == "New entry."
 
@@ -150,16 +152,16 @@ def test_hermes_store_switched_off_is_read_only(tmp_path: Path) -> None:
         ),
         encoding="utf-8",
     )
-    assert home.notes(None, "user").enabled is False
-    with pytest.raises(errors.AccessDeniedError, match="user_profile_enabled"):
-        home.notes_add(None, "user", "x")
+    assert home.read_notes(None, "user").enabled is False
+    with pytest.raises(agent_memory.DisabledError, match="user_profile_enabled"):
+        home.change_notes(None, "user", "add", content="x")
 
 
 def test_hermes_has_no_tiers_profile_or_daily_notes(tmp_path: Path) -> None:
     home = hermes_home(tmp_path)
     for call in (
-        lambda: home.tiers_text(None),
-        lambda: home.profile(None),
+        lambda: home.read_tiers(None),
+        lambda: home.read_profile(None),
         lambda: home.daily_dates(None),
     ):
         with pytest.raises(folder.UnsupportedError, match="§ notes only"):
@@ -196,31 +198,33 @@ def test_picoclaw_profile_as_go_writes_it(tmp_path: Path) -> None:
     ws = pico(tmp_path)
     path = ws.profile_path()
     raw = path.read_bytes()
-    assert ws.profile(None)["user_name"] == "Mike <mike@example.org>"
-    assert picoclaw.go_json(ws.profile(None)) == raw.decode()  # the fixture is Go's shape
-    ws.profile_set(None, "city", "Lyon")  # no change: no write
+    assert ws.read_profile(None).values["user_name"] == "Mike <mike@example.org>"
+    assert (
+        picoclaw.go_json(ws.read_profile(None).values) == raw.decode()
+    )  # the fixture is Go's shape
+    ws.set_profile(None, "city", "Lyon")  # no change: no write
     assert path.read_bytes() == raw and ws.files.backups(path) == []
-    ws.profile_set("picoclaw", "diet", "végétarien & sans gluten")
+    ws.set_profile("picoclaw", "diet", "végétarien & sans gluten")
     text = path.read_text(encoding="utf-8")
     assert '"diet": "végétarien \\u0026 sans gluten"' in text
     assert list(json.loads(text)) == sorted(json.loads(text))
-    assert ws.profile_delete(None, "theme_preference").keys() == {
+    assert ws.delete_profile(None, "theme_preference").values.keys() == {
         "city",
         "current_project",
         "diet",
         "user_name",
     }
     with pytest.raises(errors.NotFoundError, match="no profile key 'nope'"):
-        ws.profile_delete(None, "nope")
+        ws.delete_profile(None, "nope")
 
 
 def test_picoclaw_broken_profile_is_a_precise_error(tmp_path: Path) -> None:
     ws = pico(tmp_path)
     ws.profile_path().write_text('{"a": {"nested": 1}}', encoding="utf-8")
     with pytest.raises(errors.CorruptFileError, match=r"profile\.json"):
-        ws.profile(None)
+        ws.read_profile(None)
     with pytest.raises(errors.CorruptFileError):
-        ws.profile_set(None, "b", "c")
+        ws.set_profile(None, "b", "c")
     assert ws.profile_path().read_text(encoding="utf-8") == '{"a": {"nested": 1}}'
 
 
@@ -255,7 +259,7 @@ def test_microclaw_personas_are_agents(tmp_path: Path) -> None:
     rt = micro(tmp_path)
     assert rt.agents() == ["-1001234567890/1", "-1001234567890/2", "42/7"]
     with pytest.raises(errors.VaultError, match=r"holds 3 agents .*name one with --agent"):
-        rt.tiers_text(None)
+        rt.read_tiers(None)
 
 
 def test_microclaw_tier_replaced_everything_else_kept(tmp_path: Path) -> None:
@@ -263,7 +267,7 @@ def test_microclaw_tier_replaced_everything_else_kept(tmp_path: Path) -> None:
     agent = "-1001234567890/2"
     path = rt.tiers_path(agent)
     before = path.read_text(encoding="utf-8")
-    after = rt.tiers_write(agent, 2, "- Budget review (weekly).")
+    after = rt.write_tier(agent, 2, "- Budget review (weekly).").text or ""
     assert path.read_text(encoding="utf-8") == after
     assert after.startswith("# Memory\nKept by hand too.\n")
     assert after.endswith(
@@ -278,7 +282,7 @@ def test_microclaw_same_tier_written_again_changes_no_byte(tmp_path: Path) -> No
     agent = "-1001234567890/1"
     path = rt.tiers_path(agent)
     raw = path.read_bytes()
-    rt.tiers_write(agent, 1, "User is vegetarian.")
+    rt.write_tier(agent, 1, "User is vegetarian.")
     assert path.read_bytes() == raw and rt.files.backups(path) == []
 
 
@@ -308,7 +312,7 @@ def test_microclaw_principles_are_read_only_for_agents(tmp_path: Path) -> None:
 def test_microclaw_has_no_notes_or_profile(tmp_path: Path) -> None:
     rt = micro(tmp_path)
     with pytest.raises(folder.UnsupportedError, match="tiered memory per persona"):
-        rt.notes("42/7", "memory")
+        rt.read_notes("42/7", "memory")
 
 
 # -- two processes at once -------------------------------------------------------------
@@ -320,11 +324,11 @@ root, kind, tag, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 f = open_folder(root, actor="cli")
 for i in range(count):
     if kind == "notes":
-        f.notes_add(None, "memory", f"{tag} entry {i}")
+        f.change_notes(None, "memory", "add", content=f"{tag} entry {i}")
     elif kind == "daily":
         f.daily_append(sys.argv[5] if len(sys.argv) > 5 else None, f"{tag} line {i}")
     elif kind == "profile":
-        f.profile_set(None, f"{tag}-{i}", str(i))
+        f.set_profile(None, f"{tag}-{i}", str(i))
 """
 
 
@@ -359,7 +363,7 @@ def test_concurrent_picoclaw_appends_and_sets_all_land(tmp_path: Path) -> None:
     text = ws.daily_note(None, dt.date.today()).text or ""
     assert text.count("# ") == 1 and text.startswith(f"# {dt.date.today().isoformat()}\n\n")
     assert all(f"{t} line {i}\n" in text for t in "AB" for i in range(15))
-    assert {f"{t}-{i}" for t in "AB" for i in range(10)} <= ws.profile(None).keys()
+    assert {f"{t}-{i}" for t in "AB" for i in range(10)} <= ws.read_profile(None).values.keys()
 
 
 def test_concurrent_microclaw_log_appends_all_land(tmp_path: Path) -> None:

@@ -124,7 +124,7 @@ def test_opening_and_reading_a_neighbour_writes_nothing_there(name: str, tmp_pat
     assert opened is not None and opened.format == name
     opened.describe()
     for agent in opened.agents():
-        for read in (opened.tiers_text, opened.profile, opened.daily_dates):
+        for read in (opened.read_tiers, opened.read_profile, opened.daily_dates):
             with contextlib.suppress(errors.VaultError):  # a structure it has not
                 read(agent)
     assert tree_digest(root) == before

@@ -101,10 +101,9 @@ def _info_foreign(args: argparse.Namespace, folder: neighbours.ForeignFolder) ->
             f"Agents     {', '.join(data['agents']) or '-'}",
         ]
         for target, store in data.get("notes", {}).items():
-            state = "" if store["enabled"] else ", off"
+            state = "" if store["enabled"] else ", switched off"
             lines.append(
-                f"Notes      {target}: {store['entryCount']} entries, {store['percent']}% — "
-                f"{store['usage']:,}/{store['limit']:,} chars{state}"
+                f"Notes      {target}: {store['entry_count']} entries [{store['meter']}]{state}"
             )
         if "profileKeys" in data:
             lines.append(f"Profile    {data['profileKeys']} keys")

@@ -30,37 +30,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vault_app.core import actors, decay, errors
+from vault_app.core import actors, agent_memory, decay, errors
 from vault_app.core.neighbours import detect, files
+
+_NOTES = "§ notes (memories/MEMORY.md, USER.md)"
+_TIERS = "tiered memory (## Tier 1/2/3 sections of a MEMORY.md)"
+_PROFILE = "key-value profile (profile.json)"
 
 
 class UnsupportedError(errors.VaultError):
     """A structure the folder's format does not have (tiers in a Hermes home...)."""
-
-
-@dataclass(frozen=True)
-class Notes:
-    """One `§` store as it is now: its entries, usage counted as Hermes counts, budget."""
-
-    agent: str
-    target: str  # "memory" | "user"
-    path: Path
-    entries: list[str]
-    usage: int
-    limit: int
-    enabled: bool = True
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "agent": self.agent,
-            "target": self.target,
-            "path": str(self.path),
-            "entries": self.entries,
-            "usage": self.usage,
-            "limit": self.limit,
-            "percent": min(100, self.usage * 100 // self.limit) if self.limit > 0 else 0,
-            "enabled": self.enabled,
-        }
 
 
 @dataclass(frozen=True)
@@ -133,36 +112,41 @@ class ForeignFolder:
     def _unsupported(self, what: str) -> UnsupportedError:
         return UnsupportedError(f"a {self.name} has no {what} ({self.root}); it keeps {self.keeps}")
 
-    def notes(self, agent: str | None, target: str) -> Notes:
-        raise self._unsupported("§ notes (memories/MEMORY.md, USER.md)")
+    # The same names and answers as `core.agent_memory`'s functions for a PARA vault
+    # (its `NotesState`, `TiersState`, `ProfileState`), so that every face shows both alike.
 
-    def notes_add(self, agent: str | None, target: str, content: str) -> Notes:
-        raise self._unsupported("§ notes (memories/MEMORY.md, USER.md)")
+    def read_notes(self, agent: str | None, target: str) -> agent_memory.NotesState:
+        raise self._unsupported(_NOTES)
 
-    def notes_replace(self, agent: str | None, target: str, old: str, new: str) -> Notes:
-        raise self._unsupported("§ notes (memories/MEMORY.md, USER.md)")
+    def change_notes(
+        self,
+        agent: str | None,
+        target: str,
+        action: str,
+        *,
+        content: str | None = None,
+        old_text: str | None = None,
+    ) -> agent_memory.NotesState:
+        """Hermes' `add` (content), `replace` (old_text, content), `remove` (old_text)."""
+        raise self._unsupported(_NOTES)
 
-    def notes_remove(self, agent: str | None, target: str, old: str) -> Notes:
-        raise self._unsupported("§ notes (memories/MEMORY.md, USER.md)")
+    def read_tiers(self, agent: str | None) -> agent_memory.TiersState:
+        raise self._unsupported(_TIERS)
 
-    def tiers_path(self, agent: str | None) -> Path:
-        raise self._unsupported("tiered memory (## Tier 1/2/3 sections of a MEMORY.md)")
+    def write_tier(self, agent: str | None, tier: int, body: str) -> agent_memory.TiersState:
+        raise self._unsupported(_TIERS)
 
-    def tiers_text(self, agent: str | None) -> str:
-        """The tiered MEMORY.md as it is on disk ('' when there is none yet)."""
-        raise self._unsupported("tiered memory (## Tier 1/2/3 sections of a MEMORY.md)")
+    def write_tiers(self, agent: str | None, text: str) -> agent_memory.TiersState:
+        raise self._unsupported(_TIERS)
 
-    def tiers_write(self, agent: str | None, tier: int, body: str) -> str:
-        raise self._unsupported("tiered memory (## Tier 1/2/3 sections of a MEMORY.md)")
+    def read_profile(self, agent: str | None) -> agent_memory.ProfileState:
+        raise self._unsupported(_PROFILE)
 
-    def profile(self, agent: str | None) -> dict[str, str]:
-        raise self._unsupported("key-value profile (profile.json)")
+    def set_profile(self, agent: str | None, key: str, value: str) -> agent_memory.ProfileState:
+        raise self._unsupported(_PROFILE)
 
-    def profile_set(self, agent: str | None, key: str, value: str) -> dict[str, str]:
-        raise self._unsupported("key-value profile (profile.json)")
-
-    def profile_delete(self, agent: str | None, key: str) -> dict[str, str]:
-        raise self._unsupported("key-value profile (profile.json)")
+    def delete_profile(self, agent: str | None, key: str) -> agent_memory.ProfileState:
+        raise self._unsupported(_PROFILE)
 
     def daily_dates(self, agent: str | None) -> list[dt.date]:
         raise self._unsupported("daily notes")

@@ -31,7 +31,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from vault_app.core import errors, notes
+from vault_app.core import agent_memory, errors, notes, storage
 from vault_app.core.neighbours import detect, files, folder
 
 AGENT = "hermes"
@@ -43,7 +43,7 @@ _TOP_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*?)\s*$")
 _SUB_KEY = re.compile(r"^[ \t]+([A-Za-z_][\w-]*)\s*:\s*(.*?)\s*$")
 
 
-class DriftError(errors.VaultError):
+class DriftError(agent_memory.DriftError):
     """A store that would not round-trip, kept in a `.bak.<ts>` and left unchanged."""
 
     def __init__(self, path: Path, backup: Path, reason: str) -> None:
@@ -55,6 +55,9 @@ class DriftError(errors.VaultError):
             "of entries separated by a line holding only § (or move the extra text out), "
             "then try again"
         )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "drift_backup": str(self.backup)}
 
 
 def memory_settings(text: str) -> dict[str, str]:
@@ -87,6 +90,12 @@ def _limit(settings: dict[str, str], target: str) -> int:
     except ValueError:
         return DEFAULT_LIMITS[target]
     return value if value > 0 else DEFAULT_LIMITS[target]
+
+
+def _given(value: str | None, name: str) -> str:
+    if not isinstance(value, str):
+        raise notes.EntryError(f"{name} is required for this action")
+    return value
 
 
 def _enabled(settings: dict[str, str], target: str) -> bool:
@@ -129,81 +138,77 @@ class HermesHome(folder.ForeignFolder):
         text = self.files.read_text(self.root / "config.yaml")
         return memory_settings(text) if text else {}
 
-    def _state(self, target: str, raw: str | None, settings: dict[str, str]) -> folder.Notes:
-        entries = notes.entries(raw or "")
-        return folder.Notes(
+    def _state(
+        self, target: str, raw: str | None, settings: dict[str, str]
+    ) -> agent_memory.NotesState:
+        return agent_memory.NotesState(
             AGENT,
             target,
             self.path(target),
-            entries,
-            notes.usage(entries),
+            notes.entries(raw or ""),
             _limit(settings, target),
             _enabled(settings, target),
+            None if raw is None else storage.sha256(raw.encode("utf-8")),
         )
 
-    def notes(self, agent: str | None, target: str) -> folder.Notes:
+    def read_notes(self, agent: str | None, target: str) -> agent_memory.NotesState:
         self.agent(agent)
         path = self.path(target)
         return self._state(target, self.files.read_text(path), self.settings())
 
-    def _writable(self, agent: str | None, target: str) -> tuple[Path, dict[str, str]]:
+    def change_notes(
+        self,
+        agent: str | None,
+        target: str,
+        action: str,
+        *,
+        content: str | None = None,
+        old_text: str | None = None,
+    ) -> agent_memory.NotesState:
+        """Hermes' add / replace / remove under its `.lock`, the file re-read under it."""
         self.agent(agent)
         path = self.path(target)
         settings = self.settings()
         if not _enabled(settings, target):
-            key = _TOGGLE_KEYS[target]
-            raise errors.AccessDeniedError(
-                f"{path}: this store is off in {self.root / 'config.yaml'} (memory.{key}: "
-                "false); it can be read, not written"
+            raise agent_memory.DisabledError(
+                f"{path}: this store is off in {self.root / 'config.yaml'} "
+                f"(memory.{_TOGGLE_KEYS[target]}: false); it can be read, not written"
             )
-        return path, settings
-
-    def notes_add(self, agent: str | None, target: str, content: str) -> folder.Notes:
-        path, settings = self._writable(agent, target)
         limit = _limit(settings, target)
         with files.sidecar_lock(path):
             raw = self.files.read_text(path) or ""
-            current = notes.entries(raw)
-            updated = notes.add(current, content, limit)
-            if drift(raw, limit) is None:
-                self.files.replace(path, notes.join(updated), "notes.add", store=target)
-            else:  # keep the odd bytes as they are; the new entry reads back the same
-                self.files.append(
-                    path, notes.ENTRY_DELIMITER + updated[-1], "notes.add", store=target
-                )
+            before = notes.entries(raw)
+            if action == "add":
+                changed = notes.add(before, _given(content, "content"), limit)
+                if drift(raw, limit) is None:
+                    self.files.replace(path, notes.join(changed), "notes.add", store=target)
+                else:  # keep the odd bytes as they are; the new entry reads back the same
+                    addition = notes.ENTRY_DELIMITER + changed[-1]
+                    self.files.append(path, addition, "notes.add", store=target)
+            elif action in ("replace", "remove"):
+                self._refuse_drift(path, limit, raw)
+                needle = _given(old_text, "old_text")
+                if action == "replace":
+                    changed = notes.replace(before, needle, _given(content, "content"), limit)
+                else:
+                    changed = notes.remove(before, needle)
+                self.files.replace(path, notes.join(changed), f"notes.{action}", store=target)
+            else:
+                raise errors.InvalidIdError(f"no notes action {action!r}: add, replace or remove")
             return self._state(target, self.files.read_text(path), settings)
 
-    def _rewrite(self, path: Path, target: str, limit: int, raw: str) -> None:
+    def _refuse_drift(self, path: Path, limit: int, raw: str) -> None:
         reason = drift(raw, limit)
         if reason is not None:
             stamp = files.now_stamp(self.clock)
             backup = self.files.write_new_file(path.with_name(f"{path.name}.bak.{stamp}"), raw)
             raise DriftError(path, backup, reason)
 
-    def notes_replace(self, agent: str | None, target: str, old: str, new: str) -> folder.Notes:
-        path, settings = self._writable(agent, target)
-        limit = _limit(settings, target)
-        with files.sidecar_lock(path):
-            raw = self.files.read_text(path) or ""
-            self._rewrite(path, target, limit, raw)
-            updated = notes.replace(notes.entries(raw), old, new, limit)
-            self.files.replace(path, notes.join(updated), "notes.replace", store=target)
-            return self._state(target, self.files.read_text(path), settings)
-
-    def notes_remove(self, agent: str | None, target: str, old: str) -> folder.Notes:
-        path, settings = self._writable(agent, target)
-        limit = _limit(settings, target)
-        with files.sidecar_lock(path):
-            raw = self.files.read_text(path) or ""
-            self._rewrite(path, target, limit, raw)
-            updated = notes.remove(notes.entries(raw), old)
-            self.files.replace(path, notes.join(updated), "notes.remove", store=target)
-            return self._state(target, self.files.read_text(path), settings)
-
     def describe(self) -> dict[str, Any]:
         data = super().describe()
-        data["notes"] = {t: self.notes(None, t).as_json() for t in TARGETS}
-        for t in TARGETS:
-            del data["notes"][t]["entries"]
-            data["notes"][t]["entryCount"] = len(self.notes(None, t).entries)
+        data["notes"] = {}
+        for target in TARGETS:
+            state = self.read_notes(None, target).to_dict(self.root)
+            del state["entries"]
+            data["notes"][target] = state
         return data

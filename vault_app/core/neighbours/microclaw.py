@@ -25,7 +25,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from vault_app.core import errors, tiers
+from vault_app.core import agent_memory, errors, storage, tiers
 from vault_app.core.neighbours import detect, folder
 
 
@@ -60,16 +60,36 @@ class MicroClawRuntime(folder.ForeignFolder):
     def tiers_path(self, agent: str | None) -> Path:
         return self._persona_dir(agent) / "MEMORY.md"
 
-    def tiers_text(self, agent: str | None) -> str:
-        return self.files.read_text(self.tiers_path(agent)) or ""
+    def read_tiers(self, agent: str | None) -> agent_memory.TiersState:
+        name = self.agent(agent)
+        path = self.tiers_path(name)
+        data = self.files.read(path)
+        if data is None:
+            return agent_memory.TiersState(name, path, None, None)
+        return agent_memory.TiersState(
+            name, path, errors.decode_utf8(path, data), storage.sha256(data)
+        )
 
-    def tiers_write(self, agent: str | None, tier: int, body: str) -> str:
-        path = self.tiers_path(agent)
+    def write_tier(self, agent: str | None, tier: int, body: str) -> agent_memory.TiersState:
+        """Replace one tier (everything else byte for byte; a new file from MicroClaw's
+        template)."""
+        tiers.check(tier)
+        tiers.check_body(body)
+        name = self.agent(agent)
+        path = self.tiers_path(name)
         with self.files.lock(path):
             current = self.files.read_text(path)
-            text = tiers.replace(current or "", tier, body)  # "": MicroClaw's template
+            text = tiers.replace(current or "", tier, body)
             self.files.replace(path, text, "tiers.write", tier=tier)
-            return text
+        return self.read_tiers(name)
+
+    def write_tiers(self, agent: str | None, text: str) -> agent_memory.TiersState:
+        """Replace the whole MEMORY.md (the old one kept in vault-app's backups)."""
+        name = self.agent(agent)
+        path = self.tiers_path(name)
+        with self.files.lock(path):
+            self.files.replace(path, text, "tiers.write")
+        return self.read_tiers(name)
 
     # -- daily logs -----------------------------------------------------------------
 

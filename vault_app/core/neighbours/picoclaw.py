@@ -25,7 +25,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from vault_app.core import errors, profile
+from vault_app.core import agent_memory, errors, profile, storage
 from vault_app.core.neighbours import detect, folder
 
 AGENT = "picoclaw"
@@ -86,30 +86,40 @@ class PicoClawWorkspace(folder.ForeignFolder):
     def profile_path(self) -> Path:
         return self.memory / "profile.json"
 
-    def profile(self, agent: str | None) -> dict[str, str]:
-        self.agent(agent)
+    def _profile(self) -> tuple[dict[str, str], str | None]:
         path = self.profile_path()
-        text = self.files.read_text(path)
-        return {} if text is None or not text.strip() else profile.load_text(text, str(path))
+        data = self.files.read(path)
+        if data is None:
+            return {}, None
+        text = errors.decode_utf8(path, data)
+        values = profile.load_text(text, str(path)) if text.strip() else {}
+        return values, storage.sha256(data)
 
-    def _edit_profile(self, agent: str | None, key: str, value: str | None) -> dict[str, str]:
-        self.agent(agent)
+    def read_profile(self, agent: str | None) -> agent_memory.ProfileState:
+        name = self.agent(agent)
+        values, digest = self._profile()
+        return agent_memory.ProfileState(name, self.profile_path(), values, True, digest)
+
+    def _edit_profile(
+        self, agent: str | None, key: str, value: str | None
+    ) -> agent_memory.ProfileState:
+        name = self.agent(agent)
         path = self.profile_path()
         with self.files.lock(path):
-            current = self.profile(agent)
+            current, _ = self._profile()
             if value is None:
                 updated = profile.delete_key(current, key)
             else:
                 updated = profile.set_key(current, key, value)
-            if updated != current:
+            if updated != current:  # a no-op writes nothing: the file keeps its bytes
                 action = "profile.delete" if value is None else "profile.set"
                 self.files.replace(path, go_json(updated), action, key=key)
-            return updated
+            return self.read_profile(name)
 
-    def profile_set(self, agent: str | None, key: str, value: str) -> dict[str, str]:
+    def set_profile(self, agent: str | None, key: str, value: str) -> agent_memory.ProfileState:
         return self._edit_profile(agent, key, value)
 
-    def profile_delete(self, agent: str | None, key: str) -> dict[str, str]:
+    def delete_profile(self, agent: str | None, key: str) -> agent_memory.ProfileState:
         return self._edit_profile(agent, key, None)
 
     # -- daily notes ----------------------------------------------------------------
@@ -147,7 +157,7 @@ class PicoClawWorkspace(folder.ForeignFolder):
     def describe(self) -> dict[str, Any]:
         data = super().describe()
         long_term = self.long_term()
-        data["profileKeys"] = len(self.profile(None))
+        data["profileKeys"] = len(self.read_profile(None).values)
         data["dailyNotes"] = len(self.daily_dates(None))
         data["memoryChars"] = None if long_term is None else len(long_term)
         return data
