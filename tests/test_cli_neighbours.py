@@ -100,6 +100,8 @@ def test_para_commands_refuse_a_neighbours_folder(
         code, _, err = run(capsys, root, *argv)
         assert code == 1
         assert "is a Hermes home, not a PARA vault" in err and "info, notes, tiers" in err
+    code = cli.main(["--vault", str(root)])  # the window, before it starts
+    assert code == 1 and "`vault-app gui` works on PARA vaults only" in capsys.readouterr().err
     assert not (root / ".vault").exists()
 
 

@@ -227,7 +227,7 @@ def open_vault(args: argparse.Namespace, agent: str | None = None) -> vault.Vaul
     from vault_app.core import decay, vault
 
     path = resolve_vault_path(args.vault)
-    _refuse_foreign(args, path)
+    refuse_foreign(args, path)
     actor = args.actor if args.actor is not None else (f"agent:{agent}" if agent else "cli")
     clock = decay.fixed_clock(parse_moment(args.now)) if args.now else decay.system_clock
     return vault.Vault(path, actor=actor, clock=clock)
@@ -237,14 +237,16 @@ def open_vault(args: argparse.Namespace, agent: str | None = None) -> vault.Vaul
 FOREIGN_COMMANDS = "info, notes, tiers, profile, daily"
 
 
-def _refuse_foreign(args: argparse.Namespace, path: Path) -> None:
+def refuse_foreign(args: argparse.Namespace, path: Path) -> None:
+    """Refuse a neighbour's folder (or an unknown or ambiguous one, precisely) where a
+    command works on PARA vaults only."""
     from vault_app.core.neighbours import detect
 
     if not path.is_dir():
         return  # Vault() says precisely what is wrong
     found = detect.detect(path)
     if found.format != detect.PARA:
-        command = getattr(args, "command", None) or "this command"
+        command = getattr(args, "command", None) or "gui"
         raise errors.VaultError(
             f"{path} is a {detect.NAMES[found.format]}, not a PARA vault: `vault-app "
             f"{command}` works on PARA vaults only; in it use {FOREIGN_COMMANDS}"

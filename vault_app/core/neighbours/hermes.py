@@ -202,6 +202,7 @@ class HermesHome(folder.ForeignFolder):
         if reason is not None:
             stamp = files.now_stamp(self.clock)
             backup = self.files.write_new_file(path.with_name(f"{path.name}.bak.{stamp}"), raw)
+            self.files.audit("notes.drift_backup", path, backup=backup.name, reason=reason)
             raise DriftError(path, backup, reason)
 
     def describe(self) -> dict[str, Any]:
