@@ -205,3 +205,39 @@ def test_two_processes_adding_at_once_lose_nothing(v: vault_module.Vault) -> Non
     assert len(written) == 2 * count
     on_disk = agent_memory.read_notes(v, "household", "memory").entries
     assert sorted(on_disk) == sorted(written)
+
+
+def test_a_person_writes_a_whole_block_against_the_hash_read(v: vault_module.Vault) -> None:
+    first = agent_memory.write_notes(v, "household", "memory", ["a", "b"], expected=None)
+    path = v.root / "agents/household/memories/MEMORY.md"
+    assert path.read_text() == "a\n§\nb"
+    agent_memory.change_notes(v, "household", "memory", "add", content="c")  # someone else
+    with pytest.raises(errors.ConflictError):
+        agent_memory.write_notes(v, "household", "memory", ["a"], expected=first.sha256)
+    now = agent_memory.read_notes(v, "household", "memory")
+    with pytest.raises(notes.DuplicateError):
+        agent_memory.write_notes(v, "household", "memory", ["a", "a"], expected=now.sha256)
+    with pytest.raises(notes.BudgetError) as caught:
+        agent_memory.write_notes(v, "household", "memory", ["x" * 2201], expected=now.sha256)
+    assert caught.value.current == len("a\n§\nb\n§\nc")
+    assert path.read_text() == "a\n§\nb\n§\nc"
+
+
+def test_a_tier_changed_meanwhile_is_not_overwritten(v: vault_module.Vault) -> None:
+    agent_memory.write_tier(v, "household", 1, "one")
+    agent_memory.write_tier(v, "household", 2, "two", was="")  # tier 2 was empty: fine
+    agent_memory.write_tier(v, "household", 1, "uno")  # someone else
+    with pytest.raises(errors.ConflictError):
+        agent_memory.write_tier(v, "household", 1, "mine", was="one")
+    assert agent_memory.read_tiers(v, "household").memory.tier(1) == "uno"
+
+
+def test_a_person_writes_the_whole_profile(v: vault_module.Vault) -> None:
+    state = agent_memory.write_profile(v, "household", {"b": "2", "a": "1"}, expected=None)
+    path = v.root / "agents/household/profile.json"
+    assert list(json.loads(path.read_text())) == ["b", "a"]
+    with pytest.raises(errors.VaultError):
+        agent_memory.write_profile(v, "household", {" bad": "x"}, expected=state.sha256)
+    with pytest.raises(errors.ConflictError):
+        agent_memory.write_profile(v, "household", {}, expected=None)
+    assert json.loads(path.read_text()) == {"b": "2", "a": "1"}

@@ -154,3 +154,15 @@ def test_every_accepted_entry_list_reads_back_as_itself(candidates: list[str]) -
             continue
     assert notes.entries(notes.join(items)) == items
     assert notes.usage(items) == len(notes.join(items))
+
+
+def test_validate_a_whole_list() -> None:
+    assert notes.validate(["a", " b "], 10) == ["a", "b"]
+    with pytest.raises(notes.DuplicateError):
+        notes.validate(["a", "b", "a"], 100)
+    with pytest.raises(notes.BudgetError) as caught:
+        notes.validate(["a" * 6, "b" * 6], 14, current=3)
+    assert (caught.value.current, caught.value.attempted) == (3, 15)
+    with pytest.raises(notes.EntryError):
+        notes.validate(["ends\n§", "x"], 100)
+    assert notes.validate([], 1) == []

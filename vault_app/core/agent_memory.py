@@ -254,6 +254,24 @@ def change_notes(
     return _notes_state(vault, agent, target, path, new_text, digest)
 
 
+def write_notes(
+    vault: Vault, agent: str, target: str, items: list[str], *, expected: str | None
+) -> NotesState:
+    """Replace the agent's notes with `items` (a person's edit of the whole block),
+    if the file still has the sha256 `expected` (None: no file yet; `ConflictError`
+    otherwise); refused whole when an entry is invalid or twice, or over budget."""
+    path = notes_path(vault, agent, target)
+    _refuse_disabled(vault, agent, target, writing=True)
+    limit = notes_limit(vault, agent, target)
+    with vault.storage.transaction(path) as tx:
+        tx.check(expected)
+        text = "" if tx.data is None else storage.decode_text(path, tx.data)
+        checked = notes.validate(items, limit, notes.usage(notes.entries(text)))
+        new_text = notes.join(checked)
+        digest = tx.commit(new_text.encode("utf-8"), "notes.write", agent=agent, notes=target)
+    return _notes_state(vault, agent, target, path, new_text, digest)
+
+
 def _notes_state(
     vault: Vault, agent: str, target: str, path: Path, text: str, digest: str | None
 ) -> NotesState:
@@ -285,14 +303,23 @@ def read_tiers(vault: Vault, agent: str) -> TiersState:
     return TiersState(agent, path, doc[0], doc[1])
 
 
-def write_tier(vault: Vault, agent: str, tier: int, body: str) -> TiersState:
+def write_tier(
+    vault: Vault, agent: str, tier: int, body: str, *, was: str | None = None
+) -> TiersState:
     """Replace tier `tier`'s body (the rest of MEMORY.md byte for byte; a new file from
-    MicroClaw's template)."""
+    MicroClaw's template). With `was` (the tier's text as the editor read it), a tier
+    someone changed meanwhile is not overwritten (`ConflictError`); changes to the other
+    tiers meanwhile are no conflict, since they are kept."""
     tiers.check(tier)
     tiers.check_body(body)
     path = tiers_path(vault, agent)
     with vault.storage.transaction(path) as tx:
         text = "" if tx.data is None else storage.decode_text(path, tx.data)
+        now = tiers.read(text, tier)
+        if was is not None and now != was:
+            raise errors.ConflictError(
+                path, storage.sha256(was.encode("utf-8")), storage.sha256(now.encode("utf-8"))
+            )
         new_text = tiers.replace(text, tier, body)
         digest = tx.commit(new_text.encode("utf-8"), "tiers.write", agent=agent, tier=tier)
     return TiersState(agent, path, new_text, digest)
@@ -324,6 +351,22 @@ def set_profile(vault: Vault, agent: str, key: str, value: str) -> ProfileState:
 
 def delete_profile(vault: Vault, agent: str, key: str) -> ProfileState:
     return _change_profile(vault, agent, "delete", lambda v: profile.delete_key(v, key), key)
+
+
+def write_profile(
+    vault: Vault, agent: str, values: dict[str, str], *, expected: str | None
+) -> ProfileState:
+    """Replace profile.json with `values` (a person's edit of the whole table), if the
+    file still has the sha256 `expected` (None: no file yet)."""
+    path = profile_path(vault, agent)
+    _refuse_disabled(vault, agent, "profile", writing=True)
+    data = profile.dumps(values).encode("utf-8")  # every key and value checked first
+    with vault.storage.transaction(path) as tx:
+        tx.check(expected)
+        if tx.data is not None:  # a corrupt file is never overwritten, even whole
+            profile.load_text(storage.decode_text(path, tx.data), _relative(vault.root, path))
+        digest = tx.commit(data, "profile.write", agent=agent)
+    return ProfileState(agent, path, dict(values), True, digest)
 
 
 def _change_profile(vault: Vault, agent: str, verb: str, change: Any, key: str) -> ProfileState:

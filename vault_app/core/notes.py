@@ -164,9 +164,21 @@ def round_trips(text: str) -> bool:
     return join(entries(text)) == text
 
 
+def validate(items: Sequence[str], limit: int, current: int = 0) -> list[str]:
+    """`items` as a whole new list (a person's edit of the block): each entry valid,
+    none twice, within `limit` (`current`: the usage now, for the BudgetError)."""
+    checked = [check_entry(item) for item in items]
+    seen: set[str] = set()
+    for entry in checked:
+        if entry in seen:
+            raise DuplicateError(entry)
+        seen.add(entry)
+    return _within(checked, [], limit, "this text", current)
+
+
 def add(items: Sequence[str], content: str, limit: int) -> list[str]:
     """`items` with `content` appended; refused if empty, a duplicate or over `limit`."""
-    entry = _valid(content)
+    entry = check_entry(content)
     if entry in items:
         raise DuplicateError(entry)
     return _within([*items, entry], items, limit, f"adding {len(entry):,} chars")
@@ -175,7 +187,7 @@ def add(items: Sequence[str], content: str, limit: int) -> list[str]:
 def replace(items: Sequence[str], old_text: str, content: str, limit: int) -> list[str]:
     """`items` with the one entry holding `old_text` replaced by `content`."""
     index = find(items, old_text)
-    entry = _valid(content)
+    entry = check_entry(content)
     if entry != items[index] and entry in items:
         raise DuplicateError(entry)
     changed = [*items]
@@ -204,7 +216,8 @@ def find(items: Sequence[str], old_text: str) -> int:
     return hits[0]
 
 
-def _valid(content: str) -> str:
+def check_entry(content: str) -> str:
+    """`content` stripped, if it can be stored as one entry (EntryError if not)."""
     entry = content.strip()
     if not entry:
         raise EntryError("the entry is empty; nothing stored")
@@ -218,8 +231,10 @@ def _valid(content: str) -> str:
     return entry
 
 
-def _within(changed: list[str], before: Sequence[str], limit: int, what: str) -> list[str]:
+def _within(
+    changed: list[str], before: Sequence[str], limit: int, what: str, current: int | None = None
+) -> list[str]:
     attempted = usage(changed)
     if attempted > limit:
-        raise BudgetError(usage(before), limit, attempted, what)
+        raise BudgetError(usage(before) if current is None else current, limit, attempted, what)
     return changed

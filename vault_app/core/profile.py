@@ -51,10 +51,7 @@ def dumps(profile: Mapping[str, str]) -> str:
     """The file text of `profile`, in its order, with a final newline."""
     for key, value in profile.items():
         check_key(key)
-        if not isinstance(value, str):
-            raise TypeError(
-                f"profile value for {key!r} must be a string, not {type(value).__name__}"
-            )
+        _text(value, f"the value of {key!r}")
     return json.dumps(dict(profile), ensure_ascii=False, indent=2) + "\n"
 
 

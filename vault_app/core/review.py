@@ -189,6 +189,13 @@ def target(write: agent_writes.AgentWrite) -> str:
         return f"{len(params.get('fact_ids') or [])} facts"
     if write.kind == "write_document":
         return f"agents/{write.agent}/{params.get('name')}"
+    if write.kind == "memory":
+        name = "USER.md" if params.get("target") == "user" else "MEMORY.md"
+        return f"agents/{write.agent}/memories/{name} ({params.get('action')})"
+    if write.kind == "tiers_write":
+        return f"agents/{write.agent}/MEMORY.md (tier {params.get('tier')})"
+    if write.kind in ("profile_set", "profile_delete"):
+        return f"agents/{write.agent}/profile.json ({params.get('key')})"
     scope = params.get("scope") if write.kind == "append_daily" else None
     return "global daily note" if scope == "global" else f"daily note of agent {write.agent}"
 
