@@ -2,9 +2,12 @@
 
 A `ForeignFolder` is opened on a folder `detect` recognised; its subclass (`HermesHome`,
 `PicoClawWorkspace`, `MicroClawRuntime`) reads and writes the owner's files in the
-owner's format. The same five structures as in a PARA vault are asked for by the same
-names, and a format that has no such structure refuses with `UnsupportedError` saying
-what it does keep:
+owner's format. The structures are asked for by the names `core.agent_memory` gives them
+in a PARA vault (`read_notes`, `change_notes`, `read_tiers`, `write_tier`, `write_tiers`,
+`read_profile`, `set_profile`, `delete_profile`, with the agent first instead of the
+vault) and answered with its `NotesState` / `TiersState` / `ProfileState`, so that every
+face shows both alike; daily notes and principles have their own methods. A format that
+has no such structure refuses with `UnsupportedError` saying what it does keep:
 
 =============  ===========================  ===========================  =====================
 structure      Hermes home                  PicoClaw workspace           MicroClaw runtime
