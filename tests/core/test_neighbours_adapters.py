@@ -385,3 +385,46 @@ def test_nothing_changed_nothing_written(tmp_path: Path) -> None:
         opened.describe()
         assert tree_digest(root) == before, name
     assert FIXTURES.is_dir()
+
+
+# -- a person's whole-block edits (the window's), against the hash read -----------------
+
+
+def test_hermes_whole_store_edit_checks_the_hash_and_the_rules(tmp_path: Path) -> None:
+    home = hermes_home(tmp_path)
+    state = home.read_notes(None, "user")
+    edited = [*state.entries, "Works from Lyon on Fridays."]
+    after = home.write_notes(None, "user", edited, expected=state.sha256)
+    assert after.entries == edited
+    with pytest.raises(errors.ConflictError):  # the file changed since state was read
+        home.write_notes(None, "user", state.entries, expected=state.sha256)
+    with pytest.raises(notes.DuplicateError):
+        home.write_notes(None, "user", ["a", "a"], expected=after.sha256)
+    with pytest.raises(notes.BudgetError):
+        home.write_notes(None, "user", ["z" * 1376], expected=after.sha256)
+    assert home.read_notes(None, "user").entries == edited
+    drifted = hermes_home(tmp_path / "d", "hermes-drift")
+    seen = drifted.read_notes(None, "memory")
+    with pytest.raises(hermes.DriftError):
+        drifted.write_notes(None, "memory", seen.entries[:1], expected=seen.sha256)
+
+
+def test_picoclaw_whole_profile_edit(tmp_path: Path) -> None:
+    ws = pico(tmp_path)
+    state = ws.read_profile(None)
+    after = ws.write_profile(None, {"user_name": "Mike"}, expected=state.sha256)
+    assert after.values == {"user_name": "Mike"}
+    assert ws.profile_path().read_text(encoding="utf-8") == '{\n  "user_name": "Mike"\n}'
+    with pytest.raises(errors.ConflictError):
+        ws.write_profile(None, {}, expected=state.sha256)
+
+
+def test_microclaw_tier_changed_meanwhile_is_not_overwritten(tmp_path: Path) -> None:
+    rt = micro(tmp_path)
+    agent = "-1001234567890/1"
+    seen = rt.read_tiers(agent).memory.tier(3)
+    rt.write_tier(agent, 3, "Someone else wrote this.")
+    with pytest.raises(errors.ConflictError):
+        rt.write_tier(agent, 3, "My edit.", was=seen)
+    rt.write_tier(agent, 1, "Vegetarian; no nuts.", was="User is vegetarian.")
+    assert rt.read_tiers(agent).memory.tier(3) == "Someone else wrote this."

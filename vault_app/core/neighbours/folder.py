@@ -133,10 +133,19 @@ class ForeignFolder:
         """Hermes' `add` (content), `replace` (old_text, content), `remove` (old_text)."""
         raise self._unsupported(_NOTES)
 
+    def write_notes(
+        self, agent: str | None, target: str, items: list[str], *, expected: str | None
+    ) -> agent_memory.NotesState:
+        """A person's edit of the whole block, if the file still has the hash `expected`."""
+        raise self._unsupported(_NOTES)
+
     def read_tiers(self, agent: str | None) -> agent_memory.TiersState:
         raise self._unsupported(_TIERS)
 
-    def write_tier(self, agent: str | None, tier: int, body: str) -> agent_memory.TiersState:
+    def write_tier(
+        self, agent: str | None, tier: int, body: str, *, was: str | None = None
+    ) -> agent_memory.TiersState:
+        """One tier replaced; with `was`, refused if that tier changed meanwhile."""
         raise self._unsupported(_TIERS)
 
     def write_tiers(self, agent: str | None, text: str) -> agent_memory.TiersState:
@@ -149,6 +158,12 @@ class ForeignFolder:
         raise self._unsupported(_PROFILE)
 
     def delete_profile(self, agent: str | None, key: str) -> agent_memory.ProfileState:
+        raise self._unsupported(_PROFILE)
+
+    def write_profile(
+        self, agent: str | None, values: dict[str, str], *, expected: str | None
+    ) -> agent_memory.ProfileState:
+        """A person's edit of the whole table, if the file still has the hash `expected`."""
         raise self._unsupported(_PROFILE)
 
     def daily_dates(self, agent: str | None) -> list[dt.date]:

@@ -168,12 +168,7 @@ class HermesHome(folder.ForeignFolder):
         """Hermes' add / replace / remove under its `.lock`, the file re-read under it."""
         self.agent(agent)
         path = self.path(target)
-        settings = self.settings()
-        if not _enabled(settings, target):
-            raise agent_memory.DisabledError(
-                f"{path}: this store is off in {self.root / 'config.yaml'} "
-                f"(memory.{_TOGGLE_KEYS[target]}: false); it can be read, not written"
-            )
+        settings = self._writable(target)
         limit = _limit(settings, target)
         with files.sidecar_lock(path):
             raw = self.files.read_text(path) or ""
@@ -196,6 +191,36 @@ class HermesHome(folder.ForeignFolder):
             else:
                 raise errors.InvalidIdError(f"no notes action {action!r}: add, replace or remove")
             return self._state(target, self.files.read_text(path), settings)
+
+    def write_notes(
+        self, agent: str | None, target: str, items: list[str], *, expected: str | None
+    ) -> agent_memory.NotesState:
+        """A person's edit of the whole store (as `agent_memory.write_notes`), under
+        Hermes' lock; refused if the file changed since it was read (`ConflictError`),
+        would not round-trip (`DriftError`, a `.bak.<ts>` kept) or breaks the rules."""
+        self.agent(agent)
+        path = self.path(target)
+        settings = self._writable(target)
+        limit = _limit(settings, target)
+        with files.sidecar_lock(path):
+            data = self.files.read(path)
+            actual = None if data is None else storage.sha256(data)
+            if actual != expected:
+                raise errors.ConflictError(path, expected, actual)
+            raw = "" if data is None else errors.decode_utf8(path, data)
+            self._refuse_drift(path, limit, raw)
+            checked = notes.validate(items, limit, notes.usage(notes.entries(raw)))
+            self.files.replace(path, notes.join(checked), "notes.write", store=target)
+            return self._state(target, self.files.read_text(path), settings)
+
+    def _writable(self, target: str) -> dict[str, str]:
+        settings = self.settings()
+        if not _enabled(settings, target):
+            raise agent_memory.DisabledError(
+                f"{self.path(target)}: this store is off in {self.root / 'config.yaml'} "
+                f"(memory.{_TOGGLE_KEYS[target]}: false); it can be read, not written"
+            )
+        return settings
 
     def _refuse_drift(self, path: Path, limit: int, raw: str) -> None:
         reason = drift(raw, limit)

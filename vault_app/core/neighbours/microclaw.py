@@ -70,16 +70,24 @@ class MicroClawRuntime(folder.ForeignFolder):
             name, path, errors.decode_utf8(path, data), storage.sha256(data)
         )
 
-    def write_tier(self, agent: str | None, tier: int, body: str) -> agent_memory.TiersState:
+    def write_tier(
+        self, agent: str | None, tier: int, body: str, *, was: str | None = None
+    ) -> agent_memory.TiersState:
         """Replace one tier (everything else byte for byte; a new file from MicroClaw's
-        template)."""
+        template). With `was` (the tier as the editor read it), a tier changed meanwhile
+        is not overwritten (`ConflictError`), as `agent_memory.write_tier`."""
         tiers.check(tier)
         tiers.check_body(body)
         name = self.agent(agent)
         path = self.tiers_path(name)
         with self.files.lock(path):
-            current = self.files.read_text(path)
-            text = tiers.replace(current or "", tier, body)
+            current = self.files.read_text(path) or ""
+            now = tiers.read(current, tier)
+            if was is not None and now != was:
+                raise errors.ConflictError(
+                    path, storage.sha256(was.encode("utf-8")), storage.sha256(now.encode("utf-8"))
+                )
+            text = tiers.replace(current, tier, body)  # "": MicroClaw's template
             self.files.replace(path, text, "tiers.write", tier=tier)
         return self.read_tiers(name)
 

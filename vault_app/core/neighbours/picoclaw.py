@@ -122,6 +122,21 @@ class PicoClawWorkspace(folder.ForeignFolder):
     def delete_profile(self, agent: str | None, key: str) -> agent_memory.ProfileState:
         return self._edit_profile(agent, key, None)
 
+    def write_profile(
+        self, agent: str | None, values: dict[str, str], *, expected: str | None
+    ) -> agent_memory.ProfileState:
+        """A person's edit of the whole table (as `agent_memory.write_profile`), if the
+        file still has the hash `expected`; a corrupt file is never overwritten."""
+        name = self.agent(agent)
+        path = self.profile_path()
+        checked = {profile.check_key(k): v for k, v in values.items()}
+        with self.files.lock(path):
+            _, actual = self._profile()  # reads, so a corrupt file is refused here
+            if actual != expected:
+                raise errors.ConflictError(path, expected, actual)
+            self.files.replace(path, go_json(checked), "profile.write")
+        return self.read_profile(name)
+
     # -- daily notes ----------------------------------------------------------------
 
     def daily_dates(self, agent: str | None) -> list[dt.date]:
