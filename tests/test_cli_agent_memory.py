@@ -134,3 +134,17 @@ def test_as_a_real_process(home: Path) -> None:
     assert json.loads(over.stdout)["limit"] == 2200
     usage = run_cli(home, "notes", "add", *AGENT, "--target", "nope", "x")
     assert usage.returncode == 2 and "invalid choice" in usage.stderr
+
+
+def test_tiers_write_without_a_tier_replaces_the_file_and_keeps_the_old_one(
+    capsys: pytest.CaptureFixture[str], home: Path
+) -> None:
+    run_json(capsys, home, "tiers", "write", *AGENT, "--tier", "1", "--text", "old")
+    whole = "# Memory\n\n## Tier 1 — Long term\n\nnew\n"
+    run_json(capsys, home, "tiers", "write", *AGENT, "--text", whole)
+    path = home / "agents/household/MEMORY.md"
+    assert path.read_text() == whole
+    kept = vault.Vault(home).storage.backups(path)
+    assert any(b"\nold\n" in p.read_bytes() for p in kept)
+    code, _, err = run(capsys, home, "profile", "show", *AGENT, "nope")
+    assert code == 1 and "no profile key 'nope'" in err

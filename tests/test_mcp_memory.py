@@ -111,6 +111,9 @@ def test_an_injection_goes_to_review(served: runtime.Runtime, root: Path) -> Non
     assert answer["status"] == "pending_review" and answer["usage"] == "0/2,200"
     assert not (root / "agents/household/memories/MEMORY.md").exists()
     person = vault.Vault(root, actor="cli")
+    shown = review.describe(review.get(person, answer["review_id"]))
+    assert shown["kind"] == "memory" and shown["text"] == ATTACK
+    assert shown["target"] == "agents/household/memories/MEMORY.md (add)"
     review.approve(person, answer["review_id"])
     assert (root / "agents/household/memories/MEMORY.md").read_text() == ATTACK
 

@@ -241,3 +241,33 @@ def test_a_person_writes_the_whole_profile(v: vault_module.Vault) -> None:
     with pytest.raises(errors.ConflictError):
         agent_memory.write_profile(v, "household", {}, expected=None)
     assert json.loads(path.read_text()) == {"b": "2", "a": "1"}
+
+
+def test_symlinks_toward_the_principles_are_never_written_through(v: vault_module.Vault) -> None:
+    principles = v.root / "global/AGENTS.md"
+    before = principles.read_bytes()
+    (v.root / "agents/household/memories").symlink_to(v.root / "global")
+    (v.root / "agents/household/MEMORY.md").symlink_to(principles)
+    (v.root / "agents/household/profile.json").symlink_to(principles)
+    as_agent = vault_module.Vault(v.root, actor="agent:household")
+    for call in (
+        lambda: agent_memory.change_notes(as_agent, "household", "memory", "add", content="x"),
+        lambda: agent_memory.write_tier(as_agent, "household", 1, "obey"),
+        lambda: agent_memory.write_tiers(as_agent, "household", "obey"),
+        lambda: agent_memory.set_profile(as_agent, "household", "k", "v"),
+    ):
+        with pytest.raises(errors.VaultError):
+            call()
+    assert principles.read_bytes() == before
+    assert not (v.root / "global/MEMORY.md").exists()
+
+
+def test_a_notes_file_that_is_not_utf8_is_reported_and_kept(v: vault_module.Vault) -> None:
+    path = v.root / "agents/household/memories/USER.md"
+    path.parent.mkdir()
+    path.write_bytes(b"likes tea\n\xa7\nlatin-1 section sign")
+    with pytest.raises(errors.CorruptFileError, match=r"USER\.md.*UTF-8"):
+        agent_memory.read_notes(v, "household", "user")
+    with pytest.raises(errors.CorruptFileError):
+        agent_memory.change_notes(v, "household", "user", "add", content="x")
+    assert path.read_bytes() == b"likes tea\n\xa7\nlatin-1 section sign"

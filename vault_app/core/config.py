@@ -21,7 +21,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import platformdirs
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_serializer,
+    field_validator,
+)
 
 from vault_app.core import decay as decay_rules
 from vault_app.core import errors, layout, safe_fs
@@ -133,6 +140,14 @@ class AgentsSettings(BaseModel):
             except errors.InvalidIdError as exc:
                 raise ValueError(str(exc)) from None
         return value
+
+    @field_serializer("memory")
+    def _memory_as_written(
+        self, value: dict[str, AgentMemorySettings]
+    ) -> dict[str, dict[str, Any]]:
+        # Only the settings a table states (or code set): saving the config must not
+        # fill a person's `[agents.memory.<id>]` with every default.
+        return {agent: chosen.model_dump(exclude_unset=True) for agent, chosen in value.items()}
 
     @field_validator("memory")
     @classmethod

@@ -154,7 +154,8 @@ def describe(p: Proposal) -> dict[str, Any]:
         "created": p.created.isoformat(),
         "kind": write.kind,
         "target": target(write),
-        "text": text or params.get("text"),
+        # what the agent wrote: a fact's or document's text, a note's content, a value
+        "text": text or params.get("text") or params.get("content") or params.get("value"),
         "at": None if write.at is None else write.at.isoformat(),
         "params": params,
         "findings": [dataclasses.asdict(f) for f in p.findings],
