@@ -13,6 +13,7 @@ One module per command group, each declaring its commands' arguments beside the 
 (`register`); this module builds the parser from them and maps failures to exit statuses:
 
     vaults      init, info, doctor          the vault as a whole
+    importing   import SOURCE --into VAULT  a Hermes, PicoClaw or MicroClaw folder copied in
     entities    entities, show, related, entity create|archive
     facts       fact add|supersede|access|history|show
     decay       decay, synthesize           tiers, and summaries rewritten from them
@@ -50,6 +51,7 @@ from vault_app.cli import (
     facts,
     gui,
     heartbeat,
+    importing,
     mcp,
     review,
     search,
@@ -62,6 +64,7 @@ from vault_app.core import errors
 # the order of `vault-app --help`
 GROUPS = (
     vaults,
+    importing,
     entities,
     facts,
     decay,

@@ -8,12 +8,19 @@
 A notes change refused (over budget, no unique match, a duplicate) exits 1 with the
 reason on stderr; with `--json` the structured error (usage, limit, candidates) is also
 printed on stdout, as the MCP tools return it. The rules are `core.agent_memory`'s.
+
+In a neighbour's folder the same commands work in its own files (`core.neighbours`): a
+Hermes home's notes, a PicoClaw workspace's profile, a MicroClaw runtime's tiers, with
+`--agent` left out where the folder holds one agent; what a format lacks is refused,
+naming what it keeps.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
+from typing import Any
 
 from vault_app.cli import _common
 from vault_app.cli._common import emit, open_vault, read_text_arg
@@ -68,8 +75,50 @@ def register(commands: _common.Commands) -> None:
 
 
 def _agent(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    p.add_argument("--agent", required=True, metavar="ID")
+    p.add_argument(
+        "--agent",
+        metavar="ID",
+        help="the agent (may be left out in a Hermes home or a PicoClaw workspace, which "
+        "hold one; a MicroClaw persona is CHAT/PERSONA)",
+    )
     return p
+
+
+class _VaultMemory:
+    """`core.agent_memory` bound to a PARA vault, under the names a neighbour's folder
+    answers to (`neighbours.ForeignFolder`), so that each command is written once."""
+
+    def __init__(self, v: Any) -> None:
+        self.v = v
+
+    def __getattr__(self, name: str) -> Any:
+        from vault_app.core import agent_memory
+
+        call = getattr(agent_memory, name)
+
+        def bound(agent: str | None, *rest: Any, **named: Any) -> Any:
+            if agent is None:
+                raise _common.UsageError("--agent is required in a PARA vault")
+            return call(self.v, agent, *rest, **named)
+
+        return bound
+
+
+def _memory(args: argparse.Namespace) -> tuple[Path, Any]:
+    """(the folder's root, its agents' memory): a neighbour's folder in its own format,
+    else the PARA vault's `agent_memory`."""
+    foreign = _common.open_foreign(args)
+    if foreign is not None:
+        return foreign.root, foreign
+    v = open_vault(args)
+    return v.root, _VaultMemory(v)
+
+
+def _where(root: Path, path: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def _target(p: argparse.ArgumentParser) -> None:
@@ -82,31 +131,27 @@ def _target(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_tiers_show(args: argparse.Namespace) -> None:
-    from vault_app.core import agent_memory
-
-    v = open_vault(args)
-    state = agent_memory.read_tiers(v, args.agent)
-    where = v.paths.relative(state.path)
+    root, memory = _memory(args)
+    state = memory.read_tiers(args.agent)
+    where = _where(root, state.path)
     if args.tier is not None:
         text = state.memory.tier(args.tier) or f"(tier {args.tier} of {where} is empty)"
     else:
         text = state.text if state.text is not None else f"({where} does not exist yet)"
-    emit(args, state.to_dict(v.root, args.tier), text)
+    emit(args, state.to_dict(root, args.tier), text)
 
 
 def cmd_tiers_write(args: argparse.Namespace) -> None:
-    from vault_app.core import agent_memory
-
-    v = open_vault(args)
-    current = agent_memory.read_tiers(v, args.agent)
+    root, memory = _memory(args)
+    current = memory.read_tiers(args.agent)
     if args.tier is None:
-        state = agent_memory.write_tiers(v, args.agent, read_text_arg(args, current.text or ""))
+        state = memory.write_tiers(args.agent, read_text_arg(args, current.text or ""))
         said = "Saved"
     else:
         body = read_text_arg(args, current.memory.tier(args.tier))
-        state = agent_memory.write_tier(v, args.agent, args.tier, body)
+        state = memory.write_tier(args.agent, args.tier, body)
         said = f"Saved tier {args.tier} of"
-    emit(args, state.to_dict(v.root, args.tier), f"{said} {v.paths.relative(state.path)}")
+    emit(args, state.to_dict(root, args.tier), f"{said} {_where(root, state.path)}")
 
 
 # -- notes -------------------------------------------------------------------------------
@@ -115,18 +160,16 @@ def cmd_tiers_write(args: argparse.Namespace) -> None:
 def cmd_notes_show(args: argparse.Namespace) -> None:
     from vault_app.core import agent_memory, notes
 
-    v = open_vault(args)
-    state = agent_memory.read_notes(v, args.agent, args.target)
+    root, memory = _memory(args)
+    state = memory.read_notes(args.agent, args.target)
 
     def text() -> str:
         name = agent_memory.TARGET_NAMES[state.target]
         off = "" if state.enabled else " — switched off"
-        head = (
-            f"{name} of {state.agent} [{state.usage.meter()}]{off} {v.paths.relative(state.path)}"
-        )
+        head = f"{name} of {state.agent} [{state.usage.meter()}]{off} {_where(root, state.path)}"
         return head + ("\n" + notes.join(state.entries) if state.entries else "\n(no entries)")
 
-    emit(args, state.to_dict(v.root), text)
+    emit(args, state.to_dict(root), text)
 
 
 def cmd_notes_add(args: argparse.Namespace) -> int:
@@ -153,10 +196,10 @@ def _change(
 ) -> int:
     from vault_app.core import agent_memory, notes
 
-    v = open_vault(args)
+    root, memory = _memory(args)
     try:
-        state = agent_memory.change_notes(
-            v, args.agent, args.target, action, content=content, old_text=old_text
+        state = memory.change_notes(
+            args.agent, args.target, action, content=content, old_text=old_text
         )
     except notes.NotesError as exc:
         # the structured refusal, for scripts, beside the one error line for people
@@ -167,7 +210,7 @@ def _change(
         print(f"vault-app: error: {exc}", file=sys.stderr)
         return 1
     name = agent_memory.TARGET_NAMES[state.target]
-    answer = {"success": True, **state.to_dict(v.root)}
+    answer = {"success": True, **state.to_dict(root)}
     emit(args, answer, f"{_DONE[action]} {name} of {state.agent} [{state.usage.meter()}]")
     return 0
 
@@ -176,11 +219,11 @@ def _change(
 
 
 def cmd_profile_show(args: argparse.Namespace) -> None:
-    from vault_app.core import agent_memory, errors, profile
+    from vault_app.core import errors, profile
 
-    v = open_vault(args)
-    state = agent_memory.read_profile(v, args.agent)
-    answer = state.to_dict(v.root)
+    root, memory = _memory(args)
+    state = memory.read_profile(args.agent)
+    answer = state.to_dict(root)
     if args.key is not None:
         if args.key not in state.values:
             known = ", ".join(repr(k) for k in state.values) or "none"
@@ -195,16 +238,12 @@ def cmd_profile_show(args: argparse.Namespace) -> None:
 
 
 def cmd_profile_set(args: argparse.Namespace) -> None:
-    from vault_app.core import agent_memory
-
-    v = open_vault(args)
-    state = agent_memory.set_profile(v, args.agent, args.key, args.value)
-    emit(args, state.to_dict(v.root), f"Set {args.key} in {v.paths.relative(state.path)}")
+    root, memory = _memory(args)
+    state = memory.set_profile(args.agent, args.key, args.value)
+    emit(args, state.to_dict(root), f"Set {args.key} in {_where(root, state.path)}")
 
 
 def cmd_profile_delete(args: argparse.Namespace) -> None:
-    from vault_app.core import agent_memory
-
-    v = open_vault(args)
-    state = agent_memory.delete_profile(v, args.agent, args.key)
-    emit(args, state.to_dict(v.root), f"Deleted {args.key} from {v.paths.relative(state.path)}")
+    root, memory = _memory(args)
+    state = memory.delete_profile(args.agent, args.key)
+    emit(args, state.to_dict(root), f"Deleted {args.key} from {_where(root, state.path)}")
