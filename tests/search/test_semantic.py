@@ -263,6 +263,23 @@ def test_vectors_are_normalised_and_agree_with_sentence_transformers(
     assert encoder.encode([]).shape == (0, 384)
 
 
+def test_queries_run_on_the_int8_model_close_to_float32(
+    encoder: encoders.Encoder, reference: np.ndarray, export_notices: tuple[Path, list[str]]
+) -> None:
+    """A search query is encoded by the int8 model (its weights stay in the cache), within
+    a cosine of 0.98 of sentence-transformers; without int8 it is `encode`'s own vector."""
+    assert isinstance(encoder, encoders.OnnxEncoder) and encoder.int8 is not None
+    queries = [*TEXTS[:6], "plumber", "who fixed the boiler last winter?"]
+    exact = semantic.load_encoder(cache_dir=export_notices[0], backend="onnx", int8=False)
+    for text, ref in zip(queries, [*reference[:6], *exact.encode(queries[6:])], strict=True):
+        vector = encoders.query_vector(encoder, text)
+        assert vector.dtype == np.float32 and abs(float(np.linalg.norm(vector)) - 1) < 1e-5
+        assert float(vector @ ref) >= 0.98, text
+        assert float(vector @ encoder.encode([text])[0]) < 1 - 1e-7  # not the float32 run
+        np.testing.assert_array_equal(encoders.query_vector(exact, text), exact.encode([text])[0])
+    assert encoder._query is not None and exact._query is None
+
+
 def test_progress_is_reported_per_batch_with_increasing_counts(
     encoder: encoders.Encoder,
 ) -> None:

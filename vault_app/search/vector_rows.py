@@ -228,7 +228,7 @@ class VectorRows:
         with self._queue_lock:
             if query in self._waiting:
                 return
-        vector = self.encoder.encode([query])[0]
+        vector = encoders.query_vector(self.encoder, query)
         with self._queue_lock:
             self._waiting[query] = vector
             if self._changers:
@@ -250,7 +250,7 @@ class VectorRows:
         with self._queue_lock:
             vector = self._waiting.get(query)
         if vector is None:
-            vector = self.encoder.encode([query])[0]
+            vector = encoders.query_vector(self.encoder, query)
         self._last_query = (query, vector)
         return vector
 
