@@ -488,6 +488,7 @@ class MainWindow(QtWidgets.QMainWindow):
                 self.show_principles()
             else:
                 self.show_agent(agent, name)
+        self.activateWindow()  # back from the switcher's popup, keys to the page shown
         self.focus_page()
 
     def focus_page(self) -> None:

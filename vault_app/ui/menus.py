@@ -265,13 +265,12 @@ def add_window_commands(window: MainWindow) -> Commands:
         "File",
     )
     c.separator("File")
-    c.add("quit", "&Quit", w.close, keys.Quit, "Close the window", "File")
+    c.add("quit", "&Quit", w.close, "Ctrl+Q", "Close the window", "File")
 
     undo = w.session.undo_stack.createUndoAction(w, "&Undo")
     undo.setShortcut(QtGui.QKeySequence(keys.Undo))
     redo = w.session.undo_stack.createRedoAction(w, "&Redo")
-    redo_keys = [*QtGui.QKeySequence.keyBindings(keys.Redo), QtGui.QKeySequence("Ctrl+Y")]
-    redo.setShortcuts(list(dict.fromkeys(redo_keys)))  # Ctrl+Y once where Redo has it
+    redo.setShortcuts([QtGui.QKeySequence("Ctrl+Shift+Z"), QtGui.QKeySequence("Ctrl+Y")])
     c.add_action("undo", undo, "Edit", toolbar=True)
     c.add_action("redo", redo, "Edit", toolbar=True)
     c.toolbar.addSeparator()
