@@ -179,3 +179,11 @@ class FactsTable(QtCore.QObject):
         elif event.type() == QtCore.QEvent.Type.Resize:
             self._schedule()
         return super().eventFilter(watched, event)
+
+
+def show_rows(view: QtWidgets.QTreeView, rows: int) -> None:
+    """Keep room for `rows` rows (and the header) in `view`, however the splitter moves."""
+    row = max(view.fontMetrics().height() + 8, view.sizeHintForRow(0))
+    header = view.header().sizeHint().height() if not view.isHeaderHidden() else 0
+    scrollbar = view.horizontalScrollBar().sizeHint().height()
+    view.setMinimumHeight(header + rows * row + 2 * view.frameWidth() + scrollbar)
