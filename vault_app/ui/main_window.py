@@ -11,6 +11,15 @@ panel in a dock (Ctrl+Shift+F); the quick switcher on Ctrl+P. A message bar unde
 toolbar says what went wrong in plain words; the status bar (`status_bar.VaultStatusBar`)
 shows the vault, its counts, live sync and the state of the search index.
 
+Commands: `menus.Commands` builds the menu bar and toolbar (one way to add a command;
+the keys of the pages' own actions are routed by the window to the view shown), the
+command palette (Ctrl+Shift+P) and Help › Keyboard shortcuts read the menus (`palette`),
+`navigation.Navigator` keeps Back/Forward (Alt+Left/Right, the mouse's side buttons),
+`context_menus` gives the sidebar, the facts table and the search results their right-click
+menus. Sizes: the pages sit in a scroll area and the stack asks only for the room of the
+page shown, so the search dock fits inside the window instead of widening it; the facts
+table wraps and gives way to the fact (`facts_table`); the sidebar is `sidebar_view`.
+
 The window follows the watcher (relayed by `live.LiveSync`): an entity moved outside the
 app is opened at its new place, one deleted is offered for restoring from the backups.
 
@@ -435,6 +444,9 @@ class MainWindow(QtWidgets.QMainWindow):
         page = self._agent_pages.get(agent)
         if page is None:
             page = self._agent_pages[agent] = agent_page.AgentPage(self.session, agent)
+            page.tabs.currentChanged.connect(  # each tab is a place of the history
+                lambda n, a=agent: self.navigator.visit(("agent", a, agent_page.AgentPage.TABS[n]))
+            )
             self.pages.addWidget(page)
         self.pages.setCurrentWidget(page)
         return page
