@@ -39,7 +39,7 @@ from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.core import errors, layout, vault
+from vault_app.core import layout, vault
 from vault_app.ui import (
     activity_page,
     agent_page,
@@ -59,10 +59,10 @@ from vault_app.ui import (
     review_page,
     search_panel,
     session,
-    settings,
     sidebar_view,
     status_bar,
     switcher,
+    window_vaults,
 )
 from vault_app.ui import (
     live as live_module,
@@ -96,6 +96,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self._agent_pages: dict[str, agent_page.AgentPage] = {}
         self._global_daily: daily.DailyView | None = None
         self._first_scan = True
+        self._discard_ok = False  # set when switching vaults: the question was asked
         self._expanded = False
         self._search_enabled = search
         self._semantic = target.config.search.semantic if semantic is None else semantic
@@ -576,74 +577,9 @@ class MainWindow(QtWidgets.QMainWindow):
 
     # -- vaults and settings ---------------------------------------------------------------
 
-    def choose_vault(self) -> None:
-        chosen = QtWidgets.QFileDialog.getExistingDirectory(self, "Open a vault")
-        if chosen:
-            self.switch_vault(Path(chosen))
-
-    def new_vault(self) -> None:
-        dialog = dialogs.NewVaultDialog(self)
-        if dialog.exec() != QtWidgets.QDialog.DialogCode.Accepted:
-            return
-        path = dialog.path()
-        try:
-            if dialog.demo.isChecked():
-                from vault_app.core import demo
-
-                path.mkdir(parents=True, exist_ok=True)
-                demo.create_demo(path)
-            else:
-                vault.Vault.create(path)
-        except (errors.VaultError, OSError) as exc:
-            self.session.report(exc)
-            return
-        self.switch_vault(path)
-
     def switch_vault(self, path: Path) -> MainWindow | None:
-        root = layout.find_vault(path) or path
-        if not layout.is_vault(root):
-            self.message_bar.show_message(
-                "Not a vault", f"{path} holds no global/life folder. Use File › New vault."
-            )
-            return None
-        if not self._confirm_discard():
-            return None
-        try:
-            target = vault.Vault(root, actor="gui")
-        except errors.VaultError as exc:
-            self.session.report(exc)
-            return None
-        window = MainWindow(
-            target, self.store, search=self._search_enabled, heartbeat=self.heartbeat is not None
-        )
-        settings.AppSettings.load(self.store).apply(window.session, None)
-        window.show()
-        window.start()
-        self.vaultSwitched.emit(window)
-        self._discard_ok = True
-        self.close()
-        return window
-
-    def open_settings(self) -> None:
-        dialog = settings.SettingsDialog(self.session, self.store, self)
-        dialog.applied.connect(self.session.rescan)
-        dialog.applied.connect(self.dashboard.update_schedule)
-        dialog.open()
-
-    def set_theme(self, name: str) -> None:
-        app_settings = settings.AppSettings.load(self.store)
-        app_settings.theme = name
-        app_settings.save(self.store)
-        app = QtWidgets.QApplication.instance()
-        app_settings.apply(self.session, app if isinstance(app, QtWidgets.QApplication) else None)
-
-    def about(self) -> None:
-        QtWidgets.QMessageBox.about(
-            self,
-            "About vault-app",
-            "<b>vault-app</b><br>See, search and curate what AI agents remember.<br><br>"
-            f"Vault: {self.session.vault.root}",
-        )
+        """A fresh window on the vault at `path` (this one closes); None if refused."""
+        return window_vaults.switch_vault(self, path)
 
     def _update_title(self) -> None:
         self.setWindowTitle(f"{self.session.vault.root.name} — vault-app")
@@ -661,7 +597,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _confirm_discard(self) -> bool:
         dirty = self._dirty_panes()
-        if not dirty or getattr(self, "_discard_ok", False):
+        if not dirty or self._discard_ok:
             return True
         answer = QtWidgets.QMessageBox.question(
             self,
