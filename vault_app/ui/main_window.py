@@ -55,6 +55,7 @@ from vault_app.ui import (
     menus,
     models,
     navigation,
+    page_area,
     recent_vaults,
     review_page,
     search_panel,
@@ -199,13 +200,7 @@ class MainWindow(QtWidgets.QMainWindow):
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
         column.addWidget(self.message_bar)
-        self.pages.currentChanged.connect(self._size_by_current_page)
-        # the pages scroll rather than widen the window when the search dock takes room
-        self.pages_scroll = QtWidgets.QScrollArea()
-        self.pages_scroll.setObjectName("pagesScroll")
-        self.pages_scroll.setWidget(self.pages)
-        self.pages_scroll.setWidgetResizable(True)
-        self.pages_scroll.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        self.pages_scroll = page_area.scrolling(self.pages)  # the dock never widens the window
         column.addWidget(self.pages_scroll, 1)
 
         self.splitter = QtWidgets.QSplitter()
@@ -214,17 +209,6 @@ class MainWindow(QtWidgets.QMainWindow):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([400, 880])  # room for "Household Budget" beside 4 counts
         self.setCentralWidget(self.splitter)
-
-    def _size_by_current_page(self) -> None:
-        """The stack asks for the room of the page shown, not of the widest page."""
-        Policy = QtWidgets.QSizePolicy.Policy
-        current = self.pages.currentWidget()
-        for number in range(self.pages.count()):
-            page = self.pages.widget(number)
-            if page is not None:
-                shown = page is current
-                page.setSizePolicy(*(2 * (Policy.Preferred if shown else Policy.Ignored,)))
-        self.pages.updateGeometry()
 
     def _build_search_dock(self) -> None:
         self.search = search_panel.SearchPanel(self.session)
