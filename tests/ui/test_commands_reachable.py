@@ -47,6 +47,8 @@ def test_the_commands_of_the_views_are_in_menus_with_their_keys(window: app.Main
         "Command palette": "Ctrl+Shift+P",
         "Back": "Alt+Left",
         "Forward": "Alt+Right",
+        "Earlier note": "Alt+PgUp",
+        "Later note": "Alt+PgDown",
     }
     for text, key in wanted.items():
         assert keys.get(text) == key, text
@@ -230,3 +232,15 @@ def test_search_results_have_a_context_menu(
     assert QtWidgets.QApplication.clipboard().text() == hit.text
     main.close()
     main.session.wait()
+
+
+def test_the_daily_views_keys_are_commands_too(qtbot: QtBot, window: app.MainWindow) -> None:
+    page = window.show_agent("maintenance", "daily")
+    days = sorted(window.session.vault.daily_dates("maintenance"))
+    page.daily.show_day(days[-1])
+    qtbot.waitUntil(lambda: window.commands["earlier_note"].isEnabled())
+    window.sidebar.setFocus()
+    press(qtbot, window, Key.Key_PageUp, QtCore.Qt.KeyboardModifier.AltModifier)
+    qtbot.waitUntil(lambda: page.daily.calendar.selectedDate().toPython() == days[-2])
+    window.show_dashboard()
+    assert not window.commands["earlier_note"].isEnabled()

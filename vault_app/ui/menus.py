@@ -22,7 +22,8 @@ the key on them and records them as the command's handlers: two shortcuts on one
 would be ambiguous to Qt, and neither would run. The window's action then routes the key
 to one handler: the one holding the focus, else one visible on the page shown; with none,
 `fallback` runs (if given). `refresh()` enables each view command exactly when it has
-somewhere to go (the window calls it when the page or the focus changes).
+somewhere to go (run when the page or the focus changes, and when a handler's widget is
+shown or hidden: a tab of a page).
 
 The palette and the shortcuts sheet never keep a list of their own: `palette.walk(menu_bar)` lists
 every action of the menus with its menu path, so commands added later by any part of the
@@ -66,6 +67,10 @@ class Commands(QtCore.QObject):
         self.toolbar.setMovable(False)
         self.toolbar.setToolButtonStyle(QtCore.Qt.ToolButtonStyle.ToolButtonTextOnly)
         self._actions: dict[str, QtGui.QAction] = {}
+        self._later = QtCore.QTimer(self)  # one refresh for a burst of shows and hides
+        self._later.setSingleShot(True)
+        self._later.setInterval(0)
+        self._later.timeout.connect(self.refresh)
         # view commands: their key, fallback, and (handler, owner) pairs taken from pages
         self._routes: dict[
             str,
@@ -159,12 +164,14 @@ class Commands(QtCore.QObject):
                 handlers.append((action, owner))
                 action.setShortcuts([])
                 action.changed.connect(self.refresh)
+                owner.installEventFilter(self)
         for shortcut in root.findChildren(QtGui.QShortcut):
             handlers = routes.get(shortcut.key().toString())
             parent = shortcut.parent()
             if handlers is not None and isinstance(parent, QtWidgets.QWidget):
                 handlers.append((shortcut, parent))
                 shortcut.setKey(QtGui.QKeySequence())
+                parent.installEventFilter(self)
         self.refresh()
 
     def handler(self, name: str) -> Handler | None:
@@ -220,6 +227,12 @@ class Commands(QtCore.QObject):
         self.menu(menu).addAction(action)
         if toolbar:
             self.toolbar.addAction(action)
+
+    def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:
+        """A handler's widget shown or hidden (a tab, a page): where the keys go changed."""
+        if event.type() in (QtCore.QEvent.Type.Show, QtCore.QEvent.Type.Hide):
+            self._later.start()
+        return False
 
     def _update(self, name: str) -> None:
         if not shiboken6.isValid(self):
@@ -377,6 +390,10 @@ def add_window_commands(window: MainWindow) -> Commands:
         "The daily notes every agent shares",
         "Go",
     )
+    day = "Go/Daily &notes"  # the daily view's own keys, routed to the one shown
+    c.add_view("earlier_note", "&Earlier note", "Alt+PgUp", "The closest earlier day", day)
+    c.add_view("later_note", "&Later note", "Alt+PgDown", "The closest later day", day)
+    c.add_view("today_note", "&Today", "Alt+Home", "Today's note", day)
     c.separator("Go")
     back = c.add("back", "&Back", w.navigator.back, "Alt+Left", "The view shown before", "Go")
     forward = c.add("forward", "&Forward", w.navigator.forward, "Alt+Right", "", "Go")
