@@ -107,6 +107,8 @@ def test_the_fact_column_stretches_and_wraps_and_cut_text_has_a_tooltip(
     dressing = window.facts_table
     index = window.entity_view.proxy.index(long_rows[0], F.FACT)
     assert dressing.cut_text(index) is None  # wrapped whole: no tooltip needed
+    table.verticalHeader().resizeSection(long_rows[0], table.verticalHeader().defaultSectionSize())
+    assert dressing.cut_text(index) == index.data()  # one line of a longer fact: cut, tooltip
     table.setColumnWidth(F.AGENT, 30)  # a column too narrow for its text
     agent = window.entity_view.proxy.index(0, F.AGENT)
     assert dressing.cut_text(agent) == agent.data()
@@ -169,3 +171,22 @@ def test_only_a_page_that_does_not_fit_scrolls(qtbot: QtBot, window: app.MainWin
         show()
         settle(qtbot, window)
         assert not bar.isVisible(), show.__name__  # the dashboard's height is not theirs
+
+
+def test_a_flow_wraps_its_widgets_instead_of_widening(qtbot: QtBot) -> None:
+    from vault_app.ui import flow_layout
+
+    host = QtWidgets.QWidget()
+    qtbot.addWidget(host)
+    flow = flow_layout.FlowLayout(host, spacing=4)
+    buttons = [QtWidgets.QPushButton(f"Button number {n}") for n in range(4)]
+    for button in buttons:
+        flow.add(button)
+    one_row = flow.heightForWidth(10_000)
+    widest = max(b.sizeHint().width() for b in buttons)
+    assert flow.minimumSize().width() == widest  # never wider than its widest widget
+    host.resize(widest + 10, flow.heightForWidth(widest + 10))
+    host.show()
+    assert flow.heightForWidth(widest + 10) >= 4 * buttons[0].sizeHint().height() > one_row
+    assert len({b.geometry().top() for b in buttons}) == 4  # one per row
+    assert all(host.rect().contains(b.geometry()) for b in buttons)
