@@ -144,10 +144,14 @@ def test_the_sidebar_counts_collapse_and_stay_so(
     toggle.toggle()
     assert all(window.sidebar.isColumnHidden(c) for c in range(1, 5))
     assert window.sidebar.minimumWidth() < wide
+    assert not window.commands["sidebar_counts"].isChecked()
     assert store.value(sidebar_view.SHOW_COUNTS_KEY, type=bool) is False
     window.close()
     again = open_window(qtbot, root, store)
     assert not again.sidebar.counts_shown()
+    assert not again.commands["sidebar_counts"].isChecked()  # View › Sidebar counts agrees
+    again.commands["sidebar_counts"].trigger()
+    assert again.sidebar.counts_shown()
     again.sidebar.set_counts_shown(True)
     assert not again.sidebar.isColumnHidden(1)
     again.session.wait()

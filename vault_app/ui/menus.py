@@ -401,6 +401,17 @@ def add_window_commands(window: MainWindow) -> Commands:
     c.add("focus_sidebar", "Focus the &sidebar", w.sidebar.setFocus, "Ctrl+1", "", "Go")
 
     c.add_action("toggle_search", w.search_dock.toggleViewAction(), "View")
+    counts = c.add(
+        "sidebar_counts",
+        "Sidebar &counts",
+        lambda: w.sidebar.set_counts_shown(counts.isChecked()),
+        None,
+        "The Active, Hot, Warm and Cold columns of the sidebar",
+        "View",
+    )
+    counts.setCheckable(True)
+    counts.setChecked(w.sidebar.counts_shown())
+    w.sidebar.countsShown.connect(counts.setChecked)  # also from the header's menu
     group = QtGui.QActionGroup(w)
     current = settings.AppSettings.load(w.store).theme
     for name in themes.THEMES:
