@@ -552,7 +552,7 @@ class SearchEngine:
         lex_rank = {k: i + 1 for i, (k, _) in enumerate(lexical)}
         sem_rank = {k: i + 1 for i, (k, _) in enumerate(semantic)}
         w = self.bm25_weight
-        fused = []
+        scored: list[tuple[float, str, float, float, float, float]] = []
         for key in union:
             b = lex.get(key, 0.0)
             s = sem.get(key, lo)
@@ -560,24 +560,24 @@ class SearchEngine:
                 continue  # no query term in it and a cosine of noise: not a hit
             nb = b / top_lex if top_lex > 0 else 0.0
             ns = (s - lo) / (hi - lo) if hi > lo else (1.0 if sem_values else 0.0)
-            score = w * nb + (1 - w) * ns
-            fused.append(
-                (
-                    key,
-                    score,
-                    {
-                        "bm25": b,
-                        "bm25Norm": nb,
-                        "bm25Rank": lex_rank.get(key),
-                        "semantic": s,
-                        "semanticNorm": ns,
-                        "semanticRank": sem_rank.get(key),
-                        "bm25Weight": w,
-                    },
-                )
+            scored.append((-(w * nb + (1 - w) * ns), key, b, nb, s, ns))
+        scored.sort()  # best first, ties by key
+        return [  # the parts only for what is returned
+            (
+                key,
+                -negated,
+                {
+                    "bm25": b,
+                    "bm25Norm": nb,
+                    "bm25Rank": lex_rank.get(key),
+                    "semantic": s,
+                    "semanticNorm": ns,
+                    "semanticRank": sem_rank.get(key),
+                    "bm25Weight": w,
+                },
             )
-        fused.sort(key=lambda item: (-item[1], item[0]))
-        return fused[:limit]
+            for negated, key, b, nb, s, ns in scored[:limit]
+        ]
 
     def _hit(
         self,
