@@ -244,3 +244,16 @@ def test_the_daily_views_keys_are_commands_too(qtbot: QtBot, window: app.MainWin
     qtbot.waitUntil(lambda: page.daily.calendar.selectedDate().toPython() == days[-2])
     window.show_dashboard()
     assert not window.commands["earlier_note"].isEnabled()
+
+
+def test_synthesize_is_a_command_that_previews_on_the_dashboard(
+    qtbot: QtBot, window: app.MainWindow
+) -> None:
+    show_entity(qtbot, window)
+    window.commands["synthesize"].trigger()
+    assert window.pages.currentWidget() is window.dashboard
+    assert not window.dashboard.synthesize_button.isEnabled()  # the dry run is under way
+    qtbot.waitUntil(lambda: window.dashboard.synthesize_button.isEnabled(), timeout=30_000)
+    dialog = window.dashboard.preview_dialog
+    if dialog is not None:  # the summaries that would change, nothing written yet
+        dialog.reject()

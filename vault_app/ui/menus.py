@@ -327,6 +327,20 @@ def add_window_commands(window: MainWindow) -> Commands:
     c.add_view("save_document", "&Save document", "Ctrl+S", "Save the text edited", "Edit")
     c.add_view("next_conflict", "&Next conflict", "F8", "The next conflict of a merge", "Edit")
     c.separator("Edit")
+
+    def synthesize() -> None:  # on the dashboard, where its progress and preview show
+        w.show_dashboard()
+        w.dashboard.synthesize_now()
+
+    c.add(
+        "synthesize",
+        "S&ynthesize summaries now…",
+        synthesize,
+        None,
+        "Rewrite the summaries from Hot and Warm facts; the changes are shown first",
+        "Edit",
+    )
+    c.separator("Edit")
     c.add(
         "palette",
         "&Command palette…",
