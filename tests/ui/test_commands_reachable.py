@@ -257,3 +257,14 @@ def test_synthesize_is_a_command_that_previews_on_the_dashboard(
     dialog = window.dashboard.preview_dialog
     if dialog is not None:  # the summaries that would change, nothing written yet
         dialog.reject()
+
+
+def test_each_menu_has_distinct_mnemonics(window: app.MainWindow) -> None:
+    for top in window.menuBar().actions():
+        menu = top.menu()
+        letters = []
+        for action in menu.actions():
+            text = action.text().replace("&&", "")
+            if "&" in text:
+                letters.append(text[text.index("&") + 1].lower())
+        assert len(letters) == len(set(letters)), f"{top.text()}: {sorted(letters)}"

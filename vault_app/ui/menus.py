@@ -319,9 +319,9 @@ def add_window_commands(window: MainWindow) -> Commands:
         "Edit",
         toolbar=True,
     )
-    c.add_view("edit_fact", "&Edit fact…", "F2", "A new version of the selected fact", "Edit")
+    c.add_view("edit_fact", "Edi&t fact…", "F2", "A new version of the selected fact", "Edit")
     c.add_view("archive", "&Archive entity…", "Ctrl+Shift+A", "Move it to archives/", "Edit")
-    c.add_view("filter", "&Filter facts", keys.Find, "Filter the facts shown", "Edit")
+    c.add_view("filter", "F&ilter facts", keys.Find, "Filter the facts shown", "Edit")
     c.separator("Edit")
     c.add_view("edit_document", "Edit &document", "Ctrl+E", "Edit the text shown", "Edit")
     c.add_view("save_document", "&Save document", "Ctrl+S", "Save the text edited", "Edit")
@@ -398,7 +398,7 @@ def add_window_commands(window: MainWindow) -> Commands:
     c.add("principles", "&Principles", w.show_principles, None, "global/AGENTS.md", "Go")
     c.add(
         "global_daily",
-        "Global &daily notes",
+        "&Global daily notes",
         lambda: w.open_daily("global", None),
         None,
         "The daily notes every agent shares",
@@ -412,7 +412,7 @@ def add_window_commands(window: MainWindow) -> Commands:
     back = c.add("back", "&Back", w.navigator.back, "Alt+Left", "The view shown before", "Go")
     forward = c.add("forward", "&Forward", w.navigator.forward, "Alt+Right", "", "Go")
     w.navigator.set_actions(back, forward)
-    c.add("focus_sidebar", "Focus the &sidebar", w.sidebar.setFocus, "Ctrl+1", "", "Go")
+    c.add("focus_sidebar", "Foc&us the sidebar", w.sidebar.setFocus, "Ctrl+1", "", "Go")
 
     c.add_action("toggle_search", w.search_dock.toggleViewAction(), "View")
     counts = c.add(
