@@ -13,7 +13,8 @@ import pytest
 from vault_app.core import activity, storage
 from vault_app.core import vault as vault_module
 
-NOW = dt.datetime(2026, 11, 20, 12, 0, tzinfo=dt.UTC)
+# a day ahead of the real clock, so the vault's own creation (now) is a day "old"
+NOW = dt.datetime.now(dt.UTC).replace(microsecond=0) + dt.timedelta(days=1)
 RENT = "projects/rent"
 BUDGET = "agent:finance:projects/budget"
 
@@ -112,7 +113,9 @@ def test_the_limit_says_more_and_a_rare_line_is_found_far_back(root: Path) -> No
     assert nothing.lines == [] and nothing.more
 
 
-def test_a_start_ends_the_read_early_but_tolerates_lines_out_of_order(root: Path) -> None:
+def test_a_start_ends_the_read_early_but_tolerates_lines_out_of_order(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     log = root / ".vault" / storage.AUDIT_NAME
 
     def append(minutes_ago: float, actor: str) -> None:
@@ -127,7 +130,13 @@ def test_a_start_ends_the_read_early_but_tolerates_lines_out_of_order(root: Path
     append(75, "x")  # older than the start, appended late: within SKEW, the read goes on
     found = activity.query(root, activity.Query(start=start))
     assert [a for a, _ in actions(found)] == ["y", "jane"]  # jane: an hour ago
-    append(60 * 30, "z")  # far older than the start: the read ends there
+    append(60 * 30, "z")  # far older, alone (a backfill): the read goes on
+    assert [a for a, _ in actions(activity.query(root, activity.Query(start=start)))] == [
+        "y",
+        "jane",
+    ]
+    monkeypatch.setattr(activity, "OLD_RUN", 2)
+    append(60 * 30, "z")  # two in a row: the read ends there
     assert activity.query(root, activity.Query(start=start)).lines == []
 
 

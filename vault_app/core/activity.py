@@ -38,7 +38,11 @@ from vault_app.core import actors, decay, errors, layout, safe_fs, storage
 
 MAX_TAIL_BYTES = 16 << 20  # read at most this much of the log's end
 _BLOCK = 64 << 10
-SKEW = dt.timedelta(minutes=10)  # how far out of time order concurrent appends may land
+# A read with a start ends once OLD_RUN lines in a row are older than the start by more
+# than SKEW: writers of several processes append a little out of order, and a writer with
+# its own clock (a backfill, a test) may append a line far older than its neighbours
+SKEW = dt.timedelta(minutes=10)
+OLD_RUN = 1000
 
 
 def recent(
@@ -267,19 +271,24 @@ def query(root: Path, chosen: Query, *, limit: int = 500) -> Found:
     """The newest audit lines `chosen` keeps, newest first, at most `limit`.
 
     Reads the log backwards (its last MAX_TAIL_BYTES at most) until `limit` + 1 lines are
-    kept; lines older than the range's start by more than `SKEW` end the read (writers of
-    several processes append a little out of order, never by that much).
+    kept, or the lines are well past the range's start (`OLD_RUN` of them in a row older
+    than it by more than `SKEW`).
     """
     kept: list[dict[str, Any]] = []
     seen: set[str] = set()
     floor = None if chosen.start is None else decay.as_aware(chosen.start) - SKEW
+    old = 0
     for line in lines_backwards(Path(root) / layout.STATE_DIR / storage.AUDIT_NAME, Path(root)):
         entry = _parse(line)
         if entry is None:
             continue
         when = _time(entry)
         if floor is not None and when is not None and when < floor:
-            break
+            old += 1
+            if old >= OLD_RUN:
+                break
+            continue
+        old = 0
         seen.add(str(entry.get("actor", "")))
         if chosen.keeps(entry):
             kept.append(entry)
@@ -334,13 +343,18 @@ def agent_changes(
     floor = decay.as_aware(since)
     seen = {k: decay.as_aware(v) for k, v in (looked or {}).items()}
     found: dict[str, EntityChanges] = {}
+    old = 0
     for line in lines_backwards(Path(root) / layout.STATE_DIR / storage.AUDIT_NAME, Path(root)):
         entry = _parse(line)
         when = None if entry is None else _time(entry)
         if entry is None or when is None:
             continue
         if when < floor - SKEW:
-            break
+            old += 1
+            if old >= OLD_RUN:  # well past `since` (see `query`)
+                break
+            continue
+        old = 0
         if entry.get("action") not in CHANGES or when <= floor:
             continue
         address = entity_of(entry)

@@ -36,6 +36,7 @@ from vault_app.core import errors, facts, formats, layout, models, vault
 
 REVERTIBLE = ("fact.add", "fact.supersede")
 _STATUS_NOTES = ("archived", "retracted", "reverted")
+REASON = "reverted: an agent's added fact taken back"  # the withdrawn fact's archive note
 
 
 class ChangedSinceError(errors.InvalidFactError):
@@ -138,7 +139,7 @@ def _withdraw(editor: facts.Facts, ref: layout.EntityRef, fact_id: str) -> Rever
         metadata["archived"] = {
             "at": formats.iso(editor.now()),
             "by": editor.actor,
-            "reason": "reverted: an agent's added fact taken back",
+            "reason": REASON,
         }
         ff.invalidate()
         return Reverted(str(ref), ff.fact_at(index), None)
