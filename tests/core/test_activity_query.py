@@ -84,6 +84,9 @@ def test_what_and_entity_words(root: Path) -> None:
     assert {activity.entity_of(line) for line in rent.lines} == {RENT}
     assert len(rent.lines) == 5  # the folder's two files and three facts
     assert activity.query(root, activity.Query(entity="rent nowhere")).lines == []
+    # an agent's address is no text of the target path: found through `entity_of`
+    budget = activity.query(root, activity.Query(entity=BUDGET.upper()))
+    assert {activity.entity_of(line) for line in budget.lines} == {BUDGET}
 
 
 def test_a_date_range_is_start_inclusive_end_exclusive(root: Path) -> None:

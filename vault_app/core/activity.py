@@ -28,11 +28,14 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import json
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any, BinaryIO
+
+import orjson
 
 from vault_app.core import actors, decay, errors, layout, safe_fs, storage
 
@@ -112,9 +115,14 @@ def _tail(handle: BinaryIO) -> Iterator[bytes]:
 
 def _parse(line: bytes) -> dict[str, Any] | None:
     try:
-        entry = json.loads(line)
-    except (ValueError, UnicodeDecodeError):
-        return None
+        entry = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        # a name that is not UTF-8 was written escaped (`Storage.audit`): lone surrogates,
+        # which orjson refuses and the standard library reads
+        try:
+            entry = json.loads(line)
+        except (ValueError, UnicodeDecodeError):
+            return None
     return entry if isinstance(entry, dict) else None
 
 
@@ -144,6 +152,12 @@ _ENTITY_FILES = (*layout.FACT_FILE_NAMES, layout.SUMMARY_NAME)
 
 def actor_kind(actor: str, agent_ids: Iterable[str] = ()) -> str:
     """ "agent", "heartbeat" or "person": who an audit line's actor is."""
+    return _kind(actor, tuple(agent_ids))
+
+
+@functools.lru_cache(maxsize=1024)
+def _kind(actor: str, agent_ids: tuple[str, ...]) -> str:
+    # a log names a handful of actors many times over: each is read once (cached)
     if actor.strip().casefold() == HEARTBEAT_ACTOR:
         return "heartbeat"
     try:
@@ -154,6 +168,11 @@ def actor_kind(actor: str, agent_ids: Iterable[str] = ()) -> str:
 
 def actor_title(actor: str, agent_ids: Iterable[str] = ()) -> str:
     """The actor as a person reads it: an agent by its id ("finance"), others as named."""
+    return _title(actor, tuple(agent_ids))
+
+
+@functools.lru_cache(maxsize=1024)
+def _title(actor: str, agent_ids: tuple[str, ...]) -> str:
     try:
         parsed = actors.parse(actor, agent_ids)
     except errors.InvalidIdError:
@@ -172,7 +191,13 @@ def entity_of(line: Mapping[str, Any]) -> str | None:
     Read from the target path: `global/life/PATH/items.json` is PATH,
     `agents/ID/workspace/PATH/summary.md` is `agent:ID:PATH`.
     """
-    parts = PurePosixPath(str(line.get("target", ""))).parts
+    return _entity_at(str(line.get("target", "")))
+
+
+@functools.lru_cache(maxsize=8192)
+def _entity_at(target: str) -> str | None:
+    # targets repeat (one file is written again and again): each is read once (cached)
+    parts = PurePosixPath(target).parts
     if len(parts) < 4 or parts[-1] not in _ENTITY_FILES:
         return None
     if parts[:2] == ("global", "life"):
@@ -228,6 +253,16 @@ class Query:
             return False
         return self.end is None or when < decay.as_aware(self.end)
 
+    def needles(self) -> list[bytes]:
+        """Entity words that a raw line must hold as they are (lower-cased) to be kept:
+        plain ASCII words with no colon (an address's `agent:ID:` is not in the target
+        path) and nothing JSON escapes. A cheap test before a line is parsed."""
+        return [
+            word.encode()
+            for word in self.entity.casefold().split()
+            if word.isascii() and not any(c in word for c in ':"\\') and word.isprintable()
+        ]
+
     def keeps(self, line: Mapping[str, Any]) -> bool:
         if not self.covers(_time(line)):
             return False
@@ -252,9 +287,10 @@ class Query:
         words = self.entity.casefold().split()
         if not words:
             return True
-        target = str(line.get("target", ""))
-        haystack = f"{target} {entity_of(line) or ''} {line.get('entity', '')}".casefold()
-        return all(word in haystack for word in words)
+        haystack = f"{line.get('target', '')} {line.get('entity', '')}".casefold()
+        if all(word in haystack for word in words):
+            return True
+        return all(word in f"{haystack} {entity_of(line) or ''}".casefold() for word in words)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -277,8 +313,13 @@ def query(root: Path, chosen: Query, *, limit: int = 500) -> Found:
     kept: list[dict[str, Any]] = []
     seen: set[str] = set()
     floor = None if chosen.start is None else decay.as_aware(chosen.start) - SKEW
+    needles = chosen.needles()
     old = 0
     for line in lines_backwards(Path(root) / layout.STATE_DIR / storage.AUDIT_NAME, Path(root)):
+        if needles:
+            lowered = line.lower()
+            if not all(needle in lowered for needle in needles):
+                continue
         entry = _parse(line)
         if entry is None:
             continue
