@@ -62,7 +62,8 @@ def _pane(name: str) -> QtWidgets.QPlainTextEdit:
     pane.setLineWrapMode(QtWidgets.QPlainTextEdit.LineWrapMode.NoWrap)
     pane.setAccessibleName(name)
     pane.setTextInteractionFlags(
-        Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        Qt.TextInteractionFlag.TextSelectableByMouse
+        | Qt.TextInteractionFlag.TextSelectableByKeyboard
     )
     return pane
 
@@ -179,9 +180,11 @@ class SideBySide(QtWidgets.QWidget):
             return "The two versions are the same."
         parts = [
             f"{counts[kind]} line{'' if counts[kind] == 1 else 's'} {word}"
-            for kind, word in ((text_diff.CHANGED, "changed"),
-                               (text_diff.REMOVED, "only on the left"),
-                               (text_diff.ADDED, "only on the right"))  # fmt: skip
+            for kind, word in (
+                (text_diff.CHANGED, "changed"),
+                (text_diff.REMOVED, "only on the left"),
+                (text_diff.ADDED, "only on the right"),
+            )
             if counts[kind]
         ]
         places = len(self.starts)
@@ -230,7 +233,9 @@ class DiffDialog(QtWidgets.QDialog):
             "Overwrite with mine", QtWidgets.QDialogButtonBox.ButtonRole.AcceptRole
         )
         self.keep_button.setToolTip("Write your text over the version shown on disk")
-        back = buttons.addButton("Back to editing", QtWidgets.QDialogButtonBox.ButtonRole.RejectRole)
+        back = buttons.addButton(
+            "Back to editing", QtWidgets.QDialogButtonBox.ButtonRole.RejectRole
+        )
         back.setToolTip("Write nothing; your text stays in the editor")
         back.setDefault(True)
         buttons.accepted.connect(self.accept)
@@ -262,7 +267,7 @@ class HunkChooser(QtWidgets.QFrame):
             button = QtWidgets.QRadioButton(CHOICE_TITLES[choice])
             button.setToolTip(CHOICE_TIPS[choice])
             button.setChecked(choice == hunk.default)
-            button.toggled.connect(lambda on: on and self.chosen.emit())
+            button.toggled.connect(self._toggled)
             group.addButton(button)
             head.addWidget(button)
             self.buttons[choice] = button
@@ -283,6 +288,10 @@ class HunkChooser(QtWidgets.QFrame):
         column.addLayout(head)
         column.addWidget(view)
         self.view = view
+
+    def _toggled(self, on: bool) -> None:
+        if on:
+            self.chosen.emit()
 
     def choice(self) -> str:
         return next((c for c, b in self.buttons.items() if b.isChecked()), self.hunk.default or "")
