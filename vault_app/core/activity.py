@@ -358,12 +358,13 @@ CHANGES = frozenset(
 @dataclasses.dataclass
 class EntityChanges:
     """What agents changed in one entity: when last, by whom (newest first), and the
-    facts written or withdrawn, each with its newest time."""
+    facts written or withdrawn, each with its newest time and who wrote it then."""
 
     entity: str
     latest: dt.datetime
     actors: list[str]
     facts: dict[str, dt.datetime]
+    by: dict[str, str] = dataclasses.field(default_factory=dict)  # fact id -> actor title
 
 
 def agent_changes(
@@ -412,8 +413,9 @@ def agent_changes(
         if name not in change.actors:
             change.actors.append(name)
         fact_id = entry.get("factId")
-        if isinstance(fact_id, str) and fact_id:
-            change.facts[fact_id] = max(when, change.facts.get(fact_id, when))
+        if isinstance(fact_id, str) and fact_id and when >= change.facts.get(fact_id, when):
+            change.facts[fact_id] = when
+            change.by[fact_id] = name
     return found
 
 
