@@ -200,10 +200,18 @@ class ActivityPage(QtWidgets.QWidget):
         self.revert_button = QtWidgets.QPushButton("Re&vert")
         self.revert_button.setAutoDefault(False)
         self.revert_button.setToolTip(
-            "Take the selected agent write back: the fact goes back to its version before "
-            "(an added fact is withdrawn). Nothing is deleted; Undo (Ctrl+Z) restores it."
+            "Take the selected agent write back (Ctrl+Alt+Z): the fact goes back to its "
+            "version before (an added fact is withdrawn). Nothing is deleted; Undo (Ctrl+Z) "
+            "restores it."
         )
         self.revert_button.clicked.connect(self.revert_selected)
+        # the page's own key (the window routes Edit › Revert agent write to it)
+        self.revert_action = QtGui.QAction("Revert", self)
+        self.revert_action.setShortcut(QtGui.QKeySequence("Ctrl+Alt+Z"))
+        self.revert_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.revert_action.triggered.connect(self.revert_selected)
+        self.revert_action.setEnabled(False)
+        self.addAction(self.revert_action)
         self.revert_note = QtWidgets.QLabel()
         self.revert_note.setWordWrap(True)
         self.revert_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -433,9 +441,9 @@ class ActivityPage(QtWidgets.QWidget):
         """Revert is offered for a revertible write; a revert's outcome stays said while
         its write is selected (a refresh re-selects it)."""
         line = self.selected_line()
-        self.revert_button.setEnabled(
-            line is not None and model.revertible(line, self._agent_ids())
-        )
+        able = line is not None and model.revertible(line, self._agent_ids())
+        self.revert_button.setEnabled(able)
+        self.revert_action.setEnabled(able)
         if line is None or line != self._noted:
             self._noted = None
             self.revert_note.clear()

@@ -33,6 +33,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from vault_app.core import errors, layout, vault
 from vault_app.ui import (
     activity_page,
+    agent_activity,
     agent_page,
     commands,
     context_menus,
@@ -104,6 +105,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self._name_actions()
         self._route_page_keys()
         context_menus.install(self)
+        self.agent_marks = agent_activity.install(self)  # marks, Revert, the title's "*"
         self.status = status_bar.VaultStatusBar(target.root)
         self.setStatusBar(self.status)
         # the labels the status bar shows (read by tests and benchmarks)
@@ -615,7 +617,7 @@ class MainWindow(QtWidgets.QMainWindow):
         )
 
     def _update_title(self) -> None:
-        self.setWindowTitle(f"{self.session.vault.root.name} — vault-app")
+        agent_activity.update_title(self)
 
     # -- closing ------------------------------------------------------------------------
 
