@@ -145,7 +145,8 @@ class ActivityPage(QtWidgets.QWidget):
         self.span_combo.setCurrentIndex(self.span_combo.findData(model.Filter().span))
         self.first_date = self._date_edit("The first day shown (local time)", -7)
         self.last_date = self._date_edit("The last day shown, included", 0)
-        self.range_label = QtWidgets.QLabel("to")
+        self.range_label = QtWidgets.QLabel("&to")
+        self.range_label.setBuddy(self.last_date)
         filters = QtWidgets.QHBoxLayout()
         for label, widget, stretch in (
             ("&Who", self.actor_combo, 0),
@@ -158,9 +159,16 @@ class ActivityPage(QtWidgets.QWidget):
             filters.addWidget(caption)
             filters.addWidget(widget, stretch)
             filters.addSpacing(8)
-        filters.addWidget(self.first_date)
-        filters.addWidget(self.range_label)
-        filters.addWidget(self.last_date)
+        # the days of "Between dates…" on a row of their own: at 1280 px beside the other
+        # filters they left the entity field a few characters wide
+        self.range_row = QtWidgets.QWidget()
+        days = QtWidgets.QHBoxLayout(self.range_row)
+        days.setContentsMargins(0, 0, 0, 0)
+        from_label = QtWidgets.QLabel("&From")
+        from_label.setBuddy(self.first_date)
+        for part in (from_label, self.first_date, self.range_label, self.last_date):
+            days.addWidget(part)
+        days.addStretch(1)
         self._show_range()
 
         self.runs_model = model.RunsModel(self)
@@ -237,6 +245,7 @@ class ActivityPage(QtWidgets.QWidget):
         page.setContentsMargins(12, 8, 12, 8)
         page.addLayout(top)
         page.addLayout(filters)
+        page.addWidget(self.range_row)
         page.addWidget(split, 1)
         refresh = QtGui.QShortcut(QtGui.QKeySequence(Qt.Key.Key_F5), self)
         refresh.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -252,9 +261,7 @@ class ActivityPage(QtWidgets.QWidget):
 
     def _show_range(self) -> None:
         """The two days show only with "Between dates…"."""
-        ranged = self.span_combo.currentData() == "range"
-        for widget in (self.first_date, self.range_label, self.last_date):
-            widget.setVisible(ranged)
+        self.range_row.setVisible(self.span_combo.currentData() == "range")
 
     def _combo(self, tip: str) -> QtWidgets.QComboBox:
         combo = QtWidgets.QComboBox()

@@ -9,7 +9,8 @@ other, so equal lines always face each other; changed rows are tinted (the disk'
 red, yours green) and the words that differ are tinted deeper (`text_diff.changed_spans`).
 The panes scroll as one; F8 / Shift+F8 (the Next and Previous change buttons) move both to
 the next run of changes. Tints are see-through over the theme's base colour, so they
-read in light and dark alike.
+read in light and dark alike (in a merge, yours blue and the disk's amber: neither side
+is the one "removed").
 
 `DiffDialog` is "Keep mine…": what the disk holds against what you wrote, then "Overwrite
 with mine" or "Back to editing". `MergeDialog` is "Merge…": the three-way merge cut into
@@ -32,6 +33,9 @@ Qt = QtCore.Qt
 # see-through tints over the base colour: (line, words) for each side
 _REMOVED = (QtGui.QColor(224, 49, 49, 46), QtGui.QColor(224, 49, 49, 120))
 _ADDED = (QtGui.QColor(47, 158, 68, 46), QtGui.QColor(47, 158, 68, 120))
+# in a merge neither side is "removed": yours blue, the disk's amber (the conflict bar's)
+_MINE = (QtGui.QColor(28, 126, 214, 46), QtGui.QColor(28, 126, 214, 120))
+_THEIRS = (QtGui.QColor(232, 162, 0, 56), QtGui.QColor(232, 162, 0, 140))
 CHOICE_TITLES = {
     merge.MINE: "Mine",
     merge.THEIRS: "Theirs",
@@ -115,8 +119,11 @@ class SideBySide(QtWidgets.QWidget):
         left_title: str,
         right_title: str,
         parent: QtWidgets.QWidget | None = None,
+        *,
+        tints: tuple[tuple[QtGui.QColor, QtGui.QColor], ...] = (_REMOVED, _ADDED),
     ) -> None:
         super().__init__(parent)
+        self.tints = tints
         self.rows: list[text_diff.Row] = []
         self.starts: list[int] = []
         self.left = _pane(left_title)
@@ -167,8 +174,8 @@ class SideBySide(QtWidgets.QWidget):
                 spans = text_diff.changed_spans(row.left, row.right)
             lefts.append((row.left, row.kind, spans[0]))
             rights.append((row.right, row.kind, spans[1]))
-        fill(self.left, lefts, _REMOVED)
-        fill(self.right, rights, _ADDED)
+        fill(self.left, lefts, self.tints[0])
+        fill(self.right, rights, self.tints[1])
         self.summary.setText(self._summary())
         for button in (self.previous_button, self.next_button):
             button.setEnabled(bool(self.starts))
@@ -271,7 +278,7 @@ class HunkChooser(QtWidgets.QFrame):
             group.addButton(button)
             head.addWidget(button)
             self.buttons[choice] = button
-        view = SideBySide("Yours", "On disk (theirs)")
+        view = SideBySide("Yours", "On disk (theirs)", tints=(_MINE, _THEIRS))
         view.summary.hide()
         view.previous_button.hide()
         view.next_button.hide()

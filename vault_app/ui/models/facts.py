@@ -133,7 +133,9 @@ class FactsModel(ColumnTable, QtCore.QAbstractTableModel):
         for row, item in enumerate(self._rows):
             if old.get(item.fact.id) != self.changed.get(item.fact.id):
                 index = self.index(row, self.FACT)
-                self.dataChanged.emit(index, index, [Role.DecorationRole, CHANGED_ROLE])
+                self.dataChanged.emit(
+                    index, index, [Role.DecorationRole, Role.FontRole, CHANGED_ROLE]
+                )
 
     def set_facts(
         self,
@@ -207,6 +209,10 @@ class FactsModel(ColumnTable, QtCore.QAbstractTableModel):
             return mark
         if mark is not None and role == Role.DecorationRole:
             return changed_mark()
+        if mark is not None and role == Role.FontRole:  # unread, as mail is
+            font = QtGui.QFont()
+            font.setBold(True)
+            return font
         if mark is not None and role == Role.ToolTipRole:
             return "\n\n".join(t for t in (mark, _tooltip(item, column)) if t)
         if role == TIER_ROLE:

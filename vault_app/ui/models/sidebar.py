@@ -366,7 +366,9 @@ class SidebarModel(ReadOnlyColumns, QtCore.QAbstractItemModel):
         }:
             index = self.index_for_address(address)
             if index.isValid():
-                self.dataChanged.emit(index, index, [Role.DecorationRole, CHANGED_ROLE])
+                self.dataChanged.emit(
+                    index, index, [Role.DecorationRole, Role.FontRole, CHANGED_ROLE]
+                )
 
     # -- building -------------------------------------------------------------------------
 
@@ -604,6 +606,10 @@ class SidebarModel(ReadOnlyColumns, QtCore.QAbstractItemModel):
             )
         if mark is not None and role == Role.DecorationRole and not item.problem:
             return changed_mark()
+        if mark is not None and role == Role.FontRole:  # unread, as mail is
+            font = QtGui.QFont()
+            font.setBold(True)
+            return font
         if role == Role.DisplayRole:
             if column == 0:
                 return item.node.name
