@@ -7,7 +7,8 @@ Design
 the theme), one JSON value per vault (keyed by a hash of its path): `since`, when marks
 began for this vault (the first time the window opened it: nothing older is news), and
 `entities`, the time the person last opened each entity. Only the newest `MAX_ENTITIES`
-looks are kept; an entity whose look was dropped falls back to `since`.
+looks are kept; an entity whose look was dropped falls back to `since`. A change older
+than `NEWS_DAYS` is no news (and is not read for).
 
 `AgentMarks` asks the core which entities and facts agents and the heartbeat changed after
 those times (`core.activity.agent_changes`, reading the audit log's tail on a worker; a
@@ -34,6 +35,9 @@ from vault_app.ui.session import Session
 
 KEY = "looked/{}"
 MAX_ENTITIES = 2000
+# changes older than this are no news any more: it also bounds each read of the log (the
+# marks are read again after every write, and a busy vault's log holds many lines a day)
+NEWS_DAYS = 14
 DEBOUNCE_MS = 700  # a burst of an agent's writes: one read of the log
 
 
@@ -127,7 +131,8 @@ class AgentMarks(QtCore.QObject):
         """Read the marks again (on a worker); `changed` follows."""
         self._reads += 1
         number, root = self._reads, self.session.vault.root
-        since, looked = self.looked.since, dict(self.looked.entities)
+        news = self.session.vault.now() - dt.timedelta(days=NEWS_DAYS)
+        since, looked = max(self.looked.since, news), dict(self.looked.entities)
         known = self.session.known
         agent_ids = tuple(known.agents) if known is not None else ()
         self.session.run(
