@@ -177,6 +177,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.review = review_page.ReviewPage(self.session)  # made now: its count is the badge
         self.review.pending.connect(self._show_review_count)
         self.facts_table = facts_table.FactsTable(self.entity_view.table, self.store)
+        facts_table.show_rows(self.entity_view.history_list, 3)  # a fact's history at 720 px
         self.activity = activity_page.ActivityPage(self.session)
         self.activity.openEntity.connect(self.open_entity)
         self.activity.openFact.connect(self.open_fact)
@@ -190,7 +191,14 @@ class MainWindow(QtWidgets.QMainWindow):
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
         column.addWidget(self.message_bar)
-        column.addWidget(self.pages, 1)
+        self.pages.currentChanged.connect(self._size_by_current_page)
+        # the pages scroll rather than widen the window when the search dock takes room
+        self.pages_scroll = QtWidgets.QScrollArea()
+        self.pages_scroll.setObjectName("pagesScroll")
+        self.pages_scroll.setWidget(self.pages)
+        self.pages_scroll.setWidgetResizable(True)
+        self.pages_scroll.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        column.addWidget(self.pages_scroll, 1)
 
         self.splitter = QtWidgets.QSplitter()
         self.splitter.addWidget(self.sidebar)
@@ -198,6 +206,17 @@ class MainWindow(QtWidgets.QMainWindow):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([400, 880])  # room for "Household Budget" beside 4 counts
         self.setCentralWidget(self.splitter)
+
+    def _size_by_current_page(self) -> None:
+        """The stack asks for the room of the page shown, not of the widest page."""
+        Policy = QtWidgets.QSizePolicy.Policy
+        current = self.pages.currentWidget()
+        for number in range(self.pages.count()):
+            page = self.pages.widget(number)
+            if page is not None:
+                shown = page is current
+                page.setSizePolicy(*(2 * (Policy.Preferred if shown else Policy.Ignored,)))
+        self.pages.updateGeometry()
 
     def _build_search_dock(self) -> None:
         self.search = search_panel.SearchPanel(self.session)
