@@ -370,6 +370,8 @@ def test_revert_an_agents_change_from_the_page_and_undo_it(
     )  # fmt: skip
     page.writes_table.selectRow(row)
     assert page.revert_button.isEnabled()
+    tip = page.writes_model.index(row, 3).data(QtCore.Qt.ItemDataRole.ToolTipRole)
+    assert "Revert (Ctrl+Alt+Z) takes it back" in tip
     jane = column(page, 1).index("jane")
     page.writes_table.selectRow(jane)  # a person's daily note: nothing to revert
     assert not page.revert_button.isEnabled()

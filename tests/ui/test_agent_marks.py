@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from PySide6 import QtCore, QtGui
+from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from vault_app.core import vault
@@ -81,6 +82,8 @@ def test_an_agents_write_is_marked_until_the_entity_is_opened(
     assert isinstance(changed.data(QtCore.Qt.ItemDataRole.DecorationRole), QtGui.QImage)
     old = facts.index(facts.row_of(next(f.id for f in facts.facts() if f.fact == "Rent is 900")), 0)
     assert old.data(CHANGED_ROLE) is None
+    ModelTester(None).check(facts)
+    ModelTester(None).check(window.sidebar_model)
 
 
 def test_the_last_look_is_kept_per_vault_in_the_settings(

@@ -391,12 +391,14 @@ class WritesModel(ColumnTable, QtCore.QAbstractTableModel):
             return action_title(str(line.get("action", "")))
         return where(line)
 
-    @staticmethod
-    def _tip(line: dict[str, Any], column: int) -> str:
+    def _tip(self, line: dict[str, Any], column: int) -> str:
         if column == 1:
             return f"actor: {line.get('actor', '')}"
         if column == 3:
-            return str(line.get("action", ""))
+            action = str(line.get("action", ""))
+            if revertible(line, self.agent_ids):
+                return f"{action}\nRevert (Ctrl+Alt+Z) takes it back: a supersede, nothing deleted"
+            return action
         tip = str(line.get("target", ""))
         if line.get("factId"):
             tip += f"\nfact {line['factId']}"
