@@ -85,6 +85,19 @@ def test_an_agents_write_is_marked_until_the_entity_is_opened(
     ModelTester(None).check(facts)
     ModelTester(None).check(window.sidebar_model)
 
+    # away from the entity, a new change marks it again; coming back clears it
+    with qtbot.waitSignal(marks.changed, timeout=10_000):
+        window.show_activity()  # leaving ends the visit
+    assert marks.visit is None
+    vault.Vault(home, actor="agent:finance").add_fact(RENT, "Rent is 975", "status")
+    with qtbot.waitSignal(marks.changed, timeout=10_000):
+        window.session.entityChanged.emit(RENT)
+    assert str(mark_of(window, RENT)).startswith("Changed by finance")
+    assert facts.index(facts.row_of(fact_id), 0).data(CHANGED_ROLE) is None  # seen before
+    with qtbot.waitSignal(marks.changed, timeout=10_000):
+        window.pages.setCurrentWidget(window.entity_view)  # back (as Back does)
+    assert mark_of(window, RENT) is None
+
 
 def test_the_last_look_is_kept_per_vault_in_the_settings(
     qtbot: QtBot, home: Path, store: QtCore.QSettings, tmp_path: Path

@@ -6,7 +6,8 @@ the Revert command, and unsaved edits in the window's title.
 * the window's `AgentMarks` (`agent_marks`): read after the first scan and after every
   write; the sidebar marks the entities agents changed since the person last opened
   them (`SidebarModel.set_marks`), the facts table the facts they wrote
-  (`FactsModel.set_changed`); opening an entity (`EntityPage.loaded`) clears its mark;
+  (`FactsModel.set_changed`); opening an entity (`EntityPage.loaded`, or its page shown
+  again) clears its mark, leaving it ends the visit;
 * Edit › Revert agent write (Ctrl+Alt+Z), routed to the Activity page's Revert action
   (enabled when a revertible write is selected there; `menus.Commands.add_view`);
 * the title: "vault[*] — vault-app" shows "*" while any document has unsaved edits
@@ -36,7 +37,16 @@ def install(window: MainWindow) -> agent_marks.AgentMarks:
         view.model.set_changed(marks.fact_marks(view.address))
 
     marks.changed.connect(show)
-    window.entity_view.loaded.connect(marks.opened)
+
+    def page_shown(_index: int = 0) -> None:
+        view = window.entity_view
+        if window.pages.currentWidget() is view and view.address:
+            marks.opened(view.address)  # opened, or back on it: a visit
+        else:
+            marks.left()  # a hidden entity page reloads too: that is no look
+
+    window.entity_view.loaded.connect(lambda _address: page_shown())
+    window.pages.currentChanged.connect(page_shown)
     first = [True]
 
     def scanned(_scan: object) -> None:

@@ -15,7 +15,8 @@ those times (`core.activity.agent_changes`, reading the audit log's tail on a wo
 person's own writes, in this app or the CLI, are never news) and says what to mark:
 `entity_marks()` for the sidebar, `fact_marks(address)` for the facts table. Opening an
 entity (`opened`) clears its sidebar mark and records the look, while the facts that were
-new stay marked for that visit, so the person sees what changed. Writes re-read the marks
+new stay marked for that visit, so the person sees what changed; leaving it (`left`:
+another page or entity) ends the visit, and later changes mark it anew. Writes re-read the marks
 after a short pause (`Session.entityChanged`, which live sync also sends for other
 processes' writes).
 """
@@ -167,10 +168,19 @@ class AgentMarks(QtCore.QObject):
         it stays open, and the look is remembered."""
         if self.visit is not None and self.visit[0] == address:
             return
+        self.left()
         change = self.entities.pop(address, None)
         self.visit = (address, self._fact_words(change) if change is not None else {})
         self.looked.mark(address, self.session.vault.now())
         self.changed.emit()
+
+    def left(self) -> None:
+        """The person left the entity open (another page or entity): what it showed was
+        seen, so the look is recorded again; later changes mark it anew."""
+        if self.visit is not None:
+            self.looked.mark(self.visit[0], self.session.vault.now())
+            self.visit = None
+            self.changed.emit()
 
     def _fact_words(self, change: activity.EntityChanges) -> dict[str, str]:
         now = self.session.vault.now()
