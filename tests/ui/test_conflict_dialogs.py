@@ -135,6 +135,9 @@ def test_keep_mine_shows_the_versions_side_by_side_aligned(
     assert block.blockFormat().background().style() != QtGui.Qt.BrushStyle.NoBrush
     assert tinted(block) == "Mondays"  # the word that differs, deeper
     assert "3 places differ" in view.summary.text()
+    added = kinds.index("added")  # numbered lines; a gap has no number
+    assert view.left.numbers[added] is None and view.right.numbers[added] == 8  # "Keep every…"
+    assert view.left.numbers[:2] == [1, 2] and view.left.viewportMargins().left() > 0
     first = view.go(1)
     assert view.right.textCursor().blockNumber() == first == view.left.textCursor().blockNumber()
     view.left.verticalScrollBar().setValue(1)

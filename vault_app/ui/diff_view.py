@@ -3,9 +3,9 @@ behind the conflict bar's "Keep mine…" and "Merge…".
 
 Design
 ------
-`SideBySide` shows two texts in two read-only panes whose rows are aligned
-(`core.text_diff.side_by_side`): a line only on one side leaves a hatched gap on the
-other, so equal lines always face each other; changed rows are tinted (the disk's side
+`SideBySide` shows two texts in two read-only, numbered panes whose rows are aligned
+(`core.text_diff.side_by_side`): a line only on one side leaves a hatched, unnumbered gap
+on the other, so equal lines always face each other; changed rows are tinted (the disk's side
 red, yours green) and the words that differ are tinted deeper (`text_diff.changed_spans`).
 The panes scroll as one; F8 / Shift+F8 (the Next and Previous change buttons) move both to
 the next run of changes. Tints are see-through over the theme's base colour, so they
@@ -111,6 +111,67 @@ def fill(
     pane.moveCursor(QtGui.QTextCursor.MoveOperation.Start)
 
 
+class NumberedPane(QtWidgets.QPlainTextEdit):
+    """A read-only pane with a gutter of line numbers: each row's number in its own text
+    (a gap row has none), so the two panes' numbers say which lines face each other."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.numbers: list[int | None] = []
+        self.gutter = _Gutter(self)
+        self.setReadOnly(True)
+        self.setFont(_mono())
+        self.setLineWrapMode(QtWidgets.QPlainTextEdit.LineWrapMode.NoWrap)
+        self.setAccessibleName(name)
+        self.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+            | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
+        self.updateRequest.connect(lambda _rect, _dy: self.gutter.update())
+
+    def set_numbers(self, numbers: list[int | None]) -> None:
+        self.numbers = numbers
+        digits = len(str(max((n for n in numbers if n is not None), default=1)))
+        self.setViewportMargins(self.fontMetrics().horizontalAdvance("9" * digits) + 12, 0, 0, 0)
+        self.gutter.update()
+
+    def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
+        super().resizeEvent(event)
+        rect = self.contentsRect()
+        self.gutter.setGeometry(
+            rect.left(), rect.top(), self.viewportMargins().left(), rect.height()
+        )
+
+    def paint_gutter(self) -> None:
+        painter = QtGui.QPainter(self.gutter)
+        colour = QtGui.QColor(self.palette().color(QtGui.QPalette.ColorRole.Text))
+        colour.setAlpha(150)  # quieter than the text, still readable
+        painter.setPen(colour)
+        block = self.firstVisibleBlock()
+        offset = self.contentOffset()
+        width = self.gutter.width() - 6
+        while block.isValid():
+            top = self.blockBoundingGeometry(block).translated(offset).top()
+            if top > self.gutter.height():
+                break
+            number = block.blockNumber()
+            if number < len(self.numbers) and self.numbers[number] is not None:
+                height = self.fontMetrics().height()
+                painter.drawText(0, int(top), width, height, Qt.AlignmentFlag.AlignRight,
+                                 str(self.numbers[number]))  # fmt: skip
+            block = block.next()
+        painter.end()
+
+
+class _Gutter(QtWidgets.QWidget):
+    def __init__(self, pane: NumberedPane) -> None:
+        super().__init__(pane)
+        self.pane = pane
+
+    def paintEvent(self, event: QtGui.QPaintEvent) -> None:
+        self.pane.paint_gutter()
+
+
 class SideBySide(QtWidgets.QWidget):
     """Two texts in aligned, tinted, jointly scrolled panes (see the module doc)."""
 
@@ -126,8 +187,8 @@ class SideBySide(QtWidgets.QWidget):
         self.tints = tints
         self.rows: list[text_diff.Row] = []
         self.starts: list[int] = []
-        self.left = _pane(left_title)
-        self.right = _pane(right_title)
+        self.left = NumberedPane(left_title)
+        self.right = NumberedPane(right_title)
         self.left_title = QtWidgets.QLabel(f"<b>{left_title}</b>")
         self.right_title = QtWidgets.QLabel(f"<b>{right_title}</b>")
         self.summary = QtWidgets.QLabel()
@@ -176,6 +237,8 @@ class SideBySide(QtWidgets.QWidget):
             rights.append((row.right, row.kind, spans[1]))
         fill(self.left, lefts, self.tints[0])
         fill(self.right, rights, self.tints[1])
+        self.left.set_numbers([row.left_no for row in self.rows])
+        self.right.set_numbers([row.right_no for row in self.rows])
         self.summary.setText(self._summary())
         for button in (self.previous_button, self.next_button):
             button.setEnabled(bool(self.starts))
