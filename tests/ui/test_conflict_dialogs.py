@@ -166,6 +166,8 @@ def test_merge_offers_mine_theirs_or_both_per_hunk(qtbot: QtBot, live: session.S
     assert "Pay on Mondays.\nPay on Thursdays.\n" in dialog.preview.toPlainText()
     assert "conflict" not in dialog.preview_label.text()
     theirs_only = next(i for i, kind in kinds.items() if kind == "theirs")
+    numbers = dialog.choosers[theirs_only].view
+    assert numbers.left.numbers == numbers.right.numbers == [7]  # as in the file
     dialog.choose(theirs_only, "mine")  # keep "monthly" after all
     dialog.apply_button.click()
     expected = (

@@ -213,7 +213,8 @@ def plan(base: str, mine: str, theirs: str) -> MergePlan:
     base, mine, theirs = (_normal(t) for t in (base, mine, theirs))
     ending = _ending(base, mine, theirs)
     if mine == theirs:
-        return MergePlan((Hunk("same", (), tuple(_lines(mine)), ()),), ending)
+        lines = tuple(_lines(mine))
+        return MergePlan((Hunk("same", (), lines, lines),), ending)
     m3 = merge3.Merge3(_lines(base), _lines(mine), _lines(theirs))
     hunks: list[Hunk] = []
     for region in m3.reprocess_merge_regions(m3.merge_regions()):

@@ -224,7 +224,9 @@ class SideBySide(QtWidgets.QWidget):
         steps.addWidget(self.next_button)
         grid.addLayout(steps, 2, 0, 1, 2)
 
-    def set_texts(self, left: str, right: str) -> None:
+    def set_texts(self, left: str, right: str, first: tuple[int, int] = (1, 1)) -> None:
+        """Show `left` and `right`; their first lines are numbered `first` (a part of a
+        file is numbered as in the file)."""
         self.rows = text_diff.side_by_side(left, right)
         self.starts = text_diff.hunk_starts(self.rows)
         lefts: list[tuple[str | None, str, list[tuple[int, int]]]] = []
@@ -237,8 +239,13 @@ class SideBySide(QtWidgets.QWidget):
             rights.append((row.right, row.kind, spans[1]))
         fill(self.left, lefts, self.tints[0])
         fill(self.right, rights, self.tints[1])
-        self.left.set_numbers([row.left_no for row in self.rows])
-        self.right.set_numbers([row.right_no for row in self.rows])
+        shift = (first[0] - 1, first[1] - 1)
+        self.left.set_numbers(
+            [None if r.left_no is None else r.left_no + shift[0] for r in self.rows]
+        )
+        self.right.set_numbers(
+            [None if r.right_no is None else r.right_no + shift[1] for r in self.rows]
+        )
         self.summary.setText(self._summary())
         for button in (self.previous_button, self.next_button):
             button.setEnabled(bool(self.starts))
@@ -323,7 +330,12 @@ class HunkChooser(QtWidgets.QFrame):
     chosen = QtCore.Signal()
 
     def __init__(
-        self, number: int, total: int, hunk: merge.Hunk, parent: QtWidgets.QWidget | None = None
+        self,
+        number: int,
+        total: int,
+        hunk: merge.Hunk,
+        first: tuple[int, int] = (1, 1),
+        parent: QtWidgets.QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.hunk = hunk
@@ -346,7 +358,7 @@ class HunkChooser(QtWidgets.QFrame):
         view.previous_button.hide()
         view.next_button.hide()
         mine, theirs = "".join(hunk.mine), "".join(hunk.theirs)
-        view.set_texts(mine, theirs)
+        view.set_texts(mine, theirs, first)  # numbered as in your text and the disk's
         rows = max(len(view.rows), 1)
         height = view.left.fontMetrics().lineSpacing() * min(rows, 8) + 16
         for pane in (view.left, view.right):
@@ -388,8 +400,12 @@ class MergeDialog(QtWidgets.QDialog):
         self.choosers: dict[int, HunkChooser] = {}
         cards = QtWidgets.QWidget()
         stack = QtWidgets.QVBoxLayout(cards)
+        starts, mine_at, theirs_at = {}, 1, 1
+        for index, hunk in enumerate(plan.hunks):  # where each hunk starts in either text
+            starts[index] = (mine_at, theirs_at)
+            mine_at, theirs_at = mine_at + len(hunk.mine), theirs_at + len(hunk.theirs)
         for number, index in enumerate(changed, start=1):
-            chooser = HunkChooser(number, len(changed), plan.hunks[index])
+            chooser = HunkChooser(number, len(changed), plan.hunks[index], starts[index])
             chooser.chosen.connect(self._preview)
             self.choosers[index] = chooser
             stack.addWidget(chooser)
