@@ -22,9 +22,10 @@ query. The audit log may be large: the core reads its tail backwards and stops o
 shows. Every read runs on a worker (`Session.run`); the newest read wins.
 
 Revert: a fact an agent or the heartbeat added or changed can be taken back (the Revert
-button, the context menu, Ctrl+Z undoes it): `commands.revert_write`, an undoable
-supersede back to the version before (an added fact is withdrawn, kept), refused in
-words when the fact changed since (`core.revert`).
+button, the context menu, or Ctrl+Alt+Z, which the window also offers as Edit › Revert
+agent write; Ctrl+Z undoes it): `commands.revert_write`, an undoable supersede back to
+the version before (an added fact is withdrawn, kept), refused in words when the fact
+changed since (`core.revert`).
 
 Live: the watcher of the vault (`watch`) leaves `.vault/` out on purpose, so the page
 watches the two log files with a `QFileSystemWatcher` (and `.vault/` itself while one of
