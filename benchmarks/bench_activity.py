@@ -5,9 +5,11 @@ Builds a vault whose audit log holds `--lines` writes (default 200,000, ~50 MB: 
 heartbeat, so filtering on it makes the page look far back) and whose run log holds
 `--runs` heartbeat runs, then prints:
 
-* the time of one `activity_page.read` (both logs, filtered) on a worker's behalf, with
-  no filter, with the heartbeat filter (rare lines: up to SCAN_LIMIT lines looked at) and
-  with an entity filter;
+* the time of one `activity_page.read` (both logs, filtered by `core.activity.query`) on
+  a worker's behalf, with no filter, with the heartbeat filter (rare lines: the whole
+  tail window looked at), with an entity filter and with a range of two days a week ago;
+* the time of `core.activity.agent_changes` over the last day and the last week (the
+  "changed since you last looked" marks) and of `last_write` (the conflict bar's "who");
 * the longest stall of the event loop (how late a 10 ms QTimer fires) while the real
   page, shown, re-reads both logs 20 times in a row (the reads run on a worker).
 
@@ -29,7 +31,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import orjson
 from PySide6 import QtCore, QtWidgets
 
-from vault_app.core import layout, storage, vault
+from vault_app.core import activity, layout, storage, vault
 from vault_app.heartbeat import runlog
 from vault_app.ui import activity_page, session
 from vault_app.ui.models import activity as model
@@ -127,6 +129,7 @@ def main() -> int:
     # as the app's process does (`ui.app.tune_process`): workers hand the interpreter over
     # every 1 ms
     sys.setswitchinterval(0.001)
+    week_ago = (dt.datetime.now() - dt.timedelta(days=7)).date()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "v"
         start = time.perf_counter()
@@ -138,10 +141,24 @@ def main() -> int:
             ("no filter (all changes, 30 days)", model.Filter(span="30d")),
             ("heartbeat only (1 line in 500)", model.Filter(actor="kind:heartbeat", span="all")),
             ("entity 'person-42'", model.Filter(entity="person-42", span="all")),
-            ("one agent (the core filters)", model.Filter(actor="agent:finance", span="all")),
+            ("one agent", model.Filter(actor="agent:finance", span="all")),
+            (
+                "two days a week ago",
+                model.Filter(span="range", first=week_ago, last=week_ago + dt.timedelta(days=1)),
+            ),
         ):
             seconds, found = time_read(root, chosen)
             print(f"read, {label}: {seconds * 1000:.0f} ms ({found} writes)")
+        now = dt.datetime.now(dt.UTC)
+        for label, since in (("the last day", now - dt.timedelta(days=1)),
+                             ("the last week", now - dt.timedelta(days=7))):  # fmt: skip
+            start = time.perf_counter()
+            changes = activity.agent_changes(root, since, agent_ids=("finance", "maintenance"))
+            took = time.perf_counter() - start
+            print(f"agent_changes over {label}: {took * 1000:.0f} ms ({len(changes)} entities)")
+        start = time.perf_counter()
+        activity.last_write(root, root / "global/life/areas/people/person-1/items.json")
+        print(f"last_write of one file: {(time.perf_counter() - start) * 1000:.0f} ms")
         busy, idle = stall(root)
         print(
             f"longest event-loop stall over 20 page refreshes: {busy * 1000:.0f} ms "

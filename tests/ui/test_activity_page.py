@@ -201,6 +201,21 @@ def test_each_filter_narrows_the_writes(qtbot: QtBot, window: app.MainWindow) ->
     settle(qtbot, page, lambda: choose(page.span_combo, "today"))
     assert "maintenance" not in column(page, 1) and len(run_texts(page)) == 3
 
+    # between two days: the days' fields show, and the range reads both tables
+    assert not page.first_date.isVisible()
+    ten_days_ago = (NOW - dt.timedelta(days=10)).astimezone().date()
+    page.first_date.setDate(QtCore.QDate(ten_days_ago))
+    page.last_date.setDate(QtCore.QDate(ten_days_ago))
+    settle(qtbot, page, lambda: choose(page.span_combo, "range"))
+    assert page.first_date.isVisible() and page.last_date.isVisible()
+    assert column(page, 1) == ["maintenance"]  # only that day's write
+    assert [r[1] for r in run_texts(page)] == ["Synthesis"]
+    yesterday = ten_days_ago + dt.timedelta(days=9)
+    settle(qtbot, page, lambda: page.last_date.setDate(QtCore.QDate(yesterday)))
+    assert "maintenance" in column(page, 1) and "jane" not in column(page, 1)
+    settle(qtbot, page, lambda: choose(page.span_combo, "all"))
+    assert not page.first_date.isVisible()
+
 
 def test_double_click_on_a_fact_write_opens_the_entity_at_that_fact(
     qtbot: QtBot, window: app.MainWindow
@@ -278,6 +293,7 @@ def test_entity_of_reads_the_target_path() -> None:
 
 
 def test_actor_kinds_and_filters() -> None:
+    """The page's choices become the core's query (`core.activity.Query` filters)."""
     assert model.actor_kind("agent:finance") == "agent"
     assert model.actor_kind("finance", ["finance"]) == "agent"  # naming an agent is being it
     assert model.actor_kind("Heartbeat") == "heartbeat"
@@ -285,14 +301,26 @@ def test_actor_kinds_and_filters() -> None:
     assert model.actor_kind("agent:") == "person"  # a damaged actor is nobody's agent
     assert model.actor_title("agent:finance") == "finance"
     line = {"actor": "finance", "action": "fact.add", "target": "global/life/areas/x/items.json"}
-    assert model.Filter(actor="agent:finance").keeps(line, ["finance"])
-    assert not model.Filter(actor="agent:finance").keeps(line)  # no such agent: a person
-    assert model.Filter(actor="kind:person").keeps(line)
-    assert model.Filter(family="fact", entity="AREAS X").keeps(line)
-    assert not model.Filter(family="daily").keeps(line)
+
+    def keeps(chosen: model.Filter, agent_ids: tuple[str, ...] = ()) -> bool:
+        return chosen.query(NOW, agent_ids).keeps({**line, "time": NOW.isoformat()})
+
+    assert keeps(model.Filter(actor="agent:finance"), ("finance",))
+    assert not keeps(model.Filter(actor="agent:finance"))  # no such agent: a person
+    assert keeps(model.Filter(actor="kind:person"))
+    assert keeps(model.Filter(family="fact", entity="AREAS X"))
+    assert not keeps(model.Filter(family="daily"))
     bookkeeping = {"actor": "heartbeat", "action": "heartbeat.cursor", "target": ".vault/x"}
-    assert not model.Filter().keeps(bookkeeping)  # not unless asked for
-    assert model.Filter(family="heartbeat").keeps(bookkeeping)
+    assert not model.Filter(span="all").query(NOW).keeps(bookkeeping)  # not unless asked
+    assert model.Filter(family="heartbeat", span="all").query(NOW).keeps(bookkeeping)
+    days = model.Filter(span="range", first=dt.date(2026, 3, 1), last=dt.date(2026, 3, 31))
+    start, end = days.bounds(NOW)
+    assert start is not None and end is not None
+    assert start.date() == dt.date(2026, 3, 1) and end.date() == dt.date(2026, 4, 1)
+    assert start.hour == end.hour == 0  # local midnights: the last day is included
+    assert model.revertible(line, ["finance"]) is False  # no factId
+    assert model.revertible({**line, "factId": "fact-1"}, ["finance"])
+    assert not model.revertible({**line, "factId": "fact-1"})  # a person's write
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
@@ -318,3 +346,76 @@ def test_a_read_is_bounded_on_a_long_log(activity: Path) -> None:
     assert snapshot.writes[0]["n"] == activity_page.LIMIT + 19  # the newest
     narrowed = activity_page.read(activity, model.Filter(actor="kind:heartbeat"), NOW)
     assert [w["actor"] for w in narrowed.writes] == ["heartbeat"]  # found behind 520 others
+    assert not narrowed.more
+
+
+# -- revert ------------------------------------------------------------------------------
+
+
+def test_revert_an_agents_change_from_the_page_and_undo_it(
+    qtbot: QtBot, window: app.MainWindow, activity: Path
+) -> None:
+    """Select an agent's write, Revert: the fact goes back to its version before (a
+    supersede, nothing deleted); Ctrl+Z undoes it; a fact changed since is refused."""
+    person = vault.Vault(activity, actor="gui")
+    first = person.add_fact(BATHROOM, "The tiler charges 40 an hour", "status")
+    _, changed = vault.Vault(activity, actor="agent:finance").supersede_fact(
+        first.id, "The tiler charges 55 an hour"
+    )
+    before = len(person.entity(BATHROOM).facts)
+    page = shown(qtbot, window)
+    row = next(
+        r for r in range(page.writes_model.rowCount())
+        if (page.writes_model.line(r) or {}).get("factId") == changed.id
+    )  # fmt: skip
+    page.writes_table.selectRow(row)
+    assert page.revert_button.isEnabled()
+    tip = page.writes_model.index(row, 3).data(QtCore.Qt.ItemDataRole.ToolTipRole)
+    assert "Revert (Ctrl+Alt+Z) takes it back" in tip
+    jane = column(page, 1).index("jane")
+    page.writes_table.selectRow(jane)  # a person's daily note: nothing to revert
+    assert not page.revert_button.isEnabled()
+    page.writes_table.selectRow(row)
+    with qtbot.waitSignal(page.refreshed, timeout=10_000):  # the revert's own audit line
+        page.revert_button.click()
+    window.session.wait()
+    qtbot.waitUntil(lambda: "back to its version before" in page.revert_note.text())
+    active = [f for f in person.entity(BATHROOM).facts if f.is_active]
+    texts = [f.fact for f in active]
+    assert "The tiler charges 40 an hour" in texts and "The tiler charges 55 an hour" not in texts
+    assert len(person.entity(BATHROOM).facts) == before + 1  # nothing removed, one added
+    assert window.undo_action.text().startswith("&Undo Revert finance's write")
+
+    window.undo_action.trigger()  # the agent's version is current again
+    window.session.wait()
+    assert [f.fact for f in person.entity(BATHROOM).facts if f.is_active][-1].endswith("55 an hour")
+    window.redo_action.trigger()
+    window.session.wait()
+    assert "The tiler charges 55 an hour" not in [
+        f.fact for f in person.entity(BATHROOM).facts if f.is_active
+    ]
+
+    # reverting again: the version changed since (it is superseded by the revert)
+    page.writes_table.selectRow(
+        next(r for r in range(page.writes_model.rowCount())
+             if (page.writes_model.line(r) or {}).get("factId") == changed.id)
+    )  # fmt: skip
+    page.revert_selected()
+    window.session.wait()
+    qtbot.waitUntil(lambda: "Not reverted" in page.revert_note.text())
+    assert "changed since" in page.revert_note.text()
+
+
+def test_revert_withdraws_an_added_fact_and_the_menu_offers_it(
+    qtbot: QtBot, window: app.MainWindow, activity: Path
+) -> None:
+    page = shown(qtbot, window)
+    row = column(page, 4).index(BATHROOM)  # the heartbeat's added fact
+    page.writes_table.selectRow(row)
+    line = page.writes_model.line(row)
+    assert line is not None and line["actor"] == "heartbeat"
+    page.revert_selected()
+    window.session.wait()
+    qtbot.waitUntil(lambda: "withdrawn" in page.revert_note.text(), timeout=10_000)
+    fact = next(f for f in vault.Vault(activity).entity(BATHROOM).facts if f.id == line["factId"])
+    assert not fact.is_active and fact.metadata["archived"]["by"] == "gui"

@@ -155,8 +155,8 @@ def test_conflict_keep_mine_after_diff(qtbot: QtBot, live: session.Session) -> N
     pane.conflict_bar.keep_button.click()
     dialog = pane.diff_dialog
     assert dialog is not None and dialog.isVisible()
-    diff = dialog.diff_view.toPlainText()
-    assert "-theirs\n+mine\n" in diff
+    assert dialog.view.left.toPlainText() == "theirs" and dialog.view.right.toPlainText() == "mine"
+    assert [row.kind for row in dialog.view.rows] == ["changed"]
     assert tacit(live).read_text() == "theirs\n"  # nothing written before confirming
     with qtbot.waitSignal(pane.saved):
         dialog.keep_button.click()
@@ -276,6 +276,22 @@ def delete_line(qtbot: QtBot, editor: QtWidgets.QPlainTextEdit, line: str) -> No
     qtbot.keyClick(editor, Key.Key_Delete)
 
 
+def accept_merge(
+    qtbot: QtBot, pane: documents.DocumentPane, choices: dict[int, str] | None = None
+) -> None:
+    """The merge dialog comes up; choose per hunk (or keep its presets) and accept."""
+    qtbot.waitUntil(lambda: pane.merge_dialog is not None and pane.merge_dialog.isVisible())
+    dialog = pane.merge_dialog
+    assert dialog is not None
+    for index, choice in (choices or {}).items():
+        dialog.choose(index, choice)
+    dialog.apply_button.click()
+    # a window manager gives the window back its focus when a dialog closes; offscreen
+    # does not, and the pane's shortcuts (Ctrl+S, F8) need an active window
+    pane.window().activateWindow()
+    qtbot.waitUntil(pane.isActiveWindow)
+
+
 def test_merge_combines_changes_to_different_lines(qtbot: QtBot, live: session.Session) -> None:
     pane = edit_rules(qtbot, live)
     mine = RULES.replace("Round to cents.", "Round to whole dollars.")
@@ -285,10 +301,11 @@ def test_merge_combines_changes_to_different_lines(qtbot: QtBot, live: session.S
     bar = pane.conflict_bar
     assert bar.merge_button.isVisible() and bar.merge_button.isEnabled()
     assert [b.text() for b in (bar.merge_button, bar.reload_button, bar.keep_button)] == [
-        "&Merge", "&Reload theirs", "&Keep mine…"
+        "&Merge…", "&Reload theirs", "&Keep mine…"
     ]  # fmt: skip
 
     bar.merge_button.click()
+    accept_merge(qtbot, pane)
     qtbot.waitUntil(lambda: not bar.isVisible())
     merged = RULES.replace("Round to cents.", "Round to whole dollars.").replace(
         "File receipts monthly.", "File receipts weekly."
@@ -323,6 +340,7 @@ def test_merge_with_conflicts_refuses_save_until_resolved(
     )
     disk_changes(qtbot, live, pane, theirs)
     pane.conflict_bar.merge_button.click()
+    accept_merge(qtbot, pane)
     qtbot.waitUntil(lambda: not pane.conflict_bar.isVisible())
 
     marked = (
@@ -368,6 +386,7 @@ def test_merge_after_a_refused_save_and_next_conflict(qtbot: QtBot, live: sessio
     pane.save_button.click()  # refused by the core: the disk changed
     qtbot.waitUntil(pane.conflict_bar.isVisible)
     pane.conflict_bar.merge_button.click()
+    accept_merge(qtbot, pane)
     qtbot.waitUntil(lambda: pane.merge_note.isVisible())
     assert pane.conflicts_left() == 2
     assert "Merged, with 2 conflicts to resolve." in pane.merge_note.label.text()
@@ -414,6 +433,7 @@ def test_typing_while_the_merge_runs_is_merged_too(qtbot: QtBot, live: session.S
     assert pane.conflict_bar.merge_button.text() == "Merging…"
     pane.editor.moveCursor(QtGui.QTextCursor.MoveOperation.Start)
     pane.editor.insertPlainText("Draft. ")  # before the merge's result arrives
+    accept_merge(qtbot, pane)  # the dialog offers the merge of the text typed meanwhile
     qtbot.waitUntil(lambda: pane.merge_note.isVisible())
     assert (
         pane.editor.toPlainText()

@@ -14,13 +14,18 @@ Two tables over two append-only logs, both read by the core, never by this page:
   the fact).
 
 Filters (`models.activity.Filter`): who (a kind of actor or one actor), what (an action
-family), entity words, and since (today, 7 days, 30 days, all — the date filter applies
-to both tables). The filters the core understands (`since`, `action`, one `agent`) go
-into the read itself; the rest are applied to the lines read. The audit log may be
-large: `activity.recent` reads its tail backwards and stops at the limit, so a read costs
-a few hundred lines (`LIMIT`); when the filters applied here drop lines, the read looks
-four times further back, and again, up to `SCAN_LIMIT` lines. Every read runs on a
-worker (`Session.run`); the newest read wins.
+family), entity words, and when (today, 7 days, 30 days, all, or between two days — the
+date filter applies to both tables). The filtering is the core's (`core.activity.query`,
+the same `Query` the CLI and the MCP read with): the page only turns its controls into a
+query. The audit log may be large: the core reads its tail backwards and stops once
+`LIMIT` writes are kept (or a date range's start is passed), so a read costs what it
+shows. Every read runs on a worker (`Session.run`); the newest read wins.
+
+Revert: a fact an agent or the heartbeat added or changed can be taken back (the Revert
+button, the context menu, or Ctrl+Alt+Z, which the window also offers as Edit › Revert
+agent write; Ctrl+Z undoes it): `commands.revert_write`, an undoable supersede back to
+the version before (an added fact is withdrawn, kept), refused in words when the fact
+changed since (`core.revert`).
 
 Live: the watcher of the vault (`watch`) leaves `.vault/` out on purpose, so the page
 watches the two log files with a `QFileSystemWatcher` (and `.vault/` itself while one of
@@ -40,15 +45,14 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import activity, storage
 from vault_app.heartbeat import runlog
+from vault_app.ui import commands, themes
 from vault_app.ui import session as session_module
-from vault_app.ui import themes
 from vault_app.ui.models import activity as model
 
 Qt = QtCore.Qt
 DEBOUNCE_MS = 200  # folds a burst of writes into one read
 TYPING_MS = 250  # the entity filter waits for a pause in typing
 LIMIT = 500  # writes shown at most
-SCAN_LIMIT = 20_000  # lines looked at when filters the core cannot apply drop rows
 RUN_LIMIT = 200  # runs shown at most
 
 
@@ -67,20 +71,10 @@ def read(
     root: Path, chosen: model.Filter, now: dt.datetime, agent_ids: tuple[str, ...] = ()
 ) -> Snapshot:
     """Both logs' newest lines, filtered by `chosen` (runs by date only)."""
-    start = model.since(chosen.span, now)
     runs = [r for r in runlog.read(root, limit=RUN_LIMIT) if chosen.keeps_run(r, now)]
     runs.sort(key=lambda r: r.started, reverse=True)  # runners of several processes interleave
-    wanted = LIMIT + 1
-    while True:  # a filter applied here may drop lines: look further back, up to SCAN_LIMIT
-        lines = activity.recent(
-            root, limit=wanted, since=start, action=chosen.family or None, agent=chosen.agent
-        )
-        kept = [line for line in lines if chosen.keeps(line, agent_ids)]
-        if len(kept) > LIMIT or len(lines) < wanted or wanted >= SCAN_LIMIT:
-            break
-        wanted = min(wanted * 4, SCAN_LIMIT)
-    seen = sorted({str(line.get("actor", "")) for line in lines})
-    return Snapshot(runs, kept[:LIMIT], now, seen, len(kept) > LIMIT)
+    found = activity.query(root, chosen.query(now, agent_ids), limit=LIMIT)
+    return Snapshot(runs, found.lines, now, sorted(found.actors), found.more)
 
 
 class ActivityPage(QtWidgets.QWidget):
@@ -96,6 +90,7 @@ class ActivityPage(QtWidgets.QWidget):
         super().__init__(parent)
         self.session = session
         self.snapshot: Snapshot | None = None
+        self._noted: dict[str, Any] | None = None  # the write the revert note is about
         self._reads = 0  # the latest read wins (a slow one must not overwrite it)
         self._build()
         self._debounce = self._timer(DEBOUNCE_MS, self._changed)
@@ -103,6 +98,7 @@ class ActivityPage(QtWidgets.QWidget):
         self.entity_edit.textChanged.connect(lambda _text: self._typing.start())
         for combo in (self.actor_combo, self.family_combo, self.span_combo):
             combo.currentIndexChanged.connect(lambda _i: self.refresh())
+        self.span_combo.currentIndexChanged.connect(lambda _i: self._show_range())
         self._watch = QtCore.QFileSystemWatcher(self)
         self._watch.fileChanged.connect(lambda _path: self._debounce.start())
         self._watch.directoryChanged.connect(lambda _path: self._debounce.start())
@@ -148,18 +144,33 @@ class ActivityPage(QtWidgets.QWidget):
         for span, text in model.SPANS.items():
             self.span_combo.addItem(text, span)
         self.span_combo.setCurrentIndex(self.span_combo.findData(model.Filter().span))
+        self.first_date = self._date_edit("The first day shown (local time)", -7)
+        self.last_date = self._date_edit("The last day shown, included", 0)
+        self.range_label = QtWidgets.QLabel("&to")
+        self.range_label.setBuddy(self.last_date)
         filters = QtWidgets.QHBoxLayout()
         for label, widget, stretch in (
             ("&Who", self.actor_combo, 0),
             ("W&hat", self.family_combo, 0),
             ("&Entity", self.entity_edit, 1),
-            ("&Since", self.span_combo, 0),
+            ("&When", self.span_combo, 0),
         ):
             caption = QtWidgets.QLabel(label)
             caption.setBuddy(widget)
             filters.addWidget(caption)
             filters.addWidget(widget, stretch)
             filters.addSpacing(8)
+        # the days of "Between dates…" on a row of their own: at 1280 px beside the other
+        # filters they left the entity field a few characters wide
+        self.range_row = QtWidgets.QWidget()
+        days = QtWidgets.QHBoxLayout(self.range_row)
+        days.setContentsMargins(0, 0, 0, 0)
+        from_label = QtWidgets.QLabel("&From")
+        from_label.setBuddy(self.first_date)
+        for part in (from_label, self.first_date, self.range_label, self.last_date):
+            days.addWidget(part)
+        days.addStretch(1)
+        self._show_range()
 
         self.runs_model = model.RunsModel(self)
         self.runs_table = self._table(self.runs_model, "Heartbeat runs")
@@ -195,7 +206,36 @@ class ActivityPage(QtWidgets.QWidget):
         self.writes_empty = QtWidgets.QLabel()
         self.writes_empty.setProperty("notice", True)
         self.writes_empty.setWordWrap(True)
+        self.revert_button = QtWidgets.QPushButton("Re&vert")
+        self.revert_button.setAutoDefault(False)
+        self.revert_button.setToolTip(
+            "Take the selected agent write back (Ctrl+Alt+Z): the fact goes back to its "
+            "version before (an added fact is withdrawn). Nothing is deleted; Undo (Ctrl+Z) "
+            "restores it."
+        )
+        self.revert_button.clicked.connect(self.revert_selected)
+        # the page's own key (the window routes Edit › Revert agent write to it)
+        self.revert_action = QtGui.QAction("Revert", self)
+        self.revert_action.setShortcut(QtGui.QKeySequence("Ctrl+Alt+Z"))
+        self.revert_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.revert_action.triggered.connect(self.revert_selected)
+        self.revert_action.setEnabled(False)
+        self.addAction(self.revert_action)
+        self.revert_note = QtWidgets.QLabel()
+        self.revert_note.setWordWrap(True)
+        self.revert_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        actions = QtWidgets.QHBoxLayout()
+        actions.addWidget(self.revert_note, 1)
+        actions.addWidget(self.revert_button)
         writes_box = self._group("Recent writes", self.writes_empty, self.writes_table)
+        box_layout = writes_box.layout()
+        assert isinstance(box_layout, QtWidgets.QVBoxLayout)
+        box_layout.addLayout(actions)
+        self.writes_table.selectionModel().currentRowChanged.connect(
+            lambda *_: self._update_revert()
+        )
+        self.writes_table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.writes_table.customContextMenuRequested.connect(self._writes_menu)
 
         split = QtWidgets.QSplitter(Qt.Orientation.Vertical)
         split.addWidget(runs_box)
@@ -206,10 +246,23 @@ class ActivityPage(QtWidgets.QWidget):
         page.setContentsMargins(12, 8, 12, 8)
         page.addLayout(top)
         page.addLayout(filters)
+        page.addWidget(self.range_row)
         page.addWidget(split, 1)
         refresh = QtGui.QShortcut(QtGui.QKeySequence(Qt.Key.Key_F5), self)
         refresh.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         refresh.activated.connect(self.refresh)
+
+    def _date_edit(self, tip: str, days: int) -> QtWidgets.QDateEdit:
+        edit = QtWidgets.QDateEdit(QtCore.QDate.currentDate().addDays(days))
+        edit.setCalendarPopup(True)
+        edit.setDisplayFormat("yyyy-MM-dd")
+        edit.setToolTip(tip)
+        edit.dateChanged.connect(lambda _date: self._typing.start())
+        return edit
+
+    def _show_range(self) -> None:
+        """The two days show only with "Between dates…"."""
+        self.range_row.setVisible(self.span_combo.currentData() == "range")
 
     def _combo(self, tip: str) -> QtWidgets.QComboBox:
         combo = QtWidgets.QComboBox()
@@ -242,11 +295,16 @@ class ActivityPage(QtWidgets.QWidget):
     # -- reading ------------------------------------------------------------------------
 
     def current_filter(self) -> model.Filter:
+        first, last = _day(self.first_date), _day(self.last_date)
+        if first > last:  # either order means the days between
+            first, last = last, first
         return model.Filter(
             actor=str(self.actor_combo.currentData() or ""),
             family=str(self.family_combo.currentData() or ""),
             entity=self.entity_edit.text().strip(),
             span=str(self.span_combo.currentData() or "all"),
+            first=first,
+            last=last,
         )
 
     def refresh(self) -> None:
@@ -290,8 +348,12 @@ class ActivityPage(QtWidgets.QWidget):
             self.writes_model.set_lines(snapshot.writes, snapshot.now, agent_ids)
             _reselect(self.writes_table, snapshot.writes, chosen_line)
         self._fill_actors(snapshot.actors, agent_ids)
-        span = self.current_filter().span
-        when = {"today": "today", "all": "yet"}.get(span, f"in the {model.SPANS[span].lower()}")
+        chosen = self.current_filter()
+        when = {"today": "today", "all": "yet"}.get(
+            chosen.span, f"in the {model.SPANS[chosen.span].lower()}"
+        )
+        if chosen.span == "range":
+            when = f"between {chosen.first} and {chosen.last}"
         self.runs_empty.setVisible(not snapshot.runs)
         self.runs_empty.setText(
             f"No heartbeat or synthesis has run {when}. The desktop app runs them while it is "
@@ -301,6 +363,7 @@ class ActivityPage(QtWidgets.QWidget):
         self.writes_empty.setVisible(not snapshot.writes)
         self.writes_empty.setText("No write matches these filters.")
         self.summary.setText(self._summary(snapshot))
+        self._update_revert()
         self.refreshed.emit()
 
     def _show_run(self) -> None:
@@ -372,6 +435,68 @@ class ActivityPage(QtWidgets.QWidget):
         super().showEvent(event)
         self.refresh()
 
+    # -- reverting ----------------------------------------------------------------------
+
+    def selected_line(self) -> dict[str, Any] | None:
+        index = self.writes_table.currentIndex()
+        return self.writes_model.line(index.row()) if index.isValid() else None
+
+    def _agent_ids(self) -> tuple[str, ...]:
+        known = self.session.known
+        return tuple(known.agents) if known is not None else ()
+
+    def _update_revert(self) -> None:
+        """Revert is offered for a revertible write; a revert's outcome stays said while
+        its write is selected (a refresh re-selects it)."""
+        line = self.selected_line()
+        able = line is not None and model.revertible(line, self._agent_ids())
+        self.revert_button.setEnabled(able)
+        self.revert_action.setEnabled(able)
+        if line is None or line != self._noted:
+            self._noted = None
+            self.revert_note.clear()
+
+    def revert_selected(self) -> None:
+        """Revert the selected write (an undoable supersede back; see the module doc)."""
+        line = self.selected_line()
+        if line is None or not model.revertible(line, self._agent_ids()):
+            return
+        who = model.actor_title(str(line.get("actor", "")), self._agent_ids())
+        address = model.entity_of(line) or ""
+
+        def done(result: Any) -> None:
+            withdrawn = getattr(result, "withdrawn", False)
+            what = "withdrawn (kept in its history)" if withdrawn else "back to its version before"
+            self._note(line, f"Reverted {who}'s write to {address}: the fact is {what}. "
+                       "Undo (Ctrl+Z) takes the revert back.")  # fmt: skip
+
+        def failed(exc: BaseException) -> None:
+            _title, message = session_module.describe(exc)
+            self._note(line, f"Not reverted: {message}", error=True)
+
+        commands.revert_write(self.session, address, line, on_done=done, on_error=failed)
+
+    def _note(self, line: dict[str, Any], text: str, *, error: bool = False) -> None:
+        escaped = html.escape(text)
+        if error:
+            colour = themes.error_colour(self.palette()).name()
+            escaped = f'<span style="color:{colour}"><b>⚠</b> {escaped}</span>'
+        self._noted = line
+        self.revert_note.setText(escaped)
+
+    def _writes_menu(self, where: QtCore.QPoint) -> None:
+        index = self.writes_table.indexAt(where)
+        line = self.writes_model.line(index.row()) if index.isValid() else None
+        if line is None:
+            return
+        self.writes_table.setCurrentIndex(index)
+        menu = QtWidgets.QMenu(self)
+        opening = menu.addAction("Open the entity", lambda: self._open(index))
+        opening.setEnabled(model.entity_of(line) is not None)
+        reverting = menu.addAction("Revert this write", self.revert_selected)
+        reverting.setEnabled(model.revertible(line, self._agent_ids()))
+        menu.popup(self.writes_table.viewport().mapToGlobal(where))
+
     # -- opening ------------------------------------------------------------------------
 
     def _open(self, index: QtCore.QModelIndex) -> None:
@@ -384,6 +509,11 @@ class ActivityPage(QtWidgets.QWidget):
             self.openFact.emit(address, fact_id)
         else:
             self.openEntity.emit(address)
+
+
+def _day(edit: QtWidgets.QDateEdit) -> dt.date:
+    date = edit.date()
+    return dt.date(date.year(), date.month(), date.day())
 
 
 def _selected(table: QtWidgets.QTableView, rows: list[Any]) -> Any:

@@ -1,6 +1,7 @@
 """An agent's page in the main window: its TACIT.md and CONTEXT.md, its memory blocks
 (agent notes, user profile, key–value profile), its tiered MEMORY.md, its daily notes and
-the context the builder would give it, as tabs."""
+the context the builder would give it, as tabs. A document with unsaved edits says so on
+its tab ("TACIT ●")."""
 
 from __future__ import annotations
 
@@ -43,10 +44,21 @@ class AgentPage(QtWidgets.QWidget):
             index = self.tabs.addTab(widget, label)
             if tip:
                 self.tabs.setTabToolTip(index, tip)
+        for index, pane in enumerate((self.tacit, self.context_doc)):
+            pane.dirtyChanged.connect(lambda dirty, i=index: self._mark_unsaved(i, dirty))
         column = QtWidgets.QVBoxLayout(self)
         column.setContentsMargins(12, 8, 12, 8)
         column.addWidget(title)
         column.addWidget(self.tabs, 1)
+
+    UNSAVED = " ●"
+
+    def _mark_unsaved(self, index: int, dirty: bool) -> None:
+        name = self.tabs.tabText(index).removesuffix(self.UNSAVED)
+        self.tabs.setTabText(index, name + self.UNSAVED if dirty else name)
+        tips = ("What the agent learnt about how the household works",
+                "What the agent is working on now")  # fmt: skip
+        self.tabs.setTabToolTip(index, tips[index] + (" — unsaved changes" if dirty else ""))
 
     def show_tab(self, name: str) -> None:
         self.tabs.setCurrentIndex(self.TABS.index(name) if name in self.TABS else 0)

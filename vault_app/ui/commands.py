@@ -13,7 +13,10 @@ Undo never deletes a fact (spec §3):
 * save summary / document → undo writes the previous text back, but only if the file is
   still what this window wrote (expected hash); otherwise the undo is refused, in words;
 * append daily entry → undo takes exactly that entry back out (others' entries stay);
-* create entity → undo archives it (moved, not removed); archive → undo moves it back.
+* create entity → undo archives it (moved, not removed); archive → undo moves it back;
+* revert an agent's fact write (`core.revert`: a supersede back to the version before, or
+  an added fact withdrawn) → undo reinstates the agent's version and withdraws the
+  restored one; redo re-links them (or withdraws the added fact again).
 
 A step that fails is reported through `session.error` and marks its command obsolete, so
 the stack drops it instead of undoing something that never happened.
@@ -28,7 +31,7 @@ from typing import Any
 
 from PySide6 import QtGui
 
-from vault_app.core import errors, layout, models, vault
+from vault_app.core import activity, errors, layout, models, revert, vault
 from vault_app.ui.session import Callback, ErrorCallback, Session
 
 Step = Callable[[vault.Vault], Any]
@@ -293,6 +296,36 @@ class Synthesize(VaultCommand):
                 v.write_summary(address, doc.text or "", expected=self.after.get(address))
 
 
+class RevertWrite(VaultCommand):
+    """Take back the fact version an agent's audit line wrote (see `core.revert`)."""
+
+    def __init__(self, session: Session, address: str, line: dict[str, Any], **kw: Any) -> None:
+        who = activity.actor_title(str(line.get("actor", "")))
+        text = f"Revert {who}'s write to {_title(address)}"
+        super().__init__(session, text, entities=(address,), **kw)
+        self.line = dict(line)
+        self.result: revert.Reverted | None = None
+
+    def first(self, v: vault.Vault) -> revert.Reverted:
+        self.result = revert.revert_line(v, self.line)
+        return self.result
+
+    def again(self, v: vault.Vault) -> None:
+        assert self.result is not None
+        taken_back, restored = self.result.taken_back, self.result.restored
+        if restored is None:
+            v.archive_fact(taken_back.id, reason=revert.REASON)
+        else:
+            v.set_fact_status(restored.id, True)
+            v.set_fact_status(taken_back.id, False, superseded_by=restored.id)
+
+    def back(self, v: vault.Vault) -> None:
+        assert self.result is not None
+        v.set_fact_status(self.result.taken_back.id, True)
+        if self.result.restored is not None:
+            v.set_fact_status(self.result.restored.id, False)
+
+
 # -- the API the widgets use ---------------------------------------------------------------
 
 
@@ -435,6 +468,19 @@ def synthesize(
     on_error: ErrorCallback | None = None,
 ) -> Synthesize:
     return _push(session, Synthesize(session, addresses, on_done=on_done, on_error=on_error))
+
+
+def revert_write(
+    session: Session,
+    address: str,
+    line: dict[str, Any],
+    *,
+    on_done: Callback | None = None,
+    on_error: ErrorCallback | None = None,
+) -> RevertWrite:
+    """Revert the fact write of an audit `line` (an agent's add or supersede) in `address`."""
+    command = RevertWrite(session, address, line, on_done=on_done, on_error=on_error)
+    return _push(session, command)
 
 
 def _push(session: Session, command: Any) -> Any:

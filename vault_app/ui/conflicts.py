@@ -2,29 +2,56 @@
 
 `Banner` is a frame tinted over the theme's window colour (errors, conflicts, notes), also
 under the fact dialog's `FactChangedBar`. For a document edited while its file changed on
-disk (`documents.DocumentPane`): the `ConflictBar` (Merge, Reload theirs, Keep mine), the
-`MergeNote` that counts the conflicts a merge left, the `ConflictHighlighter` that marks
-them in the editor, and the `DiffDialog` shown before "Keep mine" overwrites the disk.
+disk (`documents.DocumentPane`): the `ConflictBar` (Merge, Reload theirs, Keep mine; it
+says who changed the file and when, from the audit log: `changed_by`), the `MergeNote`
+that counts the conflicts a merge left, and the `ConflictHighlighter` that marks them in
+the editor. The side-by-side diff and the per-hunk merge dialogs are `diff_view`'s.
 """
 
 from __future__ import annotations
 
-import difflib
+import datetime as dt
+from collections.abc import Iterable
+from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.core import merge
+from vault_app.core import activity, merge
 
 
-def unified_diff(theirs: str, mine: str, name: str) -> str:
-    """The change from the disk version to the user's, as a unified diff."""
-    lines = difflib.unified_diff(
-        theirs.splitlines(keepends=True),
-        mine.splitlines(keepends=True),
-        fromfile=f"{name} on disk",
-        tofile=f"{name} (yours)",
-    )
-    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+def changed_by(
+    line: dict[str, Any] | None,
+    digest: str | None,
+    now: dt.datetime,
+    agent_ids: Iterable[str] = (),
+) -> str:
+    """Who made the version on disk, in words: the audit log's newest write of the file
+    (`core.activity.last_write`) if it wrote exactly this version (its `after` hash),
+    else "outside vault-app" (another editor, a sync tool, a script)."""
+    if digest is None:  # deleted: the bar says it is gone; no write of ours deletes
+        return ""
+    if line is None or line.get("after") != digest:
+        return "It was changed outside vault-app (another program, not an agent or this app)."
+    actor = str(line.get("actor", ""))
+    kind = activity.actor_kind(actor, agent_ids)
+    who = activity.actor_title(actor, agent_ids)
+    named = {"agent": f"agent {who}", "heartbeat": "the heartbeat"}.get(kind, who)
+    if kind == "person" and actor.strip().casefold() == "gui":
+        named = "vault-app (another window)"
+    elif kind == "person" and actor.strip().casefold() == "cli":
+        named = "the command line"
+    when = activity.moment(line)
+    at = "at an unknown time" if when is None else _when(when, now)
+    return f"Changed by {named} {at}."
+
+
+def _when(when: dt.datetime, now: dt.datetime) -> str:
+    local, today = when.astimezone(), now.astimezone().date()
+    if local.date() == today:
+        return f"today at {local:%H:%M}"
+    if local.date() == today - dt.timedelta(days=1):
+        return f"yesterday at {local:%H:%M}"
+    return f"on {local:%Y-%m-%d} at {local:%H:%M}"
 
 
 class Banner(QtWidgets.QFrame):
@@ -83,11 +110,16 @@ class ConflictBar(Banner):
         self.label = QtWidgets.QLabel(self.MESSAGE)
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.merge_button = QtWidgets.QPushButton("&Merge")
+        self.author_label = QtWidgets.QLabel()
+        self.author_label.setWordWrap(True)
+        self.author_label.setTextInteractionFlags(
+            QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
+        )
+        self.author_label.hide()
+        self.merge_button = QtWidgets.QPushButton("&Merge…")
         self.merge_button.setToolTip(
-            "Combine their changes with yours (Alt+M). Lines changed on one side only are "
-            "taken as they are; lines both changed are marked for you to choose. Nothing is "
-            "saved until you press Save."
+            "Combine their changes with yours (Alt+M): choose, change by change, yours, "
+            "theirs or both. Nothing is saved until you press Save."
         )
         self.reload_button = QtWidgets.QPushButton("&Reload theirs")
         self.reload_button.setToolTip(
@@ -107,7 +139,11 @@ class ConflictBar(Banner):
         warning = self.style().standardIcon(QtWidgets.QStyle.StandardPixmap.SP_MessageBoxWarning)
         icon.setPixmap(warning.pixmap(20, 20))
         row.addWidget(icon)
-        row.addWidget(self.label, 1)
+        words = QtWidgets.QVBoxLayout()
+        words.setSpacing(2)
+        words.addWidget(self.label)
+        words.addWidget(self.author_label)
+        row.addLayout(words, 1)
         for button in (self.merge_button, self.reload_button, self.keep_button):
             button.setAutoDefault(False)
             row.addWidget(button)
@@ -120,15 +156,21 @@ class ConflictBar(Banner):
         """Show the bar. Reload needs a readable disk version; Merge also needs one that
         exists (a file deleted on disk has nothing to merge with)."""
         self.label.setText(self.MESSAGE if not detail else f"{self.MESSAGE} {detail}")
+        self.author_label.hide()  # until the audit log is read (`show_author`)
         self.reload_button.setEnabled(reloadable)
         self.merge_button.setEnabled(mergeable and reloadable)
-        self.merge_button.setText("&Merge")
+        self.merge_button.setText("&Merge…")
         self.keep_button.setEnabled(True)
         self.show()
 
+    def show_author(self, text: str) -> None:
+        """Who changed the file and when (`changed_by`), under the message."""
+        self.author_label.setText(text)
+        self.author_label.setVisible(bool(text))
+
     def set_merging(self, merging: bool) -> None:
         """While a merge runs (off-thread) its button says so and nothing else is pressed."""
-        self.merge_button.setText("Merging…" if merging else "&Merge")
+        self.merge_button.setText("Merging…" if merging else "&Merge…")
         for button in (self.merge_button, self.reload_button, self.keep_button):
             button.setEnabled(not merging)
 
@@ -208,61 +250,6 @@ class ConflictHighlighter(QtGui.QSyntaxHighlighter):
             self.setCurrentBlockState(self.OUTSIDE)
         else:
             self.setCurrentBlockState(state if state in (self.MINE, self.THEIRS) else self.OUTSIDE)
-
-
-class DiffDialog(QtWidgets.QDialog):
-    """Shows the disk version against the user's before "Keep mine" overwrites it."""
-
-    def __init__(self, name: str, theirs: str, mine: str, parent: QtWidgets.QWidget) -> None:
-        super().__init__(parent)
-        self.setWindowTitle(f"Keep your version of {name}?")
-        self.resize(760, 520)
-        intro = QtWidgets.QLabel(
-            f"{name} was changed on disk while you were editing it. Lines starting with "
-            "“−” are only on disk and will be replaced; lines starting with “+” are yours."
-        )
-        intro.setWordWrap(True)
-        self.diff_view = QtWidgets.QPlainTextEdit()
-        self.diff_view.setReadOnly(True)
-        self.diff_view.setFont(
-            QtGui.QFontDatabase.systemFont(QtGui.QFontDatabase.SystemFont.FixedFont)
-        )
-        self.diff_view.setLineWrapMode(QtWidgets.QPlainTextEdit.LineWrapMode.NoWrap)
-        self.diff_view.setAccessibleName("Differences between the disk version and yours")
-        diff = unified_diff(theirs, mine, name) or "(The two versions are the same.)\n"
-        self._fill(diff)
-        buttons = QtWidgets.QDialogButtonBox()
-        self.keep_button = buttons.addButton(
-            "Overwrite with mine", QtWidgets.QDialogButtonBox.ButtonRole.AcceptRole
-        )
-        self.keep_button.setToolTip("Write your text over the version shown on disk")
-        back = buttons.addButton(
-            "Back to editing", QtWidgets.QDialogButtonBox.ButtonRole.RejectRole
-        )
-        back.setToolTip("Write nothing; your text stays in the editor")
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout_ = QtWidgets.QVBoxLayout(self)
-        layout_.addWidget(intro)
-        layout_.addWidget(self.diff_view, 1)
-        layout_.addWidget(buttons)
-
-    def _fill(self, diff: str) -> None:
-        cursor = self.diff_view.textCursor()
-        plain = QtGui.QTextCharFormat()
-        added = QtGui.QTextCharFormat()
-        added.setForeground(QtGui.QColor("#2f9e44"))
-        removed = QtGui.QTextCharFormat()
-        removed.setForeground(QtGui.QColor("#d9480f"))
-        for line in diff.splitlines(keepends=True):
-            if line.startswith("+") and not line.startswith("+++"):
-                fmt = added
-            elif line.startswith("-") and not line.startswith("---"):
-                fmt = removed
-            else:
-                fmt = plain
-            cursor.insertText(line, fmt)
-        self.diff_view.moveCursor(QtGui.QTextCursor.MoveOperation.Start)
 
 
 def _conflicts(count: int) -> str:

@@ -14,11 +14,14 @@ core never overwrites a corrupt file).
   step) with the digest the text was read with. If the file changed on disk meanwhile the
   core refuses (`errors.ConflictError`) and the pane shows a `ConflictBar`: "Reload
   theirs" puts the disk version in the editor as one undoable change (Ctrl+Z brings the
-  user's text back), "Keep mine" shows a unified diff first, then writes over the version
-  it showed. The user's text is never dropped.
-* "Merge" reads the disk version again (off-thread) and merges it three ways
-  (`core.merge.merge_text`) with the editor's text, against `base_text`, the text the
-  edit started from. The result replaces the editor's text as one undoable edit and stays
+  user's text back), "Keep mine" shows the two versions side by side first
+  (`diff_view.DiffDialog`), then writes over the version it showed. The user's text is
+  never dropped. The bar says who made the disk's version and when, from the audit log
+  (`conflicts.changed_by`), or that it was changed outside vault-app.
+* "Merge…" reads the disk version again (off-thread) and cuts a three-way merge with the
+  editor's text into hunks (`core.merge.plan`), against `base_text`, the text the edit
+  started from; `diff_view.MergeDialog` offers mine / theirs / both per hunk (preset to a
+  plain merge). The result replaces the editor's text as one undoable edit and stays
   unsaved; `digest` and `base_text` become the disk version's, so Save writes over exactly
   what was merged against (and is refused again if the disk moved on). A `MergeNote` says
   what happened; conflicts are marked git-style (`<<<<<<< mine` / `=======` /
@@ -40,9 +43,10 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.core import errors, layout, merge, vault
-from vault_app.core.merge import MergeResult  # `merge` is also a method of the pane
-from vault_app.ui.conflicts import Banner, ConflictBar, ConflictHighlighter, DiffDialog, MergeNote
+from vault_app.core import activity, errors, layout, merge, vault
+from vault_app.core.merge import MergePlan, MergeResult  # `merge` is also a pane's method
+from vault_app.ui.conflicts import Banner, ConflictBar, ConflictHighlighter, MergeNote, changed_by
+from vault_app.ui.diff_view import DiffDialog, MergeDialog
 from vault_app.ui.document_target import SUMMARY, DocumentTarget
 from vault_app.ui.session import Session, describe
 
@@ -75,6 +79,7 @@ class DocumentPane(QtWidgets.QWidget):
         self.base_text = ""  # the text the edit started from
         self.theirs: vault.Document | None = None  # the disk version behind the conflict bar
         self.diff_dialog: DiffDialog | None = None
+        self.merge_dialog: MergeDialog | None = None
         self.discard_prompt: QtWidgets.QMessageBox | None = None
         self._editing = False
         self._dirty = False
@@ -367,15 +372,15 @@ class DocumentPane(QtWidgets.QWidget):
         self._merging = True
         self.conflict_bar.set_merging(True)
 
-        def work() -> tuple[vault.Document, MergeResult | None]:
+        def work() -> tuple[vault.Document, MergePlan | None]:
             doc = target.read(self.session.vault)
             if not doc.exists or doc.error is not None:
                 return doc, None
-            return doc, merge.merge_text(base, mine, doc.text or "")
+            return doc, merge.plan(base, mine, doc.text or "")
 
         self.session.run(
             work,
-            lambda result: self._merged(edit_id, mine, *result),
+            lambda result: self._planned(edit_id, mine, *result),
             lambda exc: self._merge_failed(edit_id, exc),
         )
 
@@ -434,24 +439,36 @@ class DocumentPane(QtWidgets.QWidget):
         self._show_state()
         self.loaded.emit()
 
-    def _merged(
-        self,
-        edit_id: int,
-        mine: str,
-        theirs: vault.Document,
-        result: MergeResult | None,
+    def _planned(
+        self, edit_id: int, mine: str, theirs: vault.Document, plan: MergePlan | None
     ) -> None:
+        """The merge is cut into hunks: the person chooses per hunk (`MergeDialog`)."""
         self._merging = False
         recheck, self._recheck = self._recheck, False
         self.conflict_bar.set_merging(False)
         if edit_id != self._edit_id or not self._editing:
             return  # the edit was saved, dropped or replaced meanwhile
-        if result is None:  # gone or unreadable now: nothing to merge with
+        if plan is None:  # gone or unreadable now: nothing to merge with
             self._raise_conflict(theirs)
             return
         if self.editor.toPlainText() != mine:  # typed while the merge ran: merge that text
             self.merge()
             return
+        name = self.target.file_name if self.target else "this file"
+        dialog = self.merge_dialog = MergeDialog(name, plan, self)
+        dialog.accepted.connect(lambda: self._merged(edit_id, mine, theirs, dialog.merged()))
+        dialog.finished.connect(lambda _result: self._merge_closed(dialog, recheck))
+        dialog.open()
+
+    def _merge_closed(self, dialog: MergeDialog, recheck: bool) -> None:
+        if self.merge_dialog is dialog:
+            self.merge_dialog = None
+        if recheck:  # a newer version may be on disk than the one merged: the bar says so
+            self.reload()
+
+    def _merged(self, edit_id: int, mine: str, theirs: vault.Document, result: MergeResult) -> None:
+        if edit_id != self._edit_id or not self._editing or self.editor.toPlainText() != mine:
+            return  # the edit moved on while the dialog was open: the bar stays
         self.theirs = None
         self.conflict_bar.hide()
         self.document = theirs
@@ -469,8 +486,6 @@ class DocumentPane(QtWidgets.QWidget):
         if result.conflicts:
             self.next_conflict(first=True)
         self._show_state()
-        if recheck:  # a newer version may be on disk than the one merged: the bar says so
-            self.reload()
 
     def _merge_failed(self, edit_id: int, exc: BaseException) -> None:
         self._merging = False
@@ -502,6 +517,14 @@ class DocumentPane(QtWidgets.QWidget):
         detail = "It is gone now." if not theirs.exists else None
         self.conflict_bar.show_conflict(
             detail, reloadable=theirs.error is None, mergeable=theirs.exists
+        )
+        v, known = self.session.vault, self.session.known
+        ids = tuple(known.agents) if known is not None else ()
+        self.session.run(  # who made the disk's version, from the audit log
+            lambda: changed_by(
+                activity.last_write(v.root, theirs.path), theirs.digest, v.now(), ids
+            ),
+            lambda text: self.conflict_bar.show_author(text) if self.theirs is theirs else None,
         )
 
     def _restart_editing(self, doc: vault.Document) -> None:
@@ -589,7 +612,7 @@ class DocumentPane(QtWidgets.QWidget):
             self.start_edit()
 
     def _escape(self) -> None:
-        if self.diff_dialog is None and self.discard_prompt is None:
+        if self.diff_dialog is None and self.discard_prompt is None and self.merge_dialog is None:
             self.cancel()
 
     # -- showing ----------------------------------------------------------------------------

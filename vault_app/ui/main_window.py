@@ -42,6 +42,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from vault_app.core import layout, vault
 from vault_app.ui import (
     activity_page,
+    agent_activity,
     agent_page,
     commands,
     context_menus,
@@ -115,6 +116,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self._name_actions()
         self._route_page_keys()
         context_menus.install(self)
+        self.agent_marks = agent_activity.install(self)  # marks, Revert, the title's "*"
         self.status = status_bar.VaultStatusBar(target.root)
         self.setStatusBar(self.status)
         # the labels the status bar shows (read by tests and benchmarks)
@@ -566,7 +568,7 @@ class MainWindow(QtWidgets.QMainWindow):
         return window_vaults.switch_vault(self, path)
 
     def _update_title(self) -> None:
-        self.setWindowTitle(f"{self.session.vault.root.name} — vault-app")
+        agent_activity.update_title(self)
 
     # -- closing ------------------------------------------------------------------------
 

@@ -8,11 +8,11 @@ Writes are audit-log lines (`core.activity.recent`: dicts with `time`, `actor`, 
 the heartbeat, or a person (the app's faces `gui`, `cli`, `api`, `demo` are people at a
 keyboard or their scripts; any other name that is no agent is a person too).
 
-Filtering is plain Python over a few hundred rows (`Filter.keeps`), no proxy model: the
-page reads the log's tail on a worker with the filters the core understands (`since`,
-`action` family, one agent) and this module applies the rest (kind of actor, a person's
-name, entity text). `entity_of` finds the entity whose facts or summary a write changed,
-from the target's path, so a double-click can open it.
+Filtering lives in the core (`core.activity.Query`, applied while the log is read):
+`Filter` is what the page's controls chose (who, what, entity words, a span or a range of
+days) and becomes a `Query` for a moment (`Filter.query`). Reading a line (`actor_kind`,
+`entity_of`, `family`...) is the core's too, named here for the views. A write an agent
+or the heartbeat made to a fact can be reverted (`revertible`).
 """
 
 from __future__ import annotations
@@ -20,12 +20,11 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from collections.abc import Iterable, Sequence
-from pathlib import PurePosixPath
 from typing import Any
 
 from PySide6 import QtCore, QtGui
 
-from vault_app.core import actors, errors, layout
+from vault_app.core import activity, revert
 from vault_app.heartbeat import runlog
 from vault_app.ui import themes
 from vault_app.ui.models.base import ColumnTable
@@ -37,11 +36,17 @@ Index = QtCore.QModelIndex | QtCore.QPersistentModelIndex
 RUN_ROLE = Role.UserRole + 30  # a runs row's RunRecord
 LINE_ROLE = Role.UserRole + 31  # a writes row's audit line (dict)
 
-HEARTBEAT_ACTOR = "heartbeat"
-KINDS = ("agent", "heartbeat", "person")
+HEARTBEAT_ACTOR = activity.HEARTBEAT_ACTOR
+KINDS = activity.KINDS
 KIND_TITLES = {"agent": "Agent", "heartbeat": "Heartbeat", "person": "Person"}
 
-SPANS = {"today": "Today", "7d": "Last 7 days", "30d": "Last 30 days", "all": "All time"}
+SPANS = {
+    "today": "Today",
+    "7d": "Last 7 days",
+    "30d": "Last 30 days",
+    "all": "All time",
+    "range": "Between dates…",
+}
 
 FAMILY_TITLES = {
     "fact": "Facts",
@@ -57,9 +62,7 @@ FAMILY_TITLES = {
     "doctor": "Repairs",
     "heartbeat": "Heartbeat bookkeeping",
 }
-# `.vault/heartbeat/` state (cursor, schedule, lease, mention counts) is rewritten on
-# every run: shown only when asked for, or it would crowd out the writes that matter
-BOOKKEEPING = "heartbeat"
+BOOKKEEPING = activity.BOOKKEEPING
 
 ACTION_TITLES = {
     "fact.add": "Added a fact",
@@ -93,56 +96,19 @@ ACTION_TITLES = {
 # a person is the palette's own text colour
 _KIND_COLOURS = {"agent": ("#1c5db5", "#8fb8ff"), "heartbeat": ("#7a2e9e", "#d8a6f5")}
 
-_ENTITY_FILES = (*layout.FACT_FILE_NAMES, layout.SUMMARY_NAME)
-
 
 # -- reading a line -----------------------------------------------------------------------
 
 
-def actor_kind(actor: str, agent_ids: Iterable[str] = ()) -> str:
-    """ "agent", "heartbeat" or "person": who an audit line's actor is."""
-    if actor.strip().casefold() == HEARTBEAT_ACTOR:
-        return "heartbeat"
-    try:
-        return "agent" if actors.parse(actor, agent_ids).is_agent else "person"
-    except errors.InvalidIdError:
-        return "person"  # a damaged actor is nobody's agent
-
-
-def actor_title(actor: str, agent_ids: Iterable[str] = ()) -> str:
-    """The actor as a person reads it: an agent by its id ("finance"), others as named."""
-    try:
-        parsed = actors.parse(actor, agent_ids)
-    except errors.InvalidIdError:
-        return actor
-    return parsed.agent or parsed.name
-
-
-def family(action: str) -> str:
-    """`fact` of `fact.add`: the part before the first dot."""
-    return action.split(".", 1)[0]
+actor_kind = activity.actor_kind
+actor_title = activity.actor_title
+family = activity.family
+entity_of = activity.entity_of
+moment = activity.moment
 
 
 def action_title(action: str) -> str:
     return ACTION_TITLES.get(action, action)
-
-
-def entity_of(line: dict[str, Any]) -> str | None:
-    """The address of the entity whose facts or summary the line wrote, or None.
-
-    Read from the target path: `global/life/PATH/items.json` is PATH,
-    `agents/ID/workspace/PATH/summary.md` is `agent:ID:PATH`.
-    """
-    parts = PurePosixPath(str(line.get("target", ""))).parts
-    if len(parts) < 4 or parts[-1] not in _ENTITY_FILES:
-        return None
-    if parts[:2] == ("global", "life"):
-        address = "/".join(parts[2:-1])
-    elif parts[0] == "agents" and len(parts) >= 5 and parts[2] == "workspace":
-        address = f"agent:{parts[1]}:" + "/".join(parts[3:-1])
-    else:
-        return None
-    return layout.EntityRef.canonical(address)
 
 
 def where(line: dict[str, Any]) -> str:
@@ -150,12 +116,17 @@ def where(line: dict[str, Any]) -> str:
     return entity_of(line) or str(line.get("target", ""))
 
 
-def moment(line: dict[str, Any]) -> dt.datetime | None:
-    try:
-        when = dt.datetime.fromisoformat(str(line.get("time")))
-    except (ValueError, OverflowError):
-        return None
-    return when if when.tzinfo is not None else when.astimezone()
+def revertible(line: dict[str, Any], agent_ids: Iterable[str] = ()) -> bool:
+    """Whether the Revert command applies: a fact added or changed by an agent or the
+    heartbeat (`core.revert` refuses, in words, when it changed since)."""
+    kind = actor_kind(str(line.get("actor", "")), agent_ids)
+    fact_id = line.get("factId")
+    return (
+        kind != "person"
+        and line.get("action") in revert.REVERTIBLE
+        and isinstance(fact_id, str)
+        and bool(fact_id)
+    )
 
 
 def when_text(when: dt.datetime | None, now: dt.datetime, *, seconds: bool = True) -> str:
@@ -171,7 +142,8 @@ def when_text(when: dt.datetime | None, now: dt.datetime, *, seconds: bool = Tru
 
 
 def since(span: str, now: dt.datetime) -> dt.datetime | None:
-    """The start of a span of `SPANS` (local midnight for "today"); None for "all"."""
+    """The start of a span of `SPANS` (local midnight for "today"); None for "all" (and
+    for "range", whose days `Filter.bounds` reads)."""
     local = now.astimezone()
     if span == "today":
         return local.replace(hour=0, minute=0, second=0, microsecond=0)
@@ -218,47 +190,46 @@ def run_detail(record: runlog.RunRecord, now: dt.datetime) -> str:
 
 @dataclasses.dataclass(frozen=True)
 class Filter:
-    """What the page shows: `actor` is "" (everyone), a kind ("kind:agent",
+    """What the page's controls chose: `actor` is "" (everyone), a kind ("kind:agent",
     "kind:heartbeat", "kind:person") or one actor ("agent:finance", "gui"); `family` an
     action family or "" (every family but the heartbeat's bookkeeping); `entity` words
-    the target must contain; `span` one of SPANS."""
+    the target must contain; `span` one of SPANS; with "range", the days `first` to
+    `last` (both included, local days)."""
 
     actor: str = ""
     family: str = ""
     entity: str = ""
     span: str = "7d"
+    first: dt.date | None = None
+    last: dt.date | None = None
 
-    @property
-    def agent(self) -> str | None:
-        """The one agent the core can filter on (`activity.recent(agent=…)`), if any."""
-        if self.actor.startswith("agent:"):
-            return self.actor.removeprefix("agent:")
-        return None
+    def bounds(self, now: dt.datetime) -> tuple[dt.datetime | None, dt.datetime | None]:
+        """The [start, end) of the chosen span or days, as aware local times."""
+        if self.span != "range":
+            return since(self.span, now), None
+        start = None if self.first is None else _midnight(self.first)
+        end = None if self.last is None else _midnight(self.last + dt.timedelta(days=1))
+        return start, end
 
-    def keeps(self, line: dict[str, Any], agent_ids: Iterable[str] = ()) -> bool:
-        actor = str(line.get("actor", ""))
-        if self.actor.startswith("kind:"):
-            if actor_kind(actor, agent_ids) != self.actor.removeprefix("kind:"):
-                return False
-        elif self.agent is not None:
-            is_agent = actor_kind(actor, agent_ids) == "agent"
-            if not is_agent or actor_title(actor, agent_ids) != self.agent:
-                return False
-        elif self.actor and actor.strip() != self.actor:
-            return False
-        what = family(str(line.get("action", "")))
-        if what != self.family if self.family else what == BOOKKEEPING:
-            return False
-        words = self.entity.casefold().split()
-        if words:
-            haystack = f"{line.get('target', '')} {where(line)} {line.get('entity', '')}".casefold()
-            if not all(w in haystack for w in words):
-                return False
-        return True
+    def query(self, now: dt.datetime, agent_ids: Iterable[str] = ()) -> activity.Query:
+        """The core's query for these choices at `now`."""
+        start, end = self.bounds(now)
+        return activity.Query(
+            actor=self.actor,
+            family=self.family,
+            entity=self.entity,
+            start=start,
+            end=end,
+            agent_ids=tuple(agent_ids),
+        )
 
     def keeps_run(self, record: runlog.RunRecord, now: dt.datetime) -> bool:
-        start = since(self.span, now)
-        return start is None or record.started >= start
+        return self.query(now).covers(record.started)
+
+
+def _midnight(day: dt.date) -> dt.datetime:
+    """The start of a local day, aware."""
+    return dt.datetime.combine(day, dt.time()).astimezone()
 
 
 # -- the models ---------------------------------------------------------------------------
@@ -420,12 +391,14 @@ class WritesModel(ColumnTable, QtCore.QAbstractTableModel):
             return action_title(str(line.get("action", "")))
         return where(line)
 
-    @staticmethod
-    def _tip(line: dict[str, Any], column: int) -> str:
+    def _tip(self, line: dict[str, Any], column: int) -> str:
         if column == 1:
             return f"actor: {line.get('actor', '')}"
         if column == 3:
-            return str(line.get("action", ""))
+            action = str(line.get("action", ""))
+            if revertible(line, self.agent_ids):
+                return f"{action}\nRevert (Ctrl+Alt+Z) takes it back: a supersede, nothing deleted"
+            return action
         tip = str(line.get("target", ""))
         if line.get("factId"):
             tip += f"\nfact {line['factId']}"

@@ -117,3 +117,29 @@ def draw_item_frame(
     style = widget.style() if widget is not None else QtWidgets.QApplication.style()
     style.drawControl(QtWidgets.QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
     return opt, text
+
+
+# -- "changed since you last looked" -------------------------------------------------------
+
+# an entity row (sidebar) or a fact row (facts table) that an agent changed since the person
+# last opened the entity: the role gives the words ("Changed by finance since you last
+# looked"), the row shows `changed_mark()`
+CHANGED_ROLE = Role.UserRole + 41
+CHANGED_COLOUR = "#1c7ed6"
+_MARKS: dict[str, QtGui.QImage] = {}
+
+
+def changed_mark() -> QtGui.QImage:
+    """A small blue dot (an image: needs no GUI application, drawn once)."""
+    mark = _MARKS.get("changed")
+    if mark is None:
+        mark = QtGui.QImage(16, 16, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
+        mark.fill(Qt.GlobalColor.transparent)
+        painter = QtGui.QPainter(mark)
+        painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QtGui.QColor(CHANGED_COLOUR))
+        painter.drawEllipse(QtCore.QRectF(4, 4, 8, 8))
+        painter.end()
+        _MARKS["changed"] = mark
+    return mark

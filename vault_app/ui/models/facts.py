@@ -9,7 +9,7 @@ where it should be, through `SORT_ROLE`.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,10 +17,12 @@ from PySide6 import QtCore, QtGui
 
 from vault_app.core import layout, models
 from vault_app.ui.models.base import (
+    CHANGED_ROLE,
     FACT_ROLE,
     SORT_ROLE,
     TIER_ROLE,
     ColumnTable,
+    changed_mark,
     disabled_text,
 )
 
@@ -123,6 +125,17 @@ class FactsModel(ColumnTable, QtCore.QAbstractTableModel):
         super().__init__(parent)
         self.address: str | None = None
         self._rows: list[_FactRow] = []
+        self.changed: dict[str, str] = {}  # fact id -> "changed by an agent" words
+
+    def set_changed(self, changed: Mapping[str, str]) -> None:
+        """Mark the facts agents wrote since the person last looked (fact id -> words)."""
+        old, self.changed = self.changed, dict(changed)
+        for row, item in enumerate(self._rows):
+            if old.get(item.fact.id) != self.changed.get(item.fact.id):
+                index = self.index(row, self.FACT)
+                self.dataChanged.emit(
+                    index, index, [Role.DecorationRole, Role.FontRole, CHANGED_ROLE]
+                )
 
     def set_facts(
         self,
@@ -191,6 +204,17 @@ class FactsModel(ColumnTable, QtCore.QAbstractTableModel):
         column = index.column()
         if role == FACT_ROLE:
             return item.fact
+        mark = self.changed.get(item.fact.id) if column == self.FACT and self.changed else None
+        if mark is not None and role == CHANGED_ROLE:
+            return mark
+        if mark is not None and role == Role.DecorationRole:
+            return changed_mark()
+        if mark is not None and role == Role.FontRole:  # unread, as mail is
+            font = QtGui.QFont()
+            font.setBold(True)
+            return font
+        if mark is not None and role == Role.ToolTipRole:
+            return "\n\n".join(t for t in (mark, _tooltip(item, column)) if t)
         if role == TIER_ROLE:
             return None if item.tier is None else item.tier.value
         if role == Role.DisplayRole:

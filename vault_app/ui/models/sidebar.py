@@ -15,14 +15,20 @@ vault is built on a worker (`SidebarModel.build`); only the merge runs on the GU
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6 import QtCore, QtGui
 
 from vault_app.core import layout, memory, models, vault
-from vault_app.ui.models.base import NODE_ROLE, ReadOnlyColumns, disabled_text
+from vault_app.ui.models.base import (
+    CHANGED_ROLE,
+    NODE_ROLE,
+    ReadOnlyColumns,
+    changed_mark,
+    disabled_text,
+)
 
 Qt = QtCore.Qt
 Role = Qt.ItemDataRole
@@ -349,6 +355,20 @@ class SidebarModel(ReadOnlyColumns, QtCore.QAbstractItemModel):
         super().__init__(parent)
         self._tree = _Tree(_TreeBuilder(scan, _agents(scan, agents)).build())
         self._retired: list[Any] = []
+        self.marks: dict[str, str] = {}  # entity address -> "changed by an agent" words
+
+    def set_marks(self, marks: Mapping[str, str]) -> None:
+        """Mark the entities agents changed since the person last looked (address ->
+        words for the tooltip); rows whose mark came or went are repainted."""
+        old, self.marks = self.marks, dict(marks)
+        for address in {
+            a for a in old.keys() | self.marks.keys() if old.get(a) != self.marks.get(a)
+        }:
+            index = self.index_for_address(address)
+            if index.isValid():
+                self.dataChanged.emit(
+                    index, index, [Role.DecorationRole, Role.FontRole, CHANGED_ROLE]
+                )
 
     # -- building -------------------------------------------------------------------------
 
@@ -577,6 +597,19 @@ class SidebarModel(ReadOnlyColumns, QtCore.QAbstractItemModel):
         column = index.column()
         if role == NODE_ROLE:
             return item.node
+        mark = self.marks.get(item.node.address or "") if column == 0 and self.marks else None
+        if mark is not None and role in (CHANGED_ROLE, Role.ToolTipRole):
+            return (
+                mark
+                if role == CHANGED_ROLE
+                else "\n\n".join(t for t in (item.problem or item.tooltip, mark) if t)
+            )
+        if mark is not None and role == Role.DecorationRole and not item.problem:
+            return changed_mark()
+        if mark is not None and role == Role.FontRole:  # unread, as mail is
+            font = QtGui.QFont()
+            font.setBold(True)
+            return font
         if role == Role.DisplayRole:
             if column == 0:
                 return item.node.name
