@@ -152,3 +152,14 @@ def test_word_diff_joins_back_to_both_sides(old: str, new: str) -> None:
     runs = history.word_diff(old, new)
     assert "".join(t for k, t in runs if k != history.ADDED) == old
     assert "".join(t for k, t in runs if k != history.REMOVED) == new
+
+
+def test_authors_come_from_the_audit_log(root: Path) -> None:
+    v = at(root, 0)
+    old = v.add_fact(JANE, "Jane lives in Portland", "context")
+    agent = vault.Vault(root, actor="agent:fin")
+    _, new = agent.supersede_fact(old.id, "Jane lives in Seattle")
+    assert history.authors(root, [old.id, new.id, "fact-unknown"]) == {
+        old.id: "test",
+        new.id: "agent:fin",
+    }

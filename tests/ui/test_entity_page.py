@@ -102,8 +102,8 @@ def test_shows_an_entity_with_summary_facts_and_lineage(
     assert grey == qt_models.disabled_text()
     assert not view.supersede_action.isEnabled()  # an old version is not edited
     history = [view.history_list.topLevelItem(i) for i in range(2)]
-    assert [item.text(2) for item in history] == ["Jane lives in Portland", "Jane lives in Seattle"]
-    assert [item.text(1) for item in history] == ["Superseded", "Active"]
+    assert [item.text(3) for item in history] == ["Jane lives in Portland", "Jane lives in Seattle"]
+    assert [item.text(2) for item in history] == ["Superseded", "Active"]
     assert history[0].font(0).bold() and not history[1].font(0).bold()
 
     # activating the newer version selects it; then the action is available again
@@ -354,7 +354,7 @@ def test_history_reaching_another_entity_is_looked_up(
     view.select_fact("fact-moved")
     qtbot.waitUntil(lambda: view.history_list.topLevelItemCount() == 2, timeout=10_000)
     first = view.history_list.topLevelItem(0)
-    assert first.text(2) == f"Jane lives in Portland  (in {JANE})"
+    assert first.text(3) == f"Jane lives in Portland  (in {JANE})"
     with qtbot.waitSignal(view.openEntity) as opened:
         view.history_list.itemActivated.emit(first, 0)
     assert opened.args == [JANE]

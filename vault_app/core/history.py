@@ -25,6 +25,11 @@ app is hard-linked into the ring, keeping its time). The newest version written 
 before the moment is the summary then. Without one, the summary then is unknown — or, when
 the ring was never trimmed, there was none yet — and `SummaryThen.note` says which.
 
+Authors
+-------
+`authors(root, fact_ids)` says who wrote each version of a fact: the actor of the audit
+line that added it.
+
 Word diff
 ---------
 `word_diff(old, new)` splits both texts into words and the spaces between them and returns
@@ -36,12 +41,14 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import json
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from vault_app.core import decay, errors, layout, models, storage
+from vault_app.core import activity, decay, errors, layout, models, storage
 
 SAME, REMOVED, ADDED = "same", "removed", "added"
 
@@ -215,6 +222,33 @@ def as_of(
     """`entity` as believed at `moment` (`Vault.as_of` reads the summary then)."""
     facts, later, uncertain = facts_as_of(entity.facts, moment, policy)
     return AsOfView(entity.ref, moment, facts, summary, later, uncertain)
+
+
+# -- authors -------------------------------------------------------------------------------
+
+
+def authors(root: Path, fact_ids: Iterable[str]) -> dict[str, str]:
+    """Who wrote each version: the actor of the audit line that added it (`fact.add`, or
+    `fact.supersede` naming it as its new fact), read from the log's end (bounded, as
+    `activity.lines_backwards` reads) and stopping once all are found. A version the
+    window's log does not reach, or written by hand, is absent from the answer."""
+    wanted = set(fact_ids)
+    found: dict[str, str] = {}
+    log = Path(root) / layout.STATE_DIR / storage.AUDIT_NAME
+    for line in activity.lines_backwards(log, Path(root)):
+        if not wanted:
+            break
+        if not any(fid.encode() in line for fid in wanted):
+            continue  # most lines are about other facts: skip the JSON
+        try:
+            entry = json.loads(line)
+        except (ValueError, UnicodeDecodeError):
+            continue
+        fid = entry.get("factId") if isinstance(entry, dict) else None
+        if fid in wanted and entry.get("action") in ("fact.add", "fact.supersede"):
+            found[fid] = str(entry.get("actor", ""))
+            wanted.discard(fid)
+    return found
 
 
 # -- word diff -----------------------------------------------------------------------------

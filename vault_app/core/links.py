@@ -228,6 +228,10 @@ class LinkIndex:
 
     # -- reading ------------------------------------------------------------------------
 
+    def written(self) -> list[EntityLinks]:
+        """The references kept, as read (a new list: a snapshot for another index)."""
+        return list(self._written.values())
+
     def links_from(self, address: str) -> list[Link]:
         """The entities `address`'s active facts name, by address."""
         targets = self._outgoing.get(address, {})
