@@ -1,0 +1,284 @@
+"""The graph view: an entity's neighbourhood (depth 1 or 2), or the whole of a small vault,
+drawn from the window's link index; clicking an entity opens it.
+
+Design
+------
+`GraphView.show_entity(address)` asks the `LinkKeeper`'s index for the ball around the
+entity (`LinkIndex.neighbourhood`: at most `core.links.NEIGHBOURHOOD_LIMIT` entities,
+nearer and more linked first) and its layout (`links.radial_layout`: rings by depth, a
+child near its parent; the same graph is always drawn the same way), both on a worker, so
+a hub of the 200,000-fact vault costs the GUI thread only the drawing of what is shown.
+A node whose neighbours were not all shown carries a "+N more" mark; the status line says
+how many entities the ball holds in all. "Whole vault" draws every entity and link of a
+vault up to `links.WHOLE_VAULT_LIMIT` entities and says plainly why it will not above.
+
+The scene: one path item for every edge (one item, not thousands), one ellipse and one
+label per entity (the centre in the accent colour, the rest in the button colour, by
+depth smaller). The palette's colours are read when the scene is drawn, so both themes
+read well. Drag to pan, Ctrl+wheel (or +/−) to zoom, "Fit" to see it all. A result for an
+older request is dropped.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from vault_app.core import links
+from vault_app.ui.entity_links import title_of
+from vault_app.ui.link_keeper import LinkKeeper
+from vault_app.ui.session import describe
+
+Qt = QtCore.Qt
+Placed = tuple[links.Graph, dict[str, tuple[float, float]]]
+RADIUS = {0: 16.0, 1: 11.0, 2: 8.0}  # a node's radius by depth (the centre largest)
+
+
+class NodeItem(QtWidgets.QGraphicsEllipseItem):
+    """One entity: a dot; a click asks the view to open it."""
+
+    def __init__(self, view: GraphView, address: str, radius: float) -> None:
+        super().__init__(-radius, -radius, 2 * radius, 2 * radius)
+        self.view = view
+        self.address = address
+        self.setAcceptHoverEvents(True)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setToolTip(f"{title_of(address)}\n{address}\nClick to open")
+
+    def mousePressEvent(self, event: QtWidgets.QGraphicsSceneMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.view.openEntity.emit(self.address)
+            event.accept()
+        else:
+            super().mousePressEvent(event)
+
+
+class _Canvas(QtWidgets.QGraphicsView):
+    """Pans by dragging, zooms with Ctrl+wheel and +/−."""
+
+    def wheelEvent(self, event: QtGui.QWheelEvent) -> None:
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            factor = 1.15 if event.angleDelta().y() > 0 else 1 / 1.15
+            self.scale(factor, factor)
+        else:
+            super().wheelEvent(event)
+
+    def keyPressEvent(self, event: QtGui.QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+            self.scale(1.2, 1.2)
+        elif event.key() == Qt.Key.Key_Minus:
+            self.scale(1 / 1.2, 1 / 1.2)
+        else:
+            super().keyPressEvent(event)
+
+
+class GraphView(QtWidgets.QWidget):
+    """Links as a graph (see the module docstring)."""
+
+    openEntity = QtCore.Signal(str)
+    drawn = QtCore.Signal()  # a graph (or a message) is shown
+
+    def __init__(self, keeper: LinkKeeper, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.keeper = keeper
+        self.session = keeper.session
+        self.address: str | None = None
+        self.graph: links.Graph | None = None
+        self.nodes: dict[str, NodeItem] = {}
+        self.limit = links.NEIGHBOURHOOD_LIMIT  # entities drawn around one
+        self.whole_limit = links.WHOLE_VAULT_LIMIT  # entities of a vault drawn whole
+        self._generation = 0
+        self._build()
+        keeper.changed.connect(self.refresh)
+
+    def _build(self) -> None:
+        self.title = QtWidgets.QLabel()
+        font = self.title.font()
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.25)
+        self.title.setFont(font)
+        self.depth_combo = QtWidgets.QComboBox()
+        self.depth_combo.addItem("1 link away", 1)
+        self.depth_combo.addItem("2 links away", 2)
+        self.depth_combo.setToolTip("How far from the entity to draw")
+        self.depth_combo.currentIndexChanged.connect(lambda _i: self.refresh())
+        depth_label = QtWidgets.QLabel("&Depth:")
+        depth_label.setBuddy(self.depth_combo)
+        self.whole_check = QtWidgets.QCheckBox("&Whole vault")
+        self.whole_check.setToolTip(
+            f"Every entity and link (vaults of up to {links.WHOLE_VAULT_LIMIT} entities)"
+        )
+        self.whole_check.toggled.connect(self._whole_toggled)
+        self.fit_button = QtWidgets.QPushButton("&Fit")
+        self.fit_button.setToolTip("Zoom to see the whole graph (Ctrl+wheel or +/− to zoom)")
+        self.fit_button.clicked.connect(self.fit)
+        bar = QtWidgets.QHBoxLayout()
+        bar.addWidget(self.title, 1)
+        bar.addWidget(depth_label)
+        bar.addWidget(self.depth_combo)
+        bar.addSpacing(8)
+        bar.addWidget(self.whole_check)
+        bar.addWidget(self.fit_button)
+
+        self.scene = QtWidgets.QGraphicsScene(self)
+        self.canvas = _Canvas(self.scene)
+        self.canvas.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+        self.canvas.setDragMode(QtWidgets.QGraphicsView.DragMode.ScrollHandDrag)
+        self.canvas.setAccessibleName("Graph of linked entities")
+        self.canvas.setViewportUpdateMode(
+            QtWidgets.QGraphicsView.ViewportUpdateMode.BoundingRectViewportUpdate
+        )
+        self.status = QtWidgets.QLabel()
+        self.status.setWordWrap(True)
+        self.status.setProperty("notice", True)
+
+        box = QtWidgets.QVBoxLayout(self)
+        box.setContentsMargins(10, 8, 10, 8)
+        box.addLayout(bar)
+        box.addWidget(self.canvas, 1)
+        box.addWidget(self.status)
+
+    # -- what to show ---------------------------------------------------------------------
+
+    def show_entity(self, address: str | None) -> None:
+        """Centre the graph on `address` (None: only the whole vault can be shown)."""
+        self.address = address
+        self.refresh()
+
+    def depth(self) -> int:
+        return int(self.depth_combo.currentData())
+
+    def _whole_toggled(self, on: bool) -> None:
+        self.depth_combo.setEnabled(not on)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Ask for the graph again (the index changed, or what to show did), off-thread."""
+        self._generation += 1
+        index = self.keeper.index
+        whole = self.whole_check.isChecked()
+        self.title.setText(
+            "The whole vault" if whole else title_of(self.address) if self.address else "Graph"
+        )
+        if index is None:
+            self._message("Reading the vault's links…")
+            return
+        if not whole and self.address is None:
+            self._message("Select an entity to see what it links to, or tick Whole vault.")
+            return
+        generation, address, depth = self._generation, str(self.address), self.depth()
+        limit, whole_limit = self.limit, self.whole_limit
+
+        def work() -> Placed:
+            def compute() -> Placed:
+                if whole:
+                    graph = index.whole(whole_limit)
+                else:
+                    graph = index.neighbourhood(address, depth, limit)
+                return graph, links.radial_layout(graph)
+
+            for _attempt in range(3):  # the GUI thread may update the index meanwhile
+                try:
+                    return compute()
+                except RuntimeError:  # (a dict changed size while it was read)
+                    continue
+            return compute()
+
+        self.status.setText("Laying out the graph…")
+        self.session.run(
+            work,
+            lambda placed: self._placed(generation, placed),
+            lambda exc: self._failed(generation, exc),
+        )
+
+    def _failed(self, generation: int, exc: BaseException) -> None:
+        if generation == self._generation:
+            self._message(str(exc) if isinstance(exc, links.TooLargeError) else describe(exc)[1])
+
+    def _message(self, text: str) -> None:
+        self.scene.clear()
+        self.nodes = {}
+        self.graph = None
+        self.status.setText(text)
+        self.drawn.emit()
+
+    # -- drawing ----------------------------------------------------------------------------
+
+    def _placed(self, generation: int, placed: Placed) -> None:
+        if generation != self._generation:
+            return
+        graph, where = placed
+        self.graph = graph
+        self.scene.clear()
+        self.nodes = {}
+        palette = self.palette()
+        text = palette.color(QtGui.QPalette.ColorRole.WindowText)
+        muted = palette.color(QtGui.QPalette.ColorRole.PlaceholderText)
+        edge_pen = QtGui.QPen(palette.color(QtGui.QPalette.ColorRole.Mid), 1.2)
+        edge_pen.setCosmetic(True)
+        path = QtGui.QPainterPath()
+        for a, b in graph.edges:
+            path.moveTo(*where[a])
+            path.lineTo(*where[b])
+        self.scene.addPath(path, edge_pen).setZValue(-1)
+        accent = palette.color(QtGui.QPalette.ColorRole.Highlight)
+        fill = palette.color(QtGui.QPalette.ColorRole.Button)
+        border = QtGui.QPen(palette.color(QtGui.QPalette.ColorRole.Dark), 1.2)
+        border.setCosmetic(True)
+        for address, depth in graph.depth.items():
+            x, y = where[address]
+            centre = address == graph.centre
+            node = NodeItem(self, address, RADIUS.get(depth, 8.0) if graph.centre else 9.0)
+            node.setPos(x, y)
+            node.setBrush(accent if centre else fill)
+            node.setPen(border)
+            self.scene.addItem(node)
+            self.nodes[address] = node
+            label = self._label(title_of(address), text, bold=centre)
+            label.setPos(x - label.boundingRect().width() / 2, y + node.rect().height() / 2 + 2)
+            more = graph.more.get(address)
+            if more:
+                extra = self._label(f"+{more} more", muted, bold=False)
+                angle = math.atan2(y, x) if (x or y) else -math.pi / 2
+                extra.setPos(x + 14 * math.cos(angle) + 6, y + 14 * math.sin(angle) - 18)
+                extra.setToolTip(f"{more} linked entities of {title_of(address)} are not shown")
+        self._say(graph)
+        self.fit()
+        self.drawn.emit()
+
+    def _label(
+        self, text: str, colour: QtGui.QColor, *, bold: bool
+    ) -> QtWidgets.QGraphicsSimpleTextItem:
+        shown = text if len(text) <= 22 else text[:21] + "…"
+        label = self.scene.addSimpleText(shown)
+        label.setBrush(colour)
+        if bold:
+            font = label.font()
+            font.setBold(True)
+            label.setFont(font)
+        return label
+
+    def _say(self, graph: links.Graph) -> None:
+        shown = len(graph.depth)
+        edges = len(graph.edges)
+        parts = [
+            f"{shown} entit{'y' if shown == 1 else 'ies'}, {edges} link{'s' if edges != 1 else ''}"
+        ]
+        if graph.hidden:
+            parts.append(
+                f"{graph.hidden} more within {self.depth()} link{'s' if self.depth() > 1 else ''} "
+                f"not drawn (the {shown} nearest and most linked are)"
+            )
+        if graph.centre is not None and shown == 1:
+            parts.append("nothing links to or from this entity")
+        self.status.setText("; ".join(parts) + ". Click an entity to open it.")
+
+    def fit(self) -> None:
+        rect = self.scene.itemsBoundingRect().adjusted(-40, -40, 40, 40)
+        if not rect.isEmpty():
+            self.canvas.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+            if self.canvas.transform().m11() > 1.6:  # a few nodes: not blown up
+                self.canvas.resetTransform()
+                self.canvas.scale(1.6, 1.6)
+                self.canvas.centerOn(rect.center())
