@@ -41,15 +41,16 @@ from vault_app.ui import (
     documents,
     entity_page,
     heartbeat_runner,
+    menus,
     models,
     recent_vaults,
     review_page,
     search_panel,
     session,
     settings,
+    sidebar_view,
     status_bar,
     switcher,
-    themes,
 )
 from vault_app.ui import (
     live as live_module,
@@ -94,7 +95,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self._build_sidebar()
         self._build_pages()
         self._build_search_dock()
-        self._build_actions()
+        self.commands = menus.add_window_commands(self)
+        self._name_actions()
         self.status = status_bar.VaultStatusBar(target.root)
         self.setStatusBar(self.status)
         # the labels the status bar shows (read by tests and benchmarks)
@@ -120,27 +122,23 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _build_sidebar(self) -> None:
         self.sidebar_model = models.SidebarModel(parent=self)
-        self.sidebar = QtWidgets.QTreeView()
-        self.sidebar.setObjectName("sidebar")
-        self.sidebar.setModel(self.sidebar_model)
-        self.sidebar.setUniformRowHeights(True)
-        self.sidebar.setAlternatingRowColors(False)
-        self.sidebar.setAccessibleName("Vault contents")
-        header = self.sidebar.header()
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)
-        # Count columns get a fixed width that fits five digits: measuring them to their
-        # contents would re-read thousands of rows after every scan of a big vault
-        digits = self.sidebar.fontMetrics().horizontalAdvance("00000") + 8
-        self.sidebar.setMinimumWidth(4 * digits + 140)  # room for names beside the counts
-        for column in range(1, self.sidebar_model.columnCount()):
-            header.setSectionResizeMode(column, QtWidgets.QHeaderView.ResizeMode.Fixed)
-            header.resizeSection(column, digits)
-        # the first entities arrive as a reset (models.SidebarModel.update): open the
-        # top rows again then
-        self.sidebar_model.modelReset.connect(lambda: self.sidebar.expandToDepth(0))
+        self.sidebar = sidebar_view.SidebarView(self.sidebar_model, self.store)
         self.sidebar.selectionModel().currentChanged.connect(self._on_sidebar_current)
         self.sidebar.activated.connect(self._on_sidebar_current)
+
+    def _name_actions(self) -> None:
+        """The window's actions as attributes (read by tests, benchmarks and other parts)."""
+        c = self.commands
+        self.recent_menu = c.menu("File/Open &recent")
+        self.settings_action, self.undo_action, self.redo_action = (
+            c["settings"],
+            c["undo"],
+            c["redo"],
+        )
+        self.add_fact_action, self.new_entity_action = c["add_fact"], c["new_entity"]
+        self.switcher_action, self.search_action = c["quick_switcher"], c["search"]
+        self.dashboard_action, self.review_action = c["dashboard"], c["review"]
+        self.activity_action = c["activity"]
 
     def _build_pages(self) -> None:
         self.pages = QtWidgets.QStackedWidget()
@@ -196,112 +194,6 @@ class MainWindow(QtWidgets.QMainWindow):
         )
         self.addDockWidget(QtCore.Qt.DockWidgetArea.RightDockWidgetArea, self.search_dock)
         self.search_dock.hide()
-
-    def _action(
-        self,
-        text: str,
-        slot: Any,
-        shortcut: QtGui.QKeySequence | str | QtGui.QKeySequence.StandardKey | None = None,
-        tip: str | None = None,
-    ) -> QtGui.QAction:
-        action = QtGui.QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(QtGui.QKeySequence(shortcut))
-        if tip:
-            action.setStatusTip(tip)
-            action.setToolTip(tip)
-        action.triggered.connect(slot)
-        self.addAction(action)
-        return action
-
-    def _build_actions(self) -> None:
-        keys = QtGui.QKeySequence.StandardKey
-        bar = self.menuBar()
-        file_menu = bar.addMenu("&File")
-        file_menu.addAction(self._action("&New vault…", self.new_vault, None, "Create a vault"))
-        file_menu.addAction(
-            self._action("&Open vault…", self.choose_vault, keys.Open, "Open another vault")
-        )
-        self.recent_menu = file_menu.addMenu("Open &recent")
-        self.recent_menu.aboutToShow.connect(
-            lambda: recent_vaults.fill_menu(self.recent_menu, self.store, self.switch_vault)
-        )
-        file_menu.addSeparator()
-        self.settings_action = self._action(
-            "&Settings…", self.open_settings, "Ctrl+,", "Decay, synthesis, search, theme"
-        )
-        file_menu.addAction(self.settings_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self._action("&Quit", self.close, keys.Quit))
-
-        edit = bar.addMenu("&Edit")
-        self.undo_action = self.session.undo_stack.createUndoAction(self, "&Undo")
-        self.undo_action.setShortcut(QtGui.QKeySequence(keys.Undo))
-        self.redo_action = self.session.undo_stack.createRedoAction(self, "&Redo")
-        self.redo_action.setShortcuts([QtGui.QKeySequence(keys.Redo), QtGui.QKeySequence("Ctrl+Y")])
-        edit.addAction(self.undo_action)
-        edit.addAction(self.redo_action)
-        edit.addSeparator()
-        self.add_fact_action = self._action(
-            "Add &fact…", self.add_fact, None, "Add a fact to the entity shown (Ctrl+N)"
-        )
-        edit.addAction(self.add_fact_action)
-        self.new_entity_action = self._action(
-            "New &entity…", self.new_entity, "Ctrl+Shift+N", "Create an entity"
-        )
-        edit.addAction(self.new_entity_action)
-
-        go = bar.addMenu("&Go")
-        self.switcher_action = self._action(
-            "&Quick switcher…", self.quick_switch, "Ctrl+P", "Jump to an entity, agent or day"
-        )
-        go.addAction(self.switcher_action)
-        self.search_action = self._action(
-            "&Search…", self.show_search, "Ctrl+Shift+F", "Search facts, summaries, daily notes"
-        )
-        go.addAction(self.search_action)
-        self.dashboard_action = self._action(
-            "&Decay dashboard", self.show_dashboard, "Ctrl+Shift+D", "Tiers, facts going cold"
-        )
-        go.addAction(self.dashboard_action)
-        self.review_action = self._action(
-            "&Review queue", self.show_review, "Ctrl+Shift+R", "Agent writes held back by the scan"
-        )
-        review_page.show_badge(self.review_action, None)
-        go.addAction(self.review_action)
-        self.activity_action = self._action(
-            "&Activity", self.show_activity, "Ctrl+Shift+L", "Heartbeat runs; who wrote what"
-        )
-        go.addAction(self.activity_action)
-        go.addAction(self._action("&Principles", self.show_principles, None, "global/AGENTS.md"))
-        go.addAction(self._action("Global &daily notes", lambda: self.open_daily("global", None)))
-        go.addSeparator()
-        go.addAction(self._action("Focus the &sidebar", self.sidebar.setFocus, "Ctrl+1"))
-
-        view = bar.addMenu("&View")
-        view.addAction(self.search_dock.toggleViewAction())
-        theme_menu = view.addMenu("&Theme")
-        group = QtGui.QActionGroup(self)
-        current = settings.AppSettings.load(self.store).theme
-        for name in themes.THEMES:
-            action = theme_menu.addAction(name.title())
-            action.setCheckable(True)
-            action.setChecked(name == current)
-            action.triggered.connect(lambda _=False, n=name: self.set_theme(n))
-            group.addAction(action)
-        view.addAction(self._action("&Rescan the vault", self.session.rescan, keys.Refresh))
-
-        help_menu = bar.addMenu("&Help")
-        help_menu.addAction(self._action("&About vault-app", self.about))
-
-        tools = self.addToolBar("Main")
-        tools.setObjectName("mainToolbar")
-        tools.setMovable(False)
-        tools.setToolButtonStyle(QtCore.Qt.ToolButtonStyle.ToolButtonTextOnly)
-        tools.addActions([self.undo_action, self.redo_action])
-        tools.addSeparator()
-        tools.addActions([self.new_entity_action, self.switcher_action, self.search_action])
-        tools.addActions([self.dashboard_action, self.review_action, self.activity_action])
 
     # -- loading ------------------------------------------------------------------------
 
