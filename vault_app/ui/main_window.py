@@ -40,7 +40,10 @@ from vault_app.ui import (
     dialogs,
     documents,
     entity_page,
+    graph_view,
     heartbeat_runner,
+    link_keeper,
+    links_window,
     menus,
     models,
     recent_vaults,
@@ -64,6 +67,8 @@ __all__ = ["APPLICATION", "LAST_KEY", "MAX_RECENT", "ORGANIZATION", "RECENT_KEY"
 
 class MainWindow(QtWidgets.QMainWindow):
     vaultSwitched = QtCore.Signal(object)  # the new MainWindow
+    link_keeper: link_keeper.LinkKeeper  # set by `links_window.install`
+    graph_view: graph_view.GraphView
 
     def __init__(
         self,
@@ -97,6 +102,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self._build_search_dock()
         self.commands = menus.add_window_commands(self)
         self._name_actions()
+        links_window.install(self)  # the link index, the graph page, Graph view and As of…
         self.status = status_bar.VaultStatusBar(target.root)
         self.setStatusBar(self.status)
         # the labels the status bar shows (read by tests and benchmarks)
