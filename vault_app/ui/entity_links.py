@@ -47,6 +47,7 @@ class EntityLinksPanel(QtWidgets.QWidget):
         self.tree.setHeaderHidden(True)
         self.tree.setColumnCount(1)
         self.tree.setUniformRowHeights(True)
+        self.tree.setIndentation(12)
         self.tree.setAccessibleName("Links to and from this entity")
         self.tree.setToolTip("Click an entity to open it")
         self.tree.itemClicked.connect(self._clicked)

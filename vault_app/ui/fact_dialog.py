@@ -350,7 +350,19 @@ class FactDialog(QtWidgets.QDialog):
             label.setText(found.get(name, "") if shown else "")
             label.setVisible(shown)
         self.ok_button.setEnabled(not found and not self.saving and self.pending is None)
+        self._fit_height()
         return not found
+
+    def _fit_height(self) -> None:
+        """Grow to show every line of the messages and chips (never shrink under the user)."""
+        box = self.layout()
+        if box is None or not self.isVisible():
+            return
+        box.activate()
+        needed = box.totalHeightForWidth(self.width()) if box.hasHeightForWidth() else -1
+        needed = max(needed, box.totalMinimumSize().height())
+        if needed > self.height():
+            self.resize(self.width(), needed)
 
     # -- saving ---------------------------------------------------------------------------
 

@@ -106,9 +106,10 @@ class FactLineagePanel(QtWidgets.QSplitter):
         self.addWidget(column(self.history_label, self.history_list, self.diff_view))
         self.addWidget(column(self.related_label, self.related_list))
         self.addWidget(self.links)
-        self.setStretchFactor(0, 4)
-        self.setStretchFactor(1, 1)
-        self.setStretchFactor(2, 1)
+        self.setStretchFactor(0, 5)
+        self.setStretchFactor(1, 2)
+        self.setStretchFactor(2, 3)
+        self.setSizes([500, 200, 300])  # scaled to the real width when shown
 
     # -- showing -------------------------------------------------------------------------
 

@@ -21,8 +21,6 @@ older request is dropped.
 
 from __future__ import annotations
 
-import math
-
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import links
@@ -223,25 +221,26 @@ class GraphView(QtWidgets.QWidget):
             path.lineTo(*where[b])
         self.scene.addPath(path, edge_pen).setZValue(-1)
         accent = palette.color(QtGui.QPalette.ColorRole.Highlight)
-        fill = palette.color(QtGui.QPalette.ColorRole.Button)
-        border = QtGui.QPen(palette.color(QtGui.QPalette.ColorRole.Dark), 1.2)
+        base = palette.color(QtGui.QPalette.ColorRole.Base)
+        fills = {d: _mix(accent, base, share) for d, share in ((1, 0.45), (2, 0.22))}
+        border = QtGui.QPen(_mix(text, base, 0.55), 1.2)
         border.setCosmetic(True)
         for address, depth in graph.depth.items():
             x, y = where[address]
             centre = address == graph.centre
             node = NodeItem(self, address, RADIUS.get(depth, 8.0) if graph.centre else 9.0)
             node.setPos(x, y)
-            node.setBrush(accent if centre else fill)
+            node.setBrush(accent if centre else fills.get(depth, fills[1]))
             node.setPen(border)
             self.scene.addItem(node)
             self.nodes[address] = node
             label = self._label(title_of(address), text, bold=centre)
             label.setPos(x - label.boundingRect().width() / 2, y + node.rect().height() / 2 + 2)
             more = graph.more.get(address)
-            if more:
+            if more:  # beside the dot, on its right: never over its label (below it)
                 extra = self._label(f"+{more} more", muted, bold=False)
-                angle = math.atan2(y, x) if (x or y) else -math.pi / 2
-                extra.setPos(x + 14 * math.cos(angle) + 6, y + 14 * math.sin(angle) - 18)
+                half = node.rect().width() / 2
+                extra.setPos(x + half + 4, y - extra.boundingRect().height() / 2)
                 extra.setToolTip(f"{more} linked entities of {title_of(address)} are not shown")
         self._say(graph)
         self.fit()
@@ -282,3 +281,12 @@ class GraphView(QtWidgets.QWidget):
                 self.canvas.resetTransform()
                 self.canvas.scale(1.6, 1.6)
                 self.canvas.centerOn(rect.center())
+
+
+def _mix(colour: QtGui.QColor, base: QtGui.QColor, share: float) -> QtGui.QColor:
+    """`share` of `colour` over `base`: a tint that reads on either theme's background."""
+    return QtGui.QColor(
+        round(colour.red() * share + base.red() * (1 - share)),
+        round(colour.green() * share + base.green() * (1 - share)),
+        round(colour.blue() * share + base.blue() * (1 - share)),
+    )

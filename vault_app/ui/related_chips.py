@@ -14,7 +14,8 @@ back with `set_problems`: every bad chip is outlined in the theme's error colour
 reason as tooltip, and so is the whole field. Chips wrap onto new lines (`FlowLayout`).
 
 For the form, the field reads like the comma-separated line it replaces: `text()`,
-`setText()`, `clear()`, `textChanged`; `items()` includes what is typed but not yet a chip.
+`setText()`, `clear()`, `textChanged`; `items()` includes what is typed but not yet a chip
+(not a `[[` completion under way: it is not scolded while it is being typed).
 """
 
 from __future__ import annotations
@@ -163,6 +164,9 @@ class RelatedChipsEdit(QtWidgets.QFrame):
         self.setBackgroundRole(QtGui.QPalette.ColorRole.Base)
         self.setAutoFillBackground(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        policy = self.sizePolicy()
+        policy.setHeightForWidth(True)  # chips wrap: more of them, more lines
+        self.setSizePolicy(policy)
         self.editor = QtWidgets.QLineEdit()
         self.editor.setFrame(False)
         self.editor.setMinimumWidth(160)
@@ -194,8 +198,9 @@ class RelatedChipsEdit(QtWidgets.QFrame):
     # -- the form's side ------------------------------------------------------------------
 
     def items(self) -> list[str]:
-        """The chips' addresses, then what is typed and not yet a chip, without repeats."""
-        typed = self._typed()
+        """The chips' addresses, then what is typed and not yet a chip (unless it is a
+        `[[` completion under way), without repeats."""
+        typed = "" if self.editor.text().lstrip().startswith("[[") else self._typed()
         return list(dict.fromkeys([c.address for c in self.chips] + ([typed] if typed else [])))
 
     def text(self) -> str:
@@ -290,6 +295,7 @@ class RelatedChipsEdit(QtWidgets.QFrame):
             self._add_chip(str(address))
 
     def _changed(self) -> None:
+        self.updateGeometry()  # a chip more or less may take a line more or less
         self.textChanged.emit(self.text())
 
     def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:
@@ -312,6 +318,20 @@ class RelatedChipsEdit(QtWidgets.QFrame):
             painter = QtGui.QPainter(self)
             painter.setPen(QtGui.QPen(themes.error_colour(self.palette()), 2))
             painter.drawRect(QtCore.QRectF(self.rect()).adjusted(1, 1, -1, -1))
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return self.flow.heightForWidth(width)
+
+    def sizeHint(self) -> QtCore.QSize:
+        hint = self.editor.sizeHint()
+        width = max(hint.width() * 2, 320)
+        return QtCore.QSize(width, self.flow.heightForWidth(width))
+
+    def minimumSizeHint(self) -> QtCore.QSize:
+        return QtCore.QSize(self.editor.minimumWidth() + 12, self.editor.sizeHint().height() + 8)
 
     def has_error_outline(self) -> bool:
         """Whether the field is outlined in the error colour (some item is wrong)."""
