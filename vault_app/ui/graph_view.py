@@ -12,11 +12,11 @@ A node whose neighbours were not all shown carries a "+N more" mark; the status 
 how many entities the ball holds in all. "Whole vault" draws every entity and link of a
 vault up to `links.WHOLE_VAULT_LIMIT` entities and says plainly why it will not above.
 
-The scene: one path item for every edge (one item, not thousands), one ellipse and one
-label per entity (the centre in the accent colour, the rest in the button colour, by
-depth smaller). The palette's colours are read when the scene is drawn, so both themes
-read well. Drag to pan, Ctrl+wheel (or +/−) to zoom, "Fit" to see it all. A result for an
-older request is dropped.
+The scene: one path item for every edge (one item, not thousands), one item for every
+label (`Labels`: made and painted in one go), one ellipse per entity (the centre in the
+accent colour, the rest in tints of it, lighter further out). The palette's colours are
+read when the scene is drawn, so both themes read well. Drag to pan, Ctrl+wheel (or +/-)
+to zoom, "Fit" to see it all. A result for an older request is dropped.
 """
 
 from __future__ import annotations
@@ -36,13 +36,19 @@ RADIUS = {0: 16.0, 1: 11.0, 2: 8.0}  # a node's radius by depth (the centre larg
 class NodeItem(QtWidgets.QGraphicsEllipseItem):
     """One entity: a dot; a click asks the view to open it."""
 
-    def __init__(self, view: GraphView, address: str, radius: float) -> None:
+    def __init__(self, view: GraphView, address: str, title: str, radius: float) -> None:
         super().__init__(-radius, -radius, 2 * radius, 2 * radius)
         self.view = view
         self.address = address
         self.setAcceptHoverEvents(True)
-        self.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.setToolTip(f"{title_of(address)}\n{address}\nClick to open")
+        self.setToolTip(f"{title}\n{address}\nClick to open")
+
+    def hoverEnterEvent(self, event: QtWidgets.QGraphicsSceneHoverEvent) -> None:
+        # the viewport's cursor, not one per item (setting it on each item costs a draw)
+        self.view.canvas.viewport().setCursor(Qt.CursorShape.PointingHandCursor)
+
+    def hoverLeaveEvent(self, event: QtWidgets.QGraphicsSceneHoverEvent) -> None:
+        self.view.canvas.viewport().unsetCursor()
 
     def mousePressEvent(self, event: QtWidgets.QGraphicsSceneMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
@@ -50,6 +56,43 @@ class NodeItem(QtWidgets.QGraphicsEllipseItem):
             event.accept()
         else:
             super().mousePressEvent(event)
+
+
+class Labels(QtWidgets.QGraphicsItem):
+    """Every text of the graph in one item, painted in one call: a text item each would
+    cost more to make than the whole draw of the rest."""
+
+    def __init__(self, font: QtGui.QFont) -> None:
+        super().__init__()
+        self.font = font
+        self.bold = QtGui.QFont(font)
+        self.bold.setBold(True)
+        self.metrics = QtGui.QFontMetricsF(font)
+        self.entries: list[tuple[QtCore.QPointF, str, QtGui.QColor, bool]] = []
+        self._bounds = QtCore.QRectF()
+
+    def add(self, x: float, y: float, text: str, colour: QtGui.QColor, *, bold: bool = False,
+            centred: bool = False) -> None:  # fmt: skip
+        """`text` with its top-left at (x, y), or its top-centre with `centred`."""
+        shown = text if len(text) <= 22 else text[:21] + "…"
+        metrics = QtGui.QFontMetricsF(self.bold) if bold else self.metrics
+        width = metrics.horizontalAdvance(shown)
+        left = x - width / 2 if centred else x
+        self.entries.append((QtCore.QPointF(left, y + metrics.ascent()), shown, colour, bold))
+        self.prepareGeometryChange()
+        self._bounds = self._bounds.united(QtCore.QRectF(left, y, width, metrics.height()))
+
+    def texts(self) -> list[str]:
+        return [text for _point, text, _colour, _bold in self.entries]
+
+    def boundingRect(self) -> QtCore.QRectF:
+        return self._bounds
+
+    def paint(self, painter: QtGui.QPainter, option: object, widget: object = None) -> None:
+        for point, text, colour, bold in self.entries:
+            painter.setFont(self.bold if bold else self.font)
+            painter.setPen(colour)
+            painter.drawText(point, text)
 
 
 class _Canvas(QtWidgets.QGraphicsView):
@@ -84,6 +127,7 @@ class GraphView(QtWidgets.QWidget):
         self.address: str | None = None
         self.graph: links.Graph | None = None
         self.nodes: dict[str, NodeItem] = {}
+        self.labels = Labels(self.font())
         self.limit = links.NEIGHBOURHOOD_LIMIT  # entities drawn around one
         self.whole_limit = links.WHOLE_VAULT_LIMIT  # entities of a vault drawn whole
         self._generation = 0
@@ -120,6 +164,8 @@ class GraphView(QtWidgets.QWidget):
         bar.addWidget(self.fit_button)
 
         self.scene = QtWidgets.QGraphicsScene(self)
+        # rebuilt at every draw, a few hundred items: a BSP index costs more than it saves
+        self.scene.setItemIndexMethod(QtWidgets.QGraphicsScene.ItemIndexMethod.NoIndex)
         self.canvas = _Canvas(self.scene)
         self.canvas.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
         self.canvas.setDragMode(QtWidgets.QGraphicsView.DragMode.ScrollHandDrag)
@@ -197,6 +243,7 @@ class GraphView(QtWidgets.QWidget):
     def _message(self, text: str) -> None:
         self.scene.clear()
         self.nodes = {}
+        self.labels = Labels(self.font())
         self.graph = None
         self.status.setText(text)
         self.drawn.emit()
@@ -210,6 +257,7 @@ class GraphView(QtWidgets.QWidget):
         self.graph = graph
         self.scene.clear()
         self.nodes = {}
+        self.labels = Labels(self.font())
         palette = self.palette()
         text = palette.color(QtGui.QPalette.ColorRole.WindowText)
         muted = palette.color(QtGui.QPalette.ColorRole.PlaceholderText)
@@ -228,35 +276,24 @@ class GraphView(QtWidgets.QWidget):
         for address, depth in graph.depth.items():
             x, y = where[address]
             centre = address == graph.centre
-            node = NodeItem(self, address, RADIUS.get(depth, 8.0) if graph.centre else 9.0)
+            title = title_of(address)
+            radius = RADIUS.get(depth, 8.0) if graph.centre else 9.0
+            node = NodeItem(self, address, title, radius)
             node.setPos(x, y)
             node.setBrush(accent if centre else fills.get(depth, fills[1]))
             node.setPen(border)
             self.scene.addItem(node)
             self.nodes[address] = node
-            label = self._label(title_of(address), text, bold=centre)
-            label.setPos(x - label.boundingRect().width() / 2, y + node.rect().height() / 2 + 2)
+            self.labels.add(x, y + radius + 2, title, text, bold=centre, centred=True)
             more = graph.more.get(address)
             if more:  # beside the dot, on its right: never over its label (below it)
-                extra = self._label(f"+{more} more", muted, bold=False)
-                half = node.rect().width() / 2
-                extra.setPos(x + half + 4, y - extra.boundingRect().height() / 2)
-                extra.setToolTip(f"{more} linked entities of {title_of(address)} are not shown")
+                height = self.labels.metrics.height()
+                self.labels.add(x + radius + 4, y - height / 2, f"+{more} more", muted)
+                node.setToolTip(f"{node.toolTip()}\n{more} linked entities are not shown")
+        self.scene.addItem(self.labels)
         self._say(graph)
         self.fit()
         self.drawn.emit()
-
-    def _label(
-        self, text: str, colour: QtGui.QColor, *, bold: bool
-    ) -> QtWidgets.QGraphicsSimpleTextItem:
-        shown = text if len(text) <= 22 else text[:21] + "…"
-        label = self.scene.addSimpleText(shown)
-        label.setBrush(colour)
-        if bold:
-            font = label.font()
-            font.setBold(True)
-            label.setFont(font)
-        return label
 
     def _say(self, graph: links.Graph) -> None:
         shown = len(graph.depth)
