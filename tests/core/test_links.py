@@ -67,6 +67,9 @@ def test_archived_entities_are_followed_and_removed_ones_unlinked(v: vault.Vault
     moved = v.archive_entity(ACME)
     index = v.link_index()
     assert [link.target for link in index.links_from(JANE)] == [str(moved)]
+    # the facade's on-demand answer follows the same rule
+    assert v.related(moved)["incoming"] == [JANE, ROOF]
+    assert [link.source for link in index.backlinks(str(moved))] == [JANE, ROOF]
     index.remove(str(moved))
     assert index.links_from(JANE) == [] and list(index.unresolved(JANE)) == [ACME]
 
@@ -80,6 +83,7 @@ def test_an_agents_bare_id_names_its_own_entity_first(v: vault.Vault) -> None:
     index = v.link_index()
     # own first; global: skips it (a link to itself is no link)
     assert [link.target for link in index.links_from("agent:fin:projects/roof")] == [ROOF]
+    assert v.related(ROOF)["incoming"] == ["agent:fin:projects/roof"]
 
 
 def test_odd_files_link_nowhere_without_failing(v: vault.Vault) -> None:

@@ -313,6 +313,7 @@ class GraphView(QtWidgets.QWidget):
     def fit(self) -> None:
         rect = self.scene.itemsBoundingRect().adjusted(-40, -40, 40, 40)
         if not rect.isEmpty():
+            self.scene.setSceneRect(rect)  # no scroll bars for room the graph does not use
             self.canvas.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
             if self.canvas.transform().m11() > 1.6:  # a few nodes: not blown up
                 self.canvas.resetTransform()
