@@ -70,6 +70,10 @@ def test_archived_entities_are_followed_and_removed_ones_unlinked(v: vault.Vault
     # the facade's on-demand answer follows the same rule
     assert v.related(moved)["incoming"] == [JANE, ROOF]
     assert [link.source for link in index.backlinks(str(moved))] == [JANE, ROOF]
+    fresh = links.LinkIndex(index.addresses - {JANE}, index.written())  # Jane is gone
+    assert fresh.backlinks(str(moved)) == [
+        links.Link(ROOF, str(moved), fresh.backlinks(str(moved))[0].fact_ids)
+    ]
     index.remove(str(moved))
     assert index.links_from(JANE) == [] and list(index.unresolved(JANE)) == [ACME]
 

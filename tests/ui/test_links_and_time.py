@@ -128,3 +128,14 @@ def test_as_of_shows_the_past_read_only_and_back_to_now(
     assert len(page.as_of.rows()) == 2
     qtbot.mouseClick(page.as_of.back_button, QtCore.Qt.MouseButton.LeftButton)
     assert page.body.currentWidget() is page.splitter and page.add_action.isEnabled()
+
+
+def test_backlinks_follow_an_archived_entity(
+    qtbot: QtBot, s: session.Session, page: entity_page.EntityPage,
+    keeper: link_keeper.LinkKeeper,
+) -> None:  # fmt: skip
+    s.write(lambda v: v.archive_entity(ROOF), entities=(ROOF,), rescan=True)
+    # the scan shows the entity moved: the kept references are resolved again off-thread
+    qtbot.waitUntil(lambda: page.lineage.links.addresses(1) == ["archives/roof"], timeout=10_000)
+    top = page.lineage.links.tree.topLevelItem(1)
+    assert top is not None and top.child(0).text(0) == "Roof · archived"  # type: ignore[union-attr]

@@ -161,7 +161,8 @@ class LinkIndex:
 
     def __init__(self, addresses: Iterable[str], links: Iterable[EntityLinks] = ()) -> None:
         self.addresses: set[str] = set(addresses)
-        self._written: dict[str, EntityLinks] = {e.address: e for e in links}
+        # only the entities it knows link (references of one that is gone are dropped)
+        self._written = {e.address: e for e in links if e.address in self.addresses}
         self._outgoing: dict[str, dict[str, list[str]]] = {}
         self._incoming: dict[str, dict[str, list[str]]] = {}
         self._unresolved: dict[str, dict[str, list[str]]] = {}
