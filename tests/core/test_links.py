@@ -149,3 +149,20 @@ def test_whole_vault_is_refused_above_the_limit(v: vault.Vault) -> None:
     index = v.link_index()
     with pytest.raises(links.TooLargeError, match="whole-vault graph is drawn for up to 2"):
         index.whole(limit=2)
+
+
+VARIANTS = Path(__file__).resolve().parents[1] / "fixtures" / "variants"
+
+
+@pytest.mark.parametrize(
+    "variant", sorted(p.name for p in VARIANTS.iterdir() if p.is_dir()), ids=str
+)
+def test_every_file_variant_links_as_its_full_decode_says(variant: str) -> None:
+    from vault_app.core import formats, layout
+
+    (path,) = [p for p in (VARIANTS / variant).iterdir() if p.suffix == ".json"]
+    data = path.read_bytes()
+    facts, _ = formats.decode(path, data).facts()
+    expected = [(f.id, name) for f in facts if f.is_active for name in f.related_entities]
+    ref = layout.EntityRef.parse("projects/variant")
+    assert list(links.entity_links(ref, path, data).references) == expected
