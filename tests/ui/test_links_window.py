@@ -53,7 +53,7 @@ def test_graph_view_from_the_menu_and_back_to_an_entity(
 
 def test_as_of_from_the_view_menu(qtbot: QtBot, window: app.MainWindow) -> None:
     as_of = window.commands["as_of"]
-    assert not as_of.isEnabled()  # no entity page shown
+    assert not as_of.isEnabled()  # no entity open yet
     with qtbot.waitSignal(window.entity_view.loaded, timeout=10_000):
         window.open_entity(PLUMBER)
     qtbot.waitUntil(as_of.isEnabled)

@@ -41,17 +41,22 @@ def install(window: MainWindow) -> None:
         "The entity's links as a graph: its neighbourhood, or the whole of a small vault",
         "Go",
     )
-    c.add_view(
+    page = window.entity_view
+
+    def show_as_of() -> None:
+        """The entity open (or last open) as of a past day, on its page."""
+        if page.address is not None:
+            window.pages.setCurrentWidget(page)
+            page.show_as_of()
+
+    as_of = c.add(
         "as_of",
         "&As of…",
-        None,
+        show_as_of,
+        None,  # no key: reached from the menu, the palette and the page's button
         "The entity as it was believed on a past day (read-only)",
         "View",
-        lambda: (
-            window.entity_view.as_of_action
-            if window.pages.currentWidget() is window.entity_view
-            else None
-        ),
     )
-    window.pages.currentChanged.connect(lambda _index: c.refresh())
+    as_of.setEnabled(False)
+    page.loaded.connect(lambda _address: as_of.setEnabled(page.address is not None))
     c["rescan"].triggered.connect(keeper.rebuild)

@@ -35,17 +35,20 @@ from vault_app.ui import (
     activity_page,
     agent_page,
     commands,
+    context_menus,
     daily,
     dashboard,
     dialogs,
     documents,
     entity_page,
+    facts_table,
     graph_view,
     heartbeat_runner,
     link_keeper,
     links_window,
     menus,
     models,
+    navigation,
     recent_vaults,
     review_page,
     search_panel,
@@ -100,8 +103,12 @@ class MainWindow(QtWidgets.QMainWindow):
         self._build_sidebar()
         self._build_pages()
         self._build_search_dock()
+        self.navigator = navigation.Navigator(self, self.open_place)
+        self._add_fact_next = False  # Ctrl+N away from an entity: add once one is chosen
         self.commands = menus.add_window_commands(self)
         self._name_actions()
+        self._route_page_keys()
+        context_menus.install(self)
         links_window.install(self)  # the link index, the graph page, Graph view and As of…
         self.status = status_bar.VaultStatusBar(target.root)
         self.setStatusBar(self.status)
@@ -146,6 +153,16 @@ class MainWindow(QtWidgets.QMainWindow):
         self.dashboard_action, self.review_action = c["dashboard"], c["review"]
         self.activity_action = c["activity"]
 
+    def _route_page_keys(self) -> None:
+        """The window owns the keys of the view commands (`menus.Commands.add_view`)."""
+        for number in range(self.pages.count()):
+            self.commands.take_keys(self.pages.widget(number))
+        self.pages.widgetAdded.connect(lambda n: self.commands.take_keys(self.pages.widget(n)))
+        self.pages.currentChanged.connect(self.commands.refresh)
+        app = QtWidgets.QApplication.instance()
+        if isinstance(app, QtWidgets.QApplication):
+            app.focusChanged.connect(self.commands.refresh)
+
     def _build_pages(self) -> None:
         self.pages = QtWidgets.QStackedWidget()
         self.welcome = QtWidgets.QLabel()
@@ -163,6 +180,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.dashboard.openFact.connect(self.open_fact)
         self.review = review_page.ReviewPage(self.session)  # made now: its count is the badge
         self.review.pending.connect(self._show_review_count)
+        self.facts_table = facts_table.FactsTable(self.entity_view.table, self.store)
+        facts_table.show_rows(self.entity_view.history_list, 3)  # a fact's history at 720 px
         self.activity = activity_page.ActivityPage(self.session)
         self.activity.openEntity.connect(self.open_entity)
         self.activity.openFact.connect(self.open_fact)
@@ -176,7 +195,14 @@ class MainWindow(QtWidgets.QMainWindow):
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
         column.addWidget(self.message_bar)
-        column.addWidget(self.pages, 1)
+        self.pages.currentChanged.connect(self._size_by_current_page)
+        # the pages scroll rather than widen the window when the search dock takes room
+        self.pages_scroll = QtWidgets.QScrollArea()
+        self.pages_scroll.setObjectName("pagesScroll")
+        self.pages_scroll.setWidget(self.pages)
+        self.pages_scroll.setWidgetResizable(True)
+        self.pages_scroll.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        column.addWidget(self.pages_scroll, 1)
 
         self.splitter = QtWidgets.QSplitter()
         self.splitter.addWidget(self.sidebar)
@@ -184,6 +210,17 @@ class MainWindow(QtWidgets.QMainWindow):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([400, 880])  # room for "Household Budget" beside 4 counts
         self.setCentralWidget(self.splitter)
+
+    def _size_by_current_page(self) -> None:
+        """The stack asks for the room of the page shown, not of the widest page."""
+        Policy = QtWidgets.QSizePolicy.Policy
+        current = self.pages.currentWidget()
+        for number in range(self.pages.count()):
+            page = self.pages.widget(number)
+            if page is not None:
+                shown = page is current
+                page.setSizePolicy(*(2 * (Policy.Preferred if shown else Policy.Ignored,)))
+        self.pages.updateGeometry()
 
     def _build_search_dock(self) -> None:
         self.search = search_panel.SearchPanel(self.session)
@@ -338,9 +375,12 @@ class MainWindow(QtWidgets.QMainWindow):
         elif node.kind == "daily":
             self.open_daily(node.scope, None, select=False)
         elif node.kind in ("agent", "workspace") and node.agent:
-            self._agent_page(node.agent).show_tab("context" if node.kind == "agent" else "")
+            tab = "context" if node.kind == "agent" else ""
+            self._agent_page(node.agent).show_tab(tab)
+            self.navigator.visit(("agent", node.agent, tab))
         elif node.kind == "document" and node.agent and node.document:
             self._agent_page(node.agent).show_tab(node.document)
+            self.navigator.visit(("agent", node.agent, node.document))
 
     def _select_in_sidebar(self, address: str) -> None:
         self._select_index(self.sidebar_model.index_for_address(address))
@@ -363,6 +403,7 @@ class MainWindow(QtWidgets.QMainWindow):
         the sidebar."""
         page = self._agent_page(agent)
         page.show_tab(tab)
+        self.navigator.visit(("agent", agent, tab))
         kinds = {"daily": ("daily", None), "context": ("agent", None)}
         kind, document = kinds.get(tab, ("document", tab))
         self._select_node(lambda n: n.kind == kind and n.agent == agent and n.document == document)
@@ -371,6 +412,7 @@ class MainWindow(QtWidgets.QMainWindow):
     def _show_entity(self, address: str, fact_id: str | None = None) -> None:
         self.entity_view.show_entity(address, select_fact=fact_id)
         self.pages.setCurrentWidget(self.entity_view)
+        self.navigator.visit(("entity", address))
 
     def open_entity(self, address: str) -> None:
         self._select_in_sidebar(address)
@@ -389,6 +431,7 @@ class MainWindow(QtWidgets.QMainWindow):
                 self.pages.addWidget(self._global_daily)
             view = self._global_daily
             self.pages.setCurrentWidget(view)
+            self.navigator.visit(("daily", layout.GLOBAL_SCOPE))
         else:
             view = self.show_agent(scope.removeprefix("agent:"), "daily").daily
         if day is not None:
@@ -405,18 +448,35 @@ class MainWindow(QtWidgets.QMainWindow):
     def show_principles(self) -> None:
         self._select_node(lambda n: n.kind == "principles")
         self.pages.setCurrentWidget(self.principles)
+        self.navigator.visit(("page", "principles"))
 
     def show_dashboard(self) -> None:
         self._select_index(QtCore.QModelIndex())
         self.pages.setCurrentWidget(self.dashboard)
+        self.navigator.visit(("page", "dashboard"))
 
     def show_review(self) -> None:
         self._select_index(QtCore.QModelIndex())
         self.pages.setCurrentWidget(self.review)
+        self.navigator.visit(("page", "review"))
 
     def show_activity(self) -> None:
         self._select_index(QtCore.QModelIndex())
         self.pages.setCurrentWidget(self.activity)
+        self.navigator.visit(("page", "activity"))
+
+    def open_place(self, place: navigation.Place) -> None:
+        """Reopen a place of the history (Back/Forward): ("entity", address), ("agent",
+        agent, tab), ("daily", scope), ("page", name) calls `show_<name>`."""
+        kind, *rest = place
+        if kind == "entity":
+            self.open_entity(rest[0])
+        elif kind == "agent":
+            self.show_agent(rest[0], rest[1])
+        elif kind == "daily":
+            self.open_daily(rest[0], None)
+        elif kind == "page":
+            getattr(self, f"show_{rest[0]}")()
 
     def _show_review_count(self, count: int) -> None:
         review_page.show_badge(self.review_action, count)
@@ -433,7 +493,14 @@ class MainWindow(QtWidgets.QMainWindow):
         self.switcher.popup()
 
     def _on_switch(self, kind: str, payload: Any) -> None:
+        add_fact, self._add_fact_next = self._add_fact_next, False
+        self.switcher_for_fact(False)
         if kind == "entity":
+            if add_fact:  # the dialog once the entity is read (its Add fact is enabled)
+                self.entity_view.loaded.connect(
+                    lambda _address: self.entity_view.add_fact(),
+                    QtCore.Qt.ConnectionType.SingleShotConnection,
+                )
             self.open_entity(str(payload))
         elif kind == "agent":
             self.show_agent(str(payload), "context")
@@ -446,16 +513,46 @@ class MainWindow(QtWidgets.QMainWindow):
                 self.show_principles()
             else:
                 self.show_agent(agent, name)
+        self.activateWindow()  # back from the switcher's popup, keys to the page shown
+        self.focus_page()
+
+    def focus_page(self) -> None:
+        """Put the keyboard in the page shown (after the switcher): the facts table of an
+        entity, else the page's first field that takes the focus."""
+        page = self.pages.currentWidget()
+        if page is self.entity_view:
+            self.entity_view.table.setFocus(QtCore.Qt.FocusReason.OtherFocusReason)
+        elif page is not None:
+            navigation.focus_first(page)
+
+    def switcher_for_fact(self, on: bool) -> None:
+        """Ask for the entity a new fact goes to (Ctrl+N away from an entity) or not."""
+        if self.switcher is not None:
+            text = (
+                "Add a fact to which entity?" if on else "Go to an entity, agent, day or document…"
+            )
+            self.switcher.query_edit.setPlaceholderText(text)
 
     # -- edits --------------------------------------------------------------------------
 
     def add_fact(self) -> None:
-        if self.pages.currentWidget() is self.entity_view and self.entity_view.address:
-            self.entity_view.add_fact()
-        else:
-            self.message_bar.show_message(
-                "Choose an entity first", "Facts belong to an entity: select one in the sidebar."
-            )
+        """Add a fact (Ctrl+N): to the entity shown, else to one the user picks first."""
+        self.commands.route("add_fact")
+
+    def add_fact_elsewhere(self) -> None:
+        """Ctrl+N with no entity shown: the quick switcher asks which entity, then the
+        Add fact dialog opens on it (what Ctrl+N in the entity view does)."""
+        self.quick_switch()
+        assert self.switcher is not None
+        self._add_fact_next = True
+        self.switcher_for_fact(True)
+        self.switcher.rejected.connect(
+            self._cancel_add_fact, QtCore.Qt.ConnectionType.SingleShotConnection
+        )
+
+    def _cancel_add_fact(self) -> None:
+        self._add_fact_next = False
+        self.switcher_for_fact(False)
 
     def new_entity(self) -> None:
         agents = self.session.known.agents if self.session.known else []

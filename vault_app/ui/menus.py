@@ -14,13 +14,17 @@ There is one way to add a command, from anywhere that holds the window:
 as "View/Theme", made on first use) and on the toolbar with `toolbar=True`. The window
 itself holds the action, so its shortcut works wherever the focus is in the window.
 
-A command that acts on what the current view shows (Edit fact, Archive, Filter...) is added
-with `add_view(name, text, shortcut, tip, menu, target)`: `target()` returns the view's own
-QAction when that view is the one shown (else None); the window action triggers it, and is
-enabled exactly when it is. `refresh()` re-reads every target (the window calls it when the
-page changes; a target action's own `changed` signal re-reads it too).
+A command that acts on what the view shown holds (Edit fact, Archive, Filter, Save
+document, Refresh...) is added with `add_view(name, text, shortcut, tip, menu, fallback)`.
+The pages keep their own QAction or QShortcut for that key (so a page also works alone,
+as in its tests), but `take_keys(page)` — run on every page the window shows — clears
+the key on them and records them as the command's handlers: two shortcuts on one key
+would be ambiguous to Qt, and neither would run. The window's action then routes the key
+to one handler: the one holding the focus, else one visible on the page shown; with none,
+`fallback` runs (if given). `refresh()` enables each view command exactly when it has
+somewhere to go (the window calls it when the page or the focus changes).
 
-The palette and the shortcuts sheet never keep a list of their own: `walk(menu_bar)` lists
+The palette and the shortcuts sheet never keep a list of their own: `palette.walk(menu_bar)` lists
 every action of the menus with its menu path, so commands added later by any part of the
 window appear in both.
 
@@ -30,12 +34,13 @@ The commands of the window itself (open a vault, undo, go to a page...) are adde
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.ui import recent_vaults, review_page, settings, themes
+from vault_app.ui import palette, recent_vaults, review_page, settings, themes
 
 if TYPE_CHECKING:
     from vault_app.ui.main_window import MainWindow
@@ -43,34 +48,7 @@ if TYPE_CHECKING:
 Shortcut = str | QtGui.QKeySequence | QtGui.QKeySequence.StandardKey | None
 MENUS = ("File", "Edit", "Go", "View", "Help")
 _MNEMONICS = {"File": "&File", "Edit": "&Edit", "Go": "&Go", "View": "&View", "Help": "&Help"}
-NATIVE = QtGui.QKeySequence.SequenceFormat.NativeText
-
-
-def plain(text: str) -> str:
-    """A menu text without its mnemonic marks and trailing ellipsis: "&Save…" -> "Save"."""
-    return text.replace("&&", "\0").replace("&", "").replace("\0", "&").rstrip("…").strip()
-
-
-def keys_text(action: QtGui.QAction) -> str:
-    """Every shortcut of `action`, as the platform writes them ("Ctrl+Z, Ctrl+Y")."""
-    return ", ".join(k.toString(NATIVE) for k in action.shortcuts() if not k.isEmpty())
-
-
-def walk(bar: QtWidgets.QMenuBar) -> Iterator[tuple[str, QtGui.QAction]]:
-    """Every command of the menus, depth first, with its menu path ("View › Theme")."""
-
-    def visit(menu: QtWidgets.QMenu, path: str) -> Iterator[tuple[str, QtGui.QAction]]:
-        for action in menu.actions():
-            sub = action.menu()
-            if isinstance(sub, QtWidgets.QMenu):
-                yield from visit(sub, f"{path} › {plain(sub.title())}")
-            elif not action.isSeparator() and action.text().strip():
-                yield path, action
-
-    for top in bar.actions():
-        menu = top.menu()
-        if isinstance(menu, QtWidgets.QMenu):
-            yield from visit(menu, plain(menu.title()))
+Handler = QtGui.QAction | QtGui.QShortcut
 
 
 class Commands(QtCore.QObject):
@@ -88,7 +66,15 @@ class Commands(QtCore.QObject):
         self.toolbar.setMovable(False)
         self.toolbar.setToolButtonStyle(QtCore.Qt.ToolButtonStyle.ToolButtonTextOnly)
         self._actions: dict[str, QtGui.QAction] = {}
-        self._targets: dict[str, Callable[[], QtGui.QAction | None]] = {}
+        # view commands: their key, fallback, and (handler, owner) pairs taken from pages
+        self._routes: dict[
+            str,
+            tuple[
+                QtGui.QKeySequence,
+                Callable[[], Any] | None,
+                list[tuple[Handler, QtWidgets.QWidget]],
+            ],
+        ] = {}
 
     def __getitem__(self, name: str) -> QtGui.QAction:
         return self._actions[name]
@@ -102,7 +88,11 @@ class Commands(QtCore.QObject):
         menu = self.menus[top]
         for title in rest:
             found = next(
-                (a.menu() for a in menu.actions() if a.menu() and plain(a.text()) == plain(title)),
+                (
+                    a.menu()
+                    for a in menu.actions()
+                    if a.menu() and palette.plain(a.text()) == palette.plain(title)
+                ),
                 None,
             )
             menu = found if isinstance(found, QtWidgets.QMenu) else menu.addMenu(title)
@@ -145,22 +135,69 @@ class Commands(QtCore.QObject):
         shortcut: Shortcut,
         tip: str,
         menu: str,
-        target: Callable[[], QtGui.QAction | None],
+        fallback: Callable[[], Any] | None = None,
     ) -> QtGui.QAction:
-        """A command acting on the current view through the view's own action `target()`."""
+        """A command routed to the view shown (see the module docstring)."""
         action = self._make(name, text, shortcut, tip)
-        self._targets[name] = target
-        action.triggered.connect(lambda _checked=False: self._trigger(name))
+        self._routes[name] = (action.shortcut(), fallback, [])
+        action.triggered.connect(lambda _checked=False: self.route(name))
         self._place(action, menu, False)
         self._update(name)
         return action
 
+    def take_keys(self, root: QtWidgets.QWidget | None) -> None:
+        """Clear the view commands' keys on `root`'s actions and shortcuts; record them as
+        the commands' handlers."""
+        if root is None:
+            return
+        routes = {key.toString(): handlers for key, _fallback, handlers in self._routes.values()}
+        actions = {*root.actions(), *root.findChildren(QtGui.QAction)}
+        for action in actions:
+            handlers = routes.get(action.shortcut().toString())
+            owner = _owner(action)
+            if handlers is not None and owner is not None and not action.shortcut().isEmpty():
+                handlers.append((action, owner))
+                action.setShortcuts([])
+                action.changed.connect(self.refresh)
+        for shortcut in root.findChildren(QtGui.QShortcut):
+            handlers = routes.get(shortcut.key().toString())
+            parent = shortcut.parent()
+            if handlers is not None and isinstance(parent, QtWidgets.QWidget):
+                handlers.append((shortcut, parent))
+                shortcut.setKey(QtGui.QKeySequence())
+        self.refresh()
+
+    def handler(self, name: str) -> Handler | None:
+        """Where the view command `name` goes now: the handler holding the focus, else the
+        first one visible."""
+        _key, _fallback, handlers = self._routes[name]
+        handlers[:] = [(h, o) for h, o in handlers if shiboken6.isValid(h) and shiboken6.isValid(o)]
+        shown = [(h, o) for h, o in handlers if o.isVisible() and h.isEnabled()]
+        focus = QtWidgets.QApplication.focusWidget()
+        held = [
+            (h, o) for h, o in shown if focus is not None and (o is focus or o.isAncestorOf(focus))
+        ]
+        if held:  # the innermost owner: a summary's Save inside the entity page
+            return max(held, key=lambda pair: _depth(pair[1]))[0]
+        return shown[0][0] if shown else None
+
+    def route(self, name: str) -> None:
+        """Run the view command `name` where it goes now (or its fallback)."""
+        handler = self.handler(name)
+        fallback = self._routes[name][1]
+        if isinstance(handler, QtGui.QAction):
+            handler.trigger()
+        elif isinstance(handler, QtGui.QShortcut):
+            handler.activated.emit()
+        elif fallback is not None:
+            fallback()
+
     def separator(self, menu: str) -> None:
         self.menu(menu).addSeparator()
 
-    def refresh(self) -> None:
-        """Enable each view command exactly when the view shown can run it."""
-        for name in self._targets:
+    def refresh(self, *_args: Any) -> None:
+        """Enable each view command exactly when it has somewhere to go."""
+        for name in self._routes:
             self._update(name)
 
     def _make(
@@ -184,18 +221,28 @@ class Commands(QtCore.QObject):
         if toolbar:
             self.toolbar.addAction(action)
 
-    def _trigger(self, name: str) -> None:
-        target = self._targets[name]()
-        if target is not None and target.isEnabled():
-            target.trigger()
-
     def _update(self, name: str) -> None:
-        target = self._targets[name]()
-        action = self._actions[name]
-        action.setEnabled(target is not None and target.isEnabled())
-        if target is not None and not target.property("_watched"):
-            target.setProperty("_watched", True)
-            target.changed.connect(self.refresh)
+        if not shiboken6.isValid(self):
+            return
+        fallback = self._routes[name][1]
+        self._actions[name].setEnabled(fallback is not None or self.handler(name) is not None)
+
+
+def _owner(action: QtGui.QAction) -> QtWidgets.QWidget | None:
+    """The widget an action works in (not a menu it is also listed in)."""
+    for obj in action.associatedObjects():
+        if isinstance(obj, QtWidgets.QWidget) and not isinstance(obj, QtWidgets.QMenu):
+            return obj
+    parent = action.parent()
+    return parent if isinstance(parent, QtWidgets.QWidget) else None
+
+
+def _depth(widget: QtWidgets.QWidget) -> int:
+    depth = 0
+    parent = widget.parentWidget()
+    while parent is not None:
+        depth, parent = depth + 1, parent.parentWidget()
+    return depth
 
 
 def add_window_commands(window: MainWindow) -> Commands:
@@ -218,23 +265,23 @@ def add_window_commands(window: MainWindow) -> Commands:
         "File",
     )
     c.separator("File")
-    c.add("quit", "&Quit", w.close, keys.Quit, "Close the window", "File")
+    c.add("quit", "&Quit", w.close, "Ctrl+Q", "Close the window", "File")
 
     undo = w.session.undo_stack.createUndoAction(w, "&Undo")
     undo.setShortcut(QtGui.QKeySequence(keys.Undo))
     redo = w.session.undo_stack.createRedoAction(w, "&Redo")
-    redo.setShortcuts([QtGui.QKeySequence(keys.Redo), QtGui.QKeySequence("Ctrl+Y")])
+    redo.setShortcuts([QtGui.QKeySequence("Ctrl+Shift+Z"), QtGui.QKeySequence("Ctrl+Y")])
     c.add_action("undo", undo, "Edit", toolbar=True)
     c.add_action("redo", redo, "Edit", toolbar=True)
     c.toolbar.addSeparator()
     c.separator("Edit")
-    c.add(
+    c.add_view(
         "add_fact",
         "Add &fact…",
-        w.add_fact,
         "Ctrl+N",
-        "Add a fact to the entity shown, or choose the entity first",
+        "Add a fact to the entity shown; elsewhere, choose the entity first",
         "Edit",
+        fallback=w.add_fact_elsewhere,
     )
     c.add(
         "new_entity",
@@ -245,7 +292,22 @@ def add_window_commands(window: MainWindow) -> Commands:
         "Edit",
         toolbar=True,
     )
+    c.add_view("edit_fact", "&Edit fact…", "F2", "A new version of the selected fact", "Edit")
+    c.add_view("archive", "&Archive entity…", "Ctrl+Shift+A", "Move it to archives/", "Edit")
+    c.add_view("filter", "&Filter facts", keys.Find, "Filter the facts shown", "Edit")
     c.separator("Edit")
+    c.add_view("edit_document", "Edit &document", "Ctrl+E", "Edit the text shown", "Edit")
+    c.add_view("save_document", "&Save document", "Ctrl+S", "Save the text edited", "Edit")
+    c.add_view("next_conflict", "&Next conflict", "F8", "The next conflict of a merge", "Edit")
+    c.separator("Edit")
+    c.add(
+        "palette",
+        "&Command palette…",
+        lambda: palette.CommandPalette(w).open(),
+        "Ctrl+Shift+P",
+        "Run any command",
+        "Go",
+    )
     c.add(
         "quick_switcher",
         "&Quick switcher…",
@@ -302,6 +364,9 @@ def add_window_commands(window: MainWindow) -> Commands:
         "Go",
     )
     c.separator("Go")
+    back = c.add("back", "&Back", w.navigator.back, "Alt+Left", "The view shown before", "Go")
+    forward = c.add("forward", "&Forward", w.navigator.forward, "Alt+Right", "", "Go")
+    w.navigator.set_actions(back, forward)
     c.add("focus_sidebar", "Focus the &sidebar", w.sidebar.setFocus, "Ctrl+1", "", "Go")
 
     c.add_action("toggle_search", w.search_dock.toggleViewAction(), "View")
@@ -319,14 +384,18 @@ def add_window_commands(window: MainWindow) -> Commands:
         action.setCheckable(True)
         action.setChecked(name == current)
         group.addAction(action)
-    c.add(
-        "rescan",
-        "&Rescan the vault",
-        w.session.rescan,
-        keys.Refresh,
-        "Read every file again",
-        "View",
+    c.add_view(
+        "refresh", "Re&fresh", "F5", "Read the view shown again", "View", fallback=w.session.rescan
     )
+    c.add("rescan", "&Rescan the vault", w.session.rescan, "Ctrl+F5", "Read every file", "View")
 
+    c.add(
+        "shortcuts",
+        "&Keyboard shortcuts",
+        lambda: palette.ShortcutsSheet(w).open(),
+        "F1",
+        "Every key",
+        "Help",
+    )
     c.add("about", "&About vault-app", w.about, None, "", "Help")
     return c

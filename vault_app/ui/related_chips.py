@@ -11,7 +11,8 @@ it is; Backspace in the empty line edit removes the last chip.
 
 The form checks the items (`related_entities.related_problems`) and hands the verdict
 back with `set_problems`: every bad chip is outlined in the theme's error colour with its
-reason as tooltip, and so is the whole field. Chips wrap onto new lines (`FlowLayout`).
+reason as tooltip, and so is the whole field. Chips wrap onto new lines
+(`flow_layout.FlowLayout`).
 
 For the form, the field reads like the comma-separated line it replaces: `text()`,
 `setText()`, `clear()`, `textChanged`; `items()` includes what is typed but not yet a chip
@@ -24,82 +25,11 @@ from collections.abc import Iterable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.ui import themes
+from vault_app.ui import flow_layout, themes
 from vault_app.ui.related_entities import split_related
 
 Qt = QtCore.Qt
 ADDRESS_ROLE = Qt.ItemDataRole.UserRole + 1
-
-
-class FlowLayout(QtWidgets.QLayout):
-    """Lays its items out left to right, wrapping onto new lines (Qt's flow example)."""
-
-    def __init__(self, parent: QtWidgets.QWidget | None = None, spacing: int = 4) -> None:
-        super().__init__(parent)
-        self._items: list[QtWidgets.QLayoutItem] = []
-        self.setSpacing(spacing)
-
-    def addItem(self, item: QtWidgets.QLayoutItem) -> None:
-        self._items.append(item)
-
-    def insert_widget(self, index: int, widget: QtWidgets.QWidget) -> None:
-        self.addChildWidget(widget)
-        self._items.insert(index, QtWidgets.QWidgetItem(widget))
-        self.invalidate()
-
-    def count(self) -> int:
-        return len(self._items)
-
-    def itemAt(self, index: int) -> QtWidgets.QLayoutItem | None:
-        return self._items[index] if 0 <= index < len(self._items) else None
-
-    def takeAt(self, index: int) -> QtWidgets.QLayoutItem | None:
-        return self._items.pop(index) if 0 <= index < len(self._items) else None
-
-    def expandingDirections(self) -> Qt.Orientation:
-        return Qt.Orientation(0)
-
-    def hasHeightForWidth(self) -> bool:
-        return True
-
-    def heightForWidth(self, width: int) -> int:
-        return self._place(QtCore.QRect(0, 0, width, 0), move=False)
-
-    def setGeometry(self, rect: QtCore.QRect) -> None:
-        super().setGeometry(rect)
-        self._place(rect, move=True)
-
-    def sizeHint(self) -> QtCore.QSize:
-        return self.minimumSize()
-
-    def minimumSize(self) -> QtCore.QSize:
-        size = QtCore.QSize()
-        for item in self._items:
-            size = size.expandedTo(item.minimumSize())
-        margins = self.contentsMargins()
-        return size + QtCore.QSize(
-            margins.left() + margins.right(), margins.top() + margins.bottom()
-        )
-
-    def _place(self, rect: QtCore.QRect, *, move: bool) -> int:
-        margins = self.contentsMargins()
-        area = rect.adjusted(margins.left(), margins.top(), -margins.right(), -margins.bottom())
-        x, y, line = area.x(), area.y(), 0
-        gap = self.spacing()
-        for item in self._items:
-            hint = item.sizeHint()
-            if x + hint.width() > area.right() + 1 and line > 0:
-                x, y, line = area.x(), y + line + gap, 0
-            width = hint.width()
-            if isinstance(item.widget(), QtWidgets.QLineEdit):  # the typing room: the rest
-                width = max(hint.width(), area.right() + 1 - x)
-            if move:
-                item.setGeometry(
-                    QtCore.QRect(QtCore.QPoint(x, y), QtCore.QSize(width, hint.height()))
-                )
-            x += width + gap
-            line = max(line, hint.height())
-        return y + line - rect.y() + margins.bottom()
 
 
 class Chip(QtWidgets.QFrame):
@@ -173,9 +103,9 @@ class RelatedChipsEdit(QtWidgets.QFrame):
         self.editor.setPlaceholderText("Type [[ to pick an entity")
         self.editor.setAccessibleName("Related entity to add")
         self.setFocusProxy(self.editor)
-        self.flow = FlowLayout(self)
+        self.flow = flow_layout.FlowLayout(self, spacing=4)
         self.flow.setContentsMargins(4, 3, 4, 3)
-        self.flow.addWidget(self.editor)
+        self.flow.add(self.editor, stretch=1)  # the typing room takes the row's rest
         self.completer = self._build_completer()
         self.editor.textEdited.connect(self._edited)
         self.editor.installEventFilter(self)
@@ -238,7 +168,9 @@ class RelatedChipsEdit(QtWidgets.QFrame):
             return
         chip = Chip(address, self.titles.get(address, address), self)
         chip.removed.connect(self.remove)
-        self.flow.insert_widget(len(self.chips), chip)
+        self.flow.removeWidget(self.editor)  # the chips first, the typing room last
+        self.flow.addWidget(chip)
+        self.flow.add(self.editor, stretch=1)
         self.chips.append(chip)
         chip.set_problem(self.problems.get(address))
         chip.show()
