@@ -43,6 +43,10 @@ class EntityLinksPanel(QtWidgets.QWidget):
         font = self.label.font()
         font.setBold(True)
         self.label.setFont(font)
+        self.label.setSizePolicy(  # cut in a narrow pane rather than widen it
+            QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred
+        )
+        self.label.setMinimumWidth(40)
         self.tree = QtWidgets.QTreeWidget()
         self.tree.setHeaderHidden(True)
         self.tree.setColumnCount(1)

@@ -30,6 +30,15 @@ from vault_app.ui.session import Session, describe
 Qt = QtCore.Qt
 
 
+def _narrowable(label: QtWidgets.QLabel) -> None:
+    """A heading that may be cut in a narrow pane rather than widen it (a page squeezed
+    by the search dock must not need a scroll bar for a label's sake)."""
+    label.setSizePolicy(
+        QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred
+    )
+    label.setMinimumWidth(40)
+
+
 def local_history(fact: models.Fact, by_id: dict[str, models.Fact]) -> list[models.Fact] | None:
     """The fact's lineage (old → new) within its entity, or None if a link leads outside."""
     walk = models.walk_lineage(fact, by_id.get)
@@ -93,6 +102,7 @@ class FactLineagePanel(QtWidgets.QSplitter):
             box.setContentsMargins(0, 4, 0, 0)
             box.setSpacing(2)
             label.setForegroundRole(QtGui.QPalette.ColorRole.WindowText)
+            _narrowable(label)
             font = label.font()
             font.setBold(True)
             label.setFont(font)
