@@ -60,4 +60,7 @@ def test_as_of_from_the_view_menu(qtbot: QtBot, window: app.MainWindow) -> None:
     with qtbot.waitSignal(window.entity_view.as_of.loaded, timeout=10_000):
         as_of.trigger()
     assert window.entity_view.body.currentWidget() is window.entity_view.as_of
+    # the past view fits 1280x720 as the page does: no scroll bar for its wrapped banner
+    qtbot.waitUntil(lambda: not window.pages_scroll.verticalScrollBar().isVisible())
+    assert window.pages.height() <= window.pages_scroll.viewport().height()
     assert not window.add_fact_action.isEnabled() or not window.entity_view.add_action.isEnabled()

@@ -128,6 +128,11 @@ class AsOfPanel(QtWidgets.QWidget):
         box.addWidget(self.banner)
         box.addWidget(split, 1)
 
+    def hasHeightForWidth(self) -> bool:
+        # its wrapped banner must not make the page ask the window's scroll area for a
+        # height by width (the window would then scroll a page that fits)
+        return False
+
     # -- loading --------------------------------------------------------------------------
 
     def show_entity(self, address: str, day: dt.date | None = None) -> None:

@@ -216,13 +216,11 @@ class EntityPage(QtWidgets.QWidget):
         self.address_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.address_label.setForegroundRole(QtGui.QPalette.ColorRole.PlaceholderText)
         self.address_label.setToolTip("The entity's address in the vault")
-        self.address_label.setSizePolicy(  # cut rather than widen a page the dock squeezes
-            QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred
-        )
-        self.address_label.setMinimumWidth(60)
+        self.address_label.setMinimumWidth(60)  # cut rather than widen a squeezed page
         self.counts_label = QtWidgets.QLabel()
         self.counts_label.setTextFormat(Qt.TextFormat.RichText)
-        self.counts_label.setWordWrap(True)  # two lines rather than a scroll bar when narrow
+        self.counts_label.setMinimumWidth(120)  # cut, not wrapped (wrapping would make the
+        # page ask the scroll area for its height by width) nor widening a squeezed page
         self.counts_label.setToolTip("Active facts by tier: how recently they were used")
 
         names = QtWidgets.QVBoxLayout()
