@@ -162,6 +162,11 @@ def test_document_keys_reach_the_document_shown(qtbot: QtBot, window: app.MainWi
     with qtbot.waitSignal(window.principles.saved, timeout=10_000):
         press(qtbot, window, Key.Key_S, CTRL)
     assert "over 500" in (window.session.vault.root / "global" / "AGENTS.md").read_text()
+    page = window.show_agent("finance", "TACIT.md")  # a page made later: its keys taken too
+    qtbot.waitUntil(lambda: page.tacit.document is not None)
+    window.sidebar.setFocus()
+    press(qtbot, window, Key.Key_E, CTRL)
+    assert page.tacit.is_editing() and not page.context_doc.is_editing()
 
 
 def test_tab_leaves_the_facts_table(qtbot: QtBot, window: app.MainWindow) -> None:

@@ -157,3 +157,15 @@ def test_rows_are_sized_only_in_view(qtbot: QtBot, window: app.MainWindow) -> No
     rows = window.entity_view.proxy.rowCount()
     looked = window.facts_table.fit_visible()
     assert 0 < looked < rows  # the rest keep the default height until scrolled to
+
+
+def test_only_a_page_that_does_not_fit_scrolls(qtbot: QtBot, window: app.MainWindow) -> None:
+    window.show_dashboard()  # tall at 720 px: it scrolls, its chart whole
+    qtbot.waitUntil(lambda: len(window.dashboard.chart.rows) > 1)
+    settle(qtbot, window)
+    bar = window.pages_scroll.verticalScrollBar()
+    assert window.dashboard.chart.height() >= window.dashboard.chart.sizeHint().height()
+    for show in (window.show_review, window.show_activity, window.show_principles):
+        show()
+        settle(qtbot, window)
+        assert not bar.isVisible(), show.__name__  # the dashboard's height is not theirs
