@@ -48,7 +48,7 @@ def page(
     qtbot: QtBot, s: session.Session, keeper: link_keeper.LinkKeeper
 ) -> entity_page.EntityPage:
     widget = entity_page.EntityPage(s)
-    widget.set_link_keeper(keeper)
+    widget.lineage.set_link_keeper(keeper)
     qtbot.addWidget(widget)
     widget.resize(1280, 720)
     widget.show()

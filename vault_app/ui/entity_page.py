@@ -541,10 +541,6 @@ class EntityPage(QtWidgets.QWidget):
         self._update_actions()
         self.table.setFocus()
 
-    def set_link_keeper(self, keeper: Any) -> None:
-        """The window's `link_keeper.LinkKeeper`: the links column under the facts."""
-        self.lineage.set_link_keeper(keeper)
-
     def _update_actions(self) -> None:
         view = self.view
         now = self.body.currentIndex() == 0  # the past view is read-only

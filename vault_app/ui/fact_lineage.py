@@ -24,6 +24,7 @@ from vault_app.core import history, layout, models
 from vault_app.ui import models as qt_models
 from vault_app.ui import themes
 from vault_app.ui.entity_links import EntityLinksPanel
+from vault_app.ui.link_keeper import LinkKeeper
 from vault_app.ui.related_entities import known_addresses, resolve_related
 from vault_app.ui.session import Session, describe
 
@@ -269,9 +270,9 @@ class FactLineagePanel(QtWidgets.QSplitter):
             f"Related entities ({count})" if count else "Related entities: none"
         )
 
-    def set_link_keeper(self, keeper: object) -> None:
-        """The window's `LinkKeeper`, for the links column."""
-        self.links.set_keeper(keeper)  # type: ignore[arg-type]
+    def set_link_keeper(self, keeper: LinkKeeper) -> None:
+        """The window's `link_keeper.LinkKeeper`, for the links column."""
+        self.links.set_keeper(keeper)
 
     def _history_activated(self, item: QtWidgets.QTreeWidgetItem, _column: int) -> None:
         address, fact_id = item.data(0, self.HISTORY_ROLE)

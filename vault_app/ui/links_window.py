@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 def install(window: MainWindow) -> None:
     keeper = link_keeper.LinkKeeper(window.session, window)
     window.link_keeper = keeper
-    window.entity_view.set_link_keeper(keeper)
+    window.entity_view.lineage.set_link_keeper(keeper)
     graph = graph_view.GraphView(keeper)
     graph.openEntity.connect(window.open_entity)
     window.graph_view = graph
