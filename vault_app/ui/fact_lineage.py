@@ -74,7 +74,10 @@ class FactLineagePanel(QtWidgets.QSplitter):
         )
         self.history_list.header().setStretchLastSection(True)
         metrics = self.fontMetrics()
-        self.history_list.setColumnWidth(0, metrics.horizontalAdvance("2026-01-31 14:05") + 16)
+        bold = QtGui.QFont(self.font())
+        bold.setBold(True)  # the selected version's row is bold
+        stamp = QtGui.QFontMetrics(bold).horizontalAdvance("2026-01-31 14:05")
+        self.history_list.setColumnWidth(0, stamp + 16)
         self.history_list.setColumnWidth(1, metrics.horizontalAdvance("agent:finan") + 12)
         self.history_list.setColumnWidth(2, metrics.horizontalAdvance("Superseded") + 16)
         # the fact takes what is left; its whole text is in the tooltip, never a scroll bar
