@@ -83,3 +83,21 @@ def test_whole_vault_and_its_limit(qtbot: QtBot, view: graph_view.GraphView) -> 
     draw(qtbot, view, view.refresh)
     assert view.nodes == {}
     assert "holds 9 entities: the whole-vault graph is drawn for up to 5" in view.status.text()
+
+
+def test_the_keyboard_steps_through_entities_and_opens_one(
+    qtbot: QtBot, view: graph_view.GraphView
+) -> None:
+    draw(qtbot, view, lambda: view.show_entity(HUB))
+    view.canvas.setFocus()
+    qtbot.keyClick(view.canvas, QtCore.Qt.Key.Key_Right)
+    assert view.marked == HUB  # the centre first
+    qtbot.keyClick(view.canvas, QtCore.Qt.Key.Key_Right)
+    second = list(view.nodes)[1]
+    assert view.marked == second and "Enter opens it" in view.status.text()
+    qtbot.keyClick(view.canvas, QtCore.Qt.Key.Key_Left)
+    qtbot.keyClick(view.canvas, QtCore.Qt.Key.Key_Left)  # wraps round to the last
+    assert view.marked == list(view.nodes)[-1]
+    with qtbot.waitSignal(view.openEntity) as opened:
+        qtbot.keyClick(view.canvas, QtCore.Qt.Key.Key_Return)
+    assert opened.args == [list(view.nodes)[-1]]

@@ -16,7 +16,9 @@ The scene: one path item for every edge (one item, not thousands), one item for 
 label (`Labels`: made and painted in one go), one ellipse per entity (the centre in the
 accent colour, the rest in tints of it, lighter further out). The palette's colours are
 read when the scene is drawn, so both themes read well. Drag to pan, Ctrl+wheel (or +/-)
-to zoom, "Fit" to see it all. A result for an older request is dropped.
+to zoom, "Fit" to see it all; from the keyboard, the arrows step from entity to entity
+(the centre first, then nearer and more linked ones) and Enter opens the one marked. A
+result for an older request is dropped.
 """
 
 from __future__ import annotations
@@ -96,7 +98,12 @@ class Labels(QtWidgets.QGraphicsItem):
 
 
 class _Canvas(QtWidgets.QGraphicsView):
-    """Pans by dragging, zooms with Ctrl+wheel and +/−."""
+    """Pans by dragging, zooms with Ctrl+wheel and +/−; arrow keys step from entity to
+    entity (nearest first) and Enter opens the one marked."""
+
+    def __init__(self, scene: QtWidgets.QGraphicsScene, view: GraphView) -> None:
+        super().__init__(scene)
+        self.view = view
 
     def wheelEvent(self, event: QtGui.QWheelEvent) -> None:
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
@@ -110,6 +117,12 @@ class _Canvas(QtWidgets.QGraphicsView):
             self.scale(1.2, 1.2)
         elif event.key() == Qt.Key.Key_Minus:
             self.scale(1 / 1.2, 1 / 1.2)
+        elif event.key() in (Qt.Key.Key_Right, Qt.Key.Key_Down):
+            self.view.step(+1)
+        elif event.key() in (Qt.Key.Key_Left, Qt.Key.Key_Up):
+            self.view.step(-1)
+        elif event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.view.open_marked()
         else:
             super().keyPressEvent(event)
 
@@ -127,6 +140,7 @@ class GraphView(QtWidgets.QWidget):
         self.address: str | None = None
         self.graph: links.Graph | None = None
         self.nodes: dict[str, NodeItem] = {}
+        self.marked: str | None = None  # the entity the keyboard is on
         self.labels = Labels(self.font())
         self.limit = links.NEIGHBOURHOOD_LIMIT  # entities drawn around one
         self.whole_limit = links.WHOLE_VAULT_LIMIT  # entities of a vault drawn whole
@@ -166,7 +180,8 @@ class GraphView(QtWidgets.QWidget):
         self.scene = QtWidgets.QGraphicsScene(self)
         # rebuilt at every draw, a few hundred items: a BSP index costs more than it saves
         self.scene.setItemIndexMethod(QtWidgets.QGraphicsScene.ItemIndexMethod.NoIndex)
-        self.canvas = _Canvas(self.scene)
+        self.canvas = _Canvas(self.scene, self)
+        self.canvas.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.canvas.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
         self.canvas.setDragMode(QtWidgets.QGraphicsView.DragMode.ScrollHandDrag)
         self.canvas.setAccessibleName("Graph of linked entities")
@@ -243,6 +258,7 @@ class GraphView(QtWidgets.QWidget):
     def _message(self, text: str) -> None:
         self.scene.clear()
         self.nodes = {}
+        self.marked = None
         self.labels = Labels(self.font())
         self.graph = None
         self.status.setText(text)
@@ -273,6 +289,8 @@ class GraphView(QtWidgets.QWidget):
         fills = {d: _mix(accent, base, share) for d, share in ((1, 0.45), (2, 0.22))}
         border = QtGui.QPen(_mix(text, base, 0.55), 1.2)
         border.setCosmetic(True)
+        self._border = border
+        self.marked = None
         for address, depth in graph.depth.items():
             x, y = where[address]
             centre = address == graph.centre
@@ -309,6 +327,33 @@ class GraphView(QtWidgets.QWidget):
         if graph.centre is not None and shown == 1:
             parts.append("nothing links to or from this entity")
         self.status.setText("; ".join(parts) + ". Click an entity to open it.")
+
+    # -- keyboard ---------------------------------------------------------------------------
+
+    def step(self, by: int) -> None:
+        """Mark the next (or previous) entity, nearest first; its title in the status line."""
+        order = list(self.nodes)
+        if not order:
+            return
+        at = order.index(self.marked) if self.marked in self.nodes else -1 if by > 0 else 0
+        self._mark(order[(at + by) % len(order)])
+
+    def _mark(self, address: str | None) -> None:
+        if self.marked in self.nodes:
+            self.nodes[str(self.marked)].setPen(self._border)
+        self.marked = address
+        if address is None:
+            return
+        node = self.nodes[address]
+        ring = QtGui.QPen(self.palette().color(QtGui.QPalette.ColorRole.WindowText), 3)
+        ring.setCosmetic(True)
+        node.setPen(ring)
+        self.canvas.ensureVisible(node)
+        self.status.setText(f"{title_of(address)} ({address}): Enter opens it; arrows move on.")
+
+    def open_marked(self) -> None:
+        if self.marked in self.nodes:
+            self.openEntity.emit(str(self.marked))
 
     def fit(self) -> None:
         rect = self.scene.itemsBoundingRect().adjusted(-40, -40, 40, 40)
