@@ -23,7 +23,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from vault_app.core import history, layout, models
 from vault_app.ui import models as qt_models
 from vault_app.ui import themes
-from vault_app.ui.entity_links import EntityLinksPanel
+from vault_app.ui.entity_links import EntityLinksPanel, title_of
 from vault_app.ui.link_keeper import LinkKeeper
 from vault_app.ui.related_entities import known_addresses, resolve_related
 from vault_app.ui.session import Session, describe
@@ -260,7 +260,7 @@ class FactLineagePanel(QtWidgets.QSplitter):
         grey = QtGui.QBrush(qt_models.disabled_text())
         for reference in fact.related_entities:
             target = resolve_related(reference, agent, known)
-            item = QtWidgets.QListWidgetItem(reference)
+            item = QtWidgets.QListWidgetItem(reference if target is None else title_of(target))
             item.setData(Qt.ItemDataRole.UserRole, target)
             if target is None:
                 item.setForeground(grey)
