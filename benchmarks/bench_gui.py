@@ -7,10 +7,17 @@ Runs the real main window (offscreen unless a display is set) and measures:
 * **browsable**: to the sidebar holding every entity (the first scan done);
 * **search ready**: to BM25 search answering;
 * the **longest stall of the event loop** — how late a 10 ms QTimer heartbeat fires —
-  during the load, during searches typed into the search panel, and while semantic
-  search is switched on (the embedding cache loaded, and new documents encoded).
+  during the load (the window's link index is built then too), during searches typed
+  into the search panel, while the graph view draws the neighbourhoods of the most linked
+  entities and of others at depth 1 and 2 (and refuses the whole vault), and while
+  semantic search is switched on (the embedding cache loaded, and new documents encoded).
 
     python benchmarks/bench_gui.py [--vault bench-vaults/v10000x20-s1] [--encode 300]
+    python benchmarks/bench_gui.py --graph-only   # the link index and the graph view alone
+
+`--graph-only` opens no search index and writes nothing (the full run saves the search
+index when the window closes, and `--encode` adds facts, put back at the end): it scans,
+builds the link index and draws the graph view, each under the heartbeat.
 
 The vault is made by benchmarks/make_vault.py when missing. `--encode N` adds N new facts
 before the embedding phase so that some documents really are encoded (a stall there is
@@ -185,6 +192,12 @@ def main() -> int:
     parser.add_argument("--no-semantic", action="store_true")
     parser.add_argument("--trace", action="store_true", help="say where the worst stalls were")
     parser.add_argument(
+        "--graph-only",
+        action="store_true",
+        help="only the link index and the graph view, on a session without a window or a "
+        "search index (reads the vault, writes nothing)",
+    )
+    parser.add_argument(
         "--untuned",
         action="store_true",
         help="without the app's process tunings (app.tune_process(): collector paused and "
@@ -202,6 +215,8 @@ def main() -> int:
     if not args.untuned:
         app_module.tune_process()  # as the app's composition root (`app.run`) does
     print(f"process: {'library default (untuned)' if args.untuned else 'tuned as the app'}")
+    if args.graph_only:
+        return graph_only(app, vault.Vault(args.vault, actor="gui"))
     store = QtCore.QSettings(str(Path("/tmp") / "bench-gui.ini"), QtCore.QSettings.Format.IniFormat)
     target = vault.Vault(args.vault, actor="gui")
     # as a user gets it: the window lists, scans, then opens search and live sync itself
@@ -277,6 +292,8 @@ def main() -> int:
         wait_until(app, panel.idle, 30)
         hits += panel.results.model().rowCount()
     report(f"during {len(queries)} typed searches ({hits} results shown)", beat.phase())
+    window.commands["graph"].trigger()
+    graph_phase(app, window.graph_view, beat)
 
     if not args.no_semantic:
         if args.encode:
@@ -311,6 +328,73 @@ def main() -> int:
         gc.callbacks.remove(timed)
     if not args.no_semantic and args.encode:
         facts_file.write_bytes(original)
+    return 0
+
+
+def graph_phase(app: QtWidgets.QApplication, graph: object, beat: Heartbeat) -> None:
+    """Draw the neighbourhoods of the 5 most linked entities and of 5 others, at depth 1
+    and 2, then ask for the whole vault; report the stalls meanwhile."""
+    index = graph.keeper.index  # type: ignore[attr-defined]
+    by_links = sorted(index.addresses, key=lambda a: (-len(index.neighbours(a)), a))
+    centres = by_links[:5] + by_links[len(by_links) // 2 :: max(1, len(by_links) // 10)][:5]
+    beat.restart()  # the choice above is the benchmark's, not the app's
+    draws, nodes, most = 0, 0, 0
+    started = time.perf_counter()
+
+    def draw(action: object) -> None:
+        nonlocal draws
+        done: list[bool] = []
+        graph.drawn.connect(lambda: done.append(True))  # type: ignore[attr-defined]
+        action()  # type: ignore[operator]
+        wait_until(app, lambda: bool(done), 60)
+        graph.drawn.disconnect()  # type: ignore[attr-defined]
+        draws += 1
+        pause = time.perf_counter() + 0.1  # a user looks before the next click
+        while time.perf_counter() < pause:
+            app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 5)
+
+    for centre in centres:
+        for depth_index in (0, 1):
+            graph.depth_combo.setCurrentIndex(depth_index)  # type: ignore[attr-defined]
+            draw(lambda c=centre: graph.show_entity(c))  # type: ignore[attr-defined]
+            shown = graph.graph  # type: ignore[attr-defined]
+            nodes += len(shown.depth) if shown else 0
+            most = max(most, shown.total if shown else 0)
+    draw(lambda: graph.whole_check.setChecked(True))  # type: ignore[attr-defined]
+    refused = graph.status.text()  # type: ignore[attr-defined]
+    graph.whole_check.setChecked(False)  # type: ignore[attr-defined]
+    elapsed = time.perf_counter() - started
+    print(f"  graph view: {draws} draws in {elapsed:.1f} s ({nodes} nodes drawn; the biggest "
+          f"neighbourhood held {most:,} entities); whole vault: {refused[:70]}…")
+    report(f"during {draws} graph draws", beat.phase())
+
+
+def graph_only(app: QtWidgets.QApplication, target: object) -> int:
+    """The link index and the graph view on a session alone (no window, no search index)."""
+    from vault_app.ui import graph_view, link_keeper, session
+
+    live = session.Session(target)  # type: ignore[arg-type]
+    beat = Heartbeat()
+    started = time.perf_counter()
+    live.rescan()
+    wait_until(app, lambda: live.scan is not None, 300)
+    scanned = time.perf_counter() - started
+    report(f"during the scan ({scanned:.1f} s)", beat.phase())
+    started = time.perf_counter()
+    keeper = link_keeper.LinkKeeper(live)
+    wait_until(app, lambda: keeper.ready, 300)
+    built = time.perf_counter() - started
+    index = keeper.index
+    assert index is not None
+    print(f"vault: {target.root} ({len(index.addresses):,} entities, "  # type: ignore[attr-defined]
+          f"{index.link_count():,} links)")
+    print(f"  link index built in            {built:7.2f} s (off the GUI thread)")
+    report("during the link index build", beat.phase())
+    view = graph_view.GraphView(keeper)
+    view.resize(1280, 720)
+    view.show()
+    graph_phase(app, view, beat)
+    live.close()
     return 0
 
 

@@ -16,7 +16,9 @@ a user would and grabs each view:
   agent-tacit.png      an agent's TACIT.md
   daily-calendar.png   the agent's daily notes: calendar with marked days, entries
   dashboard.png        the decay dashboard: tier chart, facts going cold
-  fact-dialog.png      the fact editor (supersede)
+  fact-dialog.png      the fact editor (supersede), related entities as chips
+  graph.png            the graph view: the entity's neighbourhood, two links away
+  as-of.png            the entity as of two weeks ago (read-only, tiers then)
   switcher.png         the quick switcher (Ctrl+P)
   review.png           the review queue: agent writes the injection scan held back
   activity.png         the Activity page: the heartbeat's runs (one failed) and the recent
@@ -27,6 +29,7 @@ a user would and grabs each view:
 from __future__ import annotations
 
 import argparse
+import datetime
 import os
 import sys
 import tempfile
@@ -221,6 +224,17 @@ def render(app: QtWidgets.QApplication, out: Path, size: tuple[int, int], theme:
             wait(app, dialog.isVisible)
             shoot("fact-dialog.png", dialog)
             dialog.reject()
+
+        window.commands["graph"].trigger()
+        window.graph_view.depth_combo.setCurrentIndex(1)  # two links away
+        wait(app, lambda: len(window.graph_view.nodes) > 1)
+        shoot("graph.png")
+        window.open_entity(entity)
+        wait(app, lambda: window.entity_view.address == entity)
+        window.entity_view.show_as_of(datetime.date.today() - datetime.timedelta(days=14))
+        wait(app, lambda: window.entity_view.as_of.view is not None)
+        shoot("as-of.png")
+        window.entity_view.leave_as_of()
 
         window.quick_switch()
         switcher = window.switcher

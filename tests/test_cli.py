@@ -373,3 +373,30 @@ def test_synthesize_next_says_when_the_weekly_run_is(
     data = run_json(capsys, home, "--now", "2026-07-15T07:00:00", "synthesize", "--next")
     assert isinstance(data, dict) and data["next"].startswith("2026-07-22T06:30:00")
     assert sorted(p.stat().st_mtime_ns for p in home.rglob("*") if p.is_file()) == before
+
+
+def test_show_as_of_a_date(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    jane = "areas/people/jane"
+    old = run_json(capsys, home, "fact", "add", jane, "--text", "Jane lives in Portland",
+                   "--category", "context", "--now", "2026-03-01T12:00:00+00:00")  # fmt: skip
+    assert isinstance(old, dict)
+    run_json(capsys, home, "fact", "supersede", old["id"], "--text", "Jane lives in Seattle",
+             "--now", "2026-03-10T12:00:00+00:00")  # fmt: skip
+    shown = run_json(capsys, home, "show", jane, "--as-of", "2026-03-05")
+    assert isinstance(shown, dict)
+    assert [f["fact"] for f in shown["facts"]] == ["Jane lives in Portland"]
+    (fact,) = shown["facts"]
+    assert fact["tier"] == "hot" and fact["endedLater"]["how"] == "superseded"
+    assert fact["endedLater"]["at"].startswith("2026-03-10")
+    assert shown["createdLater"] == 1 and shown["asOf"].startswith("2026-03-05T23:59:59")
+    assert set(shown) >= {"entity", "folder", "factsFile", "summary", "invalid", "error"}
+    code, out, _ = run(capsys, home, "show", jane, "--as-of", "2026-03-11T00:00:00+00:00")
+    assert code == 0 and "as of 2026-03-11" in out and "Jane lives in Seattle" in out
+    assert "Portland" not in out and "Summary then:" in out
+    for bad, said in (("last week", "not an ISO date or time"), ("2026-02-30", "not a YYYY")):
+        with pytest.raises(SystemExit) as stopped:
+            run(capsys, home, "show", jane, "--as-of", bad)
+        assert stopped.value.code == 2 and said in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        run(capsys, home, "show", jane, "--as-of", "2026-03-05", "--all")
+    assert "--all and --as-of" in capsys.readouterr().err

@@ -15,7 +15,7 @@ from vault_app.core import decay, models, vault
 from vault_app.ui import entity_page, fact_lineage, session
 from vault_app.ui import models as qt_models
 from vault_app.ui.fact_dialog import FactDialog
-from vault_app.ui.related_entities import ListCompleter, resolve_related
+from vault_app.ui.related_entities import resolve_related
 
 JANE = "areas/people/jane"
 ACME = "areas/companies/acme"
@@ -102,8 +102,8 @@ def test_shows_an_entity_with_summary_facts_and_lineage(
     assert grey == qt_models.disabled_text()
     assert not view.supersede_action.isEnabled()  # an old version is not edited
     history = [view.history_list.topLevelItem(i) for i in range(2)]
-    assert [item.text(2) for item in history] == ["Jane lives in Portland", "Jane lives in Seattle"]
-    assert [item.text(1) for item in history] == ["Superseded", "Active"]
+    assert [item.text(3) for item in history] == ["Jane lives in Portland", "Jane lives in Seattle"]
+    assert [item.text(2) for item in history] == ["Superseded", "Active"]
     assert history[0].font(0).bold() and not history[1].font(0).bold()
 
     # activating the newer version selects it; then the action is available again
@@ -237,35 +237,70 @@ def test_dialog_validation(qtbot: QtBot, s: session.Session) -> None:
 
 
 @pytest.mark.qt_log_ignore("This plugin does not support")  # offscreen: popups, raise()
-def test_related_completion_completes_the_current_item(qtbot: QtBot, s: session.Session) -> None:
+def test_related_chips_complete_after_double_brackets(qtbot: QtBot, s: session.Session) -> None:
     dialog = FactDialog.add(s, JANE)
     qtbot.addWidget(dialog)
-    completer = dialog.completer
-    assert isinstance(completer, ListCompleter)
-    assert completer.splitPath(f"{ACME}, jan") == ["jan"]
-    dialog.related.setText(f"{ACME}, jan")
-    completer.setCompletionPrefix("jan")
-    assert completer.completionCount() == 1  # the one entity containing "jan"
-    assert completer.currentCompletion() == f"{ACME}, {JANE}"  # the earlier item is kept
-    model = completer.model()
-    index = next(
-        model.index(r, 0) for r in range(model.rowCount()) if model.index(r, 0).data() == JANE
-    )
-    dialog.related.setText("pipes-and-")
-    assert completer.pathFromIndex(index) == JANE
-
     dialog.show()
-    dialog.related.clear()
+    field = dialog.related
     dialog.activateWindow()
-    dialog.related.setFocus()  # the line edit takes completions while it has the focus
-    qtbot.waitUntil(dialog.related.hasFocus)
-    qtbot.keyClicks(dialog.related, f"{ACME}, jan")  # typed: the popup offers jane
-    qtbot.waitUntil(lambda: completer.popup().isVisible())
-    qtbot.keyClick(completer.popup(), QtCore.Qt.Key.Key_Down)
-    qtbot.keyClick(completer.popup(), QtCore.Qt.Key.Key_Return)
-    assert dialog.related.text() == f"{ACME}, {JANE}"
+    field.setFocus()  # the chips' line edit takes the typing
+    qtbot.waitUntil(field.editor.hasFocus)
+    qtbot.keyClicks(field.editor, "jan")  # plain typing: no popup
+    assert not dialog.completer.popup().isVisible()
+    field.editor.clear()
+    qtbot.keyClicks(field.editor, "[[jan")  # [[ starts completion, by title or address
+    qtbot.waitUntil(lambda: dialog.completer.popup().isVisible())
+    assert dialog.completer.completionCount() == 1
+    assert dialog.completer.currentCompletion() == f"Jane — {JANE}"
+    qtbot.keyClick(dialog.completer.popup(), QtCore.Qt.Key.Key_Down)
+    qtbot.keyClick(dialog.completer.popup(), QtCore.Qt.Key.Key_Return)
+    assert [chip.address for chip in field.chips] == [JANE] and field.editor.text() == ""
+    assert field.chips[0].label.text() == "Jane"  # shown by title, the address as tooltip
+    qtbot.keyClicks(field.editor, "[[acme")  # "Acme" by title
+    qtbot.waitUntil(lambda: dialog.completer.popup().isVisible())
+    qtbot.keyClick(dialog.completer.popup(), QtCore.Qt.Key.Key_Down)
+    qtbot.keyClick(dialog.completer.popup(), QtCore.Qt.Key.Key_Return)
+    assert dialog.related_items() == [JANE, ACME] and field.text() == f"{JANE}, {ACME}"
+    qtbot.keyClick(field.editor, QtCore.Qt.Key.Key_Backspace)  # empty: removes the last chip
+    assert dialog.related_items() == [JANE]
+    qtbot.mouseClick(field.chips[0].close_button, QtCore.Qt.MouseButton.LeftButton)
+    assert dialog.related_items() == []
     assert resolve_related("projects/roof", None, {"archives/roof"}) == "archives/roof"
     assert resolve_related("projects/x", "fin", {"agent:fin:projects/x"}) == "agent:fin:projects/x"
+    dialog.reject()
+
+
+def test_every_bad_related_address_is_reported_at_once(qtbot: QtBot, s: session.Session) -> None:
+    dialog = FactDialog.add(s, JANE)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.text_edit.setPlainText("Jane met three people")
+    field = dialog.related
+    qtbot.keyClicks(field.editor, "areas/people/nobody, ../etc/passwd,")  # commas make chips
+    qtbot.keyClicks(field.editor, f"{ACME}")
+    qtbot.keyClick(field.editor, QtCore.Qt.Key.Key_Return)
+    qtbot.keyClicks(field.editor, "projects/ghost]]")  # ]] ends a typed one too
+    assert dialog.related_items() == [
+        "areas/people/nobody",
+        "../etc/passwd",
+        ACME,
+        "projects/ghost",
+    ]
+    message = dialog.related_error.text()
+    assert "“../etc/passwd” is not an entity address" in message
+    assert "no entity “areas/people/nobody”, “projects/ghost” in this vault" in message
+    assert not dialog.ok_button.isEnabled() and field.has_error_outline()
+    bad = {chip.address: chip.problem for chip in field.chips}
+    assert bad == {
+        "areas/people/nobody": "no such entity in this vault",
+        "../etc/passwd": "not an entity address",
+        ACME: None,
+        "projects/ghost": "no such entity in this vault",
+    }
+    for address in ("areas/people/nobody", "../etc/passwd", "projects/ghost"):
+        field.remove(address)
+    assert not field.has_error_outline() and dialog.ok_button.isEnabled()
+    assert not dialog.related_error.isVisibleTo(dialog)
     dialog.reject()
 
 
@@ -354,7 +389,7 @@ def test_history_reaching_another_entity_is_looked_up(
     view.select_fact("fact-moved")
     qtbot.waitUntil(lambda: view.history_list.topLevelItemCount() == 2, timeout=10_000)
     first = view.history_list.topLevelItem(0)
-    assert first.text(2) == f"Jane lives in Portland  (in {JANE})"
+    assert first.text(3) == f"Jane lives in Portland  (in {JANE})"
     with qtbot.waitSignal(view.openEntity) as opened:
         view.history_list.itemActivated.emit(first, 0)
     assert opened.args == [JANE]
@@ -367,7 +402,7 @@ def test_related_entity_activation_asks_to_open_it(
     select(view, "Acme delivered the pipes")
     assert view.related_list.count() == 1
     item = view.related_list.item(0)
-    assert item.text() == JANE
+    assert item.text() == "Jane" and JANE in item.toolTip()  # by title, as the links are
     view.related_list.setCurrentItem(item)
     view.related_list.setFocus()
     with qtbot.waitSignal(view.openEntity) as opened:

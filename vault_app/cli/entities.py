@@ -1,5 +1,6 @@
 """Entities: `entities` lists them with their tier counts, `show` prints one (summary and
-facts), `related` follows relatedEntities both ways, `entity create|archive` changes them.
+facts; `--as-of DATE` as believed then, `Vault.as_of`), `related` follows relatedEntities
+both ways, `entity create|archive` changes them.
 
 `entities --para FOLDER` keeps the entities of one PARA folder (projects, areas, resources,
 archives), as `search --para` does; `--category`, its first spelling, still works (hidden
@@ -9,11 +10,24 @@ from --help: in `search` and `fact add` a category is a fact's category).
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import datetime as dt
+from typing import TYPE_CHECKING, Any
 
 from vault_app.cli import _common
-from vault_app.cli._common import emit, fact_json, fact_line, open_vault, table
+from vault_app.cli._common import (
+    UsageError,
+    emit,
+    fact_json,
+    fact_line,
+    open_vault,
+    parse_day,
+    parse_moment,
+    table,
+)
 from vault_app.core import layout, models
+
+if TYPE_CHECKING:
+    from vault_app.core import history
 
 
 def register(commands: _common.Commands) -> None:
@@ -28,6 +42,12 @@ def register(commands: _common.Commands) -> None:
     p = commands.command("show", cmd_show, "an entity's summary and facts")
     p.add_argument("entity", help="areas/people/jane or agent:finance:projects/budget")
     p.add_argument("--all", action="store_true", help="include superseded facts")
+    p.add_argument(
+        "--as-of",
+        metavar="DATE",
+        help="as believed then: the facts active on DATE (YYYY-MM-DD: its end; or an ISO "
+        "time) with their tiers then, and the summary then from the backup ring",
+    )
     p = commands.command("related", cmd_related, "entities linked by relatedEntities, both ways")
     p.add_argument("entity")
 
@@ -82,6 +102,9 @@ def cmd_entities(args: argparse.Namespace) -> None:
 
 
 def cmd_show(args: argparse.Namespace) -> None:
+    if args.as_of is not None:
+        show_as_of(args)
+        return
     v = open_vault(args)
     view = v.entity(args.entity)
     now = v.now()
@@ -108,6 +131,74 @@ def cmd_show(args: argparse.Namespace) -> None:
             lines += [view.summary.text.rstrip(), ""]
         lines.append(f"Facts ({len(shown)} shown of {len(view.facts)}):")
         lines += ["  " + fact_line(f, tiers.get(f.id)) for f in shown]
+        lines += [f"  invalid {e.location}: {e.reason}" for e in view.invalid]
+        return "\n".join(lines)
+
+    emit(args, data, text)
+
+
+def _when(value: str) -> dt.date | dt.datetime:
+    """`--as-of`: a day (its end) or an ISO time."""
+    if len(value) == 10:
+        return parse_day(value)
+    return parse_moment(value)
+
+
+def show_as_of(args: argparse.Namespace) -> None:
+    """`show ENTITY --as-of DATE`: `show`'s shape, as believed then (`Vault.as_of`)."""
+    if args.all:
+        raise UsageError("--all and --as-of do not go together: --as-of shows what was active")
+    when = _when(args.as_of)
+    v = open_vault(args)
+    then = v.as_of(args.entity, when)
+    view = v.entity(then.ref)
+
+    def ended(item: history.FactThen) -> dict[str, Any] | None:
+        end = item.ended
+        if end is None:
+            return None
+        return {"how": end.how, "at": end.at.isoformat() if end.at else None, "by": end.by}
+
+    facts = []
+    for item in then.facts:
+        data = fact_json(item.fact, then.ref, item.tier)
+        data["endedLater"] = ended(item)
+        facts.append(data)
+    data = {
+        "entity": str(then.ref),
+        "asOf": then.moment.isoformat(),
+        "folder": str(view.folder),
+        "factsFile": str(view.facts_path),
+        "format": view.file.dialect.describe() if view.file else [],
+        "summary": then.summary.text,
+        "summaryWritten": then.summary.written.isoformat() if then.summary.written else None,
+        "summaryNote": then.summary.note,
+        "facts": facts,
+        "createdLater": then.later,
+        "uncertain": [f.id for f in then.uncertain],
+        "invalid": [{"location": e.location, "reason": e.reason} for e in view.invalid],
+        "error": None,
+        "summaryError": None,
+    }
+
+    def text() -> str:
+        lines = [f"# {then.ref} as of {then.moment:%Y-%m-%d %H:%M %Z}".rstrip(), ""]
+        lines.append(f"Summary then: {then.summary.note}")
+        if then.summary.text:
+            lines += ["", then.summary.text.rstrip()]
+        lines += ["", f"Facts active then ({len(then.facts)}; {then.later} created later):"]
+        for item in then.facts:
+            line = "  " + fact_line(item.fact, item.tier)
+            if item.ended is not None:
+                at = f" on {item.ended.at:%Y-%m-%d}" if item.ended.at else ""
+                line += f"  [{item.ended.how} later{at}]"
+            lines.append(line)
+        if then.uncertain:
+            lines.append(
+                f"  ({len(then.uncertain)} superseded with no record of when, left out: "
+                + ", ".join(f.id for f in then.uncertain)
+                + ")"
+            )
         lines += [f"  invalid {e.location}: {e.reason}" for e in view.invalid]
         return "\n".join(lines)
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from vault_app.core import decay, errors, formats, layout, models, scanner, storage
+from vault_app.core import decay, errors, formats, layout, links, models, scanner, storage
 
 T = TypeVar("T")
 
@@ -299,10 +299,21 @@ class Facts:
         return found
 
     def related(self, ref: layout.EntityRef, own: list[models.Fact]) -> dict[str, list[str]]:
-        """relatedEntities both ways: what this entity's facts (`own`) name, and who names it."""
+        """relatedEntities both ways: what this entity's active facts (`own`) name, as
+        written, and the entities whose active facts name it — each reference resolved by
+        the one rule (`layout.resolve_reference`, as `links.LinkIndex` does), so that an
+        agent's bare id names its own entity first and a reference to a moved entity
+        follows it into archives/. Files that cannot hold its name are not decoded."""
         outgoing = sorted({r for f in own if f.is_active for r in f.related_entities})
         incoming: set[str] = set()
-        needle = f'"{ref.path}"'.encode()
+        needle = f'/{ref.path.rsplit("/", 1)[-1]}"'.encode()  # any folder's same name
+
+        def exists(candidate: layout.EntityRef) -> bool:
+            try:
+                return self.paths.entity_dir(candidate).is_dir()
+            except errors.VaultError:
+                return False
+
         for folder in self.paths.iter_all_entities():
             if folder.ref == ref or folder.facts_file is None:
                 continue
@@ -310,10 +321,11 @@ class Facts:
                 data = self.store.read(folder.facts_file)
                 if not data or needle not in data:
                     continue
-                found, _ = formats.decode(folder.facts_file, data).facts()
+                written = links.entity_links(folder.ref, folder.facts_file, data)
             except errors.CorruptFileError:
                 continue
-            if any(ref.path in f.related_entities for f in found if f.is_active):
+            names = {name for _fact_id, name in written.references}
+            if any(layout.resolve_reference(n, folder.ref.agent, exists) == ref for n in names):
                 incoming.add(str(folder.ref))
         return {"outgoing": outgoing, "incoming": sorted(incoming)}
 

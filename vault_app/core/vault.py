@@ -30,7 +30,9 @@ from vault_app.core import (
     entities,
     errors,
     facts,
+    history,
     layout,
+    links,
     models,
     scanner,
     storage,
@@ -374,6 +376,27 @@ class Vault:
         """relatedEntities both ways: what this entity's facts name, and who names it."""
         ref = layout.as_ref(ref)
         return self._facts().related(ref, self.entity(ref).facts)
+
+    def link_index(self) -> links.LinkIndex:
+        """Every entity's links both ways (`links.build`: each fact file read once)."""
+        return links.build(self.paths, self.storage)
+
+    def entity_links(self, ref: layout.EntityRef | str) -> links.EntityLinks | None:
+        """One entity's references as written, for `LinkIndex.replace`; None if gone."""
+        return links.read_entity_links(self.paths, self.storage, layout.as_ref(ref))
+
+    def as_of(self, ref: layout.EntityRef | str, when: dt.date | dt.datetime) -> history.AsOfView:
+        """The entity as believed at `when` (a date: its end): the facts active then with
+        their tiers then, and the summary then from the backup ring (`core.history`)."""
+        ref = layout.as_ref(ref)
+        moment = history.moment_of(when)
+        view = self.entity(ref)
+        if view.error is not None:
+            raise view.error
+        summary = history.summary_as_of(
+            self.storage, self._folder(ref) / layout.SUMMARY_NAME, moment
+        )
+        return history.as_of(view, moment, self.config.decay, summary)
 
     # -- decay and synthesis ------------------------------------------------------------
 

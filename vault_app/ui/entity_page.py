@@ -14,9 +14,11 @@ validated facts and their tiers) and shows, top to bottom:
 * the facts table: `models.FactsModel` behind a `models.FactsFilterProxy` (text, tier
   toggles, category, "Show superseded"), tier pills by `models.TierBadgeDelegate`,
   sortable on every column;
-* under the table, the selected fact's history (old → new, superseded versions greyed)
-  and its related entities (`fact_lineage.FactLineagePanel`); activating one emits
-  `openEntity(address)`.
+* under the table, the selected fact's history (old → new, superseded versions greyed,
+  author, time, word diff), its related entities and the entity's links both ways
+  (`fact_lineage.FactLineagePanel`); activating one emits `openEntity(address)`;
+* "As of…" swaps the splitter for `as_of_view.AsOfPanel`: the entity as believed on a past
+  day, read-only (the edit actions are disabled), until "Back to now".
 
 Writes go through `commands` (undoable). When `Session.entityChanged` names the shown
 entity, it is read again and `FactsModel.update_facts` keeps rows in place, so the
@@ -33,9 +35,10 @@ from typing import Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import errors, layout, models, vault
-from vault_app.ui import commands, documents, fact_lineage, flow_layout
+from vault_app.ui import as_of_view, commands, documents, fact_lineage, flow_layout
 from vault_app.ui import models as qt_models
 from vault_app.ui.fact_dialog import FactDialog
+from vault_app.ui.models import tier_badge
 from vault_app.ui.session import Session, describe
 
 Qt = QtCore.Qt
@@ -60,17 +63,15 @@ def _tint(frame: QtWidgets.QFrame, colour: str) -> None:
     frame.setPalette(palette)
 
 
-def _dot(colour: str, size: int = 10) -> QtGui.QIcon:
-    """A small filled circle: the tier's colour next to its toggle."""
-    pixmap = QtGui.QPixmap(size, size)
-    pixmap.fill(Qt.GlobalColor.transparent)
-    painter = QtGui.QPainter(pixmap)
-    painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
-    painter.setPen(Qt.PenStyle.NoPen)
-    painter.setBrush(QtGui.QColor(colour))
-    painter.drawEllipse(0, 0, size, size)
-    painter.end()
-    return QtGui.QIcon(pixmap)
+def _group(*widgets: QtWidgets.QWidget, spacing: int = 4) -> QtWidgets.QWidget:
+    """Widgets kept side by side on one row of a flow (a label and its field)."""
+    group = QtWidgets.QWidget()
+    row = QtWidgets.QHBoxLayout(group)
+    row.setContentsMargins(0, 0, 0, 0)
+    row.setSpacing(spacing)
+    for widget in widgets:
+        row.addWidget(widget)
+    return group
 
 
 def _read(v: vault.Vault, address: str) -> Loaded:
@@ -145,11 +146,17 @@ class EntityPage(QtWidgets.QWidget):
         self.splitter.setSizes([300, 700])  # scaled to the real height when shown
         lower.setSizes([560, 160])
 
+        self.as_of = as_of_view.AsOfPanel(self.session)  # the past, read-only
+        self.as_of.backToNow.connect(self.leave_as_of)
+        self.body = QtWidgets.QStackedWidget()
+        self.body.addWidget(self.splitter)
+        self.body.addWidget(self.as_of)
+
         box = QtWidgets.QVBoxLayout(content)
         box.setContentsMargins(10, 8, 10, 8)
         box.addLayout(self._build_header())
         box.addWidget(self.banner)
-        box.addWidget(self.splitter, 1)
+        box.addWidget(self.body, 1)
 
     def _action(
         self,
@@ -186,6 +193,10 @@ class EntityPage(QtWidgets.QWidget):
         self.find_action = self._action(
             "Filter facts", QtGui.QKeySequence.StandardKey.Find, "Filter the facts", self._find
         )
+        self.as_of_action = self._action(
+            "As of…", "", "See this entity as it was believed on a past day", self.show_as_of
+        )
+        self.as_of_action.setToolTip("See this entity as it was believed on a past day")  # no keys
 
     def _tool_button(self, action: QtGui.QAction) -> QtWidgets.QToolButton:
         button = QtWidgets.QToolButton()
@@ -205,8 +216,11 @@ class EntityPage(QtWidgets.QWidget):
         self.address_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.address_label.setForegroundRole(QtGui.QPalette.ColorRole.PlaceholderText)
         self.address_label.setToolTip("The entity's address in the vault")
+        self.address_label.setMinimumWidth(60)  # cut rather than widen a squeezed page
         self.counts_label = QtWidgets.QLabel()
         self.counts_label.setTextFormat(Qt.TextFormat.RichText)
+        self.counts_label.setMinimumWidth(120)  # cut, not wrapped (wrapping would make the
+        # page ask the scroll area for its height by width) nor widening a squeezed page
         self.counts_label.setToolTip("Active facts by tier: how recently they were used")
 
         names = QtWidgets.QVBoxLayout()
@@ -224,7 +238,9 @@ class EntityPage(QtWidgets.QWidget):
         self.archive_button = self._tool_button(self.archive_action)
         header = QtWidgets.QHBoxLayout()
         header.addLayout(names, 1)
-        for button in (self.add_button, self.supersede_button, self.archive_button):
+        self.as_of_button = self._tool_button(self.as_of_action)
+        buttons = (self.add_button, self.supersede_button, self.archive_button, self.as_of_button)
+        for button in buttons:
             header.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
         return header
 
@@ -266,7 +282,7 @@ class EntityPage(QtWidgets.QWidget):
             button.setCheckable(True)
             button.setChecked(True)
             button.setToolTip(f"Show {tier.value} facts")
-            button.setIcon(_dot(qt_models.TIER_COLOURS[tier]))
+            button.setIcon(tier_badge.tier_dot(qt_models.TIER_COLOURS[tier]))
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
             button.toggled.connect(self._tiers_changed)
             self.tier_buttons[tier] = button
@@ -369,6 +385,7 @@ class EntityPage(QtWidgets.QWidget):
         self._pending_select = select_fact
         if not same:
             self.view = None
+            self.body.setCurrentIndex(0)  # another entity opens as it is now
             self.filter_edit.clear()
             self.model.set_facts(ref, [], lambda f: models.DecayTier.HOT)
             self.lineage.clear()
@@ -512,9 +529,22 @@ class EntityPage(QtWidgets.QWidget):
         else:
             self.shown_label.setText(f"Showing {shown} of {total} facts")
 
+    def show_as_of(self, day: Any = None) -> None:
+        """Show the shown entity as of a past day (read-only; `day` a date, or the last)."""
+        if self.address is not None:
+            self.as_of.show_entity(self.address, day or None)
+            self.body.setCurrentIndex(1)
+            self._update_actions()
+
+    def leave_as_of(self) -> None:
+        self.body.setCurrentIndex(0)
+        self._update_actions()
+        self.table.setFocus()
+
     def _update_actions(self) -> None:
         view = self.view
-        writable = view is not None and view.error is None
+        now = self.body.currentIndex() == 0  # the past view is read-only
+        writable = view is not None and view.error is None and now
         self.add_action.setEnabled(writable)
         fact = self.selected_fact()
         self.supersede_action.setEnabled(writable and fact is not None and fact.is_active)
@@ -526,7 +556,8 @@ class EntityPage(QtWidgets.QWidget):
             self.supersede_action.setToolTip(
                 "Write a new version of the selected fact; the old one is kept in its history (F2)"
             )
-        self.archive_action.setEnabled(view is not None and view.ref.category != "archives")
+        self.archive_action.setEnabled(now and view is not None and view.ref.category != "archives")
+        self.as_of_action.setEnabled(self.address is not None)
 
     # -- selection and lineage ------------------------------------------------------------
 

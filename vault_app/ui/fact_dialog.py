@@ -6,9 +6,10 @@ Design
 `FactDialog.supersede(session, address, fact, parent)` build it, open it window-modal
 (`open()`, never a nested event loop) and return it. The form checks itself as the user
 types: each problem is shown in words next to its field and OK stays disabled until
-there is none (empty text, an entity address that is malformed or not in the vault, an
-edit that changes nothing). Related entities are typed comma-separated; a QCompleter over
-every entity address of the last scan completes the item under the cursor.
+there is none (empty text, entity addresses that are malformed or not in the vault — all
+of them named at once, their chips and the field outlined — an edit that changes
+nothing). Related entities are chips (`related_chips.RelatedChipsEdit`): typing `[[`
+completes over every entity of the last scan, by title or address.
 
 On OK the dialog hands the write to `commands.add_fact` / `commands.supersede_fact` (one
 undoable step on the writer thread) and stays open, its fields disabled, until the write is
@@ -39,14 +40,15 @@ from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.core import errors, layout, models
+from vault_app.core import layout, models
 from vault_app.ui import commands
 from vault_app.ui.fact_changes import DiskFact, FactChangedBar, read_lineage
+from vault_app.ui.related_chips import RelatedChipsEdit
 from vault_app.ui.related_entities import (
-    ListCompleter,
+    entity_titles,
     known_addresses,
-    resolve_related,
-    split_related,
+    problems_text,
+    related_problems,
 )
 from vault_app.ui.session import Session, describe
 
@@ -177,15 +179,12 @@ class FactDialog(QtWidgets.QDialog):
             )
         self.category.setToolTip("What kind of fact this is")
 
-        self.related = QtWidgets.QLineEdit()
-        self.related.setPlaceholderText("areas/people/jane, projects/roof-replacement")
+        self.related = RelatedChipsEdit(entity_titles(self.session))
         self.related.setToolTip(
-            "Entities this fact is about, separated by commas. Type part of a name to get "
-            "suggestions."
+            "Entities this fact is about. Type [[ and part of a name or address to pick one; "
+            "a comma or Enter adds what is typed as it is."
         )
-        self.related.setClearButtonEnabled(True)
-        self.completer = ListCompleter(sorted(self.known), self)
-        self.related.setCompleter(self.completer)
+        self.completer = self.related.completer
         self.related_error = self._error_label()
 
         self.source = QtWidgets.QLineEdit()
@@ -306,7 +305,7 @@ class FactDialog(QtWidgets.QDialog):
         return self.text_edit.toPlainText().strip()
 
     def related_items(self) -> list[str]:
-        return split_related(self.related.text())
+        return self.related.items()
 
     def problems(self) -> dict[str, str]:
         """Field name → what is wrong with it, in plain words (empty when all is well)."""
@@ -321,20 +320,11 @@ class FactDialog(QtWidgets.QDialog):
         return found
 
     def _related_problem(self) -> str | None:
-        kept = set(self.old.related_entities) if self.old is not None else set()
-        for item in self.related_items():
-            if item in kept:
-                continue  # already on the fact: not the user's to fix here
-            try:
-                layout.EntityRef.parse(item)
-            except errors.InvalidIdError:
-                return (
-                    f"“{item}” is not an entity address. Addresses look like "
-                    "areas/people/jane or agent:finance:projects/budget."
-                )
-            if self.known and resolve_related(item, self.ref.agent, self.known) is None:
-                return f"There is no entity “{item}” in this vault. Pick one from the list."
-        return None
+        """Every bad item at once; their chips and the field are outlined too."""
+        kept = self.old.related_entities if self.old is not None else ()
+        found = related_problems(self.related_items(), self.ref.agent, self.known, kept)
+        self.related.set_problems(found)
+        return problems_text(found) or None
 
     def _changed(self) -> bool:
         old = self.old
@@ -360,7 +350,19 @@ class FactDialog(QtWidgets.QDialog):
             label.setText(found.get(name, "") if shown else "")
             label.setVisible(shown)
         self.ok_button.setEnabled(not found and not self.saving and self.pending is None)
+        self._fit_height()
         return not found
+
+    def _fit_height(self) -> None:
+        """Grow to show every line of the messages and chips (never shrink under the user)."""
+        box = self.layout()
+        if box is None or not self.isVisible():
+            return
+        box.activate()
+        needed = box.totalHeightForWidth(self.width()) if box.hasHeightForWidth() else -1
+        needed = max(needed, box.totalMinimumSize().height())
+        if needed > self.height():
+            self.resize(self.width(), needed)
 
     # -- saving ---------------------------------------------------------------------------
 

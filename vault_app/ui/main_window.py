@@ -52,7 +52,10 @@ from vault_app.ui import (
     documents,
     entity_page,
     facts_table,
+    graph_view,
     heartbeat_runner,
+    link_keeper,
+    links_window,
     menus,
     models,
     navigation,
@@ -78,6 +81,8 @@ __all__ = ["APPLICATION", "LAST_KEY", "MAX_RECENT", "ORGANIZATION", "RECENT_KEY"
 
 class MainWindow(QtWidgets.QMainWindow):
     vaultSwitched = QtCore.Signal(object)  # the new MainWindow
+    link_keeper: link_keeper.LinkKeeper  # set by `links_window.install`
+    graph_view: graph_view.GraphView
 
     def __init__(
         self,
@@ -117,6 +122,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self._route_page_keys()
         context_menus.install(self)
         self.agent_marks = agent_activity.install(self)  # marks, Revert, the title's "*"
+        links_window.install(self)  # the link index, the graph page, Graph view and As of…
         self.status = status_bar.VaultStatusBar(target.root)
         self.setStatusBar(self.status)
         # the labels the status bar shows (read by tests and benchmarks)

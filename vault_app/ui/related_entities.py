@@ -1,5 +1,5 @@
-"""Related entities as the forms type them: the addresses the last scan knows, what a
-relatedEntities id names among them, the comma-separated field, and its completer.
+"""Related entities as the forms type them: the addresses and titles the last scan
+knows, what a relatedEntities id names among them, and what is wrong with typed ones.
 
 No disk access: every lookup is over the session's last scan.
 """
@@ -8,12 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 
-from PySide6 import QtCore, QtWidgets
-
-from vault_app.core import layout
+from vault_app.core import errors, layout
 from vault_app.ui.session import Session
-
-Qt = QtCore.Qt
 
 
 def known_addresses(session: Session) -> list[str]:
@@ -38,22 +34,44 @@ def split_related(text: str) -> list[str]:
     return list(dict.fromkeys(item for item in items if item))
 
 
-class ListCompleter(QtWidgets.QCompleter):
-    """Completes the item after the last comma of a comma-separated line edit."""
+def entity_titles(session: Session) -> list[tuple[str, str]]:
+    """(address, title) of every entity of the session's last scan: what the related
+    entities field completes."""
+    return [
+        (address, layout.EntityRef.parse(address).title) for address in known_addresses(session)
+    ]
 
-    def __init__(self, words: Iterable[str], parent: QtCore.QObject | None = None) -> None:
-        super().__init__(list(words), parent)
-        self.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        self.setFilterMode(Qt.MatchFlag.MatchContains)
-        self.setCompletionMode(QtWidgets.QCompleter.CompletionMode.PopupCompletion)
-        self.setMaxVisibleItems(12)
 
-    def splitPath(self, path: str) -> list[str]:
-        return [path.rsplit(",", 1)[-1].strip()]
+def related_problems(
+    items: Iterable[str], agent: str | None, known: Collection[str], kept: Collection[str] = ()
+) -> dict[str, str]:
+    """Every item that names no entity: item → why, in order. `kept` (already on the
+    fact) are not the user's to fix here; with no scan yet (`known` empty) only the
+    form of an address is checked."""
+    found: dict[str, str] = {}
+    for item in items:
+        if item in kept:
+            continue
+        try:
+            layout.EntityRef.parse(item)
+        except errors.InvalidIdError:
+            found[item] = "not an entity address"
+            continue
+        if known and resolve_related(item, agent, known) is None:
+            found[item] = "no such entity in this vault"
+    return found
 
-    def pathFromIndex(self, index: QtCore.QModelIndex | QtCore.QPersistentModelIndex) -> str:
-        chosen = str(super().pathFromIndex(index))
-        widget = self.widget()
-        text = widget.text() if isinstance(widget, QtWidgets.QLineEdit) else ""
-        head = text.rsplit(",", 1)[0] if "," in text else ""
-        return f"{head.rstrip()}, {chosen}" if head.strip() else chosen
+
+def problems_text(problems: dict[str, str]) -> str:
+    """All of them at once, in plain words, for the line under the field."""
+    malformed = [f"“{item}”" for item, why in problems.items() if why == "not an entity address"]
+    missing = [f"“{item}”" for item, why in problems.items() if why != "not an entity address"]
+    parts = []
+    if malformed:
+        parts.append(
+            f"{', '.join(malformed)} {'is' if len(malformed) == 1 else 'are'} not an entity "
+            "address (addresses look like areas/people/jane or agent:finance:projects/budget)."
+        )
+    if missing:
+        parts.append(f"There is no entity {', '.join(missing)} in this vault: type [[ to pick one.")
+    return " ".join(parts)

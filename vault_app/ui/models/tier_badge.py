@@ -26,6 +26,19 @@ def badge_text_colour(background: QtGui.QColor) -> QtGui.QColor:
     return QtGui.QColor("#1a1a1a") if lum > 0.3 else QtGui.QColor("#ffffff")
 
 
+def tier_dot(colour: str, size: int = 10) -> QtGui.QIcon:
+    """A small filled circle: the tier's colour next to its toggle."""
+    pixmap = QtGui.QPixmap(size, size)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QtGui.QPainter(pixmap)
+    painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QtGui.QColor(colour))
+    painter.drawEllipse(0, 0, size, size)
+    painter.end()
+    return QtGui.QIcon(pixmap)
+
+
 class TierBadgeDelegate(QtWidgets.QStyledItemDelegate):
     """Paints the tier (`TIER_ROLE`) as a coloured rounded pill: Hot, Warm, Cold."""
 

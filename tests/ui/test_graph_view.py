@@ -1,0 +1,103 @@
+"""The graph view: an entity's neighbourhood at depth 1 and 2, the whole of a small vault
+(refused above the limit, in words), "+N more" when capped, and a click that opens."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from PySide6 import QtCore
+from pytestqt.qtbot import QtBot
+
+from vault_app.core import vault
+from vault_app.ui import graph_view, link_keeper, session
+
+HUB = "projects/hub"
+FAR = "resources/far"
+SPOKES = [f"areas/people/p{i:02}" for i in range(6)]
+
+
+@pytest.fixture
+def s(qtbot: QtBot, vault: vault.Vault) -> Iterator[session.Session]:
+    vault.create_entity(HUB)
+    for address in SPOKES:
+        vault.create_entity(address)
+        vault.add_fact(address, "knows the hub", "relationship", related=[HUB])
+    vault.create_entity(FAR)
+    vault.add_fact(FAR, "knows p00", "relationship", related=[SPOKES[0]])
+    vault.create_entity("areas/alone")
+    live = session.Session(vault)
+    live.rescan()
+    qtbot.waitUntil(lambda: live.scan is not None)
+    yield live
+    live.close()
+
+
+@pytest.fixture
+def view(qtbot: QtBot, s: session.Session) -> graph_view.GraphView:
+    keeper = link_keeper.LinkKeeper(s)
+    qtbot.waitUntil(lambda: keeper.ready, timeout=10_000)
+    widget = graph_view.GraphView(keeper)
+    qtbot.addWidget(widget)
+    widget.resize(1280, 720)
+    widget.show()
+    return widget
+
+
+def draw(qtbot: QtBot, view: graph_view.GraphView, action: object) -> None:
+    with qtbot.waitSignal(view.drawn, timeout=10_000):
+        action()  # type: ignore[operator]
+
+
+def test_neighbourhood_by_depth_and_a_click_opens(qtbot: QtBot, view: graph_view.GraphView) -> None:
+    draw(qtbot, view, lambda: view.show_entity(HUB))
+    assert set(view.nodes) == {HUB, *SPOKES}
+    assert view.graph is not None and view.graph.more == {SPOKES[0]: 1}
+    assert "6 links" in view.status.text() and view.title.text() == "Hub"
+    draw(qtbot, view, lambda: view.depth_combo.setCurrentIndex(1))  # 2 links away
+    assert FAR in view.nodes and view.graph is not None and view.graph.more == {}
+    node = view.nodes[FAR]
+    point = view.canvas.mapFromScene(node.scenePos())
+    with qtbot.waitSignal(view.openEntity) as opened:
+        qtbot.mouseClick(view.canvas.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=point)
+    assert opened.args == [FAR]
+
+
+def test_alone_and_capped(qtbot: QtBot, view: graph_view.GraphView) -> None:
+    draw(qtbot, view, lambda: view.show_entity("areas/alone"))
+    assert list(view.nodes) == ["areas/alone"]
+    assert "nothing links to or from this entity" in view.status.text()
+    view.limit = 3  # the cap a big vault meets
+    draw(qtbot, view, lambda: view.show_entity(HUB))
+    assert len(view.nodes) == 3
+    assert "4 more within 1 link not drawn" in view.status.text()
+    marks = [text for text in view.labels.texts() if text.startswith("+")]
+    assert sorted(marks) == ["+1 more", "+4 more"]
+    assert "Hub" in view.labels.texts()
+
+
+def test_whole_vault_and_its_limit(qtbot: QtBot, view: graph_view.GraphView) -> None:
+    draw(qtbot, view, lambda: view.whole_check.setChecked(True))
+    assert len(view.nodes) == 9 and not view.depth_combo.isEnabled()
+    view.whole_limit = 5
+    draw(qtbot, view, view.refresh)
+    assert view.nodes == {}
+    assert "holds 9 entities: the whole-vault graph is drawn for up to 5" in view.status.text()
+
+
+def test_the_keyboard_steps_through_entities_and_opens_one(
+    qtbot: QtBot, view: graph_view.GraphView
+) -> None:
+    draw(qtbot, view, lambda: view.show_entity(HUB))
+    view.canvas.setFocus()
+    qtbot.keyClick(view.canvas, QtCore.Qt.Key.Key_Right)
+    assert view.marked == HUB  # the centre first
+    qtbot.keyClick(view.canvas, QtCore.Qt.Key.Key_Right)
+    second = list(view.nodes)[1]
+    assert view.marked == second and "Enter opens it" in view.status.text()
+    qtbot.keyClick(view.canvas, QtCore.Qt.Key.Key_Left)
+    qtbot.keyClick(view.canvas, QtCore.Qt.Key.Key_Left)  # wraps round to the last
+    assert view.marked == list(view.nodes)[-1]
+    with qtbot.waitSignal(view.openEntity) as opened:
+        qtbot.keyClick(view.canvas, QtCore.Qt.Key.Key_Return)
+    assert opened.args == [list(view.nodes)[-1]]

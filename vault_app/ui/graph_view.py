@@ -1,0 +1,375 @@
+"""The graph view: an entity's neighbourhood (depth 1 or 2), or the whole of a small vault,
+drawn from the window's link index; clicking an entity opens it.
+
+Design
+------
+`GraphView.show_entity(address)` asks the `LinkKeeper`'s index for the ball around the
+entity (`LinkIndex.neighbourhood`: at most `core.links.NEIGHBOURHOOD_LIMIT` entities,
+nearer and more linked first) and its layout (`links.radial_layout`: rings by depth, a
+child near its parent; the same graph is always drawn the same way), both on a worker, so
+a hub of the 200,000-fact vault costs the GUI thread only the drawing of what is shown.
+A node whose neighbours were not all shown carries a "+N more" mark; the status line says
+how many entities the ball holds in all. "Whole vault" draws every entity and link of a
+vault up to `links.WHOLE_VAULT_LIMIT` entities and says plainly why it will not above.
+
+The scene: one path item for every edge (one item, not thousands), one item for every
+label (`Labels`: made and painted in one go), one ellipse per entity (the centre in the
+accent colour, the rest in tints of it, lighter further out). The palette's colours are
+read when the scene is drawn, so both themes read well. Drag to pan, Ctrl+wheel (or +/-)
+to zoom, "Fit" to see it all; from the keyboard, the arrows step from entity to entity
+(the centre first, then nearer and more linked ones) and Enter opens the one marked. A
+result for an older request is dropped.
+"""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from vault_app.core import links
+from vault_app.ui.entity_links import title_of
+from vault_app.ui.link_keeper import LinkKeeper
+from vault_app.ui.session import describe
+
+Qt = QtCore.Qt
+Placed = tuple[links.Graph, dict[str, tuple[float, float]]]
+RADIUS = {0: 16.0, 1: 11.0, 2: 8.0}  # a node's radius by depth (the centre largest)
+
+
+class NodeItem(QtWidgets.QGraphicsEllipseItem):
+    """One entity: a dot; a click asks the view to open it."""
+
+    def __init__(self, view: GraphView, address: str, title: str, radius: float) -> None:
+        super().__init__(-radius, -radius, 2 * radius, 2 * radius)
+        self.view = view
+        self.address = address
+        self.setAcceptHoverEvents(True)
+        self.setToolTip(f"{title}\n{address}\nClick to open")
+
+    def hoverEnterEvent(self, event: QtWidgets.QGraphicsSceneHoverEvent) -> None:
+        # the viewport's cursor, not one per item (setting it on each item costs a draw)
+        self.view.canvas.viewport().setCursor(Qt.CursorShape.PointingHandCursor)
+
+    def hoverLeaveEvent(self, event: QtWidgets.QGraphicsSceneHoverEvent) -> None:
+        self.view.canvas.viewport().unsetCursor()
+
+    def mousePressEvent(self, event: QtWidgets.QGraphicsSceneMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.view.openEntity.emit(self.address)
+            event.accept()
+        else:
+            super().mousePressEvent(event)
+
+
+class Labels(QtWidgets.QGraphicsItem):
+    """Every text of the graph in one item, painted in one call: a text item each would
+    cost more to make than the whole draw of the rest."""
+
+    def __init__(self, font: QtGui.QFont) -> None:
+        super().__init__()
+        self.font = font
+        self.bold = QtGui.QFont(font)
+        self.bold.setBold(True)
+        self.metrics = QtGui.QFontMetricsF(font)
+        self.entries: list[tuple[QtCore.QPointF, str, QtGui.QColor, bool]] = []
+        self._bounds = QtCore.QRectF()
+
+    def add(self, x: float, y: float, text: str, colour: QtGui.QColor, *, bold: bool = False,
+            centred: bool = False) -> None:  # fmt: skip
+        """`text` with its top-left at (x, y), or its top-centre with `centred`."""
+        shown = text if len(text) <= 22 else text[:21] + "…"
+        metrics = QtGui.QFontMetricsF(self.bold) if bold else self.metrics
+        width = metrics.horizontalAdvance(shown)
+        left = x - width / 2 if centred else x
+        self.entries.append((QtCore.QPointF(left, y + metrics.ascent()), shown, colour, bold))
+        self.prepareGeometryChange()
+        self._bounds = self._bounds.united(QtCore.QRectF(left, y, width, metrics.height()))
+
+    def texts(self) -> list[str]:
+        return [text for _point, text, _colour, _bold in self.entries]
+
+    def boundingRect(self) -> QtCore.QRectF:
+        return self._bounds
+
+    def paint(self, painter: QtGui.QPainter, option: object, widget: object = None) -> None:
+        for point, text, colour, bold in self.entries:
+            painter.setFont(self.bold if bold else self.font)
+            painter.setPen(colour)
+            painter.drawText(point, text)
+
+
+class _Canvas(QtWidgets.QGraphicsView):
+    """Pans by dragging, zooms with Ctrl+wheel and +/−; arrow keys step from entity to
+    entity (nearest first) and Enter opens the one marked."""
+
+    def __init__(self, scene: QtWidgets.QGraphicsScene, view: GraphView) -> None:
+        super().__init__(scene)
+        self.view = view
+
+    def wheelEvent(self, event: QtGui.QWheelEvent) -> None:
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            factor = 1.15 if event.angleDelta().y() > 0 else 1 / 1.15
+            self.scale(factor, factor)
+        else:
+            super().wheelEvent(event)
+
+    def keyPressEvent(self, event: QtGui.QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+            self.scale(1.2, 1.2)
+        elif event.key() == Qt.Key.Key_Minus:
+            self.scale(1 / 1.2, 1 / 1.2)
+        elif event.key() in (Qt.Key.Key_Right, Qt.Key.Key_Down):
+            self.view.step(+1)
+        elif event.key() in (Qt.Key.Key_Left, Qt.Key.Key_Up):
+            self.view.step(-1)
+        elif event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.view.open_marked()
+        else:
+            super().keyPressEvent(event)
+
+
+class GraphView(QtWidgets.QWidget):
+    """Links as a graph (see the module docstring)."""
+
+    openEntity = QtCore.Signal(str)
+    drawn = QtCore.Signal()  # a graph (or a message) is shown
+
+    def __init__(self, keeper: LinkKeeper, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.keeper = keeper
+        self.session = keeper.session
+        self.address: str | None = None
+        self.graph: links.Graph | None = None
+        self.nodes: dict[str, NodeItem] = {}
+        self.marked: str | None = None  # the entity the keyboard is on
+        self.labels = Labels(self.font())
+        self.limit = links.NEIGHBOURHOOD_LIMIT  # entities drawn around one
+        self.whole_limit = links.WHOLE_VAULT_LIMIT  # entities of a vault drawn whole
+        self._generation = 0
+        self._build()
+        keeper.changed.connect(self.refresh)
+
+    def _build(self) -> None:
+        self.title = QtWidgets.QLabel()
+        font = self.title.font()
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.25)
+        self.title.setFont(font)
+        self.depth_combo = QtWidgets.QComboBox()
+        self.depth_combo.addItem("1 link away", 1)
+        self.depth_combo.addItem("2 links away", 2)
+        self.depth_combo.setToolTip("How far from the entity to draw")
+        self.depth_combo.currentIndexChanged.connect(lambda _i: self.refresh())
+        depth_label = QtWidgets.QLabel("&Depth:")
+        depth_label.setBuddy(self.depth_combo)
+        self.whole_check = QtWidgets.QCheckBox("&Whole vault")
+        self.whole_check.setToolTip(
+            f"Every entity and link (vaults of up to {links.WHOLE_VAULT_LIMIT} entities)"
+        )
+        self.whole_check.toggled.connect(self._whole_toggled)
+        self.fit_button = QtWidgets.QPushButton("&Fit")
+        self.fit_button.setToolTip("Zoom to see the whole graph (Ctrl+wheel or +/− to zoom)")
+        self.fit_button.clicked.connect(self.fit)
+        bar = QtWidgets.QHBoxLayout()
+        bar.addWidget(self.title, 1)
+        bar.addWidget(depth_label)
+        bar.addWidget(self.depth_combo)
+        bar.addSpacing(8)
+        bar.addWidget(self.whole_check)
+        bar.addWidget(self.fit_button)
+
+        self.scene = QtWidgets.QGraphicsScene(self)
+        # rebuilt at every draw, a few hundred items: a BSP index costs more than it saves
+        self.scene.setItemIndexMethod(QtWidgets.QGraphicsScene.ItemIndexMethod.NoIndex)
+        self.canvas = _Canvas(self.scene, self)
+        self.canvas.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.canvas.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+        self.canvas.setDragMode(QtWidgets.QGraphicsView.DragMode.ScrollHandDrag)
+        self.canvas.setAccessibleName("Graph of linked entities")
+        self.canvas.setViewportUpdateMode(
+            QtWidgets.QGraphicsView.ViewportUpdateMode.BoundingRectViewportUpdate
+        )
+        self.status = QtWidgets.QLabel()
+        self.status.setWordWrap(True)
+        self.status.setProperty("notice", True)
+
+        box = QtWidgets.QVBoxLayout(self)
+        box.setContentsMargins(10, 8, 10, 8)
+        box.addLayout(bar)
+        box.addWidget(self.canvas, 1)
+        box.addWidget(self.status)
+
+    # -- what to show ---------------------------------------------------------------------
+
+    def show_entity(self, address: str | None) -> None:
+        """Centre the graph on `address` (None: only the whole vault can be shown)."""
+        self.address = address
+        self.refresh()
+
+    def depth(self) -> int:
+        return int(self.depth_combo.currentData())
+
+    def _whole_toggled(self, on: bool) -> None:
+        self.depth_combo.setEnabled(not on)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Ask for the graph again (the index changed, or what to show did), off-thread."""
+        self._generation += 1
+        index = self.keeper.index
+        whole = self.whole_check.isChecked()
+        self.title.setText(
+            "The whole vault" if whole else title_of(self.address) if self.address else "Graph"
+        )
+        if index is None:
+            self._message("Reading the vault's links…")
+            return
+        if not whole and self.address is None:
+            self._message("Select an entity to see what it links to, or tick Whole vault.")
+            return
+        generation, address, depth = self._generation, str(self.address), self.depth()
+        limit, whole_limit = self.limit, self.whole_limit
+
+        def work() -> Placed:
+            def compute() -> Placed:
+                if whole:
+                    graph = index.whole(whole_limit)
+                else:
+                    graph = index.neighbourhood(address, depth, limit)
+                return graph, links.radial_layout(graph)
+
+            for _attempt in range(3):  # the GUI thread may update the index meanwhile
+                try:
+                    return compute()
+                except RuntimeError:  # (a dict changed size while it was read)
+                    continue
+            return compute()
+
+        self.status.setText("Laying out the graph…")
+        self.session.run(
+            work,
+            lambda placed: self._placed(generation, placed),
+            lambda exc: self._failed(generation, exc),
+        )
+
+    def _failed(self, generation: int, exc: BaseException) -> None:
+        if generation == self._generation:
+            self._message(str(exc) if isinstance(exc, links.TooLargeError) else describe(exc)[1])
+
+    def _message(self, text: str) -> None:
+        self.scene.clear()
+        self.nodes = {}
+        self.marked = None
+        self.labels = Labels(self.font())
+        self.graph = None
+        self.status.setText(text)
+        self.drawn.emit()
+
+    # -- drawing ----------------------------------------------------------------------------
+
+    def _placed(self, generation: int, placed: Placed) -> None:
+        if generation != self._generation:
+            return
+        graph, where = placed
+        self.graph = graph
+        self.scene.clear()
+        self.nodes = {}
+        self.labels = Labels(self.font())
+        palette = self.palette()
+        text = palette.color(QtGui.QPalette.ColorRole.WindowText)
+        muted = palette.color(QtGui.QPalette.ColorRole.PlaceholderText)
+        edge_pen = QtGui.QPen(palette.color(QtGui.QPalette.ColorRole.Mid), 1.2)
+        edge_pen.setCosmetic(True)
+        path = QtGui.QPainterPath()
+        for a, b in graph.edges:
+            path.moveTo(*where[a])
+            path.lineTo(*where[b])
+        self.scene.addPath(path, edge_pen).setZValue(-1)
+        accent = palette.color(QtGui.QPalette.ColorRole.Highlight)
+        base = palette.color(QtGui.QPalette.ColorRole.Base)
+        fills = {d: _mix(accent, base, share) for d, share in ((1, 0.45), (2, 0.22))}
+        border = QtGui.QPen(_mix(text, base, 0.55), 1.2)
+        border.setCosmetic(True)
+        self._border = border
+        self.marked = None
+        for address, depth in graph.depth.items():
+            x, y = where[address]
+            centre = address == graph.centre
+            title = title_of(address)
+            radius = RADIUS.get(depth, 8.0) if graph.centre else 9.0
+            node = NodeItem(self, address, title, radius)
+            node.setPos(x, y)
+            node.setBrush(accent if centre else fills.get(depth, fills[1]))
+            node.setPen(border)
+            self.scene.addItem(node)
+            self.nodes[address] = node
+            self.labels.add(x, y + radius + 2, title, text, bold=centre, centred=True)
+            more = graph.more.get(address)
+            if more:  # beside the dot, on its right: never over its label (below it)
+                height = self.labels.metrics.height()
+                self.labels.add(x + radius + 4, y - height / 2, f"+{more} more", muted)
+                node.setToolTip(f"{node.toolTip()}\n{more} linked entities are not shown")
+        self.scene.addItem(self.labels)
+        self._say(graph)
+        self.fit()
+        self.drawn.emit()
+
+    def _say(self, graph: links.Graph) -> None:
+        shown = len(graph.depth)
+        edges = len(graph.edges)
+        parts = [
+            f"{shown} entit{'y' if shown == 1 else 'ies'}, {edges} link{'s' if edges != 1 else ''}"
+        ]
+        if graph.hidden:
+            parts.append(
+                f"{graph.hidden} more within {self.depth()} link{'s' if self.depth() > 1 else ''} "
+                f"not drawn (the {shown} nearest and most linked are)"
+            )
+        if graph.centre is not None and shown == 1:
+            parts.append("nothing links to or from this entity")
+        self.status.setText("; ".join(parts) + ". Click an entity to open it.")
+
+    # -- keyboard ---------------------------------------------------------------------------
+
+    def step(self, by: int) -> None:
+        """Mark the next (or previous) entity, nearest first; its title in the status line."""
+        order = list(self.nodes)
+        if not order:
+            return
+        at = order.index(self.marked) if self.marked in self.nodes else -1 if by > 0 else 0
+        self._mark(order[(at + by) % len(order)])
+
+    def _mark(self, address: str | None) -> None:
+        if self.marked in self.nodes:
+            self.nodes[str(self.marked)].setPen(self._border)
+        self.marked = address
+        if address is None:
+            return
+        node = self.nodes[address]
+        ring = QtGui.QPen(self.palette().color(QtGui.QPalette.ColorRole.WindowText), 3)
+        ring.setCosmetic(True)
+        node.setPen(ring)
+        self.canvas.ensureVisible(node)
+        self.status.setText(f"{title_of(address)} ({address}): Enter opens it; arrows move on.")
+
+    def open_marked(self) -> None:
+        if self.marked in self.nodes:
+            self.openEntity.emit(str(self.marked))
+
+    def fit(self) -> None:
+        rect = self.scene.itemsBoundingRect().adjusted(-40, -40, 40, 40)
+        if not rect.isEmpty():
+            self.scene.setSceneRect(rect)  # no scroll bars for room the graph does not use
+            self.canvas.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+            if self.canvas.transform().m11() > 1.6:  # a few nodes: not blown up
+                self.canvas.resetTransform()
+                self.canvas.scale(1.6, 1.6)
+                self.canvas.centerOn(rect.center())
+
+
+def _mix(colour: QtGui.QColor, base: QtGui.QColor, share: float) -> QtGui.QColor:
+    """`share` of `colour` over `base`: a tint that reads on either theme's background."""
+    return QtGui.QColor(
+        round(colour.red() * share + base.red() * (1 - share)),
+        round(colour.green() * share + base.green() * (1 - share)),
+        round(colour.blue() * share + base.blue() * (1 - share)),
+    )

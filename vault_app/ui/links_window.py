@@ -1,0 +1,62 @@
+"""Links and time in the window: the link index it keeps, the graph page and the commands
+that reach them (Go › Graph view, View › As of…).
+
+`install(window)` is called once by the main window after its commands exist: it makes
+the window's `link_keeper.LinkKeeper` (built off-thread after the first scan, rebuilt on
+Rescan), gives it to the entity page (its links column), adds the `graph_view.GraphView`
+page and the commands.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from vault_app.ui import graph_view, link_keeper
+
+if TYPE_CHECKING:
+    from vault_app.ui.main_window import MainWindow
+
+
+def install(window: MainWindow) -> None:
+    keeper = link_keeper.LinkKeeper(window.session, window)
+    window.link_keeper = keeper
+    window.entity_view.lineage.set_link_keeper(keeper)
+    graph = graph_view.GraphView(keeper)
+    graph.openEntity.connect(window.open_entity)
+    window.graph_view = graph
+    window.pages.addWidget(graph)
+
+    def show_graph() -> None:
+        """The graph of the entity shown (or last shown); the whole vault without one."""
+        graph.show_entity(window.entity_view.address)
+        window.pages.setCurrentWidget(graph)
+        graph.canvas.setFocus()
+
+    c = window.commands
+    c.add(
+        "graph",
+        "&Graph view",
+        show_graph,
+        "Ctrl+Shift+G",
+        "The entity's links as a graph: its neighbourhood, or the whole of a small vault",
+        "Go",
+    )
+    page = window.entity_view
+
+    def show_as_of() -> None:
+        """The entity open (or last open) as of a past day, on its page."""
+        if page.address is not None:
+            window.pages.setCurrentWidget(page)
+            page.show_as_of()
+
+    as_of = c.add(
+        "as_of",
+        "&As of…",
+        show_as_of,
+        None,  # no key: reached from the menu, the palette and the page's button
+        "The entity as it was believed on a past day (read-only)",
+        "View",
+    )
+    as_of.setEnabled(False)
+    page.loaded.connect(lambda _address: as_of.setEnabled(page.address is not None))
+    c["rescan"].triggered.connect(keeper.rebuild)
