@@ -15,14 +15,15 @@ which Windows reads since Vista), because Qt's ICO writer stores one image a fil
 .icns is left to Apple's `iconutil` on the macOS runner, which wants the `.iconset`
 folder's exact names (`icon_16x16.png`, `icon_16x16@2x.png`...).
 
-A build tool, not part of the package: it is its own process, so it may pick the
-offscreen Qt platform for itself (a build machine has no display).
+A build tool, not part of the package: `python packaging/icons.py ...` on its own, or
+imported by the builders (packaging/build.py, packaging/linux/build_deb.py). Rendering
+needs a Qt application: the running one, else one made here (offscreen on Linux, where a
+build machine has no display).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import struct
 import subprocess
@@ -48,10 +49,27 @@ def iconset_files() -> dict[str, int]:
     return files
 
 
+_app: object = None  # the application made by `qt_app`, kept for the process's life
+
+
+def qt_app() -> object:
+    """The Qt application that fonts and painting need: the running one, else one of ours."""
+    global _app
+    from PySide6 import QtGui
+
+    running = QtGui.QGuiApplication.instance()
+    if running is not None:
+        return running
+    headless = ["-platform", "offscreen"] if sys.platform.startswith("linux") else []
+    _app = QtGui.QGuiApplication(["icons", *headless])
+    return _app
+
+
 def render_png(svg: Path, size: int) -> bytes:
     """The SVG rendered at `size` x `size` pixels, as PNG bytes."""
     from PySide6 import QtCore, QtGui, QtSvg
 
+    qt_app()
     renderer = QtSvg.QSvgRenderer(str(svg))
     if not renderer.isValid():
         raise SystemExit(f"icons: {svg} is not an SVG Qt can render")
@@ -117,8 +135,7 @@ WRITERS = {"ico": write_ico, "iconset": write_iconset, "hicolor": write_hicolor}
 def bundle_icon(work: Path, platform: str = sys.platform, svg: Path = SVG) -> Path | None:
     """The icon PyInstaller puts in this platform's executable or `.app`, made under
     `work/icons/`: `vault-app.ico` on Windows, `vault-app.icns` on macOS (iconutil from
-    the `.iconset`), None elsewhere (Linux desktops read the hicolor theme's PNGs).
-    Needs a Qt application object (`main` makes one)."""
+    the `.iconset`), None elsewhere (Linux desktops read the hicolor theme's PNGs)."""
     folder = work / "icons"
     if platform == "win32":
         write_ico(svg, folder / f"{NAME}.ico")
@@ -140,16 +157,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.svg.is_file():
         parser.error(f"no such SVG: {args.svg}")
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # build machines have no display
-    from PySide6 import QtGui
-
-    app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])
     if args.format == "bundle":
         made = bundle_icon(args.out, svg=args.svg)
     else:
         WRITERS[args.format](args.svg, args.out)
         made = args.out
-    del app
     if made is not None:
         print(made)
     return 0
