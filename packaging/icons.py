@@ -49,6 +49,10 @@ def iconset_files() -> dict[str, int]:
     return files
 
 
+class IconError(Exception):
+    """An icon that cannot be made (the SVG unreadable, an image not written)."""
+
+
 _app: object = None  # the application made by `qt_app`, kept for the process's life
 
 
@@ -72,7 +76,7 @@ def render_png(svg: Path, size: int) -> bytes:
     qt_app()
     renderer = QtSvg.QSvgRenderer(str(svg))
     if not renderer.isValid():
-        raise SystemExit(f"icons: {svg} is not an SVG Qt can render")
+        raise IconError(f"{svg} is not an SVG Qt can render")
     image = QtGui.QImage(size, size, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(QtCore.Qt.GlobalColor.transparent)
     painter = QtGui.QPainter(image)
@@ -84,7 +88,7 @@ def render_png(svg: Path, size: int) -> bytes:
     buffer = QtCore.QBuffer(data)
     buffer.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
     if not image.save(buffer, "PNG"):
-        raise SystemExit(f"icons: could not encode the {size} px PNG")
+        raise IconError(f"could not encode the {size} px PNG")
     buffer.close()
     return bytes(data.data())
 
@@ -157,11 +161,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.svg.is_file():
         parser.error(f"no such SVG: {args.svg}")
-    if args.format == "bundle":
-        made = bundle_icon(args.out, svg=args.svg)
-    else:
-        WRITERS[args.format](args.svg, args.out)
-        made = args.out
+    try:
+        if args.format == "bundle":
+            made = bundle_icon(args.out, svg=args.svg)
+        else:
+            WRITERS[args.format](args.svg, args.out)
+            made = args.out
+    except IconError as error:
+        print(f"icons: {error}", file=sys.stderr)
+        return 1
     if made is not None:
         print(made)
     return 0

@@ -12,7 +12,11 @@ proved on Linux, for real and cheaply:
   `test_the_cli_shows_the_version`, `test_no_recipe_holds_a_version_of_its_own`);
 - the icons: packaging/icons.py renders the .ico (its entries parsed here and read back
   by Qt's own ICO reader), the macOS .iconset with the names iconutil requires, and the
-  hicolor sizes, from the one SVG (`test_the_icons_*`);
+  hicolor sizes (the .deb's too), from the one SVG, and refuses a missing or unreadable
+  one with a one-line reason (`test_the_icons_*`);
+- the shared PyInstaller spec compiles and takes from the Windows and macOS modules only
+  names they define, the version from `vault_app.__version__`
+  (`test_the_spec_uses_what_the_platform_modules_define`);
 - the Inno Setup script: takes its version from the build and refuses to build without
   it, names its output `vault-app-setup-<version>.exe`, its default inputs are where the
   build writes them, it starts the windowed twin the spec builds, its preprocessor and
@@ -20,10 +24,10 @@ proved on Linux, for real and cheaply:
 - the Windows version resource's numbers (`test_the_windows_version_numbers`);
 - macOS: the Info.plist keys serialise as a plist with the version, and make-dmg.sh parses
   and reads the version back from the app (`test_the_macos_recipe`);
-- the workflow: it parses, runs on tags v* and by hand, builds on the three runners,
-  every file it runs exists, torch is pinned as scripts/dev pins it and from the CPU index,
-  and the version every job uses is read from `vault_app.__version__`
-  (`test_the_workflow_*`).
+- the workflow: it parses, runs on tags v* and by hand, builds on the three runners (the
+  .deb on Debian 12, then its smoke test, tests/installers/), every file it runs exists,
+  torch is pinned as scripts/dev pins it and from the CPU index, and the version every
+  job uses is read from `vault_app.__version__` (`test_the_workflow_*`).
 """
 
 from __future__ import annotations
@@ -355,7 +359,11 @@ def test_the_workflow_builds_on_the_three_runners(workflow: dict[str, Any]) -> N
             if s.get("uses", "").startswith("actions/upload-artifact@")
         ]
         assert len(uploads) == 1 and uploads[0]["with"]["if-no-files-found"] == "error"
-    assert "scripts/dev package" in runs(jobs["linux"])
+    linux = "\n".join(runs(jobs["linux"]))
+    assert "scripts/dev package" in linux and "package)" in (REPO / "scripts" / "dev").read_text()
+    assert "tests/installers/test_deb.py" in linux  # the smoke test of the .deb
+    # the release the .deb's Depends are named for, as on the project's machine
+    assert jobs["linux"]["container"]["image"] == "debian:bookworm"
 
 
 def test_the_workflow_runs_files_that_exist(workflow: dict[str, Any]) -> None:
@@ -399,3 +407,48 @@ def test_the_workflow_reads_the_one_version(workflow: dict[str, Any]) -> None:
         check=True,
     )
     assert done.stdout.strip() == vault_app.__version__
+
+
+# --- the shared PyInstaller spec ---------------------------------------------------------
+
+
+def test_the_spec_uses_what_the_platform_modules_define() -> None:
+    """The spec (Python, run by PyInstaller on each runner) compiles, and every name it
+    takes from the Windows and macOS modules exists there: a typo would otherwise show
+    only on a runner this machine never is."""
+    import ast
+
+    spec = PACKAGING / "pyinstaller" / "vault-app.spec"
+    tree = ast.parse(spec.read_text(), str(spec))
+    modules = {
+        "windows_bundle": load_module(PACKAGING / "windows" / "windows_bundle.py"),
+        "macos_bundle": load_module(PACKAGING / "macos" / "macos_bundle.py"),
+    }
+    used = {
+        (node.value.id, node.attr)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in modules
+    }
+    assert {m for m, _ in used} == set(modules)
+    for module, name in sorted(used):
+        assert hasattr(modules[module], name), f"{module}.{name}"
+    assert "info_plist=macos_bundle.info_plist(VERSION)" in spec.read_text()
+    assert "VERSION = vault_app.__version__" in spec.read_text()
+
+
+def test_the_icons_refuse_an_unreadable_svg(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.svg"
+    bad.write_text("<svg")
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run(
+        [sys.executable, str(ICONS), "ico", str(tmp_path / "x.ico"), "--svg", str(bad)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert f"icons: {bad} is not an SVG Qt can render" in done.stderr
+    assert not (tmp_path / "x.ico").exists()
