@@ -24,6 +24,8 @@ proved on Linux, for real and cheaply:
 - the Windows version resource's numbers (`test_the_windows_version_numbers`);
 - macOS: the Info.plist keys serialise as a plist with the version, and make-dmg.sh parses
   and reads the version back from the app (`test_the_macos_recipe`);
+- packaging/smoke_bundle.py, the Windows and macOS jobs' check of their bundle, stops at
+  a wrong answer (`test_the_bundle_smoke_check_fails_on_a_wrong_version`);
 - the workflow: it parses, runs on tags v* and by hand, builds on the three runners (the
   .deb on Debian 12, then its smoke test, tests/installers/), every file it runs exists,
   torch is pinned as scripts/dev pins it and from the CPU index, and the version every
@@ -452,3 +454,19 @@ def test_the_icons_refuse_an_unreadable_svg(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert f"icons: {bad} is not an SVG Qt can render" in done.stderr
     assert not (tmp_path / "x.ico").exists()
+
+
+def test_the_bundle_smoke_check_fails_on_a_wrong_version(tmp_path: Path) -> None:
+    """packaging/smoke_bundle.py (the Windows and macOS jobs' check of their bundle; run by
+    hand on this machine against the Linux bundle) stops at the first wrong answer."""
+    impostor = tmp_path / "vault-app"
+    impostor.write_text("#!/bin/sh\necho 'vault-app 0.0.0.dev0'\n")
+    impostor.chmod(0o755)
+    script = str(PACKAGING / "smoke_bundle.py")
+    done = subprocess.run(
+        [sys.executable, script, str(impostor)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 1
+    assert f"--version says 'vault-app 0.0.0.dev0', not {vault_app.__version__}" in done.stderr
+    usage = subprocess.run([sys.executable, script], capture_output=True, text=True, check=False)
+    assert usage.returncode == 2 and "smoke_bundle.py EXECUTABLE" in usage.stderr
