@@ -14,7 +14,8 @@ A copy identical to a file of an installed Debian package is taken out again, an
 package becomes a dependency; a private copy of libX11 beside the system's libGL would
 load two of them into one process. `Depends` and `Recommends` are then found by
 inspection: `ldd` on every ELF file of the bundle, each library it resolves outside the
-bundle mapped to its package with `dpkg -S`. Files the app can run without (the GTK and
+bundle mapped to its package with `dpkg -S` (and libc6 at least the newest glibc symbol
+version they use). Files the app can run without (the GTK and
 portal themes, Wayland, input-method plugins) add `Recommends`, the rest `Depends`.
 The dpkg triggers of hicolor-icon-theme and desktop-file-utils refresh the icon cache and
 the menus: no maintainer scripts.
@@ -84,9 +85,9 @@ class DebError(RuntimeError):
 
 
 COMPRESSION = {
-    # the release: the smallest file, read by every dpkg (xz -6, about 2 min on 2 cores)
+    # the release: the smallest file, read by every dpkg (xz -6: minutes, 8 on 2 busy cores)
     "xz": ["-Zxz", "-z6"],
-    # tests: the same package in seconds, a quarter bigger (dpkg >= 1.21.18 reads zstd:
+    # tests: the same package in seconds, an eighth bigger (dpkg >= 1.21.18 reads zstd:
     # Debian 12, Ubuntu 22.04 and later)
     "fast": ["-Zzstd", "-z3"],
 }
@@ -164,11 +165,14 @@ def dependencies(app_dir: Path) -> tuple[set[str], set[str]]:
     required: set[str] = set()
     optional: set[str] = set()
     missing: list[str] = []
+    newest_glibc: tuple[int, ...] = (0,)
     for elf in elf_files(app_dir):
         relative = elf.relative_to(app_dir).as_posix()
         wanted = optional if any(fnmatch.fnmatch(relative, p) for p in OPTIONAL) else required
         resolved = _ldd(elf, env)
-        for soname in _needed(elf):
+        needed, glibc = _dynamic(elf)
+        newest_glibc = max(newest_glibc, glibc)
+        for soname in needed:
             target = resolved.get(soname)
             if target is not None and Path(target).resolve().is_relative_to(inside):
                 continue
@@ -184,15 +188,26 @@ def dependencies(app_dir: Path) -> tuple[set[str], set[str]]:
             wanted.add(owner)
     if missing:
         raise DebError("libraries not found on the build machine: " + ", ".join(missing))
-    return required, optional - required
+    recommended = optional - required
+    if "libc6" in required and newest_glibc > (0,):  # as dpkg-shlibdeps would say it
+        required = {*required - {"libc6"}, f"libc6 (>= {'.'.join(map(str, newest_glibc))})"}
+    return required, recommended
 
 
-def _needed(elf: Path) -> list[str]:
-    """The sonames `elf` links to directly (its dynamic section's NEEDED entries)."""
+def _dynamic(elf: Path) -> tuple[list[str], tuple[int, ...]]:
+    """The sonames `elf` links to directly (its NEEDED entries), and the newest glibc
+    symbol version it uses (GLIBC_2.x: the oldest libc6 it runs with)."""
     done = subprocess.run(
-        ["readelf", "--dynamic", "--wide", str(elf)], capture_output=True, text=True, check=True
+        ["readelf", "--dynamic", "--version-info", "--wide", str(elf)],
+        capture_output=True,
+        text=True,
+        check=True,
     )
-    return re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", done.stdout)
+    needed = re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", done.stdout)
+    versions = {
+        tuple(map(int, v.split("."))) for v in re.findall(r"GLIBC_(\d+(?:\.\d+)+)", done.stdout)
+    }
+    return needed, max(versions, default=(0,))
 
 
 def _ldd(elf: Path, env: dict[str, str]) -> dict[str, str]:

@@ -181,10 +181,9 @@ DROPPED = [
 
 
 def platform_excludes(platform: str = sys.platform) -> list[str]:
-    """Modules to leave out on `platform` besides `EXCLUDES` and `QT_EXCLUDES`."""
-    if platform.startswith("linux"):
-        return []
-    return ["uvloop"] if platform == "win32" else []
+    """Modules to leave out on `platform` besides `EXCLUDES` and `QT_EXCLUDES` (the
+    specs of other platforms add theirs here)."""
+    return ["uvloop"] if platform == "win32" else []  # uvicorn's optional loop: not on Windows
 
 
 def hidden_imports() -> list[str]:

@@ -6,10 +6,10 @@ PyInstaller bundle, then the `.deb`, zstd-compressed to save minutes), or taken 
 `VAULT_APP_DEB` (a `.deb` built earlier, e.g. the release's by `scripts/dev package`).
 
 Where it is installed (`VAULT_APP_SMOKE_ROOT`, default: `chroot` when this runs as root
-with debootstrap at hand, else `extract`):
+on Debian with debootstrap at hand, else `extract`):
 
-- `chroot`: a Debian minimal system (`debootstrap --variant=minbase`, the release this
-  machine runs) where apt installs the package and exactly what its `Depends` pull, no
+- `chroot`: a Debian minimal system (`debootstrap --variant=minbase`, the Debian release
+  this machine runs) where apt installs the package and exactly what its `Depends` pull, no
   `Recommends`: nothing else there, so a missing dependency fails here.
 - `extract`: `dpkg -x` into a folder, run on this machine's libraries.
 
@@ -17,14 +17,17 @@ Each command runs under `env -i` (HOME in a fresh folder, QT_QPA_PLATFORM=offscr
 explicitly, nothing else): `--version`, `init --demo`, `info --json`, a hybrid search
 (hits, and no notice: semantic search works from the export the bundle ships), the MCP
 handshake over stdio with the SDK's client, and the window for 10 s, closed by SIGTERM
-(exit status 0). Every stderr line must match `EXPECTED_STDERR` (as qutebrowser's release
-smoke test does): anything else fails the test.
+(exit status 0). In the bare root also: the dynamic linker finds every library of the
+bundle (the xcb plugin's too), and `apt remove` takes every file away. Every stderr
+line must match `EXPECTED_STDERR` (as qutebrowser's release smoke test does): anything
+else fails the test.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import fnmatch
 import json
 import os
 import re
@@ -103,7 +106,10 @@ def deb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     assert done.returncode == 0, done.stderr[-4000:]
     print(f"built the .deb in {time.perf_counter() - started:.0f} s", file=sys.stderr)
-    return Path(done.stdout.splitlines()[-1])
+    built = Path(done.stdout.splitlines()[-1])
+    for scratch in (out / "work", out / "dist" / "vault-app"):  # a gigabyte: keep the .deb only
+        shutil.rmtree(scratch)
+    return built
 
 
 def test_the_package_is_named_and_described_as_its_version(deb: Path) -> None:
@@ -114,8 +120,9 @@ def test_the_package_is_named_and_described_as_its_version(deb: Path) -> None:
     assert f"Version: {vault_app.__version__}\n" in fields
     depends = re.search(r"^Depends: (.*)$", fields, re.M)
     assert depends is not None
-    for needed in ("libc6", "libxcb1", "libfontconfig1", "libxkbcommon0", "libegl1"):
-        assert needed in depends[1].split(", ")
+    packages = {dependency.split(" ")[0] for dependency in depends[1].split(", ")}
+    assert {"libxcb1", "libfontconfig1", "libxkbcommon0", "libegl1"} <= packages
+    assert re.search(r"\blibc6 \(>= 2\.\d+\)", depends[1])  # the newest glibc symbol it uses
     listing = subprocess.run(
         ["dpkg-deb", "--contents", str(deb)], capture_output=True, text=True, check=True
     ).stdout
@@ -178,16 +185,20 @@ def _mode() -> str:
     if chosen:
         return chosen
     can = os.geteuid() == 0 and shutil.which("debootstrap") is not None
-    return "chroot" if can else "extract"
+    return "chroot" if can and _os_release().get("ID") == "debian" else "extract"
+
+
+def _os_release() -> dict[str, str]:
+    text = Path("/etc/os-release").read_text(encoding="utf-8")
+    return {
+        key: value.strip('"')
+        for key, _, value in (line.partition("=") for line in text.splitlines())
+    }
 
 
 def _release() -> str:
-    fields = dict(
-        line.split("=", 1)
-        for line in Path("/etc/os-release").read_text().splitlines()
-        if "=" in line
-    )
-    return fields.get("VERSION_CODENAME", "bookworm").strip('"') or "bookworm"
+    """The Debian release this machine runs (the package's Depends name its packages)."""
+    return _os_release().get("VERSION_CODENAME") or "bookworm"
 
 
 @contextlib.contextmanager
@@ -239,6 +250,54 @@ def installed(deb: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[I
     app = Installed(root, chroot=False, home=str(base / "home"))
     Path(app.home).mkdir()
     yield app
+
+
+def test_the_bare_root_has_every_library_the_bundle_links_to(installed: Installed) -> None:
+    """What `Depends` pulled is enough: in the bare root the dynamic linker finds every
+    library of every file of the bundle, the xcb platform plugin's too (the offscreen
+    runs below never load it); only the optional plugins (`build_deb.OPTIONAL`: their
+    libraries are `Recommends`, not installed here) may lack some."""
+    if not installed.chroot:
+        pytest.skip("the libraries of this machine, not of a bare root (extract mode)")
+    sys.path.insert(0, str(ROOT / "packaging" / "linux"))
+    import build_deb
+
+    app_dir = installed.root / build_deb.PREFIX
+    files = [
+        "/" + path.relative_to(installed.root).as_posix()
+        for path in build_deb.elf_files(app_dir)
+        if not any(
+            fnmatch.fnmatch(path.relative_to(app_dir).as_posix(), p) for p in build_deb.OPTIONAL
+        )
+    ]
+    assert any(f.endswith("/platforms/libqxcb.so") for f in files)
+    internal = f"/{build_deb.PREFIX}/_internal"
+    paths = f"{internal}:{internal}/PySide6/Qt/lib:{internal}/PySide6"
+    done = subprocess.run(
+        [
+            "chroot",
+            str(installed.root),
+            "env",
+            "-i",
+            f"LD_LIBRARY_PATH={paths}",
+            "/bin/sh",
+            "-c",
+            'for f in "$@"; do echo "== $f"; ldd "$f"; done',
+            "sh",
+            *files,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    file = ""
+    missing = []
+    for line in done.stdout.splitlines():
+        if line.startswith("== "):
+            file = line[3:]
+        elif "not found" in line:
+            missing.append(f"{file}: {line.strip()}")
+    assert missing == []
 
 
 def test_the_installed_command_runs_from_a_bare_environment(installed: Installed) -> None:
@@ -309,3 +368,22 @@ def test_the_installed_window_runs_offscreen_then_exits_cleanly_on_sigterm(
     assert window.returncode == 0, stderr
     assert unexpected(stderr) == [], stderr
     assert stdout == ""
+
+
+def test_the_package_removes_cleanly(installed: Installed) -> None:
+    """`apt remove vault-app` (last: the tests above use the installed package) takes
+    every file it installed away, and leaves the user's files alone."""
+    if not installed.chroot:
+        pytest.skip("apt runs in the bare root only (extract mode)")
+    removed = subprocess.run(
+        ["chroot", str(installed.root), "apt-get", "remove", "--yes", "vault-app"],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "DEBIAN_FRONTEND": "noninteractive"},
+        check=False,
+    )
+    assert removed.returncode == 0, removed.stdout + removed.stderr
+    for path in ("opt/vault-app", "usr/bin/vault-app", "usr/share/applications/vault-app.desktop"):
+        assert not (installed.root / path).exists() and not (installed.root / path).is_symlink()
+    assert not list((installed.root / "usr/share/icons/hicolor").rglob("vault-app.*"))
+    assert (installed.host(installed.home) / "demo" / ".vault").is_dir()
