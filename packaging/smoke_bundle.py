@@ -36,7 +36,12 @@ def bare_env(home: Path) -> dict[str, str]:
 
 def run(executable: Path, env: dict[str, str], *args: str) -> str:
     done = subprocess.run(
-        [str(executable), *args], env=env, capture_output=True, text=True, timeout=600
+        [str(executable), *args],
+        env=env,
+        capture_output=True,
+        encoding="utf-8",  # the CLI writes UTF-8 bytes, whatever the console's code page
+        errors="replace",
+        timeout=600,
     )
     if done.returncode != 0:
         raise SystemExit(f"smoke: {' '.join(args)}: exit {done.returncode}\n{done.stderr}")
