@@ -6,6 +6,9 @@
    time only) or found in the user's cache (`onnx_export.ensure_onnx_export`).
 2. The PyInstaller onedir bundle `DIR/vault-app/` (packaging/pyinstaller/vault-app.spec),
    which ships that export: semantic search in the bundle runs on ONNX Runtime, no torch.
+   On Windows and macOS its executable carries the icon, rendered from the SVG into the
+   work folder (`WORK/icons/vault-app.ico` or `.icns`: packaging/icons.py), and macOS
+   gets `DIR/vault-app.app` too.
 3. On Linux, `DIR/vault-app_<version>_amd64.deb` (packaging/linux/build_deb.py),
    xz-compressed; `--fast` compresses it with zstd instead (seconds, not minutes: the
    smoke test's build, tests/installers/test_deb.py).
@@ -34,7 +37,7 @@ def onnx_export_dir() -> Path:
     return onnx_export.ensure_onnx_export(embedding_model.resolve_model(None), notice=say)
 
 
-def build_bundle(dist: Path, work: Path, export: Path) -> Path:
+def build_bundle(dist: Path, work: Path, export: Path, icon: Path | None = None) -> Path:
     """PyInstaller on the spec; the onedir bundle `dist/vault-app/`."""
     command = [
         sys.executable,
@@ -48,6 +51,7 @@ def build_bundle(dist: Path, work: Path, export: Path) -> Path:
         f"--workpath={work}",
         "--",
         f"--onnx-export={export}",
+        *([f"--icon={icon}"] if icon is not None else []),
     ]
     path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     env = {**os.environ, "PYTHONPATH": path}
@@ -72,7 +76,12 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     export = onnx_export_dir()
     say(f"ONNX export: {export} ({time.perf_counter() - started:.1f} s)")
-    bundle = build_bundle(args.dist.resolve(), args.work.resolve() / "pyinstaller", export)
+    sys.path.insert(0, str(HERE))
+    import icons
+
+    icon = icons.bundle_icon(args.work.resolve())  # None on Linux: the .deb has hicolor's
+    work = args.work.resolve() / "pyinstaller"
+    bundle = build_bundle(args.dist.resolve(), work, export, icon)
     say(f"bundle: {bundle} ({time.perf_counter() - started:.1f} s)")
     artifacts = [bundle]
     if sys.platform.startswith("linux") and not args.no_deb:

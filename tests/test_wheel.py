@@ -22,9 +22,21 @@ Variants thought of, and where they are covered (all here):
   `importlib.resources`) are in the wheel byte for byte, and the installed scan loads
   them and flags an attack (`test_the_wheel_ships_the_injection_rules`).
 
-The build copies the sources to a temporary folder first (pip builds in-tree, and would
-leave `build/` and an egg-info in the checkout), offline and without build isolation
-(setuptools from the running environment): a few seconds.
+And for the people who install with pipx (issue 15), the sdist and the installed wheel:
+
+- the sdist holds every file of the package, modules and data (icons, demo text, rules,
+  prompts, the int8 dots graph), byte for byte, with pyproject.toml, the README and a
+  PKG-INFO of the package's version (`test_the_sdist_holds_what_a_build_needs`);
+- the sdist unpacked alone builds the same wheel, file for file and byte for byte, as the
+  checkout (`test_a_wheel_built_from_the_sdist_is_the_checkouts`);
+- the wheel installs into a fresh virtualenv with `--no-deps`, its `vault-app --version`,
+  its metadata's version and `vault_app.__version__` agree
+  (`test_the_wheel_installs_into_a_fresh_venv`).
+
+The builds run the README's commands (`pip wheel --no-deps --no-build-isolation`, and
+setuptools' `build_meta.build_sdist` for the sdist: `python -m build` is not installed
+here) on a copy of the sources in a temporary folder (a build writes `build/` and an
+egg-info in-tree), offline, with setuptools from the running environment: a few seconds.
 """
 
 from __future__ import annotations
@@ -33,10 +45,14 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
+import tarfile
 import zipfile
 from pathlib import Path
 
 import pytest
+
+import vault_app
 
 REPO = Path(__file__).resolve().parents[1]
 RESOURCES = REPO / "vault_app" / "resources"
@@ -45,17 +61,11 @@ SEARCH_DATA = REPO / "vault_app" / "search" / "data"
 CORE_DATA = REPO / "vault_app" / "core" / "data"
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    source = tmp_path_factory.mktemp("source")
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy2(REPO / name, source / name)
-    shutil.copytree(
-        REPO / "vault_app",
-        source / "vault_app",
-        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
-    )
-    out = tmp_path_factory.mktemp("wheel")
+PIP_ENV = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+
+
+def build_wheel(source: Path, out: Path) -> Path:
+    """The README's wheel command: pip, offline, no build isolation, no dependencies."""
     subprocess.run(
         [
             sys.executable,
@@ -73,10 +83,29 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
         check=True,
         capture_output=True,
         timeout=120,
-        env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"},
+        env=PIP_ENV,
     )
     [built] = out.glob("vault_app-*.whl")
     return built
+
+
+def copy_source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """What a build reads from the checkout, copied: pip and setuptools build in-tree
+    (`build/`, an egg-info), and each build gets a tree of its own."""
+    source = tmp_path_factory.mktemp("source")
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, source / name)
+    shutil.copytree(
+        REPO / "vault_app",
+        source / "vault_app",
+        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
+    )
+    return source
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_wheel(copy_source(tmp_path_factory), tmp_path_factory.mktemp("wheel"))
 
 
 def test_the_wheel_ships_the_icon(wheel: Path) -> None:
@@ -204,3 +233,135 @@ def test_the_wheel_ships_the_injection_rules(wheel: Path, tmp_path: Path) -> Non
     _, count, shown = run_installed(probe, site, tmp_path)
     assert int(count) > 30
     assert shown == "[BLOCKED: instruction override — asks to ignore previous instructions]"
+
+
+def build_sdist(source: Path, out: Path) -> Path:
+    """The README's sdist command: setuptools' PEP 517 backend called directly, offline
+    (`python -m build --sdist` does the same in an isolated environment it downloads)."""
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"from setuptools import build_meta as b; b.build_sdist({str(out)!r})",
+        ],
+        cwd=source,
+        check=True,
+        capture_output=True,
+        timeout=120,
+        env=PIP_ENV,
+    )
+    [built] = out.glob("vault_app-*.tar.gz")
+    return built
+
+
+@pytest.fixture(scope="module")
+def sdist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_sdist(copy_source(tmp_path_factory), tmp_path_factory.mktemp("sdist"))
+
+
+def checkout_package_files() -> list[str]:
+    """Every file of the package in the checkout: modules and package data alike."""
+    return sorted(
+        p.relative_to(REPO).as_posix()
+        for p in (REPO / "vault_app").rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
+    )
+
+
+def test_the_sdist_holds_what_a_build_needs(sdist: Path) -> None:
+    """Every file of the package (modules, icons, demo text, rules, prompts, the int8 dots
+    graph) is in the sdist, with pyproject.toml and the README the metadata reads."""
+    top = f"vault_app-{vault_app.__version__}"
+    assert sdist.name == f"{top}.tar.gz"
+    with tarfile.open(sdist) as archive:
+        members = {m.name: m for m in archive.getmembers() if m.isfile()}
+        shipped = sorted(
+            n.removeprefix(top + "/") for n in members if n.startswith(f"{top}/vault_app/")
+        )
+        assert shipped == checkout_package_files()
+        for name in (
+            "vault_app/resources/icons/vault-app.svg",
+            "vault_app/search/data/int8_dots.onnx",
+        ):
+            assert name in shipped
+        for name in shipped:
+            member = archive.extractfile(members[f"{top}/{name}"])
+            assert member is not None and member.read() == (REPO / name).read_bytes(), name
+        assert {f"{top}/pyproject.toml", f"{top}/README.md", f"{top}/PKG-INFO"} <= set(members)
+        info = archive.extractfile(members[f"{top}/PKG-INFO"])
+        assert info is not None
+        assert f"\nVersion: {vault_app.__version__}\n" in info.read().decode()
+
+
+def test_a_wheel_built_from_the_sdist_is_the_checkouts(
+    sdist: Path, wheel: Path, tmp_path: Path
+) -> None:
+    """A pipx user's install path: the sdist unpacked alone (no checkout) builds a wheel
+    with the same files, byte for byte, as the wheel built from the checkout."""
+    with tarfile.open(sdist) as archive:
+        archive.extractall(tmp_path / "unpacked", filter="data")
+    [unpacked] = (tmp_path / "unpacked").iterdir()
+    rebuilt = build_wheel(unpacked, tmp_path / "wheel")
+    assert rebuilt.name == wheel.name
+    with zipfile.ZipFile(wheel) as ours, zipfile.ZipFile(rebuilt) as theirs:
+        assert sorted(ours.namelist()) == sorted(theirs.namelist())
+        for name in ours.namelist():
+            assert ours.read(name) == theirs.read(name), name
+
+
+def test_the_wheel_installs_into_a_fresh_venv(wheel: Path, tmp_path: Path) -> None:
+    """`pip install --no-deps` of the wheel into a new virtualenv gives the `vault-app`
+    command, and its `--version`, the installed metadata's version and the package's
+    `__version__` are the one number. The venv borrows the running environment's
+    packages for the dependencies (a .pth line, read after its own site-packages: the
+    installed vault_app is the one imported), so nothing is downloaded."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    install = [sys.executable, "-m", "pip", "--python", str(python), "install"]
+    subprocess.run(
+        [*install, "--no-deps", "--no-index", "-q", str(wheel)],
+        check=True,
+        capture_output=True,
+        timeout=120,
+        env=PIP_ENV,
+    )
+    ask = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    site = Path(
+        subprocess.run(
+            [python, "-c", ask], capture_output=True, text=True, check=True
+        ).stdout.strip()
+    )
+    outer = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    (site / "zz_borrowed_dependencies.pth").write_text("\n".join(sorted(outer)) + "\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    command = venv / ("Scripts/vault-app.exe" if os.name == "nt" else "bin/vault-app")
+    shown = subprocess.run(
+        [command, "--version"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    assert shown.stdout.strip() == f"vault-app {vault_app.__version__}"
+    probe = (
+        "import importlib.metadata as m, vault_app\n"
+        "d = m.distribution('vault-app')\n"
+        "print(vault_app.__file__)\n"
+        "print(d.locate_file('vault_app/__init__.py'))\n"
+        "print(d.version, vault_app.__version__)\n"
+    )
+    done = subprocess.run(
+        [python, "-c", probe],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    imported, located, versions = done.stdout.splitlines()
+    assert Path(imported).is_relative_to(site) and Path(located) == Path(imported)
+    assert versions == f"{vault_app.__version__} {vault_app.__version__}"

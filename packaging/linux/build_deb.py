@@ -30,6 +30,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -39,7 +40,6 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 DESKTOP = HERE / "vault-app.desktop"
 ICON_SVG = ROOT / "vault_app" / "resources" / "icons" / "vault-app.svg"
-ICON_SIZES = (16, 22, 24, 32, 48, 64, 128, 256, 512)
 SYSTEM_LIB_DIRS = (
     Path("/lib/x86_64-linux-gnu"),
     Path("/usr/lib/x86_64-linux-gnu"),
@@ -253,29 +253,14 @@ def package_of(path: Path) -> str | None:
 
 
 def install_icons(hicolor: Path) -> None:
-    """The SVG as `scalable`, and PNGs rendered from it at `ICON_SIZES` (Qt's SVG renderer)."""
-    from PySide6 import QtCore, QtGui, QtSvg
+    """The SVG as `scalable`, and PNGs rendered from it at the hicolor sizes (Qt's SVG
+    renderer: packaging/icons.py, which renders the Windows and macOS icons too)."""
+    sys.path.insert(0, str(HERE.parent))
+    import icons
 
-    if QtGui.QGuiApplication.instance() is None:  # fonts and painting need one
-        app = QtGui.QGuiApplication(["build_deb", "-platform", "offscreen"])
-        app.setObjectName("build_deb")
-    scalable = hicolor / "scalable" / "apps"
-    scalable.mkdir(parents=True)
-    shutil.copyfile(ICON_SVG, scalable / f"{PACKAGE}.svg")
-    renderer = QtSvg.QSvgRenderer(str(ICON_SVG))
-    if not renderer.isValid():
-        raise DebError(f"{ICON_SVG} is not a valid SVG file")
-    for size in ICON_SIZES:
-        image = QtGui.QImage(size, size, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
-        image.fill(QtCore.Qt.GlobalColor.transparent)
-        painter = QtGui.QPainter(image)
-        painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
-        renderer.render(painter, QtCore.QRectF(0, 0, size, size))
-        painter.end()
-        folder = hicolor / f"{size}x{size}" / "apps"
-        folder.mkdir(parents=True)
-        if not image.save(str(folder / f"{PACKAGE}.png"), "PNG"):
-            raise DebError(f"cannot write the {size}x{size} icon")
+    if not ICON_SVG.is_file():
+        raise DebError(f"{ICON_SVG} is missing")
+    icons.write_hicolor(ICON_SVG, hicolor)
 
 
 def normalise_modes(stage: Path) -> None:
