@@ -13,7 +13,7 @@ One module per command group, each declaring its commands' arguments beside the 
 (`register`); this module builds the parser from them and maps failures to exit statuses:
 
     vaults      init, info, doctor          the vault as a whole
-    entities    entities, show, related, entity create|archive
+    entities    entities, show, related, entity create|archive|unarchive
     facts       fact add|supersede|access|history|show
     decay       decay, synthesize           tiers, and summaries rewritten from them
     daily       daily append|show

@@ -13,7 +13,8 @@ Undo never deletes a fact (spec §3):
 * save summary / document → undo writes the previous text back, but only if the file is
   still what this window wrote (expected hash); otherwise the undo is refused, in words;
 * append daily entry → undo takes exactly that entry back out (others' entries stay);
-* create entity → undo archives it (moved, not removed); archive → undo moves it back.
+* create entity → undo archives it (moved, not removed); archive → undo moves it back;
+  unarchive → undo moves it back into archives/.
 
 A step that fails is reported through `session.error` and marks its command obsolete, so
 the stack drops it instead of undoing something that never happened.
@@ -264,6 +265,31 @@ class ArchiveEntity(VaultCommand):
         v.restore_entity(self.archived, self.address)
 
 
+class UnarchiveEntity(VaultCommand):
+    """Move an archived entity back out (where it came from, or under `category`);
+    undo moves it back into archives/ at its old place."""
+
+    moves_entities = True
+
+    def __init__(self, session: Session, address: str, category: str | None, **kw: Any) -> None:
+        super().__init__(session, f"Unarchive {_title(address)}", entities=(address,), **kw)
+        self.address = address
+        self.category = category
+        self.back_to: layout.EntityRef | None = None
+
+    def first(self, v: vault.Vault) -> layout.EntityRef:
+        self.back_to = v.unarchive_entity(self.address, self.category)
+        return self.back_to
+
+    def again(self, v: vault.Vault) -> None:
+        assert self.back_to is not None
+        v.unarchive_entity(self.address, self.back_to.category)
+
+    def back(self, v: vault.Vault) -> None:
+        assert self.back_to is not None
+        v.restore_entity(self.back_to, self.address)
+
+
 class Synthesize(VaultCommand):
     """Rewrite summaries from their facts; undo writes each previous summary back."""
 
@@ -425,6 +451,18 @@ def archive_entity(
     on_error: ErrorCallback | None = None,
 ) -> ArchiveEntity:
     return _push(session, ArchiveEntity(session, address, on_done=on_done, on_error=on_error))
+
+
+def unarchive_entity(
+    session: Session,
+    address: str,
+    category: str | None = None,
+    *,
+    on_done: Callback | None = None,
+    on_error: ErrorCallback | None = None,
+) -> UnarchiveEntity:
+    command = UnarchiveEntity(session, address, category, on_done=on_done, on_error=on_error)
+    return _push(session, command)
 
 
 def synthesize(

@@ -22,6 +22,7 @@ from typing import Any
 from PySide6 import QtCore, QtGui
 
 from vault_app.core import layout, memory, models, vault
+from vault_app.ui import themes
 from vault_app.ui.models.base import NODE_ROLE, ReadOnlyColumns, disabled_text
 
 Qt = QtCore.Qt
@@ -38,6 +39,31 @@ CATEGORY_TITLES = {
     "archives": "Archives",
 }
 AGENT_DOCUMENTS = ("TACIT.md", "CONTEXT.md")
+
+
+LOADING = "…"  # a count cell while the vault is being scanned (not a misleading 0)
+_ICONS: dict[str, QtGui.QImage] = {}
+
+
+def warning_icon() -> QtGui.QImage:
+    """A red warning triangle for rows whose files cannot be read (drawn once; an image,
+    which needs no GUI application, so the model works headless in tests too)."""
+    icon = _ICONS.get("warning")
+    if icon is None:
+        icon = QtGui.QImage(16, 16, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
+        icon.fill(QtCore.Qt.GlobalColor.transparent)
+        painter = QtGui.QPainter(icon)
+        painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+        painter.setPen(QtCore.Qt.PenStyle.NoPen)
+        painter.setBrush(QtGui.QColor(PROBLEM_COLOUR))
+        corners = [QtCore.QPointF(8, 1), QtCore.QPointF(15.5, 14.5), QtCore.QPointF(0.5, 14.5)]
+        painter.drawPolygon(QtGui.QPolygonF(corners))
+        painter.setBrush(QtGui.QColor("#ffffff"))
+        painter.drawRect(QtCore.QRectF(7.25, 5, 1.5, 5.5))
+        painter.drawEllipse(QtCore.QRectF(7.1, 11.5, 1.8, 1.8))
+        painter.end()
+        _ICONS["warning"] = icon
+    return icon
 
 
 @dataclass(frozen=True)
@@ -196,7 +222,7 @@ class _TreeBuilder:
             self._problems(self.scan.problems)
         self._sort(root)
         _total(root)
-        if self.scan is not None and not self.scan.counted:  # a listing: counts unknown yet
+        if self.scan is None or not self.scan.counted:  # loading, a listing: counts unknown
             for item in root.walk():
                 item.counts = None
         return root
@@ -349,6 +375,7 @@ class SidebarModel(ReadOnlyColumns, QtCore.QAbstractItemModel):
         super().__init__(parent)
         self._tree = _Tree(_TreeBuilder(scan, _agents(scan, agents)).build())
         self._retired: list[Any] = []
+        self.loading = scan is None or not scan.counted  # counts shown as "…" meanwhile
 
     # -- building -------------------------------------------------------------------------
 
@@ -382,6 +409,7 @@ class SidebarModel(ReadOnlyColumns, QtCore.QAbstractItemModel):
     ) -> None:
         """Show a new scan: precise row inserts/removals, dataChanged for changed rows."""
         fresh: _Tree = tree if tree is not None else self.build(scan, agents, against=self._tree)
+        self.loading = not scan.counted
         # Rows taken out stay alive (until the next update) rather than be freed at once:
         # Qt may still look at them, through their index, before endRemoveRows and
         # endResetModel (rows link to their parent weakly, so nothing else holds them).
@@ -580,12 +608,18 @@ class SidebarModel(ReadOnlyColumns, QtCore.QAbstractItemModel):
         if role == Role.DisplayRole:
             if column == 0:
                 return item.node.name
-            return None if item.counts is None else item.counts[column - 1]
+            if item.counts is None:
+                return LOADING if self.loading and item.own is not None else None
+            return item.counts[column - 1]
+        if role == Role.DecorationRole and column == 0 and item.problem:
+            return warning_icon()
         if role == Role.ToolTipRole:
+            if column > 0 and item.counts is None and self.loading:
+                return "Counting the facts…"
             return item.problem or item.tooltip or None
         if role == Role.ForegroundRole:
             if item.problem:
-                return QtGui.QBrush(QtGui.QColor(PROBLEM_COLOUR))
+                return QtGui.QBrush(themes.error_colour(QtGui.QGuiApplication.palette()))
             if item.dimmed:
                 return QtGui.QBrush(disabled_text())
             return None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import models
+from vault_app.ui import themes
 from vault_app.ui.models.base import TIER_COLOURS, TIER_ROLE, draw_item_frame
 
 Qt = QtCore.Qt
@@ -13,17 +14,8 @@ Index = QtCore.QModelIndex | QtCore.QPersistentModelIndex
 
 
 def badge_text_colour(background: QtGui.QColor) -> QtGui.QColor:
-    """Dark text on light pills, white on dark ones (relative luminance)."""
-
-    def channel(value: float) -> float:
-        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
-
-    lum = (
-        0.2126 * channel(background.redF())
-        + 0.7152 * channel(background.greenF())
-        + 0.0722 * channel(background.blueF())
-    )
-    return QtGui.QColor("#1a1a1a") if lum > 0.3 else QtGui.QColor("#ffffff")
+    """Near-black or white on a pill, whichever contrasts more (`themes.text_on`)."""
+    return themes.text_on(background)
 
 
 class TierBadgeDelegate(QtWidgets.QStyledItemDelegate):
