@@ -166,10 +166,10 @@ class DailyView(QtWidgets.QWidget):
         self.calendar.selectionChanged.connect(self._on_selection)
 
         self.earlier_button = self._button(
-            "◀ Earlier note", "Go to the closest earlier day with notes (Alt+Left)", "Alt+Left"
+            "◀ Earlier note", "Go to the closest earlier day with notes (Alt+PgUp)", "Alt+PgUp"
         )
         self.later_button = self._button(
-            "Later note ▶", "Go to the closest later day with notes (Alt+Right)", "Alt+Right"
+            "Later note ▶", "Go to the closest later day with notes (Alt+PgDown)", "Alt+PgDown"
         )
         self.today_button = self._button("Today", "Go to today (Alt+Home)", "Alt+Home")
         self.earlier_button.clicked.connect(lambda: self._step(-1))

@@ -35,21 +35,25 @@ from vault_app.ui import (
     activity_page,
     agent_page,
     commands,
+    context_menus,
     daily,
     dashboard,
     dialogs,
     documents,
     entity_page,
+    facts_table,
     heartbeat_runner,
+    menus,
     models,
+    navigation,
     recent_vaults,
     review_page,
     search_panel,
     session,
     settings,
+    sidebar_view,
     status_bar,
     switcher,
-    themes,
 )
 from vault_app.ui import (
     live as live_module,
@@ -94,7 +98,12 @@ class MainWindow(QtWidgets.QMainWindow):
         self._build_sidebar()
         self._build_pages()
         self._build_search_dock()
-        self._build_actions()
+        self.navigator = navigation.Navigator(self, self.open_place)
+        self._add_fact_next = False  # Ctrl+N away from an entity: add once one is chosen
+        self.commands = menus.add_window_commands(self)
+        self._name_actions()
+        self._route_page_keys()
+        context_menus.install(self)
         self.status = status_bar.VaultStatusBar(target.root)
         self.setStatusBar(self.status)
         # the labels the status bar shows (read by tests and benchmarks)
@@ -120,27 +129,33 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _build_sidebar(self) -> None:
         self.sidebar_model = models.SidebarModel(parent=self)
-        self.sidebar = QtWidgets.QTreeView()
-        self.sidebar.setObjectName("sidebar")
-        self.sidebar.setModel(self.sidebar_model)
-        self.sidebar.setUniformRowHeights(True)
-        self.sidebar.setAlternatingRowColors(False)
-        self.sidebar.setAccessibleName("Vault contents")
-        header = self.sidebar.header()
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)
-        # Count columns get a fixed width that fits five digits: measuring them to their
-        # contents would re-read thousands of rows after every scan of a big vault
-        digits = self.sidebar.fontMetrics().horizontalAdvance("00000") + 8
-        self.sidebar.setMinimumWidth(4 * digits + 140)  # room for names beside the counts
-        for column in range(1, self.sidebar_model.columnCount()):
-            header.setSectionResizeMode(column, QtWidgets.QHeaderView.ResizeMode.Fixed)
-            header.resizeSection(column, digits)
-        # the first entities arrive as a reset (models.SidebarModel.update): open the
-        # top rows again then
-        self.sidebar_model.modelReset.connect(lambda: self.sidebar.expandToDepth(0))
+        self.sidebar = sidebar_view.SidebarView(self.sidebar_model, self.store)
         self.sidebar.selectionModel().currentChanged.connect(self._on_sidebar_current)
         self.sidebar.activated.connect(self._on_sidebar_current)
+
+    def _name_actions(self) -> None:
+        """The window's actions as attributes (read by tests, benchmarks and other parts)."""
+        c = self.commands
+        self.recent_menu = c.menu("File/Open &recent")
+        self.settings_action, self.undo_action, self.redo_action = (
+            c["settings"],
+            c["undo"],
+            c["redo"],
+        )
+        self.add_fact_action, self.new_entity_action = c["add_fact"], c["new_entity"]
+        self.switcher_action, self.search_action = c["quick_switcher"], c["search"]
+        self.dashboard_action, self.review_action = c["dashboard"], c["review"]
+        self.activity_action = c["activity"]
+
+    def _route_page_keys(self) -> None:
+        """The window owns the keys of the view commands (`menus.Commands.add_view`)."""
+        for number in range(self.pages.count()):
+            self.commands.take_keys(self.pages.widget(number))
+        self.pages.widgetAdded.connect(lambda n: self.commands.take_keys(self.pages.widget(n)))
+        self.pages.currentChanged.connect(self.commands.refresh)
+        app = QtWidgets.QApplication.instance()
+        if isinstance(app, QtWidgets.QApplication):
+            app.focusChanged.connect(self.commands.refresh)
 
     def _build_pages(self) -> None:
         self.pages = QtWidgets.QStackedWidget()
@@ -159,6 +174,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.dashboard.openFact.connect(self.open_fact)
         self.review = review_page.ReviewPage(self.session)  # made now: its count is the badge
         self.review.pending.connect(self._show_review_count)
+        self.facts_table = facts_table.FactsTable(self.entity_view.table, self.store)
         self.activity = activity_page.ActivityPage(self.session)
         self.activity.openEntity.connect(self.open_entity)
         self.activity.openFact.connect(self.open_fact)
@@ -196,112 +212,6 @@ class MainWindow(QtWidgets.QMainWindow):
         )
         self.addDockWidget(QtCore.Qt.DockWidgetArea.RightDockWidgetArea, self.search_dock)
         self.search_dock.hide()
-
-    def _action(
-        self,
-        text: str,
-        slot: Any,
-        shortcut: QtGui.QKeySequence | str | QtGui.QKeySequence.StandardKey | None = None,
-        tip: str | None = None,
-    ) -> QtGui.QAction:
-        action = QtGui.QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(QtGui.QKeySequence(shortcut))
-        if tip:
-            action.setStatusTip(tip)
-            action.setToolTip(tip)
-        action.triggered.connect(slot)
-        self.addAction(action)
-        return action
-
-    def _build_actions(self) -> None:
-        keys = QtGui.QKeySequence.StandardKey
-        bar = self.menuBar()
-        file_menu = bar.addMenu("&File")
-        file_menu.addAction(self._action("&New vault…", self.new_vault, None, "Create a vault"))
-        file_menu.addAction(
-            self._action("&Open vault…", self.choose_vault, keys.Open, "Open another vault")
-        )
-        self.recent_menu = file_menu.addMenu("Open &recent")
-        self.recent_menu.aboutToShow.connect(
-            lambda: recent_vaults.fill_menu(self.recent_menu, self.store, self.switch_vault)
-        )
-        file_menu.addSeparator()
-        self.settings_action = self._action(
-            "&Settings…", self.open_settings, "Ctrl+,", "Decay, synthesis, search, theme"
-        )
-        file_menu.addAction(self.settings_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self._action("&Quit", self.close, keys.Quit))
-
-        edit = bar.addMenu("&Edit")
-        self.undo_action = self.session.undo_stack.createUndoAction(self, "&Undo")
-        self.undo_action.setShortcut(QtGui.QKeySequence(keys.Undo))
-        self.redo_action = self.session.undo_stack.createRedoAction(self, "&Redo")
-        self.redo_action.setShortcuts([QtGui.QKeySequence(keys.Redo), QtGui.QKeySequence("Ctrl+Y")])
-        edit.addAction(self.undo_action)
-        edit.addAction(self.redo_action)
-        edit.addSeparator()
-        self.add_fact_action = self._action(
-            "Add &fact…", self.add_fact, None, "Add a fact to the entity shown (Ctrl+N)"
-        )
-        edit.addAction(self.add_fact_action)
-        self.new_entity_action = self._action(
-            "New &entity…", self.new_entity, "Ctrl+Shift+N", "Create an entity"
-        )
-        edit.addAction(self.new_entity_action)
-
-        go = bar.addMenu("&Go")
-        self.switcher_action = self._action(
-            "&Quick switcher…", self.quick_switch, "Ctrl+P", "Jump to an entity, agent or day"
-        )
-        go.addAction(self.switcher_action)
-        self.search_action = self._action(
-            "&Search…", self.show_search, "Ctrl+Shift+F", "Search facts, summaries, daily notes"
-        )
-        go.addAction(self.search_action)
-        self.dashboard_action = self._action(
-            "&Decay dashboard", self.show_dashboard, "Ctrl+Shift+D", "Tiers, facts going cold"
-        )
-        go.addAction(self.dashboard_action)
-        self.review_action = self._action(
-            "&Review queue", self.show_review, "Ctrl+Shift+R", "Agent writes held back by the scan"
-        )
-        review_page.show_badge(self.review_action, None)
-        go.addAction(self.review_action)
-        self.activity_action = self._action(
-            "&Activity", self.show_activity, "Ctrl+Shift+L", "Heartbeat runs; who wrote what"
-        )
-        go.addAction(self.activity_action)
-        go.addAction(self._action("&Principles", self.show_principles, None, "global/AGENTS.md"))
-        go.addAction(self._action("Global &daily notes", lambda: self.open_daily("global", None)))
-        go.addSeparator()
-        go.addAction(self._action("Focus the &sidebar", self.sidebar.setFocus, "Ctrl+1"))
-
-        view = bar.addMenu("&View")
-        view.addAction(self.search_dock.toggleViewAction())
-        theme_menu = view.addMenu("&Theme")
-        group = QtGui.QActionGroup(self)
-        current = settings.AppSettings.load(self.store).theme
-        for name in themes.THEMES:
-            action = theme_menu.addAction(name.title())
-            action.setCheckable(True)
-            action.setChecked(name == current)
-            action.triggered.connect(lambda _=False, n=name: self.set_theme(n))
-            group.addAction(action)
-        view.addAction(self._action("&Rescan the vault", self.session.rescan, keys.Refresh))
-
-        help_menu = bar.addMenu("&Help")
-        help_menu.addAction(self._action("&About vault-app", self.about))
-
-        tools = self.addToolBar("Main")
-        tools.setObjectName("mainToolbar")
-        tools.setMovable(False)
-        tools.setToolButtonStyle(QtCore.Qt.ToolButtonStyle.ToolButtonTextOnly)
-        tools.addActions([self.undo_action, self.redo_action])
-        tools.addSeparator()
-        tools.addActions([self.new_entity_action, self.switcher_action, self.search_action])
-        tools.addActions([self.dashboard_action, self.review_action, self.activity_action])
 
     # -- loading ------------------------------------------------------------------------
 
@@ -440,9 +350,12 @@ class MainWindow(QtWidgets.QMainWindow):
         elif node.kind == "daily":
             self.open_daily(node.scope, None, select=False)
         elif node.kind in ("agent", "workspace") and node.agent:
-            self._agent_page(node.agent).show_tab("context" if node.kind == "agent" else "")
+            tab = "context" if node.kind == "agent" else ""
+            self._agent_page(node.agent).show_tab(tab)
+            self.navigator.visit(("agent", node.agent, tab))
         elif node.kind == "document" and node.agent and node.document:
             self._agent_page(node.agent).show_tab(node.document)
+            self.navigator.visit(("agent", node.agent, node.document))
 
     def _select_in_sidebar(self, address: str) -> None:
         self._select_index(self.sidebar_model.index_for_address(address))
@@ -465,6 +378,7 @@ class MainWindow(QtWidgets.QMainWindow):
         the sidebar."""
         page = self._agent_page(agent)
         page.show_tab(tab)
+        self.navigator.visit(("agent", agent, tab))
         kinds = {"daily": ("daily", None), "context": ("agent", None)}
         kind, document = kinds.get(tab, ("document", tab))
         self._select_node(lambda n: n.kind == kind and n.agent == agent and n.document == document)
@@ -473,6 +387,7 @@ class MainWindow(QtWidgets.QMainWindow):
     def _show_entity(self, address: str, fact_id: str | None = None) -> None:
         self.entity_view.show_entity(address, select_fact=fact_id)
         self.pages.setCurrentWidget(self.entity_view)
+        self.navigator.visit(("entity", address))
 
     def open_entity(self, address: str) -> None:
         self._select_in_sidebar(address)
@@ -491,6 +406,7 @@ class MainWindow(QtWidgets.QMainWindow):
                 self.pages.addWidget(self._global_daily)
             view = self._global_daily
             self.pages.setCurrentWidget(view)
+            self.navigator.visit(("daily", layout.GLOBAL_SCOPE))
         else:
             view = self.show_agent(scope.removeprefix("agent:"), "daily").daily
         if day is not None:
@@ -507,18 +423,35 @@ class MainWindow(QtWidgets.QMainWindow):
     def show_principles(self) -> None:
         self._select_node(lambda n: n.kind == "principles")
         self.pages.setCurrentWidget(self.principles)
+        self.navigator.visit(("page", "principles"))
 
     def show_dashboard(self) -> None:
         self._select_index(QtCore.QModelIndex())
         self.pages.setCurrentWidget(self.dashboard)
+        self.navigator.visit(("page", "dashboard"))
 
     def show_review(self) -> None:
         self._select_index(QtCore.QModelIndex())
         self.pages.setCurrentWidget(self.review)
+        self.navigator.visit(("page", "review"))
 
     def show_activity(self) -> None:
         self._select_index(QtCore.QModelIndex())
         self.pages.setCurrentWidget(self.activity)
+        self.navigator.visit(("page", "activity"))
+
+    def open_place(self, place: navigation.Place) -> None:
+        """Reopen a place of the history (Back/Forward): ("entity", address), ("agent",
+        agent, tab), ("daily", scope), ("page", name) calls `show_<name>`."""
+        kind, *rest = place
+        if kind == "entity":
+            self.open_entity(rest[0])
+        elif kind == "agent":
+            self.show_agent(rest[0], rest[1])
+        elif kind == "daily":
+            self.open_daily(rest[0], None)
+        elif kind == "page":
+            getattr(self, f"show_{rest[0]}")()
 
     def _show_review_count(self, count: int) -> None:
         review_page.show_badge(self.review_action, count)
@@ -535,7 +468,14 @@ class MainWindow(QtWidgets.QMainWindow):
         self.switcher.popup()
 
     def _on_switch(self, kind: str, payload: Any) -> None:
+        add_fact, self._add_fact_next = self._add_fact_next, False
+        self.switcher_for_fact(False)
         if kind == "entity":
+            if add_fact:  # the dialog once the entity is read (its Add fact is enabled)
+                self.entity_view.loaded.connect(
+                    lambda _address: self.entity_view.add_fact(),
+                    QtCore.Qt.ConnectionType.SingleShotConnection,
+                )
             self.open_entity(str(payload))
         elif kind == "agent":
             self.show_agent(str(payload), "context")
@@ -548,16 +488,45 @@ class MainWindow(QtWidgets.QMainWindow):
                 self.show_principles()
             else:
                 self.show_agent(agent, name)
+        self.focus_page()
+
+    def focus_page(self) -> None:
+        """Put the keyboard in the page shown (after the switcher): the facts table of an
+        entity, else the page's first field that takes the focus."""
+        page = self.pages.currentWidget()
+        if page is self.entity_view:
+            self.entity_view.table.setFocus(QtCore.Qt.FocusReason.OtherFocusReason)
+        elif page is not None:
+            navigation.focus_first(page)
+
+    def switcher_for_fact(self, on: bool) -> None:
+        """Ask for the entity a new fact goes to (Ctrl+N away from an entity) or not."""
+        if self.switcher is not None:
+            text = (
+                "Add a fact to which entity?" if on else "Go to an entity, agent, day or document…"
+            )
+            self.switcher.query_edit.setPlaceholderText(text)
 
     # -- edits --------------------------------------------------------------------------
 
     def add_fact(self) -> None:
-        if self.pages.currentWidget() is self.entity_view and self.entity_view.address:
-            self.entity_view.add_fact()
-        else:
-            self.message_bar.show_message(
-                "Choose an entity first", "Facts belong to an entity: select one in the sidebar."
-            )
+        """Add a fact (Ctrl+N): to the entity shown, else to one the user picks first."""
+        self.commands.route("add_fact")
+
+    def add_fact_elsewhere(self) -> None:
+        """Ctrl+N with no entity shown: the quick switcher asks which entity, then the
+        Add fact dialog opens on it (what Ctrl+N in the entity view does)."""
+        self.quick_switch()
+        assert self.switcher is not None
+        self._add_fact_next = True
+        self.switcher_for_fact(True)
+        self.switcher.rejected.connect(
+            self._cancel_add_fact, QtCore.Qt.ConnectionType.SingleShotConnection
+        )
+
+    def _cancel_add_fact(self) -> None:
+        self._add_fact_next = False
+        self.switcher_for_fact(False)
 
     def new_entity(self) -> None:
         agents = self.session.known.agents if self.session.known else []

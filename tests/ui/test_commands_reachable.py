@@ -1,0 +1,193 @@
+"""Every command reachable (issue 16): each in a menu with its key shown, no two on one
+key, the keys of the view shown routed by the window (F2, Ctrl+Shift+A, Ctrl+F, Ctrl+E,
+Ctrl+S, F8, F5), Ctrl+N anywhere, F5 runs exactly one thing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6 import QtCore, QtGui, QtWidgets
+from pytestqt.qtbot import QtBot
+from window_helpers import JANE, open_window, select_active_fact, show_entity
+
+from vault_app.ui import app, context_menus, context_view, palette
+
+Key = QtCore.Qt.Key
+CTRL = QtCore.Qt.KeyboardModifier.ControlModifier
+SHIFT = QtCore.Qt.KeyboardModifier.ShiftModifier
+
+
+@pytest.fixture
+def window(qtbot: QtBot, root: Path, store: QtCore.QSettings) -> Iterator[app.MainWindow]:
+    main = open_window(qtbot, root, store)
+    yield main
+    main.session.wait()
+
+
+def menu_keys(window: app.MainWindow) -> dict[str, str]:
+    return {
+        palette.plain(a.text()): palette.keys_text(a) for _p, a in palette.walk(window.menuBar())
+    }
+
+
+def test_the_commands_of_the_views_are_in_menus_with_their_keys(window: app.MainWindow) -> None:
+    keys = menu_keys(window)
+    wanted = {
+        "Add fact": "Ctrl+N",
+        "Edit fact": "F2",
+        "Archive entity": "Ctrl+Shift+A",
+        "Filter facts": "Ctrl+F",
+        "Edit document": "Ctrl+E",
+        "Save document": "Ctrl+S",
+        "Next conflict": "F8",
+        "Refresh": "F5",
+        "Rescan the vault": "Ctrl+F5",
+        "Command palette": "Ctrl+Shift+P",
+        "Back": "Alt+Left",
+        "Forward": "Alt+Right",
+    }
+    for text, key in wanted.items():
+        assert keys.get(text) == key, text
+
+
+def test_no_two_window_actions_share_a_key(qtbot: QtBot, window: app.MainWindow) -> None:
+    show_entity(qtbot, window)
+    window.show_agent("finance", "context")  # every kind of page made once
+    window.show_dashboard()
+    window.show_activity()
+    window_keys: list[str] = [
+        k.toString() for a in window.actions() for k in a.shortcuts() if not k.isEmpty()
+    ]
+    assert len(window_keys) == len(set(window_keys))  # no two window-wide on one key
+    local = [a for a in window.findChildren(QtGui.QAction) if a not in window.actions()]
+    local_keys = {k.toString() for a in local for k in a.shortcuts()}
+    local_keys |= {s.key().toString() for s in window.findChildren(QtGui.QShortcut)}
+    assert not local_keys & set(window_keys)  # a page's key never shadows a command's
+
+
+def press(
+    qtbot: QtBot, window: app.MainWindow, key: Key, modifiers=QtCore.Qt.KeyboardModifier.NoModifier
+) -> None:
+    target = QtWidgets.QApplication.focusWidget() or window
+    qtbot.keyClick(target, key, modifiers)
+
+
+def test_edit_fact_archive_and_filter_reach_the_entity_from_anywhere(
+    qtbot: QtBot, window: app.MainWindow
+) -> None:
+    show_entity(qtbot, window)
+    assert not window.commands["edit_fact"].isEnabled()  # nothing selected yet
+    select_active_fact(window)
+    assert window.commands["edit_fact"].isEnabled()
+    window.sidebar.setFocus()  # the key works with the focus outside the page
+    press(qtbot, window, Key.Key_F2)
+    dialog = window.entity_view.fact_dialog
+    assert (
+        dialog is not None and dialog.isVisible() and "old version is kept" in dialog.windowTitle()
+    )
+    dialog.reject()
+    press(qtbot, window, Key.Key_F, CTRL)
+    assert window.entity_view.filter_edit.hasFocus()
+    window.sidebar.setFocus()
+    press(qtbot, window, Key.Key_A, CTRL | SHIFT)
+    prompt = window.entity_view.archive_prompt
+    assert prompt is not None and prompt.isVisible()
+    prompt.reject()
+    window.show_dashboard()  # the entity page hidden: its commands are off
+    assert not window.commands["edit_fact"].isEnabled()
+    assert not window.commands["archive"].isEnabled()
+
+
+def test_ctrl_n_adds_to_the_entity_shown_from_anywhere_in_the_window(
+    qtbot: QtBot, window: app.MainWindow
+) -> None:
+    show_entity(qtbot, window)
+    window.sidebar.setFocus()
+    press(qtbot, window, Key.Key_N, CTRL)
+    dialog = window.entity_view.fact_dialog
+    assert dialog is not None and dialog.isVisible() and "Marcus" in dialog.windowTitle()
+    dialog.reject()
+
+
+def test_ctrl_n_away_from_an_entity_asks_which_entity_then_adds(
+    qtbot: QtBot, window: app.MainWindow
+) -> None:
+    window.show_dashboard()
+    press(qtbot, window, Key.Key_N, CTRL)
+    switcher = window.switcher
+    assert switcher is not None and switcher.isVisible()
+    assert switcher.query_edit.placeholderText() == "Add a fact to which entity?"
+    qtbot.keyClicks(switcher.query_edit, "marcus bell")
+    with qtbot.waitSignal(window.entity_view.loaded, timeout=10_000):
+        qtbot.keyClick(switcher.query_edit, Key.Key_Return)
+    qtbot.waitUntil(lambda: window.entity_view.fact_dialog is not None, timeout=10_000)
+    dialog = window.entity_view.fact_dialog
+    assert dialog.isVisible() and window.entity_view.address == JANE
+    dialog.reject()
+    window.quick_switch()  # the next plain Ctrl+P goes, without adding
+    assert switcher.query_edit.placeholderText().startswith("Go to")
+    switcher.reject()
+
+
+def test_f5_runs_exactly_one_thing(qtbot: QtBot, window: app.MainWindow) -> None:
+    page = window.show_agent("finance", "context")
+    preview = page.preview
+    preview.query_edit.setFocus()
+    rescans: list[object] = []
+    window.session.scanned.connect(rescans.append)
+    preview.status_label.clear()
+    press(qtbot, window, Key.Key_F5)  # Qt warns (and the test fails) if ambiguous
+    assert preview.status_label.text() == context_view.PREPARING  # (no search index here)
+    window.session.wait()
+    QtWidgets.QApplication.processEvents()
+    assert rescans == []  # the preview ran, not a rescan
+    window.show_principles()  # no refresh of its own: F5 rescans the vault
+    with qtbot.waitSignal(window.session.scanned, timeout=20_000):
+        press(qtbot, window, Key.Key_F5)
+    with qtbot.waitSignal(window.session.scanned, timeout=20_000):
+        press(qtbot, window, Key.Key_F5, CTRL)
+
+
+def test_document_keys_reach_the_document_shown(qtbot: QtBot, window: app.MainWindow) -> None:
+    window.show_principles()
+    qtbot.waitUntil(lambda: window.principles.stack.currentWidget() is window.principles.browser)
+    window.sidebar.setFocus()
+    press(qtbot, window, Key.Key_E, CTRL)
+    assert window.principles.is_editing()
+    window.principles.editor.moveCursor(QtGui.QTextCursor.MoveOperation.End)
+    window.principles.editor.insertPlainText("\nAsk before buying anything over 500.")
+    window.sidebar.setFocus()
+    with qtbot.waitSignal(window.principles.saved, timeout=10_000):
+        press(qtbot, window, Key.Key_S, CTRL)
+    assert "over 500" in (window.session.vault.root / "global" / "AGENTS.md").read_text()
+
+
+def test_tab_leaves_the_facts_table(qtbot: QtBot, window: app.MainWindow) -> None:
+    show_entity(qtbot, window)
+    table = window.entity_view.table
+    table.setFocus()
+    table.selectRow(0)
+    qtbot.keyClick(table, Key.Key_Tab)
+    assert not table.hasFocus()
+    assert QtWidgets.QApplication.focusWidget() is not None
+
+
+def test_context_menus_offer_the_relevant_commands(qtbot: QtBot, window: app.MainWindow) -> None:
+    show_entity(qtbot, window)
+    select_active_fact(window)
+    texts = [
+        palette.plain(a.text())
+        for a in context_menus.menu_for(window, window.entity_view.table).actions()
+    ]
+    assert {"Edit fact", "Add fact", "Copy fact"} <= set(texts)
+    index = window.sidebar_model.index_for_address(JANE)
+    window.sidebar.setCurrentIndex(index)
+    texts = [
+        palette.plain(a.text()) for a in context_menus.menu_for(window, window.sidebar).actions()
+    ]
+    assert {"Open", "Add fact", "Archive entity", "Copy address", "Show counts"} <= set(texts)
+    window.show_search()
+    window.search.model.set_rows([])  # (no index in this window: the menu of no row is empty)
+    assert context_menus.menu_for(window, window.search.results).isEmpty()

@@ -1,0 +1,402 @@
+"""The window's commands: every one a QAction in a menu (its shortcut shown there), in the
+toolbar if asked, and so in the command palette and the keyboard-shortcuts sheet.
+
+Design
+------
+`Commands` owns the menu bar's top menus (`MENUS`, in that order) and the main toolbar.
+There is one way to add a command, from anywhere that holds the window:
+
+    window.commands.add("graph", "&Graph view", self.show_graph, "Ctrl+Shift+G",
+                        "The selected entity's neighbourhood", menu="Go")
+
+`add` makes a QAction named `name` (its objectName: unique, found again with
+`commands["graph"]`), puts it in `menu` ("File", "Edit", "Go", "View", "Help"; a submenu
+as "View/Theme", made on first use) and on the toolbar with `toolbar=True`. The window
+itself holds the action, so its shortcut works wherever the focus is in the window.
+
+A command that acts on what the view shown holds (Edit fact, Archive, Filter, Save
+document, Refresh...) is added with `add_view(name, text, shortcut, tip, menu, fallback)`.
+The pages keep their own QAction or QShortcut for that key (so a page also works alone,
+as in its tests), but `take_keys(page)` — run on every page the window shows — clears
+the key on them and records them as the command's handlers: two shortcuts on one key
+would be ambiguous to Qt, and neither would run. The window's action then routes the key
+to one handler: the one holding the focus, else one visible on the page shown; with none,
+`fallback` runs (if given). `refresh()` enables each view command exactly when it has
+somewhere to go (the window calls it when the page or the focus changes).
+
+The palette and the shortcuts sheet never keep a list of their own: `palette.walk(menu_bar)` lists
+every action of the menus with its menu path, so commands added later by any part of the
+window appear in both.
+
+The commands of the window itself (open a vault, undo, go to a page...) are added by
+`add_window_commands`, the one table of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import shiboken6
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from vault_app.ui import palette, recent_vaults, review_page, settings, themes
+
+if TYPE_CHECKING:
+    from vault_app.ui.main_window import MainWindow
+
+Shortcut = str | QtGui.QKeySequence | QtGui.QKeySequence.StandardKey | None
+MENUS = ("File", "Edit", "Go", "View", "Help")
+_MNEMONICS = {"File": "&File", "Edit": "&Edit", "Go": "&Go", "View": "&View", "Help": "&Help"}
+Handler = QtGui.QAction | QtGui.QShortcut
+
+
+class Commands(QtCore.QObject):
+    """The window's menus, toolbar and named actions (see the module docstring)."""
+
+    def __init__(self, window: QtWidgets.QMainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        bar = window.menuBar()
+        self.menus: dict[str, QtWidgets.QMenu] = {}
+        for name in MENUS:
+            self.menus[name] = bar.addMenu(_MNEMONICS[name])
+        self.toolbar = window.addToolBar("Main")
+        self.toolbar.setObjectName("mainToolbar")
+        self.toolbar.setMovable(False)
+        self.toolbar.setToolButtonStyle(QtCore.Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self._actions: dict[str, QtGui.QAction] = {}
+        # view commands: their key, fallback, and (handler, owner) pairs taken from pages
+        self._routes: dict[
+            str,
+            tuple[
+                QtGui.QKeySequence,
+                Callable[[], Any] | None,
+                list[tuple[Handler, QtWidgets.QWidget]],
+            ],
+        ] = {}
+
+    def __getitem__(self, name: str) -> QtGui.QAction:
+        return self._actions[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._actions
+
+    def menu(self, path: str) -> QtWidgets.QMenu:
+        """The menu at `path` ("Go", "View/Theme"); submenus are made on first use."""
+        top, *rest = path.split("/")
+        menu = self.menus[top]
+        for title in rest:
+            found = next(
+                (
+                    a.menu()
+                    for a in menu.actions()
+                    if a.menu() and palette.plain(a.text()) == palette.plain(title)
+                ),
+                None,
+            )
+            menu = found if isinstance(found, QtWidgets.QMenu) else menu.addMenu(title)
+        return menu
+
+    def add(
+        self,
+        name: str,
+        text: str,
+        slot: Callable[..., Any],
+        shortcut: Shortcut | list[Shortcut] = None,
+        tip: str = "",
+        menu: str = "Go",
+        *,
+        toolbar: bool = False,
+    ) -> QtGui.QAction:
+        """A window-wide command `name` in `menu` (see the module docstring)."""
+        action = self._make(name, text, shortcut, tip)
+        action.triggered.connect(lambda _checked=False: slot())
+        self._place(action, menu, toolbar)
+        return action
+
+    def add_action(
+        self, name: str, action: QtGui.QAction, menu: str, *, toolbar: bool = False
+    ) -> QtGui.QAction:
+        """Put an action made elsewhere (undo, a dock's toggle) in `menu` under `name`."""
+        if name in self._actions:
+            raise ValueError(f"two commands named {name!r}")
+        action.setObjectName(name)
+        self._actions[name] = action
+        if action.parent() is self.window or action.parent() is None:
+            self.window.addAction(action)
+        self._place(action, menu, toolbar)
+        return action
+
+    def add_view(
+        self,
+        name: str,
+        text: str,
+        shortcut: Shortcut,
+        tip: str,
+        menu: str,
+        fallback: Callable[[], Any] | None = None,
+    ) -> QtGui.QAction:
+        """A command routed to the view shown (see the module docstring)."""
+        action = self._make(name, text, shortcut, tip)
+        self._routes[name] = (action.shortcut(), fallback, [])
+        action.triggered.connect(lambda _checked=False: self.route(name))
+        self._place(action, menu, False)
+        self._update(name)
+        return action
+
+    def take_keys(self, root: QtWidgets.QWidget | None) -> None:
+        """Clear the view commands' keys on `root`'s actions and shortcuts; record them as
+        the commands' handlers."""
+        if root is None:
+            return
+        routes = {key.toString(): handlers for key, _fallback, handlers in self._routes.values()}
+        actions = {*root.actions(), *root.findChildren(QtGui.QAction)}
+        for action in actions:
+            handlers = routes.get(action.shortcut().toString())
+            owner = _owner(action)
+            if handlers is not None and owner is not None and not action.shortcut().isEmpty():
+                handlers.append((action, owner))
+                action.setShortcuts([])
+                action.changed.connect(self.refresh)
+        for shortcut in root.findChildren(QtGui.QShortcut):
+            handlers = routes.get(shortcut.key().toString())
+            parent = shortcut.parent()
+            if handlers is not None and isinstance(parent, QtWidgets.QWidget):
+                handlers.append((shortcut, parent))
+                shortcut.setKey(QtGui.QKeySequence())
+        self.refresh()
+
+    def handler(self, name: str) -> Handler | None:
+        """Where the view command `name` goes now: the handler holding the focus, else the
+        first one visible."""
+        _key, _fallback, handlers = self._routes[name]
+        handlers[:] = [(h, o) for h, o in handlers if shiboken6.isValid(h) and shiboken6.isValid(o)]
+        shown = [(h, o) for h, o in handlers if o.isVisible() and h.isEnabled()]
+        focus = QtWidgets.QApplication.focusWidget()
+        held = [
+            (h, o) for h, o in shown if focus is not None and (o is focus or o.isAncestorOf(focus))
+        ]
+        if held:  # the innermost owner: a summary's Save inside the entity page
+            return max(held, key=lambda pair: _depth(pair[1]))[0]
+        return shown[0][0] if shown else None
+
+    def route(self, name: str) -> None:
+        """Run the view command `name` where it goes now (or its fallback)."""
+        handler = self.handler(name)
+        fallback = self._routes[name][1]
+        if isinstance(handler, QtGui.QAction):
+            handler.trigger()
+        elif isinstance(handler, QtGui.QShortcut):
+            handler.activated.emit()
+        elif fallback is not None:
+            fallback()
+
+    def separator(self, menu: str) -> None:
+        self.menu(menu).addSeparator()
+
+    def refresh(self, *_args: Any) -> None:
+        """Enable each view command exactly when it has somewhere to go."""
+        for name in self._routes:
+            self._update(name)
+
+    def _make(
+        self, name: str, text: str, shortcut: Shortcut | list[Shortcut], tip: str
+    ) -> QtGui.QAction:
+        if name in self._actions:
+            raise ValueError(f"two commands named {name!r}")
+        action = QtGui.QAction(text, self.window)
+        action.setObjectName(name)
+        sequences = shortcut if isinstance(shortcut, list) else [shortcut]
+        action.setShortcuts([QtGui.QKeySequence(s) for s in sequences if s is not None])
+        if tip:
+            action.setStatusTip(tip)
+            action.setToolTip(tip)
+        self.window.addAction(action)  # the shortcut works wherever the focus is
+        self._actions[name] = action
+        return action
+
+    def _place(self, action: QtGui.QAction, menu: str, toolbar: bool) -> None:
+        self.menu(menu).addAction(action)
+        if toolbar:
+            self.toolbar.addAction(action)
+
+    def _update(self, name: str) -> None:
+        if not shiboken6.isValid(self):
+            return
+        fallback = self._routes[name][1]
+        self._actions[name].setEnabled(fallback is not None or self.handler(name) is not None)
+
+
+def _owner(action: QtGui.QAction) -> QtWidgets.QWidget | None:
+    """The widget an action works in (not a menu it is also listed in)."""
+    for obj in action.associatedObjects():
+        if isinstance(obj, QtWidgets.QWidget) and not isinstance(obj, QtWidgets.QMenu):
+            return obj
+    parent = action.parent()
+    return parent if isinstance(parent, QtWidgets.QWidget) else None
+
+
+def _depth(widget: QtWidgets.QWidget) -> int:
+    depth = 0
+    parent = widget.parentWidget()
+    while parent is not None:
+        depth, parent = depth + 1, parent.parentWidget()
+    return depth
+
+
+def add_window_commands(window: MainWindow) -> Commands:
+    """The window's own commands, menu by menu (the order they show in)."""
+    keys = QtGui.QKeySequence.StandardKey
+    w = window
+    c = Commands(w)
+
+    c.add("new_vault", "&New vault…", w.new_vault, None, "Create a vault", "File")
+    c.add("open_vault", "&Open vault…", w.choose_vault, keys.Open, "Open another vault", "File")
+    recent = c.menu("File/Open &recent")
+    recent.aboutToShow.connect(lambda: recent_vaults.fill_menu(recent, w.store, w.switch_vault))
+    c.separator("File")
+    c.add(
+        "settings",
+        "&Settings…",
+        w.open_settings,
+        "Ctrl+,",
+        "Decay, synthesis, search, theme",
+        "File",
+    )
+    c.separator("File")
+    c.add("quit", "&Quit", w.close, keys.Quit, "Close the window", "File")
+
+    undo = w.session.undo_stack.createUndoAction(w, "&Undo")
+    undo.setShortcut(QtGui.QKeySequence(keys.Undo))
+    redo = w.session.undo_stack.createRedoAction(w, "&Redo")
+    redo_keys = [*QtGui.QKeySequence.keyBindings(keys.Redo), QtGui.QKeySequence("Ctrl+Y")]
+    redo.setShortcuts(list(dict.fromkeys(redo_keys)))  # Ctrl+Y once where Redo has it
+    c.add_action("undo", undo, "Edit", toolbar=True)
+    c.add_action("redo", redo, "Edit", toolbar=True)
+    c.toolbar.addSeparator()
+    c.separator("Edit")
+    c.add_view(
+        "add_fact",
+        "Add &fact…",
+        "Ctrl+N",
+        "Add a fact to the entity shown; elsewhere, choose the entity first",
+        "Edit",
+        fallback=w.add_fact_elsewhere,
+    )
+    c.add(
+        "new_entity",
+        "New &entity…",
+        w.new_entity,
+        "Ctrl+Shift+N",
+        "Create an entity",
+        "Edit",
+        toolbar=True,
+    )
+    c.add_view("edit_fact", "&Edit fact…", "F2", "A new version of the selected fact", "Edit")
+    c.add_view("archive", "&Archive entity…", "Ctrl+Shift+A", "Move it to archives/", "Edit")
+    c.add_view("filter", "&Filter facts", keys.Find, "Filter the facts shown", "Edit")
+    c.separator("Edit")
+    c.add_view("edit_document", "Edit &document", "Ctrl+E", "Edit the text shown", "Edit")
+    c.add_view("save_document", "&Save document", "Ctrl+S", "Save the text edited", "Edit")
+    c.add_view("next_conflict", "&Next conflict", "F8", "The next conflict of a merge", "Edit")
+    c.separator("Edit")
+    c.add(
+        "palette",
+        "&Command palette…",
+        lambda: palette.CommandPalette(w).open(),
+        "Ctrl+Shift+P",
+        "Run any command",
+        "Go",
+    )
+    c.add(
+        "quick_switcher",
+        "&Quick switcher…",
+        w.quick_switch,
+        "Ctrl+P",
+        "Jump to an entity, agent or day",
+        "Go",
+        toolbar=True,
+    )
+    c.add(
+        "search",
+        "&Search…",
+        w.show_search,
+        "Ctrl+Shift+F",
+        "Search facts, summaries, daily notes",
+        "Go",
+        toolbar=True,
+    )
+    c.add(
+        "dashboard",
+        "&Decay dashboard",
+        w.show_dashboard,
+        "Ctrl+Shift+D",
+        "Tiers, facts going cold",
+        "Go",
+        toolbar=True,
+    )
+    c.add(
+        "review",
+        "&Review queue",
+        w.show_review,
+        "Ctrl+Shift+R",
+        "Agent writes held back by the scan",
+        "Go",
+        toolbar=True,
+    )
+    review_page.show_badge(c["review"], None)
+    c.add(
+        "activity",
+        "&Activity",
+        w.show_activity,
+        "Ctrl+Shift+L",
+        "Heartbeat runs; who wrote what",
+        "Go",
+        toolbar=True,
+    )
+    c.add("principles", "&Principles", w.show_principles, None, "global/AGENTS.md", "Go")
+    c.add(
+        "global_daily",
+        "Global &daily notes",
+        lambda: w.open_daily("global", None),
+        None,
+        "The daily notes every agent shares",
+        "Go",
+    )
+    c.separator("Go")
+    back = c.add("back", "&Back", w.navigator.back, "Alt+Left", "The view shown before", "Go")
+    forward = c.add("forward", "&Forward", w.navigator.forward, "Alt+Right", "", "Go")
+    w.navigator.set_actions(back, forward)
+    c.add("focus_sidebar", "Focus the &sidebar", w.sidebar.setFocus, "Ctrl+1", "", "Go")
+
+    c.add_action("toggle_search", w.search_dock.toggleViewAction(), "View")
+    group = QtGui.QActionGroup(w)
+    current = settings.AppSettings.load(w.store).theme
+    for name in themes.THEMES:
+        action = c.add(
+            f"theme_{name}",
+            name.title(),
+            lambda n=name: w.set_theme(n),
+            None,
+            f"The {name} theme",
+            "View/&Theme",
+        )
+        action.setCheckable(True)
+        action.setChecked(name == current)
+        group.addAction(action)
+    c.add_view(
+        "refresh", "Re&fresh", "F5", "Read the view shown again", "View", fallback=w.session.rescan
+    )
+    c.add("rescan", "&Rescan the vault", w.session.rescan, "Ctrl+F5", "Read every file", "View")
+
+    c.add(
+        "shortcuts",
+        "&Keyboard shortcuts",
+        lambda: palette.ShortcutsSheet(w).open(),
+        "F1",
+        "Every key",
+        "Help",
+    )
+    c.add("about", "&About vault-app", w.about, None, "", "Help")
+    return c

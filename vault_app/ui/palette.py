@@ -1,0 +1,229 @@
+"""The command palette (Ctrl+Shift+P) and the keyboard-shortcuts sheet (Help).
+
+Both are made, each time they open, from the window's menus (`walk`): every command
+any part of the window added is there, with its menu path and its shortcut, and nothing
+is written twice. The palette matches what is typed with the quick switcher's fuzzy
+matching (`switcher.fuzzy_match`) against the command's text and its menu path; Up/Down
+choose, Enter runs the command chosen (after the palette closes, so a dialog the command
+opens is not under it), Escape closes. A disabled command is listed greyed with "not
+available here" and cannot be run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from vault_app.ui import switcher
+
+Qt = QtCore.Qt
+ACTION_ROLE = Qt.ItemDataRole.UserRole + 1
+NATIVE = QtGui.QKeySequence.SequenceFormat.NativeText
+
+
+def plain(text: str) -> str:
+    """A menu text without its mnemonic marks and trailing ellipsis: "&Save…" -> "Save"."""
+    return text.replace("&&", "\0").replace("&", "").replace("\0", "&").rstrip("…").strip()
+
+
+def keys_text(action: QtGui.QAction) -> str:
+    """Every shortcut of `action`, as the platform writes them ("Ctrl+Z, Ctrl+Y")."""
+    return ", ".join(k.toString(NATIVE) for k in action.shortcuts() if not k.isEmpty())
+
+
+def walk(bar: QtWidgets.QMenuBar) -> Iterator[tuple[str, QtGui.QAction]]:
+    """Every command of the menus, depth first, with its menu path ("View › Theme")."""
+
+    def visit(menu: QtWidgets.QMenu, path: str) -> Iterator[tuple[str, QtGui.QAction]]:
+        for action in menu.actions():
+            sub = action.menu()
+            if isinstance(sub, QtWidgets.QMenu):
+                yield from visit(sub, f"{path} › {plain(sub.title())}")
+            elif not action.isSeparator() and action.text().strip():
+                yield path, action
+
+    for top in bar.actions():
+        menu = top.menu()
+        if isinstance(menu, QtWidgets.QMenu):
+            yield from visit(menu, plain(menu.title()))
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One command as the palette and the sheet show it."""
+
+    action: QtGui.QAction
+    text: str  # without mnemonics: "Add fact"
+    path: str  # its menu: "Edit", "View › Theme"
+    keys: str  # "Ctrl+N", "" without one
+
+
+def entries(window: QtWidgets.QMainWindow) -> list[Entry]:
+    """Every command of the window's menus, in menu order (each action once)."""
+    seen: set[int] = set()
+    found = []
+    for path, action in walk(window.menuBar()):
+        if id(action) in seen:
+            continue
+        seen.add(id(action))
+        found.append(Entry(action, plain(action.text()), path, keys_text(action)))
+    return found
+
+
+def rank(query: str, items: list[Entry]) -> list[Entry]:
+    """The entries matching `query`, best first; all in menu order without a query."""
+    if not query.strip():
+        return list(items)
+    scored = []
+    for order, entry in enumerate(items):
+        text = switcher.fuzzy_match(query, entry.text)
+        where = switcher.fuzzy_match(query, f"{entry.path} {entry.text}")
+        scores = [m[0] for m in (text, where) if m is not None]
+        if scores:
+            scored.append((-max(scores), not entry.action.isEnabled(), order, entry))
+    scored.sort(key=lambda row: row[:3])
+    return [row[3] for row in scored]
+
+
+class CommandPalette(QtWidgets.QDialog):
+    """Type part of a command's name, Enter runs it (see the module docstring)."""
+
+    def __init__(self, window: QtWidgets.QMainWindow) -> None:
+        super().__init__(window, Qt.WindowType.Dialog | Qt.WindowType.FramelessWindowHint)
+        self.window_ = window
+        self.setObjectName("commandPalette")
+        self.setWindowTitle("Run a command")
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.entries = entries(window)
+        self.query_edit = QtWidgets.QLineEdit()
+        self.query_edit.setPlaceholderText("Run a command…")
+        self.query_edit.setClearButtonEnabled(True)
+        self.query_edit.setAccessibleName("Command")
+        self.list = QtWidgets.QListWidget()
+        self.list.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.list.setAccessibleName("Commands")
+        self.list.setUniformItemSizes(True)
+        self.hint = QtWidgets.QLabel()
+        self.hint.setProperty("notice", True)
+        frame = QtWidgets.QFrame()
+        frame.setObjectName("paletteFrame")
+        frame.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
+        inner = QtWidgets.QVBoxLayout(frame)
+        inner.setContentsMargins(8, 8, 8, 6)
+        inner.addWidget(self.query_edit)
+        inner.addWidget(self.list, 1)
+        inner.addWidget(self.hint)
+        outer = QtWidgets.QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(frame)
+        width = min(640, max(360, window.width() - 40))
+        self.resize(width, min(440, max(240, window.height() - 120)))
+        self.move(window.mapToGlobal(QtCore.QPoint((window.width() - width) // 2, 48)))
+
+        self.query_edit.textChanged.connect(self._refilter)
+        self.query_edit.returnPressed.connect(self.run_current)
+        self.query_edit.installEventFilter(self)
+        self.list.itemClicked.connect(lambda item: self._run(item))
+        self._refilter()
+        self.query_edit.setFocus(Qt.FocusReason.PopupFocusReason)
+
+    def shown(self) -> list[Entry]:
+        """The entries listed now, in order."""
+        return [self.list.item(row).data(ACTION_ROLE) for row in range(self.list.count())]
+
+    def run_current(self) -> None:
+        item = self.list.currentItem()
+        if item is not None:
+            self._run(item)
+
+    def _run(self, item: QtWidgets.QListWidgetItem) -> None:
+        entry: Entry = item.data(ACTION_ROLE)
+        if not entry.action.isEnabled():
+            self.hint.setText(f"“{entry.text}” is not available here")
+            return
+        self.accept()
+        QtCore.QTimer.singleShot(0, entry.action.trigger)  # once the palette is gone
+
+    def _refilter(self) -> None:
+        self.list.clear()
+        matches = rank(self.query_edit.text(), self.entries)
+        for entry in matches:
+            label = f"{entry.text}    —  {entry.path}"
+            item = QtWidgets.QListWidgetItem(f"{label}\t{entry.keys}" if entry.keys else label)
+            item.setData(ACTION_ROLE, entry)
+            tip = entry.action.toolTip()
+            item.setToolTip(tip if entry.action.isEnabled() else f"{tip} (not available here)")
+            if not entry.action.isEnabled():
+                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEnabled)
+            self.list.addItem(item)
+        runnable = [row for row, e in enumerate(matches) if e.action.isEnabled()]
+        if runnable:
+            self.list.setCurrentRow(runnable[0])
+        self.hint.setText(
+            f"{len(matches)} of {len(self.entries)} commands · Enter runs · Esc closes"
+            if matches
+            else "No command matches"
+        )
+
+    def _move(self, step: int) -> None:
+        rows = [
+            r
+            for r in range(self.list.count())
+            if self.list.item(r).flags() & Qt.ItemFlag.ItemIsEnabled
+        ]
+        if not rows:
+            return
+        current = self.list.currentRow()
+        later = [r for r in rows if (r > current if step > 0 else r < current)]
+        if later:
+            self.list.setCurrentRow(later[0] if step > 0 else later[-1])
+
+    def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:
+        if watched is self.query_edit and event.type() == QtCore.QEvent.Type.KeyPress:
+            assert isinstance(event, QtGui.QKeyEvent)
+            if event.key() in (Qt.Key.Key_Down, Qt.Key.Key_Up):
+                self._move(1 if event.key() == Qt.Key.Key_Down else -1)
+                return True
+        return super().eventFilter(watched, event)
+
+
+class ShortcutsSheet(QtWidgets.QDialog):
+    """Every command with a key, by menu: made from the actions, never written by hand."""
+
+    def __init__(self, window: QtWidgets.QMainWindow) -> None:
+        super().__init__(window)
+        self.setWindowTitle("Keyboard shortcuts")
+        self.setObjectName("shortcutsSheet")
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.table = QtWidgets.QTreeWidget()
+        self.table.setColumnCount(2)
+        self.table.setHeaderLabels(["Command", "Keys"])
+        self.table.setRootIsDecorated(False)
+        self.table.setAccessibleName("Keyboard shortcuts")
+        for menu, rows in self.by_menu(window).items():
+            head = QtWidgets.QTreeWidgetItem([menu, ""])
+            font = head.font(0)
+            font.setBold(True)
+            head.setFont(0, font)
+            head.setFirstColumnSpanned(False)
+            self.table.addTopLevelItem(head)
+            for text, keys in rows:
+                self.table.addTopLevelItem(QtWidgets.QTreeWidgetItem([f"    {text}", keys]))
+        self.table.resizeColumnToContents(0)
+        buttons = QtWidgets.QDialogButtonBox(QtWidgets.QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        box = QtWidgets.QVBoxLayout(self)
+        box.addWidget(self.table, 1)
+        box.addWidget(buttons)
+        self.resize(520, min(620, max(300, window.height() - 80)))
+
+    @staticmethod
+    def by_menu(window: QtWidgets.QMainWindow) -> dict[str, list[tuple[str, str]]]:
+        """The commands with a shortcut, grouped by menu path, in menu order."""
+        groups: dict[str, list[tuple[str, str]]] = {}
+        for entry in entries(window):
+            if entry.keys:
+                groups.setdefault(entry.path, []).append((entry.text, entry.keys))
+        return groups
