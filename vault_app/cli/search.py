@@ -103,7 +103,7 @@ def _print_notices(*notices: str | None) -> None:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from vault_app.search import engine
+    from vault_app.search import engine, results
 
     if not args.query and not args.queries:
         raise UsageError("give a QUERY, or --queries FILE")
@@ -173,12 +173,7 @@ def cmd_search(args: argparse.Namespace) -> int:
             if hit["id"]:
                 lines.append(f"    {hit['id']}")
             if args.explain:
-                parts = ", ".join(
-                    f"{k} {v:.3f}" if isinstance(v, float) else f"{k} {v}"
-                    for k, v in hit["parts"].items()
-                    if v is not None
-                )
-                lines.append(f"    explain: {parts}")
+                lines.append(f"    explain: {results.explain_text(hit['parts'])}")
         return "\n".join(lines)
 
     emit(args, out, text)

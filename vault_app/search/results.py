@@ -69,3 +69,13 @@ class OpenReport:
     documents: int
     seconds: float
     notice: str | None = None
+
+
+def explain_text(parts: dict[str, Any]) -> str:
+    """The parts of a score on one line, as `search --explain` prints them:
+    `bm25 6.438, bm25Rank 1, semantic 0.344, ...` (parts without a value left out)."""
+    return ", ".join(
+        f"{k} {v:.3f}" if isinstance(v, float) else f"{k} {v}"
+        for k, v in parts.items()
+        if v is not None
+    )

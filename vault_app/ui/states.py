@@ -1,12 +1,14 @@
 """The window's states a person acts on: first run, an empty vault, unreadable files.
 
 `install(window)` adds the commands (Edit › New agent…, Edit › Unarchive entity,
-Ctrl+Shift+U, routed to the entity page) and wires the welcome page's buttons (Create
-entity, Create agent, Open the demo vault). `first_scan(window, scan)` runs once the
-first scan is in: the welcome page shows the empty state or how to find things, and the
-files that could not be read get one message ("1 file could not be read", with Open to
-go to the first), which the entity page takes back when it shows that file's own banner
-(its Restore from backup… and Show in folder): one bar for one problem, not two.
+Ctrl+Shift+U, routed to the entity page), wires the welcome page's buttons (Create
+entity, Create agent, Open the demo vault) and Esc in the search dock (closes it).
+
+`first_scan(window, scan)` runs once the first scan is in: the welcome page shows the
+empty state or how to find things, and the files that could not be read get one message
+("1 file could not be read", with Open to go to the first), which the entity page takes
+back when it shows that file's own banner (Restore from backup…, Show in folder): one
+bar for one problem, not two.
 
 Agents are created by `Vault.create_agent`, the function behind `vault-app agent create`;
 the demo vault is `core.demo.create_demo`, made once in `~/vault-app-demo`.
@@ -54,6 +56,15 @@ def install(window: MainWindow) -> None:
     page.createAgent.connect(lambda: new_agent(window))
     page.openDemo.connect(lambda: open_demo(window))
     window.entity_view.banner.shown.connect(lambda _path: _page_took_problem(window))
+    window.search.closeRequested.connect(lambda: _close_search(window))
+
+
+def _close_search(window: MainWindow) -> None:
+    """Esc in the search dock: hide it, and give the focus back to the page shown."""
+    window.search_dock.hide()
+    page = window.pages.currentWidget()
+    if page is not None:
+        page.setFocus()
 
 
 def first_scan(window: MainWindow, scan: vault.VaultScan) -> None:
