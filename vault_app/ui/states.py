@@ -19,10 +19,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6 import QtCore
+from PySide6 import QtCore, QtWidgets
 
 from vault_app.core import errors, layout, vault
-from vault_app.ui import dialogs
+from vault_app.ui import context_view, dialogs
 from vault_app.ui.models import activity
 from vault_app.ui.session import unreadable
 
@@ -57,6 +57,16 @@ def install(window: MainWindow) -> None:
     page.openDemo.connect(lambda: open_demo(window))
     window.entity_view.banner.shown.connect(lambda _path: _page_took_problem(window))
     window.search.closeRequested.connect(lambda: _close_search(window))
+    window.pages.widgetAdded.connect(lambda n: _wire_page(window, window.pages.widget(n)))
+
+
+def _wire_page(window: MainWindow, page: QtWidgets.QWidget | None) -> None:
+    """An agent's page (made when first shown): its context preview's lines open facts."""
+    preview = getattr(page, "preview", None)
+    if isinstance(preview, context_view.ContextPreview):
+        preview.openFact.connect(window.open_fact)
+        preview.openEntity.connect(window.open_entity)
+        preview.openDaily.connect(window.open_daily)
 
 
 def _close_search(window: MainWindow) -> None:
