@@ -104,6 +104,10 @@ def test_sidebar_structure(qtmodeltester: ModelTester, v: vault.Vault) -> None:
     icon = roof.data(QtCore.Qt.ItemDataRole.DecorationRole)  # a warning on the row
     assert isinstance(icon, QtGui.QImage) and not icon.isNull()
     assert jane.data(QtCore.Qt.ItemDataRole.DecorationRole) is None
+    projects = roof.parent()  # the way down to it is marked too: seen when collapsed
+    assert projects.data() == "Projects"
+    assert projects.data(QtCore.Qt.ItemDataRole.DecorationRole) is not None
+    assert jane.parent().data(QtCore.Qt.ItemDataRole.DecorationRole) is None
 
     finance = child(model, child(model, root, "Agents"), "finance")
     assert finance.data(base.NODE_ROLE).kind == "agent"

@@ -71,8 +71,11 @@ def _linked(block: context.Block) -> str:
     """The block's text as rich text, each line with a key a link to what it shows."""
     lines = []
     for line, key in zip(block.lines, block.line_keys, strict=True):
-        text = html.escape(line)
-        lines.append(f'<a href="{html.escape(key)}">{text}</a>' if key else text)
+        first, _, rest = line.partition("\n")  # an item's first line is its link
+        text = (
+            f'<a href="{html.escape(key)}">{html.escape(first)}</a>' if key else html.escape(first)
+        )
+        lines.append(text + ("<br>" + html.escape(rest).replace("\n", "<br>") if rest else ""))
     return '<div style="white-space: pre-wrap">' + "<br>".join(lines) + "</div>"
 
 

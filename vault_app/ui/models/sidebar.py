@@ -105,6 +105,7 @@ class _Item:
     own: Counts | None = None  # an entity's own counts; None on rows without counts
     counts: Counts | None = None  # own + everything below
     problem: str | None = None
+    warned: bool = False  # something below cannot be read (the icon shows when collapsed)
     dimmed: bool = False
     tooltip: str = ""
     up: weakref.ref[_Item] | None = None
@@ -131,7 +132,7 @@ class _Item:
             self.children[row].row = row
 
     def shown(self) -> tuple[Any, ...]:
-        return (self.node, self.counts, self.problem, self.dimmed, self.tooltip)
+        return (self.node, self.counts, self.problem, self.warned, self.dimmed, self.tooltip)
 
     def walk(self) -> Iterator[_Item]:
         yield self
@@ -220,6 +221,10 @@ class _TreeBuilder:
             for summary in self.scan.entities:
                 self._entity(summary)
             self._problems(self.scan.problems)
+        for item in root.walk():  # mark the way down to each unreadable file
+            up = item.parent if item.problem else None
+            while up is not None and up is not root and not up.warned:
+                up.warned, up = True, up.parent
         self._sort(root)
         _total(root)
         if self.scan is None or not self.scan.counted:  # loading, a listing: counts unknown
@@ -444,6 +449,7 @@ class SidebarModel(ReadOnlyColumns, QtCore.QAbstractItemModel):
             item, twin = items[i], twins[i]
             item.node, item.counts, item.problem = twin.node, twin.counts, twin.problem
             item.own, item.dimmed, item.tooltip = twin.own, twin.dimmed, twin.tooltip
+            item.warned = twin.warned
             parent = id(item.parent)
             first, _ = spans.get(parent, (item, item))
             spans[parent] = (first, item)
@@ -491,6 +497,7 @@ class SidebarModel(ReadOnlyColumns, QtCore.QAbstractItemModel):
             twin = wanted[child.key]
             child.node, child.counts, child.problem = twin.node, twin.counts, twin.problem
             child.own, child.dimmed, child.tooltip = twin.own, twin.dimmed, twin.tooltip
+            child.warned = twin.warned
         if changed:  # one signal per parent: 10,000 rows counted at once stay one repaint
             first, end = changed[0], changed[-1]
             self.dataChanged.emit(
@@ -611,7 +618,7 @@ class SidebarModel(ReadOnlyColumns, QtCore.QAbstractItemModel):
             if item.counts is None:
                 return LOADING if self.loading and item.own is not None else None
             return item.counts[column - 1]
-        if role == Role.DecorationRole and column == 0 and item.problem:
+        if role == Role.DecorationRole and column == 0 and (item.problem or item.warned):
             return warning_icon()
         if role == Role.ToolTipRole:
             if column > 0 and item.counts is None and self.loading:
