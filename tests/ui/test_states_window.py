@@ -62,11 +62,11 @@ def test_create_agent_makes_its_workspace_as_the_cli_does(
     assert ok.isEnabled()
     ok.click()
     root = empty.session.vault.root
-    qtbot.waitUntil(lambda: (root / "agents/finance/TACIT.md").is_file(), timeout=10_000)
+    qtbot.waitUntil(lambda: (root / "agents/finance/CONTEXT.md").is_file(), timeout=10_000)
     folder = root / "agents/finance"
     for category in layout.PARA_CATEGORIES:
         assert (folder / "workspace" / category).is_dir()
-    assert (folder / "daily").is_dir() and (folder / "CONTEXT.md").is_file()
+    assert (folder / "daily").is_dir() and (folder / "TACIT.md").is_file()
     qtbot.waitUntil(lambda: "finance" in (empty.session.scan.agents if empty.session.scan else []))
     assert "New &agent…" in [a.text() for a in empty.menuBar().actions()[1].menu().actions()]
 

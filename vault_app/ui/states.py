@@ -55,7 +55,7 @@ def install(window: MainWindow) -> None:
     page.createEntity.connect(window.new_entity)
     page.createAgent.connect(lambda: new_agent(window))
     page.openDemo.connect(lambda: open_demo(window))
-    window.entity_view.banner.shown.connect(lambda _path: _page_took_problem(window))
+    window.entity_view.banner.shown.connect(lambda path: _page_took_problem(window, path))
     window.search.closeRequested.connect(lambda: _close_search(window))
     window.pages.widgetAdded.connect(lambda n: _wire_page(window, window.pages.widget(n)))
 
@@ -95,10 +95,15 @@ def first_scan(window: MainWindow, scan: vault.VaultScan) -> None:
     )
 
 
-def _page_took_problem(window: MainWindow) -> None:
-    """The entity page shows a file's problem with its fixes: the window's summary of
-    unreadable files is not shown beside it."""
-    window.message_bar.dismiss_key(PROBLEMS_KEY)
+def _page_took_problem(window: MainWindow, path: str) -> None:
+    """The entity page shows an unreadable file with its fixes: the window's summary of
+    unreadable files is not shown beside it (one bar, not two)."""
+    scan = window.session.scan
+    if not path or scan is None:
+        return
+    relative = window.session.vault.paths.relative(Path(path))
+    if any(problem.path == relative for problem in scan.problems):
+        window.message_bar.dismiss_key(PROBLEMS_KEY)
 
 
 def new_agent(window: MainWindow) -> dialogs.NewAgentDialog | None:
