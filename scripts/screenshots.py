@@ -1,6 +1,11 @@
 """Render the main views of the demo vault to PNG under docs/screenshots/ (for the README).
 
     .venv/bin/python scripts/screenshots.py [--out docs/screenshots] [--theme light|dark]
+                                             [--size 1440x900|1280x720]
+
+Without --theme or --size it renders every view at both sizes in both themes. The
+1440×900 light set keeps the plain names below (the README shows them); the others
+add the size and theme: main-window-1280-dark.png, search-1440-dark.png...
 
 Runs the real main window offscreen on a fresh demo vault (made relative to today, in a
 temporary folder, with BM25 search only so that no model is needed), drives it the way
@@ -16,6 +21,7 @@ a user would and grabs each view:
   review.png           the review queue: agent writes the injection scan held back
   activity.png         the Activity page: the heartbeat's runs (one failed) and the recent
                        writes of agents, the heartbeat and people
+  palette.png          the command palette (Ctrl+Shift+P) filtered on "fact"
 """
 
 from __future__ import annotations
@@ -34,7 +40,17 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from PySide6 import QtCore, QtWidgets
 
 ROOT = Path(__file__).resolve().parents[1]
-SIZE = QtCore.QSize(1440, 880)
+SIZES = ((1440, 900), (1280, 720))
+THEMES = ("light", "dark")
+README_SET = ((1440, 900), "light")  # keeps the plain names
+
+
+def file_name(base: str, size: tuple[int, int], theme: str) -> str:
+    """ "main-window.png" for the README's set, else "main-window-1280-dark.png"."""
+    if (size, theme) == README_SET:
+        return base
+    stem, dot, ext = base.rpartition(".")
+    return f"{stem}-{size[0]}-{theme}{dot}{ext}"
 
 
 def pump(app: QtWidgets.QApplication, seconds: float) -> None:
@@ -116,22 +132,34 @@ def heartbeat_activity(root: Path) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
-    parser.add_argument("--theme", choices=("light", "dark"), default="light")
+    parser.add_argument("--theme", choices=THEMES, default=None)
+    parser.add_argument("--size", choices=[f"{w}x{h}" for w, h in SIZES], default=None)
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    sizes = [s for s in SIZES if args.size in (None, f"{s[0]}x{s[1]}")]
+    themes = [t for t in THEMES if args.theme in (None, t)]
 
     app = QtWidgets.QApplication(sys.argv)
+    for size in sizes:
+        for theme in themes:
+            render(app, args.out, size, theme)
+    return 0
+
+
+def render(app: QtWidgets.QApplication, out: Path, size: tuple[int, int], theme: str) -> None:
+    """Every view at `size` in `theme`, on a fresh demo vault."""
     from vault_app.core import demo, vault
     from vault_app.ui import app as app_module
-    from vault_app.ui import themes
+    from vault_app.ui import palette, settings, themes
 
-    themes.apply_theme(app, args.theme)
+    themes.apply_theme(app, theme)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "household"
         demo.create_demo(root)
         store = QtCore.QSettings(str(Path(tmp) / "settings.ini"), QtCore.QSettings.Format.IniFormat)
+        store.setValue(settings.THEME_KEY, theme)  # the View › Theme menu agrees
         window = app_module.MainWindow(vault.Vault(root, actor="gui"), store, search=False)
-        window.resize(SIZE)
+        window.resize(*size)
         window.show()
         window.start()
         wait(app, lambda: window.session.scan is not None)
@@ -139,7 +167,7 @@ def main() -> int:
         def shoot(name: str, widget: QtWidgets.QWidget | None = None) -> None:
             pump(app, 0.3)
             image = (widget or window).grab()
-            path = args.out / name
+            path = out / file_name(name, size, theme)
             image.save(str(path))
             print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
 
@@ -201,13 +229,20 @@ def main() -> int:
         shoot("review.png")
 
         heartbeat_activity(root)
-        window.resize(1440, 900)
         window.show_activity()
         wait(app, lambda: any(r.job == "synthesis" for r in window.activity.runs_model.runs()))
         shoot("activity.png")
+
+        window.open_entity(entity)
+        wait(app, lambda: window.entity_view.address == entity)
+        commands = palette.CommandPalette(window)
+        commands.show()
+        commands.query_edit.setText("fact")
+        wait(app, commands.isVisible)
+        shoot("palette.png", commands)
+        commands.close()
         window.close()
         window.session.wait()
-    return 0
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from pytestqt.qtbot import QtBot
 from window_helpers import JANE, open_window, select_active_fact, show_entity
 
-from vault_app.ui import app, context_menus, context_view, palette
+from vault_app.ui import app, context_menus, context_view, palette, search_results
 
 Key = QtCore.Qt.Key
 CTRL = QtCore.Qt.KeyboardModifier.ControlModifier
@@ -162,6 +162,11 @@ def test_document_keys_reach_the_document_shown(qtbot: QtBot, window: app.MainWi
     with qtbot.waitSignal(window.principles.saved, timeout=10_000):
         press(qtbot, window, Key.Key_S, CTRL)
     assert "over 500" in (window.session.vault.root / "global" / "AGENTS.md").read_text()
+    page = window.show_agent("finance", "TACIT.md")  # a page made later: its keys taken too
+    qtbot.waitUntil(lambda: page.tacit.document is not None)
+    window.sidebar.setFocus()
+    press(qtbot, window, Key.Key_E, CTRL)
+    assert page.tacit.is_editing() and not page.context_doc.is_editing()
 
 
 def test_tab_leaves_the_facts_table(qtbot: QtBot, window: app.MainWindow) -> None:
@@ -191,3 +196,37 @@ def test_context_menus_offer_the_relevant_commands(qtbot: QtBot, window: app.Mai
     window.show_search()
     window.search.model.set_rows([])  # (no index in this window: the menu of no row is empty)
     assert context_menus.menu_for(window, window.search.results).isEmpty()
+
+
+def test_search_results_have_a_context_menu(
+    qtbot: QtBot, root: Path, store: QtCore.QSettings
+) -> None:
+    from vault_app.core import vault
+
+    main = app.MainWindow(vault.Vault(root, actor="gui"), store, semantic=False, live=False)
+    qtbot.addWidget(main)
+    main.resize(1280, 720)
+    main.show()
+    main.start()
+    qtbot.waitUntil(lambda: main.session.engine is not None, timeout=60_000)
+    main.show_search()
+    main.search.query_edit.setText("plumber")
+    results = main.search.results
+    qtbot.waitUntil(lambda: main.search.idle() and results.model().rowCount() > 0, timeout=20_000)
+    row = next(
+        r
+        for r in range(results.model().rowCount())
+        if results.model().index(r, 0).data(search_results.HIT_ROLE).entity
+    )
+    results.setCurrentIndex(results.model().index(row, 0))
+    menu = context_menus.menu_for(main, results)
+    texts = [a.text() for a in menu.actions() if not a.isSeparator()]
+    assert texts == ["Open", "Open entity", "Copy entity address", "Copy text"]
+    hit = results.currentIndex().data(search_results.HIT_ROLE)
+    with qtbot.waitSignal(main.entity_view.loaded, timeout=10_000):
+        menu.actions()[1].trigger()
+    assert main.entity_view.address == hit.entity
+    menu.actions()[3].trigger()
+    assert QtWidgets.QApplication.clipboard().text() == hit.text
+    main.close()
+    main.session.wait()

@@ -32,7 +32,7 @@ from typing import Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import errors, layout, models, vault
-from vault_app.ui import commands, documents, entity_banner, fact_lineage
+from vault_app.ui import commands, documents, entity_banner, fact_lineage, flow_layout
 from vault_app.ui import models as qt_models
 from vault_app.ui.fact_dialog import FactDialog
 from vault_app.ui.session import Session, describe
@@ -52,6 +52,17 @@ def _dot(colour: str, size: int = 10) -> QtGui.QIcon:
     painter.drawEllipse(0, 0, size, size)
     painter.end()
     return QtGui.QIcon(pixmap)
+
+
+def _group(*widgets: QtWidgets.QWidget, spacing: int = 4) -> QtWidgets.QWidget:
+    """Widgets kept side by side on one row of a flow (a label and its field)."""
+    group = QtWidgets.QWidget()
+    row = QtWidgets.QHBoxLayout(group)
+    row.setContentsMargins(0, 0, 0, 0)
+    row.setSpacing(spacing)
+    for widget in widgets:
+        row.addWidget(widget)
+    return group
 
 
 def _read(v: vault.Vault, address: str) -> Loaded:
@@ -229,15 +240,13 @@ class EntityPage(QtWidgets.QWidget):
         self.filter_edit = QtWidgets.QLineEdit()
         self.filter_edit.setPlaceholderText("Words in the fact, source or agent")
         self.filter_edit.setClearButtonEnabled(True)
-        self.filter_edit.setMinimumWidth(120)  # never squeezed to "…" by a docked panel
+        self.filter_edit.setMinimumWidth(180)  # never squeezed to "…" by a docked panel
         self.filter_edit.setToolTip("Show only facts containing all these words (Ctrl+F)")
         self.filter_edit.textChanged.connect(self.proxy.set_text)
         filter_label = QtWidgets.QLabel("&Filter:")
         filter_label.setBuddy(self.filter_edit)
 
         self.tier_buttons: dict[models.DecayTier, QtWidgets.QToolButton] = {}
-        tiers = QtWidgets.QHBoxLayout()
-        tiers.setSpacing(2)
         for tier in models.DecayTier:
             button = QtWidgets.QToolButton()
             button.setText(tier.value.capitalize())
@@ -249,7 +258,6 @@ class EntityPage(QtWidgets.QWidget):
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
             button.toggled.connect(self._tiers_changed)
             self.tier_buttons[tier] = button
-            tiers.addWidget(button)
 
         self.category_combo = QtWidgets.QComboBox()
         self.category_combo.addItem("All categories", None)
@@ -272,18 +280,14 @@ class EntityPage(QtWidgets.QWidget):
         self.shown_label = QtWidgets.QLabel()
         self.shown_label.setForegroundRole(QtGui.QPalette.ColorRole.PlaceholderText)
 
-        bar = QtWidgets.QHBoxLayout()
-        bar.addWidget(filter_label)
-        bar.addWidget(self.filter_edit, 2)
-        bar.addSpacing(6)
-        bar.addLayout(tiers)
-        bar.addSpacing(6)
-        bar.addWidget(category_label)
-        bar.addWidget(self.category_combo)
-        bar.addSpacing(6)
-        bar.addWidget(self.superseded_check)
-        bar.addStretch(1)
-        bar.addWidget(self.shown_label)
+        # a flow: in a narrow window (the search dock open) the filters wrap to a second
+        # row instead of making the window wider
+        bar = flow_layout.FlowLayout(spacing=10)
+        bar.add(_group(filter_label, self.filter_edit), stretch=1)
+        bar.add(_group(*self.tier_buttons.values(), spacing=2))
+        bar.add(_group(category_label, self.category_combo))
+        bar.add(self.superseded_check)
+        bar.add(self.shown_label)
 
         self.table = QtWidgets.QTableView()
         self.table.setModel(self.proxy)

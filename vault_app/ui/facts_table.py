@@ -11,6 +11,10 @@ window, which holds the settings, applies this):
   facts that is a stall. Instead only the rows in view are sized (`fit_visible`, run once
   the event loop is free after a scroll, a resize, a column resize or a model change); a
   row is at most `MAX_LINES` lines, the rest elided with a tooltip.
+* **The fact keeps its room.** When the table gets narrow (the search dock open at
+  1280 px), the other columns shrink in proportion (down to `MIN_COLUMN`) so that the
+  Fact column keeps `FACT_SHARE` of the width; their cut text gets a tooltip. A column
+  the user widens by hand keeps that width as its natural one.
 * **Tooltips for cut text.** Over a cell whose text does not fit (elided or clipped), the
   tooltip is the whole text; elsewhere the model's own tooltip.
 * **Optional columns.** Every column but Fact can be hidden from the header's context
@@ -32,6 +36,8 @@ MAX_LINES = 6
 _F = qt_models.FactsModel
 DEFAULT_HIDDEN = (_F.COLUMNS[_F.ACCESSES], _F.COLUMNS[_F.CONFIDENCE], _F.COLUMNS[_F.STATUS])
 PADDING = 10  # the cell's margins around its text, both sides together
+FACT_SHARE = 0.45
+MIN_COLUMN = 56  # a tier pill still fits
 
 
 class FactsTable(QtCore.QObject):
@@ -48,6 +54,9 @@ class FactsTable(QtCore.QObject):
         header.setSectionResizeMode(_F.FACT, QtWidgets.QHeaderView.ResizeMode.Stretch)
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         header.customContextMenuRequested.connect(self._header_menu)
+        self.natural = {c: table.columnWidth(c) for c in range(1, len(_F.COLUMNS))}
+        self._fitting = False
+        header.sectionResized.connect(self._user_resized)
         self.line = table.fontMetrics().lineSpacing()
         self.row_height = table.verticalHeader().defaultSectionSize()
         for title in self.hidden_titles():
@@ -85,6 +94,7 @@ class FactsTable(QtCore.QObject):
         if column == _F.FACT:
             return
         self.table.setColumnHidden(column, not shown)
+        self.fit_columns()
         hidden = [t for i, t in enumerate(_F.COLUMNS) if self.table.isColumnHidden(i)]
         self.store.setValue(HIDDEN_KEY, hidden if hidden else "")
 
@@ -104,6 +114,28 @@ class FactsTable(QtCore.QObject):
         show_all = menu.addAction("Show all columns")
         show_all.triggered.connect(self._show_all)
         return menu
+
+    def fit_columns(self) -> None:
+        """Shrink the other columns, in proportion, when the Fact column would get less
+        than its share of the width; give them their natural widths back otherwise."""
+        shown = [c for c in self.natural if not self.table.isColumnHidden(c)]
+        width = self.table.viewport().width()
+        room = width - max(200, int(FACT_SHARE * width))
+        wanted = sum(self.natural[c] for c in shown)
+        factor = 1.0 if wanted <= room or wanted == 0 else max(room, 0) / wanted
+        self._fitting = True
+        try:
+            for column in shown:
+                natural = self.natural[column]
+                self.table.setColumnWidth(
+                    column, max(min(natural, MIN_COLUMN), int(natural * factor))
+                )
+        finally:
+            self._fitting = False
+
+    def _user_resized(self, column: int, _old: int, new: int) -> None:
+        if not self._fitting and column in self.natural and not self.table.isColumnHidden(column):
+            self.natural[column] = new
 
     def _show_all(self) -> None:
         for column in range(1, len(_F.COLUMNS)):
@@ -177,5 +209,14 @@ class FactsTable(QtCore.QObject):
                 QtWidgets.QToolTip.showText(event.globalPos(), shown, self.table.viewport())
                 return True
         elif event.type() == QtCore.QEvent.Type.Resize:
+            self.fit_columns()
             self._schedule()
         return super().eventFilter(watched, event)
+
+
+def show_rows(view: QtWidgets.QTreeView, rows: int) -> None:
+    """Keep room for `rows` rows (and the header) in `view`, however the splitter moves."""
+    row = max(view.fontMetrics().height() + 8, view.sizeHintForRow(0))
+    header = view.header().sizeHint().height() if not view.isHeaderHidden() else 0
+    scrollbar = view.horizontalScrollBar().sizeHint().height()
+    view.setMinimumHeight(header + rows * row + 2 * view.frameWidth() + scrollbar)

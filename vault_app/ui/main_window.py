@@ -11,6 +11,15 @@ panel in a dock (Ctrl+Shift+F); the quick switcher on Ctrl+P. A message bar unde
 toolbar says what went wrong in plain words; the status bar (`status_bar.VaultStatusBar`)
 shows the vault, its counts, live sync and the state of the search index.
 
+Commands: `menus.Commands` builds the menu bar and toolbar (one way to add a command;
+the keys of the pages' own actions are routed by the window to the view shown), the
+command palette (Ctrl+Shift+P) and Help › Keyboard shortcuts read the menus (`palette`),
+`navigation.Navigator` keeps Back/Forward (Alt+Left/Right, the mouse's side buttons),
+`context_menus` gives the sidebar, the facts table and the search results their right-click
+menus. Sizes: the pages sit in a scroll area and the stack asks only for the room of the
+page shown, so the search dock fits inside the window instead of widening it; the facts
+table wraps and gives way to the fact (`facts_table`); the sidebar is `sidebar_view`.
+
 The window follows the watcher (relayed by `live.LiveSync`): an entity moved outside the
 app is opened at its new place, one deleted is offered for restoring from the backups.
 
@@ -30,7 +39,7 @@ from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.core import errors, layout, vault
+from vault_app.core import layout, vault
 from vault_app.ui import (
     activity_page,
     agent_page,
@@ -46,16 +55,17 @@ from vault_app.ui import (
     menus,
     models,
     navigation,
+    page_area,
     recent_vaults,
     review_page,
     search_panel,
     session,
-    settings,
     sidebar_view,
     states,
     status_bar,
     switcher,
     welcome,
+    window_vaults,
 )
 from vault_app.ui import (
     live as live_module,
@@ -89,6 +99,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self._agent_pages: dict[str, agent_page.AgentPage] = {}
         self._global_daily: daily.DailyView | None = None
         self._first_scan = True
+        self._discard_ok = False  # set when switching vaults: the question was asked
         self._expanded = False
         self._search_enabled = search
         self._semantic = target.config.search.semantic if semantic is None else semantic
@@ -175,6 +186,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.review = review_page.ReviewPage(self.session)  # made now: its count is the badge
         self.review.pending.connect(self._show_review_count)
         self.facts_table = facts_table.FactsTable(self.entity_view.table, self.store)
+        facts_table.show_rows(self.entity_view.history_list, 3)  # a fact's history at 720 px
         self.activity = activity_page.ActivityPage(self.session)
         self.activity.openEntity.connect(self.open_entity)
         self.activity.openFact.connect(self.open_fact)
@@ -188,7 +200,8 @@ class MainWindow(QtWidgets.QMainWindow):
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
         column.addWidget(self.message_bar)
-        column.addWidget(self.pages, 1)
+        self.pages_scroll = page_area.scrolling(self.pages)  # the dock never widens the window
+        column.addWidget(self.pages_scroll, 1)
 
         self.splitter = QtWidgets.QSplitter()
         self.splitter.addWidget(self.sidebar)
@@ -406,6 +419,9 @@ class MainWindow(QtWidgets.QMainWindow):
         page = self._agent_pages.get(agent)
         if page is None:
             page = self._agent_pages[agent] = agent_page.AgentPage(self.session, agent)
+            page.tabs.currentChanged.connect(  # each tab is a place of the history
+                lambda n, a=agent: self.navigator.visit(("agent", a, agent_page.AgentPage.TABS[n]))
+            )
             self.pages.addWidget(page)
         self.pages.setCurrentWidget(page)
         return page
@@ -478,6 +494,7 @@ class MainWindow(QtWidgets.QMainWindow):
                 self.show_principles()
             else:
                 self.show_agent(agent, name)
+        self.activateWindow()  # back from the switcher's popup, keys to the page shown
         self.focus_page()
 
     def focus_page(self) -> None:
@@ -534,74 +551,9 @@ class MainWindow(QtWidgets.QMainWindow):
 
     # -- vaults and settings ---------------------------------------------------------------
 
-    def choose_vault(self) -> None:
-        chosen = QtWidgets.QFileDialog.getExistingDirectory(self, "Open a vault")
-        if chosen:
-            self.switch_vault(Path(chosen))
-
-    def new_vault(self) -> None:
-        dialog = dialogs.NewVaultDialog(self)
-        if dialog.exec() != QtWidgets.QDialog.DialogCode.Accepted:
-            return
-        path = dialog.path()
-        try:
-            if dialog.demo.isChecked():
-                from vault_app.core import demo
-
-                path.mkdir(parents=True, exist_ok=True)
-                demo.create_demo(path)
-            else:
-                vault.Vault.create(path)
-        except (errors.VaultError, OSError) as exc:
-            self.session.report(exc)
-            return
-        self.switch_vault(path)
-
     def switch_vault(self, path: Path) -> MainWindow | None:
-        root = layout.find_vault(path) or path
-        if not layout.is_vault(root):
-            self.message_bar.show_message(
-                "Not a vault", f"{path} holds no global/life folder. Use File › New vault."
-            )
-            return None
-        if not self._confirm_discard():
-            return None
-        try:
-            target = vault.Vault(root, actor="gui")
-        except errors.VaultError as exc:
-            self.session.report(exc)
-            return None
-        window = MainWindow(
-            target, self.store, search=self._search_enabled, heartbeat=self.heartbeat is not None
-        )
-        settings.AppSettings.load(self.store).apply(window.session, None)
-        window.show()
-        window.start()
-        self.vaultSwitched.emit(window)
-        self._discard_ok = True
-        self.close()
-        return window
-
-    def open_settings(self) -> None:
-        dialog = settings.SettingsDialog(self.session, self.store, self)
-        dialog.applied.connect(self.session.rescan)
-        dialog.applied.connect(self.dashboard.update_schedule)
-        dialog.open()
-
-    def set_theme(self, name: str) -> None:
-        app_settings = settings.AppSettings.load(self.store)
-        app_settings.theme = name
-        app_settings.save(self.store)
-        app = QtWidgets.QApplication.instance()
-        app_settings.apply(self.session, app if isinstance(app, QtWidgets.QApplication) else None)
-
-    def about(self) -> None:
-        QtWidgets.QMessageBox.about(
-            self,
-            "About vault-app",
-            "<b>vault-app</b><br>See, search and curate what AI agents remember.<br><br>"
-            f"Vault: {self.session.vault.root}",
-        )
+        """A fresh window on the vault at `path` (this one closes); None if refused."""
+        return window_vaults.switch_vault(self, path)
 
     def _update_title(self) -> None:
         self.setWindowTitle(f"{self.session.vault.root.name} — vault-app")
@@ -619,7 +571,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _confirm_discard(self) -> bool:
         dirty = self._dirty_panes()
-        if not dirty or getattr(self, "_discard_ok", False):
+        if not dirty or self._discard_ok:
             return True
         answer = QtWidgets.QMessageBox.question(
             self,

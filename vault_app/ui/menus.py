@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.ui import palette, recent_vaults, review_page, settings, themes
+from vault_app.ui import palette, recent_vaults, review_page, settings, themes, window_vaults
 
 if TYPE_CHECKING:
     from vault_app.ui.main_window import MainWindow
@@ -251,27 +251,40 @@ def add_window_commands(window: MainWindow) -> Commands:
     w = window
     c = Commands(w)
 
-    c.add("new_vault", "&New vault…", w.new_vault, None, "Create a vault", "File")
-    c.add("open_vault", "&Open vault…", w.choose_vault, keys.Open, "Open another vault", "File")
+    c.add(
+        "new_vault",
+        "&New vault…",
+        lambda: window_vaults.new_vault(w),
+        None,
+        "Create a vault",
+        "File",
+    )
+    c.add(
+        "open_vault",
+        "&Open vault…",
+        lambda: window_vaults.choose_vault(w),
+        keys.Open,
+        "Open another vault",
+        "File",
+    )
     recent = c.menu("File/Open &recent")
     recent.aboutToShow.connect(lambda: recent_vaults.fill_menu(recent, w.store, w.switch_vault))
     c.separator("File")
     c.add(
         "settings",
         "&Settings…",
-        w.open_settings,
+        lambda: window_vaults.open_settings(w),
         "Ctrl+,",
         "Decay, synthesis, search, theme",
         "File",
     )
     c.separator("File")
-    c.add("quit", "&Quit", w.close, keys.Quit, "Close the window", "File")
+    c.add("quit", "&Quit", w.close, "Ctrl+Q", "Close the window", "File")
 
     undo = w.session.undo_stack.createUndoAction(w, "&Undo")
     undo.setShortcut(QtGui.QKeySequence(keys.Undo))
     redo = w.session.undo_stack.createRedoAction(w, "&Redo")
-    redo_keys = [*QtGui.QKeySequence.keyBindings(keys.Redo), QtGui.QKeySequence("Ctrl+Y")]
-    redo.setShortcuts(list(dict.fromkeys(redo_keys)))  # Ctrl+Y once where Redo has it
+    redo.setShortcuts([QtGui.QKeySequence("Ctrl+Shift+Z"), QtGui.QKeySequence("Ctrl+Y")])
     c.add_action("undo", undo, "Edit", toolbar=True)
     c.add_action("redo", redo, "Edit", toolbar=True)
     c.toolbar.addSeparator()
@@ -377,7 +390,7 @@ def add_window_commands(window: MainWindow) -> Commands:
         action = c.add(
             f"theme_{name}",
             name.title(),
-            lambda n=name: w.set_theme(n),
+            lambda n=name: window_vaults.set_theme(w, n),
             None,
             f"The {name} theme",
             "View/&Theme",
@@ -398,5 +411,5 @@ def add_window_commands(window: MainWindow) -> Commands:
         "Every key",
         "Help",
     )
-    c.add("about", "&About vault-app", w.about, None, "", "Help")
+    c.add("about", "&About vault-app", lambda: window_vaults.about(w), None, "", "Help")
     return c

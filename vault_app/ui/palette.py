@@ -101,10 +101,18 @@ class CommandPalette(QtWidgets.QDialog):
         self.query_edit.setPlaceholderText("Run a command…")
         self.query_edit.setClearButtonEnabled(True)
         self.query_edit.setAccessibleName("Command")
-        self.list = QtWidgets.QListWidget()
+        self.list = QtWidgets.QTreeWidget()
+        self.list.setColumnCount(3)
+        self.list.setHeaderHidden(True)
+        self.list.setRootIsDecorated(False)
         self.list.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.list.setAccessibleName("Commands")
-        self.list.setUniformItemSizes(True)
+        self.list.setUniformRowHeights(True)
+        header = self.list.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        for column in (1, 2):
+            header.setSectionResizeMode(column, QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
         self.hint = QtWidgets.QLabel()
         self.hint.setProperty("notice", True)
         frame = QtWidgets.QFrame()
@@ -125,21 +133,22 @@ class CommandPalette(QtWidgets.QDialog):
         self.query_edit.textChanged.connect(self._refilter)
         self.query_edit.returnPressed.connect(self.run_current)
         self.query_edit.installEventFilter(self)
-        self.list.itemClicked.connect(lambda item: self._run(item))
+        self.list.itemClicked.connect(lambda item, _column: self._run(item))
         self._refilter()
         self.query_edit.setFocus(Qt.FocusReason.PopupFocusReason)
 
     def shown(self) -> list[Entry]:
         """The entries listed now, in order."""
-        return [self.list.item(row).data(ACTION_ROLE) for row in range(self.list.count())]
+        items = (self.list.topLevelItem(row) for row in range(self.list.topLevelItemCount()))
+        return [item.data(0, ACTION_ROLE) for item in items if item is not None]
 
     def run_current(self) -> None:
         item = self.list.currentItem()
         if item is not None:
             self._run(item)
 
-    def _run(self, item: QtWidgets.QListWidgetItem) -> None:
-        entry: Entry = item.data(ACTION_ROLE)
+    def _run(self, item: QtWidgets.QTreeWidgetItem) -> None:
+        entry: Entry = item.data(0, ACTION_ROLE)
         if not entry.action.isEnabled():
             self.hint.setText(f"“{entry.text}” is not available here")
             return
@@ -150,17 +159,19 @@ class CommandPalette(QtWidgets.QDialog):
         self.list.clear()
         matches = rank(self.query_edit.text(), self.entries)
         for entry in matches:
-            label = f"{entry.text}    —  {entry.path}"
-            item = QtWidgets.QListWidgetItem(f"{label}\t{entry.keys}" if entry.keys else label)
-            item.setData(ACTION_ROLE, entry)
+            item = QtWidgets.QTreeWidgetItem([entry.text, entry.path, entry.keys])
+            item.setData(0, ACTION_ROLE, entry)
+            item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            item.setForeground(1, self.palette().brush(QtGui.QPalette.ColorRole.PlaceholderText))
             tip = entry.action.toolTip()
-            item.setToolTip(tip if entry.action.isEnabled() else f"{tip} (not available here)")
+            item.setToolTip(0, tip if entry.action.isEnabled() else f"{tip} (not available here)")
             if not entry.action.isEnabled():
                 item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEnabled)
-            self.list.addItem(item)
+            self.list.addTopLevelItem(item)
         runnable = [row for row, e in enumerate(matches) if e.action.isEnabled()]
-        if runnable:
-            self.list.setCurrentRow(runnable[0])
+        first = self.list.topLevelItem(runnable[0]) if runnable else None
+        if first is not None:
+            self.list.setCurrentItem(first)
         self.hint.setText(
             f"{len(matches)} of {len(self.entries)} commands · Enter runs · Esc closes"
             if matches
@@ -168,17 +179,14 @@ class CommandPalette(QtWidgets.QDialog):
         )
 
     def _move(self, step: int) -> None:
-        rows = [
-            r
-            for r in range(self.list.count())
-            if self.list.item(r).flags() & Qt.ItemFlag.ItemIsEnabled
-        ]
-        if not rows:
-            return
-        current = self.list.currentRow()
-        later = [r for r in rows if (r > current if step > 0 else r < current)]
+        count = self.list.topLevelItemCount()
+        items = [it for it in map(self.list.topLevelItem, range(count)) if it is not None]
+        rows = [r for r, it in enumerate(items) if it.flags() & Qt.ItemFlag.ItemIsEnabled]
+        current = self.list.currentItem()
+        at = self.list.indexOfTopLevelItem(current) if current is not None else -1
+        later = [r for r in rows if (r > at if step > 0 else r < at)]
         if later:
-            self.list.setCurrentRow(later[0] if step > 0 else later[-1])
+            self.list.setCurrentItem(items[later[0] if step > 0 else later[-1]])
 
     def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:
         if watched is self.query_edit and event.type() == QtCore.QEvent.Type.KeyPress:

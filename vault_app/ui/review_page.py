@@ -168,6 +168,10 @@ class ReviewPage(QtWidgets.QWidget):
         title = QtWidgets.QLabel("<h2>Review queue</h2>")
         self.summary = QtWidgets.QLabel()
         self.summary.setProperty("notice", True)
+        # cut rather than wrapped or widening the window beside the search dock
+        self.summary.setSizePolicy(
+            QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred
+        )
         self.show_decided = QtWidgets.QCheckBox("Show decided")
         self.show_decided.setToolTip("Also list the approved and rejected proposals")
         self.show_decided.toggled.connect(lambda _on: self._fill())

@@ -152,6 +152,26 @@ def _note(text: str) -> QtWidgets.QLabel:
     return label
 
 
+def _scrolling(page: QtWidgets.QWidget) -> QtWidgets.QScrollArea:
+    """`page` in a scroll area without a frame, scrolling only up and down."""
+    area = QtWidgets.QScrollArea()
+    area.setWidget(page)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    area.setMinimumWidth(page.minimumSizeHint().width())
+    return area
+
+
+def _fitting_height(parent: QtWidgets.QWidget | None, wanted: int) -> int:
+    """`wanted`, or less so that the dialog (and its title bar) fits the parent's screen."""
+    screen = parent.screen() if parent is not None else QtGui.QGuiApplication.primaryScreen()
+    room = screen.availableGeometry().height() - 60 if screen is not None else wanted
+    if parent is not None:
+        room = min(room, max(parent.height() - 40, 400))
+    return max(360, min(wanted, room))
+
+
 class SettingsDialog(QtWidgets.QDialog):
     """Vault settings (saved to .vault/config.toml) and app settings (QSettings)."""
 
@@ -169,8 +189,9 @@ class SettingsDialog(QtWidgets.QDialog):
         self.levels: list[_LevelRow] = []
         self.setWindowTitle("Settings")
         self.tabs = QtWidgets.QTabWidget()
-        self.tabs.addTab(self._vault_tab(), "&Vault")
-        self.tabs.addTab(self._app_tab(), "A&pp")
+        # each tab scrolls: the dialog fits a 720 px tall screen whatever its groups need
+        self.tabs.addTab(_scrolling(self._vault_tab()), "&Vault")
+        self.tabs.addTab(_scrolling(self._app_tab()), "A&pp")
         self.status = _error_label()
         self.buttons = QtWidgets.QDialogButtonBox(
             QtWidgets.QDialogButtonBox.StandardButton.Ok
@@ -190,7 +211,7 @@ class SettingsDialog(QtWidgets.QDialog):
         layout.addWidget(self.buttons)
         self.set_vault_form(session.vault.config)
         self.set_app_form(AppSettings.load(self.store))
-        self.resize(680, 700)
+        self.resize(680, _fitting_height(parent, 700))
 
     # -- the Vault tab --------------------------------------------------------------------
 
