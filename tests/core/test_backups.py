@@ -40,7 +40,7 @@ def test_versions_list_the_ring_newest_first_with_a_preview(corrupt: vault_modul
     assert [k.number for k in kept] == list(range(1, len(kept) + 1))
     assert [k.time for k in kept] == sorted((k.time for k in kept), reverse=True)
     newest = kept[0]
-    assert newest.restorable and newest.intact
+    assert newest.restorable and newest.intact and newest.facts == 2
     assert "Jane prefers texts" in newest.preview
     assert newest.size == len(newest.kept.read_bytes())
     assert kept[-1].preview.strip() == "[]"  # the empty file of the entity's creation
@@ -69,6 +69,7 @@ def test_a_version_that_does_not_parse_is_refused(corrupt: vault_module.Vault) -
     versions = corrupt.backup_versions(path)
     assert versions[0].kept.name == name
     assert versions[0].problem is not None and "does not parse" in versions[0].problem
+    assert versions[0].facts is None
     on_disk = path.read_bytes()
     with pytest.raises(errors.CorruptFileError, match=r"version 1 .* does not parse"):
         corrupt.restore_backup(path, 1)

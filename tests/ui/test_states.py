@@ -77,6 +77,7 @@ def test_a_corrupt_file_is_restored_from_the_backup_ring(
     qtbot.waitUntil(lambda: bool(dialog.versions), timeout=10_000)
     assert dialog.list.count() == len(dialog.versions)
     assert dialog.list.item(0).text().startswith("#1 · ")
+    assert dialog.list.item(0).text().endswith(" · 2 facts")
     assert "Jane prefers texts" in dialog.preview.toPlainText()
     assert dialog.restore_button.isEnabled()
     with qtbot.waitSignal(view.loaded, timeout=10_000):

@@ -37,6 +37,7 @@ class Version:
     intact: bool  # its bytes still match the hash in its name
     preview: str  # the start of its text ("" when it is not text)
     problem: str | None  # why it cannot be restored, None when it can
+    facts: int | None = None  # how many facts it holds (a fact file that parses)
 
     @property
     def restorable(self) -> bool:
@@ -51,12 +52,15 @@ def _kept_time(kept: Path) -> dt.datetime:
         return dt.datetime.fromtimestamp(kept.stat().st_mtime).astimezone()
 
 
-def check_parses(path: Path, data: bytes) -> None:
-    """Raise `errors.CorruptFileError` unless `data` reads as the file `path` stands for."""
+def check_parses(path: Path, data: bytes) -> int | None:
+    """Raise `errors.CorruptFileError` unless `data` reads as the file `path` stands for;
+    returns how many entries a fact file holds (None for another file)."""
     if path.name in layout.FACT_FILE_NAMES:
-        formats.check_lossless(formats.decode(path, data), data)
-    else:
-        storage.decode_text(path, data)
+        ff = formats.decode(path, data)
+        formats.check_lossless(ff, data)
+        return len(ff.raw)
+    storage.decode_text(path, data)
+    return None
 
 
 def _version(store: storage.Storage, path: Path, number: int, kept: Path) -> Version:
@@ -66,14 +70,16 @@ def _version(store: storage.Storage, path: Path, number: int, kept: Path) -> Ver
         return Version(number, kept, _kept_time(kept), 0, False, "", f"cannot be read: {exc}")
     intact = storage.sha256(data).startswith(kept.name.rsplit("-", 1)[-1])
     problem = None if intact else "its bytes no longer match the hash in its name"
+    facts = None
     if problem is None:
         try:
-            check_parses(path, data)
+            facts = check_parses(path, data)
         except errors.CorruptFileError as exc:
             where = f" ({exc.location})" if exc.location else ""
             problem = f"does not parse{where}: {exc.reason}"
     text = data[: PREVIEW_CHARS * 4].decode("utf-8", errors="replace")
-    return Version(number, kept, _kept_time(kept), len(data), intact, text[:PREVIEW_CHARS], problem)
+    preview = text[:PREVIEW_CHARS]
+    return Version(number, kept, _kept_time(kept), len(data), intact, preview, problem, facts)
 
 
 def versions(store: storage.Storage, path: Path) -> list[Version]:

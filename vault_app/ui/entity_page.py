@@ -47,9 +47,9 @@ def _dot(colour: str, size: int = 10) -> QtGui.QIcon:
     pixmap.fill(Qt.GlobalColor.transparent)
     painter = QtGui.QPainter(pixmap)
     painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
-    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setPen(QtGui.QPen(QtGui.QColor("#ffffff"), 1))  # seen on a filled toggle too
     painter.setBrush(QtGui.QColor(colour))
-    painter.drawEllipse(0, 0, size, size)
+    painter.drawEllipse(QtCore.QRectF(0.5, 0.5, size - 1, size - 1))
     painter.end()
     return QtGui.QIcon(pixmap)
 

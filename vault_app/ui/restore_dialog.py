@@ -19,7 +19,7 @@ from typing import Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import backups, storage
-from vault_app.ui.session import Session, describe
+from vault_app.ui.session import Session, describe, plural
 
 Qt = QtCore.Qt
 
@@ -40,10 +40,12 @@ def _size(count: int) -> str:
 
 
 def version_title(version: backups.Version) -> str:
-    """`#1 · 24 Nov 2026 07:12:05 · 1,204 bytes` (`· cannot be restored` when it cannot)."""
+    """`#1 · 24 Nov 2026 07:12:05 · 1,204 bytes · 12 facts` (`· cannot be restored` when
+    it cannot)."""
     when = version.time.strftime("%d %b %Y %H:%M:%S")
     state = "" if version.restorable else " · cannot be restored"
-    return f"#{version.number} · {when} · {_size(version.size)}{state}"
+    facts = "" if version.facts is None else f" · {plural(version.facts, 'fact')}"
+    return f"#{version.number} · {when} · {_size(version.size)}{facts}{state}"
 
 
 class RestoreDialog(QtWidgets.QDialog):
