@@ -30,7 +30,7 @@ from typing import Any
 from PySide6 import QtGui
 
 from vault_app.core import errors, layout, models, vault
-from vault_app.ui.session import Callback, ErrorCallback, Session
+from vault_app.ui.session import Callback, ErrorCallback, Session, plural
 
 Step = Callable[[vault.Vault], Any]
 
@@ -296,7 +296,10 @@ class Synthesize(VaultCommand):
     def __init__(self, session: Session, addresses: Iterable[str], **kw: Any) -> None:
         self.addresses = tuple(addresses)
         super().__init__(
-            session, f"Synthesize {len(self.addresses)} summaries", entities=self.addresses, **kw
+            session,
+            f"Synthesize {plural(len(self.addresses), 'summary', 'summaries')}",
+            entities=self.addresses,
+            **kw,
         )
         self.before: dict[str, vault.Document] = {}
         self.after: dict[str, str | None] = {}

@@ -35,7 +35,7 @@ from vault_app.core import errors, layout, models, vault
 from vault_app.ui import commands, documents, entity_banner, fact_lineage, flow_layout
 from vault_app.ui import models as qt_models
 from vault_app.ui.fact_dialog import FactDialog
-from vault_app.ui.session import Session, describe
+from vault_app.ui.session import Session, describe, plural
 
 Qt = QtCore.Qt
 Loaded = tuple[vault.EntityFacts, dict[str, models.DecayTier]]
@@ -499,7 +499,7 @@ class EntityPage(QtWidgets.QWidget):
         elif total == 0:
             self.shown_label.setText("No facts yet" if self.view.error is None else "")
         else:
-            self.shown_label.setText(f"Showing {shown} of {total} facts")
+            self.shown_label.setText(f"Showing {shown} of {plural(total, 'fact')}")
 
     def _update_actions(self) -> None:
         view = self.view

@@ -305,7 +305,8 @@ class _TreeBuilder:
         item.own = (summary.active, summary.hot, summary.warm, summary.cold)
         item.dimmed = parent.dimmed
         superseded = f", {summary.superseded} superseded" if summary.superseded else ""
-        item.tooltip = f"{summary.address}\n{summary.total} facts{superseded}"
+        facts = f"{summary.total} fact{'' if summary.total == 1 else 's'}"
+        item.tooltip = f"{summary.address}\n{facts}{superseded}"
         if summary.problem:
             item.problem = f"The facts cannot be read: {summary.problem}"
         self.folders[_relative_folder(scope, summary.path)] = item
