@@ -470,7 +470,8 @@ class EntityPage(QtWidgets.QWidget):
             self._set_banner(
                 title,
                 f"{message}\n\nThis entity's facts cannot be shown or added until the file is "
-                "fixed. Its summary and every other entity can still be used.",
+                "fixed: Restore from backup… puts a kept version back. "
+                "Its summary and every other entity can still be used.",
                 view.error,
             )
         elif view.invalid:
