@@ -126,6 +126,9 @@ def test_an_archived_entity_is_unarchived_and_takes_no_new_facts(
 
 def test_the_sidebar_says_it_is_loading_instead_of_zeros(s: session.Session) -> None:
     model = sidebar.SidebarModel()
+    assert model.index(0, 1).data() == sidebar.LOADING  # Global, seen when collapsed
+    principles = model.index(model.rowCount() - 1, 1)
+    assert principles.data() is None  # a row that never shows counts
     projects = model.index(0, 1, model.index(0, 0))  # Global › Projects, Active
     assert projects.data() == sidebar.LOADING
     assert projects.data(QtCore.Qt.ItemDataRole.ToolTipRole) == "Counting the facts…"

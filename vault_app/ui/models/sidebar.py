@@ -606,6 +606,10 @@ class SidebarModel(ReadOnlyColumns, QtCore.QAbstractItemModel):
     def columnCount(self, parent: Index = _ROOT) -> int:
         return len(self.COLUMNS)
 
+    def _counting(self, item: _Item) -> bool:
+        """A row whose counts are not known yet (the vault is being scanned)."""
+        return self.loading and item.counts is None and not _uncounted(item.node.kind)
+
     def data(self, index: Index, role: int = Role.DisplayRole) -> Any:
         if not index.isValid():
             return None
@@ -617,12 +621,12 @@ class SidebarModel(ReadOnlyColumns, QtCore.QAbstractItemModel):
             if column == 0:
                 return item.node.name
             if item.counts is None:
-                return LOADING if self.loading and item.own is not None else None
+                return LOADING if self._counting(item) else None
             return item.counts[column - 1]
         if role == Role.DecorationRole and column == 0 and (item.problem or item.warned):
             return warning_icon()
         if role == Role.ToolTipRole:
-            if column > 0 and item.counts is None and self.loading:
+            if column > 0 and item.counts is None and self._counting(item):
                 return "Counting the facts…"
             return item.problem or item.tooltip or None
         if role == Role.ForegroundRole:
@@ -640,6 +644,10 @@ class SidebarModel(ReadOnlyColumns, QtCore.QAbstractItemModel):
         if role == Role.AccessibleTextRole and column == 0:
             return f"{item.node.name}, {item.problem}" if item.problem else item.node.name
         return None
+
+
+def _uncounted(kind: str) -> bool:
+    return kind in ("daily", "document", "principles")  # rows that never show counts
 
 
 def _agents(scan: vault.VaultScan | None, agents: Sequence[str] | None) -> list[str]:
