@@ -134,6 +134,8 @@ def cmd_search(args: argparse.Namespace) -> int:
             "notice": result.notice or fallback,
             "hits": [h.to_json() for h in result.hits],
             "markedAccessed": marked,
+            "unknown": result.unknown,  # query words no document holds
+            "belowFloor": result.below_floor,  # weak matches the relevance floor left out
             "seconds": round(result.seconds, 4),
         }
 
@@ -161,7 +163,8 @@ def cmd_search(args: argparse.Namespace) -> int:
 
     def text() -> str:
         if not out["hits"]:
-            return "no results"
+            never = ", ".join(out["unknown"])
+            return "no good matches" + (f" (the vault never mentions: {never})" if never else "")
         lines = []
         for rank, hit in enumerate(out["hits"], 1):
             where = hit["entity"] or hit["scope"]
