@@ -536,3 +536,44 @@ def test_a_configured_chat_writes_its_entity_if_the_agent_may(runtime: Runtime, 
     (item,) = query(runtime, op="list", chat_id=-100777)
     assert (item.id, item.chat_id) == (number, -100777)
     assert [f.fact for f in owner.entity("areas/family-chat").facts] == ["Grandma visits in May"]
+
+
+def test_search_answers_from_the_index_what_the_files_say(runtime: Runtime, root: Path) -> None:
+    """A search builds active memories from the index's documents (no file read); each is
+    the object `get` builds from the entity file, field for field."""
+    v = Vault(root, actor=f"agent:{AGENT}")
+    ref = f"agent:{AGENT}:resources/chat-77"
+    when = dt.datetime(2025, 3, 4, 5, 6, 7, 891011)  # naive: local time, microseconds kept
+    v.add_fact(
+        ref, "Lena repairs bicycles on Saturdays", "status", at=when, confidence=0.8, create=True
+    )
+    zoned = dt.datetime(2025, 6, 1, 12, 0, tzinfo=dt.timezone(dt.timedelta(hours=5)))
+    v.add_fact(
+        ref,
+        "Lena sells bicycles in the spring market",
+        "context",
+        at=zoned,
+        source="conversation",
+        metadata={"microclaw_created": "2024-01-01T00:00:00Z"},
+    )
+    v.add_fact(ref, "Lena's bicycles are rarely sold", "context", confidence=0.3)  # under the floor
+    runtime.after_write([ref])
+    number = upsert(
+        runtime, op="insert", chat_id=77, content="Lena fixes bicycles fast", category="EVENT"
+    )
+    upsert(runtime, op="touch", id=number)
+    upsert(runtime, op="update", id=number, content="Lena fixes bicycles very fast")
+
+    hits = query(runtime, op="search", chat_id=77, query="Lena bicycles", limit=10)
+    assert {m.content for m in hits} >= {
+        "Lena repairs bicycles on Saturdays",
+        "Lena sells bicycles in the spring market",
+        "Lena fixes bicycles very fast",
+    }
+    assert "Lena's bicycles are rarely sold" not in {m.content for m in hits}
+    for memory in hits:
+        assert memory == query(runtime, op="get", id=memory.id)
+    spring = next(m for m in hits if "spring" in m.content)
+    assert spring.created_at == "2024-01-01T00:00:00Z" and spring.source == "conversation"
+    broad = query(runtime, op="search", chat_id=77, query="Lena bicycles", broad_recall=True)
+    assert "Lena's bicycles are rarely sold" in {m.content for m in broad}

@@ -3,8 +3,9 @@
     python _vault_worker.py add ROOT ENTITY COUNT TAG      -> prints each new fact id
     python _vault_worker.py mark ROOT COUNT SEED ID...     -> prints {"id": marks made}
     python _vault_worker.py write ROOT COUNT ENTITY...     -> prints each new fact id
+    python _vault_worker.py notes ROOT AGENT COUNT TAG     -> prints each note added
 
-`add` and `mark` open the vault, print "ready" and wait for a line on stdin, so that the
+`add`, `mark` and `notes` open the vault, print "ready" and wait for a line on stdin, so that the
 test starts them all at once. `write` starts at once (it is killed at random moments).
 Every id is printed and flushed only after the write that made it has returned.
 """
@@ -15,7 +16,7 @@ import json
 import random
 import sys
 
-from vault_app.core import vault
+from vault_app.core import agent_memory, vault
 
 
 def wait_for_go() -> None:
@@ -44,6 +45,14 @@ def main(argv: list[str]) -> None:
             v.mark_accessed([fact_id])
             marks[fact_id] += 1
         print(json.dumps(marks), flush=True)
+    elif command == "notes":
+        agent, count, tag = argv[2], int(argv[3]), argv[4]
+        v = vault.Vault(root, actor=f"agent:{agent}")
+        wait_for_go()
+        for n in range(count):
+            note = f"worker {tag} note {n}"
+            agent_memory.change_notes(v, agent, "memory", "add", content=note)
+            print(note, flush=True)
     elif command == "write":
         count, entities = int(argv[2]), argv[3:]
         v = vault.Vault(root, actor="crash-writer")

@@ -253,3 +253,26 @@ def test_a_bom_is_dropped_and_nothing_else(vault: vault_module.Vault) -> None:
     after = config_path(vault).read_text(encoding="utf-8")
     assert after.startswith(text.replace("true", "false"))
     assert vault_module.Vault(vault.root).config == settings
+
+
+def test_agent_memory_tables_are_kept_as_written(tmp_path: Path) -> None:
+    v = vault_module.Vault.create(tmp_path / "v")
+    path = v.root / ".vault" / "config.toml"
+    path.write_text(path.read_text() + "\n[agents.memory.household]   # mine\nnotes = false\n")
+    before = path.read_text()
+    settings = config.VaultConfig.load(v.root)
+    assert settings.agents.memory_of("household").notes is False
+    assert settings.agents.memory_of("other").memory_chars == 2200  # no table: defaults
+    settings.save(v.storage)
+    assert path.read_text() == before  # nothing changed, nothing written
+    settings.agents.memory["household"].memory_chars = 3000
+    settings.agents.memory["other"] = config.AgentMemorySettings(profile=False)
+    settings.save(v.storage)
+    assert (
+        path.read_text()
+        == before.replace("notes = false\n", "notes = false\nmemory_chars = 3000\n")
+        + "\n[agents.memory.other]\nprofile = false\n"
+    )
+    again = config.VaultConfig.load(v.root).agents
+    assert again.memory_of("household").memory_chars == 3000
+    assert again.memory_of("other").profile is False

@@ -146,3 +146,33 @@ def test_an_unreadable_summary_does_not_hide_the_facts(v: vault.Vault) -> None:
     assert [f.fact for f in view.facts] == ["Jane is the plumber"]
     assert view.summary.text is None
     assert view.summary.error is not None and view.summary.error.location == "byte 7"
+
+
+def test_an_agent_s_memory_files_are_checked(v: vault.Vault) -> None:
+    from vault_app.core import agent_memory
+
+    v.create_agent("household")
+    agent_memory.change_notes(v, "household", "memory", "add", content="clean entry")
+    agent_memory.write_tier(v, "household", 1, "long term")
+    agent_memory.set_profile(v, "household", "name", "Zoé")
+    assert doctor.run(v).problems == []
+    folder = v.root / "agents/household"
+    (folder / "memories/USER.md").write_text("a\n\n§\n\nb" + "x" * 1400)
+    (folder / "MEMORY.md").write_text("## Tier 1 — Long term\nA\n## Tier 1 — Long term\nB\n")
+    (folder / "profile.json").write_text('{"name": ["Zoé"]}')
+    found = {(p.path, p.severity, p.message.split(":")[0]) for p in doctor.run(v).problems}
+    assert found == {
+        ("agents/household/memories/USER.md", "warning", "over its budget (1,405/1,375 chars)"),
+        (
+            "agents/household/memories/USER.md",
+            "warning",
+            "not written as the § notes are written (blank lines or spaces around a separator)",
+        ),
+        ("agents/household/MEMORY.md", "warning", "tier 1 appears more than once"),
+        (
+            "agents/household/profile.json",
+            "error",
+            "a profile's values are strings, not an array (nested or typed values are not kept "
+            "by profile set/delete)",
+        ),
+    }

@@ -169,3 +169,21 @@ def test_a_stop_before_the_watcher_started_leaves_nothing_running(
     assert sync.watcher.status.state == "stopped"
     sync.start()  # a second start is a no-op
     assert s.pool.waitForDone(10_000) and not sync.watcher.running
+
+
+def test_an_agent_s_memory_writes_reach_its_blocks(
+    qtbot: QtBot, window: app.MainWindow, home: vault.Vault
+) -> None:
+    from vault_app.core import agent_memory
+
+    page = window.show_agent("ops", "memory")
+    block, table = page.memory.notes_block, page.memory.profile_table
+    qtbot.waitUntil(lambda: block.state is not None and table.state is not None, timeout=WAIT)
+    as_agent = vault.Vault(home.root, actor="agent:ops")  # as the MCP server writes
+    agent_memory.change_notes(as_agent, "ops", "memory", "add", content="Learnt from a run")
+    agent_memory.set_profile(as_agent, "ops", "timezone", "Europe/Paris")
+    qtbot.waitUntil(lambda: block.editor.toPlainText() == "Learnt from a run", timeout=WAIT)
+    assert block.meter.format() == "0% — 17/2,200 chars"
+    qtbot.waitUntil(lambda: table.rows() == [("timezone", "Europe/Paris")], timeout=WAIT)
+    agent_memory.write_tier(as_agent, "ops", 3, "Busy week")
+    qtbot.waitUntil(lambda: page.tiers.texts()[3] == "Busy week", timeout=WAIT)

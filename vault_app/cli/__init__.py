@@ -13,11 +13,13 @@ One module per command group, each declaring its commands' arguments beside the 
 (`register`); this module builds the parser from them and maps failures to exit statuses:
 
     vaults      init, info, doctor          the vault as a whole
+    importing   import SOURCE --into VAULT  a Hermes, PicoClaw or MicroClaw folder copied in
     entities    entities, show, related, entity create|archive|unarchive
     facts       fact add|supersede|access|history|show
     decay       decay, synthesize           tiers, and summaries rewritten from them
     daily       daily append|show
     documents   tacit, context-md, principles, summary: show|edit of markdown documents
+    agent_memory  tiers show|write, notes show|add|replace|remove, profile show|set|delete
     agents      agents, agent create|token
     review      review list|show|approve|reject, activity   agents' writes, for a person
     search      search, context             the search engine and an agent's context
@@ -40,6 +42,7 @@ from collections.abc import Sequence
 from vault_app import __version__
 from vault_app.cli import (
     _common,
+    agent_memory,
     agents,
     daily,
     decay,
@@ -48,6 +51,7 @@ from vault_app.cli import (
     facts,
     gui,
     heartbeat,
+    importing,
     mcp,
     review,
     search,
@@ -60,11 +64,13 @@ from vault_app.core import errors
 # the order of `vault-app --help`
 GROUPS = (
     vaults,
+    importing,
     entities,
     facts,
     decay,
     daily,
     documents,
+    agent_memory,
     agents,
     review,
     search,

@@ -25,7 +25,7 @@ import orjson
 from vault_app.core import errors, layout, models
 
 if TYPE_CHECKING:
-    from vault_app.core import vault
+    from vault_app.core import neighbours, vault
 
 # Only what declaring the commands needs is imported here (the choices of --para,
 # --category, --tier): `vault`, `config` and `decay` are imported when a command opens a
@@ -221,11 +221,50 @@ def resolve_vault_path(given: str | None) -> Path:
 
 
 def open_vault(args: argparse.Namespace, agent: str | None = None) -> vault.Vault:
+    """The PARA vault a command works on. A neighbour's folder (a Hermes home, a PicoClaw
+    workspace, a MicroClaw runtime) is refused, naming the commands that work in it: it
+    is never opened as a PARA vault (which would lay vault-app's `.vault/` into it)."""
     from vault_app.core import decay, vault
 
+    path = resolve_vault_path(args.vault)
+    refuse_foreign(args, path)
     actor = args.actor if args.actor is not None else (f"agent:{agent}" if agent else "cli")
     clock = decay.fixed_clock(parse_moment(args.now)) if args.now else decay.system_clock
-    return vault.Vault(resolve_vault_path(args.vault), actor=actor, clock=clock)
+    return vault.Vault(path, actor=actor, clock=clock)
+
+
+# The commands that work in a neighbour's folder (each calls `open_foreign` first)
+FOREIGN_COMMANDS = "info, notes, tiers, profile, daily"
+
+
+def refuse_foreign(args: argparse.Namespace, path: Path) -> None:
+    """Refuse a neighbour's folder (or an unknown or ambiguous one, precisely) where a
+    command works on PARA vaults only."""
+    from vault_app.core.neighbours import detect
+
+    if not path.is_dir():
+        return  # Vault() says precisely what is wrong
+    found = detect.detect(path)
+    if found.format != detect.PARA:
+        command = getattr(args, "command", None) or "gui"
+        raise errors.VaultError(
+            f"{path} is a {detect.NAMES[found.format]}, not a PARA vault: `vault-app "
+            f"{command}` works on PARA vaults only; in it use {FOREIGN_COMMANDS}"
+        )
+
+
+def open_foreign(args: argparse.Namespace) -> neighbours.ForeignFolder | None:
+    """The neighbour's folder a command works on, in its own format; None when the
+    folder is a PARA vault (then `open_vault` it). Unknown and ambiguous folders are
+    refused by `neighbours.detect`, naming what was looked for or found."""
+    from vault_app.core import decay, neighbours
+
+    path = resolve_vault_path(args.vault)
+    if not path.is_dir():
+        return None  # Vault() says precisely what is wrong
+    actor = args.actor if args.actor is not None else "cli"
+    clock = decay.fixed_clock(parse_moment(args.now)) if args.now else decay.system_clock
+    return neighbours.open_folder(path, actor=actor, clock=clock)
 
 
 # -- reading arguments and input ------------------------------------------------------------

@@ -4,10 +4,14 @@ agent's), `daily show` prints a day's note or, with `--list`, the days that have
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from vault_app.cli import _common
 from vault_app.cli._common import emit, open_vault, parse_day, read_stdin
 from vault_app.core import daily
+
+if TYPE_CHECKING:
+    from vault_app.core import neighbours
 
 
 def register(commands: _common.Commands) -> None:
@@ -24,8 +28,13 @@ def register(commands: _common.Commands) -> None:
 
 
 def cmd_daily_append(args: argparse.Namespace) -> None:
-    v = open_vault(args, args.agent)
     content = " ".join(args.text) if args.text else read_stdin()
+    foreign = _common.open_foreign(args)
+    if foreign is not None:
+        note = foreign.daily_append(args.agent, content)
+        emit(args, note.as_json(), f"Appended to {note.date.isoformat()} ({note.path})")
+        return
+    v = open_vault(args, args.agent)
     entry = v.append_daily(content, agent=args.agent)
     emit(
         args,
@@ -36,6 +45,10 @@ def cmd_daily_append(args: argparse.Namespace) -> None:
 
 
 def cmd_daily_show(args: argparse.Namespace) -> None:
+    foreign = _common.open_foreign(args)
+    if foreign is not None:
+        _show_foreign(args, foreign)
+        return
     v = open_vault(args)
     if args.list:
         dates = v.daily_dates(args.agent)
@@ -49,5 +62,22 @@ def cmd_daily_show(args: argparse.Namespace) -> None:
         lambda: "\n".join(
             [f"# {note.date.isoformat()}" + (f" — {note.agent}" if note.agent else "")]
             + [f"\n## {e.time}\n\n{daily.escape_text(e.text)}" for e in note.entries]
+        ),
+    )
+
+
+def _show_foreign(args: argparse.Namespace, folder: neighbours.ForeignFolder) -> None:
+    """A neighbour's daily note as its owner wrote it (PicoClaw, MicroClaw)."""
+    if args.list:
+        dates = folder.daily_dates(args.agent)
+        emit(args, [d.isoformat() for d in dates], lambda: "\n".join(d.isoformat() for d in dates))
+        return
+    day = parse_day(args.date) if args.date else folder.today()
+    note = folder.daily_note(args.agent, day)
+    emit(
+        args,
+        note.as_json(),
+        lambda: (
+            note.text if note.text is not None else f"(no note on {day.isoformat()}: {note.path})"
         ),
     )

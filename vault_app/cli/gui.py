@@ -21,4 +21,8 @@ def cmd_gui(args: argparse.Namespace) -> int:
     # no vault given, none here or configured: None, and the app opens the demo vault, as
     # every other command does (resolve_vault_path)
     path = Path(args.vault).expanduser() if args.vault else config.default_vault(Path.cwd())
+    if path is not None:
+        # the window works on PARA vaults only for now: a neighbour's folder is refused
+        # here rather than opened as a vault (which would lay a .vault/ into it)
+        _common.refuse_foreign(args, path)
     return app.run(path, demo=getattr(args, "demo", False))

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vault_app.cli import _common
 from vault_app.cli._common import emit, open_vault
 from vault_app.core import layout
+
+if TYPE_CHECKING:
+    from vault_app.core import neighbours
 
 
 def register(commands: _common.Commands) -> None:
@@ -43,6 +46,10 @@ def cmd_init(args: argparse.Namespace) -> None:
 
 
 def cmd_info(args: argparse.Namespace) -> None:
+    foreign = _common.open_foreign(args)
+    if foreign is not None:
+        _info_foreign(args, foreign)
+        return
     v = open_vault(args)
     scan = v.scan()
     agents = v.agents()
@@ -52,6 +59,7 @@ def cmd_info(args: argparse.Namespace) -> None:
     daily_notes = {"global": len(v.daily_dates()), **{a.id: len(a.daily_dates) for a in agents}}
     data: dict[str, Any] = {
         "vault": str(v.root),
+        "format": "para",
         "entities": len(scan.entities),
         "globalEntities": global_entities,
         "facts": scan.fact_count,
@@ -66,6 +74,7 @@ def cmd_info(args: argparse.Namespace) -> None:
         t = tiers
         lines = [
             f"Vault      {v.root}",
+            "Format     para",
             f"Entities   {len(scan.entities)} ({global_entities} global)",
             f"Facts      {scan.fact_count}: {t['hot']} hot, {t['warm']} warm, {t['cold']} cold, "
             f"{t['superseded']} superseded",
@@ -76,6 +85,36 @@ def cmd_info(args: argparse.Namespace) -> None:
             lines.append(f"Problems   {len(scan.problems)} (run `vault-app doctor`)")
             lines += [f"  {p}" for p in scan.problems[:10]]
         lines.append(f"Scanned in {scan.seconds:.2f} s")
+        return "\n".join(lines)
+
+    emit(args, data, text)
+
+
+def _info_foreign(args: argparse.Namespace, folder: neighbours.ForeignFolder) -> None:
+    """`info` on a neighbour's folder: its format, agents and what each structure holds."""
+    data = folder.describe()
+
+    def text() -> str:
+        lines = [
+            f"Vault      {folder.root}",
+            f"Format     {folder.format} ({folder.name}, opened as it is)",
+            f"Agents     {', '.join(data['agents']) or '-'}",
+        ]
+        for target, store in data.get("notes", {}).items():
+            state = "" if store["enabled"] else ", switched off"
+            lines.append(
+                f"Notes      {target}: {store['entry_count']} entries [{store['meter']}]{state}"
+            )
+        if "profileKeys" in data:
+            lines.append(f"Profile    {data['profileKeys']} keys")
+        daily = data.get("dailyNotes")
+        if isinstance(daily, int):
+            lines.append(f"Daily      {daily} notes")
+        elif isinstance(daily, dict):
+            lines += [f"Daily      {agent}: {n} logs" for agent, n in daily.items()]
+        if data.get("principlesChars") is not None:
+            lines.append(f"Principles {data['principlesChars']:,} chars (groups/AGENTS.md)")
+        lines.append(f"State      {data['state']} (vault-app's audit log and backups)")
         return "\n".join(lines)
 
     emit(args, data, text)

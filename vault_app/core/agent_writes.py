@@ -1,7 +1,8 @@
 """The one path every agent write takes: permission, validation, injection scan, apply.
 
 An `AgentWrite` is a write an agent asks for (add a fact, supersede or archive one,
-count accesses, append to its daily note, record a chat turn, write its TACIT.md...),
+count accesses, append to its daily note, record a chat turn, write its TACIT.md, change
+its own § notes, tiers or profile.json...),
 as plain JSON-able data so that it can wait in the review queue and be applied later
 exactly as asked. `submit` is what agents call (the MCP tools):
 
@@ -28,7 +29,18 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from vault_app.core import agent_access, documents, errors, facts, injection, layout, models
+from vault_app.core import (
+    agent_access,
+    agent_memory,
+    documents,
+    errors,
+    facts,
+    injection,
+    layout,
+    models,
+    profile,
+    tiers,
+)
 
 if TYPE_CHECKING:  # vault imports most of core; only its type is needed here
     from vault_app.core.vault import Vault
@@ -41,6 +53,10 @@ Kind = Literal[
     "append_daily",
     "record_interaction",
     "write_document",
+    "memory",
+    "tiers_write",
+    "profile_set",
+    "profile_delete",
 ]
 
 
@@ -81,7 +97,14 @@ PARAMS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "append_daily": (frozenset({"text"}), frozenset({"scope"})),
     "record_interaction": (frozenset({"role", "text"}), frozenset({"speaker", "chat_id"})),
     "write_document": (frozenset({"name", "text"}), frozenset({"expected_sha256"})),
+    # the agent's own memory files (`agent_memory`): Hermes' notes, MicroClaw's tiers,
+    # PicoClaw's profile.json
+    "memory": (frozenset({"action", "target"}), frozenset({"content", "old_text"})),
+    "tiers_write": (frozenset({"tier", "text"}), frozenset()),
+    "profile_set": (frozenset({"key", "value"}), frozenset()),
+    "profile_delete": (frozenset({"key"}), frozenset()),
 }
+MEMORY_KINDS = frozenset({"memory", "tiers_write", "profile_set", "profile_delete"})
 _ROLE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,31}$")
 _MAX_SPEAKER = 100
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
@@ -141,6 +164,8 @@ def apply(vault: Vault, write: AgentWrite) -> Applied:
     if write.kind in ("append_daily", "record_interaction"):
         entry = vault.append_daily(daily_text(write), agent=daily_scope(write), at=at)
         return Applied({"entry": entry_json(entry)})
+    if write.kind in MEMORY_KINDS:
+        return Applied(_apply_memory(vault, write))
     digest = vault.write_document(
         p["name"], p["text"], agent=write.agent, expected=_expected(p.get("expected_sha256"))
     )
@@ -190,11 +215,63 @@ def check(vault: Vault, write: AgentWrite) -> list[str]:
         _string(write, "text", blank=False)
         daily_text(write)
         return [p["text"], *_optional_strings(p, "speaker")]
+    if write.kind in MEMORY_KINDS:
+        return _check_memory(vault, write)
     name = _string(write, "name")
     agent_access.check_document(agent, name, agent)
     _string(write, "text")
     _expected(p.get("expected_sha256"))
     return [p["text"]]
+
+
+def _check_memory(vault: Vault, write: AgentWrite) -> list[str]:
+    """The parameters of a write to the agent's own memory files; the texts to scan.
+    (Whose files: the agent's own, always; `agent_memory` checks it again.)"""
+    p = write.params
+    if write.kind == "memory":
+        action, target = _string(write, "action"), _string(write, "target")
+        if action not in ("add", "replace", "remove"):
+            raise errors.InvalidFactError(
+                f"memory: action {action!r} is not add, replace or remove"
+            )
+        agent_memory.check_target(target)
+        agent_memory.check_enabled(vault, write.agent, target)  # before a review, not after
+        needs = {"add": ("content",), "replace": ("old_text", "content"), "remove": ("old_text",)}
+        for name in needs[action]:
+            _string(write, name, blank=False)
+        return _optional_strings(p, "content")
+    if write.kind == "tiers_write":
+        if not isinstance(p["tier"], int) or isinstance(p["tier"], bool):
+            raise errors.InvalidFactError(f"tiers_write: tier {p['tier']!r} is not 1, 2 or 3")
+        tiers.check(p["tier"])
+        return [tiers.check_body(_string(write, "text"))]
+    agent_memory.check_enabled(vault, write.agent, "profile")
+    key = _string(write, "key")
+    profile.check_key(key)
+    if write.kind == "profile_delete":
+        return [key]
+    return [key, _string(write, "value")]
+
+
+def _apply_memory(vault: Vault, write: AgentWrite) -> dict[str, Any]:
+    p, agent = write.params, write.agent
+    if write.kind == "memory":
+        state = agent_memory.change_notes(
+            vault,
+            agent,
+            p["target"],
+            p["action"],
+            content=p.get("content"),
+            old_text=p.get("old_text"),
+        )
+        return state.to_dict(vault.root)
+    if write.kind == "tiers_write":
+        return agent_memory.write_tier(vault, agent, p["tier"], p["text"]).to_dict(
+            vault.root, p["tier"]
+        )
+    if write.kind == "profile_set":
+        return agent_memory.set_profile(vault, agent, p["key"], p["value"]).to_dict(vault.root)
+    return agent_memory.delete_profile(vault, agent, p["key"]).to_dict(vault.root)
 
 
 def daily_scope(write: AgentWrite) -> str | None:

@@ -21,7 +21,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import platformdirs
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_serializer,
+    field_validator,
+)
 
 from vault_app.core import decay as decay_rules
 from vault_app.core import errors, layout, safe_fs
@@ -86,6 +93,23 @@ class SearchSettings(BaseModel):
 
 
 _CHAT_ID = re.compile(r"^-?[0-9]{1,20}$")
+MAX_NOTES_CHARS = 1_000_000  # a budget is for a prompt block, not a book
+
+
+class AgentMemorySettings(BaseModel):
+    """`[agents.memory.<id>]`: one agent's notes and user profile (`agent_memory`).
+
+    `notes` turns the agent notes (`agents/<id>/memories/MEMORY.md`) on or off; `profile`
+    what it knows of the user (`memories/USER.md` and `profile.json`). The budgets are
+    in characters, counted as Hermes counts them. An agent without a table has these
+    defaults (Hermes' own)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    notes: bool = True
+    profile: bool = True
+    memory_chars: int = Field(default=2200, ge=1, le=MAX_NOTES_CHARS)
+    user_chars: int = Field(default=1375, ge=1, le=MAX_NOTES_CHARS)
 
 
 class AgentsSettings(BaseModel):
@@ -101,10 +125,35 @@ class AgentsSettings(BaseModel):
 
     global_writers: list[str] = Field(default_factory=list)
     chats: dict[str, str] = Field(default_factory=dict)
+    memory: dict[str, AgentMemorySettings] = Field(default_factory=dict)
+
+    def memory_of(self, agent: str) -> AgentMemorySettings:
+        """The notes settings of `agent` (its table, else the defaults)."""
+        return self.memory.get(agent) or AgentMemorySettings()
 
     @field_validator("global_writers")
     @classmethod
     def _agent_ids(cls, value: list[str]) -> list[str]:
+        for agent in value:
+            try:
+                layout.validate_agent_id(agent)
+            except errors.InvalidIdError as exc:
+                raise ValueError(str(exc)) from None
+        return value
+
+    @field_serializer("memory")
+    def _memory_as_written(
+        self, value: dict[str, AgentMemorySettings]
+    ) -> dict[str, dict[str, Any]]:
+        # Only the settings a table states (or code set): saving the config must not
+        # fill a person's `[agents.memory.<id>]` with every default.
+        return {agent: chosen.model_dump(exclude_unset=True) for agent, chosen in value.items()}
+
+    @field_validator("memory")
+    @classmethod
+    def _memory_agents(
+        cls, value: dict[str, AgentMemorySettings]
+    ) -> dict[str, AgentMemorySettings]:
         for agent in value:
             try:
                 layout.validate_agent_id(agent)
@@ -208,7 +257,7 @@ def _text_on_disk(path: Path, data: bytes) -> str:
 
 # Tables whose keys are data, not settings (`[agents.chats]`): a key the model no longer
 # holds is removed from the file, where elsewhere unknown keys are kept.
-_FREE_TABLES = frozenset({("agents", "chats")})
+_FREE_TABLES = frozenset({("agents", "chats"), ("agents", "memory")})
 
 
 def merge_known(
@@ -348,6 +397,11 @@ min_cosine = 0.32           # a hit without a query term needs this raw cosine (
 global_writers = []         # agents that may write global entities and global daily notes
 # [agents.chats]            # MicroClaw chat id -> the entity its memories go to
 # "-1001234" = "areas/family"
+# [agents.memory.household] # agent notes and user profile of agent "household"
+# notes = true              # agents/household/memories/MEMORY.md
+# profile = true            # memories/USER.md and profile.json
+# memory_chars = 2200       # budgets in characters (Hermes' count)
+# user_chars = 1375
 """
 
 

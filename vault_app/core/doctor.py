@@ -8,6 +8,9 @@ error when blank, a warning for `[]`); no time lies in the future; ids are uniqu
 the vault; `supersededBy` / `supersedes` and `relatedEntities` point at something that
 exists (an archived entity counts); markdown files are valid UTF-8; the generated block of
 a summary.md or index.md is whole (one begin marker line, then one end marker line);
+an agent's own memory files read as they should (`agent_memory`: `§` notes within their
+budget and written as the notes tools write them, a tier heading once, profile.json a flat
+map of strings);
 daily-note names are real dates; no temp files are left over from an interrupted write;
 `.vault/config.toml` is valid; and, over the whole vault with `.vault/`, every symlink (an
 error in `.vault/` or when it leads outside the vault, a warning for a link inside it,
@@ -32,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from vault_app.core import (
+    agent_memory,
     config,
     decay,
     errors,
@@ -39,9 +43,12 @@ from vault_app.core import (
     layout,
     memory,
     models,
+    notes,
+    profile,
     safe_fs,
     storage,
     synthesis,
+    tiers,
     vault,
 )
 
@@ -102,6 +109,7 @@ class Doctor:
             self._check_entities()
             self._check_links()
             self._check_markdown()
+            self._check_agent_memory()
             self._check_tree(repair)
             if repair:
                 self._repair_corrupt()
@@ -310,6 +318,66 @@ class Doctor:
                     synthesis.find_block(doc[0], *markers[path.name], path)
             except errors.CorruptFileError as exc:
                 self.problem(exc.path, exc.reason, exc.location)
+
+    def _check_agent_memory(self) -> None:
+        """Each agent's notes, tiers and profile.json, read as `agent_memory` reads them:
+        what would make its writes refuse is a warning; a profile it cannot read, an error."""
+        settings = self.vault.config.agents
+        for agent in self.paths.agent_ids():
+            folder = self.paths.agent_dir(agent)
+            chosen = settings.memory_of(agent)
+            for target, name in agent_memory.TARGETS.items():
+                path = folder / agent_memory.NOTES_DIR / name
+                text = self._memory_text(path)
+                if text is None:
+                    continue
+                entries = notes.entries(text)
+                used = notes.Usage(
+                    notes.usage(entries),
+                    chosen.memory_chars if target == "memory" else chosen.user_chars,
+                )
+                if used.over:
+                    self.problem(
+                        path,
+                        f"over its budget ({used.fraction()} chars): adds are refused "
+                        "until entries are shortened or removed",
+                        severity="warning",
+                    )
+                if text.strip() != notes.join(entries):
+                    self.problem(
+                        path,
+                        "not written as the § notes are written (blank lines or spaces "
+                        "around a separator): replace and remove are refused until it is",
+                        severity="warning",
+                    )
+            text = self._memory_text(folder / agent_memory.TIERS_NAME)
+            memory_file = tiers.split(text or "")
+            for number in tiers.TIERS:
+                if len(memory_file.sections(number)) > 1:
+                    self.problem(
+                        folder / agent_memory.TIERS_NAME,
+                        f"tier {number} appears more than once: writing it is refused "
+                        "until the sections are merged",
+                        severity="warning",
+                    )
+            path = folder / agent_memory.PROFILE_NAME
+            text = self._memory_text(path)
+            if text is not None:
+                try:
+                    profile.load_text(text, str(path))
+                except errors.CorruptFileError as exc:
+                    self.problem(path, exc.reason, exc.location)
+
+    def _memory_text(self, path: Path) -> str | None:
+        if not os.path.lexists(path):
+            return None
+        self.report.files_checked += 1
+        try:
+            doc = self.vault.storage.read_text(path)
+        except errors.CorruptFileError as exc:
+            self.problem(exc.path, exc.reason, exc.location)
+            return None
+        return None if doc is None else doc[0]
 
     def _check_tree(self, repair: bool) -> None:
         """One walk of the whole vault, `.vault/` included, without following symlinks:

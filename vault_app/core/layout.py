@@ -25,6 +25,7 @@ import datetime as dt
 import functools
 import os
 import re
+import stat
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -367,13 +368,42 @@ class VaultLayout:
         # be refused (never wrongly let through)
         return self.root.resolve()
 
+    @functools.cached_property
+    def _root_prefix(self) -> str:
+        return os.path.join(str(self.root), "")
+
     def ensure_inside(self, path: Path) -> Path:
         """Raise unless `path`, with its symlinks resolved, stays inside the vault."""
+        if self._plainly_inside(str(path)):
+            return path
         root = self._resolved_root
         resolved = path.resolve()
         if resolved != root and root not in resolved.parents:
             raise errors.InvalidIdError(f"{path} resolves to {resolved}, outside the vault {root}")
         return path
+
+    def _plainly_inside(self, path: str) -> bool:
+        """Whether `path` is spelled under the root, with no `..`, and no part of it below
+        the root is a symlink: then it resolves under the resolved root by construction,
+        which a few `lstat`s tell (in C) for a tenth of `Path.resolve`'s time. Anything
+        else (a symlink, `..`, another spelling, Windows' junctions) is for `resolve`."""
+        prefix = self._root_prefix
+        if os.name != "posix" or not path.startswith(prefix):
+            return False
+        parts = path[len(prefix) :].split("/")
+        if ".." in parts:
+            return False
+        current = prefix[:-1]
+        for part in parts:
+            current = f"{current}/{part}"
+            try:
+                if stat.S_ISLNK(os.lstat(current).st_mode):
+                    return False
+            except FileNotFoundError:
+                return True  # nothing below a missing part exists, symlinks included
+            except OSError:
+                return False  # (a file where a folder should be, permissions): resolve says
+        return True
 
     def check_new_entity(self, ref: EntityRef) -> Path:
         """The folder of an entity about to be created or moved to, after checking every

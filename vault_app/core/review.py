@@ -154,7 +154,8 @@ def describe(p: Proposal) -> dict[str, Any]:
         "created": p.created.isoformat(),
         "kind": write.kind,
         "target": target(write),
-        "text": text or params.get("text"),
+        # what the agent wrote: a fact's or document's text, a note's content, a value
+        "text": text or params.get("text") or params.get("content") or params.get("value"),
         "at": None if write.at is None else write.at.isoformat(),
         "params": params,
         "findings": [dataclasses.asdict(f) for f in p.findings],
@@ -189,6 +190,13 @@ def target(write: agent_writes.AgentWrite) -> str:
         return f"{len(params.get('fact_ids') or [])} facts"
     if write.kind == "write_document":
         return f"agents/{write.agent}/{params.get('name')}"
+    if write.kind == "memory":
+        name = "USER.md" if params.get("target") == "user" else "MEMORY.md"
+        return f"agents/{write.agent}/memories/{name} ({params.get('action')})"
+    if write.kind == "tiers_write":
+        return f"agents/{write.agent}/MEMORY.md (tier {params.get('tier')})"
+    if write.kind in ("profile_set", "profile_delete"):
+        return f"agents/{write.agent}/profile.json ({params.get('key')})"
     scope = params.get("scope") if write.kind == "append_daily" else None
     return "global daily note" if scope == "global" else f"daily note of agent {write.agent}"
 

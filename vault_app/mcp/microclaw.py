@@ -76,7 +76,7 @@ import datetime as dt
 import json
 import re
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -95,6 +95,9 @@ from vault_app.core.vault import Vault
 from vault_app.mcp import common, fact_reader
 from vault_app.mcp import runtime as runtime_module
 from vault_app.search import kinds
+
+if TYPE_CHECKING:  # numpy comes with it: imported after the handshake
+    from vault_app.search.documents import SearchDoc
 
 PROFILE, KNOWLEDGE, EVENT = "PROFILE", "KNOWLEDGE", "EVENT"
 THEIRS: dict[models.FactCategory, str] = {
@@ -189,16 +192,22 @@ def our_category(value: str, current: models.FactCategory | None = None) -> mode
 
 def memory_number(fact: models.Fact) -> int:
     """The memory number MicroClaw knows `fact` by (an update's version keeps its memory's)."""
-    kept = fact.metadata.get(MEMORY_KEY)
+    return _number(fact.id, fact.metadata)
+
+
+def _number(fact_id: str, metadata: dict[str, Any] | None) -> int:
+    kept = metadata.get(MEMORY_KEY) if metadata else None
     if isinstance(kept, int) and not isinstance(kept, bool) and kept > 0:
         return kept
-    return numeric_ids.fact_number(fact.id)
+    return numeric_ids.fact_number(fact_id)
 
 
 def rfc3339(moment: dt.datetime) -> str:
-    """A vault time as RFC 3339 (a naive time is local time, as the vault reads it)."""
+    """A vault time as RFC 3339 in local time (a naive time is local time, as the vault
+    reads it): one spelling of an instant, whether it was read from the entity file or
+    from the index's seconds (`memory_item_of`)."""
     aware = moment if moment.tzinfo is not None else moment.astimezone()
-    return aware.isoformat()
+    return aware.astimezone().isoformat()
 
 
 def _archived_at(fact: models.Fact) -> str | None:
@@ -214,23 +223,55 @@ def _archived_at(fact: models.Fact) -> str | None:
 
 def memory_item(fact: models.Fact, chat_id: int | None) -> dict[str, Any]:
     """One fact as the memory object MicroClaw's strict parser reads."""
+    return _item(memory_number(fact), fact.fact, fact.category, float(fact.confidence),
+                 fact.source_text, _archived_at(fact), not fact.is_active, fact.metadata,
+                 fact.timestamp, fact.last_touched, chat_id)  # fmt: skip
+
+
+def memory_item_of(doc: SearchDoc, chat_id: int | None) -> dict[str, Any]:
+    """`memory_item` of an active fact's search document: the same object, read from the
+    index instead of the entity file (the document holds every field a memory shows)."""
+    assert doc.fact_id is not None and doc.category is not None and doc.status == "active"
+    written, seen = (
+        None if s is None else dt.datetime.fromtimestamp(s).astimezone()
+        for s in (doc.timestamp, doc.last_accessed)
+    )
+    category = models.FactCategory(doc.category)
+    number = _number(doc.fact_id, doc.metadata)
+    return _item(number, doc.text, category, doc.confidence, doc.source_ref, None, False,
+                 doc.metadata, written, seen, chat_id)  # fmt: skip
+
+
+def _item(
+    number: int,
+    text: str,
+    category: models.FactCategory,
+    confidence: float,
+    source: str | None,
+    archived_at: str | None,
+    archived: bool,
+    metadata: dict[str, Any] | None,
+    written: dt.datetime | None,
+    seen: dt.datetime | None,
+    chat_id: int | None,
+) -> dict[str, Any]:
     item: dict[str, Any] = {
-        "id": memory_number(fact),
-        "content": fact_reader.shown_to_agents(fact.fact).strip() or "[empty]",
-        "category": THEIRS[fact.category],
+        "id": number,
+        "content": fact_reader.shown_to_agents(text).strip() or "[empty]",
+        "category": THEIRS[category],
         "chat_id": chat_id,
-        "confidence": float(fact.confidence),
-        "source": fact.source_text or DEFAULT_SOURCE,
-        "is_archived": not fact.is_active,
-        "archived_at": _archived_at(fact),
+        "confidence": confidence,
+        "source": source or DEFAULT_SOURCE,
+        "is_archived": archived,
+        "archived_at": archived_at,
     }
-    created = fact.metadata.get("microclaw_created")
-    if fact.timestamp is not None:
-        written = rfc3339(fact.timestamp)
-        item["created_at"] = created if isinstance(created, str) else written
-        item["updated_at"] = written
-    if fact.last_touched is not None:
-        item["last_seen_at"] = rfc3339(fact.last_touched)
+    created = metadata.get("microclaw_created") if metadata else None
+    if written is not None:
+        stamp = rfc3339(written)
+        item["created_at"] = created if isinstance(created, str) else stamp
+        item["updated_at"] = stamp
+    if seen is not None:
+        item["last_seen_at"] = rfc3339(seen)
     return item
 
 
@@ -371,17 +412,36 @@ class MicroClawMemory:
             chat = chat_id if ref == own else self.chat_of(ref)
             if chat is not None and chat != chat_id:
                 continue  # another chat's memories, as MicroClaw's own search leaves them out
-            fact = self.reader.fact(ref, hit.fact_id)  # only the hits read, each file once
-            if fact is None or (not broad and fact.confidence < CONFIDENCE_FLOOR):
-                continue
-            number = memory_number(fact)
-            if number in seen:
-                continue  # an older version of an updated memory: its newest is shown
-            seen.add(number)
-            items.append(memory_item(fact, chat))
+            item = self._memory_of(engine, hit.key, ref, hit.fact_id, chat, broad)
+            if item is None or item["id"] in seen:
+                continue  # (an older version of an updated memory: its newest is shown)
+            seen.add(item["id"])
+            items.append(item)
             if len(items) == limit:
                 break
         return items
+
+    def _memory_of(
+        self,
+        engine: Any,
+        key: str,
+        ref: layout.EntityRef,
+        fact_id: str,
+        chat: int | None,
+        broad: bool,
+    ) -> dict[str, Any] | None:
+        """The memory of a fact hit: an active fact's from its search document (no file
+        read: the index follows every write), an archived one's from its file (its
+        archive note is in the lineage); None when it is gone or below the floor."""
+        doc = engine.document(key)
+        if doc is not None and doc.status == "active" and doc.category is not None:
+            if not broad and doc.confidence < CONFIDENCE_FLOOR:
+                return None
+            return memory_item_of(doc, chat)
+        fact = self.reader.fact(ref, fact_id)  # each file read once per version
+        if fact is None or (not broad and fact.confidence < CONFIDENCE_FLOOR):
+            return None
+        return memory_item(fact, chat)
 
     # memory_upsert
 

@@ -1,7 +1,8 @@
 """The MCP server object: `build_server(runtime, agent_of)` registers every tool group.
 
 Faces are thin: each tool module (`vault_tools` reads, `write_tools` writes through
-`core.agent_writes`, `microclaw` MicroClaw's contract) adapts arguments to one core or
+`core.agent_writes`, `memory_tools` the agent's own notes, tiers and profile,
+`microclaw` MicroClaw's contract) adapts arguments to one core or
 search call. What the groups share lives here: the server's identity and instructions,
 and `tool_errors`, which turns a vault error into a tool error the model can read (the
 SDK hides the text of any other exception from the client, as it should for a crash).
@@ -20,7 +21,7 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 
 from vault_app import __version__
-from vault_app.mcp import common, microclaw, vault_tools, write_tools
+from vault_app.mcp import common, memory_tools, microclaw, vault_tools, write_tools
 from vault_app.mcp import runtime as runtime_module
 
 AgentOf = common.AgentOf
@@ -32,7 +33,8 @@ your own workspace, daily notes and documents (global entities only if the vault
 you). Nothing is ever deleted: a changed fact is superseded, its history kept.
 Start with `context` (what your prompt should carry) or `search`; open an entity with
 `get_entity`. Record durable facts with `add_fact`, corrections with `supersede_fact`,
-the day's events with `append_daily`. A write may answer {"status": "pending_review"}:
+the day's events with `append_daily`; keep your curated notes and what you know of
+the user with `memory`. A write may answer {"status": "pending_review"}:
 a person will review it; do not retry it."""
 
 
@@ -47,7 +49,7 @@ def build_server(runtime: runtime_module.Runtime, agent_of: AgentOf) -> MCPServe
     finally:  # the SDK configures the root logger; that is the process owner's to do
         root.handlers[:] = handlers
         root.setLevel(level)
-    for group in (vault_tools, write_tools, microclaw):
+    for group in (vault_tools, write_tools, memory_tools, microclaw):
         group.register(server, runtime, agent_of)
     return server
 

@@ -19,8 +19,9 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -69,6 +70,11 @@ class SearchDoc:
     access_count: int = 0
     source_ref: str | None = None  # the fact's `source`
     date: dt.date | None = None  # daily entries
+    # A fact's confidence and metadata (None when it has none): what a face answering
+    # from the index needs beyond the text (MicroClaw's memories), so that a search
+    # answer reads no entity file.
+    confidence: float = 1.0
+    metadata: dict[str, Any] | None = field(default=None, hash=False, compare=False)
 
 
 def entity_source(ref: layout.EntityRef) -> str:
@@ -119,6 +125,8 @@ def entity_documents(
                 last_accessed=_seconds(fact.last_touched),
                 access_count=fact.access_count,
                 source_ref=fact.source_text,
+                confidence=float(fact.confidence),
+                metadata=fact.metadata or None,
             )
     body = summary_body(summary) if summary else ""
     if body:

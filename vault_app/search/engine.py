@@ -524,36 +524,39 @@ class SearchEngine:
         lex_rank = {k: i + 1 for i, (k, _) in enumerate(lexical)}
         sem_rank = {k: i + 1 for i, (k, _) in enumerate(semantic)}
         w = self.bm25_weight
-        fused = []
+        scored: list[tuple[float, str, float, float, float, float, float]] = []
         below = 0
         for key in union:
             b = lex.get(key, 0.0)
             s = sem.get(key, lo)
-            share = cover.of(key) if b > 0.0 else 0.0
+            # the coverage decides only below the cosine floor; else it is worked out for
+            # the hits returned (a few term lookups each, not one per candidate)
+            share = cover.of(key) if b > 0.0 and s < self.floor.min_cosine else -1.0
             if not relevance.keeps_hybrid(self.floor, s, share):
                 below += 1  # no query term and a cosine of noise, or too little of both
                 continue
             nb = b / top_lex if top_lex > 0 else 0.0
             ns = (s - lo) / (hi - lo) if hi > lo else (1.0 if sem_values else 0.0)
-            score = w * nb + (1 - w) * ns
-            fused.append(
-                (
-                    key,
-                    score,
-                    {
-                        "bm25": b,
-                        "bm25Norm": nb,
-                        "bm25Rank": lex_rank.get(key),
-                        "semantic": s,
-                        "semanticNorm": ns,
-                        "semanticRank": sem_rank.get(key),
-                        "bm25Weight": w,
-                        "coverage": share,
-                    },
-                )
+            scored.append((-(w * nb + (1 - w) * ns), key, b, nb, s, ns, share))
+        scored.sort()  # best first, ties by key
+        ranked = [  # the parts only for what is returned
+            (
+                key,
+                -negated,
+                {
+                    "bm25": b,
+                    "bm25Norm": nb,
+                    "bm25Rank": lex_rank.get(key),
+                    "semantic": s,
+                    "semanticNorm": ns,
+                    "semanticRank": sem_rank.get(key),
+                    "bm25Weight": w,
+                    "coverage": share if share >= 0.0 else cover.of(key),
+                },
             )
-        fused.sort(key=lambda item: (-item[1], item[0]))
-        return fused[:limit], below
+            for negated, key, b, nb, s, ns, share in scored[:limit]
+        ]
+        return ranked, below
 
     def _hit(
         self,

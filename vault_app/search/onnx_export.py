@@ -8,6 +8,11 @@ ids, cosine >= 0.999), and kept under `<cache_dir>/<model>-<fingerprint>-onnx-v<
 the dynamic-int8 copy `int8_calibration.derive_int8` derives beside it.
 `encoders.OnnxEncoder` runs what is exported here without torch.
 
+A frozen app (the PyInstaller bundle, packaging/pyinstaller) has no torch to export with:
+its build makes the default model's export and ships it under `BUNDLED_EXPORTS`, and
+`bundled_export()` finds it there (only when `sys.frozen` is set: a checkout or a wheel
+exports into the user's cache as above).
+
 The export runs in a child Python process (`_export_in_child`): torch's exporter warns as
 it works (its TorchScript exporter is deprecated, its tracer warns about the branches it
 records) and ONNX Runtime's quantiser logs advice on the root logger. In the child, all of
@@ -51,6 +56,33 @@ _PROBES = (
     "x",
     " ".join(["The boiler was serviced by Greg before the winter storm hit Millbrook."] * 60),
 )
+
+
+BUNDLED_EXPORTS = Path(__file__).resolve().parent / "bundled_exports"
+"""Where a frozen app ships ONNX exports: `<this package>/bundled_exports/<model>/`."""
+
+
+def bundled_export_name(model: str = embedding_model.DEFAULT_MODEL) -> str:
+    """The folder under `BUNDLED_EXPORTS` that holds the export of `model`."""
+    return embedding_model.slug(model)
+
+
+def bundled_export(model: str | os.PathLike[str] | None = None) -> Path | None:
+    """The export of `model` shipped with a frozen app, or None: not frozen, not the
+    default model (the only one shipped), or no current export there.
+
+    The export carries the model's fingerprint (`export.json`), so its vectors have the
+    same identity as those of an export made from the installed model.
+    """
+    if not getattr(sys, "frozen", False) or not embedding_model.is_default(model):
+        return None
+    folder = BUNDLED_EXPORTS / bundled_export_name()
+    try:
+        meta = encoders.read_export_meta(folder)
+    except embedding_model.ExportError:
+        return None
+    current = meta.get("version") == EXPORT_VERSION
+    return folder if current and meta.get("model") == embedding_model.DEFAULT_MODEL else None
 
 
 def onnx_export_dir(source: embedding_model.ModelSource, cache_dir: Path | None = None) -> Path:

@@ -21,7 +21,8 @@ it is imported (that takes seconds; it happens only when an encoder is loaded):
   row with its metadata table, and answers top-k cosine queries with one matrix-vector
   product.
 
-`load_encoder()` resolves the model and picks the fastest backend that can run it;
+`load_encoder()` resolves the model (in a frozen app, the default model's export shipped
+with it: `onnx_export.bundled_export`) and picks the fastest backend that can run it;
 `semantic_available()` says whether it can, without importing any of those packages.
 """
 
@@ -65,6 +66,9 @@ def load_encoder(
     `embedding_model.SemanticUnavailable` when no backend can run the model.
     """
     say = notice or log.warning
+    shipped = onnx_export.bundled_export(model) if backend in ("auto", "onnx") else None
+    if shipped is not None:  # a frozen app: the export it ships, no model files, no torch
+        return encoders.OnnxEncoder(shipped, threads=threads, int8=int8)
     source = embedding_model.resolve_model(model)
     if backend in ("auto", "onnx"):
         missing = [m for m in ("onnxruntime", "tokenizers") if importlib.util.find_spec(m) is None]
@@ -101,6 +105,9 @@ def semantic_available(
     Imports neither torch nor ONNX Runtime (it looks for the packages and the model files;
     it hashes the model, about 0.1 s once per process).
     """
+    shipped = backend in ("auto", "onnx") and onnx_export.bundled_export(model) is not None
+    if shipped and all(importlib.util.find_spec(m) for m in ("onnxruntime", "tokenizers")):
+        return True, f"{embedding_model.DEFAULT_MODEL} on ONNX Runtime (shipped with the app)"
     try:
         source = embedding_model.resolve_model(model)
     except embedding_model.SemanticUnavailable as error:

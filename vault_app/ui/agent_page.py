@@ -1,17 +1,19 @@
-"""An agent's page in the main window: its TACIT.md and CONTEXT.md, its daily notes and
+"""An agent's page in the main window: its TACIT.md and CONTEXT.md, its memory blocks
+(agent notes, user profile, key–value profile), its tiered MEMORY.md, its daily notes and
 the context the builder would give it, as tabs."""
 
 from __future__ import annotations
 
 from PySide6 import QtWidgets
 
-from vault_app.ui import context_view, daily, documents, session
+from vault_app.ui import context_view, daily, documents, memory_blocks, session, tiers_editor
 
 
 class AgentPage(QtWidgets.QWidget):
-    """One agent: its TACIT.md and CONTEXT.md, daily notes and context preview, as tabs."""
+    """One agent: its TACIT.md and CONTEXT.md, memory blocks, tiers, daily notes and
+    context preview, as tabs."""
 
-    TABS = ("TACIT.md", "CONTEXT.md", "daily", "context")
+    TABS = ("TACIT.md", "CONTEXT.md", "memory", "tiers", "daily", "context")
 
     def __init__(self, s: session.Session, agent: str, parent: QtWidgets.QWidget | None = None):
         super().__init__(parent)
@@ -22,15 +24,25 @@ class AgentPage(QtWidgets.QWidget):
         self.context_doc = documents.DocumentPane(
             s, documents.DocumentTarget.document("CONTEXT.md", agent)
         )
+        self.memory = memory_blocks.MemoryBlocks(s, agent)
+        self.tiers = tiers_editor.TiersEditor(s, agent)
         self.daily = daily.DailyView(s, agent)
         self.preview = context_view.ContextPreview(s, agent)
-        self.tabs.addTab(self.tacit, "TACIT")
-        self.tabs.setTabToolTip(0, "What the agent learnt about how the household works")
-        self.tabs.addTab(self.context_doc, "CONTEXT")
-        self.tabs.setTabToolTip(1, "What the agent is working on now")
-        self.tabs.addTab(self.daily, "Daily notes")
-        self.tabs.addTab(self.preview, "Context preview")
-        self.tabs.setTabToolTip(3, "What the context builder would give this agent")
+        for widget, label, tip in (
+            (self.tacit, "TACIT", "What the agent learnt about how the household works"),
+            (self.context_doc, "CONTEXT", "What the agent is working on now"),
+            (
+                self.memory,
+                "Memory",
+                "Agent notes and user profile with their budgets, and profile.json",
+            ),
+            (self.tiers, "Tiers", "The tiered MEMORY.md: long, mid and short term"),
+            (self.daily, "Daily notes", ""),
+            (self.preview, "Context preview", "What the context builder would give this agent"),
+        ):
+            index = self.tabs.addTab(widget, label)
+            if tip:
+                self.tabs.setTabToolTip(index, tip)
         column = QtWidgets.QVBoxLayout(self)
         column.setContentsMargins(12, 8, 12, 8)
         column.addWidget(title)
@@ -40,4 +52,9 @@ class AgentPage(QtWidgets.QWidget):
         self.tabs.setCurrentIndex(self.TABS.index(name) if name in self.TABS else 0)
 
     def dirty(self) -> bool:
-        return self.tacit.is_dirty() or self.context_doc.is_dirty()
+        return (
+            self.tacit.is_dirty()
+            or self.context_doc.is_dirty()
+            or self.memory.is_dirty()
+            or self.tiers.is_dirty()
+        )

@@ -11,7 +11,7 @@ from pathlib import Path
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import errors, memory, vault
-from vault_app.ui import settings
+from vault_app.ui import quit_signals, settings
 from vault_app.ui.main_window import APPLICATION, ORGANIZATION, MainWindow
 
 __all__ = ["MainWindow", "app_icon", "open_or_create_demo", "resource", "run", "tune_process"]
@@ -85,4 +85,5 @@ def run(path: Path | None, *, demo: bool = False) -> int:
     keep(window)
     window.show()
     QtCore.QTimer.singleShot(0, window.start)
-    return app.exec()
+    with quit_signals.quit_on_signals(app):  # SIGTERM, Ctrl+C: the windows close, exit 0
+        return app.exec()

@@ -40,14 +40,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from vault_app.core import errors, layout, vault
+from vault_app.core import agent_memory, errors, layout, vault
 
 DATA_NAMES = frozenset((*layout.FACT_FILE_NAMES, layout.SUMMARY_NAME))
 INDEX_NAME = "index.md"
 AGENT_DOCUMENTS = frozenset(vault.AGENT_DOCUMENTS)
+# an agent's own memory files beside its documents: profile.json, and memories/*.md
+AGENT_FILES = AGENT_DOCUMENTS | {agent_memory.PROFILE_NAME}
+NOTES_FILES = frozenset(agent_memory.TARGETS.values())
 
 # Kinds of folder, from the vault root down (see `child_place`).
-ROOT, GLOBAL, AGENTS, AGENT, PARA, TREE, DAILY = range(7)
+ROOT, GLOBAL, AGENTS, AGENT, PARA, TREE, DAILY, NOTES = range(8)
 
 
 # -- change keys --------------------------------------------------------------------------
@@ -65,7 +68,8 @@ class DailyNote(NamedTuple):
 
 
 class AgentDocument(NamedTuple):
-    """`agents/<id>/TACIT.md`, `CONTEXT.md`…, or `global/AGENTS.md` (agent None)."""
+    """`agents/<id>/TACIT.md`, `CONTEXT.md`…, its `profile.json` and its notes
+    (`name` "memories/MEMORY.md", "memories/USER.md"), or `global/AGENTS.md` (agent None)."""
 
     agent: str | None
     name: str
@@ -118,6 +122,8 @@ def child_place(parent: Place, name: str) -> Place | None:
     if kind == AGENT:
         if name == "workspace":
             return Place(PARA, parent.agent)
+        if name == agent_memory.NOTES_DIR:
+            return Place(NOTES, parent.agent)
         return Place(DAILY, parent.agent) if name == "daily" else None
     if kind == PARA:
         return Place(TREE, parent.agent, 1) if name in layout.PARA_CATEGORIES else None
@@ -132,7 +138,9 @@ def tracks_file(place: Place, name: str) -> bool:
     if kind == DAILY:
         return layout.parse_daily_name(name) is not None
     if kind == AGENT:
-        return name in AGENT_DOCUMENTS
+        return name in AGENT_FILES
+    if kind == NOTES:
+        return name in NOTES_FILES
     if kind == GLOBAL:
         return name == vault.PRINCIPLES
     if kind == PARA:
@@ -177,6 +185,8 @@ def classify(path: str) -> ChangeKey | None:
         return None if day is None else DailyNote(place.agent, day)
     if place.kind == PARA:
         return IndexFile(place.agent)
+    if place.kind == NOTES:
+        return AgentDocument(place.agent, f"{agent_memory.NOTES_DIR}/{name}")
     return AgentDocument(place.agent, name)
 
 

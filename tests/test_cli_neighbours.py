@@ -1,0 +1,188 @@
+"""`vault-app --vault PATH` on a neighbour's folder: `info` names the format, `daily`
+works in PicoClaw's and MicroClaw's own files, commands for PARA vaults refuse it (and
+never lay a `.vault/` into it), unknown and ambiguous folders are precise errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from vault_app import cli
+from vault_app.core import vault
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "neighbours"
+
+
+@pytest.fixture(autouse=True)
+def _state_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+
+
+def folder(name: str, tmp_path: Path) -> Path:
+    return Path(shutil.copytree(FIXTURES / name, tmp_path / name))
+
+
+def run(capsys: pytest.CaptureFixture[str], root: Path, *argv: str) -> tuple[int, str, str]:
+    code = cli.main(["--vault", str(root), "--now", "2026-11-24T09:30:00+00:00", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("name", ["hermes", "picoclaw", "microclaw"])
+def test_info_json_names_the_format(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = folder(name, tmp_path)
+    code, out, err = run(capsys, root, "info", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["format"] == name and data["vault"] == str(root.resolve())
+    assert data["agents"]
+    assert not (root / ".vault").exists()
+    code, out, _ = run(capsys, root, "info")
+    assert code == 0 and f"Format     {name}" in out
+
+
+def test_info_json_of_a_para_vault_says_para(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    made = vault.Vault.create(tmp_path / "v")
+    code, out, err = run(capsys, made.root, "info", "--json")
+    assert code == 0, err
+    assert json.loads(out)["format"] == "para"
+
+
+def test_hermes_info_shows_the_meters(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, folder("hermes", tmp_path), "info")
+    assert code == 0
+    assert "memory: 4 entries [13% — 293/2,200 chars]" in out
+    assert "user: 2 entries [6% — 96/1,375 chars]" in out
+
+
+def test_daily_in_a_picoclaw_workspace_needs_no_agent(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = folder("picoclaw", tmp_path)
+    code, out, err = run(capsys, root, "daily", "append", "Walked", "to", "the", "river.")
+    assert code == 0, err
+    assert (root / "memory" / "202611" / "20261124.md").read_text(encoding="utf-8") == (
+        "# 2026-11-24\n\nWalked to the river.\n"
+    )
+    code, out, _ = run(capsys, root, "daily", "show", "--list", "--json")
+    assert json.loads(out) == ["2026-10-31", "2026-11-22", "2026-11-23", "2026-11-24"]
+    code, out, _ = run(capsys, root, "daily", "show", "2026-11-23")
+    assert out.startswith("# 2026-11-23\n\nTalked about the trip to Porto.")
+
+
+def test_daily_in_a_microclaw_runtime_names_the_persona(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = folder("microclaw", tmp_path)
+    code, _, err = run(capsys, root, "daily", "show")
+    assert code == 1 and "holds 3 agents" in err and "--agent" in err
+    code, out, err = run(capsys, root, "daily", "show", "--agent=-1001234567890/1", "--json")
+    assert code == 0, err
+    assert json.loads(out)["text"] == "\nMorning check-in."
+
+
+def test_para_commands_refuse_a_neighbours_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = folder("hermes", tmp_path)
+    for argv in (
+        ["search", "fedora"],
+        ["fact", "add", "areas/x", "--text", "t", "--category", "status"],
+        ["doctor"],
+    ):
+        code, _, err = run(capsys, root, *argv)
+        assert code == 1
+        assert "is a Hermes home, not a PARA vault" in err and "info, notes, tiers" in err
+    code = cli.main(["--vault", str(root)])  # the window, before it starts
+    assert code == 1 and "`vault-app gui` works on PARA vaults only" in capsys.readouterr().err
+    assert not (root / ".vault").exists()
+
+
+def test_unknown_and_ambiguous_folders_are_precise_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    odd = tmp_path / "odd"
+    odd.mkdir()
+    (odd / "notes.txt").write_text("hello", encoding="utf-8")
+    code, _, err = run(capsys, odd, "info")
+    assert code == 1 and "looked for" in err and "memories/MEMORY.md" in err
+    code, _, err = run(capsys, FIXTURES / "ambiguous", "info", "--json")
+    assert code == 1 and "more than one kind" in err
+
+
+def test_notes_in_a_hermes_home_need_no_agent(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = folder("hermes", tmp_path)
+    code, out, err = run(capsys, root, "notes", "add", "--target", "user", "Likes tea.", "--json")
+    assert code == 0, err
+    answer = json.loads(out)
+    assert answer["success"] and answer["entries"][-1] == "Likes tea."
+    assert answer["path"] == "memories/USER.md" and answer["limit"] == 1375
+    assert (root / "memories" / "USER.md").read_text(encoding="utf-8").endswith("\n§\nLikes tea.")
+    code, out, _ = run(capsys, root, "notes", "add", "--target", "user", "x" * 1400, "--json")
+    assert code == 1
+    refusal = json.loads(out)
+    assert refusal["error"] == "over_budget" and refusal["limit"] == 1375
+    code, out, err = run(
+        capsys, root, "notes", "replace", "--target", "memory", "Fedora 41", "Fedora 42."
+    )
+    assert code == 0, err
+    assert "Replaced in agent notes of hermes" in out
+
+
+def test_hermes_drift_is_a_structured_refusal_naming_the_bak(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = folder("hermes-drift", tmp_path)
+    raw = (root / "memories" / "MEMORY.md").read_bytes()
+    code, out, err = run(capsys, root, "notes", "remove", "--target", "memory", "NAS", "--json")
+    assert code == 1 and "refusing to rewrite" in err
+    refusal = json.loads(out)
+    assert refusal["error"] == "not_round_trip"
+    assert Path(refusal["drift_backup"]).read_bytes() == raw
+    assert (root / "memories" / "MEMORY.md").read_bytes() == raw
+
+
+def test_profile_in_a_picoclaw_workspace(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = folder("picoclaw", tmp_path)
+    code, out, _ = run(capsys, root, "profile", "show")
+    assert code == 0 and "- **user_name**: Mike <mike@example.org>" in out
+    code, out, err = run(capsys, root, "profile", "set", "pet", "a cat", "--json")
+    assert code == 0, err
+    assert json.loads(out)["path"] == "memory/profile.json"
+    on_disk = json.loads((root / "memory" / "profile.json").read_text(encoding="utf-8"))
+    assert on_disk["pet"] == "a cat" and list(on_disk) == sorted(on_disk)
+    code, _, err = run(capsys, root, "tiers", "show")
+    assert code == 1 and "a PicoClaw workspace has no tiered memory" in err
+
+
+def test_tiers_in_a_microclaw_runtime(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = folder("microclaw", tmp_path)
+    agent = "--agent=-1001234567890/1"
+    code, out, err = run(capsys, root, "tiers", "show", agent, "--tier", "3")
+    assert code == 0, err
+    assert out == "Tired this week; keep answers short.\n"
+    code, _, err = run(capsys, root, "tiers", "write", agent, "--tier", "3", "--text", "Rested.")
+    assert code == 0, err
+    text = (root / "groups" / "-1001234567890" / "1" / "MEMORY.md").read_text(encoding="utf-8")
+    assert "## Tier 3 — Short term\n\nRested.\n" in text and "User is vegetarian." in text
+    code, _, err = run(capsys, root, "notes", "show", agent, "--target", "memory")
+    assert code == 1 and "has no § notes" in err
+
+
+def test_a_para_vault_still_needs_agent(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    made = vault.Vault.create(tmp_path / "v")
+    with pytest.raises(SystemExit) as caught:
+        run(capsys, made.root, "notes", "show", "--target", "memory")
+    assert caught.value.code == 2
+    assert "--agent is required in a PARA vault" in capsys.readouterr().err

@@ -1,0 +1,240 @@
+"""Hermes' `§` entry files (agent notes, user profile): pure functions, budgets, no I/O.
+
+A notes file is a list of entries joined by a line holding only `§` (`ENTRY_DELIMITER`,
+`"\\n§\\n"`); an entry may span lines and may hold a `§` anywhere but on a line of its
+own. Usage is counted as Hermes counts it: the length in characters (code points, not
+bytes) of the joined text, delimiters included, 0 for no entry. A store has a budget in
+characters (2,200 for agent notes, 1,375 for the user profile by default).
+
+Every change is a function from a list of entries to a new list, refused whole with a
+structured error when it cannot be made as asked, and never by cutting text:
+
+* `BudgetError` — the change would put usage over the limit: it carries the usage now,
+  the limit and the usage the change would have made (`attempted`);
+* `MatchError` — `replace` / `remove` find their entry by a substring that must pick one
+  entry: no entry or several different entries hold it (the candidates are named);
+* `DuplicateError` — `add` of an entry already there;
+* `EntryError` — an empty entry, or one that would not read back as itself once joined
+  (a line holding only `§` inside it would split it in two).
+
+Entries are stripped of surrounding whitespace as Hermes strips them, so `add("x ")` and
+`add("x")` are the same entry. Reading (`entries`) keeps duplicates that a file already
+holds (nothing read is dropped); `round_trips` says whether `join(entries(text))` gives the
+text back, which a writer checks before rewriting a file someone else wrote.
+
+The file I/O (locks, atomic writes, backups, audit) lives in `agent_memory`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from vault_app.core import errors
+
+ENTRY_DELIMITER = "\n§\n"
+MEMORY_LIMIT = 2200  # characters: Hermes' default for agent notes (MEMORY.md)
+USER_LIMIT = 1375  # characters: Hermes' default for the user profile (USER.md)
+PREVIEW_WIDTH = 80  # characters of each candidate shown in a MatchError
+
+
+class NotesError(errors.VaultError):
+    """Base of the refusals of a change to a `§` notes list; `to_dict()` is the
+    structured form the CLI's `--json` and the MCP tools return."""
+
+    kind = "notes"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"error": self.kind, "message": str(self)}
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Characters used out of a limit, written as Hermes writes it."""
+
+    used: int
+    limit: int
+
+    @property
+    def percent(self) -> int:
+        """Whole percent of the limit, capped at 100 (Hermes' meter); 0 for no limit."""
+        return min(100, self.used * 100 // self.limit) if self.limit > 0 else 0
+
+    @property
+    def over(self) -> bool:
+        return self.used > self.limit
+
+    def fraction(self) -> str:
+        """``924/2,200``."""
+        return f"{self.used:,}/{self.limit:,}"
+
+    def meter(self) -> str:
+        """``42% — 924/2,200 chars``."""
+        return f"{self.percent}% — {self.fraction()} chars"
+
+
+class BudgetError(NotesError):
+    """A change that would put the store over its limit; nothing was changed."""
+
+    kind = "over_budget"
+
+    def __init__(self, current: int, limit: int, attempted: int, what: str = "this change") -> None:
+        self.current = current
+        self.limit = limit
+        self.attempted = attempted
+        super().__init__(
+            f"over budget: {what} would use {attempted:,}/{limit:,} chars "
+            f"(now {current:,}/{limit:,}, {attempted - limit:,} over); nothing changed"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **super().to_dict(),
+            "current": self.current,
+            "limit": self.limit,
+            "attempted": self.attempted,
+            "usage": Usage(self.current, self.limit).fraction(),
+        }
+
+
+class MatchError(NotesError):
+    """`replace` / `remove` whose substring matches no entry, or different entries."""
+
+    kind = "no_unique_match"
+
+    def __init__(self, needle: str, candidates: Sequence[str]) -> None:
+        self.needle = needle
+        self.candidates = [preview(c) for c in candidates]
+        if not candidates:
+            message = f"no entry holds {needle!r}"
+        else:
+            named = "; ".join(repr(c) for c in self.candidates)
+            message = (
+                f"{len(candidates)} different entries hold {needle!r}: {named}; be more specific"
+            )
+        super().__init__(message)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "old_text": self.needle, "matches": self.candidates}
+
+
+class DuplicateError(NotesError):
+    """`add` of an entry the store already holds."""
+
+    kind = "duplicate"
+
+    def __init__(self, entry: str) -> None:
+        self.entry = entry
+        super().__init__(f"entry already there: {preview(entry)!r}; nothing added")
+
+
+class EntryError(NotesError):
+    """An entry that cannot be stored as given (empty, or splitting on read)."""
+
+    kind = "invalid_entry"
+
+
+def preview(entry: str, width: int = PREVIEW_WIDTH) -> str:
+    """One line of at most `width` characters of `entry`, for messages (never stored)."""
+    flat = " ".join(entry.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def entries(text: str) -> list[str]:
+    """The entries of a notes file's text, stripped, empty ones skipped, in order."""
+    if not text.strip():
+        return []
+    parts = (part.strip() for part in text.split(ENTRY_DELIMITER))
+    return [part for part in parts if part]
+
+
+def join(items: Sequence[str]) -> str:
+    """The file text of `items` (no trailing newline, as Hermes writes it)."""
+    return ENTRY_DELIMITER.join(items)
+
+
+def usage(items: Sequence[str]) -> int:
+    """Characters `items` use against a budget: the length of their joined text."""
+    return len(join(items)) if items else 0
+
+
+def round_trips(text: str) -> bool:
+    """Whether rewriting `text` from its entries would give it back exactly."""
+    return join(entries(text)) == text
+
+
+def validate(items: Sequence[str], limit: int, current: int = 0) -> list[str]:
+    """`items` as a whole new list (a person's edit of the block): each entry valid,
+    none twice, within `limit` (`current`: the usage now, for the BudgetError)."""
+    checked = [check_entry(item) for item in items]
+    seen: set[str] = set()
+    for entry in checked:
+        if entry in seen:
+            raise DuplicateError(entry)
+        seen.add(entry)
+    return _within(checked, [], limit, "this text", current)
+
+
+def add(items: Sequence[str], content: str, limit: int) -> list[str]:
+    """`items` with `content` appended; refused if empty, a duplicate or over `limit`."""
+    entry = check_entry(content)
+    if entry in items:
+        raise DuplicateError(entry)
+    return _within([*items, entry], items, limit, f"adding {len(entry):,} chars")
+
+
+def replace(items: Sequence[str], old_text: str, content: str, limit: int) -> list[str]:
+    """`items` with the one entry holding `old_text` replaced by `content`."""
+    index = find(items, old_text)
+    entry = check_entry(content)
+    if entry != items[index] and entry in items:
+        raise DuplicateError(entry)
+    changed = [*items]
+    changed[index] = entry
+    return _within(changed, items, limit, "this replacement")
+
+
+def remove(items: Sequence[str], old_text: str) -> list[str]:
+    """`items` without the one entry holding `old_text` (a removal is never over budget)."""
+    index = find(items, old_text)
+    return [*items[:index], *items[index + 1 :]]
+
+
+def find(items: Sequence[str], old_text: str) -> int:
+    """Index of the entry holding the substring `old_text` (stripped, non-empty).
+
+    Several entries holding it are refused unless they are one text repeated (a file
+    written by hand may repeat an entry): then the first is meant, as in Hermes."""
+    needle = old_text.strip()
+    if not needle:
+        raise EntryError("the text to find is empty; give a substring of one entry")
+    hits = [i for i, entry in enumerate(items) if needle in entry]
+    distinct = list(dict.fromkeys(items[i] for i in hits))
+    if len(distinct) != 1:
+        raise MatchError(needle, distinct)
+    return hits[0]
+
+
+def check_entry(content: str) -> str:
+    """`content` stripped, if it can be stored as one entry (EntryError if not)."""
+    entry = content.strip()
+    if not entry:
+        raise EntryError("the entry is empty; nothing stored")
+    # Between two neighbours, so that a `§` line at its edge, which would merge with a
+    # separator, is caught as well as one inside it.
+    if entries(join(["x", entry, "x"])) != ["x", entry, "x"]:
+        raise EntryError(
+            "the entry holds a line with only '§', the separator between entries, "
+            "and would read back as other entries; nothing stored"
+        )
+    return entry
+
+
+def _within(
+    changed: list[str], before: Sequence[str], limit: int, what: str, current: int | None = None
+) -> list[str]:
+    attempted = usage(changed)
+    if attempted > limit:
+        raise BudgetError(usage(before) if current is None else current, limit, attempted, what)
+    return changed

@@ -1,0 +1,154 @@
+"""The agent's own memory files as tools: Hermes' `memory`, MicroClaw's tiers, the profile.
+
+* `memory` — Hermes' tool: `action` add / replace / remove (and `read`) on `target`
+  `memory` (the agent's notes) or `user` (what it knows of the user), entries found by a
+  unique substring (`old_text`); every answer carries the usage (`"usage": "924/2,200"`).
+  A refusal the agent can fix (over budget, no unique match, a duplicate) is an answer
+  with `"success": false`, the reason, the usage and the current entries, as Hermes
+  answers, so the model can consolidate and retry; anything else is a tool error.
+* `tiers_read`, `tiers_write` — the agent's tiered MEMORY.md, one tier at a time.
+* `profile_read`, `profile_set`, `profile_delete` — its key–value profile.json.
+
+Writes go through `agent_writes.submit` (permission, injection scan, review queue) as
+every agent write does; reads through `agent_memory` with the vault opened as the agent.
+An agent only ever reaches its own folder: no tool takes an agent id.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from mcp.server.mcpserver import Context, MCPServer
+
+from vault_app.core import agent_memory, agent_writes, notes, vault
+from vault_app.mcp import common
+from vault_app.mcp import runtime as runtime_module
+
+PENDING = "a person will review this write before it is applied; do not send it again"
+_DONE = {"add": "Entry added.", "replace": "Entry replaced.", "remove": "Entry removed."}
+
+MEMORY_DESCRIPTION = """Your bounded, curated memory, in two stores of § entries: target
+"memory" (your own notes: environment facts, conventions, lessons) and "user" (what you
+know of the user: preferences, habits). action "add" stores content; "replace" swaps the
+entry holding old_text (a short unique substring) for content; "remove" deletes the entry
+holding old_text; "read" lists the entries. Each store has a character budget: every
+answer gives "usage" (used/limit). An add or replace over budget is refused
+("success": false) and changes nothing: replace or remove entries to make room, then retry.
+Example: {"action": "add", "target": "user", "content": "Prefers short answers"}"""
+
+
+def register(server: MCPServer, runtime: runtime_module.Runtime, agent_of: common.AgentOf) -> None:
+    """Add the memory, tiers and profile tools to `server`."""
+
+    def submit(ctx: Context, kind: agent_writes.Kind, params: dict[str, Any]) -> dict[str, Any]:
+        agent = agent_of(ctx)
+        write = agent_writes.AgentWrite(
+            kind=kind, agent=agent, params={k: v for k, v in params.items() if v is not None}
+        )
+        outcome = agent_writes.submit(runtime.vault_for(agent), write)
+        if isinstance(outcome, agent_writes.Pending):
+            return {"status": "pending_review", "review_id": outcome.review_id, "note": PENDING}
+        return {"status": "applied", **outcome.result}
+
+    def own(ctx: Context) -> tuple[vault.Vault, str]:
+        agent = agent_of(ctx)
+        return runtime.vault_for(agent), agent
+
+    @server.tool(name="memory", description=MEMORY_DESCRIPTION)
+    @common.tool_errors
+    def memory(
+        ctx: Context,
+        action: Literal["add", "replace", "remove", "read"],
+        target: Literal["memory", "user"] = "memory",
+        content: str | None = None,
+        old_text: str | None = None,
+    ) -> dict[str, Any]:
+        v, agent = own(ctx)
+        if action == "read":
+            return _notes_answer(v, agent_memory.read_notes(v, agent, target))
+        params = {"action": action, "target": target, "content": content, "old_text": old_text}
+        try:
+            answer = submit(ctx, "memory", params)
+        except notes.NotesError as exc:
+            state = agent_memory.read_notes(v, agent, target)
+            return {
+                "success": False,
+                **exc.to_dict(),
+                "target": target,
+                "usage": state.usage.fraction(),
+                "current_entries": [notes.preview(e, 200) for e in state.entries],
+            }
+        if answer["status"] == "pending_review":
+            state = agent_memory.read_notes(v, agent, target)
+            return {"success": True, **answer, "target": target, "usage": state.usage.fraction()}
+        return {
+            "success": True,
+            "status": "applied",
+            "message": _DONE[action],
+            "target": target,
+            "usage": answer["usage"],
+            "meter": answer["meter"],
+            "entry_count": answer["entry_count"],
+        }
+
+    @server.tool(
+        description="""Read your tiered MEMORY.md: tier 1 (long term, principles-like), 2 (mid
+term: active projects), 3 (short term: recent focus). Without tier, all three.
+Example: {"tier": 2}"""
+    )
+    @common.tool_errors
+    def tiers_read(ctx: Context, tier: Literal[1, 2, 3] | None = None) -> dict[str, Any]:
+        v, agent = own(ctx)
+        answer = agent_memory.read_tiers(v, agent).to_dict(v.root, tier)
+        answer.pop("path", None)  # the server's files are not the agent's business
+        return answer
+
+    @server.tool(
+        description="""Replace one tier of your tiered MEMORY.md (the other tiers are kept as
+they are). Tier 1 only on an explicit ask or a long-term pattern; tier 3 often. No line may
+start with "## " (use "### " for sub-headings).
+Example: {"tier": 3, "content": "This week: moving house; tired."}"""
+    )
+    @common.tool_errors
+    def tiers_write(ctx: Context, tier: Literal[1, 2, 3], content: str) -> dict[str, Any]:
+        answer = submit(ctx, "tiers_write", {"tier": tier, "text": content})
+        answer.pop("path", None)
+        return answer
+
+    @server.tool(
+        description="""Read your key–value profile of the user (profile.json): every key, or one.
+Example: {"key": "timezone"}"""
+    )
+    @common.tool_errors
+    def profile_read(ctx: Context, key: str | None = None) -> dict[str, Any]:
+        v, agent = own(ctx)
+        state = agent_memory.read_profile(v, agent)
+        if key is None:
+            return {"profile": state.values}
+        return {"key": key, "value": state.values.get(key), "exists": key in state.values}
+
+    @server.tool(
+        description="""Set one key of your key–value profile of the user (a string value).
+Example: {"key": "timezone", "value": "Europe/Paris"}"""
+    )
+    @common.tool_errors
+    def profile_set(ctx: Context, key: str, value: str) -> dict[str, Any]:
+        answer = submit(ctx, "profile_set", {"key": key, "value": value})
+        answer.pop("path", None)
+        return answer
+
+    @server.tool(
+        description="""Remove one key of your key–value profile of the user.
+Example: {"key": "timezone"}"""
+    )
+    @common.tool_errors
+    def profile_delete(ctx: Context, key: str) -> dict[str, Any]:
+        answer = submit(ctx, "profile_delete", {"key": key})
+        answer.pop("path", None)
+        return answer
+
+
+def _notes_answer(v: vault.Vault, state: agent_memory.NotesState) -> dict[str, Any]:
+    answer = state.to_dict(v.root)
+    answer.pop("path", None)
+    return {"success": True, **answer}
