@@ -21,7 +21,7 @@ a user would and grabs each view:
   review.png           the review queue: agent writes the injection scan held back
   activity.png         the Activity page: the heartbeat's runs (one failed) and the recent
                        writes of agents, the heartbeat and people
-  palette.png          the command palette (Ctrl+Shift+P) filtered on "fact"
+  palette.png          the command palette (Ctrl+Shift+P) filtered on "fact", over the window
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZES = ((1440, 900), (1280, 720))
@@ -164,9 +164,19 @@ def render(app: QtWidgets.QApplication, out: Path, size: tuple[int, int], theme:
         window.start()
         wait(app, lambda: window.session.scan is not None)
 
-        def shoot(name: str, widget: QtWidgets.QWidget | None = None) -> None:
+        def shoot(
+            name: str,
+            widget: QtWidgets.QWidget | None = None,
+            popup: QtWidgets.QWidget | None = None,
+        ) -> None:
+            """Grab `widget` (the window); a `popup` window is painted over it where it is."""
             pump(app, 0.3)
             image = (widget or window).grab()
+            if popup is not None:
+                painter = QtGui.QPainter(image)
+                at = window.mapFromGlobal(popup.mapToGlobal(QtCore.QPoint(0, 0)))
+                painter.drawPixmap(at, popup.grab())
+                painter.end()
             path = out / file_name(name, size, theme)
             image.save(str(path))
             print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
@@ -218,7 +228,7 @@ def render(app: QtWidgets.QApplication, out: Path, size: tuple[int, int], theme:
         switcher.query_edit.setText("roof")
         wait(app, switcher.isVisible)
         pump(app, 0.5)
-        shoot("switcher.png")
+        shoot("switcher.png", popup=switcher)
         switcher.close()
 
         queue_proposals(root)  # as agents would: the page's folder watch picks them up
@@ -239,7 +249,7 @@ def render(app: QtWidgets.QApplication, out: Path, size: tuple[int, int], theme:
         commands.show()
         commands.query_edit.setText("fact")
         wait(app, commands.isVisible)
-        shoot("palette.png", commands)
+        shoot("palette.png", popup=commands)
         commands.close()
         window.close()
         window.session.wait()

@@ -47,6 +47,8 @@ def test_the_commands_of_the_views_are_in_menus_with_their_keys(window: app.Main
         "Command palette": "Ctrl+Shift+P",
         "Back": "Alt+Left",
         "Forward": "Alt+Right",
+        "Earlier note": "Alt+PgUp",
+        "Later note": "Alt+PgDown",
     }
     for text, key in wanted.items():
         assert keys.get(text) == key, text
@@ -230,3 +232,39 @@ def test_search_results_have_a_context_menu(
     assert QtWidgets.QApplication.clipboard().text() == hit.text
     main.close()
     main.session.wait()
+
+
+def test_the_daily_views_keys_are_commands_too(qtbot: QtBot, window: app.MainWindow) -> None:
+    page = window.show_agent("maintenance", "daily")
+    days = sorted(window.session.vault.daily_dates("maintenance"))
+    page.daily.show_day(days[-1])
+    qtbot.waitUntil(lambda: window.commands["earlier_note"].isEnabled())
+    window.sidebar.setFocus()
+    press(qtbot, window, Key.Key_PageUp, QtCore.Qt.KeyboardModifier.AltModifier)
+    qtbot.waitUntil(lambda: page.daily.calendar.selectedDate().toPython() == days[-2])
+    window.show_dashboard()
+    assert not window.commands["earlier_note"].isEnabled()
+
+
+def test_synthesize_is_a_command_that_previews_on_the_dashboard(
+    qtbot: QtBot, window: app.MainWindow
+) -> None:
+    show_entity(qtbot, window)
+    window.commands["synthesize"].trigger()
+    assert window.pages.currentWidget() is window.dashboard
+    assert not window.dashboard.synthesize_button.isEnabled()  # the dry run is under way
+    qtbot.waitUntil(lambda: window.dashboard.synthesize_button.isEnabled(), timeout=30_000)
+    dialog = window.dashboard.preview_dialog
+    if dialog is not None:  # the summaries that would change, nothing written yet
+        dialog.reject()
+
+
+def test_each_menu_has_distinct_mnemonics(window: app.MainWindow) -> None:
+    for top in window.menuBar().actions():
+        menu = top.menu()
+        letters = []
+        for action in menu.actions():
+            text = action.text().replace("&&", "")
+            if "&" in text:
+                letters.append(text[text.index("&") + 1].lower())
+        assert len(letters) == len(set(letters)), f"{top.text()}: {sorted(letters)}"

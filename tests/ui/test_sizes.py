@@ -107,6 +107,8 @@ def test_the_fact_column_stretches_and_wraps_and_cut_text_has_a_tooltip(
     dressing = window.facts_table
     index = window.entity_view.proxy.index(long_rows[0], F.FACT)
     assert dressing.cut_text(index) is None  # wrapped whole: no tooltip needed
+    table.verticalHeader().resizeSection(long_rows[0], table.verticalHeader().defaultSectionSize())
+    assert dressing.cut_text(index) == index.data()  # one line of a longer fact: cut, tooltip
     table.setColumnWidth(F.AGENT, 30)  # a column too narrow for its text
     agent = window.entity_view.proxy.index(0, F.AGENT)
     assert dressing.cut_text(agent) == agent.data()
@@ -142,10 +144,14 @@ def test_the_sidebar_counts_collapse_and_stay_so(
     toggle.toggle()
     assert all(window.sidebar.isColumnHidden(c) for c in range(1, 5))
     assert window.sidebar.minimumWidth() < wide
+    assert not window.commands["sidebar_counts"].isChecked()
     assert store.value(sidebar_view.SHOW_COUNTS_KEY, type=bool) is False
     window.close()
     again = open_window(qtbot, root, store)
     assert not again.sidebar.counts_shown()
+    assert not again.commands["sidebar_counts"].isChecked()  # View › Sidebar counts agrees
+    again.commands["sidebar_counts"].trigger()
+    assert again.sidebar.counts_shown()
     again.sidebar.set_counts_shown(True)
     assert not again.sidebar.isColumnHidden(1)
     again.session.wait()
@@ -157,3 +163,34 @@ def test_rows_are_sized_only_in_view(qtbot: QtBot, window: app.MainWindow) -> No
     rows = window.entity_view.proxy.rowCount()
     looked = window.facts_table.fit_visible()
     assert 0 < looked < rows  # the rest keep the default height until scrolled to
+
+
+def test_only_a_page_that_does_not_fit_scrolls(qtbot: QtBot, window: app.MainWindow) -> None:
+    window.show_dashboard()  # tall at 720 px: it scrolls, its chart whole
+    qtbot.waitUntil(lambda: len(window.dashboard.chart.rows) > 1)
+    settle(qtbot, window)
+    bar = window.pages_scroll.verticalScrollBar()
+    assert window.dashboard.chart.height() >= window.dashboard.chart.sizeHint().height()
+    for show in (window.show_review, window.show_activity, window.show_principles):
+        show()
+        settle(qtbot, window)
+        assert not bar.isVisible(), show.__name__  # the dashboard's height is not theirs
+
+
+def test_a_flow_wraps_its_widgets_instead_of_widening(qtbot: QtBot) -> None:
+    from vault_app.ui import flow_layout
+
+    host = QtWidgets.QWidget()
+    qtbot.addWidget(host)
+    flow = flow_layout.FlowLayout(host, spacing=4)
+    buttons = [QtWidgets.QPushButton(f"Button number {n}") for n in range(4)]
+    for button in buttons:
+        flow.add(button)
+    one_row = flow.heightForWidth(10_000)
+    widest = max(b.sizeHint().width() for b in buttons)
+    assert flow.minimumSize().width() == widest  # never wider than its widest widget
+    host.resize(widest + 10, flow.heightForWidth(widest + 10))
+    host.show()
+    assert flow.heightForWidth(widest + 10) >= 4 * buttons[0].sizeHint().height() > one_row
+    assert len({b.geometry().top() for b in buttons}) == 4  # one per row
+    assert all(host.rect().contains(b.geometry()) for b in buttons)

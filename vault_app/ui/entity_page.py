@@ -54,17 +54,6 @@ def _dot(colour: str, size: int = 10) -> QtGui.QIcon:
     return QtGui.QIcon(pixmap)
 
 
-def _group(*widgets: QtWidgets.QWidget, spacing: int = 4) -> QtWidgets.QWidget:
-    """Widgets kept side by side on one row of a flow (a label and its field)."""
-    group = QtWidgets.QWidget()
-    row = QtWidgets.QHBoxLayout(group)
-    row.setContentsMargins(0, 0, 0, 0)
-    row.setSpacing(spacing)
-    for widget in widgets:
-        row.addWidget(widget)
-    return group
-
-
 def _read(v: vault.Vault, address: str) -> Loaded:
     """Worker: the entity and the tier of each active fact (both off the GUI thread)."""
     view = v.entity(address)
@@ -283,9 +272,9 @@ class EntityPage(QtWidgets.QWidget):
         # a flow: in a narrow window (the search dock open) the filters wrap to a second
         # row instead of making the window wider
         bar = flow_layout.FlowLayout(spacing=10)
-        bar.add(_group(filter_label, self.filter_edit), stretch=1)
-        bar.add(_group(*self.tier_buttons.values(), spacing=2))
-        bar.add(_group(category_label, self.category_combo))
+        bar.add(flow_layout.group(filter_label, self.filter_edit), stretch=1)
+        bar.add(flow_layout.group(*self.tier_buttons.values(), spacing=2))
+        bar.add(flow_layout.group(category_label, self.category_combo))
         bar.add(self.superseded_check)
         bar.add(self.shown_label)
 

@@ -94,3 +94,14 @@ class FlowLayout(QtWidgets.QLayout):
                 x += width + self._space
             y += height + self._space
         return y - self._space - rect.y() + margins.bottom()
+
+
+def group(*widgets: QtWidgets.QWidget, spacing: int = 4) -> QtWidgets.QWidget:
+    """Widgets kept side by side on one row of a flow (a label and its field)."""
+    holder = QtWidgets.QWidget()
+    row = QtWidgets.QHBoxLayout(holder)
+    row.setContentsMargins(0, 0, 0, 0)
+    row.setSpacing(spacing)
+    for widget in widgets:
+        row.addWidget(widget)
+    return holder

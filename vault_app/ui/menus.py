@@ -22,7 +22,8 @@ the key on them and records them as the command's handlers: two shortcuts on one
 would be ambiguous to Qt, and neither would run. The window's action then routes the key
 to one handler: the one holding the focus, else one visible on the page shown; with none,
 `fallback` runs (if given). `refresh()` enables each view command exactly when it has
-somewhere to go (the window calls it when the page or the focus changes).
+somewhere to go (run when the page or the focus changes, and when a handler's widget is
+shown or hidden: a tab of a page).
 
 The palette and the shortcuts sheet never keep a list of their own: `palette.walk(menu_bar)` lists
 every action of the menus with its menu path, so commands added later by any part of the
@@ -66,6 +67,10 @@ class Commands(QtCore.QObject):
         self.toolbar.setMovable(False)
         self.toolbar.setToolButtonStyle(QtCore.Qt.ToolButtonStyle.ToolButtonTextOnly)
         self._actions: dict[str, QtGui.QAction] = {}
+        self._later = QtCore.QTimer(self)  # one refresh for a burst of shows and hides
+        self._later.setSingleShot(True)
+        self._later.setInterval(0)
+        self._later.timeout.connect(self.refresh)
         # view commands: their key, fallback, and (handler, owner) pairs taken from pages
         self._routes: dict[
             str,
@@ -159,12 +164,14 @@ class Commands(QtCore.QObject):
                 handlers.append((action, owner))
                 action.setShortcuts([])
                 action.changed.connect(self.refresh)
+                owner.installEventFilter(self)
         for shortcut in root.findChildren(QtGui.QShortcut):
             handlers = routes.get(shortcut.key().toString())
             parent = shortcut.parent()
             if handlers is not None and isinstance(parent, QtWidgets.QWidget):
                 handlers.append((shortcut, parent))
                 shortcut.setKey(QtGui.QKeySequence())
+                parent.installEventFilter(self)
         self.refresh()
 
     def handler(self, name: str) -> Handler | None:
@@ -220,6 +227,12 @@ class Commands(QtCore.QObject):
         self.menu(menu).addAction(action)
         if toolbar:
             self.toolbar.addAction(action)
+
+    def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:
+        """A handler's widget shown or hidden (a tab, a page): where the keys go changed."""
+        if event.type() in (QtCore.QEvent.Type.Show, QtCore.QEvent.Type.Hide):
+            self._later.start()
+        return False
 
     def _update(self, name: str) -> None:
         if not shiboken6.isValid(self):
@@ -306,13 +319,27 @@ def add_window_commands(window: MainWindow) -> Commands:
         "Edit",
         toolbar=True,
     )
-    c.add_view("edit_fact", "&Edit fact…", "F2", "A new version of the selected fact", "Edit")
+    c.add_view("edit_fact", "Edi&t fact…", "F2", "A new version of the selected fact", "Edit")
     c.add_view("archive", "&Archive entity…", "Ctrl+Shift+A", "Move it to archives/", "Edit")
-    c.add_view("filter", "&Filter facts", keys.Find, "Filter the facts shown", "Edit")
+    c.add_view("filter", "F&ilter facts", keys.Find, "Filter the facts shown", "Edit")
     c.separator("Edit")
     c.add_view("edit_document", "Edit &document", "Ctrl+E", "Edit the text shown", "Edit")
     c.add_view("save_document", "&Save document", "Ctrl+S", "Save the text edited", "Edit")
     c.add_view("next_conflict", "&Next conflict", "F8", "The next conflict of a merge", "Edit")
+    c.separator("Edit")
+
+    def synthesize() -> None:  # on the dashboard, where its progress and preview show
+        w.show_dashboard()
+        w.dashboard.synthesize_now()
+
+    c.add(
+        "synthesize",
+        "S&ynthesize summaries now…",
+        synthesize,
+        None,
+        "Rewrite the summaries from Hot and Warm facts; the changes are shown first",
+        "Edit",
+    )
     c.separator("Edit")
     c.add(
         "palette",
@@ -371,19 +398,34 @@ def add_window_commands(window: MainWindow) -> Commands:
     c.add("principles", "&Principles", w.show_principles, None, "global/AGENTS.md", "Go")
     c.add(
         "global_daily",
-        "Global &daily notes",
+        "&Global daily notes",
         lambda: w.open_daily("global", None),
         None,
         "The daily notes every agent shares",
         "Go",
     )
+    day = "Go/Daily &notes"  # the daily view's own keys, routed to the one shown
+    c.add_view("earlier_note", "&Earlier note", "Alt+PgUp", "The closest earlier day", day)
+    c.add_view("later_note", "&Later note", "Alt+PgDown", "The closest later day", day)
+    c.add_view("today_note", "&Today", "Alt+Home", "Today's note", day)
     c.separator("Go")
     back = c.add("back", "&Back", w.navigator.back, "Alt+Left", "The view shown before", "Go")
     forward = c.add("forward", "&Forward", w.navigator.forward, "Alt+Right", "", "Go")
     w.navigator.set_actions(back, forward)
-    c.add("focus_sidebar", "Focus the &sidebar", w.sidebar.setFocus, "Ctrl+1", "", "Go")
+    c.add("focus_sidebar", "Foc&us the sidebar", w.sidebar.setFocus, "Ctrl+1", "", "Go")
 
     c.add_action("toggle_search", w.search_dock.toggleViewAction(), "View")
+    counts = c.add(
+        "sidebar_counts",
+        "Sidebar &counts",
+        lambda: w.sidebar.set_counts_shown(counts.isChecked()),
+        None,
+        "The Active, Hot, Warm and Cold columns of the sidebar",
+        "View",
+    )
+    counts.setCheckable(True)
+    counts.setChecked(w.sidebar.counts_shown())
+    w.sidebar.countsShown.connect(counts.setChecked)  # also from the header's menu
     group = QtGui.QActionGroup(w)
     current = settings.AppSettings.load(w.store).theme
     for name in themes.THEMES:

@@ -117,7 +117,12 @@ class CommandPalette(QtWidgets.QDialog):
         self.hint.setProperty("notice", True)
         frame = QtWidgets.QFrame()
         frame.setObjectName("paletteFrame")
-        frame.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
+        colours = self.palette()
+        Role = QtGui.QPalette.ColorRole
+        frame.setStyleSheet(  # a frameless popup: a thin border in the theme's colours
+            f"QFrame#paletteFrame {{ border: 1px solid {colours.color(Role.Mid).name()};"
+            f" border-radius: 6px; background: {colours.color(Role.Window).name()}; }}"
+        )
         inner = QtWidgets.QVBoxLayout(frame)
         inner.setContentsMargins(8, 8, 8, 6)
         inner.addWidget(self.query_edit)

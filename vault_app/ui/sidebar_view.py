@@ -18,6 +18,8 @@ SHOW_COUNTS_KEY = "sidebar/showCounts"
 class SidebarView(QtWidgets.QTreeView):
     """The tree of entities, agents and documents, with collapsible count columns."""
 
+    countsShown = QtCore.Signal(bool)  # the count columns were shown or hidden
+
     def __init__(self, model: models.SidebarModel, store: QtCore.QSettings) -> None:
         super().__init__()
         self.store = store
@@ -48,3 +50,4 @@ class SidebarView(QtWidgets.QTreeView):
         counts = 4 * self._digits if shown else 0
         self.setMinimumWidth(counts + 140)  # room for names beside the counts
         self.store.setValue(SHOW_COUNTS_KEY, shown)
+        self.countsShown.emit(shown)
