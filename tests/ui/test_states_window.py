@@ -68,7 +68,7 @@ def test_create_agent_makes_its_workspace_as_the_cli_does(
         assert (folder / "workspace" / category).is_dir()
     assert (folder / "daily").is_dir() and (folder / "TACIT.md").is_file()
     qtbot.waitUntil(lambda: "finance" in (empty.session.scan.agents if empty.session.scan else []))
-    assert "New &agent…" in [a.text() for a in empty.menuBar().actions()[1].menu().actions()]
+    assert "New a&gent…" in [a.text() for a in empty.menuBar().actions()[1].menu().actions()]
 
     empty.commands["new_agent"].trigger()  # a taken id is refused in the dialog
     again = [d for d in empty.findChildren(dialogs.NewAgentDialog) if d.isVisible()][-1]

@@ -37,7 +37,7 @@ def install(window: MainWindow) -> None:
     c = window.commands
     c.add(
         "new_agent",
-        "New &agent…",
+        "New a&gent…",
         lambda: new_agent(window),
         None,
         "Create an agent: its PARA workspace, daily notes, TACIT.md and CONTEXT.md",
@@ -45,7 +45,7 @@ def install(window: MainWindow) -> None:
     )
     c.add_view(
         "unarchive",
-        "&Unarchive entity",
+        "Unar&chive entity",
         "Ctrl+Shift+U",
         "Move the archived entity back where it was archived from",
         "Edit",
