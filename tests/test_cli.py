@@ -220,6 +220,13 @@ def test_entity_create_and_archive(capsys: pytest.CaptureFixture[str], home: Pat
     archived = run_json(capsys, home, "entity", "archive", "projects/roof")
     assert archived == {"entity": "projects/roof", "archivedAs": "archives/roof"}
     assert (home / "global/life/archives/roof/summary.md").read_text().startswith("# Roof")
+    code, _out, err = run(
+        capsys, home, "fact", "add", "archives/roof", "--text", "New", "--category", "status"
+    )
+    assert code == 1 and "archives/roof is archived and takes no new facts" in err
+    back = run_json(capsys, home, "entity", "unarchive", "archives/roof")
+    assert back == {"entity": "archives/roof", "unarchivedAs": "projects/roof"}
+    assert (home / "global/life/projects/roof/summary.md").is_file()
 
 
 def test_errors_are_one_line_on_stderr(capsys: pytest.CaptureFixture[str], home: Path) -> None:

@@ -84,6 +84,16 @@ def test_an_unknown_name_is_deferred_until_its_third_mention(vault: Vault) -> No
     assert len(heartbeat_facts(vault, refs[0])) == 3
 
 
+def test_a_fact_about_an_archived_entity_stays_in_the_note(vault: Vault) -> None:
+    vault.create_entity(MARIA)
+    archived = vault.archive_entity(MARIA)  # an archived entity takes no new facts
+    vault.append_daily("Maria prefers oat milk in her coffee.", at=at(9))
+    record = beat(vault)
+    assert record.error is None and (record.written, record.deferred) == (0, 1)
+    assert heartbeat_facts(vault, archived) == []
+    assert "oat milk" in vault.paths.daily_file(DAY, None).read_text()
+
+
 def test_injected_text_is_flagged_not_written(vault: Vault) -> None:
     vault.create_entity(MARIA)
     vault.append_daily(

@@ -12,6 +12,7 @@ from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from vault_app.core import decay, models, vault
+from vault_app.ui import themes
 from vault_app.ui.models import base, sidebar, tier_badge
 from vault_app.ui.models import facts as facts_table
 
@@ -36,8 +37,9 @@ def v(vault: vault.Vault) -> vault.Vault:
     aged(vault, 90).add_fact(ACME, "Acme sells pipes", "context", related=[JANE])
     vault.create_entity("areas/family")
     vault.create_entity("projects/garden")
-    vault.create_entity("archives/old-fence")
-    aged(vault, 40).add_fact("archives/old-fence", "The fence was rebuilt", "milestone")
+    vault.create_entity("projects/old-fence")
+    aged(vault, 40).add_fact("projects/old-fence", "The fence was rebuilt", "milestone")
+    vault.archive_entity("projects/old-fence")  # an archived entity takes no new facts
     roof = vault.paths.life_dir / "projects" / "roof"
     roof.mkdir(parents=True)
     (roof / "items.json").write_text("[{")
@@ -97,8 +99,15 @@ def test_sidebar_structure(qtmodeltester: ModelTester, v: vault.Vault) -> None:
 
     roof = model.index_for_address("projects/roof")
     brush = roof.data(QtCore.Qt.ItemDataRole.ForegroundRole)
-    assert brush.color() == QtGui.QColor(sidebar.PROBLEM_COLOUR)
+    assert brush.color() == themes.error_colour(QtGui.QGuiApplication.palette())
     assert "cannot be read" in roof.data(QtCore.Qt.ItemDataRole.ToolTipRole)
+    icon = roof.data(QtCore.Qt.ItemDataRole.DecorationRole)  # a warning on the row
+    assert isinstance(icon, QtGui.QImage) and not icon.isNull()
+    assert jane.data(QtCore.Qt.ItemDataRole.DecorationRole) is None
+    projects = roof.parent()  # the way down to it is marked too: seen when collapsed
+    assert projects.data() == "Projects"
+    assert projects.data(QtCore.Qt.ItemDataRole.DecorationRole) is not None
+    assert jane.parent().data(QtCore.Qt.ItemDataRole.DecorationRole) is None
 
     finance = child(model, child(model, root, "Agents"), "finance")
     assert finance.data(base.NODE_ROLE).kind == "agent"

@@ -258,7 +258,10 @@ def style_name(app: QtWidgets.QApplication) -> str:
     """The style under the application's style sheet (which wraps it)."""
     sheet = app.styleSheet()
     app.setStyleSheet("")
-    name = app.style().name()
+    style = app.style()
+    name = style.name()
+    if isinstance(style, QtWidgets.QProxyStyle):  # the themes' Fusion (themes.ThemeStyle)
+        name = style.baseStyle().name()
     app.setStyleSheet(sheet)
     return name
 

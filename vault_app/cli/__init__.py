@@ -14,7 +14,7 @@ One module per command group, each declaring its commands' arguments beside the 
 
     vaults      init, info, doctor          the vault as a whole
     importing   import SOURCE --into VAULT  a Hermes, PicoClaw or MicroClaw folder copied in
-    entities    entities, show, related, entity create|archive
+    entities    entities, show, related, entity create|archive|unarchive
     facts       fact add|supersede|access|history|show
     decay       decay, synthesize           tiers, and summaries rewritten from them
     daily       daily append|show

@@ -51,7 +51,7 @@ def register(commands: _common.Commands) -> None:
     p = commands.command("related", cmd_related, "entities linked by relatedEntities, both ways")
     p.add_argument("entity")
 
-    entity = commands.group("entity", "create or archive entities")
+    entity = commands.group("entity", "create, archive or unarchive entities")
     p = commands.command("create", cmd_entity_create, "create an entity", within=entity)
     p.add_argument("entity")
     p.add_argument("--summary", help="first lines of summary.md")
@@ -59,6 +59,18 @@ def register(commands: _common.Commands) -> None:
         "archive", cmd_entity_archive, "move an entity under archives/", within=entity
     )
     p.add_argument("entity")
+    p = commands.command(
+        "unarchive",
+        cmd_entity_unarchive,
+        "move an archived entity back where it was archived from",
+        within=entity,
+    )
+    p.add_argument("entity", help="archives/old-fence or agent:finance:archives/x")
+    p.add_argument(
+        "--category",
+        choices=("projects", "areas", "resources"),
+        help="where to put it (default: where the audit log says it was archived from)",
+    )
 
 
 def summary_json(row: models.EntitySummary) -> dict[str, Any]:
@@ -233,4 +245,14 @@ def cmd_entity_archive(args: argparse.Namespace) -> None:
         args,
         {"entity": args.entity, "archivedAs": str(target)},
         f"Archived {args.entity} as {target}",
+    )
+
+
+def cmd_entity_unarchive(args: argparse.Namespace) -> None:
+    v = open_vault(args)
+    target = v.unarchive_entity(args.entity, args.category)
+    emit(
+        args,
+        {"entity": args.entity, "unarchivedAs": str(target)},
+        f"Unarchived {args.entity} as {target}",
     )

@@ -103,7 +103,7 @@ def _print_notices(*notices: str | None) -> None:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from vault_app.search import engine
+    from vault_app.search import engine, results
 
     if not args.query and not args.queries:
         raise UsageError("give a QUERY, or --queries FILE")
@@ -134,6 +134,8 @@ def cmd_search(args: argparse.Namespace) -> int:
             "notice": result.notice or fallback,
             "hits": [h.to_json() for h in result.hits],
             "markedAccessed": marked,
+            "unknown": result.unknown,  # query words no document holds
+            "belowFloor": result.below_floor,  # weak matches the relevance floor left out
             "seconds": round(result.seconds, 4),
         }
 
@@ -161,7 +163,8 @@ def cmd_search(args: argparse.Namespace) -> int:
 
     def text() -> str:
         if not out["hits"]:
-            return "no results"
+            never = ", ".join(out["unknown"])
+            return "no good matches" + (f" (the vault never mentions: {never})" if never else "")
         lines = []
         for rank, hit in enumerate(out["hits"], 1):
             where = hit["entity"] or hit["scope"]
@@ -173,12 +176,7 @@ def cmd_search(args: argparse.Namespace) -> int:
             if hit["id"]:
                 lines.append(f"    {hit['id']}")
             if args.explain:
-                parts = ", ".join(
-                    f"{k} {v:.3f}" if isinstance(v, float) else f"{k} {v}"
-                    for k, v in hit["parts"].items()
-                    if v is not None
-                )
-                lines.append(f"    explain: {parts}")
+                lines.append(f"    explain: {results.explain_text(hit['parts'])}")
         return "\n".join(lines)
 
     emit(args, out, text)

@@ -13,7 +13,44 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from vault_app.core import actors, errors, layout, safe_fs, storage
+from vault_app.core import activity, actors, errors, layout, safe_fs, storage
+
+UNARCHIVE_CATEGORIES = ("projects", "areas", "resources")
+
+
+def archived_from(root: Path, ref: layout.EntityRef) -> layout.EntityRef | None:
+    """Where `ref` (an archived entity) was before its newest archive, by the audit log."""
+    if ref.category != "archives":
+        return None
+    for line in activity.recent(root, limit=1000, action="entity.archive"):
+        if line.get("to") == str(ref) and isinstance(line.get("entity"), str):
+            try:
+                origin = layout.EntityRef.parse(line["entity"])
+            except errors.VaultError:
+                return None
+            return origin if origin.agent == ref.agent else None
+    return None
+
+
+def unarchive_target(root: Path, ref: layout.EntityRef, category: str | None) -> layout.EntityRef:
+    """Where unarchiving `ref` puts it: under `category` keeping its group, else where it
+    was archived from; InvalidIdError when neither is known."""
+    if ref.category != "archives":
+        raise errors.InvalidIdError(f"{ref} is not archived: nothing to unarchive")
+    rest = ref.path.split("/", 1)[1]
+    if category is not None:
+        if category not in UNARCHIVE_CATEGORIES:
+            raise errors.InvalidIdError(
+                f"cannot unarchive into {category!r}: use {', '.join(UNARCHIVE_CATEGORIES)}"
+            )
+        return ref.with_path(f"{category}/{rest}")
+    origin = archived_from(root, ref)
+    if origin is None:
+        raise errors.InvalidIdError(
+            f"the audit log does not say where {ref} was archived from: name a category "
+            f"({', '.join(UNARCHIVE_CATEGORIES)})"
+        )
+    return origin
 
 
 @dataclass(frozen=True)
@@ -69,6 +106,18 @@ class EntityFolders:
         if to.agent != ref.agent:
             raise errors.InvalidIdError(f"{ref} cannot move to another scope ({to})")
         return self._move(ref, to, "entity.restore", suffix=False)
+
+    def unarchive(self, ref: layout.EntityRef, to: layout.EntityRef) -> layout.EntityRef:
+        """Move an archived entity out of archives/ to exactly `to`; refuses if taken."""
+        if ref.category != "archives":
+            raise errors.InvalidIdError(f"{ref} is not archived: nothing to unarchive")
+        if to.category == "archives":
+            raise errors.InvalidIdError(
+                f"{ref} cannot be unarchived into archives/: choose projects, areas or resources"
+            )
+        if to.agent != ref.agent:
+            raise errors.InvalidIdError(f"{ref} cannot move to another scope ({to})")
+        return self._move(ref, to, "entity.unarchive", suffix=False)
 
     def _move(
         self, ref: layout.EntityRef, base: layout.EntityRef, action: str, *, suffix: bool = True

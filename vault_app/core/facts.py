@@ -21,6 +21,15 @@ from vault_app.core import decay, errors, formats, layout, links, models, scanne
 T = TypeVar("T")
 
 
+def check_takes_facts(ref: layout.EntityRef) -> None:
+    """Refuse (`errors.InvalidFactError`) a new fact for an archived entity."""
+    if ref.category == "archives":
+        raise errors.InvalidFactError(
+            f"{ref} is archived and takes no new facts: unarchive it first "
+            "(vault-app entity unarchive), or add the fact to another entity"
+        )
+
+
 def new_fact_id() -> str:
     return f"fact-{uuid.uuid4().hex}"
 
@@ -74,7 +83,10 @@ class Facts:
         metadata: dict[str, Any] | None = None,
         at: dt.datetime | None = None,
     ) -> models.Fact:
-        """Append a new active fact to an existing entity, stamped `at` (default now)."""
+        """Append a new active fact to an existing entity, stamped `at` (default now).
+
+        An archived entity takes no new facts (its old ones can still be superseded)."""
+        check_takes_facts(ref)
         fields = checked_fields(text, category, related, confidence, agent_id)
         checked_json(source=source, metadata=metadata)
         moment = checked_time(at)

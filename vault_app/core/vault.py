@@ -24,6 +24,7 @@ from typing import Any
 
 from vault_app.core import (
     actors,
+    backups,
     config,
     decay,
     documents,
@@ -228,6 +229,30 @@ class Vault:
         """Move an entity back to exactly `to` (undoing an archive); refuses if taken."""
         return self._entities().restore(layout.as_ref(ref), layout.as_ref(to))
 
+    def archived_from(self, ref: layout.EntityRef | str) -> layout.EntityRef | None:
+        """Where an archived entity was before its archive, read from the audit log (None
+        when the log does not say: archived by hand, or the line has rotated out)."""
+        return entities.archived_from(self.root, layout.as_ref(ref))
+
+    def unarchive_entity(
+        self, ref: layout.EntityRef | str, category: str | None = None
+    ) -> layout.EntityRef:
+        """Move an archived entity back where it was archived from (`archived_from`), or
+        under `category` (projects, areas, resources) keeping its group; refuses if taken."""
+        ref = layout.as_ref(ref)
+        return self._entities().unarchive(ref, entities.unarchive_target(self.root, ref, category))
+
+    def backup_versions(self, path: Path) -> list[backups.Version]:
+        """The kept versions of a vault file, newest first (`core.backups.versions`)."""
+        return backups.versions(self.storage, path)
+
+    def restore_backup(
+        self, path: Path, number: int, *, expected: str | None = backups.UNSET
+    ) -> str:
+        """Write kept version `number` (1 = newest) of `path` back, as a safe write itself
+        backed up; refuses a version that does not parse (`core.backups.restore`)."""
+        return backups.restore(self.storage, path, number, expected=expected)
+
     def restore_deleted(self, ref: layout.EntityRef | str) -> list[Path]:
         """Bring back an entity's files deleted outside the app, each as this vault last
         wrote or saw it (the newest version in its backup ring). Files still there are
@@ -266,6 +291,7 @@ class Vault:
         `at` (default now) is the fact's timestamp, for facts learnt earlier (backfill);
         a naive time is local time."""
         ref, related = layout.as_ref(ref), list(related)
+        facts.check_takes_facts(ref)  # before an archived entity is made by `create`
         if create and not self.paths.entity_dir(ref).is_dir():
             facts.checked_fields(text, category, related, confidence, agent_id)  # before
             facts.checked_json(source=source, metadata=metadata)  # the entity is made

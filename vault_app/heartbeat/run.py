@@ -251,6 +251,9 @@ class _Run:
         if route.ref is None:  # deferred, or naming nothing routable: it stays in the notes
             self.record.deferred += 1
             return
+        if route.ref.category == "archives":  # an archived entity takes no new facts
+            self.record.deferred += 1  # (core refuses them): the fact stays in the note
+            return
         if route.create and not self.vault.paths.holds_entity(route.ref):
             try:
                 self.vault.create_entity(route.ref)

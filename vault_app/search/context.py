@@ -14,7 +14,14 @@ The agent sees global memory and its own workspace, never other agents' workspac
 Each block has a share of the budget (what a block leaves unused passes to the next),
 items are whole (a fact, an entry) or cut at a line with "…", and each block is headed
 with its usage meter as in seed 003: `SPECIFIC FACTS (…) [42% — 924/2,200 chars]`. The
-whole text, headers included, never exceeds the budget. Facts returned to the agent are
+whole text, headers included, never exceeds the budget. Each block counts the items that
+did not fit (`Block.left_out`) and keeps the key of each of its lines (`line_keys`: the
+fact, summary or daily entry a line shows).
+
+The principles are never starved silently: they get a guaranteed share of the budget
+(up to `PRINCIPLES_GUARANTEE` of it, as much as their text needs, the other blocks
+sharing the rest), and when they are cut all the same the context says so
+(`Context.warnings`, with the budget that would carry them whole). Facts returned to the agent are
 counted as accessed (one batched write per entity), unless `mark_access` is False.
 
 Built for an agent (`ContextBuilder(engine, for_agents=True)`, as the MCP `context` tool
@@ -27,6 +34,7 @@ The label replaces the whole text before any cut, so a cut cannot hide a finding
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,6 +51,7 @@ SHARES = {
     "facts": 0.30,
     "timeline": 0.15,
 }
+PRINCIPLES_GUARANTEE = 0.5  # of the budget (after headers) the principles may claim
 TITLES = {
     "principles": ("PRINCIPLES", "global/AGENTS.md, highest priority"),
     "tacit": ("TACIT KNOWLEDGE", "how the user operates"),
@@ -60,6 +69,9 @@ class Block:
     cap: int
     lines: list[str] = field(default_factory=list)
     keys: list[str] = field(default_factory=list)
+    line_keys: list[str | None] = field(default_factory=list)  # what each line shows
+    left_out: int = 0  # items offered that did not fit
+    cut: int = 0  # items placed cut short ("…")
 
     @property
     def body(self) -> str:
@@ -81,19 +93,23 @@ class Block:
         """Add `line` if it fits the cap (cut at a line with "…" if `cut`); True if added."""
         extra = len(line) + (1 if self.lines else 0)
         if self.used + extra <= self.cap:
-            self.lines.append(line)
-            if key:
-                self.keys.append(key)
+            self._place(line, key)
             return True
         if cut:
             room = self.cap - self.used - (1 if self.lines else 0)
             clipped = _clip_lines(line, room)
             if clipped:
-                self.lines.append(clipped)
-                if key:
-                    self.keys.append(key)
+                self._place(clipped, key)
+                self.cut += 1
                 return True
+        self.left_out += 1
         return False
+
+    def _place(self, line: str, key: str | None) -> None:
+        self.lines.append(line)
+        self.line_keys.append(key)
+        if key:
+            self.keys.append(key)
 
 
 @dataclass
@@ -104,6 +120,7 @@ class Context:
     blocks: list[Block]
     period: tuple[dt.date, dt.date] | None
     marked: dict[str, int]
+    warnings: list[str] = field(default_factory=list)  # e.g. the principles were cut
 
     @property
     def text(self) -> str:
@@ -124,11 +141,14 @@ class Context:
                     "cap": b.cap,
                     "percent": round(100 * b.used / b.cap) if b.cap else 0,
                     "keys": b.keys,
+                    "leftOut": b.left_out,
+                    "cut": b.cut,
                     "text": b.body,
                 }
                 for b in self.blocks
                 if b.lines
             ],
+            "warnings": self.warnings,
             "markedAccessed": self.marked,
             "text": self.text,
         }
@@ -191,10 +211,17 @@ class ContextBuilder:
         overhead = sum(len(_empty_header(n)) + 1 for n in names)
         shares = {n: SHARES[n] for n in names}
         scale = (budget - overhead) / sum(shares.values())
+        principles = self.vault.document(vault.PRINCIPLES)
+        wanted = len(self._shown(principles.text.strip())) if principles.text else 0
+        caps = {n: int(shares[n] * scale) for n in names}
+        claim = min(wanted, int(PRINCIPLES_GUARANTEE * (budget - overhead)))
+        if claim > caps["principles"]:  # the principles first; the others share the rest
+            rest = (budget - overhead - claim) / (sum(shares.values()) - shares["principles"])
+            caps = {n: claim if n == "principles" else int(shares[n] * rest) for n in names}
         carry = 0
         blocks: list[Block] = []
         fillers: dict[str, Callable[[Block], None]] = {
-            "principles": lambda b: self._document(b, self.vault.document(vault.PRINCIPLES)),
+            "principles": lambda b: self._document(b, principles),
             "tacit": lambda b: self._document(b, self.vault.document("TACIT.md", agent)),
             "summaries": lambda b: self._summaries(b, agent, topic),
             "facts": lambda b: self._facts(b, agent, topic),
@@ -204,7 +231,7 @@ class ContextBuilder:
             title, subtitle = TITLES[name]
             if name == "timeline" and period:
                 subtitle = f"daily notes {period[0].isoformat()} – {period[1].isoformat()}"
-            block = Block(name, title, subtitle, int(shares[name] * scale) + carry)
+            block = Block(name, title, subtitle, caps[name] + carry)
             fillers[name](block)
             carry = block.cap - block.used
             if block.lines:
@@ -218,7 +245,8 @@ class ContextBuilder:
         ]
         if mark_access and fact_ids:
             marked = self.search.mark_accessed(fact_ids)
-        context = Context(agent, query, budget, blocks, period, marked)
+        warnings = _principles_warning(blocks, wanted, overhead)
+        context = Context(agent, query, budget, blocks, period, marked, warnings)
         assert len(context.text) <= budget, "the context builder overran its budget"
         return context
 
@@ -301,6 +329,19 @@ class ContextBuilder:
                 when = dt.datetime.fromtimestamp(doc.timestamp).strftime(" %H:%M")
             who = "" if hit.scope == layout.GLOBAL_SCOPE else f" [{hit.scope[6:]}]"
             block.offer(f"**{stamp}{when}**{who}: {self._shown(hit.text)}", hit.key, cut=True)
+
+
+def _principles_warning(blocks: list[Block], wanted: int, overhead: int) -> list[str]:
+    """A warning when the principles (`wanted` characters) did not fit whole."""
+    shown = next((b for b in blocks if b.name == "principles"), None)
+    if not wanted or (shown is not None and not shown.cut):
+        return []
+    used = shown.used if shown is not None else 0
+    whole = overhead + math.ceil((wanted + 2) / PRINCIPLES_GUARANTEE)
+    return [
+        f"The principles (global/AGENTS.md) are cut: {used:,} of their {wanted:,} characters "
+        f"fit. A budget of about {whole:,} characters carries them whole."
+    ]
 
 
 def _empty_header(name: str) -> str:

@@ -28,7 +28,11 @@ hit must contain a query term (BM25 finds it) or have a raw cosine of at least
 `min_cosine` (0.32 for all-MiniLM-L6-v2, `[search] min_cosine`); whatever falls below
 is not returned, so it is never marked accessed. On the evaluation set the floor keeps
 hit@5 and lifts hit@10 (`benchmarks/search_quality.py`), while 96% of random strings
-and punctuation queries get no semantic hit at all.
+and punctuation queries get no semantic hit at all. A hit holding a query term must also
+be a match (`relevance`: enough meaning, or enough of the query's weight), so one common
+word of a nonsense query does not bring every document that has it; each result says
+which query words no document holds (`SearchResult.unknown`). What a search returns
+(`Hit`, `SearchResult`) is defined in `results`.
 """
 
 from __future__ import annotations
@@ -39,7 +43,6 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -47,7 +50,16 @@ import numpy.typing as npt
 import orjson
 
 from vault_app.core import errors, layout, memory, vault
-from vault_app.search import bm25, catch_up, columns, documents, persistence, tokenizer
+from vault_app.search import (
+    bm25,
+    catch_up,
+    columns,
+    documents,
+    persistence,
+    relevance,
+    results,
+    tokenizer,
+)
 from vault_app.search.columns import Filters as Filters  # what every face passes to search
 
 if TYPE_CHECKING:  # the semantic modules are imported when semantic search is turned on
@@ -60,60 +72,9 @@ BoolArray = columns.BoolArray
 log = logging.getLogger(__name__)
 
 
-@dataclass
-class Hit:
-    key: str
-    kind: str
-    scope: str
-    text: str
-    score: float
-    parts: dict[str, float | int | None]
-    path: str
-    entity: str | None = None
-    fact_id: str | None = None
-    tier: str | None = None
-    status: str | None = None
-    category: str | None = None
-    agent: str | None = None
-    source: str | None = None
-    date: dt.date | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "scope": self.scope,
-            "entity": self.entity,
-            "id": self.fact_id,
-            "key": self.key,
-            "text": self.text,
-            "score": round(self.score, 6),
-            "parts": self.parts,
-            "tier": self.tier,
-            "status": self.status,
-            "category": self.category,
-            "agentId": self.agent,
-            "source": self.source,
-            "date": self.date.isoformat() if self.date else None,
-            "path": str(self.path),
-        }
-
-
-@dataclass
-class SearchResult:
-    hits: list[Hit]
-    mode: str  # the mode actually used
-    notice: str | None = None  # e.g. why semantic search fell back to BM25
-    seconds: float = 0.0
-
-
-@dataclass
-class OpenReport:
-    loaded: bool  # a persisted index was used
-    reindexed_sources: int
-    removed_sources: int
-    documents: int
-    seconds: float
-    notice: str | None = None
+Hit = results.Hit  # what a search returns, under the names the faces know them by
+SearchResult = results.SearchResult
+OpenReport = results.OpenReport
 
 
 class SearchEngine:
@@ -132,6 +93,7 @@ class SearchEngine:
     ) -> None:
         self.vault = target
         self.min_cosine = min_cosine  # the raw cosine a hit needs without a query term
+        self.floor = relevance.Floor(min_cosine)  # what a hit with a query term needs
         self.tokens = tokens or tokenizer.Tokenizer()
         self.semantic = semantic
         self.semantic_notice = semantic_notice
@@ -507,10 +469,13 @@ class SearchEngine:
             if mode in ("semantic", "hybrid") and self.semantic is not None and query.strip():
                 keys = self.columns.keys
                 semantic = [(keys[r], c) for r, c in self.semantic.top(query, k, rows)]
-            ranked = self._fuse(query, tokens, mode, lexical, semantic, limit)
+            cover = relevance.Coverage(self.bm25, tokens)
+            ranked, below = self._fuse(query, tokens, mode, lexical, semantic, limit, cover)
             present = set(self.state.docs.fetch(key for key, _, _ in ranked))  # one read
             hits = [self._hit(k, s, p, tiers, explain) for k, s, p in ranked if k in present]
-        return SearchResult(hits, mode, notice, time.perf_counter() - started)
+            unknown = relevance.unknown_terms(self.bm25, tokens)
+        took = time.perf_counter() - started
+        return SearchResult(hits, mode, notice, took, unknown=unknown, below_floor=below)
 
     def _fuse(
         self,
@@ -520,18 +485,25 @@ class SearchEngine:
         lexical: list[tuple[str, float]],
         semantic: list[tuple[str, float]],
         limit: int,
-    ) -> list[tuple[str, float, dict[str, float | int | None]]]:
+        cover: relevance.Coverage,
+    ) -> tuple[list[tuple[str, float, dict[str, float | int | None]]], int]:
+        """The ranked hits with their parts, and how many fell under the floor."""
         if mode == "bm25":
-            return [
-                (k, s, {"bm25": s, "bm25Rank": i + 1}) for i, (k, s) in enumerate(lexical[:limit])
+            shares = {k: cover.of(k) for k, _ in lexical}
+            kept = [(k, s) for k, s in lexical if relevance.keeps_bm25(self.floor, shares[k])]
+            ranked: list[tuple[str, float, dict[str, float | int | None]]] = [
+                (k, s, {"bm25": s, "bm25Rank": i + 1, "coverage": shares[k]})
+                for i, (k, s) in enumerate(kept[:limit])
             ]
+            return ranked, len(lexical) - len(kept)
         floor = self.min_cosine
         if mode == "semantic":
             kept = [(k, s) for k, s in semantic if s >= floor]
-            return [
+            ranked = [
                 (k, s, {"semantic": s, "semanticRank": i + 1})
                 for i, (k, s) in enumerate(kept[:limit])
             ]
+            return ranked, len(semantic) - len(kept)
         lex = dict(lexical)
         sem = dict(semantic)
         union = list(dict.fromkeys([*lex, *sem]))
@@ -552,17 +524,22 @@ class SearchEngine:
         lex_rank = {k: i + 1 for i, (k, _) in enumerate(lexical)}
         sem_rank = {k: i + 1 for i, (k, _) in enumerate(semantic)}
         w = self.bm25_weight
-        scored: list[tuple[float, str, float, float, float, float]] = []
+        scored: list[tuple[float, str, float, float, float, float, float]] = []
+        below = 0
         for key in union:
             b = lex.get(key, 0.0)
             s = sem.get(key, lo)
-            if key not in lex_rank and b <= 0.0 and s < floor:
-                continue  # no query term in it and a cosine of noise: not a hit
+            # the coverage decides only below the cosine floor; else it is worked out for
+            # the hits returned (a few term lookups each, not one per candidate)
+            share = cover.of(key) if b > 0.0 and s < self.floor.min_cosine else -1.0
+            if not relevance.keeps_hybrid(self.floor, s, share):
+                below += 1  # no query term and a cosine of noise, or too little of both
+                continue
             nb = b / top_lex if top_lex > 0 else 0.0
             ns = (s - lo) / (hi - lo) if hi > lo else (1.0 if sem_values else 0.0)
-            scored.append((-(w * nb + (1 - w) * ns), key, b, nb, s, ns))
+            scored.append((-(w * nb + (1 - w) * ns), key, b, nb, s, ns, share))
         scored.sort()  # best first, ties by key
-        return [  # the parts only for what is returned
+        ranked = [  # the parts only for what is returned
             (
                 key,
                 -negated,
@@ -574,10 +551,12 @@ class SearchEngine:
                     "semanticNorm": ns,
                     "semanticRank": sem_rank.get(key),
                     "bm25Weight": w,
+                    "coverage": share if share >= 0.0 else cover.of(key),
                 },
             )
-            for negated, key, b, nb, s, ns in scored[:limit]
+            for negated, key, b, nb, s, ns, share in scored[:limit]
         ]
+        return ranked, below
 
     def _hit(
         self,

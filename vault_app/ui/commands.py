@@ -16,7 +16,8 @@ Undo never deletes a fact (spec §3):
 * create entity → undo archives it (moved, not removed); archive → undo moves it back;
 * revert an agent's fact write (`core.revert`: a supersede back to the version before, or
   an added fact withdrawn) → undo reinstates the agent's version and withdraws the
-  restored one; redo re-links them (or withdraws the added fact again).
+  restored one; redo re-links them (or withdraws the added fact again);
+* unarchive → undo moves it back into archives/.
 
 A step that fails is reported through `session.error` and marks its command obsolete, so
 the stack drops it instead of undoing something that never happened.
@@ -32,7 +33,7 @@ from typing import Any
 from PySide6 import QtGui
 
 from vault_app.core import activity, errors, layout, models, revert, vault
-from vault_app.ui.session import Callback, ErrorCallback, Session
+from vault_app.ui.session import Callback, ErrorCallback, Session, plural
 
 Step = Callable[[vault.Vault], Any]
 
@@ -267,13 +268,41 @@ class ArchiveEntity(VaultCommand):
         v.restore_entity(self.archived, self.address)
 
 
+class UnarchiveEntity(VaultCommand):
+    """Move an archived entity back out (where it came from, or under `category`);
+    undo moves it back into archives/ at its old place."""
+
+    moves_entities = True
+
+    def __init__(self, session: Session, address: str, category: str | None, **kw: Any) -> None:
+        super().__init__(session, f"Unarchive {_title(address)}", entities=(address,), **kw)
+        self.address = address
+        self.category = category
+        self.back_to: layout.EntityRef | None = None
+
+    def first(self, v: vault.Vault) -> layout.EntityRef:
+        self.back_to = v.unarchive_entity(self.address, self.category)
+        return self.back_to
+
+    def again(self, v: vault.Vault) -> None:
+        assert self.back_to is not None
+        v.unarchive_entity(self.address, self.back_to.category)
+
+    def back(self, v: vault.Vault) -> None:
+        assert self.back_to is not None
+        v.restore_entity(self.back_to, self.address)
+
+
 class Synthesize(VaultCommand):
     """Rewrite summaries from their facts; undo writes each previous summary back."""
 
     def __init__(self, session: Session, addresses: Iterable[str], **kw: Any) -> None:
         self.addresses = tuple(addresses)
         super().__init__(
-            session, f"Synthesize {len(self.addresses)} summaries", entities=self.addresses, **kw
+            session,
+            f"Synthesize {plural(len(self.addresses), 'summary', 'summaries')}",
+            entities=self.addresses,
+            **kw,
         )
         self.before: dict[str, vault.Document] = {}
         self.after: dict[str, str | None] = {}
@@ -458,6 +487,18 @@ def archive_entity(
     on_error: ErrorCallback | None = None,
 ) -> ArchiveEntity:
     return _push(session, ArchiveEntity(session, address, on_done=on_done, on_error=on_error))
+
+
+def unarchive_entity(
+    session: Session,
+    address: str,
+    category: str | None = None,
+    *,
+    on_done: Callback | None = None,
+    on_error: ErrorCallback | None = None,
+) -> UnarchiveEntity:
+    command = UnarchiveEntity(session, address, category, on_done=on_done, on_error=on_error)
+    return _push(session, command)
 
 
 def synthesize(

@@ -8,6 +8,12 @@ preview must not count as the agent using those facts. Each block is shown as it
 a labelled meter (`42% — 924/2,200 chars`, the builder's own figures) and its text in a
 fixed-width font; a total meter sums the whole context, headers included.
 
+Tokens are shown beside characters (`search.token_count`: the embedding model's own
+tokenizer when it is loaded, else an estimate marked "≈"), counted on the worker. A
+block that could not take every item says how many were left out; the builder's warnings
+(principles cut) are shown above the blocks. Each line that shows a fact, a summary or a
+daily entry is a link: clicking it emits `openFact`, `openEntity` or `openDaily`.
+
 The builder needs the search index. Until `Session.searchReady` has fired the preview
 says the index is being prepared and builds as soon as it is ready. A build that ends
 after a newer one was asked for is dropped.
@@ -16,12 +22,13 @@ after a newer one was asked for is dropped.
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.ui import daily
-from vault_app.ui.session import Session, describe
+from vault_app.ui.session import Session, describe, plural
 
 if TYPE_CHECKING:  # the builder pulls the search engine (numpy, scipy): loaded on use
     from vault_app.search import context
@@ -30,17 +37,53 @@ PREPARING = "Preparing the search index…"
 DEFAULT_BUDGET = 4000  # as search.DEFAULT_BUDGET (a test keeps them equal)
 
 
-def meter_text(used: int, cap: int) -> str:
-    """The builder's meter, as in a block header: `42% — 924/2,200 chars`."""
+def meter_text(used: int, cap: int, tokens: str = "") -> str:
+    """The builder's meter, as in a block header: `42% — 924/2,200 chars`, and the tokens
+    beside it when counted (`42% — 924/2,200 chars · ≈231 tokens`)."""
     percent = round(100 * used / cap) if cap else 0
-    return f"{percent}% — {used:,}/{cap:,} chars"
+    return f"{percent}% — {used:,}/{cap:,} chars" + (f" · {tokens}" if tokens else "")
 
 
-def _meter(used: int, cap: int, name: str) -> QtWidgets.QProgressBar:
+@dataclass(frozen=True)
+class Counted:
+    """A context and its token counts (worked out on the worker)."""
+
+    context: context.Context
+    blocks: dict[str, str]  # block name -> "≈231 tokens"
+    total: str
+
+
+def count_tokens(ctx: context.Context, engine: Any) -> Counted:
+    from vault_app.search import token_count
+
+    counter = token_count.counter_for(engine)
+    blocks = {b.name: counter.label(counter.count(b.body)) for b in ctx.blocks}
+    return Counted(ctx, blocks, counter.label(counter.count(ctx.text)))
+
+
+def target_of(key: str) -> tuple[str, str] | None:
+    """What a line's key opens: ("fact", id), ("summary", address), ("daily", key)."""
+    kind, _, rest = key.partition(":")
+    return (kind, rest) if kind in ("fact", "summary", "daily") and rest else None
+
+
+def _linked(block: context.Block) -> str:
+    """The block's text as rich text, each line with a key a link to what it shows."""
+    lines = []
+    for line, key in zip(block.lines, block.line_keys, strict=True):
+        first, _, rest = line.partition("\n")  # an item's first line is its link
+        text = (
+            f'<a href="{html.escape(key)}">{html.escape(first)}</a>' if key else html.escape(first)
+        )
+        lines.append(text + ("<br>" + html.escape(rest).replace("\n", "<br>") if rest else ""))
+    return '<div style="white-space: pre-wrap">' + "<br>".join(lines) + "</div>"
+
+
+def _meter(used: int, cap: int, name: str, tokens: str = "") -> QtWidgets.QProgressBar:
     bar = QtWidgets.QProgressBar()
     bar.setRange(0, max(cap, 1))
     bar.setValue(min(used, max(cap, 1)))
-    bar.setFormat(meter_text(used, cap))
+    bar.setFormat(meter_text(used, cap, tokens))
     bar.setTextVisible(True)
     bar.setAccessibleName(f"{name} budget used")
     bar.setToolTip(f"{name}: {used:,} of the {cap:,} characters this block may use")
@@ -48,9 +91,14 @@ def _meter(used: int, cap: int, name: str) -> QtWidgets.QProgressBar:
 
 
 class BlockView(QtWidgets.QFrame):
-    """One block of a context: title, usage meter, text."""
+    """One block of a context: title, usage meter (chars and tokens), what was left out,
+    and its text, each item's line a link (`lineActivated(key)`)."""
 
-    def __init__(self, block: context.Block, parent: QtWidgets.QWidget | None = None) -> None:
+    lineActivated = QtCore.Signal(str)  # the key of the line clicked: "fact:ID", ...
+
+    def __init__(
+        self, block: context.Block, tokens: str = "", parent: QtWidgets.QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.block = block
         self.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
@@ -58,15 +106,24 @@ class BlockView(QtWidgets.QFrame):
             f"<b>{html.escape(block.title)}</b>&nbsp;&nbsp;"
             f"<span>{html.escape(block.subtitle)}</span>"
         )
-        self.meter = _meter(block.used, block.cap, block.title.title())
-        self.meter.setMaximumWidth(320)
-        self.meter.setMinimumWidth(220)
+        self.meter = _meter(block.used, block.cap, block.title.title(), tokens)
+        self.meter.setMaximumWidth(400)
+        self.meter.setMinimumWidth(260)
         top = QtWidgets.QHBoxLayout()
         top.addWidget(self.title_label, 1)
         top.addWidget(self.meter)
+        self.left_out_label = QtWidgets.QLabel(_left_out_text(block))
+        self.left_out_label.setProperty("notice", True)
+        self.left_out_label.setVisible(bool(block.left_out or block.cut))
         self.text_label = daily.WrappedLabel()
-        self.text_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)
-        self.text_label.setText(block.body)
+        linked = any(block.line_keys)
+        self.text_label.setTextFormat(
+            QtCore.Qt.TextFormat.RichText if linked else QtCore.Qt.TextFormat.PlainText
+        )
+        self.text_label.setText(_linked(block) if linked else block.body)
+        self.text_label.linkActivated.connect(self.lineActivated)
+        if linked:
+            self.text_label.setToolTip("Click a line to open what it shows")
         self.text_label.setFont(
             QtGui.QFontDatabase.systemFont(QtGui.QFontDatabase.SystemFont.FixedFont)
         )
@@ -77,6 +134,8 @@ class BlockView(QtWidgets.QFrame):
         self.text_label.setTextInteractionFlags(
             QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
             | QtCore.Qt.TextInteractionFlag.TextSelectableByKeyboard
+            | QtCore.Qt.TextInteractionFlag.LinksAccessibleByMouse
+            | QtCore.Qt.TextInteractionFlag.LinksAccessibleByKeyboard
         )
         self.text_label.setAccessibleName(f"{block.title.title()} text")
         self.text_label.setBackgroundRole(QtGui.QPalette.ColorRole.Base)
@@ -85,7 +144,17 @@ class BlockView(QtWidgets.QFrame):
         box = QtWidgets.QVBoxLayout(self)
         box.setContentsMargins(8, 6, 8, 8)
         box.addLayout(top)
+        box.addWidget(self.left_out_label)
         box.addWidget(self.text_label)
+
+
+def _left_out_text(block: context.Block) -> str:
+    parts = []
+    if block.left_out:
+        parts.append(f"{plural(block.left_out, 'item')} left out: no room in this block")
+    if block.cut:
+        parts.append(f"{plural(block.cut, 'item')} cut short (…)")
+    return "; ".join(parts)
 
 
 class ContextPreview(QtWidgets.QWidget):
@@ -93,6 +162,9 @@ class ContextPreview(QtWidgets.QWidget):
 
     built = QtCore.Signal(object)  # search.context.Context
     failed = QtCore.Signal(str)  # the plain-words message shown
+    openFact = QtCore.Signal(str, str)  # entity address, fact id: a fact's line clicked
+    openEntity = QtCore.Signal(str)  # a summary's line
+    openDaily = QtCore.Signal(str, object)  # scope, dt.date: a daily entry's line
 
     def __init__(
         self,
@@ -163,6 +235,11 @@ class ContextPreview(QtWidgets.QWidget):
         self.status_label = QtWidgets.QLabel()
         self.status_label.setWordWrap(True)
         self.status_label.setForegroundRole(QtGui.QPalette.ColorRole.PlaceholderText)
+        self.warning_label = QtWidgets.QLabel()
+        self.warning_label.setWordWrap(True)
+        self.warning_label.setProperty("inlineError", True)
+        self.warning_label.setAccessibleName("Context warnings")
+        self.warning_label.hide()
         self.total_label = QtWidgets.QLabel("Total:")
         self.total_meter = _meter(0, DEFAULT_BUDGET, "Whole context")
         self.total_label.setBuddy(self.total_meter)
@@ -177,6 +254,7 @@ class ContextPreview(QtWidgets.QWidget):
         box.addLayout(controls)
         box.addLayout(total)
         box.addWidget(self.status_label)
+        box.addWidget(self.warning_label)
         box.addWidget(self.blocks_area, 1)
 
     # -- public -----------------------------------------------------------------------------
@@ -208,7 +286,9 @@ class ContextPreview(QtWidgets.QWidget):
         budget = self.budget_spin.value()
         self.status_label.setText("Building the context…")
         self.session.run(
-            lambda: _builder(engine).build(agent, query, budget=budget, mark_access=False),
+            lambda: count_tokens(
+                _builder(engine).build(agent, query, budget=budget, mark_access=False), engine
+            ),
             lambda result: self._built(generation, result),
             lambda exc: self._failed(generation, exc),
         )
@@ -227,15 +307,20 @@ class ContextPreview(QtWidgets.QWidget):
         if self._pending:
             self.preview()
 
-    def _built(self, generation: int, result: context.Context) -> None:
+    def _built(self, generation: int, counted: Counted) -> None:
         if generation != self._generation:
             return
         self._clear()
+        result = counted.context
         self.context = result
         for block in result.blocks:
-            self.blocks_box.insertWidget(self.blocks_box.count() - 1, BlockView(block))
+            view = BlockView(block, counted.blocks.get(block.name, ""))
+            view.lineActivated.connect(self.open_key)
+            self.blocks_box.insertWidget(self.blocks_box.count() - 1, view)
+        self.warning_label.setText("\n".join(result.warnings))
+        self.warning_label.setVisible(bool(result.warnings))
         used = len(result.text)
-        self._set_total(used, result.budget)
+        self._set_total(used, result.budget, counted.total)
         self.copy_button.setEnabled(bool(result.text))
         count = len(result.blocks)
         what = f"{count} block{'s' if count != 1 else ''}" if count else "nothing to give"
@@ -255,14 +340,33 @@ class ContextPreview(QtWidgets.QWidget):
         self.status_label.setText(f"{title}: {message}")
         self.failed.emit(message)
 
-    def _set_total(self, used: int, budget: int) -> None:
+    def _set_total(self, used: int, budget: int, tokens: str = "") -> None:
         self.total_meter.setRange(0, max(budget, 1))
         self.total_meter.setValue(min(used, budget))
-        self.total_meter.setFormat(meter_text(used, budget))
-        self.total_meter.setToolTip(f"The whole context: {used:,} of {budget:,} characters")
+        self.total_meter.setFormat(meter_text(used, budget, tokens))
+        counted = f" ({tokens})" if tokens else ""
+        self.total_meter.setToolTip(
+            f"The whole context: {used:,} of {budget:,} characters{counted}. Tokens are "
+            "counted with the embedding model's tokenizer; ≈ marks an estimate (no model)."
+        )
+
+    def open_key(self, key: str) -> None:
+        """Open what a context line shows: its fact, summary's entity or daily entry."""
+        target, engine = target_of(key), self.session.engine
+        if target is None or engine is None:
+            return
+        kind, rest = target
+        doc = engine.document(key)
+        if kind == "fact" and doc is not None and doc.entity:
+            self.openFact.emit(doc.entity, rest)
+        elif kind == "summary":
+            self.openEntity.emit(doc.entity if doc is not None and doc.entity else rest)
+        elif kind == "daily" and doc is not None and doc.date is not None:
+            self.openDaily.emit(doc.scope, doc.date)
 
     def _clear(self) -> None:
         self.context = None
+        self.warning_label.hide()
         self.copy_button.setEnabled(False)
         self._set_total(0, self.budget_spin.value())
         while self.blocks_box.count() > 1:

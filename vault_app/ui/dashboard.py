@@ -48,7 +48,7 @@ from vault_app.ui import commands, synthesis_preview, themes, tier_chart
 from vault_app.ui.going_cold import GoingColdModel, format_day
 from vault_app.ui.models import activity as activity_model
 from vault_app.ui.models import tier_badge
-from vault_app.ui.session import Session
+from vault_app.ui.session import Session, plural, unreadable
 
 Qt = QtCore.Qt
 
@@ -328,7 +328,8 @@ class DecayDashboard(QtWidgets.QWidget):
         else:
             text = f"No active fact turns cold by {until}."
         if report.unreadable:
-            text += f" ({report.unreadable} unreadable files or facts left out.)"
+            what = plural(report.unreadable, "unreadable file or fact", "unreadable files or facts")
+            text += f" ({what} left out.)"
         self.cold_status.setText(text)
 
     def _fit_columns(self, sample: Sequence[outlook.ColdFact]) -> None:
@@ -410,7 +411,7 @@ class DecayDashboard(QtWidgets.QWidget):
             self._say("Synthesis cancelled; nothing was written.")
             return
         if not preview.changes:
-            problems = f" ({len(preview.problems)} files could not be read.)"
+            problems = f" ({unreadable(len(preview.problems))}.)"
             self._say(
                 f"All {preview.checked} summaries are up to date: nothing to write."
                 + (problems if preview.problems else "")
@@ -428,14 +429,15 @@ class DecayDashboard(QtWidgets.QWidget):
     def _apply(self, addresses: list[str]) -> None:
         if not addresses:
             return
-        self._say(f"Rewriting {len(addresses)} summaries…")
+        self._say(f"Rewriting {plural(len(addresses), 'summary', 'summaries')}…")
 
         def done(result: Any) -> None:
             results, problems = result
             changed = sum(1 for r in results if r.changed)
             text = f"Rewrote {changed} summar{'ies' if changed != 1 else 'y'}; Ctrl+Z undoes it."
             if problems:
-                text += f" {len(problems)} could not be read and were left as they are."
+                left = "it is" if len(problems) == 1 else "they are"
+                text += f" {unreadable(len(problems))} and left as {left}."
             self._say(text)
 
         commands.synthesize(self.session, addresses, on_done=done)

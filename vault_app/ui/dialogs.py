@@ -23,6 +23,7 @@ class MessageBar(QtWidgets.QFrame):
         self.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
         self.setAutoFillBackground(True)
         self.messages: list[tuple[str, str, tuple[str, Callable[[], None]] | None]] = []
+        self.keys: list[str | None] = []  # what each message is about (`dismiss_key`)
         self.icon = QtWidgets.QLabel()
         self.title = QtWidgets.QLabel()
         self.title.setTextFormat(QtCore.Qt.TextFormat.PlainText)
@@ -54,10 +55,24 @@ class MessageBar(QtWidgets.QFrame):
         self.hide()
 
     def show_message(
-        self, title: str, message: str, action: tuple[str, Callable[[], None]] | None = None
+        self,
+        title: str,
+        message: str,
+        action: tuple[str, Callable[[], None]] | None = None,
+        *,
+        key: str | None = None,
     ) -> None:
-        """Show `message`; `action` (label, callback) adds a button that acts and dismisses."""
+        """Show `message`; `action` (label, callback) adds a button that acts and dismisses;
+        `key` names what it is about, so that a page that shows the same problem can take
+        it back (`dismiss_key`): one bar for one problem, not two."""
         self.messages.append((title, message, action))
+        self.keys.append(key)
+        self._render()
+
+    def dismiss_key(self, key: str) -> None:
+        """Drop the messages about `key`."""
+        kept = [(m, k) for m, k in zip(self.messages, self.keys, strict=True) if k != key]
+        self.messages, self.keys = [m for m, _ in kept], [k for _, k in kept]
         self._render()
 
     def _act(self) -> None:
@@ -68,6 +83,7 @@ class MessageBar(QtWidgets.QFrame):
     def dismiss(self) -> None:
         if self.messages:
             self.messages.pop()
+            self.keys.pop()
         self._render()
 
     def _render(self) -> None:
@@ -217,4 +233,46 @@ class NewVaultDialog(_CreateDialog):
             return "Choose a folder."
         if path.exists() and (not path.is_dir() or any(path.iterdir())):
             return f"{path} exists and is not an empty folder."
+        return ""
+
+
+class NewAgentDialog(_CreateDialog):
+    """Name a new agent: `Vault.create_agent` makes its folder (as `vault-app agent create`)."""
+
+    def __init__(self, taken: list[str], parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("New agent")
+        self.taken = {name.casefold() for name in taken}
+        self.name = QtWidgets.QLineEdit()
+        self.name.setPlaceholderText("finance  or  home-assistant")
+        self.name.setToolTip("Letters, digits, '-', '_' or '.' (up to 64)")
+        about = QtWidgets.QLabel(
+            "The agent gets agents/<id>/ with its own PARA workspace (projects, areas, "
+            "resources, archives), daily notes, TACIT.md and CONTEXT.md."
+        )
+        about.setWordWrap(True)
+        about.setProperty("notice", True)
+        self._create_controls()
+        form = QtWidgets.QFormLayout(self)
+        form.addRow("Agent &id", self.name)
+        form.addRow(about)
+        form.addRow(self.problem)
+        form.addRow(self.buttons)
+        self.name.textChanged.connect(self.validate)
+        self.validate()
+        self.resize(460, self.sizeHint().height())
+
+    def agent(self) -> str:
+        return self.name.text().strip()
+
+    def find_problem(self) -> str:
+        agent = self.agent()
+        if not agent:
+            return "Give the agent an id."
+        try:
+            layout.validate_new_agent_id(agent)
+        except errors.VaultError as exc:
+            return str(exc)
+        if agent.casefold() in self.taken:
+            return f"Agent {agent!r} already exists."
         return ""

@@ -28,50 +28,20 @@ started is dropped.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import errors, layout, models, vault
-from vault_app.ui import as_of_view, commands, documents, fact_lineage, flow_layout
+from vault_app.ui import as_of_view, commands, documents, entity_banner, fact_lineage, flow_layout
 from vault_app.ui import models as qt_models
 from vault_app.ui.fact_dialog import FactDialog
 from vault_app.ui.models import tier_badge
-from vault_app.ui.session import Session, describe
+from vault_app.ui.session import Session, describe, plural
 
 Qt = QtCore.Qt
 Loaded = tuple[vault.EntityFacts, dict[str, models.DecayTier]]
-
-
-def _tint(frame: QtWidgets.QFrame, colour: str) -> None:
-    """Give a banner a light wash of `colour` over the palette's window colour."""
-    frame.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
-    frame.setAutoFillBackground(True)
-    palette = frame.palette()
-    base = palette.color(QtGui.QPalette.ColorRole.Window)
-    tint = QtGui.QColor(colour)
-    palette.setColor(
-        QtGui.QPalette.ColorRole.Window,
-        QtGui.QColor(
-            (base.red() * 4 + tint.red()) // 5,
-            (base.green() * 4 + tint.green()) // 5,
-            (base.blue() * 4 + tint.blue()) // 5,
-        ),
-    )
-    frame.setPalette(palette)
-
-
-def _group(*widgets: QtWidgets.QWidget, spacing: int = 4) -> QtWidgets.QWidget:
-    """Widgets kept side by side on one row of a flow (a label and its field)."""
-    group = QtWidgets.QWidget()
-    row = QtWidgets.QHBoxLayout(group)
-    row.setContentsMargins(0, 0, 0, 0)
-    row.setSpacing(spacing)
-    for widget in widgets:
-        row.addWidget(widget)
-    return group
 
 
 def _read(v: vault.Vault, address: str) -> Loaded:
@@ -190,6 +160,12 @@ class EntityPage(QtWidgets.QWidget):
             "Move this entity to archives/ (nothing is deleted)",
             self.archive,
         )
+        self.unarchive_action = self._action(
+            "Unarchive",
+            "Ctrl+Shift+U",
+            "Move this entity back out of archives/, where it was archived from",
+            self.unarchive,
+        )
         self.find_action = self._action(
             "Filter facts", QtGui.QKeySequence.StandardKey.Find, "Filter the facts", self._find
         )
@@ -236,30 +212,18 @@ class EntityPage(QtWidgets.QWidget):
         self.add_button = self._tool_button(self.add_action)
         self.supersede_button = self._tool_button(self.supersede_action)
         self.archive_button = self._tool_button(self.archive_action)
+        self.unarchive_button = self._tool_button(self.unarchive_action)
         header = QtWidgets.QHBoxLayout()
         header.addLayout(names, 1)
         self.as_of_button = self._tool_button(self.as_of_action)
         buttons = (self.add_button, self.supersede_button, self.archive_button, self.as_of_button)
-        for button in buttons:
+        for button in (*buttons, self.unarchive_button):
             header.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
         return header
 
     def _build_banner(self) -> None:
-        self.banner = QtWidgets.QFrame()
-        _tint(self.banner, "#e03131")
-        self.banner.setAccessibleName("Problem with this entity")
-        icon = QtWidgets.QLabel()
-        warning = self.style().standardIcon(QtWidgets.QStyle.StandardPixmap.SP_MessageBoxWarning)
-        icon.setPixmap(warning.pixmap(22, 22))
-        self.banner_label = QtWidgets.QLabel()
-        self.banner_label.setWordWrap(True)
-        self.banner_label.setTextFormat(Qt.TextFormat.RichText)
-        self.banner_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        row = QtWidgets.QHBoxLayout(self.banner)
-        row.setContentsMargins(10, 6, 10, 6)
-        row.addWidget(icon, 0, Qt.AlignmentFlag.AlignTop)
-        row.addWidget(self.banner_label, 1)
-        self.banner.hide()
+        self.banner = entity_banner.ProblemBanner(self.session)
+        self.banner_label = self.banner.label  # (read by tests)
 
     def _build_facts(self) -> QtWidgets.QWidget:
         self.model = qt_models.FactsModel(self)
@@ -281,6 +245,7 @@ class EntityPage(QtWidgets.QWidget):
             button.setText(tier.value.capitalize())
             button.setCheckable(True)
             button.setChecked(True)
+            button.setProperty("toggle", True)  # on/off drawn plainly (themes.stylesheet)
             button.setToolTip(f"Show {tier.value} facts")
             button.setIcon(tier_badge.tier_dot(qt_models.TIER_COLOURS[tier]))
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
@@ -467,7 +432,7 @@ class EntityPage(QtWidgets.QWidget):
         self.lineage.clear()
         self.counts_label.setText("")
         title, message = describe(exc)
-        self._set_banner(title, message)
+        self._set_banner(title, message, exc)
         self.pages.setCurrentIndex(self.CONTENT)
         self._update_actions()
         self.loaded.emit(self.address or "")
@@ -499,7 +464,9 @@ class EntityPage(QtWidgets.QWidget):
             self._set_banner(
                 title,
                 f"{message}\n\nThis entity's facts cannot be shown or added until the file is "
-                "fixed. Its summary and every other entity can still be used.",
+                "fixed: Restore from backup… puts a kept version back. "
+                "Its summary and every other entity can still be used.",
+                view.error,
             )
         elif view.invalid:
             count = len(view.invalid)
@@ -514,10 +481,10 @@ class EntityPage(QtWidgets.QWidget):
         else:
             self.banner.hide()
 
-    def _set_banner(self, title: str, message: str) -> None:
-        body = html.escape(message).replace("\n", "<br>")
-        self.banner_label.setText(f"<b>{html.escape(title)}</b><br>{body}")
-        self.banner.show()
+    def _set_banner(self, title: str, message: str, error: BaseException | None = None) -> None:
+        path = error.path if isinstance(error, errors.CorruptFileError) else None
+        detail = f"{type(error).__name__}: {error}" if error is not None else ""
+        self.banner.show_problem(title, message, path=path, detail=detail, address=self.address)
 
     def _update_shown(self) -> None:
         total = self.model.rowCount()
@@ -527,7 +494,7 @@ class EntityPage(QtWidgets.QWidget):
         elif total == 0:
             self.shown_label.setText("No facts yet" if self.view.error is None else "")
         else:
-            self.shown_label.setText(f"Showing {shown} of {total} facts")
+            self.shown_label.setText(f"Showing {shown} of {plural(total, 'fact')}")
 
     def show_as_of(self, day: Any = None) -> None:
         """Show the shown entity as of a past day (read-only; `day` a date, or the last)."""
@@ -545,7 +512,16 @@ class EntityPage(QtWidgets.QWidget):
         view = self.view
         now = self.body.currentIndex() == 0  # the past view is read-only
         writable = view is not None and view.error is None and now
-        self.add_action.setEnabled(writable)
+        archived = view is not None and view.ref.category == "archives"
+        self.add_action.setEnabled(writable and not archived)
+        self.add_action.setToolTip(
+            "This entity is archived: it takes no new facts. Unarchive it first (Ctrl+Shift+U)"
+            if archived
+            else "Add a new fact to this entity (Ctrl+N)"
+        )
+        self.unarchive_action.setEnabled(archived and now)
+        self.unarchive_button.setVisible(archived)
+        self.archive_button.setVisible(not archived)
         fact = self.selected_fact()
         self.supersede_action.setEnabled(writable and fact is not None and fact.is_active)
         if fact is not None and not fact.is_active:
@@ -684,6 +660,37 @@ class EntityPage(QtWidgets.QWidget):
         self.archive_prompt = box
         box.open()
         return box
+
+    def unarchive(self) -> None:
+        """Move the archived entity back where it came from (undoable); when the audit
+        log does not say where, ask which category it goes to."""
+        ref = self.ref
+        if ref is None or not self.unarchive_action.isEnabled():
+            return
+        address = str(ref)
+        self.session.run(
+            lambda: self.session.vault.archived_from(address),
+            lambda origin: self._unarchive_to(address, None if origin else self._ask_category()),
+        )
+
+    def _ask_category(self) -> str | None:
+        categories = ["projects", "areas", "resources"]
+        choice, ok = QtWidgets.QInputDialog.getItem(
+            self,
+            "Unarchive",
+            "The audit log does not say where this entity was archived from. Move it to:",
+            [c.title() for c in categories],
+            1,
+            False,
+        )
+        return choice.lower() if ok else ""
+
+    def _unarchive_to(self, address: str, category: str | None) -> None:
+        if category == "":  # asked, and cancelled
+            return
+        commands.unarchive_entity(
+            self.session, address, category, on_done=lambda new: self._archived(address, new)
+        )
 
     def _archived(self, old: str, new: layout.EntityRef) -> None:
         if self.address == old:

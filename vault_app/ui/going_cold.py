@@ -15,6 +15,7 @@ from PySide6 import QtCore
 
 from vault_app.core import models, outlook
 from vault_app.ui.models import base as model_base
+from vault_app.ui.session import plural
 
 Qt = QtCore.Qt
 Role = Qt.ItemDataRole
@@ -123,8 +124,9 @@ class GoingColdModel(QtCore.QAbstractTableModel):
         if column == self.FACT:
             return f"{item.text}\n\n{item.fact_id} — double-click to open it in {item.address}"
         return (
-            f"{item.tier.value.capitalize()} now; last accessed {item.days} days ago, "
-            f"{item.access_count} accesses; turns cold on {format_day(item.cold_on)}"
+            f"{item.tier.value.capitalize()} now; last accessed {plural(item.days, 'day')} ago, "
+            f"{plural(item.access_count, 'access', 'accesses')}; turns cold on "
+            f"{format_day(item.cold_on)}"
         )
 
 

@@ -62,7 +62,8 @@ def message(records: Sequence[runlog.RunRecord]) -> str | None:
                 written += f", {record.superseded} updated"
             parts.append(f"the heartbeat wrote {written}")
         elif record.job == "synthesis":
-            parts.append(f"the weekly synthesis rewrote {record.summaries} summaries")
+            rewrote = session_module.plural(record.summaries, "summary", "summaries")
+            parts.append(f"the weekly synthesis rewrote {rewrote}")
     if not parts:
         return None
     text = "; ".join(parts)

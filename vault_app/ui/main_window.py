@@ -65,8 +65,10 @@ from vault_app.ui import (
     search_panel,
     session,
     sidebar_view,
+    states,
     status_bar,
     switcher,
+    welcome,
     window_vaults,
 )
 from vault_app.ui import (
@@ -123,6 +125,7 @@ class MainWindow(QtWidgets.QMainWindow):
         context_menus.install(self)
         self.agent_marks = agent_activity.install(self)  # marks, Revert, the title's "*"
         links_window.install(self)  # the link index, the graph page, Graph view and As of…
+        states.install(self)  # New agent, Unarchive, the welcome page's buttons
         self.status = status_bar.VaultStatusBar(target.root)
         self.setStatusBar(self.status)
         # the labels the status bar shows (read by tests and benchmarks)
@@ -178,10 +181,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _build_pages(self) -> None:
         self.pages = QtWidgets.QStackedWidget()
-        self.welcome = QtWidgets.QLabel()
-        self.welcome.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
-        self.welcome.setWordWrap(True)
-        self.welcome.setText("Loading the vault…")
+        self.welcome = welcome.WelcomePage()  # loading, then the empty state or a hint
         self.entity_view = entity_page.EntityPage(self.session)
         self.entity_view.openEntity.connect(self.open_entity)
         self.entity_view.entityMoved.connect(lambda _old, new: self.open_entity(new))
@@ -276,17 +276,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.status.show_scan(scan)
         if self._first_scan:
             self._first_scan = False
-            self.welcome.setText(
-                "<h2>Select an entity</h2><p>Browse the tree on the left, press "
-                "<b>Ctrl+P</b> to jump anywhere, or <b>Ctrl+Shift+F</b> to search.</p>"
-            )
-            if scan.problems:
-                first = scan.problems[0]
-                self.message_bar.show_message(
-                    f"{len(scan.problems)} files could not be read",
-                    f"{first.path}: {first.message}\n\nThe rest of the vault is usable. "
-                    "Run “vault-app doctor --repair” to restore damaged files from backups.",
-                )
+            states.first_scan(self, scan)  # the empty state; one bar for unreadable files
             # one load at a time: the index, then live sync (its start walks the vault
             # and registers 10,000 folders; run beside the index load, both made the
             # window wait). Nothing is missed meanwhile: live sync starts by comparing

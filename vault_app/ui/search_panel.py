@@ -19,6 +19,15 @@ Design
   `openEntity(address)` or `openDaily(scope, date)`; the main window does the navigation.
   Searching here never marks facts as accessed: the engine marks access only for an agent.
 
+* **Explained.** "Explain scores" shows the selected result's score parts as `vault-app
+  search --explain` prints them (`search.results.explain_text`); a search that finds
+  nothing says "No good matches", which query words the vault never mentions and how
+  many weak matches the engine's relevance floor left out (`search.relevance`).
+* **Dates in the query.** "roof last week", "in March": the days are read as the context
+  builder reads them (`search.temporal`), searched as a date filter, and shown as a chip
+  that removes it (the words are then searched as typed).
+* **Esc** closes the dock (`closeRequested`).
+
 The results list, its model and its delegate are `search_results`.
 """
 
@@ -104,6 +113,7 @@ class SearchPanel(QtWidgets.QWidget):
     openFact = QtCore.Signal(str, str)  # entity address, fact id
     openEntity = QtCore.Signal(str)  # entity address (a summary hit)
     openDaily = QtCore.Signal(str, object)  # scope ("global" / "agent:ID"), dt.date
+    closeRequested = QtCore.Signal()  # Esc: the window hides the dock
 
     def __init__(
         self, session: session_module.Session, parent: QtWidgets.QWidget | None = None
@@ -116,6 +126,8 @@ class SearchPanel(QtWidgets.QWidget):
         self._pending = False  # a query waits for the engine
         self._agents: list[str] = []
         self._wanted_mode = "hybrid"  # the user's mode, restored once semantic search is on
+        self._dates_removed_for: str | None = None  # the query whose date chip was removed
+        self.period: tuple[dt.date, dt.date] | None = None  # the dates the query names
 
         self._timer = QtCore.QTimer(self)
         self._timer.setSingleShot(True)
@@ -187,6 +199,25 @@ class SearchPanel(QtWidgets.QWidget):
         self.more_button.setToolTip("Show or hide the less used filters")
         self._update_more_title()
 
+        self.explain_button = QtWidgets.QToolButton()
+        self.explain_button.setText("E&xplain scores")
+        self.explain_button.setCheckable(True)
+        self.explain_button.setProperty("toggle", True)
+        self.explain_button.setToolTip(
+            "Show the parts of the selected result's score (BM25, meaning, ranks, how much "
+            "of the query it holds), as vault-app search --explain does"
+        )
+        self.date_chip = QtWidgets.QToolButton()
+        self.date_chip.setToolButtonStyle(QtCore.Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.date_chip.setProperty("toggle", True)
+        self.date_chip.setCheckable(True)
+        self.date_chip.setAccessibleName("Date filter from the query")
+        self.date_chip.hide()
+        self.details = QtWidgets.QLabel()
+        self.details.setWordWrap(True)
+        self.details.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.details.setAccessibleName("Score parts of the selected result")
+        self.details.hide()
         self.notice_label = QtWidgets.QLabel()
         self.notice_label.setWordWrap(True)
         self.notice_label.setProperty("notice", True)
@@ -258,6 +289,11 @@ class SearchPanel(QtWidgets.QWidget):
         box.setContentsMargins(6, 6, 6, 6)
         box.setSpacing(6)
         box.addWidget(self.query_edit)
+        chips = QtWidgets.QHBoxLayout()
+        chips.addWidget(self.date_chip)
+        chips.addStretch(1)
+        chips.addWidget(self.explain_button)
+        box.addLayout(chips)
         box.addLayout(grid)
         box.addWidget(self.more_button, 0, QtCore.Qt.AlignmentFlag.AlignLeft)
         box.addWidget(self.more_box)
@@ -265,6 +301,7 @@ class SearchPanel(QtWidgets.QWidget):
         box.addWidget(self.status_label)
         box.addWidget(self.progress)
         box.addWidget(self.results, 1)
+        box.addWidget(self.details)
 
     def _connect(self) -> None:
         self.query_edit.textChanged.connect(self._schedule)
@@ -279,6 +316,9 @@ class SearchPanel(QtWidgets.QWidget):
         self.date_to.dateChanged.connect(self._filters_changed)
         self.reset_button.clicked.connect(self.reset_filters)
         self.more_button.toggled.connect(self._toggle_more)
+        self.explain_button.toggled.connect(self._explain_toggled)
+        self.date_chip.clicked.connect(self.remove_date_filter)
+        self.results.selectionModel().currentChanged.connect(self._show_details)
         self.mode_combo.activated.connect(self._mode_chosen)
         self.session.searchReady.connect(self._engine_ready)
         self.session.searchProgress.connect(self._progress)
@@ -365,12 +405,59 @@ class SearchPanel(QtWidgets.QWidget):
             return
         self._pending = False
         mode, filters = self.mode(), self.filters()
+        words = self._read_dates(query, filters)
+        explain = self.explain_button.isChecked()
         QtCore.QTimer.singleShot(150, self, lambda: self._still_searching(generation))
         self.session.run(
-            lambda: search_results.run_search(engine, query, mode, filters),
+            lambda: search_results.run_search(engine, words, mode, filters, explain=explain),
             lambda outcome: self._show(generation, outcome),
             lambda exc: self._failed(generation, exc),
         )
+
+    def _read_dates(self, query: str, filters: search_engine.Filters) -> str:
+        """The dates the query names become the filter's range (unless the date range
+        of the filters is on, or the chip was removed); returns the words to search."""
+        from vault_app.search import temporal
+
+        today = self.session.vault.now().date()
+        period = None
+        if not self.date_check.isChecked() and query != self._dates_removed_for:
+            period = temporal.date_range(query, today)
+        self.period = period
+        self._show_chip()
+        if period is None:
+            return query
+        filters.since = dt.datetime.combine(period[0], dt.time.min).astimezone()
+        filters.until = dt.datetime.combine(period[1], dt.time.max).astimezone()
+        return temporal.strip(query, today)
+
+    def _show_chip(self) -> None:
+        period = self.period
+        self.date_chip.setVisible(period is not None)
+        if period is not None:
+            first, last = (f"{d.day} {d:%b %Y}" for d in period)
+            shown = first if period[0] == period[1] else f"{first} – {last}"
+            self.date_chip.setText(f"Written {shown}  ✕")
+            self.date_chip.setChecked(True)
+            self.date_chip.setToolTip(
+                "The dates your query names, searched as a filter. Click to remove it and "
+                "search the words as typed."
+            )
+
+    def remove_date_filter(self) -> None:
+        """Drop the date filter read from the query (until the query changes)."""
+        self._dates_removed_for = self.query_edit.text().strip()
+        self.search_now()
+
+    def _explain_toggled(self, on: bool) -> None:
+        self.details.setVisible(on)
+        self.search_now()
+
+    def _show_details(self, current: QtCore.QModelIndex, _previous: Any = None) -> None:
+        hit = current.data(search_results.HIT_ROLE) if current.isValid() else None
+        if not self.explain_button.isChecked():
+            return
+        self.details.setText(search_results.explain_hit(hit) if hit else "")
 
     def _still_searching(self, generation: int) -> None:
         """Say so when a search takes long (fast ones leave the status line quiet)."""
@@ -513,6 +600,9 @@ class SearchPanel(QtWidgets.QWidget):
         count = len(outcome.rows)
         words = "1 result" if count == 1 else f"{count} results"
         status = f"{words} · {result.seconds * 1000:.0f} ms · {MODE_TITLES.get(result.mode)}"
+        if not count:
+            status = search_results.no_match_text(result)
+        self._show_details(self.results.currentIndex())
         if result.notice:
             status += f"\n{result.notice[:1].upper()}{result.notice[1:]}."
         self.status_label.setText(status)
@@ -547,7 +637,10 @@ class SearchPanel(QtWidgets.QWidget):
                 self.open_index(self.results.currentIndex())
                 return True
             at_top = self.results.currentIndex().row() <= 0
-            if key == QtCore.Qt.Key.Key_Escape or (key == QtCore.Qt.Key.Key_Up and at_top):
+            if key == QtCore.Qt.Key.Key_Up and at_top:
                 self.query_edit.setFocus(QtCore.Qt.FocusReason.TabFocusReason)
                 return True
+        if key == QtCore.Qt.Key.Key_Escape:
+            self.closeRequested.emit()
+            return True
         return super().eventFilter(watched, event)

@@ -141,11 +141,42 @@ class SearchOutcome:
 
 
 def run_search(
-    engine: search_engine.SearchEngine, query: str, mode: str, filters: search_engine.Filters
+    engine: search_engine.SearchEngine,
+    query: str,
+    mode: str,
+    filters: search_engine.Filters,
+    *,
+    explain: bool = False,
 ) -> SearchOutcome:
-    """The worker's job: search (no agent, so nothing is marked accessed), then rows."""
-    result = engine.search(query, mode=mode, filters=filters, limit=LIMIT)
+    """The worker's job: search (no agent, so nothing is marked accessed), then rows.
+    A query that was only a date ("last week") lists what was written then."""
+    from vault_app.search import engine as search_engine
+
+    if not query.strip() and (filters.since or filters.until):
+        hits = engine.ranked_without_query(filters, LIMIT)
+        result = search_engine.SearchResult(hits, mode)
+    else:
+        result = engine.search(query, mode=mode, filters=filters, limit=LIMIT, explain=explain)
     return SearchOutcome(build_rows(result, query, engine.tokens), result)
+
+
+def explain_hit(hit: search_engine.Hit) -> str:
+    """The parts of a hit's score, as `vault-app search --explain` prints them."""
+    from vault_app.search import results
+
+    return f"score {hit.score:.3f} — {results.explain_text(hit.parts)}"
+
+
+def no_match_text(result: search_engine.SearchResult) -> str:
+    """What an empty result says: no good matches, and why when it is known."""
+    lines = ["No good matches."]
+    if result.unknown:
+        words = ", ".join(f"“{w}”" for w in result.unknown)
+        lines.append(f"The vault never mentions {words}.")
+    if result.below_floor:
+        weak = result.below_floor
+        lines.append(f"{weak} weak match{'es' if weak != 1 else ''} left out.")
+    return " ".join(lines)
 
 
 # -- the model ---------------------------------------------------------------------------------

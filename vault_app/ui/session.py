@@ -37,6 +37,16 @@ Callback = Callable[[Any], None]
 ErrorCallback = Callable[[BaseException], None]
 
 
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """`1 file`, `2 files`, `0 files` (`nouns` for an irregular plural: entry, entries)."""
+    return f"{count:,} {noun if count == 1 else nouns or noun + 's'}"
+
+
+def unreadable(count: int) -> str:
+    """`1 file could not be read`, `2 files could not be read`."""
+    return f"{plural(count, 'file')} could not be read"
+
+
 def describe(exc: BaseException) -> tuple[str, str]:
     """A title and a plain-words message (with what to do) for an error from the core."""
     if isinstance(exc, errors.ConflictError):

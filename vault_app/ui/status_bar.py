@@ -9,6 +9,7 @@ from typing import Any
 from PySide6 import QtWidgets
 
 from vault_app.core import vault
+from vault_app.ui.session import plural, unreadable
 
 
 class VaultStatusBar(QtWidgets.QStatusBar):
@@ -34,20 +35,21 @@ class VaultStatusBar(QtWidgets.QStatusBar):
 
     def show_listing(self, listing: vault.VaultScan) -> None:
         """The entities are listed; their facts are being counted."""
-        self.counts_label.setText(f"{len(listing.entities):,} entities · counting facts…")
+        entities = plural(len(listing.entities), "entity", "entities")
+        self.counts_label.setText(f"{entities} · counting facts…")
 
     def show_scan(self, scan: vault.VaultScan) -> None:
         """The counts of a scan, and the files it could not read (in the tooltip)."""
         totals = scan.tier_totals()
-        problems = f" · {len(scan.problems)} problems" if scan.problems else ""
+        problems = f" · {unreadable(len(scan.problems))}" if scan.problems else ""
+        entities = plural(len(scan.entities), "entity", "entities")
         self.counts_label.setText(
-            f"{len(scan.entities):,} entities · {scan.fact_count:,} facts "
+            f"{entities} · {plural(scan.fact_count, 'fact')} "
             f"({totals['hot']:,} hot, {totals['warm']:,} warm, {totals['cold']:,} cold)" + problems
         )
-        if scan.problems:
-            self.counts_label.setToolTip(
-                "\n".join(f"{p.path}: {p.message}" for p in scan.problems[:20])
-            )
+        self.counts_label.setToolTip(
+            "\n".join(f"{p.path}: {p.message}" for p in scan.problems[:20])
+        )
 
     def show_search_preparing(self) -> None:
         self.index_label.setText("search: preparing the index…")

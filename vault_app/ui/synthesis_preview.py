@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import models, outlook
-from vault_app.ui import themes
+from vault_app.ui import session, themes
 
 Qt = QtCore.Qt
 Role = Qt.ItemDataRole
@@ -191,7 +191,8 @@ class SynthesisPreviewDialog(QtWidgets.QDialog):
             return ""
         shown = "\n".join(f"• {p.path}: {p.message}" for p in problems[:5])
         more = f"\n…and {len(problems) - 5} more" if len(problems) > 5 else ""
-        return f"{len(problems)} files could not be read and are left out:\n{shown}{more}"
+        verb = "is" if len(problems) == 1 else "are"
+        return f"{session.unreadable(len(problems))} and {verb} left out:\n{shown}{more}"
 
     def items(self) -> list[QtWidgets.QTreeWidgetItem]:
         """One item per summary that would change, in vault order."""

@@ -15,7 +15,7 @@ A short stylesheet styles only the few custom bits, selected by dynamic properti
 frames (a warning strip at the top of a dialog). Widgets set the property; the theme
 decides the colour, so every widget follows a theme change.
 
-The tier colours (hot #d9480f, warm #e8a200, cold #4a7fb5) are fills, readable with
+The tier colours (hot #c8400c, warm #e8a200, cold #3f73aa) are fills, readable with
 `text_on(colour)` on top; for tier-coloured *text* use `tier_text_colour(tier, palette)`,
 which takes lighter shades on a dark background.
 """
@@ -30,9 +30,9 @@ THEMES = ("system", "light", "dark")
 THEME_TITLES = {"system": "Same as the system", "light": "Light", "dark": "Dark"}
 
 TIER_COLOURS = {
-    models.DecayTier.HOT: QtGui.QColor("#d9480f"),
+    models.DecayTier.HOT: QtGui.QColor("#c8400c"),
     models.DecayTier.WARM: QtGui.QColor("#e8a200"),
-    models.DecayTier.COLD: QtGui.QColor("#4a7fb5"),
+    models.DecayTier.COLD: QtGui.QColor("#3f73aa"),
 }
 SUPERSEDED_COLOUR = QtGui.QColor("#868e96")
 _TIER_TEXT_ON_DARK = {
@@ -59,7 +59,7 @@ _LIGHT = {
     Role.AlternateBase: "#f5f7f9",
     Role.ToolTipBase: "#fffbe6",
     Role.ToolTipText: "#1f2328",
-    Role.PlaceholderText: "#6e7781",
+    Role.PlaceholderText: "#59636e",
     Role.Text: "#1f2328",
     Role.Button: "#e8eaed",
     Role.ButtonText: "#1f2328",
@@ -90,11 +90,11 @@ _DARK = {
     Role.AlternateBase: "#26282c",
     Role.ToolTipBase: "#3b3e44",
     Role.ToolTipText: "#e3e5e8",
-    Role.PlaceholderText: "#8e949c",
+    Role.PlaceholderText: "#a9afb7",
     Role.Text: "#e3e5e8",
     Role.Button: "#3d4047",
     Role.ButtonText: "#e3e5e8",
-    Role.BrightText: "#ff6b6b",
+    Role.BrightText: "#ffa0a0",
     Role.Light: "#4a4d54",
     Role.Midlight: "#45484f",
     Role.Mid: "#5c5f67",
@@ -104,7 +104,7 @@ _DARK = {
     Role.HighlightedText: "#ffffff",
     Role.Accent: "#4c8bf0",
     Role.Link: "#7cacf8",
-    Role.LinkVisited: "#b197fc",
+    Role.LinkVisited: "#bba6fd",
 }
 _DARK_DISABLED = {
     Role.WindowText: "#7c8189",
@@ -145,7 +145,7 @@ def apply_theme(app: QtWidgets.QApplication, name: str) -> None:
         hints.unsetColorScheme()
         app.setPalette(QtGui.QPalette())  # an empty palette resolves to the platform's
     else:
-        app.setStyle("Fusion")
+        app.setStyle(ThemeStyle("Fusion"))
         scheme = QtCore.Qt.ColorScheme.Light if name == "light" else QtCore.Qt.ColorScheme.Dark
         hints.setColorScheme(scheme)
         app.setPalette(palette_for(name))
@@ -166,7 +166,7 @@ def is_dark(palette: QtGui.QPalette) -> bool:
 
 
 def error_colour(palette: QtGui.QPalette) -> QtGui.QColor:
-    return QtGui.QColor("#ff8787" if is_dark(palette) else "#c92a2a")
+    return QtGui.QColor("#ffa0a0" if is_dark(palette) else "#c92a2a")
 
 
 def warning_background(palette: QtGui.QPalette) -> QtGui.QColor:
@@ -185,8 +185,9 @@ def tier_text_colour(tier: models.DecayTier | str, palette: QtGui.QPalette) -> Q
 
 
 def text_on(background: QtGui.QColor) -> QtGui.QColor:
-    """Near-black or white, whichever reads better on `background` (relative luminance)."""
-    return QtGui.QColor("#1a1a1a") if luminance(background) > 0.3 else QtGui.QColor("#ffffff")
+    """Near-black or white, whichever has the higher contrast on `background`."""
+    dark, light = QtGui.QColor("#1a1a1a"), QtGui.QColor("#ffffff")
+    return dark if contrast(dark, background) >= contrast(light, background) else light
 
 
 def luminance(colour: QtGui.QColor) -> float:
@@ -208,9 +209,71 @@ def contrast(a: QtGui.QColor, b: QtGui.QColor) -> float:
     return (high + 0.05) / (low + 0.05)
 
 
+def muted_text(palette: QtGui.QPalette) -> QtGui.QColor:
+    """Text that is shown but counts less (archived rows, superseded facts, hints): the
+    placeholder colour, which keeps 4.5:1 on every background of both themes."""
+    return palette.color(Group.Active, Role.PlaceholderText)
+
+
+def text_pairs(palette: QtGui.QPalette) -> list[tuple[str, QtGui.QColor, QtGui.QColor]]:
+    """Every (what, text colour, background) pair the theme draws text with: the palette's
+    text roles on the backgrounds they appear on, and the colours of our own (errors,
+    hints, tiers, badges, banners). Disabled controls are left out, as WCAG exempts them
+    (1.4.3, "incidental": inactive user-interface components)."""
+    c = palette.color
+    grounds = {
+        "window": c(Role.Window),
+        "base": c(Role.Base),
+        "alternate base": c(Role.AlternateBase),
+        "button": c(Role.Button),
+        "warning banner": warning_background(palette),
+    }
+    pairs = [
+        ("window text", c(Role.WindowText), grounds["window"]),
+        ("window text", c(Role.WindowText), grounds["warning banner"]),
+        ("text", c(Role.Text), grounds["base"]),
+        ("text", c(Role.Text), grounds["alternate base"]),
+        ("button text", c(Role.ButtonText), grounds["button"]),
+        ("tooltip", c(Role.ToolTipText), c(Role.ToolTipBase)),
+        ("selected text", c(Role.HighlightedText), c(Role.Highlight)),
+    ]
+    for what, colour in (
+        ("muted hint", muted_text(palette)),
+        ("error", error_colour(palette)),
+        ("bright text", c(Role.BrightText)),
+        ("link", c(Role.Link)),
+        ("visited link", c(Role.LinkVisited)),
+    ):
+        pairs += [(f"{what} on {name}", colour, ground) for name, ground in grounds.items()]
+    for tier in models.DecayTier:
+        colour = tier_text_colour(tier, palette)
+        for name in ("window", "base", "alternate base"):
+            pairs.append((f"{tier.value} text on {name}", colour, grounds[name]))
+        pairs.append((f"{tier.value} badge", text_on(tier_colour(tier)), tier_colour(tier)))
+    toggle_on, toggle_ground = toggle_colours(palette)
+    pairs.append(("tier toggle on", toggle_on, toggle_ground))
+    return pairs
+
+
+def toggle_colours(palette: QtGui.QPalette) -> tuple[QtGui.QColor, QtGui.QColor]:
+    """Text and background of a checked toggle button (a tier filter that is on): the
+    accent, light enough on dark to stand 3:1 from the window (WCAG 1.4.11)."""
+    if is_dark(palette):
+        return QtGui.QColor("#1e1f22"), QtGui.QColor("#8ab4f8")
+    return QtGui.QColor(palette.color(Role.HighlightedText)), QtGui.QColor(
+        palette.color(Role.Highlight)
+    )
+
+
 def stylesheet(palette: QtGui.QPalette) -> str:
-    """The few custom bits, by dynamic property, in the palette's colours."""
-    muted = palette.color(Role.PlaceholderText).name()
+    """The few custom bits, by dynamic property, in the palette's colours.
+
+    Toggle buttons (`toggle` property: the tier filters) show their state plainly in both
+    themes: on is filled with the accent, off is an outline with muted text (Fusion's own
+    sunken look is nearly invisible on the dark palette)."""
+    muted = muted_text(palette).name()
+    on_text, on_ground = (colour.name() for colour in toggle_colours(palette))
+    outline = palette.color(Role.Mid if not is_dark(palette) else Role.Light).name()
     return f"""
 QLabel[inlineError="true"] {{ color: {error_colour(palette).name()}; }}
 QLabel[notice="true"] {{ color: {muted}; }}
@@ -218,4 +281,46 @@ QFrame[banner="true"] {{
     background: {warning_background(palette).name()};
     border-radius: 4px;
 }}
+QToolButton[toggle="true"] {{
+    border: 1px solid {outline};
+    border-radius: 4px;
+    padding: 2px 6px;
+    color: {muted};
+}}
+QToolButton[toggle="true"]:checked {{
+    background: {on_ground};
+    border-color: {on_ground};
+    color: {on_text};
+}}
 """
+
+
+class ThemeStyle(QtWidgets.QProxyStyle):
+    """Fusion, with check boxes outlined in a colour that stands out from the window in
+    both themes (Fusion outlines them in a darker shade of the window: invisible on dark)."""
+
+    def drawPrimitive(
+        self,
+        element: QtWidgets.QStyle.PrimitiveElement,
+        option: QtWidgets.QStyleOption,
+        painter: QtGui.QPainter,
+        widget: QtWidgets.QWidget | None = None,
+    ) -> None:
+        super().drawPrimitive(element, option, painter, widget)
+        checks = (
+            QtWidgets.QStyle.PrimitiveElement.PE_IndicatorCheckBox,
+            QtWidgets.QStyle.PrimitiveElement.PE_IndicatorItemViewItemCheck,
+        )
+        if element in checks and is_dark(option.palette):
+            rect = option.rect.adjusted(0, 0, -1, -1)
+            painter.save()
+            painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+            painter.setPen(QtGui.QPen(checkbox_outline(option.palette), 1.2))
+            painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(QtCore.QRectF(rect).adjusted(0.5, 0.5, -0.5, -0.5), 2, 2)
+            painter.restore()
+
+
+def checkbox_outline(palette: QtGui.QPalette) -> QtGui.QColor:
+    """The outline of a check box: at least 3:1 against the window (WCAG 1.4.11)."""
+    return QtGui.QColor("#9aa1ab") if is_dark(palette) else QtGui.QColor("#59636e")

@@ -9,6 +9,7 @@ from typing import Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import models
+from vault_app.ui import themes
 
 Qt = QtCore.Qt
 Role = Qt.ItemDataRole
@@ -22,16 +23,16 @@ TIER_ROLE = Role.UserRole + 12  # "hot" / "warm" / "cold" (Qt hands str enums ba
 SORT_ROLE = Role.UserRole + 13  # what a facts column sorts by
 
 TIER_COLOURS = {
-    models.DecayTier.HOT: "#d9480f",
+    models.DecayTier.HOT: "#c8400c",
     models.DecayTier.WARM: "#e8a200",
-    models.DecayTier.COLD: "#4a7fb5",
+    models.DecayTier.COLD: "#3f73aa",
 }
 
 
 def disabled_text() -> QtGui.QColor:
-    """The palette's colour for text that is shown but does not count (superseded…)."""
-    palette = QtGui.QGuiApplication.palette()
-    return palette.color(QtGui.QPalette.ColorGroup.Disabled, QtGui.QPalette.ColorRole.Text)
+    """The colour of text that is shown but counts less (superseded, archived): the
+    theme's muted text, readable (4.5:1) where the disabled colour was not."""
+    return themes.muted_text(QtGui.QGuiApplication.palette())
 
 
 class ReadOnlyColumns:

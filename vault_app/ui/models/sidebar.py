@@ -22,6 +22,7 @@ from typing import Any
 from PySide6 import QtCore, QtGui
 
 from vault_app.core import layout, memory, models, vault
+from vault_app.ui import themes
 from vault_app.ui.models.base import (
     CHANGED_ROLE,
     NODE_ROLE,
@@ -44,6 +45,31 @@ CATEGORY_TITLES = {
     "archives": "Archives",
 }
 AGENT_DOCUMENTS = ("TACIT.md", "CONTEXT.md")
+
+
+LOADING = "…"  # a count cell while the vault is being scanned (not a misleading 0)
+_ICONS: dict[str, QtGui.QImage] = {}
+
+
+def warning_icon() -> QtGui.QImage:
+    """A red warning triangle for rows whose files cannot be read (drawn once; an image,
+    which needs no GUI application, so the model works headless in tests too)."""
+    icon = _ICONS.get("warning")
+    if icon is None:
+        icon = QtGui.QImage(16, 16, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
+        icon.fill(QtCore.Qt.GlobalColor.transparent)
+        painter = QtGui.QPainter(icon)
+        painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+        painter.setPen(QtCore.Qt.PenStyle.NoPen)
+        painter.setBrush(QtGui.QColor(PROBLEM_COLOUR))
+        corners = [QtCore.QPointF(8, 1), QtCore.QPointF(15.5, 14.5), QtCore.QPointF(0.5, 14.5)]
+        painter.drawPolygon(QtGui.QPolygonF(corners))
+        painter.setBrush(QtGui.QColor("#ffffff"))
+        painter.drawRect(QtCore.QRectF(7.25, 5, 1.5, 5.5))
+        painter.drawEllipse(QtCore.QRectF(7.1, 11.5, 1.8, 1.8))
+        painter.end()
+        _ICONS["warning"] = icon
+    return icon
 
 
 @dataclass(frozen=True)
@@ -85,6 +111,7 @@ class _Item:
     own: Counts | None = None  # an entity's own counts; None on rows without counts
     counts: Counts | None = None  # own + everything below
     problem: str | None = None
+    warned: bool = False  # something below cannot be read (the icon shows when collapsed)
     dimmed: bool = False
     tooltip: str = ""
     up: weakref.ref[_Item] | None = None
@@ -111,7 +138,7 @@ class _Item:
             self.children[row].row = row
 
     def shown(self) -> tuple[Any, ...]:
-        return (self.node, self.counts, self.problem, self.dimmed, self.tooltip)
+        return (self.node, self.counts, self.problem, self.warned, self.dimmed, self.tooltip)
 
     def walk(self) -> Iterator[_Item]:
         yield self
@@ -200,9 +227,13 @@ class _TreeBuilder:
             for summary in self.scan.entities:
                 self._entity(summary)
             self._problems(self.scan.problems)
+        for item in root.walk():  # mark the way down to each unreadable file
+            up = item.parent if item.problem else None
+            while up is not None and up is not root and not up.warned:
+                up.warned, up = True, up.parent
         self._sort(root)
         _total(root)
-        if self.scan is not None and not self.scan.counted:  # a listing: counts unknown yet
+        if self.scan is None or not self.scan.counted:  # loading, a listing: counts unknown
             for item in root.walk():
                 item.counts = None
         return root
@@ -280,7 +311,8 @@ class _TreeBuilder:
         item.own = (summary.active, summary.hot, summary.warm, summary.cold)
         item.dimmed = parent.dimmed
         superseded = f", {summary.superseded} superseded" if summary.superseded else ""
-        item.tooltip = f"{summary.address}\n{summary.total} facts{superseded}"
+        facts = f"{summary.total} fact{'' if summary.total == 1 else 's'}"
+        item.tooltip = f"{summary.address}\n{facts}{superseded}"
         if summary.problem:
             item.problem = f"The facts cannot be read: {summary.problem}"
         self.folders[_relative_folder(scope, summary.path)] = item
@@ -355,6 +387,7 @@ class SidebarModel(ReadOnlyColumns, QtCore.QAbstractItemModel):
         super().__init__(parent)
         self._tree = _Tree(_TreeBuilder(scan, _agents(scan, agents)).build())
         self._retired: list[Any] = []
+        self.loading = scan is None or not scan.counted  # counts shown as "…" meanwhile
         self.marks: dict[str, str] = {}  # entity address -> "changed by an agent" words
 
     def set_marks(self, marks: Mapping[str, str]) -> None:
@@ -402,6 +435,7 @@ class SidebarModel(ReadOnlyColumns, QtCore.QAbstractItemModel):
     ) -> None:
         """Show a new scan: precise row inserts/removals, dataChanged for changed rows."""
         fresh: _Tree = tree if tree is not None else self.build(scan, agents, against=self._tree)
+        self.loading = not scan.counted
         # Rows taken out stay alive (until the next update) rather than be freed at once:
         # Qt may still look at them, through their index, before endRemoveRows and
         # endResetModel (rows link to their parent weakly, so nothing else holds them).
@@ -436,6 +470,7 @@ class SidebarModel(ReadOnlyColumns, QtCore.QAbstractItemModel):
             item, twin = items[i], twins[i]
             item.node, item.counts, item.problem = twin.node, twin.counts, twin.problem
             item.own, item.dimmed, item.tooltip = twin.own, twin.dimmed, twin.tooltip
+            item.warned = twin.warned
             parent = id(item.parent)
             first, _ = spans.get(parent, (item, item))
             spans[parent] = (first, item)
@@ -483,6 +518,7 @@ class SidebarModel(ReadOnlyColumns, QtCore.QAbstractItemModel):
             twin = wanted[child.key]
             child.node, child.counts, child.problem = twin.node, twin.counts, twin.problem
             child.own, child.dimmed, child.tooltip = twin.own, twin.dimmed, twin.tooltip
+            child.warned = twin.warned
         if changed:  # one signal per parent: 10,000 rows counted at once stay one repaint
             first, end = changed[0], changed[-1]
             self.dataChanged.emit(
@@ -590,6 +626,10 @@ class SidebarModel(ReadOnlyColumns, QtCore.QAbstractItemModel):
     def columnCount(self, parent: Index = _ROOT) -> int:
         return len(self.COLUMNS)
 
+    def _counting(self, item: _Item) -> bool:
+        """A row whose counts are not known yet (the vault is being scanned)."""
+        return self.loading and item.counts is None and not _uncounted(item.node.kind)
+
     def data(self, index: Index, role: int = Role.DisplayRole) -> Any:
         if not index.isValid():
             return None
@@ -613,12 +653,18 @@ class SidebarModel(ReadOnlyColumns, QtCore.QAbstractItemModel):
         if role == Role.DisplayRole:
             if column == 0:
                 return item.node.name
-            return None if item.counts is None else item.counts[column - 1]
+            if item.counts is None:
+                return LOADING if self._counting(item) else None
+            return item.counts[column - 1]
+        if role == Role.DecorationRole and column == 0 and (item.problem or item.warned):
+            return warning_icon()
         if role == Role.ToolTipRole:
+            if column > 0 and item.counts is None and self._counting(item):
+                return "Counting the facts…"
             return item.problem or item.tooltip or None
         if role == Role.ForegroundRole:
             if item.problem:
-                return QtGui.QBrush(QtGui.QColor(PROBLEM_COLOUR))
+                return QtGui.QBrush(themes.error_colour(QtGui.QGuiApplication.palette()))
             if item.dimmed:
                 return QtGui.QBrush(disabled_text())
             return None
@@ -631,6 +677,10 @@ class SidebarModel(ReadOnlyColumns, QtCore.QAbstractItemModel):
         if role == Role.AccessibleTextRole and column == 0:
             return f"{item.node.name}, {item.problem}" if item.problem else item.node.name
         return None
+
+
+def _uncounted(kind: str) -> bool:
+    return kind in ("daily", "document", "principles")  # rows that never show counts
 
 
 def _agents(scan: vault.VaultScan | None, agents: Sequence[str] | None) -> list[str]:

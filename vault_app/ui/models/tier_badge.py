@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import models
+from vault_app.ui import themes
 from vault_app.ui.models.base import TIER_COLOURS, TIER_ROLE, draw_item_frame
 
 Qt = QtCore.Qt
@@ -13,17 +14,8 @@ Index = QtCore.QModelIndex | QtCore.QPersistentModelIndex
 
 
 def badge_text_colour(background: QtGui.QColor) -> QtGui.QColor:
-    """Dark text on light pills, white on dark ones (relative luminance)."""
-
-    def channel(value: float) -> float:
-        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
-
-    lum = (
-        0.2126 * channel(background.redF())
-        + 0.7152 * channel(background.greenF())
-        + 0.0722 * channel(background.blueF())
-    )
-    return QtGui.QColor("#1a1a1a") if lum > 0.3 else QtGui.QColor("#ffffff")
+    """Near-black or white on a pill, whichever contrasts more (`themes.text_on`)."""
+    return themes.text_on(background)
 
 
 def tier_dot(colour: str, size: int = 10) -> QtGui.QIcon:
@@ -32,9 +24,9 @@ def tier_dot(colour: str, size: int = 10) -> QtGui.QIcon:
     pixmap.fill(Qt.GlobalColor.transparent)
     painter = QtGui.QPainter(pixmap)
     painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
-    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setPen(QtGui.QPen(QtGui.QColor("#ffffff"), 1))  # seen on a filled toggle too
     painter.setBrush(QtGui.QColor(colour))
-    painter.drawEllipse(0, 0, size, size)
+    painter.drawEllipse(QtCore.QRectF(0.5, 0.5, size - 1, size - 1))
     painter.end()
     return QtGui.QIcon(pixmap)
 

@@ -1,0 +1,68 @@
+"""The relevance floor (`search.relevance`) and what a search says of unknown words.
+
+Variants thought of: coverage weighs query terms by idf, an unseen word at the highest
+weight; a hit holding only a sliver of a long query's weight is left out in BM25 mode and
+counted in `below_floor`; a hit holding the rare words stays; the hybrid rule as a pure
+function (meaning alone, a term with some meaning, a term covering much of the query,
+a term and noise); `unknown` names the query words no document holds; the score parts
+carry the coverage with `explain`.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from vault_app.core import vault
+from vault_app.search import engine, relevance
+
+
+@pytest.fixture
+def search(vault: vault.Vault) -> engine.SearchEngine:
+    vault.create_entity("areas/house", "The house.")
+    for n in range(30):
+        vault.add_fact("areas/house", f"The house needs item number {n} checked", "context")
+    vault.add_fact("areas/house", "The boiler pressure gauge reads two bar", "status")
+    e = engine.SearchEngine(vault)
+    e.open()
+    return e
+
+
+def test_coverage_weighs_terms_by_idf(search: engine.SearchEngine) -> None:
+    tokens = search.tokens.tokenize("boiler house")
+    cover = relevance.Coverage(search.bm25, tokens)
+    boiler = next(h for h in search.search("boiler", mode="bm25").hits)
+    house = next(h for h in search.search("house needs", mode="bm25").hits if "number" in h.text)
+    assert cover.of(boiler.key) > 0.5 > cover.of(house.key) > 0  # boiler is the rare word
+    unseen = relevance.Coverage(search.bm25, search.tokens.tokenize("zzqxv boiler"))
+    assert 0 < unseen.of(boiler.key) < 0.5  # the unseen word weighs the most
+    assert cover.of("fact:not-indexed") == 0.0
+
+
+def test_a_sliver_of_a_long_query_is_left_out_in_bm25(search: engine.SearchEngine) -> None:
+    query = "boiler pressure gauge reads bar house"
+    result = search.search(query, mode="bm25", limit=50, explain=True)
+    assert [h.text for h in result.hits] == ["The boiler pressure gauge reads two bar"]
+    assert result.below_floor == 31  # the house-only facts and summary: under a tenth of it
+    assert all(h.parts["coverage"] >= relevance.BM25_COVERAGE for h in result.hits)
+    house = search.search("house", mode="bm25", limit=50).hits  # alone, it matches them all
+    assert len(house) == 32  # (the facts are indexed with their entity's name)
+
+
+def test_unknown_words_are_named(search: engine.SearchEngine) -> None:
+    result = search.search("zzqxv boiler blorf", mode="bm25")
+    assert result.unknown == ["zzqxv", "blorf"]
+    assert search.search("boiler", mode="bm25").unknown == []
+
+
+@pytest.mark.parametrize(
+    ("cosine", "coverage", "kept"),
+    [
+        (0.40, 0.0, True),  # means what the query means, no shared word
+        (0.10, 0.0, False),  # neither
+        (0.25, 0.1, True),  # a query term and some meaning
+        (0.05, 0.8, True),  # a query term covering most of the query (a code, a number)
+        (0.05, 0.2, False),  # one common word of the query, and noise
+    ],
+)
+def test_the_hybrid_rule(cosine: float, coverage: float, kept: bool) -> None:
+    assert relevance.keeps_hybrid(relevance.Floor(0.32), cosine, coverage) is kept

@@ -1,0 +1,110 @@
+"""The backup ring of one file, as a person restores from it: versions listed, one restored.
+
+`versions(store, path)` lists what `.vault/backups/` keeps of `path` (`Storage.backups`),
+newest first, each with the time it was kept (read from its name: nanoseconds since the
+epoch), its size, whether its bytes still match the hash in its name, a short preview
+and, when it would not parse as the file it stands for (a fact file through
+`formats.decode` and `formats.check_lossless`, markdown as UTF-8), why not.
+
+`restore(store, path, number)` puts version `number` (1 = newest) back as a normal safe
+write of its bytes: under the file's lock, atomically, the version it replaces kept in the
+ring like any other, one audit line (`file.restore`, `restoredFrom`). A version that does
+not parse, or whose bytes no longer match its name, is refused (`errors.CorruptFileError`)
+and nothing is written; with `expected`, a file that changed since it was read is refused
+too (`errors.ConflictError`), so a restore never overwrites a write it did not see.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+
+from vault_app.core import errors, formats, layout, storage
+
+PREVIEW_CHARS = 600
+UNSET = "unset"  # `restore(expected=...)` not given: no check of the current content
+
+
+@dataclass(frozen=True)
+class Version:
+    """One kept version of a file (`number` 1 is the newest)."""
+
+    number: int
+    kept: Path  # the file in the ring
+    time: dt.datetime  # when it was kept (local time)
+    size: int
+    intact: bool  # its bytes still match the hash in its name
+    preview: str  # the start of its text ("" when it is not text)
+    problem: str | None  # why it cannot be restored, None when it can
+    facts: int | None = None  # how many facts it holds (a fact file that parses)
+
+    @property
+    def restorable(self) -> bool:
+        return self.problem is None
+
+
+def _kept_time(kept: Path) -> dt.datetime:
+    stamp = kept.name.split("-", 1)[0]
+    try:
+        return dt.datetime.fromtimestamp(int(stamp) / 1e9).astimezone()
+    except (ValueError, OverflowError, OSError):
+        return dt.datetime.fromtimestamp(kept.stat().st_mtime).astimezone()
+
+
+def check_parses(path: Path, data: bytes) -> int | None:
+    """Raise `errors.CorruptFileError` unless `data` reads as the file `path` stands for;
+    returns how many entries a fact file holds (None for another file)."""
+    if path.name in layout.FACT_FILE_NAMES:
+        ff = formats.decode(path, data)
+        formats.check_lossless(ff, data)
+        return len(ff.raw)
+    storage.decode_text(path, data)
+    return None
+
+
+def _version(store: storage.Storage, path: Path, number: int, kept: Path) -> Version:
+    try:
+        data = store.read_backup(kept)
+    except (errors.VaultError, OSError) as exc:
+        return Version(number, kept, _kept_time(kept), 0, False, "", f"cannot be read: {exc}")
+    intact = storage.sha256(data).startswith(kept.name.rsplit("-", 1)[-1])
+    problem = None if intact else "its bytes no longer match the hash in its name"
+    facts = None
+    if problem is None:
+        try:
+            facts = check_parses(path, data)
+        except errors.CorruptFileError as exc:
+            where = f" ({exc.location})" if exc.location else ""
+            problem = f"does not parse{where}: {exc.reason}"
+    text = data[: PREVIEW_CHARS * 4].decode("utf-8", errors="replace")
+    preview = text[:PREVIEW_CHARS]
+    return Version(number, kept, _kept_time(kept), len(data), intact, preview, problem, facts)
+
+
+def versions(store: storage.Storage, path: Path) -> list[Version]:
+    """The kept versions of `path`, newest first (empty when the ring holds none)."""
+    store.ensure_inside(path)
+    return [_version(store, path, n, kept) for n, kept in enumerate(store.backups(path), 1)]
+
+
+def restore(
+    store: storage.Storage, path: Path, number: int, *, expected: str | None = UNSET
+) -> str:
+    """Write version `number` of `path` back (see the module doc); returns the new hash."""
+    kept = store.backups(path)
+    if not 1 <= number <= len(kept):
+        raise errors.NotFoundError(
+            f"{store.paths.relative(path)} has {len(kept)} kept version"
+            f"{'' if len(kept) == 1 else 's'}: there is no version {number}"
+        )
+    version = _version(store, path, number, kept[number - 1])
+    if version.problem is not None:
+        raise errors.CorruptFileError(
+            path, f"version {number} ({version.kept.name}) {version.problem}: not restored"
+        )
+    data = store.read_backup(version.kept)
+    with store.transaction(path) as tx:
+        if expected != UNSET:
+            tx.check(expected)
+        return tx.commit(data, "file.restore", restoredFrom=version.kept.name)
