@@ -66,3 +66,17 @@ def test_unknown_words_are_named(search: engine.SearchEngine) -> None:
 )
 def test_the_hybrid_rule(cosine: float, coverage: float, kept: bool) -> None:
     assert relevance.keeps_hybrid(relevance.Floor(0.32), cosine, coverage) is kept
+
+
+def test_coverages_of_many_keys_are_each_ones_coverage(
+    search: engine.SearchEngine, vault: vault.Vault
+) -> None:
+    """`coverages` (the postings searched once) agrees with `Coverage.of`, for documents
+    of the saved index and documents added since (its delta), and for unknown keys."""
+    vault.add_fact("areas/house", "The boiler was serviced; the house item list is done", "status")
+    search.refresh_entity("areas/house")
+    keys = [*search.bm25.keys(), "fact:not-indexed"]
+    for query in ("boiler house", "number checked zzqxv", "gauge"):
+        cover = relevance.Coverage(search.bm25, search.tokens.tokenize(query))
+        assert relevance.coverages(cover, keys) == pytest.approx([cover.of(k) for k in keys])
+    assert relevance.coverages(cover, []) == []

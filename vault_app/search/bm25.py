@@ -329,6 +329,24 @@ class BM25Index:
             shares.append((token, self._idf(term_id) * norm))
         return shares
 
+    def holds(self, token: str, slots: IntArray) -> npt.NDArray[np.bool_]:
+        """Whether each live document in `slots` holds `token` (one sorted search over
+        the token's postings for all of them, not one lookup a document)."""
+        term_id = self._term_ids.get(token)
+        held = np.zeros(slots.size, dtype=np.bool_)
+        if term_id is None or self._df[term_id] == 0 or slots.size == 0:
+            return held
+        main = slots < self._main_n
+        if term_id < self._main_cols and main.any():
+            start, end = self._m_indptr[term_id], self._m_indptr[term_id + 1]
+            column = self._m_indices[start:end]
+            if column.size:
+                at = np.minimum(np.searchsorted(column, slots[main]), column.size - 1)
+                held[main] = column[at] == slots[main]
+        for i in np.flatnonzero(~main).tolist():  # documents added since: a few
+            held[i] = self._tf(term_id, int(slots[i])) > 0
+        return held
+
     # ------------------------------------------------------------- persistence
 
     def save(

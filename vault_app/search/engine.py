@@ -470,7 +470,9 @@ class SearchEngine:
                 keys = self.columns.keys
                 semantic = [(keys[r], c) for r, c in self.semantic.top(query, k, rows)]
             cover = relevance.Coverage(self.bm25, tokens)
-            ranked, below = self._fuse(query, tokens, mode, lexical, semantic, limit, cover)
+            ranked, below = self._fuse(
+                query, tokens, mode, lexical, semantic, limit, cover, explain
+            )
             present = set(self.state.docs.fetch(key for key, _, _ in ranked))  # one read
             hits = [self._hit(k, s, p, tiers, explain) for k, s, p in ranked if k in present]
             unknown = relevance.unknown_terms(self.bm25, tokens)
@@ -486,8 +488,10 @@ class SearchEngine:
         semantic: list[tuple[str, float]],
         limit: int,
         cover: relevance.Coverage,
+        explain: bool = False,
     ) -> tuple[list[tuple[str, float, dict[str, float | int | None]]], int]:
-        """The ranked hits with their parts, and how many fell under the floor."""
+        """The ranked hits with their parts, and how many fell under the floor (a hybrid
+        hit's coverage is worked out for `explain` only where the floor did not need it)."""
         if mode == "bm25":
             shares = {k: cover.of(k) for k, _ in lexical}
             kept = [(k, s) for k, s in lexical if relevance.keeps_bm25(self.floor, shares[k])]
@@ -526,12 +530,16 @@ class SearchEngine:
         w = self.bm25_weight
         scored: list[tuple[float, str, float, float, float, float, float]] = []
         below = 0
+        # the coverage decides only below the cosine floor (worked out for all of those at
+        # once); else only for the hits returned, when explained
+        needed = [
+            k for k in union if lex.get(k, 0.0) > 0.0 and sem.get(k, lo) < self.floor.min_cosine
+        ]
+        shares = dict(zip(needed, relevance.coverages(cover, needed), strict=True))
         for key in union:
             b = lex.get(key, 0.0)
             s = sem.get(key, lo)
-            # the coverage decides only below the cosine floor; else it is worked out for
-            # the hits returned (a few term lookups each, not one per candidate)
-            share = cover.of(key) if b > 0.0 and s < self.floor.min_cosine else -1.0
+            share = shares.get(key, -1.0)
             if not relevance.keeps_hybrid(self.floor, s, share):
                 below += 1  # no query term and a cosine of noise, or too little of both
                 continue
@@ -551,7 +559,7 @@ class SearchEngine:
                     "semanticNorm": ns,
                     "semanticRank": sem_rank.get(key),
                     "bm25Weight": w,
-                    "coverage": share if share >= 0.0 else cover.of(key),
+                    "coverage": share if share >= 0.0 or not explain else cover.of(key),
                 },
             )
             for negated, key, b, nb, s, ns, share in scored[:limit]

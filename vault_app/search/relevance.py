@@ -26,6 +26,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from vault_app.search import bm25
 
 LEXICAL_COSINE = 0.2  # a hit with a query term and less meaning than this needs coverage
@@ -62,6 +64,21 @@ class Coverage:
         # word most documents hold has a negative idf in rank_bm25's formula)
         held = sum(w for w, (_, share) in zip(self.weights, shares, strict=True) if share != 0)
         return held / self.total
+
+
+def coverages(cover: Coverage, keys: Sequence[str]) -> list[float]:
+    """`cover.of(key)` of each key, the postings of each query term searched once."""
+    if not keys:
+        return []
+    if not cover.terms or cover.total <= 0:
+        return [0.0] * len(keys)
+    index = cover.index
+    slots = np.fromiter((index.find(k) for k in keys), dtype=np.int64, count=len(keys))
+    live = slots >= 0
+    held = np.zeros(len(keys), dtype=np.float64)
+    for term, weight in zip(cover.terms, cover.weights, strict=True):
+        held[live] += weight * index.holds(term, slots[live])
+    return (held / cover.total).tolist()
 
 
 def unknown_terms(index: bm25.BM25Index, tokens: Sequence[str]) -> list[str]:
