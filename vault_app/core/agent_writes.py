@@ -31,15 +31,12 @@ from pydantic import BaseModel, ConfigDict
 
 from vault_app.core import (
     agent_access,
-    agent_memory,
     documents,
     errors,
     facts,
     injection,
     layout,
     models,
-    profile,
-    tiers,
 )
 
 if TYPE_CHECKING:  # vault imports most of core; only its type is needed here
@@ -227,6 +224,8 @@ def check(vault: Vault, write: AgentWrite) -> list[str]:
 def _check_memory(vault: Vault, write: AgentWrite) -> list[str]:
     """The parameters of a write to the agent's own memory files; the texts to scan.
     (Whose files: the agent's own, always; `agent_memory` checks it again.)"""
+    from vault_app.core import agent_memory, profile, tiers  # (a server starts without them)
+
     p = write.params
     if write.kind == "memory":
         action, target = _string(write, "action"), _string(write, "target")
@@ -254,6 +253,8 @@ def _check_memory(vault: Vault, write: AgentWrite) -> list[str]:
 
 
 def _apply_memory(vault: Vault, write: AgentWrite) -> dict[str, Any]:
+    from vault_app.core import agent_memory
+
     p, agent = write.params, write.agent
     if write.kind == "memory":
         state = agent_memory.change_notes(

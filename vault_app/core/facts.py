@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from vault_app.core import decay, errors, formats, layout, links, models, scanner, storage
+from vault_app.core import decay, errors, formats, layout, models, scanner, storage
 
 T = TypeVar("T")
 
@@ -316,6 +316,8 @@ class Facts:
         the one rule (`layout.resolve_reference`, as `links.LinkIndex` does), so that an
         agent's bare id names its own entity first and a reference to a moved entity
         follows it into archives/. Files that cannot hold its name are not decoded."""
+        from vault_app.core import links  # (not needed to start a server)
+
         outgoing = sorted({r for f in own if f.is_active for r in f.related_entities})
         incoming: set[str] = set()
         needle = f'/{ref.path.rsplit("/", 1)[-1]}"'.encode()  # any folder's same name

@@ -20,7 +20,7 @@ import datetime as dt
 import enum
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vault_app.core import (
     actors,
@@ -31,14 +31,15 @@ from vault_app.core import (
     entities,
     errors,
     facts,
-    history,
     layout,
-    links,
     models,
     scanner,
     storage,
     synthesis,
 )
+
+if TYPE_CHECKING:  # imported where used: a server starting up needs none of them
+    from vault_app.core import history, links
 
 # What the facade's methods take and return, under the names its users know them by
 # (`vault.VaultScan`, `vault.Document`, ...): defined in `models`, `documents`, `facts`.
@@ -405,15 +406,21 @@ class Vault:
 
     def link_index(self) -> links.LinkIndex:
         """Every entity's links both ways (`links.build`: each fact file read once)."""
+        from vault_app.core import links
+
         return links.build(self.paths, self.storage)
 
     def entity_links(self, ref: layout.EntityRef | str) -> links.EntityLinks | None:
         """One entity's references as written, for `LinkIndex.replace`; None if gone."""
+        from vault_app.core import links
+
         return links.read_entity_links(self.paths, self.storage, layout.as_ref(ref))
 
     def as_of(self, ref: layout.EntityRef | str, when: dt.date | dt.datetime) -> history.AsOfView:
         """The entity as believed at `when` (a date: its end): the facts active then with
         their tiers then, and the summary then from the backup ring (`core.history`)."""
+        from vault_app.core import history
+
         ref = layout.as_ref(ref)
         moment = history.moment_of(when)
         view = self.entity(ref)

@@ -16,13 +16,16 @@ An agent only ever reaches its own folder: no tool takes an agent id.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 
-from vault_app.core import agent_memory, agent_writes, notes, vault
+from vault_app.core import agent_writes, vault
 from vault_app.mcp import common
 from vault_app.mcp import runtime as runtime_module
+
+if TYPE_CHECKING:  # imported by the tools when called: the handshake needs neither
+    from vault_app.core import agent_memory
 
 PENDING = "a person will review this write before it is applied; do not send it again"
 _DONE = {"add": "Entry added.", "replace": "Entry replaced.", "remove": "Entry removed."}
@@ -63,6 +66,8 @@ def register(server: MCPServer, runtime: runtime_module.Runtime, agent_of: commo
         content: str | None = None,
         old_text: str | None = None,
     ) -> dict[str, Any]:
+        from vault_app.core import agent_memory, notes
+
         v, agent = own(ctx)
         if action == "read":
             return _notes_answer(v, agent_memory.read_notes(v, agent, target))
@@ -98,6 +103,8 @@ Example: {"tier": 2}"""
     )
     @common.tool_errors
     def tiers_read(ctx: Context, tier: Literal[1, 2, 3] | None = None) -> dict[str, Any]:
+        from vault_app.core import agent_memory
+
         v, agent = own(ctx)
         answer = agent_memory.read_tiers(v, agent).to_dict(v.root, tier)
         answer.pop("path", None)  # the server's files are not the agent's business
@@ -121,6 +128,8 @@ Example: {"key": "timezone"}"""
     )
     @common.tool_errors
     def profile_read(ctx: Context, key: str | None = None) -> dict[str, Any]:
+        from vault_app.core import agent_memory
+
         v, agent = own(ctx)
         state = agent_memory.read_profile(v, agent)
         if key is None:
@@ -149,6 +158,7 @@ Example: {"key": "timezone"}"""
 
 
 def _notes_answer(v: vault.Vault, state: agent_memory.NotesState) -> dict[str, Any]:
+
     answer = state.to_dict(v.root)
     answer.pop("path", None)
     return {"success": True, **answer}
