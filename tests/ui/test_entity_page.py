@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from PySide6 import QtCore, QtWidgets
 from pytestqt.qtbot import QtBot
+from window_helpers import scanned, shown_page
 
 from vault_app.core import decay, models, vault
 from vault_app.ui import entity_page, fact_lineage, session
@@ -45,20 +46,13 @@ def s(qtbot: QtBot, vault: vault.Vault) -> Iterator[session.Session]:
         for i in range(80)
     ]  # fmt: skip
     (manuals / "items.json").write_text(json.dumps(entries))
-    live = session.Session(vault)
-    live.rescan()
-    qtbot.waitUntil(lambda: live.scan is not None)
-    yield live
-    live.close()
+    with scanned(qtbot, vault) as live:
+        yield live
 
 
 @pytest.fixture
 def view(qtbot: QtBot, s: session.Session) -> entity_page.EntityPage:
-    widget = entity_page.EntityPage(s)
-    qtbot.addWidget(widget)
-    widget.resize(1000, 760)
-    widget.show()
-    return widget
+    return shown_page(qtbot, s, 760)
 
 
 def open_entity(qtbot: QtBot, view: entity_page.EntityPage, address: str, **kw: Any) -> None:

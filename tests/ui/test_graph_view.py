@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 from PySide6 import QtCore
 from pytestqt.qtbot import QtBot
+from window_helpers import scanned
 
 from vault_app.core import vault
 from vault_app.ui import graph_view, link_keeper, session
@@ -26,11 +27,8 @@ def s(qtbot: QtBot, vault: vault.Vault) -> Iterator[session.Session]:
     vault.create_entity(FAR)
     vault.add_fact(FAR, "knows p00", "relationship", related=[SPOKES[0]])
     vault.create_entity("areas/alone")
-    live = session.Session(vault)
-    live.rescan()
-    qtbot.waitUntil(lambda: live.scan is not None)
-    yield live
-    live.close()
+    with scanned(qtbot, vault) as live:
+        yield live
 
 
 @pytest.fixture

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 from pytestqt.qtbot import QtBot
+from window_helpers import scanned, shown_page
 
 from vault_app.core import vault
 from vault_app.ui import entity_page, restore_dialog, session, themes
@@ -36,20 +37,13 @@ def s(qtbot: QtBot, vault: vault.Vault) -> Iterator[session.Session]:
     vault.add_fact(FENCE, "The fence is rebuilt", "milestone")
     vault.archive_entity(FENCE)
     (vault.paths.life_dir / JANE / "items.json").write_text('[{"id": "x"', "utf-8")
-    live = session.Session(vault)
-    live.rescan()
-    qtbot.waitUntil(lambda: live.scan is not None)
-    yield live
-    live.close()
+    with scanned(qtbot, vault) as live:
+        yield live
 
 
 @pytest.fixture
 def view(qtbot: QtBot, s: session.Session) -> entity_page.EntityPage:
-    widget = entity_page.EntityPage(s)
-    qtbot.addWidget(widget)
-    widget.resize(1000, 700)
-    widget.show()
-    return widget
+    return shown_page(qtbot, s)
 
 
 def open_entity(qtbot: QtBot, view: entity_page.EntityPage, address: str) -> None:

@@ -1,15 +1,18 @@
 """A main window on the demo vault for the window's own tests (commands, palette,
-navigation, sizes): shown at a given size, its first scan done."""
+navigation, sizes): shown at a given size, its first scan done; and for the pages' own
+tests, a session with its first scan done and an entity page shown."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 
 from PySide6 import QtCore, QtWidgets
 from pytestqt.qtbot import QtBot
 
 from vault_app.core import vault
-from vault_app.ui import app
+from vault_app.ui import app, entity_page, session
 
 JANE = "areas/people/marcus-bell"
 PLUMBER = "areas/companies/bell-and-sons-plumbing"
@@ -40,3 +43,24 @@ def select_active_fact(window: app.MainWindow) -> str:
     fact = next(f for f in window.entity_view.model.facts() if f.is_active)
     assert window.entity_view.select_fact(fact.id)
     return fact.id
+
+
+@contextlib.contextmanager
+def scanned(qtbot: QtBot, v: vault.Vault) -> Iterator[session.Session]:
+    """A session on `v` once its first scan has arrived; closed after."""
+    live = session.Session(v)
+    live.rescan()
+    qtbot.waitUntil(lambda: live.scan is not None)
+    try:
+        yield live
+    finally:
+        live.close()
+
+
+def shown_page(qtbot: QtBot, s: session.Session, height: int = 700) -> entity_page.EntityPage:
+    """An entity page on `s`, 1000 px wide, shown."""
+    widget = entity_page.EntityPage(s)
+    qtbot.addWidget(widget)
+    widget.resize(1000, height)
+    widget.show()
+    return widget

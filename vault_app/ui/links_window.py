@@ -35,7 +35,7 @@ def install(window: MainWindow) -> None:
     c = window.commands
     c.add(
         "graph",
-        "&Graph view",
+        "Grap&h view",
         show_graph,
         "Ctrl+Shift+G",
         "The entity's links as a graph: its neighbourhood, or the whole of a small vault",

@@ -77,7 +77,45 @@ def _notice_label() -> QtWidgets.QLabel:
     return label
 
 
-class NotesBlock(QtWidgets.QFrame):
+class BlockPane:
+    """What the memory blocks and the tiers editor share: a refused save said under the
+    buttons (and signalled), an edit taking that back, and a reload when the file changes
+    on disk while nothing here is unsaved. The block gives `reason`, `refused`, `_saving`,
+    `_watched()` (its file), `is_dirty`, `reload` and `_update`."""
+
+    reason: QtWidgets.QLabel
+    _saving: bool
+
+    def _refuse(self, exc: BaseException) -> None:
+        reason = str(exc) if isinstance(exc, errors.VaultError) else session.describe(exc)[1]
+        self.reason.setText(reason)
+        self.reason.show()
+        self._update()
+        self.refused.emit(reason)  # type: ignore[attr-defined]  # each block's Signal(str)
+
+    def _changed(self, *_: Any) -> None:
+        self.reason.hide()
+        self._update()
+
+    def _on_document_changed(self, path: str) -> None:
+        mine = self._watched() is not None and Path(path) == self._watched()
+        if mine and not self._saving and not self.is_dirty():
+            self.reload()
+
+    def _watched(self) -> Path | None:
+        raise NotImplementedError
+
+    def is_dirty(self) -> bool:
+        raise NotImplementedError
+
+    def reload(self) -> None:
+        raise NotImplementedError
+
+    def _update(self) -> None:
+        raise NotImplementedError
+
+
+class NotesBlock(BlockPane, QtWidgets.QFrame):
     """One `§` notes file of an agent (target `memory` or `user`) as an editable block."""
 
     loaded = QtCore.Signal()
@@ -111,7 +149,7 @@ class NotesBlock(QtWidgets.QFrame):
         )
         self.editor.setAccessibleName(f"{self.name} entries")
         self.editor.setMinimumHeight(120)
-        self.editor.textChanged.connect(self._text_changed)
+        self.editor.textChanged.connect(self._changed)
         self.reason = _reason_label()
         self.save_button = QtWidgets.QPushButton("Save")
         self.save_button.setToolTip(f"Write the {self.name.lower()} (refused over the budget)")
@@ -229,21 +267,8 @@ class NotesBlock(QtWidgets.QFrame):
         self.base_text = notes.join(state.entries)
         self._update()
 
-    def _refuse(self, exc: BaseException) -> None:
-        reason = str(exc) if isinstance(exc, errors.VaultError) else session.describe(exc)[1]
-        self.reason.setText(reason)
-        self.reason.show()
-        self._update()
-        self.refused.emit(reason)
-
-    def _text_changed(self) -> None:
-        self.reason.hide()
-        self._update()
-
-    def _on_document_changed(self, path: str) -> None:
-        mine = self.path is not None and Path(path) == self.path
-        if mine and not self._saving and not self.is_dirty():
-            self.reload()
+    def _watched(self) -> Path | None:
+        return self.path
 
     def _update(self) -> None:
         usage = self.usage()
@@ -259,7 +284,7 @@ class NotesBlock(QtWidgets.QFrame):
             self.reason.show()
 
 
-class ProfileTable(QtWidgets.QFrame):
+class ProfileTable(BlockPane, QtWidgets.QFrame):
     """The agent's profile.json as a key–value table, saved whole against the hash read."""
 
     loaded = QtCore.Signal()
@@ -419,21 +444,8 @@ class ProfileTable(QtWidgets.QFrame):
             )
         self._refuse(exc)
 
-    def _refuse(self, exc: BaseException) -> None:
-        reason = str(exc) if isinstance(exc, errors.VaultError) else session.describe(exc)[1]
-        self.reason.setText(reason)
-        self.reason.show()
-        self._update()
-        self.refused.emit(reason)
-
-    def _changed(self, *_: Any) -> None:
-        self.reason.hide()
-        self._update()
-
-    def _on_document_changed(self, path: str) -> None:
-        mine = self.state is not None and Path(path) == self.state.path
-        if mine and not self._saving and not self.is_dirty():
-            self.reload()
+    def _watched(self) -> Path | None:
+        return None if self.state is None else self.state.path
 
     def _update(self) -> None:
         enabled = self.state is not None and self.state.enabled

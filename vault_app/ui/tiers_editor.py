@@ -23,7 +23,7 @@ HINTS = {
 }
 
 
-class TiersEditor(QtWidgets.QWidget):
+class TiersEditor(memory_blocks.BlockPane, QtWidgets.QWidget):
     """Tier 1, 2 and 3 of `agents/<id>/MEMORY.md` as three editable panes."""
 
     loaded = QtCore.Signal()
@@ -164,21 +164,8 @@ class TiersEditor(QtWidgets.QWidget):
         self.read_as = state.memory.tiers()
         self._update()
 
-    def _refuse(self, exc: BaseException) -> None:
-        reason = str(exc) if isinstance(exc, errors.VaultError) else session.describe(exc)[1]
-        self.reason.setText(reason)
-        self.reason.show()
-        self._update()
-        self.refused.emit(reason)
-
-    def _changed(self) -> None:
-        self.reason.hide()
-        self._update()
-
-    def _on_document_changed(self, path: str) -> None:
-        mine = self.path is not None and Path(path) == self.path
-        if mine and not self._saving and not self.is_dirty():
-            self.reload()
+    def _watched(self) -> Path | None:
+        return self.path
 
     def _update(self) -> None:
         dirty = self.is_dirty()
