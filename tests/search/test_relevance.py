@@ -10,6 +10,8 @@ carry the coverage with `explain`.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from vault_app.core import vault
@@ -75,8 +77,37 @@ def test_coverages_of_many_keys_are_each_ones_coverage(
     of the saved index and documents added since (its delta), and for unknown keys."""
     vault.add_fact("areas/house", "The boiler was serviced; the house item list is done", "status")
     search.refresh_entity("areas/house")
-    keys = [*search.bm25.keys(), "fact:not-indexed"]
-    for query in ("boiler house", "number checked zzqxv", "gauge"):
-        cover = relevance.Coverage(search.bm25, search.tokens.tokenize(query))
-        assert relevance.coverages(cover, keys) == pytest.approx([cover.of(k) for k in keys])
+    index = search.bm25
+    keys = index.keys()
+
+    def held_by_explain(cover: relevance.Coverage, key: str) -> float:
+        # no idf here is 0, so a term a document holds has a share that is not 0
+        shares = index.explain(cover.terms, key)
+        held = sum(w for w, (_, s) in zip(cover.weights, shares, strict=True) if s != 0)
+        return held / cover.total
+
+    for query in ("boiler house", "number checked zzqxv", "gauge", "serviced list"):
+        cover = relevance.Coverage(index, search.tokens.tokenize(query))
+        expected = [held_by_explain(cover, k) for k in keys]
+        assert relevance.coverages(cover, keys) == pytest.approx(expected)
+        assert [cover.of(k) for k in keys] == pytest.approx(expected)
+    assert relevance.coverages(cover, ["fact:not-indexed"]) == [0.0]
     assert relevance.coverages(cover, []) == []
+
+
+def test_a_word_half_the_documents_hold_still_counts(tmp_path: Path) -> None:
+    """In a tiny corpus a word held by half the documents has an idf of 0: a document
+    holding it still covers it (a search for it is not "no good matches")."""
+    v = vault.Vault.create(tmp_path / "v")
+    v.create_entity("projects/roof", summary="The roof.")
+    v.create_entity("areas/home", summary="The house.")
+    v.add_fact("areas/home", "The house is blue and the roof is slate", "context")
+    v.append_daily("Called the plumber")
+    e = engine.SearchEngine(v)
+    e.open()
+    assert len(e.bm25) == 4 and e.bm25.idf("roof") == pytest.approx(0.0)
+    hits = e.search("roof", mode="bm25").hits
+    assert sorted(h.text for h in hits) == [
+        "# Roof\n\nThe roof.",
+        "The house is blue and the roof is slate",
+    ]

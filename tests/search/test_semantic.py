@@ -652,7 +652,7 @@ def test_queries_prepared_outside_the_lock_find_their_scores_ready(
     rows.put(range(len(TEXTS)), TEXTS)
     n = len(TEXTS)
     queries = ["who fixes the pipes", "the roof quote", "dentist appointment"]
-    alone = {q: rows.scores(encoder.encode([q])[0], n) for q in queries}
+    alone = {q: rows.scores(encoders.query_vector(encoder, q), n) for q in queries}
     threads = [threading.Thread(target=rows.prepare, args=(q,)) for q in queries]
     for thread in threads:
         thread.start()
@@ -671,5 +671,5 @@ def test_queries_prepared_outside_the_lock_find_their_scores_ready(
         rows.prepare("the plumber")
     assert "the plumber" not in rows._scored
     assert np.array_equal(
-        rows.scores("the plumber", n), rows.scores(encoder.encode(["the plumber"])[0], n)
+        rows.scores("the plumber", n), rows.scores(encoders.query_vector(encoder, "the plumber"), n)
     )

@@ -56,18 +56,15 @@ class Coverage:
         self.total = sum(self.weights)
 
     def of(self, key: str) -> float:
-        """0 (holds no query term, or is not indexed) to 1 (holds every one)."""
-        if not self.terms or self.total <= 0 or self.index.find(key) < 0:
-            return 0.0
-        shares = self.index.explain(self.terms, key)
-        # a term it holds has a share that is not 0 (negative in a tiny corpus, where a
-        # word most documents hold has a negative idf in rank_bm25's formula)
-        held = sum(w for w, (_, share) in zip(self.weights, shares, strict=True) if share != 0)
-        return held / self.total
+        """0 (holds no query term, or is not indexed) to 1 (holds every one). A term is
+        held when the document contains it, whatever its idf (in a tiny corpus a word
+        half the documents hold has an idf of 0, and still counts)."""
+        return coverages(self, [key])[0]
 
 
 def coverages(cover: Coverage, keys: Sequence[str]) -> list[float]:
-    """`cover.of(key)` of each key, the postings of each query term searched once."""
+    """The coverage of each key (`Coverage.of`), the postings of each query term searched
+    once for all of them."""
     if not keys:
         return []
     if not cover.terms or cover.total <= 0:
