@@ -17,7 +17,11 @@ from vault_app.core import config, vault
 from vault_app.heartbeat import lease, runlog, schedule
 from vault_app.ui import app, dashboard, heartbeat_runner, session
 
-NOW = dt.datetime.now(dt.UTC)
+
+def now() -> dt.datetime:
+    """The time when a test runs (not when the module was collected, minutes earlier in a
+    full run: the dashboard's "next due" is worked out from the clock)."""
+    return dt.datetime.now(dt.UTC)
 
 
 @pytest.fixture
@@ -30,7 +34,7 @@ def live_session(qtbot: QtBot, root: Path) -> Iterator[session.Session]:
 def log_run(root: Path, **fields: object) -> None:
     values: dict[str, object] = {
         "job": "heartbeat",
-        "started": NOW - dt.timedelta(minutes=5),
+        "started": now() - dt.timedelta(minutes=5),
         "duration_s": 0.3,
         "runner": "serve",
         "trigger": "schedule",
@@ -61,12 +65,13 @@ def test_the_dashboard_says_the_last_heartbeat_the_next_and_that_nobody_runs_it(
 
     log_run(root, written=3, deduped=1)
     store = vault.Vault(root, actor="heartbeat").storage
-    schedule.ScheduleState(NOW - dt.timedelta(days=1), NOW - dt.timedelta(minutes=5)).save(store)
+    at = now()
+    schedule.ScheduleState(at - dt.timedelta(days=1), at - dt.timedelta(minutes=5)).save(store)
     text = board_text(qtbot, live_session)
     assert "Last heartbeat today" in text and "(serve)" in text
     assert "3 facts written, 1 duplicate skipped" in text
-    due = (NOW - dt.timedelta(minutes=5) + dt.timedelta(minutes=15)).astimezone()
-    if due.date() == NOW.astimezone().date():  # not across midnight
+    due = (at - dt.timedelta(minutes=5) + dt.timedelta(minutes=15)).astimezone()
+    if due.date() == at.astimezone().date():  # not across midnight
         assert f"Next due today {due:%H:%M} (every 15 minutes)" in text
 
 
@@ -98,7 +103,7 @@ def test_the_dashboard_says_when_the_heartbeat_is_off(qtbot: QtBot, root: Path) 
 
 def test_the_status_bar_message_of_a_tick() -> None:
     def record(**fields: object) -> runlog.RunRecord:
-        base = {"job": "heartbeat", "started": NOW, "duration_s": 1, "runner": "app"}
+        base = {"job": "heartbeat", "started": now(), "duration_s": 1, "runner": "app"}
         return runlog.RunRecord.model_validate({"trigger": "schedule", **base, **fields})
 
     assert heartbeat_runner.message([record(written=0, deduped=3)]) is None  # nothing new
