@@ -17,7 +17,7 @@ unsaved edits.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -102,17 +102,18 @@ class BlockPane:
         if mine and not self._saving and not self.is_dirty():
             self.reload()
 
-    def _watched(self) -> Path | None:
-        raise NotImplementedError
+    def _saved(self, state: Any) -> None:
+        self._saving = False
+        self._loaded(state)
+        self.saved.emit()  # type: ignore[attr-defined]  # each block's Signal()
 
-    def is_dirty(self) -> bool:
-        raise NotImplementedError
+    if TYPE_CHECKING:  # what each block gives
 
-    def reload(self) -> None:
-        raise NotImplementedError
-
-    def _update(self) -> None:
-        raise NotImplementedError
+        def _watched(self) -> Path | None: ...
+        def is_dirty(self) -> bool: ...
+        def reload(self) -> None: ...
+        def _update(self) -> None: ...
+        def _loaded(self, state: Any) -> None: ...
 
 
 class NotesBlock(BlockPane, QtWidgets.QFrame):
@@ -429,11 +430,6 @@ class ProfileTable(BlockPane, QtWidgets.QFrame):
                 f"[agents.memory.{self.agent}] in .vault/config.toml to use it."
             )
         self.loaded.emit()
-
-    def _saved(self, state: agent_memory.ProfileState) -> None:
-        self._saving = False
-        self._loaded(state)
-        self.saved.emit()
 
     def _save_failed(self, exc: BaseException) -> None:
         self._saving = False

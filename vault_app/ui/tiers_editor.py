@@ -142,11 +142,6 @@ class TiersEditor(memory_blocks.BlockPane, QtWidgets.QWidget):
         self._update()
         self.loaded.emit()
 
-    def _saved(self, state: agent_memory.TiersState) -> None:
-        self._saving = False
-        self._loaded(state)
-        self.saved.emit()
-
     def _save_failed(self, exc: BaseException) -> None:
         self._saving = False
         if isinstance(exc, errors.ConflictError):

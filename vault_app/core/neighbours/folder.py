@@ -28,6 +28,7 @@ listing them.
 
 from __future__ import annotations
 
+import abc
 import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,7 +64,7 @@ class DailyNote:
         }
 
 
-class ForeignFolder:
+class ForeignFolder(abc.ABC):
     """A neighbour's memory folder, read and written in its owner's format."""
 
     format = ""
@@ -86,8 +87,9 @@ class ForeignFolder:
 
     # -- agents ----------------------------------------------------------------------
 
+    @abc.abstractmethod
     def agents(self) -> list[str]:
-        raise NotImplementedError
+        """The agents the folder holds (each format knows where they are)."""
 
     def agent(self, given: str | None) -> str:
         """The agent a command names, or the folder's only one when none is named."""
