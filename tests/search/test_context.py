@@ -50,7 +50,8 @@ def built(tmp_path: Path) -> tuple[vault.Vault, context.ContextBuilder]:
 
 
 METER = re.compile(
-    r"^(?P<title>[A-Z ]+) \(.*\) \[(?P<pct>\d+)% — (?P<used>[\d,]+)/(?P<cap>[\d,]+) chars\]$"
+    r"^(?P<title>[A-Z -]+) \(.*\) \[(?P<pct>\d+)% — (?P<used>[\d,]+)/(?P<cap>[\d,]+) chars"
+    r"(?P<over> ⚠ over budget)? · ≈?(?P<tokens>[\d,]+) tokens\]$"
 )
 
 

@@ -54,9 +54,10 @@ def test_preview_shows_blocks_with_meters_and_marks_nothing(
         header_meter = re.search(r"\[(.+)\]$", block.header().splitlines()[1])
         assert header_meter is not None
         # e.g. "42% — 924/2,200 chars · ≈231 tokens" (no model here: an estimate)
-        assert view.meter.format() == f"{header_meter[1]} · ≈{-(-block.used // 4):,} tokens"
+        assert view.meter.format() == header_meter[1]
+        assert header_meter[1].endswith(f" · ≈{-(-len(block.items_text) // 4):,} tokens")
         assert view.meter.value() == block.used and view.meter.maximum() == block.cap
-        assert view.text_label.text() == block.body or any(block.line_keys)
+        assert view.text_label.text() == block.items_text or any(block.line_keys)
         assert block.body
         assert block.title in view.title_label.text()
     assert "Tacit knowledge — contractors" in views[1].text_label.text()

@@ -51,7 +51,14 @@ def register(commands: _common.Commands) -> None:
     p.add_argument("--agent", help="the agent searching: its hits count as accessed")
 
     p = commands.command("context", cmd_context, "the memory context for an agent's prompt")
-    p.add_argument("--agent", required=True)
+    p.add_argument(
+        "words", nargs="?", metavar="QUERY", help="what the conversation is about (or --query)"
+    )
+    p.add_argument(
+        "--agent",
+        help="the agent (required in a PARA vault; may be left out in a Hermes home or a "
+        "PicoClaw workspace, which hold one)",
+    )
     p.add_argument("--query", help="what the conversation is about")
     p.add_argument(
         "--budget",
@@ -184,12 +191,27 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 
 def cmd_context(args: argparse.Namespace) -> None:
+    """The layered context (`search.context`), from a PARA vault through its search engine,
+    or from a neighbour's folder read as it is (the same builder over its files)."""
     from vault_app.search import context, engine
 
-    v = open_vault(args, args.agent)
-    search, report = engine.open_engine(v, semantic=not args.bm25, progress=_progress_printer(args))
-    _print_notices(report.notice, search.cache_notice())
-    built = context.ContextBuilder(search).build(
-        args.agent, args.query, budget=args.budget, mark_access=not args.no_access
-    )
+    if args.words and args.query and args.words != args.query:
+        raise UsageError("give the query once: as QUERY or as --query")
+    query = args.words or args.query
+    foreign = _common.open_foreign(args)
+    if foreign is not None:
+        builder = context.ContextBuilder.over_folder(foreign)
+    else:
+        if not args.agent:
+            raise UsageError("--agent is required in a PARA vault")
+        v = open_vault(args, args.agent)
+        search, report = engine.open_engine(
+            v, semantic=not args.bm25, progress=_progress_printer(args)
+        )
+        _print_notices(report.notice, search.cache_notice())
+        builder = context.ContextBuilder(search)
+    built = builder.build(args.agent, query, budget=args.budget, mark_access=not args.no_access)
+    if not args.json:  # in the JSON, under "warnings"
+        for warning in built.warnings:
+            print(f"vault-app: warning: {warning}", file=sys.stderr, flush=True)
     emit(args, built.to_json(), built.text)

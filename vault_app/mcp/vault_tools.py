@@ -141,10 +141,12 @@ Example: {"query": "vanity delivery", "kinds": ["facts"], "tiers": ["hot", "warm
         return {**answer.to_json(), "marked_accessed": len(marked)}
 
     @server.tool(
-        description="""The memory block for your prompt, within a character budget: principles
-(global/AGENTS.md), your TACIT.md, relevant entity summaries, hot and warm facts first,
-and daily notes when the query names a time ("last week", "in March"). Facts included
-count as accessed unless mark_access is false.
+        description="""The memory block for your prompt, within a character budget, in layers:
+principles (global/AGENTS.md), the user profile (your USER.md and profile.json), your notes
+(memories/MEMORY.md), your tiered MEMORY.md, your TACIT.md, relevant entity summaries, hot
+and warm facts first, and daily notes when the query names a time ("last week", "in
+March"). Each block is headed with its meter; "(+N omitted)" says what did not fit. Facts
+included count as accessed unless mark_access is false.
 Example: {"query": "what did we decide about the kitchen last week", "budget": 3000}"""
     )
     @common.tool_errors
@@ -169,7 +171,17 @@ Example: {"query": "what did we decide about the kitchen last week", "budget": 3
             "text": built.text,
             "used": len(built.text),
             "budget": budget,
-            "blocks": [{"name": b.name, "used": b.used, "cap": b.cap} for b in built.blocks],
+            "blocks": [
+                {
+                    "name": b.name,
+                    "used": b.used,
+                    "cap": b.cap,
+                    "meter": b.meter(),
+                    "omitted": b.left_out,
+                }
+                for b in built.blocks
+            ],
+            "warnings": built.warnings,
             "search": runtime.search_state,
             "marked_accessed": len(marked),
         }

@@ -1,64 +1,107 @@
-"""The context builder: what an agent's prompt should carry, within a character budget.
+"""The context builder: what an agent's prompt should carry, layered, within a character budget.
 
-Tiered retrieval as in the design ("Search & Retrieval"), in this order:
+Blocks in this order, each from the agent's `MemorySource` (`search.context_sources`: a
+PARA vault through its search engine, or a neighbour's folder opened as it is):
 
-1. **Principles** — `global/AGENTS.md`, the single highest-priority source;
-2. **Tacit knowledge** — the agent's `TACIT.md`;
-3. **Relevant entities** — summaries (found by the query, else the agent's own);
-4. **Specific facts** — Hot and Warm facts first (by relevance to the query, else by
-   tier and accessCount); Cold facts only once no warmer fact is left that fits;
-5. **Timeline** — daily-note entries of the days the query speaks of, only when the
-   query is temporal ("last week", "in March", a date).
+====  ===============  ===========================================================
+L0    principles       `global/AGENTS.md` (MicroClaw: `groups/AGENTS.md`), first
+L0    user             the user profile: `memories/USER.md` § entries, `profile.json`
+L1    notes            the agent notes: `memories/MEMORY.md` § entries
+L1    tiers            tiered `MEMORY.md` (PicoClaw: its free-form one, `long_term`)
+L1    tacit            the agent's `TACIT.md`
+L2    summaries        summaries of the entities the query is about (else its own)
+L2    facts            hot and warm facts first, cold ones only after every warmer one
+L2    timeline         daily entries of the days a temporal query names
+====  ===============  ===========================================================
 
-The agent sees global memory and its own workspace, never other agents' workspaces.
-Each block has a share of the budget (what a block leaves unused passes to the next),
-items are whole (a fact, an entry) or cut at a line with "…", and each block is headed
-with its usage meter as in seed 003: `SPECIFIC FACTS (…) [42% — 924/2,200 chars]`. The
-whole text, headers included, never exceeds the budget. Each block counts the items that
-did not fit (`Block.left_out`) and keeps the key of each of its lines (`line_keys`: the
-fact, summary or daily entry a line shows).
+**Shares** (MicroClaw's L0 identity / L1 essential / L2 relevance): each block present has
+a share of the budget (`SHARES`, scaled over the blocks that have something), identity
+and principles small, essentials next, relevance the most; what a block leaves unused
+passes to the next. The principles are never starved silently: they may claim up to
+`PRINCIPLES_GUARANTEE` of the budget (as much as their text needs), and when they are
+cut all the same `Context.warnings` says so, with the budget that carries them whole.
 
-The principles are never starved silently: they get a guaranteed share of the budget
-(up to `PRINCIPLES_GUARANTEE` of it, as much as their text needs, the other blocks
-sharing the rest), and when they are cut all the same the context says so
-(`Context.warnings`, with the budget that would carry them whole). Facts returned to the agent are
-counted as accessed (one batched write per entity), unless `mark_access` is False.
+**Meters.** Each block is headed with its meter and its tokens, as in seed 003:
+`MEMORY (agent notes) [42% — 924/2,200 chars · ≈231 tokens]`. For the agent notes and
+the user profile the meter is the store's own usage against its own budget (as Hermes
+shows it, `⚠ over budget` past it); for the other blocks the block's use of its share of
+the context. Tokens are the embedding model's count when it is loaded, else an estimate
+("≈", `search.token_count`).
+
+**Nothing cut silently.** Items are whole (a fact, an entry) or cut at a line with "…";
+items that did not fit are counted (`Block.left_out`) and the block says
+`(+N omitted)`. A block with no room even for that is left out with a warning. An
+empty block is omitted, header and all. The whole text never exceeds the budget. Each
+block keeps the key of each of its lines (`line_keys`: the fact, summary or daily entry
+a line shows). Facts returned to the agent are counted as accessed (one batched write
+per entity), unless `mark_access` is False.
 
 Built for an agent (`ContextBuilder(engine, for_agents=True)`, as the MCP `context` tool
-does), every stored text passes through `injection.shown_to_agents` before it is placed:
-a text the injection scan flags is shown as its `[BLOCKED: …]` label (the file keeps it
-as written). A person's context (the CLI, the window's preview) shows the raw texts.
-The label replaces the whole text before any cut, so a cut cannot hide a finding.
+does), every stored text passes through `injection.shown_to_agents` before it is placed
+(entry by entry for § stores): a flagged text is shown as its `[BLOCKED: …]` label (the
+file keeps it as written). A person's context (the CLI, the window's preview) shows the
+raw texts. The label replaces the whole text before any cut, so a cut cannot hide a
+finding.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from vault_app.core import errors, injection, layout, vault
-from vault_app.search import documents, engine, temporal
+from vault_app.core import errors, injection, layout, notes, vault
+from vault_app.search import context_sources, engine, temporal, token_count
+
+if TYPE_CHECKING:
+    from vault_app.core.neighbours import ForeignFolder
 
 RULE = "═" * 48
 DEFAULT_BUDGET = 4000
-SHARES = {
-    "principles": 0.15,
-    "tacit": 0.15,
-    "summaries": 0.25,
-    "facts": 0.30,
-    "timeline": 0.15,
+LAYERS = {
+    "principles": "L0 identity",
+    "user": "L0 identity",
+    "notes": "L1 essential",
+    "tiers": "L1 essential",
+    "long_term": "L1 essential",
+    "tacit": "L1 essential",
+    "summaries": "L2 relevance",
+    "facts": "L2 relevance",
+    "timeline": "L2 relevance",
+}
+SHARES = {  # of the budget, scaled over the blocks present (tiers and long_term: one)
+    "principles": 0.12,
+    "user": 0.08,
+    "notes": 0.12,
+    "tiers": 0.10,
+    "long_term": 0.10,
+    "tacit": 0.08,
+    "summaries": 0.18,
+    "facts": 0.22,
+    "timeline": 0.10,
 }
 PRINCIPLES_GUARANTEE = 0.5  # of the budget (after headers) the principles may claim
+MIN_BODY = 40  # room a block's text should have: below it, the last blocks give way
 TITLES = {
     "principles": ("PRINCIPLES", "global/AGENTS.md, highest priority"),
+    "user": ("USER PROFILE", "who the user is"),
+    "notes": ("MEMORY", "agent notes"),
+    "tiers": ("TIERED MEMORY", "long, mid and short term"),
+    "long_term": ("LONG-TERM MEMORY", "memory/MEMORY.md"),
     "tacit": ("TACIT KNOWLEDGE", "how the user operates"),
     "summaries": ("RELEVANT ENTITIES", "summaries"),
     "facts": ("SPECIFIC FACTS", "hot and warm first"),
     "timeline": ("TIMELINE", "daily notes"),
 }
+OVER = " ⚠ over budget"
+
+
+def omitted_line(count: int) -> str:
+    return f"(+{count:,} omitted)"
+
+
+OMITTED_ROOM = len("\n" + omitted_line(99_999))
 
 
 @dataclass
@@ -72,34 +115,62 @@ class Block:
     line_keys: list[str | None] = field(default_factory=list)  # what each line shows
     left_out: int = 0  # items offered that did not fit
     cut: int = 0  # items placed cut short ("…")
+    joiner: str = "\n"  # between items: "\n§\n" for § entries
+    store: notes.Usage | None = None  # a budgeted store's usage: the meter shows it
+    tokens: str = ""  # "≈231 tokens", counted once the block is filled
+
+    @property
+    def layer(self) -> str:
+        return LAYERS.get(self.name, "")
+
+    @property
+    def items_text(self) -> str:
+        """The placed items, without the `(+N omitted)` line."""
+        return self.joiner.join(self.lines)
 
     @property
     def body(self) -> str:
-        return "\n".join(self.lines)
+        text = self.items_text
+        if self.left_out:
+            text = f"{text}\n{omitted_line(self.left_out)}" if text else omitted_line(self.left_out)
+        return text
 
     @property
     def used(self) -> int:
         return len(self.body)
 
+    @property
+    def percent(self) -> int:
+        if self.store is not None:
+            return self.store.percent
+        return round(100 * self.used / self.cap) if self.cap > 0 else 0
+
+    def meter(self) -> str:
+        """`42% — 924/2,200 chars · ≈231 tokens`: the store's usage, else the share's."""
+        if self.store is not None:
+            text = self.store.meter() + (OVER if self.store.over else "")
+        else:
+            text = f"{self.percent}% — {self.used:,}/{max(self.cap, 0):,} chars"
+        return f"{text} · {self.tokens}" if self.tokens else text
+
     def header(self) -> str:
-        percent = round(100 * self.used / self.cap) if self.cap else 0
-        meter = f"[{percent}% — {self.used:,}/{self.cap:,} chars]"
-        return f"{RULE}\n{self.title} ({self.subtitle}) {meter}\n{RULE}"
+        return f"{RULE}\n{self.title} ({self.subtitle}) [{self.meter()}]\n{RULE}"
 
     def render(self) -> str:
         return f"{self.header()}\n{self.body}"
 
-    def offer(self, line: str, key: str | None = None, *, cut: bool = False) -> bool:
-        """Add `line` if it fits the cap (cut at a line with "…" if `cut`); True if added."""
-        extra = len(line) + (1 if self.lines else 0)
-        if self.used + extra <= self.cap:
-            self._place(line, key)
+    def offer(self, item: context_sources.Item) -> bool:
+        """Place `item` if it fits the cap (leaving room for an `(+N omitted)` line), or
+        cut at a line with "…" when it may be; True if placed."""
+        room = self.cap - OMITTED_ROOM - len(self.items_text)
+        room -= len(self.joiner) if self.lines else 0
+        if len(item.text) <= room:
+            self._place(item.text, item.key)
             return True
-        if cut:
-            room = self.cap - self.used - (1 if self.lines else 0)
-            clipped = _clip_lines(line, room)
+        if item.cut and room >= item.min_room:
+            clipped = _clip_lines(item.text, room)
             if clipped:
-                self._place(clipped, key)
+                self._place(clipped, item.key)
                 self.cut += 1
                 return True
         self.left_out += 1
@@ -111,6 +182,26 @@ class Block:
         if key:
             self.keys.append(key)
 
+    def to_json(self) -> dict[str, Any]:
+        store = self.store
+        return {
+            "name": self.name,
+            "title": self.title,
+            "layer": self.layer,
+            "used": self.used,
+            "cap": self.cap,
+            "percent": round(100 * self.used / self.cap) if self.cap > 0 else 0,
+            "meter": self.meter(),
+            "tokens": self.tokens,
+            "store": None
+            if store is None
+            else {"used": store.used, "limit": store.limit, "percent": store.percent},
+            "keys": self.keys,
+            "leftOut": self.left_out,
+            "cut": self.cut,
+            "text": self.body,
+        }
+
 
 @dataclass
 class Context:
@@ -121,33 +212,23 @@ class Context:
     period: tuple[dt.date, dt.date] | None
     marked: dict[str, int]
     warnings: list[str] = field(default_factory=list)  # e.g. the principles were cut
+    format: str = "para"  # where the memory came from: para, hermes, picoclaw, microclaw
+    tokens: str = ""  # of the whole text
 
     @property
     def text(self) -> str:
-        return "\n".join(b.render() for b in self.blocks if b.lines)
+        return "\n".join(b.render() for b in self.blocks)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "agent": self.agent,
+            "format": self.format,
             "query": self.query,
             "budget": self.budget,
             "used": len(self.text),
+            "tokens": self.tokens,
             "period": [d.isoformat() for d in self.period] if self.period else None,
-            "blocks": [
-                {
-                    "name": b.name,
-                    "title": b.title,
-                    "used": b.used,
-                    "cap": b.cap,
-                    "percent": round(100 * b.used / b.cap) if b.cap else 0,
-                    "keys": b.keys,
-                    "leftOut": b.left_out,
-                    "cut": b.cut,
-                    "text": b.body,
-                }
-                for b in self.blocks
-                if b.lines
-            ],
+            "blocks": [b.to_json() for b in self.blocks],
             "warnings": self.warnings,
             "markedAccessed": self.marked,
             "text": self.text,
@@ -177,176 +258,161 @@ def _clip_lines(text: str, room: int) -> str:
 
 
 class ContextBuilder:
-    """Builds contexts for agents from a `SearchEngine` (and its vault); with
-    `for_agents`, stored texts are shown as agents may read them (see the module doc)."""
+    """Builds contexts for agents from a `SearchEngine` (and its vault), or from a
+    neighbour's folder (`over_folder`); with `for_agents`, stored texts are shown as
+    agents may read them (see the module doc)."""
 
-    def __init__(self, search: engine.SearchEngine, *, for_agents: bool = False) -> None:
+    def __init__(
+        self,
+        search: engine.SearchEngine | None = None,
+        *,
+        for_agents: bool = False,
+        folder: ForeignFolder | None = None,
+    ) -> None:
+        if (search is None) == (folder is None):
+            raise ValueError("a context builder reads a search engine or a folder, one of them")
         self.search = search
-        self.vault: vault.Vault = search.vault
+        self.folder = folder
+        self.vault: vault.Vault | None = search.vault if search is not None else None
         self.for_agents = for_agents
+        self.counter = token_count.counter_for(search) if search is not None else None
+
+    @classmethod
+    def over_folder(cls, folder: ForeignFolder, *, for_agents: bool = False) -> ContextBuilder:
+        """A builder over a neighbour's folder (Hermes, PicoClaw, MicroClaw) as it is."""
+        return cls(folder=folder, for_agents=for_agents)
+
+    @property
+    def _folder(self) -> ForeignFolder:
+        assert self.folder is not None
+        return self.folder
 
     def _shown(self, text: str) -> str:
         return injection.shown_to_agents(text) if self.for_agents else text
 
+    def source(self, agent: str | None) -> context_sources.MemorySource:
+        """The memory `agent` is given from (checked: it exists)."""
+        if self.folder is not None:
+            return context_sources.FolderSource(self.folder, agent, self._shown)
+        assert self.search is not None and self.vault is not None
+        if agent is None:
+            raise errors.VaultError("name the agent whose context to build (--agent)")
+        layout.validate_agent_id(agent)
+        if not self.vault.paths.agent_dir(agent).is_dir():
+            raise errors.NotFoundError(f"no agent {agent!r} in {self.vault.root}")
+        return context_sources.VaultSource(self.search, agent, self._shown)
+
     def build(
         self,
-        agent: str,
+        agent: str | None,
         query: str | None = None,
         *,
         budget: int = DEFAULT_BUDGET,
         mark_access: bool = True,
         today: dt.date | None = None,
     ) -> Context:
-        layout.validate_agent_id(agent)
-        if not self.vault.paths.agent_dir(agent).is_dir():
-            raise errors.NotFoundError(f"no agent {agent!r} in {self.vault.root}")
+        source = self.source(agent)
         if budget < 200:
             raise errors.VaultError(f"a context budget of {budget} chars is too small (min 200)")
         query = query.strip() if query else None
-        today = today or self.vault.now().date()
+        if today is None:
+            today = self.vault.now().date() if self.vault is not None else self._folder.today()
         period = temporal.date_range(query, today) if query else None
         # rank by what the query is about, not by "last week"
         topic = (temporal.strip(query, today) or None) if query else None
-        names = [n for n in SHARES if n != "timeline" or period]
-        overhead = sum(len(_empty_header(n)) + 1 for n in names)
-        shares = {n: SHARES[n] for n in names}
-        scale = (budget - overhead) / sum(shares.values())
-        principles = self.vault.document(vault.PRINCIPLES)
-        wanted = len(self._shown(principles.text.strip())) if principles.text else 0
-        caps = {n: int(shares[n] * scale) for n in names}
-        claim = min(wanted, int(PRINCIPLES_GUARANTEE * (budget - overhead)))
-        if claim > caps["principles"]:  # the principles first; the others share the rest
-            rest = (budget - overhead - claim) / (sum(shares.values()) - shares["principles"])
-            caps = {n: claim if n == "principles" else int(shares[n] * rest) for n in names}
-        carry = 0
-        blocks: list[Block] = []
-        fillers: dict[str, Callable[[Block], None]] = {
-            "principles": lambda b: self._document(b, principles),
-            "tacit": lambda b: self._document(b, self.vault.document("TACIT.md", agent)),
-            "summaries": lambda b: self._summaries(b, agent, topic),
-            "facts": lambda b: self._facts(b, agent, topic),
-            "timeline": lambda b: self._timeline(b, agent, topic, period),
-        }
-        for name in names:
-            title, subtitle = TITLES[name]
-            if name == "timeline" and period:
-                subtitle = f"daily notes {period[0].isoformat()} – {period[1].isoformat()}"
-            block = Block(name, title, subtitle, caps[name] + carry)
-            fillers[name](block)
-            carry = block.cap - block.used
-            if block.lines:
-                # an empty block is omitted, and so is its header: give its room on
-                blocks.append(block)
-            else:
-                carry += len(_empty_header(name)) + 1
+        offers = source.offers(context_sources.Period(period, topic, query))
+        counter = self.counter or token_count.ESTIMATE
+        warnings = list(source.warnings)
+        blocks = self._lay_out(offers, budget, warnings, counter, source, period)
         marked: dict[str, int] = {}
         fact_ids = [
             k.removeprefix("fact:") for b in blocks for k in b.keys if k.startswith("fact:")
         ]
         if mark_access and fact_ids:
-            marked = self.search.mark_accessed(fact_ids)
-        warnings = _principles_warning(blocks, wanted, overhead)
-        context = Context(agent, query, budget, blocks, period, marked, warnings)
+            marked = source.mark_accessed(fact_ids)
+        context = Context(
+            source.agent, query, budget, blocks, period, marked, warnings, source.origin
+        )
+        context.tokens = counter.label(counter.count(context.text))
         assert len(context.text) <= budget, "the context builder overran its budget"
         return context
 
-    # -- blocks -----------------------------------------------------------------------------
-
-    def _document(self, block: Block, doc: vault.Document) -> None:
-        if doc.text and doc.text.strip():
-            block.offer(self._shown(doc.text.strip()), None, cut=True)
-
-    def _scopes(self, agent: str) -> frozenset[str]:
-        return frozenset({layout.GLOBAL_SCOPE, f"agent:{agent}"})
-
-    def _summaries(self, block: Block, agent: str, query: str | None) -> None:
-        filters = engine.Filters(kinds=frozenset({documents.SUMMARY}), scope=self._scopes(agent))
-        if query:
-            found = self.search.search(query, mode="hybrid", filters=filters, limit=5).hits
-        else:  # no query: the agent's own entities
-            filters.scope = f"agent:{agent}"
-            found = self.search.ranked_without_query(filters, 5)
-        for doc in (self.search.document(h.key) for h in found):
-            if doc is None:
+    def _lay_out(
+        self,
+        offers: dict[str, context_sources.Offer],
+        budget: int,
+        warnings: list[str],
+        counter: token_count.TokenCounter,
+        source: context_sources.MemorySource,
+        period: tuple[dt.date, dt.date] | None,
+    ) -> list[Block]:
+        """The blocks filled within `budget`, shares as the module doc says."""
+        empty: dict[str, Block] = {}
+        for name, offer in offers.items():
+            title, subtitle = TITLES[name]
+            subtitle = offer.subtitle or source.subtitles.get(name, subtitle)
+            if name == "timeline" and period:
+                subtitle = f"daily notes {period[0].isoformat()} – {period[1].isoformat()}"
+            empty[name] = Block(name, title, subtitle, 0, joiner=offer.joiner, store=offer.store)
+        names = list(empty)
+        reserved = {n: len(_widest_header(empty[n], budget)) + 1 for n in names}
+        while names and budget - sum(reserved[n] for n in names) < MIN_BODY * len(names):
+            dropped = names.pop()  # the lowest priority gives way to the headers above it
+            warnings.append(
+                f"No room for the {empty[dropped].title} block "
+                f"({len(offers[dropped].items)} items) in a budget of {budget:,} characters."
+            )
+        overhead = sum(reserved[n] for n in names)
+        room = budget - overhead
+        shares = {n: SHARES[n] for n in names}
+        total = sum(shares.values()) or 1.0
+        caps = {n: int(shares[n] / total * room) for n in names}
+        principles = offers.get("principles")
+        wanted = sum(len(i.text) for i in principles.items) if principles else 0
+        claim = min(wanted + OMITTED_ROOM, int(PRINCIPLES_GUARANTEE * room))
+        if "principles" in names and claim > caps["principles"] and len(names) > 1:
+            # the principles first; the others share the rest
+            rest = (room - claim) / (total - shares["principles"])
+            caps = {n: claim if n == "principles" else int(shares[n] * rest) for n in names}
+        carry = 0
+        blocks: list[Block] = []
+        for name in names:
+            block = empty[name]
+            block.cap = caps[name] + carry
+            for item in offers[name].items:
+                block.offer(item)
+            block.tokens = counter.label(counter.count(block.items_text)) if block.lines else ""
+            if not block.lines and block.used > block.cap:  # not even "(+N omitted)" fits
+                warnings.append(
+                    f"No room for the {block.title} block ({block.left_out} items) "
+                    f"in a budget of {budget:,} characters."
+                )
+                carry = block.cap + reserved[name]
                 continue
-            prose = documents.summary_prose(doc.text) or documents.summary_body(doc.text)
-            if not prose:
-                continue
-            room = block.cap - block.used
-            if room < 80:  # not enough for a heading and a useful line
-                break
-            block.offer(f"### {doc.entity}\n{self._shown(prose)}", doc.key, cut=True)
-
-    def _facts(self, block: Block, agent: str, query: str | None) -> None:
-        scopes = self._scopes(agent)
-        warm = frozenset({"hot", "warm"})
-        kinds = frozenset({documents.FACT})
-        if query:
-            found = self.search.search(
-                query,
-                mode="hybrid",
-                limit=25,
-                filters=engine.Filters(kinds=kinds, scope=scopes, tiers=warm),
-            ).hits
-            cold = self.search.search(
-                query,
-                mode="hybrid",
-                limit=10,
-                filters=engine.Filters(kinds=kinds, scope=scopes, tiers=frozenset({"cold"})),
-            ).hits
-        else:
-            found = self._by_tier(scopes, warm)
-            cold = self._by_tier(scopes, frozenset({"cold"}))[:10]
-        for hit in [*found, *cold]:
-            where = hit.entity or hit.scope
-            block.offer(f"- {self._shown(hit.text)} ({where}; {hit.tier})", hit.key)
-
-    def _by_tier(self, scopes: frozenset[str], tiers: frozenset[str]) -> list[engine.Hit]:
-        """Facts of these scopes and tiers, hot first, then by accessCount (no query)."""
-        return self.search.ranked_without_query(
-            engine.Filters(kinds=frozenset({documents.FACT}), scope=scopes, tiers=tiers), 40
-        )
-
-    def _timeline(
-        self, block: Block, agent: str, query: str | None, period: tuple[dt.date, dt.date] | None
-    ) -> None:
-        if not period:
-            return
-        start = dt.datetime.combine(period[0], dt.time.min)
-        end = dt.datetime.combine(period[1], dt.time.max)
-        filters = engine.Filters(
-            kinds=frozenset({documents.DAILY}), scope=self._scopes(agent), since=start, until=end
-        )
-        hits = self.search.search(query or "", mode="hybrid", filters=filters, limit=8).hits
-        if len(hits) < 3:
-            seen = {h.key for h in hits}
-            hits += [h for h in self.search.ranked_without_query(filters, 8) if h.key not in seen]
-        for hit in hits:
-            doc = self.search.document(hit.key)
-            stamp = doc.date.isoformat() if doc and doc.date else ""
-            when = ""
-            if doc and doc.timestamp:
-                when = dt.datetime.fromtimestamp(doc.timestamp).strftime(" %H:%M")
-            who = "" if hit.scope == layout.GLOBAL_SCOPE else f" [{hit.scope[6:]}]"
-            block.offer(f"**{stamp}{when}**{who}: {self._shown(hit.text)}", hit.key, cut=True)
+            carry = block.cap - block.used + reserved[name] - len(block.header()) - 1
+            blocks.append(block)
+        margin = 8 * len(names)  # a larger budget's meters are a digit or two wider
+        warnings[:0] = _principles_warning(blocks, wanted, overhead + margin)
+        return blocks
 
 
 def _principles_warning(blocks: list[Block], wanted: int, overhead: int) -> list[str]:
     """A warning when the principles (`wanted` characters) did not fit whole."""
     shown = next((b for b in blocks if b.name == "principles"), None)
-    if not wanted or (shown is not None and not shown.cut):
+    if not wanted or (shown is not None and not shown.cut and not shown.left_out):
         return []
-    used = shown.used if shown is not None else 0
-    whole = overhead + math.ceil((wanted + 2) / PRINCIPLES_GUARANTEE)
+    used = len(shown.items_text) if shown is not None else 0
+    whole = overhead + math.ceil((wanted + OMITTED_ROOM) / PRINCIPLES_GUARANTEE)
     return [
         f"The principles (global/AGENTS.md) are cut: {used:,} of their {wanted:,} characters "
         f"fit. A budget of about {whole:,} characters carries them whole."
     ]
 
 
-def _empty_header(name: str) -> str:
-    title, subtitle = TITLES[name]
-    # the widest a header gets: meters up to "[100% — 99,999/99,999 chars]", long subtitles
-    return (
-        f"{RULE}\n{title} ({subtitle} 2026-01-01 – 2026-12-31) [100% — 99,999/99,999 chars]\n{RULE}"
-    )
+def _widest_header(block: Block, budget: int) -> str:
+    """The header `block` can have at most: meters of numbers as wide as any it may show."""
+    store = block.store
+    widest = max(budget, store.used, store.limit) if store is not None else budget
+    meter = f"100% — {widest:,}/{widest:,} chars · ≈{widest * 10:,} tokens"
+    over = OVER if store is not None and store.over else ""
+    return f"{RULE}\n{block.title} ({block.subtitle}) [{meter}{over}]\n{RULE}"

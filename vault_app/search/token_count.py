@@ -10,6 +10,7 @@ tokenizer), `exact` True; without a model it estimates one token per four charac
 
 from __future__ import annotations
 
+import functools
 import math
 from pathlib import Path
 from typing import Any
@@ -47,11 +48,7 @@ def counter_for(engine: Any) -> TokenCounter:
         return ESTIMATE
     export_dir = getattr(encoder, "export_dir", None)
     if isinstance(export_dir, Path) and (export_dir / "tokenizer.json").is_file():
-        import tokenizers
-
-        tokenizer = tokenizers.Tokenizer.from_file(str(export_dir / "tokenizer.json"))
-        tokenizer.no_truncation()
-        tokenizer.no_padding()
+        tokenizer = _tokenizer(export_dir / "tokenizer.json")
         name = str(getattr(encoder, "meta", {}).get("model", export_dir.name))
         return TokenCounter(
             lambda text: len(tokenizer.encode(text, add_special_tokens=False)), name
@@ -64,3 +61,15 @@ def counter_for(engine: Any) -> TokenCounter:
             str(getattr(getattr(encoder, "source", None), "label", "")),
         )
     return ESTIMATE
+
+
+@functools.lru_cache(maxsize=4)
+def _tokenizer(path: Path) -> Any:
+    """The export's tokenizer without truncation or padding, loaded once per file (the
+    MCP server builds a context, and so a counter, per call)."""
+    import tokenizers
+
+    tokenizer = tokenizers.Tokenizer.from_file(str(path))
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    return tokenizer

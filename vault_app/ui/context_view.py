@@ -8,10 +8,12 @@ preview must not count as the agent using those facts. Each block is shown as it
 a labelled meter (`42% — 924/2,200 chars`, the builder's own figures) and its text in a
 fixed-width font; a total meter sums the whole context, headers included.
 
-Tokens are shown beside characters (`search.token_count`: the embedding model's own
-tokenizer when it is loaded, else an estimate marked "≈"), counted on the worker. A
-block that could not take every item says how many were left out; the builder's warnings
-(principles cut) are shown above the blocks. Each line that shows a fact, a summary or a
+The meters and tokens are the builder's own (its block headers: a store's usage against
+its own budget for the agent notes and the user profile, else the block's share of the
+context; tokens by the embedding model's tokenizer when it is loaded, else an estimate
+marked "≈", `search.token_count`), worked out on the worker. A block that could not take
+every item says how many were left out; the builder's warnings (principles cut, a block
+with no room) are shown above the blocks. Each line that shows a fact, a summary or a
 daily entry is a link: clicking it emits `openFact`, `openEntity` or `openDaily`.
 
 The builder needs the search index. Until `Session.searchReady` has fired the preview
@@ -22,8 +24,7 @@ after a newer one was asked for is dropped.
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -44,23 +45,6 @@ def meter_text(used: int, cap: int, tokens: str = "") -> str:
     return f"{percent}% — {used:,}/{cap:,} chars" + (f" · {tokens}" if tokens else "")
 
 
-@dataclass(frozen=True)
-class Counted:
-    """A context and its token counts (worked out on the worker)."""
-
-    context: context.Context
-    blocks: dict[str, str]  # block name -> "≈231 tokens"
-    total: str
-
-
-def count_tokens(ctx: context.Context, engine: Any) -> Counted:
-    from vault_app.search import token_count
-
-    counter = token_count.counter_for(engine)
-    blocks = {b.name: counter.label(counter.count(b.body)) for b in ctx.blocks}
-    return Counted(ctx, blocks, counter.label(counter.count(ctx.text)))
-
-
 def target_of(key: str) -> tuple[str, str] | None:
     """What a line's key opens: ("fact", id), ("summary", address), ("daily", key)."""
     kind, _, rest = key.partition(":")
@@ -79,14 +63,31 @@ def _linked(block: context.Block) -> str:
     return '<div style="white-space: pre-wrap">' + "<br>".join(lines) + "</div>"
 
 
-def _meter(used: int, cap: int, name: str, tokens: str = "") -> QtWidgets.QProgressBar:
+def _meter(
+    used: int, cap: int, name: str, tokens: str = "", shown: str | None = None
+) -> QtWidgets.QProgressBar:
     bar = QtWidgets.QProgressBar()
     bar.setRange(0, max(cap, 1))
     bar.setValue(min(used, max(cap, 1)))
-    bar.setFormat(meter_text(used, cap, tokens))
+    bar.setFormat(shown if shown is not None else meter_text(used, cap, tokens))
     bar.setTextVisible(True)
     bar.setAccessibleName(f"{name} budget used")
     bar.setToolTip(f"{name}: {used:,} of the {cap:,} characters this block may use")
+    return bar
+
+
+def _block_meter(block: context.Block) -> QtWidgets.QProgressBar:
+    """The block's meter as its header shows it; a budgeted store's against its limit."""
+    name = block.title.title()
+    store = block.store
+    if store is None:
+        return _meter(block.used, block.cap, name, shown=block.meter())
+    bar = _meter(store.used, store.limit, name, shown=block.meter())
+    bar.setProperty("over", store.over)
+    bar.setToolTip(
+        f"{name}: the store holds {store.used:,} of its {store.limit:,} characters; "
+        f"{block.used:,} of them are placed in this context (at most {block.cap:,})"
+    )
     return bar
 
 
@@ -96,9 +97,7 @@ class BlockView(QtWidgets.QFrame):
 
     lineActivated = QtCore.Signal(str)  # the key of the line clicked: "fact:ID", ...
 
-    def __init__(
-        self, block: context.Block, tokens: str = "", parent: QtWidgets.QWidget | None = None
-    ) -> None:
+    def __init__(self, block: context.Block, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
         self.block = block
         self.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
@@ -106,7 +105,7 @@ class BlockView(QtWidgets.QFrame):
             f"<b>{html.escape(block.title)}</b>&nbsp;&nbsp;"
             f"<span>{html.escape(block.subtitle)}</span>"
         )
-        self.meter = _meter(block.used, block.cap, block.title.title(), tokens)
+        self.meter = _block_meter(block)
         self.meter.setMaximumWidth(400)
         self.meter.setMinimumWidth(260)
         top = QtWidgets.QHBoxLayout()
@@ -120,7 +119,7 @@ class BlockView(QtWidgets.QFrame):
         self.text_label.setTextFormat(
             QtCore.Qt.TextFormat.RichText if linked else QtCore.Qt.TextFormat.PlainText
         )
-        self.text_label.setText(_linked(block) if linked else block.body)
+        self.text_label.setText(_linked(block) if linked else block.items_text)
         self.text_label.linkActivated.connect(self.lineActivated)
         if linked:
             self.text_label.setToolTip("Click a line to open what it shows")
@@ -286,9 +285,7 @@ class ContextPreview(QtWidgets.QWidget):
         budget = self.budget_spin.value()
         self.status_label.setText("Building the context…")
         self.session.run(
-            lambda: count_tokens(
-                _builder(engine).build(agent, query, budget=budget, mark_access=False), engine
-            ),
+            lambda: _builder(engine).build(agent, query, budget=budget, mark_access=False),
             lambda result: self._built(generation, result),
             lambda exc: self._failed(generation, exc),
         )
@@ -307,20 +304,19 @@ class ContextPreview(QtWidgets.QWidget):
         if self._pending:
             self.preview()
 
-    def _built(self, generation: int, counted: Counted) -> None:
+    def _built(self, generation: int, result: context.Context) -> None:
         if generation != self._generation:
             return
         self._clear()
-        result = counted.context
         self.context = result
         for block in result.blocks:
-            view = BlockView(block, counted.blocks.get(block.name, ""))
+            view = BlockView(block)
             view.lineActivated.connect(self.open_key)
             self.blocks_box.insertWidget(self.blocks_box.count() - 1, view)
         self.warning_label.setText("\n".join(result.warnings))
         self.warning_label.setVisible(bool(result.warnings))
         used = len(result.text)
-        self._set_total(used, result.budget, counted.total)
+        self._set_total(used, result.budget, result.tokens)
         self.copy_button.setEnabled(bool(result.text))
         count = len(result.blocks)
         what = f"{count} block{'s' if count != 1 else ''}" if count else "nothing to give"
