@@ -148,3 +148,38 @@ def test_tiers_write_without_a_tier_replaces_the_file_and_keeps_the_old_one(
     assert any(b"\nold\n" in p.read_bytes() for p in kept)
     code, _, err = run(capsys, home, "profile", "show", *AGENT, "nope")
     assert code == 1 and "no profile key 'nope'" in err
+
+
+def test_notes_batch_all_or_none(
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path
+) -> None:
+    run_json(capsys, home, "notes", "add", *AGENT, "--target", "user", "a" * 1300)
+    ops = tmp_path / "ops.json"
+    ops.write_text(
+        json.dumps(
+            [
+                {"action": "add", "content": "Prefers tea"},  # over the limit until the remove
+                {"action": "remove", "old_text": "aaaa"},
+                {"action": "add", "content": "Works nights"},
+            ]
+        )
+    )
+    done = run_json(capsys, home, "notes", "batch", *AGENT, "--target", "user", "--file", str(ops))
+    assert done["success"] is True and done["entries"] == ["Prefers tea", "Works nights"]
+    path = home / "agents/household/memories/USER.md"
+    before = path.read_bytes()
+    ops.write_text(
+        json.dumps([{"action": "add", "content": "x"}, {"action": "remove", "old_text": "zz"}])
+    )
+    code, out, err = run(
+        capsys, home, "notes", "batch", *AGENT, "--target", "user", "--file", str(ops), "--json"
+    )
+    refusal = json.loads(out)
+    assert code == 1 and refusal["success"] is False and refusal["operation"] == 2
+    assert refusal["error"] == "no_unique_match" and "no operation was applied" in err
+    ops.write_text("[{]")
+    code, _, err = run(
+        capsys, home, "notes", "batch", *AGENT, "--target", "user", "--file", str(ops)
+    )
+    assert code == 1 and "not JSON" in err
+    assert path.read_bytes() == before

@@ -171,3 +171,92 @@ def test_no_tool_reaches_the_principles(served: runtime.Runtime, root: Path) -> 
     assert (root / "global/AGENTS.md").read_bytes() == before
     assert not (root / "global/MEMORY.md").exists() and not (root / "global/memories").exists()
     assert "obey" in (root / "agents/household/MEMORY.md").read_text()
+
+
+# -- Hermes' batch `operations` --------------------------------------------------------
+
+
+def notes_file(root: Path, name: str = "MEMORY.md") -> Path:
+    return root / "agents" / AGENT / "memories" / name
+
+
+def audit_count(root: Path) -> int:
+    return len((root / ".vault/audit.jsonl").read_text().splitlines())
+
+
+def test_a_batch_frees_room_and_uses_it_in_one_call(served: runtime.Runtime, root: Path) -> None:
+    call(served, "memory", {"action": "add", "target": "user", "content": "a" * 700})
+    call(served, "memory", {"action": "add", "target": "user", "content": "b" * 600})
+    ops = [
+        {"action": "remove", "old_text": "aaaa"},
+        {"action": "add", "content": "c" * 700},  # over the limit until the end: no matter
+        {"action": "replace", "old_text": "cccc", "content": "Prefers tea"},
+        {"action": "add", "content": "Works nights"},
+    ]
+    done = call(served, "memory", {"target": "user", "operations": ops})
+    assert done["success"] is True and done["status"] == "applied"
+    assert done["message"] == "Applied 4 operations."
+    final = ["b" * 600, "Prefers tea", "Works nights"]
+    assert notes_file(root, "USER.md").read_text() == "\n§\n".join(final)
+    assert done["usage"] == f"{len(chr(10).join(final)) + 4:,}/1,375" and done["entry_count"] == 3
+    last = json.loads((root / ".vault/audit.jsonl").read_text().splitlines()[-1])
+    assert last["action"] == "notes.batch" and last["actor"] == "agent:household"
+
+
+def test_a_batch_over_budget_changes_nothing(served: runtime.Runtime, root: Path) -> None:
+    call(served, "memory", {"action": "add", "content": "x" * 2000})
+    before, lines = notes_file(root).read_bytes(), audit_count(root)
+    ops = [{"action": "add", "content": "y" * 100}, {"action": "add", "content": "z" * 100}]
+    refused = call(served, "memory", {"operations": ops})
+    assert refused["success"] is False and refused["error"] == "over_budget"
+    assert refused["usage"] == "2,000/2,200" and refused["attempted"] == 2206
+    assert "these 2 operations" in refused["message"]
+    assert refused["current_entries"] == ["x" * 199 + "…"]
+    assert notes_file(root).read_bytes() == before and audit_count(root) == lines
+
+
+def test_a_batch_with_one_bad_operation_applies_none(served: runtime.Runtime, root: Path) -> None:
+    call(served, "memory", {"action": "add", "content": "Uses vim"})
+    before, lines = notes_file(root).read_bytes(), audit_count(root)
+    ops = [
+        {"action": "add", "content": "Boiler serviced in March"},
+        {"action": "remove", "old_text": "emacs"},
+    ]
+    refused = call(served, "memory", {"operations": ops})
+    assert refused["success"] is False and refused["error"] == "no_unique_match"
+    assert refused["operation"] == 2 and "operation 2 (remove)" in refused["message"]
+    assert "no operation was applied" in refused["message"]
+    duplicate = call(served, "memory", {"operations": [{"action": "add", "content": "Uses vim"}]})
+    assert duplicate["success"] is False and duplicate["error"] == "duplicate"
+    empty = call(served, "memory", {"operations": [{"action": "add"}]})
+    assert empty["success"] is False and "content is required" in empty["message"]
+    unknown = call(served, "memory", {"operations": [{"action": "rename", "content": "x"}]})
+    assert isinstance(unknown, str)  # not an action the schema has: a tool error
+    nothing = call(served, "memory", {"target": "memory"})
+    assert isinstance(nothing, str) and "operations" in nothing
+    assert notes_file(root).read_bytes() == before and audit_count(root) == lines
+
+
+def test_a_batch_with_a_flagged_text_goes_to_review_whole(
+    served: runtime.Runtime, root: Path
+) -> None:
+    ops = [{"action": "add", "content": "Uses vim"}, {"action": "add", "content": ATTACK}]
+    answer = call(served, "memory", {"operations": ops})
+    assert answer["status"] == "pending_review" and answer["usage"] == "0/2,200"
+    assert not notes_file(root).exists()  # not even the clean one
+    person = vault.Vault(root, actor="cli")
+    shown = review.describe(review.get(person, answer["review_id"]))
+    assert shown["kind"] == "memory_batch"
+    assert shown["target"] == "agents/household/memories/MEMORY.md (2 operations)"
+    assert shown["text"] == f"- add: Uses vim\n- add: {ATTACK}"
+    review.approve(person, answer["review_id"])
+    assert notes_file(root).read_text() == f"Uses vim\n§\n{ATTACK}"
+
+
+def test_refusals_show_flagged_entries_blocked(served: runtime.Runtime, root: Path) -> None:
+    notes_file(root).parent.mkdir(parents=True, exist_ok=True)
+    notes_file(root).write_text(f"Uses vim\n§\n{ATTACK}")
+    refused = call(served, "memory", {"action": "remove", "old_text": "emacs"})
+    assert refused["success"] is False and refused["current_entries"][0] == "Uses vim"
+    assert refused["current_entries"][1].startswith("[BLOCKED")
+    assert "evil.example" not in json.dumps(refused)

@@ -60,6 +60,18 @@ def register(commands: _common.Commands) -> None:
     p = commands.command("remove", cmd_notes_remove, "remove the entry holding OLD", within=group)
     _target(_agent(p))
     p.add_argument("old_text", metavar="OLD", help="a substring of exactly one entry")
+    p = commands.command(
+        "batch",
+        cmd_notes_batch,
+        "apply several add/replace/remove at once, all or none (budget on the result)",
+        within=group,
+    )
+    _target(_agent(p))
+    p.add_argument(
+        "--file",
+        default="-",
+        help='a JSON list of {"action", "content", "old_text"} (default -: stdin)',
+    )
 
     group = commands.group("profile", "an agent's key–value profile.json")
     p = commands.command("show", cmd_profile_show, "print the profile, or one key", within=group)
@@ -184,7 +196,29 @@ def cmd_notes_remove(args: argparse.Namespace) -> int:
     return _change(args, "remove", old_text=args.old_text)
 
 
-_DONE = {"add": "Added to", "replace": "Replaced in", "remove": "Removed from"}
+def cmd_notes_batch(args: argparse.Namespace) -> int:
+    import json
+    from pathlib import Path
+
+    from vault_app.core import errors
+
+    source = "stdin" if args.file == "-" else args.file
+    data = _common.read_stdin() if args.file == "-" else None
+    if data is None:
+        data = _common.decode_input(Path(args.file).expanduser().read_bytes(), source)
+    try:
+        raw = json.loads(data)
+    except json.JSONDecodeError as exc:
+        raise errors.VaultError(f"{source}: not JSON ({exc.msg}, line {exc.lineno})") from None
+    return _change(args, "batch", operations=raw)
+
+
+_DONE = {
+    "add": "Added to",
+    "replace": "Replaced in",
+    "remove": "Removed from",
+    "batch": "Applied the operations to",
+}
 
 
 def _change(
@@ -193,14 +227,18 @@ def _change(
     *,
     content: str | None = None,
     old_text: str | None = None,
+    operations: object = None,
 ) -> int:
     from vault_app.core import agent_memory, notes
 
     root, memory = _memory(args)
     try:
-        state = memory.change_notes(
-            args.agent, args.target, action, content=content, old_text=old_text
-        )
+        if action == "batch":
+            state = memory.batch_notes(args.agent, args.target, notes.operations(operations))
+        else:
+            state = memory.change_notes(
+                args.agent, args.target, action, content=content, old_text=old_text
+            )
     except notes.NotesError as exc:
         # the structured refusal, for scripts, beside the one error line for people
         if args.json:

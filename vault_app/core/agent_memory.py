@@ -260,6 +260,38 @@ def change_notes(
     return _notes_state(vault, agent, target, path, new_text, digest)
 
 
+def batch_notes(
+    vault: Vault, agent: str, target: str, operations: list[notes.Operation]
+) -> NotesState:
+    """Apply Hermes' batch `operations` to the agent's notes under the file's lock, all
+    or none, the budget checked on the final list (`notes.apply_batch`); a file that
+    would not be written back the same is not rewritten (`DriftError`)."""
+    path = notes_path(vault, agent, target)
+    _refuse_disabled(vault, agent, target, writing=True)
+    limit = notes_limit(vault, agent, target)
+    with vault.storage.transaction(path) as tx:
+        text = "" if tx.data is None else storage.decode_text(path, tx.data)
+        before = notes.entries(text)
+        if text.strip() != notes.join(before):
+            raise DriftError(
+                f"{_relative(vault.root, path)} holds text the § format would not "
+                "write back the same (blank lines or spaces around a separator); "
+                "nothing changed: make it clean entries by hand first, then retry"
+            )
+        changed = notes.apply_batch(before, operations, limit)
+        new_text = notes.join(changed)
+        if notes.entries(new_text) != changed:  # the pure rules guarantee it; never lose one
+            raise errors.DataLossError(path, "the entries would not read back as written")
+        digest = tx.commit(
+            new_text.encode("utf-8"),
+            "notes.batch",
+            agent=agent,
+            notes=target,
+            operations=len(operations),
+        )
+    return _notes_state(vault, agent, target, path, new_text, digest)
+
+
 def write_notes(
     vault: Vault, agent: str, target: str, items: list[str], *, expected: str | None
 ) -> NotesState:

@@ -51,6 +51,7 @@ Kind = Literal[
     "record_interaction",
     "write_document",
     "memory",
+    "memory_batch",
     "tiers_write",
     "profile_set",
     "profile_delete",
@@ -97,11 +98,12 @@ PARAMS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     # the agent's own memory files (`agent_memory`): Hermes' notes, MicroClaw's tiers,
     # PicoClaw's profile.json
     "memory": (frozenset({"action", "target"}), frozenset({"content", "old_text"})),
+    "memory_batch": (frozenset({"target", "operations"}), frozenset()),  # Hermes' batch
     "tiers_write": (frozenset({"tier", "text"}), frozenset()),
     "profile_set": (frozenset({"key", "value"}), frozenset()),
     "profile_delete": (frozenset({"key"}), frozenset()),
 }
-MEMORY_KINDS = frozenset({"memory", "tiers_write", "profile_set", "profile_delete"})
+MEMORY_KINDS = frozenset({"memory", "memory_batch", "tiers_write", "profile_set", "profile_delete"})
 _ROLE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,31}$")
 _MAX_SPEAKER = 100
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
@@ -224,7 +226,12 @@ def check(vault: Vault, write: AgentWrite) -> list[str]:
 def _check_memory(vault: Vault, write: AgentWrite) -> list[str]:
     """The parameters of a write to the agent's own memory files; the texts to scan.
     (Whose files: the agent's own, always; `agent_memory` checks it again.)"""
-    from vault_app.core import agent_memory, profile, tiers  # (a server starts without them)
+    from vault_app.core import (  # (a server starts without them)
+        agent_memory,
+        notes,
+        profile,
+        tiers,
+    )
 
     p = write.params
     if write.kind == "memory":
@@ -239,6 +246,11 @@ def _check_memory(vault: Vault, write: AgentWrite) -> list[str]:
         for name in needs[action]:
             _string(write, name, blank=False)
         return _optional_strings(p, "content")
+    if write.kind == "memory_batch":
+        target = _string(write, "target")
+        agent_memory.check_target(target)
+        agent_memory.check_enabled(vault, write.agent, target)
+        return [op.content for op in notes.operations(p["operations"]) if op.content]
     if write.kind == "tiers_write":
         if not isinstance(p["tier"], int) or isinstance(p["tier"], bool):
             raise errors.InvalidFactError(f"tiers_write: tier {p['tier']!r} is not 1, 2 or 3")
@@ -253,7 +265,7 @@ def _check_memory(vault: Vault, write: AgentWrite) -> list[str]:
 
 
 def _apply_memory(vault: Vault, write: AgentWrite) -> dict[str, Any]:
-    from vault_app.core import agent_memory
+    from vault_app.core import agent_memory, notes
 
     p, agent = write.params, write.agent
     if write.kind == "memory":
@@ -266,6 +278,9 @@ def _apply_memory(vault: Vault, write: AgentWrite) -> dict[str, Any]:
             old_text=p.get("old_text"),
         )
         return state.to_dict(vault.root)
+    if write.kind == "memory_batch":
+        ops = notes.operations(p["operations"])
+        return agent_memory.batch_notes(vault, agent, p["target"], ops).to_dict(vault.root)
     if write.kind == "tiers_write":
         return agent_memory.write_tier(vault, agent, p["tier"], p["text"]).to_dict(
             vault.root, p["tier"]

@@ -17,6 +17,13 @@ structured error when it cannot be made as asked, and never by cutting text:
 * `EntryError` — an empty entry, or one that would not read back as itself once joined
   (a line holding only `§` inside it would split it in two).
 
+A batch (`apply_batch`, Hermes' `operations`) applies several add / replace / remove in
+order to a working copy, each finding its entry in the list as the operations before it
+left it, and checks the budget once, on the final list: a batch may free room and use it
+in one call. It is all or nothing: the first operation refused refuses the whole batch
+(`OperationError`, naming it, with the reason's own fields), and so does a final list
+over the limit (`BudgetError`).
+
 Entries are stripped of surrounding whitespace as Hermes strips them, so `add("x ")` and
 `add("x")` are the same entry. Reading (`entries`) keeps duplicates that a file already
 holds (nothing read is dropped); `round_trips` says whether `join(entries(text))` gives the
@@ -27,7 +34,8 @@ The file I/O (locks, atomic writes, backups, audit) lives in `agent_memory`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -133,6 +141,87 @@ class EntryError(NotesError):
     """An entry that cannot be stored as given (empty, or splitting on read)."""
 
     kind = "invalid_entry"
+
+
+class OperationError(NotesError):
+    """One operation of a batch refused: the whole batch is, and nothing was changed."""
+
+    def __init__(self, number: int, action: str, reason: NotesError) -> None:
+        self.number = number
+        self.action = action
+        self.reason = reason
+        self.kind = reason.kind
+        super().__init__(
+            f"operation {number} ({action}): {reason}; no operation was applied "
+            "(a batch is all or nothing)"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.reason.to_dict(), "message": str(self), "operation": self.number}
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One operation of a batch: `add` (content), `replace` (old_text, content) or
+    `remove` (old_text)."""
+
+    action: str
+    content: str | None = None
+    old_text: str | None = None
+
+    @classmethod
+    def parse(cls, number: int, raw: object) -> Operation:
+        """An operation from its JSON form `{"action", "content"?, "old_text"?}`."""
+        if not isinstance(raw, Mapping):
+            raise EntryError(f"operation {number} is not an object with an action")
+        unknown = sorted(set(raw) - {"action", "content", "old_text"})
+        if unknown:
+            raise EntryError(f"operation {number}: unknown field(s) {', '.join(unknown)}")
+        action = raw.get("action")
+        if action not in ACTIONS:
+            raise EntryError(f"operation {number}: action {action!r} is not add, replace or remove")
+        needs = {"add": ("content",), "replace": ("old_text", "content"), "remove": ("old_text",)}
+        for name in ("content", "old_text"):
+            value = raw.get(name)
+            if value is not None and not isinstance(value, str):
+                raise EntryError(f"operation {number}: {name} must be a string")
+            if name in needs[action] and not (value or "").strip():
+                raise EntryError(f"operation {number} ({action}): {name} is required")
+        return cls(str(action), raw.get("content"), raw.get("old_text"))
+
+    def to_dict(self) -> dict[str, str]:
+        found = {"action": self.action, "content": self.content, "old_text": self.old_text}
+        return {k: v for k, v in found.items() if v is not None}
+
+
+ACTIONS = ("add", "replace", "remove")
+
+
+def operations(raw: object) -> list[Operation]:
+    """The operations of a batch from their JSON form (a non-empty list of objects)."""
+    if not isinstance(raw, list) or not raw:
+        raise EntryError("operations must be a non-empty list of {action, content?, old_text?}")
+    return [Operation.parse(n, op) for n, op in enumerate(raw, 1)]
+
+
+def apply_batch(items: Sequence[str], ops: Sequence[Operation], limit: int) -> list[str]:
+    """`items` after every operation of `ops`, in order, the budget checked on the final
+    list only; refused whole (`OperationError`, `BudgetError`) as the module doc says."""
+    working = list(items)
+    for number, op in enumerate(ops, 1):
+        try:
+            if op.action == "add":
+                working = add(working, op.content or "", sys.maxsize)
+            elif op.action == "replace":
+                working = replace(working, op.old_text or "", op.content or "", sys.maxsize)
+            elif op.action == "remove":
+                working = remove(working, op.old_text or "")
+            else:
+                raise EntryError(f"action {op.action!r} is not add, replace or remove")
+        except NotesError as exc:
+            raise OperationError(number, op.action, exc) from None
+    what = f"these {len(ops)} operation{'s' if len(ops) != 1 else ''}"
+    return _within(working, items, limit, what)
 
 
 def preview(entry: str, width: int = PREVIEW_WIDTH) -> str:

@@ -147,6 +147,8 @@ def describe(p: Proposal) -> dict[str, Any]:
     findings), what (kind, target, text) and, for a supersede or a document, the diff."""
     write, params = p.write, p.write.params
     text = agent_writes.daily_text(write) if write.kind == "record_interaction" else None
+    if write.kind == "memory_batch":  # one line an operation, as the agent asked them
+        text = "\n".join(_operation_line(op) for op in params.get("operations") or [])
     answer: dict[str, Any] = {
         "id": p.id,
         "status": p.status,
@@ -179,6 +181,17 @@ def describe(p: Proposal) -> dict[str, Any]:
     return answer
 
 
+def _operation_line(op: Any) -> str:
+    if not isinstance(op, dict):
+        return repr(op)
+    action = op.get("action")
+    if action == "replace":
+        return f"- replace: {op.get('old_text')} -> {op.get('content')}"
+    if action == "remove":
+        return f"- remove: {op.get('old_text')}"
+    return f"- {action}: {op.get('content')}"
+
+
 def target(write: agent_writes.AgentWrite) -> str:
     """What `write` writes, in words: an entity address, a fact, a daily note, a file."""
     params = write.params
@@ -193,6 +206,10 @@ def target(write: agent_writes.AgentWrite) -> str:
     if write.kind == "memory":
         name = "USER.md" if params.get("target") == "user" else "MEMORY.md"
         return f"agents/{write.agent}/memories/{name} ({params.get('action')})"
+    if write.kind == "memory_batch":
+        name = "USER.md" if params.get("target") == "user" else "MEMORY.md"
+        count = len(params.get("operations") or [])
+        return f"agents/{write.agent}/memories/{name} ({count} operations)"
     if write.kind == "tiers_write":
         return f"agents/{write.agent}/MEMORY.md (tier {params.get('tier')})"
     if write.kind in ("profile_set", "profile_delete"):

@@ -3,9 +3,13 @@
 * `memory` — Hermes' tool: `action` add / replace / remove (and `read`) on `target`
   `memory` (the agent's notes) or `user` (what it knows of the user), entries found by a
   unique substring (`old_text`); every answer carries the usage (`"usage": "924/2,200"`).
+  Or, as Hermes' batch, `operations` (a list of `{action, content?, old_text?}`): applied
+  in order, all or none, the budget checked on the final state (`notes.apply_batch`), so
+  the model frees room and uses it in one call; one write to review when a text is flagged.
   A refusal the agent can fix (over budget, no unique match, a duplicate) is an answer
-  with `"success": false`, the reason, the usage and the current entries, as Hermes
-  answers, so the model can consolidate and retry; anything else is a tool error.
+  with `"success": false`, the reason, the usage and the current entries (as agents may
+  read them: a flagged entry is its `[BLOCKED: …]` label), as Hermes answers, so the
+  model can consolidate and retry; anything else is a tool error.
 * `tiers_read`, `tiers_write` — the agent's tiered MEMORY.md, one tier at a time.
 * `profile_read`, `profile_set`, `profile_delete` — its key–value profile.json.
 
@@ -19,8 +23,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
+from pydantic import BaseModel, ConfigDict
 
-from vault_app.core import agent_writes, vault
+from vault_app.core import agent_writes, injection, vault
 from vault_app.mcp import common
 from vault_app.mcp import runtime as runtime_module
 
@@ -37,7 +42,19 @@ entry holding old_text (a short unique substring) for content; "remove" deletes 
 holding old_text; "read" lists the entries. Each store has a character budget: every
 answer gives "usage" (used/limit). An add or replace over budget is refused
 ("success": false) and changes nothing: replace or remove entries to make room, then retry.
+To free room and add in one call, send operations instead of action: a list of {action,
+content, old_text} applied in order, all or none, the budget checked only on the result.
 Example: {"action": "add", "target": "user", "content": "Prefers short answers"}"""
+
+
+class MemoryOperation(BaseModel):
+    """One operation of a batch, as Hermes' `operations` items."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    action: Literal["add", "replace", "remove"]
+    content: str | None = None
+    old_text: str | None = None
 
 
 def register(server: MCPServer, runtime: runtime_module.Runtime, agent_of: common.AgentOf) -> None:
@@ -61,27 +78,43 @@ def register(server: MCPServer, runtime: runtime_module.Runtime, agent_of: commo
     @common.tool_errors
     def memory(
         ctx: Context,
-        action: Literal["add", "replace", "remove", "read"],
+        action: Literal["add", "replace", "remove", "read"] | None = None,
         target: Literal["memory", "user"] = "memory",
         content: str | None = None,
         old_text: str | None = None,
+        operations: list[MemoryOperation] | None = None,
     ) -> dict[str, Any]:
-        from vault_app.core import agent_memory, notes
+        from vault_app.core import agent_memory, errors, notes
 
         v, agent = own(ctx)
-        if action == "read":
+        if action == "read" and not operations:
             return _notes_answer(v, agent_memory.read_notes(v, agent, target))
-        params = {"action": action, "target": target, "content": content, "old_text": old_text}
+        if operations:  # Hermes' batch: it wins over a single action, as in Hermes
+            kind: agent_writes.Kind = "memory_batch"
+            params: dict[str, Any] = {
+                "target": target,
+                "operations": [op.model_dump(exclude_none=True) for op in operations],
+            }
+            done = f"Applied {len(operations)} operation{'s' if len(operations) != 1 else ''}."
+        elif action is None:
+            raise errors.VaultError(
+                "memory: give an action (add, replace, remove, read) or operations"
+            )
+        else:
+            kind = "memory"
+            params = {"action": action, "target": target, "content": content, "old_text": old_text}
+            done = _DONE[action]
         try:
-            answer = submit(ctx, "memory", params)
+            answer = submit(ctx, kind, params)
         except notes.NotesError as exc:
             state = agent_memory.read_notes(v, agent, target)
+            shown = (injection.shown_to_agents(e) for e in state.entries)
             return {
                 "success": False,
                 **exc.to_dict(),
                 "target": target,
                 "usage": state.usage.fraction(),
-                "current_entries": [notes.preview(e, 200) for e in state.entries],
+                "current_entries": [notes.preview(e, 200) for e in shown],
             }
         if answer["status"] == "pending_review":
             state = agent_memory.read_notes(v, agent, target)
@@ -89,7 +122,7 @@ def register(server: MCPServer, runtime: runtime_module.Runtime, agent_of: commo
         return {
             "success": True,
             "status": "applied",
-            "message": _DONE[action],
+            "message": done,
             "target": target,
             "usage": answer["usage"],
             "meter": answer["meter"],

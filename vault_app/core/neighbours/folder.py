@@ -3,11 +3,12 @@
 A `ForeignFolder` is opened on a folder `detect` recognised; its subclass (`HermesHome`,
 `PicoClawWorkspace`, `MicroClawRuntime`) reads and writes the owner's files in the
 owner's format. The structures are asked for by the names `core.agent_memory` gives them
-in a PARA vault (`read_notes`, `change_notes`, `read_tiers`, `write_tier`, `write_tiers`,
-`read_profile`, `set_profile`, `delete_profile`, with the agent first instead of the
-vault) and answered with its `NotesState` / `TiersState` / `ProfileState`, so that every
-face shows both alike; daily notes and principles have their own methods. A format that
-has no such structure refuses with `UnsupportedError` saying what it does keep:
+in a PARA vault (`read_notes`, `change_notes`, `batch_notes`, `read_tiers`, `write_tier`,
+`write_tiers`, `read_profile`, `set_profile`, `delete_profile`, with the agent first
+instead of the vault) and answered with its `NotesState` / `TiersState` /
+`ProfileState`, so that every face shows both alike; daily notes and principles have
+their own methods. A format that has no such structure refuses with `UnsupportedError`
+saying what it does keep:
 
 =============  ===========================  ===========================  =====================
 structure      Hermes home                  PicoClaw workspace           MicroClaw runtime
@@ -34,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vault_app.core import actors, agent_memory, decay, errors
+from vault_app.core import actors, agent_memory, decay, errors, notes
 from vault_app.core.neighbours import detect, files
 
 _NOTES = "§ notes (memories/MEMORY.md, USER.md)"
@@ -133,6 +134,12 @@ class ForeignFolder(abc.ABC):
         old_text: str | None = None,
     ) -> agent_memory.NotesState:
         """Hermes' `add` (content), `replace` (old_text, content), `remove` (old_text)."""
+        raise self._unsupported(_NOTES)
+
+    def batch_notes(
+        self, agent: str | None, target: str, operations: list[notes.Operation]
+    ) -> agent_memory.NotesState:
+        """Hermes' batch: the operations in order, all or none, budget on the result."""
         raise self._unsupported(_NOTES)
 
     def write_notes(

@@ -192,6 +192,25 @@ class HermesHome(folder.ForeignFolder):
                 raise errors.InvalidIdError(f"no notes action {action!r}: add, replace or remove")
             return self._state(target, self.files.read_text(path), settings)
 
+    def batch_notes(
+        self, agent: str | None, target: str, operations: list[notes.Operation]
+    ) -> agent_memory.NotesState:
+        """Hermes' `apply_batch` under its `.lock`: all or none, the budget on the final
+        list (`notes.apply_batch`); a file that would not round-trip is refused
+        (`DriftError`, its bytes kept in a `.bak.<ts>`), as Hermes refuses a batch."""
+        self.agent(agent)
+        path = self.path(target)
+        settings = self._writable(target)
+        limit = _limit(settings, target)
+        with files.sidecar_lock(path):
+            raw = self.files.read_text(path) or ""
+            self._refuse_drift(path, limit, raw)
+            changed = notes.apply_batch(notes.entries(raw), operations, limit)
+            self.files.replace(
+                path, notes.join(changed), "notes.batch", store=target, operations=len(operations)
+            )
+            return self._state(target, self.files.read_text(path), settings)
+
     def write_notes(
         self, agent: str | None, target: str, items: list[str], *, expected: str | None
     ) -> agent_memory.NotesState:
