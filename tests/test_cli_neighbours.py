@@ -186,3 +186,115 @@ def test_a_para_vault_still_needs_agent(tmp_path: Path, capsys: pytest.CaptureFi
         run(capsys, made.root, "notes", "show", "--target", "memory")
     assert caught.value.code == 2
     assert "--agent is required in a PARA vault" in capsys.readouterr().err
+
+
+# -- the layered context over a neighbour's folder, as it is ----------------------------
+
+
+def context_json(capsys: pytest.CaptureFixture[str], root: Path, *argv: str) -> dict[str, object]:
+    code, out, err = run(capsys, root, "context", *argv, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert isinstance(data, dict)
+    return data
+
+
+def test_context_in_a_hermes_home_is_its_two_stores(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = folder("hermes", tmp_path)
+    before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    data = context_json(capsys, root, "what does the user like")
+    assert data["format"] == "hermes" and data["agent"] == "hermes"
+    blocks = {b["name"]: b for b in data["blocks"]}  # type: ignore[union-attr,index]
+    assert list(blocks) == ["user", "notes"]
+    user_raw = (root / "memories/USER.md").read_text(encoding="utf-8")
+    assert blocks["user"]["text"] == user_raw  # § entries as Hermes joins them
+    assert blocks["user"]["store"] == {"used": len(user_raw), "limit": 1375, "percent": 6}
+    assert blocks["notes"]["meter"].startswith("13% — 293/2,200 chars · ≈")
+    code, out, _ = run(capsys, root, "context", "what does the user like")
+    assert code == 0 and out.splitlines()[1].startswith(
+        "USER PROFILE (who the user is) [6% — 96/1,375 chars · ≈"
+    )
+    assert "MEMORY (agent notes) [13% — 293/2,200 chars · ≈" in out
+    # read only: nothing written, no .vault laid in
+    assert {p: p.read_bytes() for p in root.rglob("*") if p.is_file()} == before
+
+
+def test_context_in_a_hermes_home_respects_its_switches(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = folder("hermes", tmp_path)
+    config = root / "config.yaml"
+    config.write_text(
+        config.read_text().replace("user_profile_enabled: true", "user_profile_enabled: false")
+    )
+    data = context_json(capsys, root)
+    assert [b["name"] for b in data["blocks"]] == ["notes"]  # type: ignore[union-attr,index]
+
+
+def test_context_in_a_picoclaw_workspace(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = folder("picoclaw", tmp_path)
+    data = context_json(capsys, root, "--query", "trip")
+    assert data["format"] == "picoclaw" and data["agent"] == "picoclaw"
+    blocks = {b["name"]: b for b in data["blocks"]}  # type: ignore[union-attr,index]
+    assert list(blocks) == ["user", "long_term", "timeline"]
+    assert "- **city**: Lyon" in blocks["user"]["text"] and blocks["user"]["store"] is None
+    assert blocks["long_term"]["text"].startswith("# Long-term Memory")
+    timeline = blocks["timeline"]["text"]
+    # no date in the query: the latest days with a note, newest first, headers dropped
+    assert timeline.startswith("**2026-11-23**: Talked about the trip to Porto.")
+    assert (
+        timeline.index("2026-11-23") < timeline.index("2026-11-22") < timeline.index("2026-10-31")
+    )
+    assert "# 2026-11-23" not in timeline
+    dated = context_json(capsys, root, "what happened yesterday")  # --now is 2026-11-24
+    assert dated["period"] == ["2026-11-23", "2026-11-23"]
+    timeline = next(b for b in dated["blocks"] if b["name"] == "timeline")  # type: ignore[union-attr]
+    assert "2026-11-22" not in timeline["text"] and "Porto" in timeline["text"]
+
+
+def test_context_in_a_microclaw_runtime(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = folder("microclaw", tmp_path)
+    code, _, err = run(capsys, root, "context")
+    assert code == 1 and "--agent" in err  # three personas: name one
+    data = context_json(capsys, root, "--agent=-1001234567890/1", "yesterday")
+    assert data["format"] == "microclaw" and data["agent"] == "-1001234567890/1"
+    blocks = {b["name"]: b for b in data["blocks"]}  # type: ignore[union-attr,index]
+    assert list(blocks) == ["principles", "tiers", "timeline"]
+    assert "Never share the user's address." in blocks["principles"]["text"]
+    assert blocks["tiers"]["text"].startswith("## Tier 1 — Long term\nUser is vegetarian.")
+    assert "Porto trip" in blocks["timeline"]["text"]
+    code, out, _ = run(capsys, root, "context", "--agent=-1001234567890/1")
+    assert code == 0 and "PRINCIPLES (groups/AGENTS.md, highest priority) [" in out
+
+
+def test_context_over_a_small_budget_says_what_it_left_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = folder("hermes", tmp_path)
+    data = context_json(capsys, root, "--budget", "600")
+    assert data["used"] <= 600  # type: ignore[operator]
+    notes_block = next(b for b in data["blocks"] if b["name"] == "notes")  # type: ignore[union-attr]
+    assert notes_block["leftOut"] > 0 and notes_block["text"].endswith(
+        f"(+{notes_block['leftOut']} omitted)"
+    )
+
+
+def test_context_query_as_an_argument_or_an_option(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = folder("picoclaw", tmp_path)
+    positional = context_json(capsys, root, "yesterday")
+    option = context_json(capsys, root, "--query", "yesterday")
+    assert positional == option
+    with pytest.raises(SystemExit) as stopped:
+        run(capsys, root, "context", "yesterday", "--query", "today")
+    assert stopped.value.code == 2 and "give the query once" in capsys.readouterr().err
+    para = vault.Vault.create(tmp_path / "v")
+    with pytest.raises(SystemExit) as stopped:
+        run(capsys, para.root, "context", "leak")
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and "--agent is required in a PARA vault" in err
