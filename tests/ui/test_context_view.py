@@ -108,3 +108,38 @@ def test_the_default_budget_is_the_builders() -> None:
     from vault_app.ui import context_view
 
     assert context_view.DEFAULT_BUDGET == search_context.DEFAULT_BUDGET
+
+
+def test_the_memory_blocks_show_their_stores_meters(qtbot: QtBot, tmp_path: Path) -> None:
+    from vault_app.core import agent_memory, notes
+
+    v = vault.Vault.create(tmp_path / "v")
+    v.create_agent("household")
+    agent_memory.change_notes(v, "household", "memory", "add", content="Boiler in the basement")
+    path = v.root / "agents/household/memories/USER.md"
+    path.write_text(notes.join([f"Preference {n}: " + "x" * 90 for n in range(15)]))
+    agent_memory.set_profile(v, "household", "timezone", "Europe/Paris")
+    agent_memory.write_tier(v, "household", 3, "Moving house this week")
+    live = session.Session(v)
+    try:
+        preview = context_view.ContextPreview(live, "household")
+        qtbot.addWidget(preview)
+        with qtbot.waitSignal(preview.built, timeout=30_000):
+            live.open_search(semantic=False)
+        views = {view.block.name: view for view in preview.block_views()}
+        assert list(views)[:4] == ["principles", "user", "notes", "tiers"]
+        memory = views["notes"]
+        assert memory.meter.maximum() == 2200 and memory.meter.value() == 22
+        assert memory.meter.format() == memory.block.meter()
+        assert memory.meter.format().startswith("1% — 22/2,200 chars · ≈")
+        assert "L1 essential" in memory.title_label.text()
+        user = views["user"]  # the store is over its budget: marked, the bar full
+        assert user.block.store is not None and user.block.store.over
+        assert user.meter.property("over") is True
+        assert user.meter.value() == user.meter.maximum() == 1375
+        assert "⚠ over budget" in user.meter.format()
+        assert user.block.left_out > 0 and not user.left_out_label.isHidden()
+        assert "\n§\n" in user.text_label.text()
+        assert "Moving house this week" in views["tiers"].text_label.text()
+    finally:
+        live.close()

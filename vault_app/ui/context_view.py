@@ -78,12 +78,15 @@ def _meter(
 
 def _block_meter(block: context.Block) -> QtWidgets.QProgressBar:
     """The block's meter as its header shows it; a budgeted store's against its limit."""
+    from vault_app.ui import memory_blocks  # the memory page's meter: red past the budget
+
     name = block.title.title()
     store = block.store
     if store is None:
         return _meter(block.used, block.cap, name, shown=block.meter())
-    bar = _meter(store.used, store.limit, name, shown=block.meter())
-    bar.setProperty("over", store.over)
+    bar = _meter(store.used, store.limit, name)
+    memory_blocks.set_meter(bar, store, name)
+    bar.setFormat(block.meter())
     bar.setToolTip(
         f"{name}: the store holds {store.used:,} of its {store.limit:,} characters; "
         f"{block.used:,} of them are placed in this context (at most {block.cap:,})"
@@ -103,11 +106,19 @@ class BlockView(QtWidgets.QFrame):
         self.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
         self.title_label = QtWidgets.QLabel(
             f"<b>{html.escape(block.title)}</b>&nbsp;&nbsp;"
-            f"<span>{html.escape(block.subtitle)}</span>"
+            f"<span>{html.escape(block.subtitle)}</span>&nbsp;&nbsp;·&nbsp;&nbsp;"
+            f"<i>{html.escape(block.layer)}</i>"
+        )
+        self.title_label.setToolTip(
+            "Layers: L0 identity (principles, user profile) and L1 essentials (notes, tiers, "
+            "tacit) have small shares of the budget; L2 relevance (summaries, facts, "
+            "timeline) shares the rest. What a block leaves unused passes to the next."
         )
         self.meter = _block_meter(block)
-        self.meter.setMaximumWidth(400)
-        self.meter.setMinimumWidth(260)
+        # as wide as its text (an over-budget store's meter is longer), 260-520 px
+        wanted = self.meter.fontMetrics().horizontalAdvance(self.meter.format()) + 32
+        self.meter.setMinimumWidth(min(max(260, wanted), 520))
+        self.meter.setMaximumWidth(max(400, min(wanted, 520)))
         top = QtWidgets.QHBoxLayout()
         top.addWidget(self.title_label, 1)
         top.addWidget(self.meter)
