@@ -246,3 +246,11 @@ def test_agents_see_flagged_entries_blocked_one_by_one(tmp_path: Path) -> None:
     assert block.lines[1].startswith("[BLOCKED") and "evil.example" not in shown.text
     person = builder.build(AGENT, budget=6000, mark_access=False)
     assert INJECTED in next(b for b in person.blocks if b.name == "notes").body
+
+
+def test_a_store_that_cannot_be_read_is_left_out_with_a_warning(tmp_path: Path) -> None:
+    v, builder = make(tmp_path)
+    (v.root / "agents" / AGENT / "memories" / "MEMORY.md").write_bytes(b"caf\xe9 \xff")
+    ctx = builder.build(AGENT, budget=4000, mark_access=False)
+    assert "notes" not in {b.name for b in ctx.blocks} and "user" in {b.name for b in ctx.blocks}
+    assert len(ctx.warnings) == 1 and ctx.warnings[0].startswith("The notes block is left out:")

@@ -392,11 +392,14 @@ class ContextBuilder:
             carry = block.cap - block.used + reserved[name] - len(block.header()) - 1
             blocks.append(block)
         margin = 8 * len(names)  # a larger budget's meters are a digit or two wider
-        warnings[:0] = _principles_warning(blocks, wanted, overhead + margin)
+        where = source.subtitles.get("principles", TITLES["principles"][1]).split(",")[0]
+        warnings[:0] = _principles_warning(blocks, wanted, overhead + margin, where)
         return blocks
 
 
-def _principles_warning(blocks: list[Block], wanted: int, overhead: int) -> list[str]:
+def _principles_warning(
+    blocks: list[Block], wanted: int, overhead: int, where: str = "global/AGENTS.md"
+) -> list[str]:
     """A warning when the principles (`wanted` characters) did not fit whole."""
     shown = next((b for b in blocks if b.name == "principles"), None)
     if not wanted or (shown is not None and not shown.cut and not shown.left_out):
@@ -404,7 +407,7 @@ def _principles_warning(blocks: list[Block], wanted: int, overhead: int) -> list
     used = len(shown.items_text) if shown is not None else 0
     whole = overhead + math.ceil((wanted + OMITTED_ROOM) / PRINCIPLES_GUARANTEE)
     return [
-        f"The principles (global/AGENTS.md) are cut: {used:,} of their {wanted:,} characters "
+        f"The principles ({where}) are cut: {used:,} of their {wanted:,} characters "
         f"fit. A budget of about {whole:,} characters carries them whole."
     ]
 

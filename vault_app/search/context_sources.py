@@ -88,19 +88,29 @@ class MemorySource(abc.ABC):
         """The format the memory is read in: para, hermes, picoclaw or microclaw."""
 
     def offers(self, period: Period) -> dict[str, Offer]:
-        """Each block this source has something for, by block name."""
-        found = {
-            "principles": self.principles(),
-            "user": self.user(),
-            "notes": self.notes(),
-            "tiers": self.tiers(),
-            "long_term": self.long_term(),
-            "tacit": self.tacit(),
-            "summaries": self.summaries(period.topic),
-            "facts": self.facts(period.topic),
-            "timeline": self.timeline(period),
+        """Each block this source has something for, by block name; a block whose file
+        cannot be read as its format says is left out with a warning."""
+        readers: dict[str, Callable[[], Offer | None]] = {
+            "principles": self.principles,
+            "user": self.user,
+            "notes": self.notes,
+            "tiers": self.tiers,
+            "long_term": self.long_term,
+            "tacit": self.tacit,
+            "summaries": lambda: self.summaries(period.topic),
+            "facts": lambda: self.facts(period.topic),
+            "timeline": lambda: self.timeline(period),
         }
-        return {name: offer for name, offer in found.items() if offer and offer.items}
+        found: dict[str, Offer] = {}
+        for name, read in readers.items():
+            try:
+                offer = read()
+            except errors.CorruptFileError as exc:
+                self.warnings.append(f"The {name} block is left out: {exc}")
+                continue
+            if offer and offer.items:
+                found[name] = offer
+        return found
 
     def mark_accessed(self, fact_ids: list[str]) -> dict[str, int]:
         """Count the facts placed as accessed (only a vault has facts)."""
