@@ -17,6 +17,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from vault_app.core import agent_memory, notes, storage
 from vault_app.core import vault as vault_module
@@ -102,6 +104,49 @@ def test_operations_read_from_their_json_form() -> None:
     ops = notes.operations(raw)
     assert ops == [Op("add", content="x"), Op("remove", old_text="y")]
     assert [op.to_dict() for op in ops] == raw
+
+
+WORDS = st.text(alphabet="abc §\n", min_size=1, max_size=12)
+OPS = st.lists(
+    st.one_of(
+        st.builds(Op, st.just("add"), content=WORDS),
+        st.builds(Op, st.just("replace"), content=WORDS, old_text=WORDS),
+        st.builds(Op, st.just("remove"), old_text=WORDS),
+    ),
+    min_size=1,
+    max_size=6,
+)
+
+
+@given(
+    st.lists(st.text(alphabet="abc ", min_size=1, max_size=10), max_size=5), OPS, st.integers(0, 60)
+)
+def test_a_batch_is_its_operations_in_order_then_one_budget_check(
+    start: list[str], ops: list[Op], limit: int
+) -> None:
+    items = list(dict.fromkeys(e.strip() for e in start if e.strip()))
+    kept = list(items)
+    expected: list[str] | None = items  # each operation alone, without a budget
+    try:
+        for op in ops:
+            if op.action == "add":
+                expected = notes.add(expected, op.content or "", 10**9)
+            elif op.action == "replace":
+                expected = notes.replace(expected, op.old_text or "", op.content or "", 10**9)
+            else:
+                expected = notes.remove(expected, op.old_text or "")
+    except notes.NotesError:
+        expected = None
+    try:
+        result = notes.apply_batch(items, ops, limit)
+    except notes.OperationError:
+        assert expected is None
+    except notes.BudgetError as exc:
+        assert expected is not None and notes.usage(expected) == exc.attempted > limit
+    else:
+        assert result == expected and notes.usage(result) <= limit
+        assert notes.entries(notes.join(result)) == result  # reads back as written
+    assert items == kept  # the list given is never changed
 
 
 # -- in a PARA vault ------------------------------------------------------------------
