@@ -192,6 +192,12 @@ def test_context_is_within_budget(served: runtime.Runtime) -> None:
     assert 0 < answer["used"] <= 1500 and answer["text"].startswith("═")
     assert "PRINCIPLES" in answer["text"]
     assert answer["marked_accessed"] == 0
+    # each block with its meter and what did not fit; the principles' warning when cut
+    for block in answer["blocks"]:
+        assert f"[{block['meter']}]" in answer["text"] and block["omitted"] >= 0
+        if block["omitted"]:
+            assert f"(+{block['omitted']} omitted)" in answer["text"]
+    assert any("principles" in w for w in answer["warnings"])  # the demo's are long
     assert "greater than or equal to 200" in call(served, "context", {"budget": 10})
 
 
