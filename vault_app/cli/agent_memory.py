@@ -203,6 +203,8 @@ def cmd_notes_batch(args: argparse.Namespace) -> int:
     from vault_app.core import errors
 
     source = "stdin" if args.file == "-" else args.file
+    if args.file == "-" and sys.stdin.isatty():
+        raise _common.UsageError("give the operations with --file OPS.json, or pipe them in")
     data = _common.read_stdin() if args.file == "-" else None
     if data is None:
         data = _common.decode_input(Path(args.file).expanduser().read_bytes(), source)
