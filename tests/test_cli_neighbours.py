@@ -93,7 +93,6 @@ def test_para_commands_refuse_a_neighbours_folder(
 ) -> None:
     root = folder("hermes", tmp_path)
     for argv in (
-        ["search", "fedora"],
         ["fact", "add", "areas/x", "--text", "t", "--category", "status"],
         ["doctor"],
     ):
