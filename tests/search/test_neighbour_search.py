@@ -160,6 +160,21 @@ def test_a_change_on_disk_is_caught_up_by_refresh(tmp_path: Path) -> None:
     assert not search.search("timezone", mode="bm25").hits
 
 
+def test_a_change_that_keeps_size_and_mtime_is_caught_up_too(tmp_path: Path) -> None:
+    """A file's signature is what its documents hold: an edit within one mtime tick, of
+    the same size, is not missed (as a write while the file was being read would be)."""
+    folder = opened("picoclaw", tmp_path)
+    search = bm25(folder)
+    path = folder.root / "memory" / "profile.json"
+    info = path.stat()
+    path.write_bytes(path.read_bytes().replace(b"Lyon", b"Nice"))
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
+    assert path.stat().st_size == info.st_size and path.stat().st_mtime_ns == info.st_mtime_ns
+    assert search.refresh() == (1, 0)
+    assert search.search("Nice", mode="bm25").hits[0].key == "profile:picoclaw:city"
+    assert search.refresh() == (0, 0)  # nothing changed since: nothing re-read
+
+
 def test_an_unreadable_file_is_left_out_and_said(tmp_path: Path) -> None:
     folder = opened("picoclaw", tmp_path)
     (folder.root / "memory" / "profile.json").write_text("{not json", encoding="utf-8")

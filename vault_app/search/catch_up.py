@@ -20,7 +20,8 @@ from vault_app.search import documents
 
 Source = tuple[str, Any, list[int]]
 """(kind, locator, signature): "entity" and its `layout.EntityFolder`, or "daily" and
-(agent, day)."""
+(agent, day); in a neighbour's folder, "file" and its source id (`sources.FolderSource`,
+whose signature is a digest of the file's documents)."""
 Changed = dict[str, tuple[list[documents.SearchDoc], list[int]]]
 """Source id -> its documents as on disk now, and its signature."""
 

@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import hashlib
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -147,6 +148,14 @@ class VaultSource:
 _HEADED = (neighbour_entries.MEMORY, neighbour_entries.PRINCIPLES)
 
 
+def _signature(docs: list[documents.SearchDoc]) -> list[int]:
+    """The documents' count and a 56-bit digest of what they hold."""
+    digest = hashlib.sha256()
+    for doc in docs:
+        digest.update(repr((doc.key, doc.text, doc.index_text, doc.timestamp)).encode())
+    return [len(docs), int.from_bytes(digest.digest()[:7], "little")]
+
+
 def _seconds(moment: dt.datetime | None) -> float | None:
     return None if moment is None else moment.timestamp()
 
@@ -230,21 +239,18 @@ class FolderSource:
         return decay.as_aware(self.folder.clock())
 
     def current_sources(self) -> dict[str, catch_up.Source]:
-        """Every file holding entries, with its (size, mtime) signature; the documents
-        are made now, from the same reading (`read_source` hands them out)."""
+        """Every file holding entries; the documents are made now, from this reading
+        (`read_source` hands them out). A file's signature is a digest of its documents,
+        not its size and mtime: a file written while it was read is then re-read by the
+        next refresh, never kept stale behind a signature taken after the write."""
         problems: list[str] = []
         listed: dict[str, list[documents.SearchDoc]] = {}
-        paths: dict[str, Path] = {}
         for entry in neighbour_entries.entries(self.folder, problems):
-            source = f"file:{entry.file}"
-            listed.setdefault(source, []).append(entry_document(entry, self.folder.format))
-            paths[source] = entry.path
+            doc = entry_document(entry, self.folder.format)
+            listed.setdefault(doc.source, []).append(doc)
         self.problems = problems
         self._listed = listed
-        return {
-            source: ("file", source, catch_up.file_signature(path))
-            for source, path in paths.items()
-        }
+        return {source: ("file", source, _signature(docs)) for source, docs in listed.items()}
 
     def read_source(self, kind: str, locator: Any) -> list[documents.SearchDoc]:
         return list(self._listed.get(locator, ()))
