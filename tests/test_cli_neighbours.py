@@ -212,6 +212,7 @@ def test_search_works_in_each_folder_and_names_the_place(
     code, out, err = run(capsys, root, "search", query, "--mode", "bm25")
     assert code == 0, err
     assert where in out.splitlines()[0]
+    assert f"[{data['hits'][0]['origin']['structure']}]" in out.splitlines()[0]
     assert sorted(p.relative_to(root) for p in root.rglob("*")) == before  # nothing written
     assert not (root / ".vault").exists()
 

@@ -181,6 +181,8 @@ def cmd_search(args: argparse.Namespace) -> int:
             elif hit["kind"] == "daily":
                 where = f"{hit['scope']} {hit['date']}"
             badge = f"[{hit['tier']}]" if hit["tier"] else f"[{hit['kind']}]"
+            if hit.get("origin"):  # a neighbour's entry: its structure (notes, tiers...)
+                badge = f"[{hit['origin']['structure']}]"
             lines.append(f"{rank:>2}. {badge:<9} {hit['score']:.3f}  {where}")
             lines.append(f"    {hit['text'].splitlines()[0][:110] if hit['text'] else ''}")
             if hit["id"]:
