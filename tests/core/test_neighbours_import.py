@@ -99,6 +99,9 @@ def test_a_file_already_in_the_vault_is_never_overwritten(tmp_path: Path) -> Non
     assert "exists in the vault with other content" in skipped[0].outcome
     assert (v.root / "agents" / "hermes" / "memories" / "USER.md").read_bytes() == mine
     assert notes.entries(mine.decode()) == ["Already here."]
+    # the skipped file's entries still land, as facts
+    profile = [f.fact for f in v.entity("agent:hermes:areas/profile").facts]
+    assert profile == notes.entries((home.root / "memories" / "USER.md").read_text("utf-8"))
 
 
 def test_the_vaults_own_principles_are_kept_and_microclaws_added(tmp_path: Path) -> None:
@@ -250,3 +253,15 @@ def test_the_report_names_each_fact(tmp_path: Path) -> None:
     assert all(set(m) == {"source", "target", "kind", "outcome"} for m in files)  # as before
     text = "\n".join(importing.lines(report))
     assert f"memory/profile.json key city -> agent:picoclaw:areas/profile {city['factId']}" in text
+
+
+def test_a_fact_the_person_superseded_is_not_brought_back(tmp_path: Path) -> None:
+    home = source("hermes", tmp_path)
+    v = vault.Vault.create(tmp_path / "v", actor="cli")
+    importing.import_folder(home, v)
+    old = v.entity("agent:hermes:resources/memory").facts[0]
+    v.supersede_fact(old.id, "User's laptop runs Fedora 42 now.")
+    again = importing.import_folder(home, v)
+    assert not [m for m in again.moved if m.outcome == "imported"]
+    texts = [f.fact for f in v.entity("agent:hermes:resources/memory").facts]
+    assert texts.count(old.fact) == 1 and "User's laptop runs Fedora 42 now." in texts
