@@ -55,7 +55,7 @@ ATOMIC = frozenset({NOTES, TIERS, PROFILE})
 
 _HEADING = re.compile(r"^#{1,6} ")
 _ITEM = re.compile(r"^(?:[-*+]|\d{1,3}[.)])\s+")
-_TITLE = re.compile(r"\A# (\d{4}-\d{2}-\d{2})[ \t]*\r?\n")
+_TITLE = re.compile(r"\A# (\d{4}-\d{2}-\d{2})\r?\n(\r?\n)?")
 
 
 @dataclass(frozen=True)
@@ -202,15 +202,15 @@ class _Lister:
         path: Path,
         pieces: list[str],
         *,
+        part: str | None = None,
         parts: list[str | None] | None = None,
         **kw: Any,
     ) -> None:
-        """`pieces` of the file `path`, numbered from 1 (`parts`: each one's own part)."""
+        """`pieces` of the file `path`, numbered from 1, all of `part` (or each of its
+        own, `parts`)."""
         rel = self.source.files.relative(path)
         when = _modified(path)
-        each: list[str | None] = (
-            parts if parts is not None else [kw.pop("part", None)] * len(pieces)
-        )
+        each = parts if parts is not None else [part] * len(pieces)
         for i, (text, part) in enumerate(zip(pieces, each, strict=True), 1):
             self.found.append(
                 Entry(structure, agent, path, rel, i, text, part, modified=when, **kw)
@@ -235,7 +235,8 @@ class _Lister:
 
 
 def untitled(text: str, day: dt.date) -> str:
-    """A PicoClaw day's note without its `# YYYY-MM-DD` title."""
+    """A PicoClaw day's note without its `# YYYY-MM-DD` title and the blank line after
+    it (the vault's note has its own title)."""
     m = _TITLE.match(text)
     return text[m.end() :] if m and m.group(1) == day.isoformat() else text
 

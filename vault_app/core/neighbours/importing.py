@@ -54,7 +54,6 @@ again, so importing twice adds nothing.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,8 +64,6 @@ from vault_app.core.neighbours import detect, entries, folder, hermes, microclaw
 
 if TYPE_CHECKING:
     from vault_app.core.vault import Vault
-
-_TITLE = re.compile(r"\A# (\d{4}-\d{2}-\d{2})\r?\n(\r?\n)?")
 
 
 @dataclass(frozen=True)
@@ -191,13 +188,7 @@ def _picoclaw(im: _Importer, ws: picoclaw.PicoClawWorkspace) -> None:
         )
     for day in ws.daily_dates(None):
         note = ws.daily_note(None, day)
-        im.daily(note.path, day, _untitled(note.text or "", day), agent)
-
-
-def _untitled(text: str, day: dt.date) -> str:
-    """A PicoClaw note without its `# YYYY-MM-DD` title (the vault's note has its own)."""
-    m = _TITLE.match(text)
-    return text[m.end() :] if m and m.group(1) == day.isoformat() else text
+        im.daily(note.path, day, entries.untitled(note.text or "", day), agent)
 
 
 def _microclaw(im: _Importer, rt: microclaw.MicroClawRuntime) -> None:
