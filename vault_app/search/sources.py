@@ -51,7 +51,7 @@ To search a neighbour's folder (the window's search dock, the CLI, a library use
     search.refresh()  # after the folder changed (a watcher's event): re-reads what did
     search.source.problems  # the files left out (unreadable), to show
 
-What only a vault has (`search.vault`, `mark_accessed`, `refresh_entity`,
+What only a vault has (the engine's `vault`, `mark_accessed`, `refresh_entity`,
 `refresh_daily`) raises `errors.VaultError` over a neighbour's folder; `refresh()` is
 its catch-up (a file's signature is a digest of its documents: cheap, and exact).
 """
