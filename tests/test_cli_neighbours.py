@@ -241,3 +241,14 @@ def test_the_mcp_server_refuses_a_neighbours_folder_naming_what_works(
     err = capsys.readouterr().err
     assert code == 1 and "is a Hermes home, not a PARA vault" in err and "search" in err
     assert not (root / ".vault").exists()
+
+
+def test_search_in_a_neighbours_folder_checks_the_agent(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = folder("hermes", tmp_path)
+    code, out, err = run(capsys, root, "search", "fedora", "--mode", "bm25", "--agent", "hermes")
+    assert code == 0, err
+    assert "fedora" in out.lower()
+    code, _, err = run(capsys, root, "search", "fedora", "--mode", "bm25", "--agent", "nobody")
+    assert code == 1 and "no agent 'nobody'" in err

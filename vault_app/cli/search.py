@@ -113,6 +113,9 @@ def cmd_search(args: argparse.Namespace) -> int:
     # a neighbour's folder (Hermes, PicoClaw, MicroClaw) is searched as it is: its
     # entries, each hit naming its file and place (`origin`); nothing is written there
     foreign = _common.open_foreign(args)
+    if foreign is not None and args.agent:
+        # one of the folder's agents; its entries are not facts: nothing is marked accessed
+        foreign.agent(args.agent)
     target = foreign if foreign is not None else open_vault(args, args.agent)
     want_semantic = args.mode in (None, "semantic", "hybrid")
     search, report = engine.open_engine(
