@@ -27,7 +27,11 @@ MAX_BUDGET = 10_000_000
 
 
 def register(commands: _common.Commands) -> None:
-    p = commands.command("search", cmd_search, "search facts, summaries and daily notes")
+    p = commands.command(
+        "search",
+        cmd_search,
+        "search facts, summaries and daily notes (in a neighbour's folder: its entries)",
+    )
     p.add_argument("query", nargs="?", help="what to look for")
     p.add_argument(
         "--queries", metavar="FILE", help="one query per line (- for stdin): one JSON line out each"
