@@ -22,12 +22,14 @@ import os
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.eval import build
+from benchmarks.eval import build, conversations
 from vault_app.core import vault
 from vault_app.search import engine, relevance
 
@@ -103,12 +105,80 @@ def line(name: str, m: dict[str, float], extra: str = "") -> str:
     )
 
 
+KINDS_SEARCHED = (("facts", "fact"), ("entries", "daily"))
+
+
+def conversation_report(path: Path | None, modes: tuple[str, ...]) -> dict[str, Any]:
+    """The conversation set (`benchmarks/eval/conversations.py`): hit@1/5/10 and MRR per
+    question kind and mode, facts and daily entries ranked apart; the no-answer questions'
+    share left with no hit by the floor, beside the answerable ones'. Returns the figures."""
+    workdir = None
+    if path is None:
+        workdir = tempfile.TemporaryDirectory(prefix="vault-conv-")
+        path, questions = conversations.build_vault(Path(workdir.name) / "conv")
+    else:
+        questions = conversations.generate()[1]
+    v = conversations.open_vault(path)
+    labels = [conversations.resolve(v, q) for q in questions]
+    search, report = engine.open_engine(v, semantic="semantic" in modes)
+    print(
+        f"\nconversation set {path}: {report.documents} documents, {len(questions)} questions "
+        f"({', '.join(f'{k} {n}' for k, n in Counter(q['kind'] for q in questions).items())})"
+    )
+    figures: dict[str, Any] = {}
+    answerable = [i for i, q in enumerate(questions) if q["kind"] != "no-answer"]
+    for name, kind in KINDS_SEARCHED:
+        filters = engine.Filters(kinds=frozenset({kind}), status="active")
+        print(f"\n{name}: hit@1 / hit@5 / hit@10 / MRR by question kind and mode")
+        print(f"{'kind':<12} {'n':>4}  " + "  ".join(f"{m:^27}" for m in modes))
+        ranked: dict[str, list[list[str]]] = {}
+        empty: dict[str, list[bool]] = {}
+        started = time.perf_counter()
+        for mode in modes:
+            ranked[mode], empty[mode] = [], []
+            for question in questions:
+                hits = search.search(question["query"], mode=mode, limit=10, filters=filters).hits
+                ranked[mode].append([h.key for h in hits])
+                empty[mode].append(not hits)
+        per_query = (time.perf_counter() - started) / (len(questions) * len(modes))
+        relevant = [labels[i][0] if kind == "fact" else labels[i][1] for i in range(len(questions))]
+        for group in (*conversations.KINDS[:-1], "all"):
+            idx = [i for i in answerable if group in ("all", questions[i]["kind"])]
+            row = []
+            for mode in modes:
+                m = build.metrics([ranked[mode][i] for i in idx], [relevant[i] for i in idx])
+                figures[f"{name}/{mode}/{group}"] = m
+                row.append(f"{m['hit@1']:.3f} {m['hit@5']:.3f} {m['hit@10']:.3f} {m['mrr']:.3f}")
+            print(f"{group:<12} {len(idx):>4}  " + "  ".join(f"{r:^27}" for r in row))
+        unanswerable = [i for i, q in enumerate(questions) if q["kind"] == "no-answer"]
+        for mode in modes:
+            none = sum(empty[mode][i] for i in unanswerable) / max(len(unanswerable), 1)
+            lost = sum(empty[mode][i] for i in answerable) / max(len(answerable), 1)
+            figures[f"{name}/{mode}/no-answer"] = none
+            print(
+                f"no-answer {mode:<9} 'no good matches' on {none:.1%} of the {len(unanswerable)}"
+                f" no-answer questions (and on {lost:.1%} of the answerable ones)"
+            )
+        print(f"({per_query * 1000:.1f} ms a query)")
+    if workdir is not None:
+        workdir.cleanup()
+    return figures
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--vault", type=Path, help="an evaluation vault built before")
     parser.add_argument("--weights", help="comma-separated BM25 weights to sweep for hybrid")
     parser.add_argument("--bm25", action="store_true", help="BM25 alone, no model")
+    parser.add_argument("--conv-vault", type=Path, help="a conversation vault built before")
+    parser.add_argument(
+        "--set", choices=("old", "new", "both"), default="both", help="which evaluation set"
+    )
     args = parser.parse_args()
+    if args.set != "old":
+        conversation_report(args.conv_vault, ("bm25",) if args.bm25 else engine.MODES)
+        if args.set == "new":
+            return 0
     workdir = None
     if args.vault is None:
         workdir = tempfile.TemporaryDirectory(prefix="vault-eval-")

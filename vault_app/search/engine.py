@@ -55,6 +55,7 @@ from vault_app.search import (
     catch_up,
     columns,
     documents,
+    intent,
     persistence,
     relevance,
     results,
@@ -456,8 +457,13 @@ class SearchEngine:
             notice += "; showing BM25 results"
             mode = "bm25"
         now = self.vault.now()
+        names: list[str] = []
+        if mode == "hybrid":  # the names it mentions are matched apart from its meaning
+            with self._lock:
+                names = intent.named(query, self)
+        meaning = intent.meaning(query, names, self)
         if mode != "bm25" and (rows_now := self.semantic) is not None:
-            rows_now.prepare(query)  # encoded before the lock; scored with the others
+            rows_now.prepare(meaning)  # encoded before the lock; scored with the others
         with self._lock:
             rows, tiers = self._row_mask(filters, now)
             k = max(limit, self.candidates) if mode == "hybrid" else limit
@@ -468,10 +474,10 @@ class SearchEngine:
                 lexical = self.bm25.top(tokens, k, self._allowed_slots(filters, rows, now))
             if mode in ("semantic", "hybrid") and self.semantic is not None and query.strip():
                 keys = self.columns.keys
-                semantic = [(keys[r], c) for r, c in self.semantic.top(query, k, rows)]
+                semantic = [(keys[r], c) for r, c in self.semantic.top(meaning, k, rows)]
             cover = relevance.Coverage(self.bm25, tokens)
             ranked, below = self._fuse(
-                query, tokens, mode, lexical, semantic, limit, cover, explain
+                (query, meaning, names), tokens, mode, lexical, semantic, limit, cover, explain
             )
             present = set(self.state.docs.fetch(key for key, _, _ in ranked))  # one read
             hits = [self._hit(k, s, p, tiers, explain) for k, s, p in ranked if k in present]
@@ -481,7 +487,7 @@ class SearchEngine:
 
     def _fuse(
         self,
-        query: str,
+        asked: tuple[str, str, list[str]],  # the query, its meaning (`intent`), its names
         tokens: list[str],
         mode: str,
         lexical: list[tuple[str, float]],
@@ -492,6 +498,7 @@ class SearchEngine:
     ) -> tuple[list[tuple[str, float, dict[str, float | int | None]]], int]:
         """The ranked hits with their parts, and how many fell under the floor (a hybrid
         hit's coverage is worked out for `explain` only where the floor did not need it)."""
+        query, meaning, names = asked
         if mode == "bm25":
             shares = {k: cover.of(k) for k, _ in lexical}
             kept = [(k, s) for k, s in lexical if relevance.keeps_bm25(self.floor, shares[k])]
@@ -514,7 +521,7 @@ class SearchEngine:
         if self.semantic is not None:
             missing = [k for k in union if k not in sem]
             if missing:
-                all_scores = self.semantic.scores(query, self.columns.size)
+                all_scores = self.semantic.scores(meaning, self.columns.size)
                 sem.update({k: float(all_scores[self.columns.row[k]]) for k in missing})
         missing_lex = [k for k in union if k not in lex]
         if missing_lex and tokens:
@@ -536,16 +543,19 @@ class SearchEngine:
             k for k in union if lex.get(k, 0.0) > 0.0 and sem.get(k, lo) < self.floor.min_cosine
         ]
         shares = dict(zip(needed, relevance.coverages(cover, needed), strict=True))
+        boost = intent.boosts(self, query, names, union)  # names and days it speaks of
         for key in union:
             b = lex.get(key, 0.0)
             s = sem.get(key, lo)
             share = shares.get(key, -1.0)
-            if not relevance.keeps_hybrid(self.floor, s, share):
+            if key not in boost.named and not relevance.keeps_hybrid(self.floor, s, share):
                 below += 1  # no query term and a cosine of noise, or too little of both
                 continue
             nb = b / top_lex if top_lex > 0 else 0.0
             ns = (s - lo) / (hi - lo) if hi > lo else (1.0 if sem_values else 0.0)
-            scored.append((-(w * nb + (1 - w) * ns), key, b, nb, s, ns, share))
+            scored.append(
+                (-(w * nb + (1 - w) * ns + boost.bonus.get(key, 0.0)), key, b, nb, s, ns, share)
+            )
         scored.sort()  # best first, ties by key
         ranked = [  # the parts only for what is returned
             (
@@ -559,6 +569,7 @@ class SearchEngine:
                     "semanticNorm": ns,
                     "semanticRank": sem_rank.get(key),
                     "bm25Weight": w,
+                    "boost": boost.bonus.get(key, 0.0),
                     "coverage": share if share >= 0.0 or not explain else cover.of(key),
                 },
             )
