@@ -59,7 +59,7 @@ def test_every_label_resolves_to_one_fact_and_one_turn(
     for question in questions:
         facts, entries = conversations.resolve(v, question)
         assert len(facts) == len(question["facts"]), question["id"]
-        assert len(entries) == len(question["entries"]), question["id"]
+        assert len(entries) == len(question["entries"]) <= len(facts), question["id"]
         if question["kind"] == "multi-hop":
             assert len(facts) == 2 and len({e["date"] for e in question["entries"]}) == 2
         if question["kind"] == "no-answer":

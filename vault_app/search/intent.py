@@ -39,8 +39,8 @@ from vault_app.search import temporal
 if TYPE_CHECKING:
     from vault_app.search.engine import SearchEngine
 
-NAME_BOOST = 0.3  # chosen on the conversation evaluation set (benchmarks/search_quality.py)
-DATE_BOOST = 0.15
+NAME_BOOST = 0.5  # chosen on the conversation evaluation set (benchmarks/search_quality.py)
+DATE_BOOST = 0.3
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _SPEAKER = re.compile(r"^\s*([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}):\s")
