@@ -125,6 +125,11 @@ def test_hybrid_ranks_the_named_persons_fact_and_turn_first(chats: vault.Vault) 
         hits = search.search(query, mode="hybrid", filters=facts, explain=True).hits
         assert hits[0].text == wanted
         assert hits[0].parts["boost"] == pytest.approx(intent.NAME_BOOST)
+        # its lexical match is mostly the name, weighed by the boost: BM25 counts less
+        weight = search.bm25_weight * intent.NAMED_BM25
+        assert hits[0].parts["bm25Weight"] == pytest.approx(weight) != search.bm25_weight
+    plain = search.search("which animal was taken in", mode="hybrid", explain=True).hits
+    assert plain[0].parts["bm25Weight"] == search.bm25_weight
     turns = engine.Filters(kinds=frozenset({"daily"}))
     hits = search.search("Which animal did Leo take in?", mode="hybrid", filters=turns).hits
     assert hits[0].text.startswith("Leo:")

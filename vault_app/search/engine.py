@@ -534,7 +534,7 @@ class SearchEngine:
         lo, hi = (min(sem_values), max(sem_values)) if sem_values else (0.0, 0.0)
         lex_rank = {k: i + 1 for i, (k, _) in enumerate(lexical)}
         sem_rank = {k: i + 1 for i, (k, _) in enumerate(semantic)}
-        w = self.bm25_weight
+        w = self.bm25_weight * (intent.NAMED_BM25 if names else 1.0)
         scored: list[tuple[float, str, float, float, float, float, float]] = []
         below = 0
         # the coverage decides only below the cosine floor (worked out for all of those at

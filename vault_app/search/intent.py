@@ -41,6 +41,9 @@ if TYPE_CHECKING:
 
 NAME_BOOST = 0.5  # chosen on the conversation evaluation set (benchmarks/search_quality.py)
 DATE_BOOST = 0.3
+# the hybrid's BM25 weight is scaled by this for a query naming someone: its lexical match
+# is then mostly the name, which the name boost already weighs
+NAMED_BM25 = 0.5
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _SPEAKER = re.compile(r"^\s*([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}):\s")
