@@ -459,8 +459,7 @@ class SearchEngine:
         now = self.vault.now()
         names: list[str] = []
         if mode == "hybrid":  # the names it mentions are matched apart from its meaning
-            with self._lock:
-                names = intent.named(query, self)
+            names = intent.named(query, self)
         meaning = intent.meaning(query, names, self)
         if mode != "bm25" and (rows_now := self.semantic) is not None:
             rows_now.prepare(meaning)  # encoded before the lock; scored with the others

@@ -59,11 +59,15 @@ class Names:
         self.lock = threading.Lock()
 
     def update(self, engine: SearchEngine) -> set[str]:
-        """The name tokens, reading the sources added since the last call."""
-        sources = engine.state.by_source
-        if len(sources) == self.size:
+        """The name tokens, reading the sources added since the last call.
+
+        Without the engine's lock while no source came or went (a query's names are read
+        before its meaning is encoded, outside the lock, as other queries are scored);
+        under it to read the new ones."""
+        if len(engine.state.by_source) == self.size:
             return self.words
-        with self.lock:
+        with engine._lock, self.lock:  # the engine's one lock: its changes wait
+            sources = engine.state.by_source
             fresh = [s for s in sources if s not in self.seen]
             for source in fresh:
                 self.words.update(_source_names(engine, source))
