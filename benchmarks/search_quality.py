@@ -143,13 +143,16 @@ def conversation_report(path: Path | None, modes: tuple[str, ...]) -> dict[str, 
         print(f"{'kind':<12} {'n':>4}  " + "  ".join(f"{m:^27}" for m in modes))
         ranked: dict[str, list[list[str]]] = {}
         empty: dict[str, list[bool]] = {}
+        weak: dict[str, list[bool]] = {}  # the top hit's raw cosine is under min_cosine
         started = time.perf_counter()
         for mode in modes:
-            ranked[mode], empty[mode] = [], []
+            ranked[mode], empty[mode], weak[mode] = [], [], []
             for question in questions:
                 hits = search.search(question["query"], mode=mode, limit=10, filters=filters).hits
                 ranked[mode].append([h.key for h in hits])
                 empty[mode].append(not hits)
+                cosine = hits[0].parts.get("semantic") if hits else None
+                weak[mode].append(cosine is not None and float(cosine) < search.min_cosine)
         per_query = (time.perf_counter() - started) / (len(questions) * len(modes))
         relevant = [labels[i][0] if kind == "fact" else labels[i][1] for i in range(len(questions))]
         for group in (*conversations.KINDS[:-1], "all"):
@@ -177,6 +180,13 @@ def conversation_report(path: Path | None, modes: tuple[str, ...]) -> dict[str, 
                 f"no-answer {mode:<9} 'no good matches' on {none:.1%} of the {len(unanswerable)}"
                 f" no-answer questions (and on {lost:.1%} of the answerable ones)"
             )
+            if mode != "bm25":
+                low = sum(weak[mode][i] for i in unanswerable) / max(len(unanswerable), 1)
+                low_answerable = sum(weak[mode][i] for i in answerable) / max(len(answerable), 1)
+                print(
+                    f"          {'':<9} top hit's cosine under {search.min_cosine}: {low:.1%} of"
+                    f" the no-answer questions, {low_answerable:.1%} of the answerable ones"
+                )
         print(f"({per_query * 1000:.1f} ms a query)")
     if workdir is not None:
         workdir.cleanup()
