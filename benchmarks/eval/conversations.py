@@ -4,10 +4,10 @@
     python benchmarks/eval/conversations.py PATH           # build the vault at PATH
 
 Eleven conversations (2 or 3 people each, 16-20 sessions from February 2025 to February
-2026) are generated from the hand-written material of `story.py` by a seeded random
-generator: the same vault and questions on every run, built in a few seconds, so the
-generated data is not committed (the material and this script are the source; a reviewer
-reads `story.py`, and `--dump` prints the questions). Each conversation is logged by its
+2026) are generated from the hand-written material of `story.py` and `chat.py` by a seeded
+random generator: the same vault and questions on every run, built in a few seconds, so
+the generated data is not committed (the material and this script are the source; a
+reviewer reads the material, and `--dump` prints the questions). Each conversation is logged by its
 own agent (`chat-01`...): every turn is one `## HH:MM:SS` entry of that agent's daily note,
 `Name: text`. Between the events people make small talk, react, and come back to earlier
 events without restating them.
@@ -17,7 +17,7 @@ event, stamped with the turn's time and citing it in `metadata.extractedFrom`
 (`{"agent", "date", "time"}`). Questions (`questions()`) have a `kind`:
 
 - `single-hop`: one event, asked in other words than it was told;
-- `multi-hop`: needs two turns of different sessions (a `story.Pair`);
+- `multi-hop`: needs two turns of different sessions (a `chat.PAIRS` event);
 - `temporal`: "When did Maya ...?" or "What was Maya up to in May 2025?";
 - `open-domain`: answered by inference from one event ("Would Maya need a pet sitter?");
 - `no-answer`: about something that never happened to that person.
@@ -45,7 +45,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from benchmarks.eval import build, story
+from benchmarks.eval import build, chat, story
 from vault_app.core.vault import Vault
 
 SEED = 18
@@ -139,7 +139,7 @@ def generate() -> tuple[list[Conversation], list[dict[str, Any]]]:
             missing = [t for t in story.TOPICS if t.key not in mine and t.absent]
             for topic in rng.sample(missing, 2):
                 absent.append((person, rng.choice(topic.absent).format(P=p)))
-            for pair in rng.sample(story.PAIRS, 2):
+            for pair in rng.sample(chat.PAIRS, 2):
                 slots = pair.options[used[pair.key] % len(pair.options)] | {"P": p, "Q": q}
                 used[pair.key] += 1
                 a = Event(person, pair.first[0].format(**slots), pair.first[1].format(**slots), [])
@@ -177,10 +177,10 @@ def _sessions(
     pending: list[tuple[int, Event]] = []  # follow-ups for later sessions
     said: set[tuple[str, str]] = set()  # small talk already kept as a fact, by person
 
-    def chat() -> Turn | Event:
+    def small_talk() -> Turn | Event:
         person = rng.choice(people)
-        line = rng.choice(story.SMALL_TALK)
-        fact = story.SMALL_TALK_FACTS.get(line)
+        line = rng.choice(chat.SMALL_TALK)
+        fact = chat.SMALL_TALK_FACTS.get(line)
         if fact is None or (person, line) in said:
             return Turn(first(person), line)
         said.add((person, line))
@@ -188,7 +188,7 @@ def _sessions(
         return Event(person, line, fact.format(P=first(person), Q=other), [])
 
     for number, (day, held) in enumerate(zip(days, slots, strict=True)):
-        turns: list[Turn | Event] = [chat() for _ in range(rng.randint(2, 3))]
+        turns: list[Turn | Event] = [small_talk() for _ in range(rng.randint(2, 3))]
         turns += [event for at, event in pending if at == number]
         pending = [p for p in pending if p[0] != number]
         for event in held:
@@ -196,11 +196,11 @@ def _sessions(
             other = rng.choice([first(p) for p in people if p != event.person])
             turns.append(Turn(other, rng.choice(REACTIONS)))
             if rng.random() < 0.5:
-                turns.append(chat())
+                turns.append(small_talk())
             if event.followup and number + 1 < count:
                 event.later = Event(event.person, event.followup[0], event.followup[1], [])
                 pending.append((rng.randrange(number + 1, count), event.later))
-        turns += [chat() for _ in range(rng.randint(1, 3))]
+        turns += [small_talk() for _ in range(rng.randint(1, 3))]
         moment = dt.datetime.combine(day, dt.time(rng.randint(7, 21), rng.randint(0, 59)))
         for turn in turns:
             moment += dt.timedelta(seconds=rng.randint(40, 400))
