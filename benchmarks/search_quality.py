@@ -1,18 +1,28 @@
-"""Search quality on the labelled evaluation set: hit@1/5/10 and MRR for each mode.
+"""Search quality on the two labelled evaluation sets: hit@1/5/10 and MRR for each mode.
 
-    .venv/bin/python benchmarks/search_quality.py [--vault PATH] [--weights 0.1,0.2,...] [--bm25]
+    .venv/bin/python benchmarks/search_quality.py [--set old|new|both] [--vault PATH]
+        [--conv-vault PATH] [--weights 0.1,0.2,...] [--bm25]
 
-Builds the evaluation vault (the demo household plus `benchmarks/eval/extra_facts.json`)
-unless one is given, runs the 194 questions of `benchmarks/eval/questions.jsonl` through
-the engine in BM25, semantic and hybrid mode (default filters: every kind of document,
-active facts), and prints the metrics by mode and by question style. With --weights it
-also sweeps the hybrid's BM25 weight, which is how the default was chosen.
+The conversation set first (`--set new`, `benchmarks/eval/conversations.py`: months of chat
+between two or three people, 546 questions): each question is searched for facts and for
+daily-note entries apart, in each mode, and hit@1/5/10 and MRR are printed per question
+kind (single-hop, multi-hop, temporal, open-domain); the no-answer questions are reported
+apart, as the share the relevance floor answers with "no good matches" (beside that share
+of the answerable ones). The vault is searched at the set's clock (`conversations.TODAY`).
+
+Then the household set (`--set old`): it builds the evaluation vault (the demo household
+plus `benchmarks/eval/extra_facts.json`) unless one is given, runs the 194 questions of
+`benchmarks/eval/questions.jsonl` through the engine in BM25, semantic and hybrid mode
+(default filters: every kind of document, active facts), and prints the metrics by mode
+and by question style. With --weights it also sweeps the hybrid's BM25 weight, which is
+how the default was chosen.
 
 The relevance floor (`search.relevance`) is checked on the same questions: each mode is
 run with the floor and without it, and the relevant hits in the top 10 that the floor
 left out are counted (the floor's values were chosen so that there are none), beside
 how many hits the floor takes from nonsense queries. `--bm25` runs BM25 alone (no
-model needed).
+model needed). The exit status is 1 when hybrid does not beat both single modes on
+either set, or the floor loses a relevant hit.
 """
 
 from __future__ import annotations
@@ -22,12 +32,14 @@ import os
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.eval import build
+from benchmarks.eval import build, conversations
 from vault_app.core import vault
 from vault_app.search import engine, relevance
 
@@ -103,12 +115,100 @@ def line(name: str, m: dict[str, float], extra: str = "") -> str:
     )
 
 
+KINDS_SEARCHED = (("facts", "fact"), ("entries", "daily"))
+
+
+def conversation_report(path: Path | None, modes: tuple[str, ...]) -> dict[str, Any]:
+    """The conversation set (`benchmarks/eval/conversations.py`): hit@1/5/10 and MRR per
+    question kind and mode, facts and daily entries ranked apart; the no-answer questions'
+    share left with no hit by the floor, beside the answerable ones'. Returns the figures."""
+    workdir = None
+    if path is None:
+        workdir = tempfile.TemporaryDirectory(prefix="vault-conv-")
+        path, questions = conversations.build_vault(Path(workdir.name) / "conv")
+    else:
+        questions = conversations.generate()[1]
+    v = conversations.open_vault(path)
+    labels = [conversations.resolve(v, q) for q in questions]
+    search, report = engine.open_engine(v, semantic="semantic" in modes)
+    print(
+        f"\nconversation set {path}: {report.documents} documents, {len(questions)} questions "
+        f"({', '.join(f'{k} {n}' for k, n in Counter(q['kind'] for q in questions).items())})"
+    )
+    figures: dict[str, Any] = {}
+    answerable = [i for i, q in enumerate(questions) if q["kind"] != "no-answer"]
+    for name, kind in KINDS_SEARCHED:
+        filters = engine.Filters(kinds=frozenset({kind}), status="active")
+        print(f"\n{name}: hit@1 / hit@5 / hit@10 / MRR by question kind and mode")
+        print(f"{'kind':<12} {'n':>4}  " + "  ".join(f"{m:^27}" for m in modes))
+        ranked: dict[str, list[list[str]]] = {}
+        empty: dict[str, list[bool]] = {}
+        weak: dict[str, list[bool]] = {}  # the top hit's raw cosine is under min_cosine
+        started = time.perf_counter()
+        for mode in modes:
+            ranked[mode], empty[mode], weak[mode] = [], [], []
+            for question in questions:
+                hits = search.search(question["query"], mode=mode, limit=10, filters=filters).hits
+                ranked[mode].append([h.key for h in hits])
+                empty[mode].append(not hits)
+                cosine = hits[0].parts.get("semantic") if hits else None
+                weak[mode].append(cosine is not None and float(cosine) < search.min_cosine)
+        per_query = (time.perf_counter() - started) / (len(questions) * len(modes))
+        relevant = [labels[i][0] if kind == "fact" else labels[i][1] for i in range(len(questions))]
+        for group in (*conversations.KINDS[:-1], "all"):
+            idx = [i for i in answerable if group in ("all", questions[i]["kind"])]
+            row = []
+            for mode in modes:
+                m = build.metrics([ranked[mode][i] for i in idx], [relevant[i] for i in idx])
+                figures[f"{name}/{mode}/{group}"] = m
+                row.append(f"{m['hit@1']:.3f} {m['hit@5']:.3f} {m['hit@10']:.3f} {m['mrr']:.3f}")
+            print(f"{group:<12} {len(idx):>4}  " + "  ".join(f"{r:^27}" for r in row))
+        if "hybrid" in modes:
+            best = {
+                k: max(figures[f"{name}/{m}/all"][k] for m in modes if m != "hybrid")
+                for k in ("hit@1", "hit@5", "hit@10", "mrr")
+            }
+            beats = all(figures[f"{name}/hybrid/all"][k] >= v for k, v in best.items())
+            figures[f"{name}/beats"] = beats
+            print(f"hybrid beats both single modes on every metric: {'PASS' if beats else 'FAIL'}")
+        unanswerable = [i for i, q in enumerate(questions) if q["kind"] == "no-answer"]
+        for mode in modes:
+            none = sum(empty[mode][i] for i in unanswerable) / max(len(unanswerable), 1)
+            lost = sum(empty[mode][i] for i in answerable) / max(len(answerable), 1)
+            figures[f"{name}/{mode}/no-answer"] = none
+            print(
+                f"no-answer {mode:<9} 'no good matches' on {none:.1%} of the {len(unanswerable)}"
+                f" no-answer questions (and on {lost:.1%} of the answerable ones)"
+            )
+            if mode != "bm25":
+                low = sum(weak[mode][i] for i in unanswerable) / max(len(unanswerable), 1)
+                low_answerable = sum(weak[mode][i] for i in answerable) / max(len(answerable), 1)
+                print(
+                    f"          {'':<9} top hit's cosine under {search.min_cosine}: {low:.1%} of"
+                    f" the no-answer questions, {low_answerable:.1%} of the answerable ones"
+                )
+        print(f"({per_query * 1000:.1f} ms a query)")
+    if workdir is not None:
+        workdir.cleanup()
+    return figures
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--vault", type=Path, help="an evaluation vault built before")
     parser.add_argument("--weights", help="comma-separated BM25 weights to sweep for hybrid")
     parser.add_argument("--bm25", action="store_true", help="BM25 alone, no model")
+    parser.add_argument("--conv-vault", type=Path, help="a conversation vault built before")
+    parser.add_argument(
+        "--set", choices=("old", "new", "both"), default="both", help="which evaluation set"
+    )
     args = parser.parse_args()
+    new_ok = True
+    if args.set != "old":
+        figures = conversation_report(args.conv_vault, ("bm25",) if args.bm25 else engine.MODES)
+        new_ok = all(v for k, v in figures.items() if k.endswith("/beats"))
+        if args.set == "new":
+            return 0 if new_ok else 1
     workdir = None
     if args.vault is None:
         workdir = tempfile.TemporaryDirectory(prefix="vault-eval-")
@@ -165,7 +265,7 @@ def main() -> int:
     lost = floor_report(search, questions, relevant, engine.MODES)
     if workdir is not None:
         workdir.cleanup()
-    return 0 if beats and not lost else 1
+    return 0 if beats and not lost and new_ok else 1
 
 
 if __name__ == "__main__":

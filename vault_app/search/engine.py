@@ -19,20 +19,19 @@ The engine's parts live beside it: `columns` (that table, `DocumentColumns`, and
 Hybrid: both rankings give their top candidates; each score is scaled to [0, 1] over
 the candidates (BM25 by its maximum, cosine by min-max) and the two are blended,
 `w * bm25 + (1 - w) * semantic` (w = `bm25_weight`, 0.2 by default, chosen on the
-evaluation set in `benchmarks/eval/`). Every hit carries these parts for `--explain`.
+evaluation sets in `benchmarks/eval/`); `intent` then weighs the names and days a query
+mentions. Every hit carries these parts for `--explain`.
 
 A floor on the raw scores keeps noise out: min-max scaling stretches any cosines to
 [0, 1], so a nonsense query (`zzqxv`, `?!`, stopwords only) would otherwise get ten hits
 scored near 1.0 — and an agent's search marks its hits accessed. A semantic or hybrid
 hit must contain a query term (BM25 finds it) or have a raw cosine of at least
 `min_cosine` (0.32 for all-MiniLM-L6-v2, `[search] min_cosine`); whatever falls below
-is not returned, so it is never marked accessed. On the evaluation set the floor keeps
-hit@5 and lifts hit@10 (`benchmarks/search_quality.py`), while 96% of random strings
-and punctuation queries get no semantic hit at all. A hit holding a query term must also
-be a match (`relevance`: enough meaning, or enough of the query's weight), so one common
-word of a nonsense query does not bring every document that has it; each result says
-which query words no document holds (`SearchResult.unknown`). What a search returns
-(`Hit`, `SearchResult`) is defined in `results`.
+is not returned, so it is never marked accessed (96% of random strings and punctuation
+queries get no semantic hit at all). A hit holding a query term must also be a match
+(`relevance`: enough meaning, or enough of the query's weight), so one common word of a
+nonsense query does not bring every document that has it; each result says which query
+words no document holds (`SearchResult.unknown`). Results (`Hit`, `SearchResult`): `results`.
 """
 
 from __future__ import annotations
@@ -55,6 +54,7 @@ from vault_app.search import (
     catch_up,
     columns,
     documents,
+    intent,
     persistence,
     relevance,
     results,
@@ -105,6 +105,7 @@ class SearchEngine:
         self.semantic_notice = semantic_notice
         self.bm25_weight = bm25_weight
         self.candidates = candidates
+        self.names = intent.Names()  # the names its documents mention, read as queries come
         self.folder = self.source.index_dir  # None: the index is kept in memory only
         self.bm25 = bm25.BM25Index()
         self.columns = columns.DocumentColumns()
@@ -485,8 +486,11 @@ class SearchEngine:
             notice += "; showing BM25 results"
             mode = "bm25"
         now = self.source.now()
+        # in hybrid, the names a query mentions are matched apart from its meaning
+        names = intent.named(query, self) if mode == "hybrid" else []
+        meaning = intent.meaning(query, names, self)
         if mode != "bm25" and (rows_now := self.semantic) is not None:
-            rows_now.prepare(query)  # encoded before the lock; scored with the others
+            rows_now.prepare(meaning)  # encoded before the lock; scored with the others
         with self._lock:
             rows, tiers = self._row_mask(filters, now)
             k = max(limit, self.candidates) if mode == "hybrid" else limit
@@ -497,10 +501,10 @@ class SearchEngine:
                 lexical = self.bm25.top(tokens, k, self._allowed_slots(filters, rows, now))
             if mode in ("semantic", "hybrid") and self.semantic is not None and query.strip():
                 keys = self.columns.keys
-                semantic = [(keys[r], c) for r, c in self.semantic.top(query, k, rows)]
+                semantic = [(keys[r], c) for r, c in self.semantic.top(meaning, k, rows)]
             cover = relevance.Coverage(self.bm25, tokens)
             ranked, below = self._fuse(
-                query, tokens, mode, lexical, semantic, limit, cover, explain
+                (query, meaning, names), tokens, mode, lexical, semantic, limit, cover, explain
             )
             present = set(self.state.docs.fetch(key for key, _, _ in ranked))  # one read
             hits = [self._hit(k, s, p, tiers, explain) for k, s, p in ranked if k in present]
@@ -510,7 +514,7 @@ class SearchEngine:
 
     def _fuse(
         self,
-        query: str,
+        asked: tuple[str, str, list[str]],  # the query, its meaning (`intent`), its names
         tokens: list[str],
         mode: str,
         lexical: list[tuple[str, float]],
@@ -521,6 +525,7 @@ class SearchEngine:
     ) -> tuple[list[tuple[str, float, dict[str, float | int | None]]], int]:
         """The ranked hits with their parts, and how many fell under the floor (a hybrid
         hit's coverage is worked out for `explain` only where the floor did not need it)."""
+        query, meaning, names = asked
         if mode == "bm25":
             shares = {k: cover.of(k) for k, _ in lexical}
             kept = [(k, s) for k, s in lexical if relevance.keeps_bm25(self.floor, shares[k])]
@@ -543,7 +548,7 @@ class SearchEngine:
         if self.semantic is not None:
             missing = [k for k in union if k not in sem]
             if missing:
-                all_scores = self.semantic.scores(query, self.columns.size)
+                all_scores = self.semantic.scores(meaning, self.columns.size)
                 sem.update({k: float(all_scores[self.columns.row[k]]) for k in missing})
         missing_lex = [k for k in union if k not in lex]
         if missing_lex and tokens:
@@ -556,7 +561,7 @@ class SearchEngine:
         lo, hi = (min(sem_values), max(sem_values)) if sem_values else (0.0, 0.0)
         lex_rank = {k: i + 1 for i, (k, _) in enumerate(lexical)}
         sem_rank = {k: i + 1 for i, (k, _) in enumerate(semantic)}
-        w = self.bm25_weight
+        w = self.bm25_weight * (intent.NAMED_BM25 if names else 1.0)
         scored: list[tuple[float, str, float, float, float, float, float]] = []
         below = 0
         # the coverage decides only below the cosine floor (worked out for all of those at
@@ -565,16 +570,19 @@ class SearchEngine:
             k for k in union if lex.get(k, 0.0) > 0.0 and sem.get(k, lo) < self.floor.min_cosine
         ]
         shares = dict(zip(needed, relevance.coverages(cover, needed), strict=True))
+        boost = intent.boosts(self, query, names, union)  # names and days it speaks of
         for key in union:
             b = lex.get(key, 0.0)
             s = sem.get(key, lo)
             share = shares.get(key, -1.0)
-            if not relevance.keeps_hybrid(self.floor, s, share):
+            if key not in boost.named and not relevance.keeps_hybrid(self.floor, s, share):
                 below += 1  # no query term and a cosine of noise, or too little of both
                 continue
             nb = b / top_lex if top_lex > 0 else 0.0
             ns = (s - lo) / (hi - lo) if hi > lo else (1.0 if sem_values else 0.0)
-            scored.append((-(w * nb + (1 - w) * ns), key, b, nb, s, ns, share))
+            scored.append(
+                (-(w * nb + (1 - w) * ns + boost.bonus.get(key, 0.0)), key, b, nb, s, ns, share)
+            )
         scored.sort()  # best first, ties by key
         ranked = [  # the parts only for what is returned
             (
@@ -588,6 +596,7 @@ class SearchEngine:
                     "semanticNorm": ns,
                     "semanticRank": sem_rank.get(key),
                     "bm25Weight": w,
+                    "boost": boost.bonus.get(key, 0.0),
                     "coverage": share if share >= 0.0 or not explain else cover.of(key),
                 },
             )

@@ -1,0 +1,148 @@
+"""Hybrid ranking knows whom a query names and which days it speaks of (`search.intent`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from vault_app.core import decay, vault
+from vault_app.search import engine, intent
+
+NOW = dt.datetime(2026, 2, 16, 12, 0).astimezone()
+
+
+def _at(day: str, time: str = "10:00") -> dt.datetime:
+    return dt.datetime.fromisoformat(f"{day} {time}").astimezone()
+
+
+@pytest.fixture
+def chats(tmp_path: Path) -> vault.Vault:
+    """Two people who both got a pet, in facts and in a chat agent's daily turns."""
+    v = vault.Vault.create(tmp_path / "v", clock=decay.fixed_clock(NOW))
+    v.create_agent("chat")
+    v.add_fact(
+        "areas/people/maya-chen",
+        "Maya adopted a beagle puppy and named her Pepper.",
+        "context",
+        create=True,
+        at=_at("2025-05-10"),
+    )
+    v.add_fact(
+        "areas/people/maya-chen", "Maya has a busy week at work.", "context", at=_at("2025-09-02")
+    )
+    v.add_fact(
+        "areas/people/leo-park",
+        "Leo brought home a tabby kitten called Miso.",
+        "context",
+        create=True,
+        at=_at("2025-09-03"),
+    )
+    v.add_fact(
+        "areas/people/leo-park", "Leo is learning the cello.", "context", at=_at("2025-05-12")
+    )
+    v.append_daily(
+        "Maya: We came home from the shelter with a puppy!", agent="chat", at=_at("2025-05-10")
+    )
+    v.append_daily("Leo: There's a kitten living with us now.", agent="chat", at=_at("2025-09-03"))
+    v.append_daily("Wren: Morning all.", agent="chat", at=_at("2025-09-03", "10:05"))
+    return v
+
+
+def _keys(search: engine.SearchEngine, texts: list[str]) -> list[str]:
+    by_text = {search.document(k).text: k for k in search.columns.keys if search.document(k)}
+    return [by_text[t] for t in texts]
+
+
+def test_names_come_from_entity_titles_and_daily_speakers(chats: vault.Vault) -> None:
+    search, _ = engine.open_engine(chats, semantic=False)
+    known = search.names.update(search)
+    assert {"maya", "chen", "leo", "park", "wren"} <= known  # Wren only ever speaks
+    assert intent.named("What is Maya's pet called?", search) == ["maya"]
+    assert intent.named("Did Wren say good morning?", search) == ["wren"]
+    # a name must be written as one; a capitalised word the vault never names is none
+    assert intent.named("what is maya's pet called", search) == []
+    assert intent.named("What did Zelda adopt?", search) == []
+
+
+def test_a_new_entity_is_a_name_at_the_next_query(chats: vault.Vault) -> None:
+    search, _ = engine.open_engine(chats, semantic=False)
+    assert intent.named("Has Omar moved?", search) == []
+    chats.add_fact("areas/people/omar-haddad", "Omar moved to Lisbon.", "context", create=True)
+    search.refresh()
+    assert intent.named("Has Omar moved?", search) == ["omar"]
+
+
+def test_the_meaning_leaves_the_names_out(chats: vault.Vault) -> None:
+    search, _ = engine.open_engine(chats, semantic=False)
+    assert intent.meaning("What is Maya's pet called?", ["maya"], search) == "What is pet called?"
+    assert intent.meaning("Maya", ["maya"], search) == "Maya"  # nothing else: kept
+    assert intent.meaning("What is Maya's pet called?", [], search) == "What is Maya's pet called?"
+
+
+def test_boosts_favour_the_named_person_and_the_days_asked_about(chats: vault.Vault) -> None:
+    search, _ = engine.open_engine(chats, semantic=False)
+    puppy, busy, kitten, cello = _keys(
+        search,
+        [
+            "Maya adopted a beagle puppy and named her Pepper.",
+            "Maya has a busy week at work.",
+            "Leo brought home a tabby kitten called Miso.",
+            "Leo is learning the cello.",
+        ],
+    )
+    keys = [puppy, busy, kitten, cello]
+    got = intent.boosts(search, "What pet did Maya get?", ["maya"], keys)
+    assert got.bonus == {puppy: intent.NAME_BOOST, busy: intent.NAME_BOOST}
+    assert got.named == {puppy, busy}
+    # "in May 2025": the facts stamped that month, whoever they are about
+    got = intent.boosts(search, "What happened in May 2025?", [], keys)
+    assert got.bonus == {puppy: intent.DATE_BOOST, cello: intent.DATE_BOOST}
+    assert got.named == set()
+    both = intent.boosts(search, "What did Leo start in May 2025?", ["leo"], keys).bonus
+    assert both[cello] == pytest.approx(intent.NAME_BOOST + intent.DATE_BOOST)
+    assert both[kitten] == pytest.approx(intent.NAME_BOOST)
+    assert intent.boosts(search, "pets", [], keys).bonus == {}
+
+
+def test_the_window_is_the_days_in_local_time() -> None:
+    start, end = intent.window("what did we do in March 2025", dt.date(2026, 2, 16)) or (0, 0)
+    assert dt.datetime.fromtimestamp(start).date() == dt.date(2025, 3, 1)
+    assert end - start == pytest.approx(31 * 86400, abs=3600)  # a DST change moves an hour
+    assert intent.window("what pets do we have", dt.date(2026, 2, 16)) is None
+
+
+def test_hybrid_ranks_the_named_persons_fact_and_turn_first(chats: vault.Vault) -> None:
+    pytest.importorskip("onnxruntime")
+    search, _ = engine.open_engine(chats)
+    assert search.semantic is not None, search.semantic_notice
+    facts = engine.Filters(kinds=frozenset({"fact"}))
+    for query, wanted in (
+        ("Which animal did Leo take in?", "Leo brought home a tabby kitten called Miso."),
+        ("Which animal did Maya take in?", "Maya adopted a beagle puppy and named her Pepper."),
+    ):
+        hits = search.search(query, mode="hybrid", filters=facts, explain=True).hits
+        assert hits[0].text == wanted
+        assert hits[0].parts["boost"] == pytest.approx(intent.NAME_BOOST)
+        # its lexical match is mostly the name, weighed by the boost: BM25 counts less
+        weight = search.bm25_weight * intent.NAMED_BM25
+        assert hits[0].parts["bm25Weight"] == pytest.approx(weight) != search.bm25_weight
+    plain = search.search("which animal was taken in", mode="hybrid", explain=True).hits
+    assert plain[0].parts["bm25Weight"] == search.bm25_weight
+    turns = engine.Filters(kinds=frozenset({"daily"}))
+    hits = search.search("Which animal did Leo take in?", mode="hybrid", filters=turns).hits
+    assert hits[0].text.startswith("Leo:")
+    # the names are not boosted in the single modes: they stay what they were
+    plain = search.search("Which animal did Leo take in?", mode="semantic", explain=True).hits
+    assert all("boost" not in h.parts for h in plain)
+
+
+def test_a_named_query_keeps_the_persons_documents_above_the_floor(chats: vault.Vault) -> None:
+    """The meaning is measured without the name: a fact of that person is a match even if
+    its cosine to the rest of the question is weak."""
+    pytest.importorskip("onnxruntime")
+    search, _ = engine.open_engine(chats)
+    hits = search.search("What is Leo up to?", mode="hybrid", limit=10).hits
+    texts = {h.text for h in hits}
+    assert {"Leo brought home a tabby kitten called Miso.", "Leo is learning the cello."} <= texts
