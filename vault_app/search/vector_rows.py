@@ -323,7 +323,11 @@ class VectorRows:
         if extra.shape[1]:
             more = self.dots(qcodes, extra, sums[main : main + extra.shape[1]])
             dots = np.concatenate([dots, more], axis=1)
-        return dots.astype(np.float32) * qscale[:, None] * scale[None, :]
+        # as `dots.astype(np.float32) * qscale * scale`, bit for bit, in one new array
+        # instead of three: a query's 200,000 scores are 0.8 MB each, read cache-cold
+        cosines = np.multiply(dots, qscale[:, None], dtype=np.float32)
+        cosines *= scale[None, :]
+        return cosines
 
     def top(
         self, query: str | encoders.FloatVector, k: int, allowed: BoolArray
