@@ -76,3 +76,27 @@ def test_rows_put_in_pieces_hold_what_one_put_would() -> None:
         pieces.put_vectors(rows, docs[list(rows)])
     assert np.array_equal(whole.codes[:, :100], pieces.codes[:, :100])
     assert np.array_equal(whole.sums[:100], pieces.sums[:100])
+
+
+def test_rows_added_after_a_load_score_as_if_put_at_once() -> None:
+    """A load sizes the codes to its rows; rows added later go to the small block, which
+    is folded into the main one once it outgrows an eighth of it (or EXTRA_MIN)."""
+    docs, queries = unit_rows(3500, dimension=32), unit_rows(5, dimension=32, seed=8)
+    whole = vector_rows.VectorRows(dimension=32)
+    whole.put_vectors(range(3500), docs)
+    grown = vector_rows.VectorRows(dimension=32)
+    grown.put_vectors(range(2000), docs[:2000])
+    assert grown.codes.shape[1] == 2000 and grown.extra.shape[1] == 0  # no spare column
+    for row in range(2000, 2100):  # facts added one by one
+        grown.put_vectors([row], docs[row : row + 1])
+    assert grown.codes.shape[1] == 2000 and grown.extra.shape[1] == vector_rows.EXTRA_MIN
+    for query in queries:
+        assert np.array_equal(grown.scores(query, 2100), whole.scores(query, 2100))
+    assert np.array_equal(grown.vectors([5, 2050]), whole.vectors([5, 2050]))
+    everything = np.ones(2100, dtype=bool)
+    assert grown.top(queries[0], 7, everything) == whole.top(queries[0], 7, everything)
+    grown.put_vectors(range(2100, 3500), docs[2100:])  # past the small block: folded
+    assert grown.codes.shape[1] == 3500 and grown.extra.shape[1] == 0
+    for query in queries:
+        assert np.array_equal(grown.scores(query, 3500), whole.scores(query, 3500))
+    assert np.array_equal(grown.vectors(range(3500)), whole.vectors(range(3500)))

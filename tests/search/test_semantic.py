@@ -428,6 +428,28 @@ def test_held_gives_what_the_cache_holds_and_encodes_nothing(
     assert not fresh.held(keys, counting)[0].any()
 
 
+@pytest.mark.skipif(os.name != "posix", reason="a deleted file stays readable on POSIX only")
+def test_held_reads_through_the_shard_files_it_keeps_open(
+    encoder: encoders.Encoder, tmp_path: Path
+) -> None:
+    """A query's re-score opens each shard once: a shard merged away (deleted) by another
+    process meanwhile still reads, and the file is closed once its rows are dropped."""
+    counting = Counting(encoder)
+    cache = embedding_cache.EmbeddingCache(tmp_path / "emb")
+    expected = cache.get_or_encode(TEXTS, counting)
+    keys = documents.text_keys([TEXTS[3], TEXTS[1]])
+    assert np.array_equal(cache.held(keys, counting)[1], expected[[3, 1]])
+    (segment,) = cache._stores[counting.identity].segments
+    descriptor = segment.descriptor
+    assert descriptor is not None
+    for shard in (tmp_path / "emb").rglob("*.vec.npy"):
+        shard.unlink()
+    assert np.array_equal(cache.held(keys, counting)[1], expected[[3, 1]])
+    del cache, segment  # the segment's file goes with it
+    with pytest.raises(OSError):
+        os.fstat(descriptor)
+
+
 def test_rows_put_in_order_or_scattered_hold_the_same_vectors(
     encoder: encoders.Encoder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

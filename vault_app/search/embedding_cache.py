@@ -17,6 +17,7 @@ import os
 import secrets
 import stat
 import time
+import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,7 @@ CACHE_VERSION = 1
 
 _BLOCK_ROWS = 8192  # rows read from a shard at once (6 MB of float16 at 384 dimensions)
 _FEW_ROWS = 256  # a gather of fewer rows reads each row where it is
+_PREADV = hasattr(os, "preadv")
 
 
 @dataclass
@@ -51,6 +53,21 @@ class _Segment:
     path: Path | None = None
     offset: int = 0
     array: npt.NDArray[Any] | None = None
+    descriptor: int | None = None  # the shard file kept open for re-scoring (POSIX)
+
+    def open_descriptor(self) -> int | None:
+        """The shard file opened once and kept open while this segment lives (closed
+        when it is dropped), where a deleted file stays readable (POSIX), else None: a
+        query's re-scoring reads rows from a dozen shards, and opening each cost as
+        much as reading its rows."""
+        if self.descriptor is None and self.path is not None and os.name == "posix":
+            fd, _ = safe_fs.open_read(self.path)
+            if self.descriptor is None:  # two readers at once: the first one's is kept
+                self.descriptor = fd
+                weakref.finalize(self, os.close, fd)
+            else:
+                os.close(fd)
+        return self.descriptor
 
 
 class _Store:
@@ -137,6 +154,15 @@ class _Store:
         else block by block through one small buffer."""
         assert segment.path is not None
         width = self.dimension * self.dtype.itemsize
+        if local.size < _FEW_ROWS and _PREADV:  # one read a row, straight into place
+            fd = segment.open_descriptor()
+            if fd is not None:
+                rows = np.empty((local.size, self.dimension), dtype=self.dtype)
+                for row, index in zip(rows, (segment.offset + local * width).tolist(), strict=True):
+                    if os.preadv(fd, [row], index) != width:
+                        raise ValueError("the shard file is shorter than its header says")
+                out[places] = rows
+                return
         with safe_fs.reading(segment.path) as stream:
             if local.size < _FEW_ROWS:  # one pread a row, no buffering in between
                 fd = stream.fileno()

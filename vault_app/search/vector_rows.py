@@ -14,6 +14,12 @@ chunks, so the float32 matrix is never whole in memory. The top candidates of a 
 the hits and their cosines are float32's (a near-tie is ordered as it was before int8);
 only the rows beyond the candidates are ranked by the codes alone.
 
+The codes sit in two blocks, each multiplied whole: `codes`, sized to the rows a load or
+a build asked for (no spare column: every query reads all of it, and a spare eighth cost
+a query an eighth more), and `extra`, the rows added since, which grows by doubling and
+is folded into `codes` once it reaches an eighth of it (a copy of every row, as rarely as
+the single block's spare eighth made one).
+
 Concurrent queries score side by side. The engine answers one query at a time under its
 lock, so a resident server with several agents searching at once would encode and score
 one query after the other on one core. Instead, `prepare(query)` encodes the query and
@@ -41,6 +47,7 @@ from vault_app.search import documents, embedding_cache, encoders, int8_dots
 log = logging.getLogger(__name__)
 
 BoolArray = npt.NDArray[np.bool_]
+EXTRA_MIN = 1024  # columns of the first block of rows added after a load
 SCORED_KEPT = 16  # queries whose scores are kept until a row changes (0.8 MB each at 200k)
 FILL_ROWS = 16384  # rows read from the embedding cache at a time (25 MB of float32 at 384)
 RESCORED = 32  # candidates beyond the k asked for that are scored again with float vectors
@@ -74,6 +81,7 @@ class VectorRows:
         self.dimension = int(dimension)
         self.dots = dots or int8_dots.Dots()
         self.codes = np.zeros((self.dimension, 1024), dtype=np.int8)  # a row is a column
+        self.extra = np.zeros((self.dimension, 0), dtype=np.int8)  # rows past `codes`
         self.scale = np.zeros(1024, dtype=np.float32)
         self.sums = np.zeros(1024, dtype=np.int32)  # each row's codes added up (the kernel's)
         self.valid = np.zeros(1024, dtype=np.bool_)
@@ -95,9 +103,8 @@ class VectorRows:
     def preload(self, *, touch: bool = True) -> None:
         """Read the embedding cache and make room for as many rows, touching the memory:
         the first write to fresh memory costs more in page faults than the copy itself.
-        Call it on a helper thread while the rows' owner loads. The eighth to spare is
-        left untouched: pages never written cost no memory; `touch=False` leaves all of
-        them so, until they are filled."""
+        Call it on a helper thread while the rows' owner loads. `touch=False` leaves
+        the pages untouched (never written, they cost no memory) until they are filled."""
         if self.cache is None or self.encoder is None:
             return
         rows = self.cache.preload(self.encoder)
@@ -164,11 +171,13 @@ class VectorRows:
 
     def _store(self, index: npt.NDArray[np.int64], vectors: npt.NDArray[Any]) -> None:
         codes, scale, sums = int8_dots.quantize_rows(vectors)
-        first = int(index[0])
-        if index[-1] - first == len(index) - 1 and (np.diff(index) == 1).all():
+        first, main = int(index[0]), self.codes.shape[1]
+        if index[-1] < main and index[-1] - first == len(index) - 1 and (np.diff(index) == 1).all():
             self.codes[:, first : first + len(index)] = codes.T  # in order: a slice
         else:
-            self.codes[:, index] = codes.T
+            inside = index < main
+            self.codes[:, index[inside]] = codes[inside].T
+            self.extra[:, index[~inside] - main] = codes[~inside].T
         self.scale[index] = scale
         self.sums[index] = sums
         self.valid[index] = True
@@ -176,24 +185,47 @@ class VectorRows:
     def vectors(self, rows: Sequence[int] | npt.NDArray[np.int64]) -> encoders.FloatMatrix:
         """The vectors held in `rows`, as the codes give them back (float32)."""
         index = np.asarray(rows, dtype=np.int64)
-        return (self.codes[:, index].T.astype(np.float32) * self.scale[index, None]).astype(
+        return (self._codes_of(index).T.astype(np.float32) * self.scale[index, None]).astype(
             np.float32
         )
+
+    def _codes_of(self, index: npt.NDArray[np.int64]) -> int8_dots.Int8Matrix:
+        """The code columns of rows `index`, from either block."""
+        main = self.codes.shape[1]
+        if index.size == 0 or index.max() < main:
+            return self.codes[:, index]
+        out = np.empty((self.dimension, index.size), dtype=np.int8)
+        inside = index < main
+        out[:, inside] = self.codes[:, index[inside]]
+        out[:, ~inside] = self.extra[:, index[~inside] - main]
+        return out
 
     def _grow(self, needed: int) -> None:
         if needed <= self.valid.size:
             return
         with self._changing():
-            # an eighth to spare (untouched zero pages cost no memory), so that the next
-            # few facts added after a reopen do not copy every row
-            size = max(needed + needed // 8, self.valid.size * 2)
-            codes = np.zeros((self.dimension, size), dtype=np.int8)
-            if self.valid.any():
-                # copied only when something is held: a row of the codes spans pages, and
-                # writing a column touches every page of all of them (with transparent
-                # huge pages, the whole matrix), long before a first build fills it
-                codes[:, : self.valid.size] = self.codes
-            self.codes = codes
+            main, extra = self.codes.shape[1], self.extra.shape[1]
+            room = max(EXTRA_MIN, 2 * extra, needed - main)
+            if not self.valid.any():
+                # nothing held: one block of exactly the rows asked for (a load or a build
+                # asks for all of them at once), nothing copied - a row of the codes spans
+                # pages, and writing a column touches every page of all of them (with
+                # transparent huge pages, the whole matrix), long before a build fills it
+                size = needed
+                self.codes = np.zeros((self.dimension, size), dtype=np.int8)
+                self.extra = np.zeros((self.dimension, 0), dtype=np.int8)
+            elif room <= max(main // 8, EXTRA_MIN):  # rows added: the small block grows
+                size = main + room
+                grown = np.zeros((self.dimension, room), dtype=np.int8)
+                grown[:, :extra] = self.extra
+                self.extra = grown
+            else:  # the added rows fold into one block, every row copied once
+                size = needed
+                codes = np.zeros((self.dimension, size), dtype=np.int8)
+                codes[:, :main] = self.codes
+                codes[:, main : main + extra] = self.extra
+                self.codes = codes
+                self.extra = np.zeros((self.dimension, 0), dtype=np.int8)
             self.scale = _grown(self.scale, size)
             self.sums = _grown(self.sums, size)
             self.valid = _grown(self.valid, size)
@@ -234,8 +266,8 @@ class VectorRows:
             if self._changers:
                 return  # rows are changing: scored under the lock instead
             changes = self._changes
-            codes, scale, sums = self.codes, self.scale, self.sums  # one consistent set
-        scores = self._dots([vector], codes, scale, sums)[0]
+            blocks, scale, sums = (self.codes, self.extra), self.scale, self.sums  # one set
+        scores = self._dots([vector], blocks, scale, sums)[0]
         with self._queue_lock:
             if self._changes == changes:
                 self._scored[query] = scores
@@ -273,20 +305,29 @@ class VectorRows:
 
     def _product(self, vectors: Sequence[encoders.FloatVector], n: int) -> npt.NDArray[np.float32]:
         """The cosines of the first `n` rows to each vector, (len(vectors), n)."""
-        return self._dots(vectors, self.codes, self.scale, self.sums)[:, :n]
+        return self._dots(vectors, (self.codes, self.extra), self.scale, self.sums)[:, :n]
 
     def _dots(
         self,
         vectors: Sequence[encoders.FloatVector],
-        codes: int8_dots.Int8Matrix,
+        blocks: tuple[int8_dots.Int8Matrix, int8_dots.Int8Matrix],
         scale: npt.NDArray[np.float32],
         sums: npt.NDArray[np.int32],
     ) -> npt.NDArray[np.float32]:
-        """The cosines of every column of `codes` to each vector. Every column is
-        multiplied (the kernel wants them contiguous; the spare eighth costs its share)."""
+        """The cosines of every row of both code blocks to each vector. Every column of
+        each block is multiplied (the kernel wants them contiguous)."""
         qcodes, qscale = int8_dots.quantize_queries(np.stack(vectors))
-        dots = self.dots(qcodes, codes, sums)
-        return dots.astype(np.float32) * qscale[:, None] * scale[None, :]
+        codes, extra = blocks
+        main = codes.shape[1]
+        dots = self.dots(qcodes, codes, sums[:main])
+        if extra.shape[1]:
+            more = self.dots(qcodes, extra, sums[main : main + extra.shape[1]])
+            dots = np.concatenate([dots, more], axis=1)
+        # as `dots.astype(np.float32) * qscale * scale`, bit for bit, in one new array
+        # instead of three: a query's 200,000 scores are 0.8 MB each, read cache-cold
+        cosines = np.multiply(dots, qscale[:, None], dtype=np.float32)
+        cosines *= scale[None, :]
+        return cosines
 
     def top(
         self, query: str | encoders.FloatVector, k: int, allowed: BoolArray
