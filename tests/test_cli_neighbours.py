@@ -93,7 +93,6 @@ def test_para_commands_refuse_a_neighbours_folder(
 ) -> None:
     root = folder("hermes", tmp_path)
     for argv in (
-        ["search", "fedora"],
         ["fact", "add", "areas/x", "--text", "t", "--category", "status"],
         ["doctor"],
     ):
@@ -186,3 +185,70 @@ def test_a_para_vault_still_needs_agent(tmp_path: Path, capsys: pytest.CaptureFi
         run(capsys, made.root, "notes", "show", "--target", "memory")
     assert caught.value.code == 2
     assert "--agent is required in a PARA vault" in capsys.readouterr().err
+
+
+# -- search over a neighbour's folder ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "query", "key", "where"),
+    [
+        ("hermes", "fedora", "notes:memory:1", "memories/MEMORY.md § entry 1"),
+        ("picoclaw", "backup cron", "daily:picoclaw:2026-11-22:2", "paragraph 2"),
+        ("microclaw", "vegetarian", "tiers:-1001234567890/1:1:1", "tier 1, entry 1"),
+    ],
+)
+def test_search_works_in_each_folder_and_names_the_place(
+    name: str, query: str, key: str, where: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = folder(name, tmp_path)
+    before = sorted(p.relative_to(root) for p in root.rglob("*"))
+    code, out, err = run(capsys, root, "search", query, "--mode", "bm25", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["mode"] == "bm25" and data["hits"][0]["key"] == key
+    assert where in data["hits"][0]["origin"]["where"]
+    assert data["hits"][0]["origin"]["format"] == name
+    code, out, err = run(capsys, root, "search", query, "--mode", "bm25")
+    assert code == 0, err
+    assert where in out.splitlines()[0]
+    assert f"[{data['hits'][0]['origin']['structure']}]" in out.splitlines()[0]
+    assert sorted(p.relative_to(root) for p in root.rglob("*")) == before  # nothing written
+    assert not (root / ".vault").exists()
+
+
+def test_search_in_a_hermes_home_semantic_and_hybrid(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("onnxruntime")
+    root = folder("hermes", tmp_path)
+    for mode in ("semantic", "hybrid"):
+        code, out, err = run(
+            capsys, root, "search", "which time zone is the user in", "--mode", mode, "--json"
+        )
+        assert code == 0, err
+        data = json.loads(out)
+        assert data["mode"] == mode and data["notice"] is None
+        assert data["hits"][0]["key"] == "notes:user:1"
+        assert data["hits"][0]["origin"]["file"] == "memories/USER.md"
+
+
+def test_the_mcp_server_refuses_a_neighbours_folder_naming_what_works(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = folder("hermes", tmp_path)
+    code = cli.main(["mcp", "--vault", str(root), "--agent", "hermes"])
+    err = capsys.readouterr().err
+    assert code == 1 and "is a Hermes home, not a PARA vault" in err and "search" in err
+    assert not (root / ".vault").exists()
+
+
+def test_search_in_a_neighbours_folder_checks_the_agent(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = folder("hermes", tmp_path)
+    code, out, err = run(capsys, root, "search", "fedora", "--mode", "bm25", "--agent", "hermes")
+    assert code == 0, err
+    assert "fedora" in out.lower()
+    code, _, err = run(capsys, root, "search", "fedora", "--mode", "bm25", "--agent", "nobody")
+    assert code == 1 and "no agent 'nobody'" in err

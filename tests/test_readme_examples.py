@@ -9,7 +9,8 @@ ARGS` once the virtualenv exists), with HOME and the XDG folders in tmp:
 - the code blocks run in order in one bash session, as a reader types them: the first
   command (`vault-app init ~/memory --demo`) makes a fresh demo vault, `cd ~/memory`
   enters it, each later command sees what the earlier ones did; the files an example
-  reads (`new-context.md`, `questions.txt`) are put where it looks just before it runs;
+  reads (`new-context.md`, `questions.txt`; a Hermes home at `~/.hermes`, copied from
+  the tests' fixtures) are put where it looks just before it runs;
 - the inline ones run from a folder that is no vault (a fresh clone), where, as
   `scripts/dev run` does for the window, the CLI uses the demo vault in the user's data
   folder (created on first use);
@@ -46,6 +47,8 @@ INPUTS = {
     "new-context.md": "# Current context — finance\n\nClosing the November books.\n",
     "questions.txt": "who fixes our pipes\nwhen is the roof replaced\nplumber\n",
 }
+# The neighbours' folders the examples open, copied from the tests' real-format fixtures
+FOLDERS = {"~/.hermes": ROOT / "tests" / "fixtures" / "neighbours" / "hermes"}
 GUI_COMMANDS = {"scripts/dev run", "scripts/dev run --vault PATH"}
 
 
@@ -119,6 +122,10 @@ def _shell_line(example: Example) -> str:
     for name, content in INPUTS.items():
         if re.search(rf"(?<![\w/.-]){re.escape(name)}\b", line):
             line = f"[ -e {name} ] || printf %s {shlex.quote(content)} > {name}\n{line}"
+    for name, fixture in FOLDERS.items():
+        if name in line:
+            copy = f"cp -r {shlex.quote(str(fixture))} {name}"
+            line = f"[ -e {name} ] || {copy}\n{line}"
     return line
 
 

@@ -1,6 +1,8 @@
 """`vault-app import SOURCE --into VAULT`: a Hermes home, a PicoClaw workspace or a
-MicroClaw runtime copied into a PARA vault (made when VAULT is missing or empty), with a
-report of what went where; the source is only read (`core.neighbours.importing`)."""
+MicroClaw runtime copied into a PARA vault (made when VAULT is missing or empty): each
+file to its twin, each atomic entry (a § entry, a tier's entry, a profile key) also as a
+fact of the agent, with a report of what went where; the source is only read
+(`core.neighbours.importing`)."""
 
 from __future__ import annotations
 
@@ -15,7 +17,8 @@ def register(commands: _common.Commands) -> None:
     p = commands.command(
         "import",
         cmd_import,
-        "copy a Hermes home, PicoClaw workspace or MicroClaw runtime into a PARA vault",
+        "copy a Hermes home, PicoClaw workspace or MicroClaw runtime into a PARA vault "
+        "(its entries as facts, its long texts as documents and daily notes)",
     )
     p.add_argument("source", metavar="SOURCE", help="the neighbour's folder (only read)")
     p.add_argument("--into", required=True, metavar="VAULT", help="the PARA vault (made if new)")

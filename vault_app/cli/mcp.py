@@ -60,6 +60,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     from vault_app.watch import quiet
 
     root = _common.resolve_vault_path(args.vault)
+    _common.refuse_foreign(args, root)  # a neighbour's folder: said so, with what works there
     if not layout.is_vault(root):
         raise errors.NotFoundError(f"no vault at {root}")
     clock = decay.fixed_clock(_common.parse_moment(args.now)) if args.now else decay.system_clock

@@ -1,6 +1,9 @@
 """Search and agent context: `search` finds facts, summaries and daily entries (BM25,
 semantic or hybrid, with filters; `--queries FILE` answers one JSON line a query with the
 model loaded once), `context` builds the memory block of an agent's prompt within a budget.
+`search` works in a neighbour's folder too (a Hermes home, a PicoClaw workspace, a
+MicroClaw runtime): over its entries, each hit's `origin` naming the file and the place
+(`search.sources`).
 
 Both open the search engine (`vault_app.search.engine.open_engine`), imported inside the
 handlers: numpy, scipy and the model stay out of every other command's start-up.
@@ -24,7 +27,11 @@ MAX_BUDGET = 10_000_000
 
 
 def register(commands: _common.Commands) -> None:
-    p = commands.command("search", cmd_search, "search facts, summaries and daily notes")
+    p = commands.command(
+        "search",
+        cmd_search,
+        "search facts, summaries and daily notes (in a neighbour's folder: its entries)",
+    )
     p.add_argument("query", nargs="?", help="what to look for")
     p.add_argument(
         "--queries", metavar="FILE", help="one query per line (- for stdin): one JSON line out each"
@@ -107,10 +114,18 @@ def cmd_search(args: argparse.Namespace) -> int:
 
     if not args.query and not args.queries:
         raise UsageError("give a QUERY, or --queries FILE")
-    v = open_vault(args, args.agent)
+    # a neighbour's folder (Hermes, PicoClaw, MicroClaw) is searched as it is: its
+    # entries, each hit naming its file and place (`origin`); nothing is written there
+    foreign = _common.open_foreign(args)
+    if foreign is not None and args.agent:
+        # one of the folder's agents; its entries are not facts: nothing is marked accessed
+        foreign.agent(args.agent)
+    target = foreign if foreign is not None else open_vault(args, args.agent)
     want_semantic = args.mode in (None, "semantic", "hybrid")
-    search, report = engine.open_engine(v, semantic=want_semantic, progress=_progress_printer(args))
-    _print_notices(report.notice, search.cache_notice())
+    search, report = engine.open_engine(
+        target, semantic=want_semantic, progress=_progress_printer(args)
+    )
+    _print_notices(report.notice, search.cache_notice(), *search.source.problems)
     mode = args.mode or ("hybrid" if search.semantic is not None else "bm25")
     fallback = None
     if args.mode is None and search.semantic is None:
@@ -124,7 +139,7 @@ def cmd_search(args: argparse.Namespace) -> int:
             query, mode=mode, filters=filters, limit=args.limit, explain=args.explain
         )
         marked: dict[str, int] = {}
-        if args.agent:
+        if args.agent and foreign is None:  # a neighbour's entries are not the vault's facts
             ids = [h.fact_id for h in result.hits if h.fact_id and h.status == "active"]
             if ids:
                 marked = search.mark_accessed(ids)
@@ -168,9 +183,13 @@ def cmd_search(args: argparse.Namespace) -> int:
         lines = []
         for rank, hit in enumerate(out["hits"], 1):
             where = hit["entity"] or hit["scope"]
-            if hit["kind"] == "daily":
+            if hit.get("origin"):
+                where = hit["origin"]["where"]
+            elif hit["kind"] == "daily":
                 where = f"{hit['scope']} {hit['date']}"
             badge = f"[{hit['tier']}]" if hit["tier"] else f"[{hit['kind']}]"
+            if hit.get("origin"):  # a neighbour's entry: its structure (notes, tiers...)
+                badge = f"[{hit['origin']['structure']}]"
             lines.append(f"{rank:>2}. {badge:<9} {hit['score']:.3f}  {where}")
             lines.append(f"    {hit['text'].splitlines()[0][:110] if hit['text'] else ''}")
             if hit["id"]:

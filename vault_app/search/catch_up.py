@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,8 @@ from vault_app.search import documents
 
 Source = tuple[str, Any, list[int]]
 """(kind, locator, signature): "entity" and its `layout.EntityFolder`, or "daily" and
-(agent, day)."""
+(agent, day); in a neighbour's folder, "file" and its source id (`sources.FolderSource`,
+whose signature is a digest of the file's documents)."""
 Changed = dict[str, tuple[list[documents.SearchDoc], list[int]]]
 """Source id -> its documents as on disk now, and its signature."""
 
@@ -98,13 +100,15 @@ def read_source(target: vault.Vault, kind: str, locator: Any) -> list[documents.
 
 
 def changes(
-    target: vault.Vault, known: dict[str, list[int]], current: dict[str, Source]
+    read: Callable[[str, Any], list[documents.SearchDoc]],
+    known: dict[str, list[int]],
+    current: dict[str, Source],
 ) -> tuple[Changed, list[str]]:
-    """The sources of `current` whose signature is not the `known` one, read, and the
-    `known` sources that are gone."""
+    """The sources of `current` whose signature is not the `known` one, read with `read`
+    (a `sources.DocumentSource.read_source`), and the `known` sources that are gone."""
     changed: Changed = {}
     for source, (kind, locator, signature) in current.items():
         if known.get(source) != signature:
-            changed[source] = (read_source(target, kind, locator), signature)
+            changed[source] = (read(kind, locator), signature)
     removed = [s for s in known if s not in current]
     return changed, removed

@@ -58,16 +58,19 @@ from vault_app.search import (
     persistence,
     relevance,
     results,
+    sources,
     tokenizer,
 )
 from vault_app.search.columns import Filters as Filters  # what every face passes to search
 
 if TYPE_CHECKING:  # the semantic modules are imported when semantic search is turned on
+    from vault_app.core.neighbours.folder import ForeignFolder
     from vault_app.search.vector_rows import VectorRows
 
 MODES = ("bm25", "semantic", "hybrid")
 Progress = Callable[[int, int], None]
 BoolArray = columns.BoolArray
+VaultType = vault.Vault  # (inside the class, `vault` is the engine's property)
 
 log = logging.getLogger(__name__)
 
@@ -78,11 +81,14 @@ OpenReport = results.OpenReport
 
 
 class SearchEngine:
-    """Search over one vault. Thread-safe: one lock serialises changes and queries."""
+    """Search over one vault, or one neighbour's folder: `target` is a `vault.Vault`, a
+    `core.neighbours.ForeignFolder` or any `sources.DocumentSource` (what the engine
+    reads its documents from, and where it keeps its caches: see `sources`).
+    Thread-safe: one lock serialises changes and queries."""
 
     def __init__(
         self,
-        target: vault.Vault,
+        target: vault.Vault | ForeignFolder | sources.DocumentSource,
         *,
         tokens: tokenizer.Tokenizer | None = None,
         semantic: VectorRows | None = None,
@@ -91,7 +97,7 @@ class SearchEngine:
         candidates: int = 100,
         min_cosine: float = 0.32,
     ) -> None:
-        self.vault = target
+        self.source = sources.source_of(target)
         self.min_cosine = min_cosine  # the raw cosine a hit needs without a query term
         self.floor = relevance.Floor(min_cosine)  # what a hit with a query term needs
         self.tokens = tokens or tokenizer.Tokenizer()
@@ -99,16 +105,29 @@ class SearchEngine:
         self.semantic_notice = semantic_notice
         self.bm25_weight = bm25_weight
         self.candidates = candidates
-        self.folder = target.paths.state_dir / "cache" / "search"
+        self.folder = self.source.index_dir  # None: the index is kept in memory only
         self.bm25 = bm25.BM25Index()
         self.columns = columns.DocumentColumns()
-        self.state = persistence.IndexState(persistence.LazyDocs(target.root, self.columns))
+        self.state = persistence.IndexState(persistence.LazyDocs(self.source.root, self.columns))
         self._lock = threading.RLock()
         self._slot_cache: tuple[int, npt.NDArray[np.int64]] | None = None
         self._masks: dict[Any, tuple[BoolArray, npt.NDArray[np.int8]]] = {}
         self._allowed: dict[Any, BoolArray] = {}
         # why the index lives in memory only (its folder cannot be written), if it does
         self.save_notice: str | None = None
+
+    @property
+    def vault(self) -> VaultType:
+        """The PARA vault searched (what only a vault has: marking facts accessed,
+        re-indexing one entity or daily note); `errors.VaultError` over a neighbour's
+        folder, whose changes `refresh()` catches up with."""
+        found = self.source.vault
+        if found is None:
+            raise errors.VaultError(
+                f"{self.source.root} is a neighbour's memory folder, not a PARA vault: "
+                "it has no facts to mark accessed or entities to re-index"
+            )
+        return found
 
     def cache_notice(self) -> str | None:
         """Why a cache under `.vault/cache/` is kept in memory only (a read-only vault, a
@@ -164,7 +183,7 @@ class SearchEngine:
     ) -> OpenReport:
         """Load the persisted index if it is ours, then catch up with the files.
 
-        `semantic`, when given, loads the semantic side (`_semantic_component`): it runs
+        `semantic`, when given, loads the semantic side (`sources.semantic_component`): it runs
         on a helper thread while the index is read, as does the listing of the vault that
         the catch-up compares with; both mostly wait on the kernel or run outside the
         interpreter (model files, inference session), which a reopen then hides.
@@ -174,7 +193,7 @@ class SearchEngine:
             self._lock,
             concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="vault-app-open") as aid,
         ):
-            sources = aid.submit(catch_up.current_sources, self.vault)
+            listed = aid.submit(self.source.current_sources)
             component = aid.submit(semantic) if semantic is not None else None
             loaded, notice = self._load()
             vectors = None
@@ -183,11 +202,11 @@ class SearchEngine:
             if loaded and vectors is not None:
                 self.semantic = vectors
                 self._fill_vectors(vectors, progress)
-            report = self._catch_up(progress, sources.result())
-            del sources  # its paths cached strings amid the build: they would pin its memory
+            report = self._catch_up(progress, listed.result())
+            del listed  # its paths cached strings amid the build: they would pin its memory
             if report[0] or report[1] or not loaded:
                 self._save_if_possible()
-            if not loaded and self.save_notice is None:
+            if not loaded and self.save_notice is None and self.folder is not None:
                 self._reload()
             if not loaded and vectors is not None:
                 # a first build fills the vectors once BM25 is built and saved and the
@@ -213,7 +232,7 @@ class SearchEngine:
         files go meanwhile, the vault is indexed again."""
         self.columns = columns.DocumentColumns()
         self.bm25 = bm25.BM25Index()
-        self.state = persistence.IndexState(persistence.LazyDocs(self.vault.root, self.columns))
+        self.state = persistence.IndexState(persistence.LazyDocs(self.source.root, self.columns))
         self._slot_cache = None
         self._masks.clear()
         self._allowed.clear()
@@ -239,13 +258,13 @@ class SearchEngine:
         notice (why semantic search is unavailable, or a note on the model), as
         `semantic_notice` then says too.
         """
-        settings = self.vault.config.search
+        settings = self.source.settings
         if not settings.semantic:
             self.semantic_notice = (
                 "semantic search is off ([search] semantic = false in .vault/config.toml)"
             )
             return self.semantic_notice
-        component, notice = _semantic_component(self.vault, model or settings.model)
+        component, notice = sources.semantic_component(self.source, model or settings.model)
         if component is None:
             self.semantic_notice = notice
             return notice
@@ -273,12 +292,14 @@ class SearchEngine:
         """Re-index the sources whose signature changed since the index was saved (and
         drop the removed ones); `current` is `catch_up.current_sources()` if listed."""
         if current is None:
-            current = catch_up.current_sources(self.vault)
+            current = self.source.current_sources()
         # The documents made here live as long as the engine: as in `_load`, without the
         # collector (re-indexing 2,000 entities set off full collections of 85-90 ms, each
         # holding the interpreter while the window waited).
         with memory.paused(freeze=True):
-            changed, removed = catch_up.changes(self.vault, self.state.signatures, current)
+            changed, removed = catch_up.changes(
+                self.source.read_source, self.state.signatures, current
+            )
             if changed or removed:
                 self._apply(changed, removed, progress)
         return len(changed), len(removed)
@@ -343,16 +364,22 @@ class SearchEngine:
 
     def save(self) -> None:
         """Persist the index (plain files; safe to delete: it is rebuilt on open); see
-        `persistence` for the files."""
+        `persistence` for the files. An index kept in memory (a neighbour's folder) is not
+        saved."""
+        if self.folder is None:
+            return
         with self._lock:
             persistence.save_index(
-                self.folder, self.vault.root, self._header(), self.state, self.columns, self.bm25
+                self.folder, self.source.root, self._header(), self.state, self.columns, self.bm25
             )
 
     def _save_if_possible(self) -> None:
         """`save`, or, when the cache folder cannot be written (a read-only vault, a full
         disk) or a name is not UTF-8, keep the index in memory and say so in
-        `save_notice`: reading a vault never needs writing to it."""
+        `save_notice`: reading a vault never needs writing to it. A source kept in
+        memory by design (a neighbour's folder) is not saved, and says nothing."""
+        if self.folder is None:
+            return
         try:
             self.save()
         except OSError as exc:
@@ -380,7 +407,9 @@ class SearchEngine:
         # the interpreter long enough to freeze the window), then they are frozen out of
         # its reach
         with memory.paused(freeze=True):
-            loaded, notice = persistence.load_index(self.folder, self.vault.root, self._header())
+            if self.folder is None:
+                return False, None
+            loaded, notice = persistence.load_index(self.folder, self.source.root, self._header())
             if loaded is None:
                 return False, notice
             self.state, self.columns, self.bm25 = loaded
@@ -413,7 +442,7 @@ class SearchEngine:
         if cached is None:
             if len(self._masks) > 32:
                 self._masks.clear()
-            tiers = self.columns.tiers(self.vault.config.decay, now.timestamp())
+            tiers = self.columns.tiers(self.source.decay, now.timestamp())
             cached = self._masks[key] = (self.columns.mask(filters, tiers), tiers)
         return cached
 
@@ -455,7 +484,7 @@ class SearchEngine:
             notice = self.semantic_notice or "semantic search is not available"
             notice += "; showing BM25 results"
             mode = "bm25"
-        now = self.vault.now()
+        now = self.source.now()
         if mode != "bm25" and (rows_now := self.semantic) is not None:
             rows_now.prepare(query)  # encoded before the lock; scored with the others
         with self._lock:
@@ -576,7 +605,7 @@ class SearchEngine:
     ) -> Hit:
         doc = self.state.docs[key]
         tier = None
-        if doc.kind == documents.FACT and doc.status == "active":
+        if doc.kind == documents.FACT and doc.status == "active" and doc.fact_id is not None:
             tier = columns.TIER_NAMES[int(tiers[self.columns.row[key]])]
         return Hit(
             key=key,
@@ -596,6 +625,7 @@ class SearchEngine:
             agent=doc.agent,
             source=doc.source_ref,
             date=doc.date,
+            origin=None if doc.fact_id is not None else sources.origin_of(doc),
         )
 
     def document(self, key: str) -> documents.SearchDoc | None:
@@ -605,7 +635,7 @@ class SearchEngine:
         """Documents passing `filters` with no query: facts hot first then by
         accessCount, other documents newest first."""
         with self._lock:
-            rows, tiers = self._row_mask(filters, self.vault.now())
+            rows, tiers = self._row_mask(filters, self.source.now())
             chosen = np.flatnonzero(rows)
             if chosen.size == 0:
                 return []
@@ -620,21 +650,24 @@ class SearchEngine:
 
 
 def open_engine(
-    target: vault.Vault,
+    target: vault.Vault | ForeignFolder | sources.DocumentSource,
     *,
     semantic: bool = True,
     model: str | None = None,
     progress: Progress | None = None,
 ) -> tuple[SearchEngine, OpenReport]:
-    """A ready engine for `target`: semantic search too when asked for and available.
+    """A ready engine for `target` (a vault, a neighbour's `ForeignFolder` or a
+    `sources.DocumentSource`): semantic search too when asked for and available.
 
     Settings come from the vault's `[search]` table (semantic on/off, model, hybrid
-    weight); `model` overrides the configured model.
+    weight; a neighbour's folder has the defaults); `model` overrides the configured
+    model.
 
     Without torch, sentence-transformers or the model, the engine runs on BM25 and says
     why (`SearchEngine.semantic_notice`), never failing.
     """
-    settings = target.config.search
+    source = sources.source_of(target)
+    settings = source.settings
     notice = None
     load: Callable[[], tuple[VectorRows | None, str | None]] | None = None
     if not settings.semantic:
@@ -644,44 +677,15 @@ def open_engine(
 
         # the matrix's memory is touched ahead (on the helper thread) when an index is
         # cached, to be filled at once; a first build fills it only after its own peak
-        cached = (target.paths.state_dir / "cache" / "search" / "docs.jsonl").is_file()
+        cached = sources.has_saved_index(source)
 
         def load() -> tuple[VectorRows | None, str | None]:
-            return _semantic_component(target, wanted, touch=cached)
+            return sources.semantic_component(source, wanted, touch=cached)
 
     search = SearchEngine(
-        target,
+        source,
         semantic_notice=notice,
         bm25_weight=settings.bm25_weight,
         min_cosine=settings.min_cosine,
     )
     return search, search.open(progress, semantic=load)
-
-
-def _semantic_component(
-    target: vault.Vault, model: str | None, *, touch: bool = True
-) -> tuple[VectorRows | None, str | None]:
-    """The semantic side for `target`, or None and the reason it is not available;
-    `touch`: fault the matrix's memory in now (`VectorRows.preload`)."""
-    from vault_app.search import embedding_cache, embedding_model, semantic, vector_rows
-
-    available, reason = semantic.semantic_available(model)
-    if not available:
-        return None, f"semantic search is not available: {reason}"
-    notices: list[str] = []
-    try:
-        encoder = semantic.load_encoder(model, notice=notices.append)
-    except embedding_model.SemanticUnavailable as exc:
-        return None, f"semantic search is not available: {exc}"
-    except OSError as exc:  # the model cache cannot be written (a read-only home, a full disk)
-        where = f"{exc.filename}: " if exc.filename else ""
-        return None, f"semantic search is not available: {where}{exc.strerror or exc}"
-    cache = embedding_cache.EmbeddingCache(
-        target.paths.state_dir / "cache" / "embeddings", root=target.root
-    )
-    component = vector_rows.VectorRows(encoder, cache)
-    try:
-        component.preload(touch=touch)
-    except errors.SymlinkError as exc:  # the cache's folders are checked first
-        return None, f"semantic search is not available: {exc}"
-    return component, "; ".join(notices) or None

@@ -30,9 +30,12 @@ class Hit:
     agent: str | None = None
     source: str | None = None
     date: dt.date | None = None
+    # where a neighbour's entry is (format, structure, agent, file, index, target / tier /
+    # key / date: `sources`); None for a vault's documents, whose key and path say it
+    origin: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "kind": self.kind,
             "scope": self.scope,
             "entity": self.entity,
@@ -49,6 +52,9 @@ class Hit:
             "date": self.date.isoformat() if self.date else None,
             "path": str(self.path),
         }
+        if self.origin is not None:
+            data["origin"] = self.origin
+        return data
 
 
 @dataclass

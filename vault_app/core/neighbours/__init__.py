@@ -13,7 +13,9 @@ that keep none) lives in the user's state folder, keyed by the folder's path (`f
     hermes      memories/MEMORY.md and USER.md: § notes, budgets, drift `.bak.<ts>`
     picoclaw    memory/profile.json, memory/YYYYMM/YYYYMMDD.md, memory/MEMORY.md
     microclaw   groups/AGENTS.md, groups/<chat>/<persona>/MEMORY.md tiers, daily logs
-    importing   `vault-app import`: a neighbour's memory copied into a PARA vault, a report
+    entries     every entry of a folder, listed once: what search indexes, what import files
+    importing   `vault-app import`: a neighbour's memory copied into a PARA vault (atomic
+                entries as facts), a report
 
 The formats' rules come from the owners' code (Hermes `tools/memory_tool.py`, PicoClaw
 `pkg/agent/memory.go` and seed 004, MicroClaw `src/memory.rs` and

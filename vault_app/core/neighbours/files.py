@@ -12,11 +12,14 @@ folder in the user's state folder, keyed by the folder's resolved path:
         locks/<sha1>.lock   cross-process locks for formats that have none of their own
 
 (`platformdirs.user_state_dir`: `~/.local/state/vault-app` on Linux, honouring
-`XDG_STATE_HOME`.) Every write is atomic the way `core.storage` does it, with the same
-`safe_fs` steps: a temp file in the target's folder, fsynced, `os.replace`d over the
-target (which keeps its permission bits), the folder fsynced; no write through a symlink
-(the target, or a folder on the way from the root, is checked first); appends are one
-`O_APPEND` write. A write that would not change the bytes writes nothing.
+`XDG_STATE_HOME`.) Caches that can be rebuilt from the folder (search's embeddings) go
+to the user's cache folder the same way (`cache_dir`).
+
+Every write is atomic the way `core.storage` does it, with the same `safe_fs` steps: a
+temp file in the target's folder, fsynced, `os.replace`d over the target (which keeps
+its permission bits), the folder fsynced; no write through a symlink (the target, or a
+folder on the way from the root, is checked first); appends are one `O_APPEND` write. A
+write that would not change the bytes writes nothing.
 """
 
 from __future__ import annotations
@@ -54,11 +57,21 @@ except ImportError:
     msvcrt = None  # type: ignore[assignment]
 
 
+def _keyed(root: Path) -> str:
+    key = hashlib.sha256(os.fsencode(str(root))).hexdigest()[:16]
+    return f"{root.name or 'root'}-{key}"
+
+
 def state_dir(root: Path) -> Path:
     """Where vault-app keeps its state about the foreign folder `root` (resolved)."""
-    key = hashlib.sha256(os.fsencode(str(root))).hexdigest()[:16]
-    base = Path(platformdirs.user_state_dir(config.APP_NAME))
-    return base / "neighbours" / f"{root.name or 'root'}-{key}"
+    return Path(platformdirs.user_state_dir(config.APP_NAME)) / "neighbours" / _keyed(root)
+
+
+def cache_dir(root: Path) -> Path:
+    """Where vault-app keeps caches about the foreign folder `root` (resolved): what can
+    be rebuilt from the folder at any time (search's embeddings), in the user's cache
+    folder (`~/.cache/vault-app/neighbours/<name>-<sha256(path)[:16]>/` on Linux)."""
+    return Path(platformdirs.user_cache_dir(config.APP_NAME)) / "neighbours" / _keyed(root)
 
 
 class Files:

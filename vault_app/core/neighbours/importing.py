@@ -2,7 +2,8 @@
 what went where. The source folder is only read.
 
 Each structure goes to its twin in the vault, in the vault's layout (issue 17), kept
-whole (documents, not re-cut into facts, so that nothing is lost or reinterpreted):
+whole (so that nothing is lost or reinterpreted, and the agent keeps its notes, tiers
+and profile with their budgets):
 
 ==================================  ==============================================
 source                              in the vault
@@ -22,46 +23,71 @@ MicroClaw groups/AGENTS.md          global/AGENTS.md when the vault's is still t
                                     stub; else appended under a heading naming it
 ==================================  ==============================================
 
+Then every atomic entry (`entries`: a Hermes § entry, a tier's entry, a profile.json
+key) also becomes a fact of the agent's workspace, so that the vault's search, decay
+and review see it:
+
+=================================  ====================================  ==========
+entry                              entity                                category
+=================================  ====================================  ==========
+Hermes MEMORY.md § entry           agent:hermes:resources/memory         context
+Hermes USER.md § entry             agent:hermes:areas/profile            context
+PicoClaw profile.json key          agent:picoclaw:areas/profile          context
+tier 1 entry (MicroClaw persona,   agent:<id>:resources/memory           context
+a tiered PicoClaw MEMORY.md)
+tier 2 or 3 entry                  agent:<id>:resources/memory           status
+=================================  ====================================  ==========
+
+A fact's `agentId` is the agent's, its time the file's modification time (never later
+than now), its `source` names the format and the entry (`hermes memories/MEMORY.md §
+entry 3`) and `metadata.extractedFrom` says the same as JSON (format, folder, file,
+structure, index, and the target, tier or key). Long-form text (daily notes, principles,
+SOUL.md, a free-form MEMORY.md) stays documents and daily notes, as above.
+
 An agent folder is created when missing. A file already in the vault is never
 overwritten: the same bytes are reported `already there`, other bytes `skipped` (the
 source keeps them; the report says where). A daily entry already present with the same
-text is not appended again, so importing twice adds nothing.
+text is not appended again, and a fact whose text the entity already holds is not added
+again, so importing twice adds nothing.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vault_app.core import agent_memory, documents, errors, layout, profile
-from vault_app.core.neighbours import detect, folder, hermes, microclaw, picoclaw
+from vault_app.core.neighbours import detect, entries, folder, hermes, microclaw, picoclaw
 
 if TYPE_CHECKING:
     from vault_app.core.vault import Vault
-
-_TITLE = re.compile(r"\A# (\d{4}-\d{2}-\d{2})\r?\n(\r?\n)?")
 
 
 @dataclass(frozen=True)
 class Moved:
     """One thing imported (or not): from where, to where, what happened."""
 
-    source: str  # relative to the source folder
+    source: str  # relative to the source folder (a fact's: the entry's place in it)
     target: str  # relative to the vault
-    kind: str  # notes, tiers, profile, daily, document, principles
+    kind: str  # notes, tiers, profile, daily, document, principles, fact
     outcome: str  # imported, already there, skipped: <why>
+    entity: str | None = None  # a fact's entity address
+    fact_id: str | None = None  # the fact made (or found already there)
+    entry: str | None = None  # the entry's key (`entries.Entry.key`)
 
     def as_json(self) -> dict[str, str]:
-        return {
+        data = {
             "source": self.source,
             "target": self.target,
             "kind": self.kind,
             "outcome": self.outcome,
         }
+        extra = {"entity": self.entity, "factId": self.fact_id, "entry": self.entry}
+        data.update({k: v for k, v in extra.items() if v is not None})
+        return data
 
 
 @dataclass
@@ -82,6 +108,7 @@ class Report:
             "imported": self.count("imported"),
             "alreadyThere": self.count("already there"),
             "skipped": self.count("skipped"),
+            "facts": sum(1 for m in self.moved if m.kind == "fact"),
             "moved": [m.as_json() for m in self.moved],
         }
 
@@ -161,13 +188,7 @@ def _picoclaw(im: _Importer, ws: picoclaw.PicoClawWorkspace) -> None:
         )
     for day in ws.daily_dates(None):
         note = ws.daily_note(None, day)
-        im.daily(note.path, day, _untitled(note.text or "", day), agent)
-
-
-def _untitled(text: str, day: dt.date) -> str:
-    """A PicoClaw note without its `# YYYY-MM-DD` title (the vault's note has its own)."""
-    m = _TITLE.match(text)
-    return text[m.end() :] if m and m.group(1) == day.isoformat() else text
+        im.daily(note.path, day, entries.untitled(note.text or "", day), agent)
 
 
 def _microclaw(im: _Importer, rt: microclaw.MicroClawRuntime) -> None:
@@ -221,8 +242,77 @@ def _principles(im: _Importer, rt: microclaw.MicroClawRuntime) -> None:
     im.report.moved.append(Moved(source, where, "principles", "imported"))
 
 
+MEMORY_ENTITY = "resources/memory"
+PROFILE_ENTITY = "areas/profile"
+
+
+def fact_entity(entry: entries.Entry) -> str:
+    """The entity path (in the agent's workspace) an atomic entry's fact goes to."""
+    if entry.structure == entries.PROFILE or (
+        entry.structure == entries.NOTES and entry.part == "user"
+    ):
+        return PROFILE_ENTITY
+    return MEMORY_ENTITY
+
+
+def fact_category(entry: entries.Entry) -> str:
+    """Tier 2 and 3 (mid and short term) are what is under way: `status`."""
+    if entry.structure == entries.TIERS and entry.part in ("2", "3"):
+        return "status"
+    return "context"
+
+
+def vault_agent(agent: str) -> str:
+    """The vault's agent id of a neighbour's agent."""
+    return microclaw_agent_id(agent) if "/" in agent else agent
+
+
+def _facts(im: _Importer) -> None:
+    """Every atomic entry of the source as a fact (see the module's second table)."""
+    known: dict[str, dict[str, str]] = {}  # entity -> text -> fact id
+    for entry in entries.entries(im.source):
+        if not entry.atomic or entry.agent is None:
+            continue
+        agent = im.agent(vault_agent(entry.agent))
+        address = f"agent:{agent}:{fact_entity(entry)}"
+        if address not in known:
+            try:
+                held = im.vault.entity(address).facts
+            except errors.NotFoundError:
+                held = []
+            known[address] = {f.fact: f.id for f in held}
+        fact_id = known[address].get(entry.text)
+        if fact_id is not None:
+            outcome = "already there"
+        else:
+            now = im.vault.now()
+            at = min(entry.modified, now) if entry.modified is not None else None
+            origin = {
+                **entry.origin(im.source.format),
+                "entry": entry.key,
+                "folder": str(im.source.root),
+            }
+            fact = im.vault.add_fact(
+                address,
+                entry.text,
+                fact_category(entry),
+                source=f"{im.source.format} {entry.where}",
+                agent_id=agent,
+                metadata={"extractedFrom": origin},
+                create=True,
+                at=at,
+            )
+            fact_id = known[address][entry.text] = fact.id
+            outcome = "imported"
+        where = im.vault.paths.entity_dir(layout.EntityRef.parse(address))
+        target = im.vault.paths.relative(im.vault.paths.facts_file(where) or where)
+        im.report.moved.append(
+            Moved(entry.where, target, "fact", outcome, address, fact_id, entry.key)
+        )
+
+
 def import_folder(source: folder.ForeignFolder, vault: Vault) -> Report:
-    """Copy `source`'s memory into `vault` (see the module's table); the report."""
+    """Copy `source`'s memory into `vault` (see the module's tables); the report."""
     if vault.acting_agent() is not None:
         raise errors.AccessDeniedError("an import is a person's act: agents may not run it")
     im = _Importer(source, vault)
@@ -234,13 +324,15 @@ def import_folder(source: folder.ForeignFolder, vault: Vault) -> Report:
         _microclaw(im, source)
     else:  # pragma: no cover - every adapter is listed above
         raise errors.VaultError(f"no import for {detect.NAMES.get(source.format, source.format)}")
+    _facts(im)
     return im.report
 
 
 def lines(report: Report) -> Iterator[str]:
     """The report for people: one line per thing, then the totals."""
     for m in report.moved:
-        yield f"{m.outcome:<14.14} {m.kind:<10} {m.source} -> {m.target}" + (
+        target = f"{m.entity} {m.fact_id}" if m.fact_id else m.target
+        yield f"{m.outcome:<14.14} {m.kind:<10} {m.source} -> {target}" + (
             f"  ({m.outcome[9:]})" if m.outcome.startswith("skipped: ") else ""
         )
     yield (
