@@ -60,7 +60,7 @@ def main() -> int:
         for name, (where, page) in SHOTS.items():
             folder = home / where
             shutil.copytree(FIXTURES / name, folder)
-            window = app_module.window_for(folder, store)  # live sync on, as in use
+            window = app_module.window_for(folder, store, search=False)  # live sync on
             window.resize(1440, 900)
             window.show()
             window.start()

@@ -12,7 +12,7 @@ import pytest
 from PySide6 import QtCore, QtWidgets
 from pytestqt.qtbot import QtBot
 
-from vault_app.core import errors, notes, vault
+from vault_app.core import errors, neighbours, notes, vault
 from vault_app.core.neighbours import files
 from vault_app.ui import (
     app,
@@ -44,7 +44,7 @@ def opened(
     windows: list[QtWidgets.QMainWindow] = []
 
     def open_(name: str) -> neighbour_window.NeighbourWindow:
-        window = app.window_for(copy(name, tmp_path), store, live=False)
+        window = app.window_for(copy(name, tmp_path), store, search=False, live=False)
         assert isinstance(window, neighbour_window.NeighbourWindow)
         qtbot.addWidget(window)
         window.show()
@@ -103,7 +103,7 @@ def test_each_format_opens_in_a_window_of_its_own(
     # what only a PARA vault has is not offered at all
     names = {a.objectName() for a in window.findChildren(QtCore.QObject) if a.objectName()}
     assert not names & {"dashboard", "review", "synthesize", "add_fact", "activity", "search"}
-    assert window.findChild(QtWidgets.QDockWidget) is None  # no search engine: no dock
+    assert window.findChild(QtWidgets.QDockWidget) is None  # not given search: no dock
     for top in window.menuBar().actions():  # distinct mnemonics, as in the main window
         letters = [
             a.text().replace("&&", "").split("&", 1)[1][0].lower()
@@ -243,3 +243,48 @@ def test_notes_block_over_budget_uses_the_folder_limits(qtbot: QtBot, opened: ob
     assert block.limit() == 2200
     used = notes.usage(block.entries())
     assert block.meter.format().startswith(f"{round(used * 100 / 2200)}% — {used:,}/2,200")
+
+
+@pytest.mark.parametrize(
+    ("name", "query", "page", "day"),
+    [
+        ("hermes", "fedora", ("notes", "hermes"), None),
+        ("hermes", "timezone", ("user", "hermes"), None),
+        ("picoclaw", "porto train", ("daily", "picoclaw"), "2026-11-23"),
+        ("microclaw", "vegetarian", ("tiers", PERSONA), None),
+    ],
+)
+def test_the_search_dock_finds_an_entry_and_opens_its_page(
+    qtbot: QtBot,
+    store: QtCore.QSettings,
+    tmp_path: Path,
+    name: str,
+    query: str,
+    page: tuple[str, str],
+    day: str | None,
+) -> None:
+    folder = neighbours.open_folder(copy(name, tmp_path), actor="gui")
+    assert folder is not None
+    window = neighbour_window.NeighbourWindow(folder, store, live=False, search=True)
+    qtbot.addWidget(window)
+    window.show()
+    window.start()
+    search = window.search
+    assert search is not None and window.search_dock is not None
+    assert "search" in window.commands
+    window.commands["search"].trigger()
+    assert window.search_dock.isVisible()
+    qtbot.waitUntil(lambda: search.engine is not None, timeout=30_000)
+    search.query_edit.setText(query)
+    with qtbot.waitSignal(search.searched, timeout=WAIT):
+        search.run_query()
+    assert search.results.count() >= 1
+    first = search.results.item(0)
+    assert first.text().startswith(f"[{page[0] if page[0] != 'user' else 'notes'}]")
+    search.results.itemActivated.emit(first)
+    assert window.current_key() == page
+    shown = loaded(qtbot, window.current_page())
+    if day is not None:
+        assert isinstance(shown, neighbour_daily.NeighbourDaily)
+        qtbot.waitUntil(lambda: shown.note is not None and str(shown.note.date) == day)
+    window.session.wait()

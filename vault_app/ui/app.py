@@ -85,7 +85,10 @@ def window_for(
     format; anything else is a PARA vault (an empty folder becomes one, as always)."""
     folder = neighbours.open_folder(path, actor="gui")
     if folder is not None:
-        return neighbour_window.NeighbourWindow(folder, store, live=live)
+        # its search engine over the folder's entries (`search.sources`), when searching
+        return neighbour_window.NeighbourWindow(
+            folder, store, live=live, search=search, semantic=search
+        )
     target = vault.Vault(path, actor="gui")
     return MainWindow(target, store, search=search, live=live, heartbeat=heartbeat)
 

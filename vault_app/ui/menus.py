@@ -478,6 +478,16 @@ def add_neighbour_commands(window: NeighbourWindow) -> Commands:
     c.separator("File")
     c.add("quit", "&Quit", w.close, "Ctrl+Q", "Close the window", "File")
     c.add("save_page", "&Save", w.save_page, "Ctrl+S", "Save the page shown", "Edit")
+    if w.search_dock is not None:  # only when the window was given a search engine
+        c.add(
+            "search",
+            "&Search…",
+            w.show_search,
+            "Ctrl+Shift+F",
+            "Search the folder's entries",
+            "Go",
+        )
+        c.add_action("toggle_search", w.search_dock.toggleViewAction(), "View")
     c.add("focus_sidebar", "Foc&us the sidebar", w.sidebar.setFocus, "Ctrl+1", "", "Go")
     group = QtGui.QActionGroup(w)
     current = settings.AppSettings.load(w.store).theme

@@ -12,14 +12,16 @@ table) and the neighbours' daily-note reader. Every read and write goes through 
 folder's `ForeignFolder` adapter, on the session's workers.
 
 What only a PARA vault has — facts, the decay dashboard, synthesis, the review queue, the
-heartbeat, links — is not in this window's menus or pages at all. Search is offered
-when a search engine for the folder exists (see `neighbour_search`). Live sync
+heartbeat, links — is not in this window's menus or pages at all. With `search` (the
+composition root's choice), the search dock (`neighbour_search`) searches the folder's
+entries and a hit opens its page; without it there is no dock. Live sync
 (`neighbour_live.FolderLiveSync`) follows the agent's own writes: the page shown reloads,
 or shows its conflict bar when it holds unsaved edits.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 from pathlib import Path
 from typing import Any
@@ -31,8 +33,10 @@ from vault_app.ui import (
     conflicts,
     dialogs,
     menus,
+    neighbour_daily,
     neighbour_live,
     neighbour_pages,
+    neighbour_search,
     recent_vaults,
     session,
     window_vaults,
@@ -53,6 +57,8 @@ class NeighbourWindow(QtWidgets.QMainWindow):
         store: QtCore.QSettings,
         *,
         live: bool = True,
+        search: bool = False,
+        semantic: bool = False,
     ) -> None:
         super().__init__()
         self.folder = folder
@@ -67,11 +73,17 @@ class NeighbourWindow(QtWidgets.QMainWindow):
         self._discard_ok = False
         self.live = neighbour_live.FolderLiveSync(self.session, self) if live else None
         self._build()
+        self.search: neighbour_search.NeighbourSearch | None = None
+        self.search_dock: QtWidgets.QDockWidget | None = None
+        if search:
+            self._build_search_dock(semantic)
         self.commands = menus.add_neighbour_commands(self)
         self.session.error.connect(self.message_bar.show_message)
         if self.live is not None:
             self.live.status.connect(self._on_live_status)
             self.live.agentsChanged.connect(self.list_agents)
+            if self.search is not None:
+                self.live.applied.connect(lambda _batch: self._refresh_search())
         recent_vaults.remember(store, folder.root)
 
     # -- construction ---------------------------------------------------------------------
@@ -140,11 +152,23 @@ class NeighbourWindow(QtWidgets.QMainWindow):
         self.statusBar().addWidget(self.path_label, 1)
         self.statusBar().addPermanentWidget(self.live_label)
 
+    def _build_search_dock(self, semantic: bool) -> None:
+        self.search = neighbour_search.NeighbourSearch(self.session, semantic=semantic)
+        self.search.openOrigin.connect(self.open_origin)
+        dock = self.search_dock = QtWidgets.QDockWidget("Search", self)
+        dock.setObjectName("searchDock")
+        dock.setWidget(self.search)
+        self.addDockWidget(QtCore.Qt.DockWidgetArea.RightDockWidgetArea, dock)
+        dock.hide()
+
     # -- loading ----------------------------------------------------------------------------
 
     def start(self) -> None:
-        """List the folder's agents (off the GUI thread), then start live sync."""
+        """List the folder's agents (off the GUI thread), open the search index, then
+        start live sync."""
         self.list_agents()
+        if self.search is not None:
+            self.search.open()
         if self.live is not None:
             self.live.start()
             self.live_label.setText("Live sync: starting")
@@ -272,6 +296,35 @@ class NeighbourWindow(QtWidgets.QMainWindow):
         reload = getattr(page, "reload", None)
         if callable(reload) and not (callable(dirty) and dirty()):
             reload()
+
+    def show_search(self) -> None:
+        if self.search_dock is not None and self.search is not None:
+            self.search_dock.show()
+            self.search_dock.raise_()
+            self.search.focus_query()
+
+    def _refresh_search(self) -> None:
+        if self.search is not None:
+            self.search.refresh()
+
+    def open_origin(self, origin: dict[str, Any]) -> QtWidgets.QWidget | None:
+        """The page of a search hit's entry (`origin`: structure, agent, target, date)."""
+        structure, agent = origin.get("structure"), origin.get("agent")
+        if structure == "notes":
+            structure = "notes" if origin.get("target") == "memory" else "user"
+        if structure == "principles":
+            agent = None
+        elif agent not in self.agents:  # a chat's shared log: its first persona's page
+            chat = f"{origin.get('chat') or agent}/"
+            agent = next((a for a in self.agents if a.startswith(chat)), None)
+        if structure is None or self._find((structure, agent)) is None:
+            self.statusBar().showMessage(f"{origin.get('where', '')}: not a page here", 10_000)
+            return None
+        page = self.open_page(structure, agent)
+        day = origin.get("date")
+        if isinstance(page, neighbour_daily.NeighbourDaily) and day:
+            page.show_day(dt.date.fromisoformat(day))
+        return page
 
     def switch_vault(self, path: Path) -> QtWidgets.QMainWindow | None:
         return window_vaults.switch_vault(self, path)
