@@ -16,7 +16,7 @@ import pytest
 from PySide6 import QtCore
 from pytestqt.qtbot import QtBot
 
-from vault_app.core import notes
+from vault_app.core import neighbours, notes
 from vault_app.ui import app, memory_blocks, neighbour_daily, neighbour_window, tiers_editor
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "neighbours"
@@ -141,3 +141,27 @@ def test_microclaw_tier_written_by_the_agent_reaches_the_editor(
     agent(window.folder.root, "tier", agent=persona, tier=3, text="Back from holiday.")
     qtbot.waitUntil(lambda: editor.editors[3].toPlainText() == "Back from holiday.", timeout=WAIT)
     assert "Planning the Porto trip" in editor.editors[2].toPlainText()
+
+
+def test_the_search_dock_finds_what_the_agent_just_wrote(
+    qtbot: QtBot, store: QtCore.QSettings, tmp_path: Path
+) -> None:
+    root = Path(shutil.copytree(FIXTURES / "hermes", tmp_path / "hermes"))
+    folder = neighbours.open_folder(root, actor="gui")
+    assert folder is not None
+    window = neighbour_window.NeighbourWindow(folder, store, search=True)
+    qtbot.addWidget(window)
+    window.show()
+    window.start()
+    search = window.search
+    assert search is not None
+    qtbot.waitUntil(lambda: window.live_label.text() == "Live sync: watching", timeout=WAIT)
+    qtbot.waitUntil(lambda: search.engine is not None, timeout=30_000)
+    search.query_edit.setText("kayak")
+    with qtbot.waitSignal(search.searched, timeout=WAIT):
+        search.run_query()
+    assert search.results.count() == 0
+    agent(root, "notes_add", target="memory", text="Keeps the kayak in the garage.")
+    qtbot.waitUntil(lambda: search.results.count() == 1, timeout=WAIT)  # refreshed, run again
+    assert "kayak" in search.results.item(0).text()
+    window.close()

@@ -299,6 +299,8 @@ class NeighbourWindow(QtWidgets.QMainWindow):
 
     def show_search(self) -> None:
         if self.search_dock is not None and self.search is not None:
+            if self.search_dock.isHidden():  # room for a hit's text and where it is
+                self.resizeDocks([self.search_dock], [420], QtCore.Qt.Orientation.Horizontal)
             self.search_dock.show()
             self.search_dock.raise_()
             self.search.focus_query()
