@@ -1,5 +1,10 @@
-"""The composition root of the desktop app: the QApplication, the settings, the vault and
-the first `main_window.MainWindow` (`run`), and the files shipped with the package."""
+"""The composition root of the desktop app: the QApplication, the settings, the folder
+opened and its first window (`run`), and the files shipped with the package.
+
+`window_for` is the one place that decides which window a folder opens in: a PARA vault
+opens in `main_window.MainWindow`; a neighbour's memory folder (a Hermes home, a PicoClaw
+workspace, a MicroClaw runtime: `core.neighbours`) in `neighbour_window.NeighbourWindow`,
+which shows only what that format holds. File › Open goes through it too."""
 
 from __future__ import annotations
 
@@ -10,11 +15,22 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.core import errors, memory, vault
-from vault_app.ui import quit_signals, settings
+from vault_app.core import errors, memory, neighbours, vault
+from vault_app.ui import neighbour_window, quit_signals, session, settings
 from vault_app.ui.main_window import APPLICATION, ORGANIZATION, MainWindow
+from vault_app.ui.neighbour_window import NeighbourWindow
 
-__all__ = ["MainWindow", "app_icon", "open_or_create_demo", "resource", "run", "tune_process"]
+__all__ = [
+    "MainWindow",
+    "NeighbourWindow",
+    "app_icon",
+    "open_or_create_demo",
+    "resource",
+    "run",
+    "tune_process",
+    "window_for",
+]
+AnyWindow = MainWindow | NeighbourWindow
 
 
 def resource(name: str) -> Traversable:
@@ -56,6 +72,27 @@ def tune_process() -> None:
     sys.setswitchinterval(min(sys.getswitchinterval(), 0.001))
 
 
+def window_for(
+    path: Path,
+    store: QtCore.QSettings,
+    *,
+    search: bool = True,
+    heartbeat: bool = False,
+    live: bool = True,
+) -> AnyWindow:
+    """The window for the folder at `path`, by its format (`errors.VaultError`: a folder
+    of no known format, or of two): a neighbour's folder opens as it is, in its owner's
+    format; anything else is a PARA vault (an empty folder becomes one, as always)."""
+    folder = neighbours.open_folder(path, actor="gui")
+    if folder is not None:
+        # its search engine over the folder's entries (`search.sources`), when searching
+        return neighbour_window.NeighbourWindow(
+            folder, store, live=live, search=search, semantic=search
+        )
+    target = vault.Vault(path, actor="gui")
+    return MainWindow(target, store, search=search, live=live, heartbeat=heartbeat)
+
+
 def run(path: Path | None, *, demo: bool = False) -> int:
     tune_process()  # the composition root: once, before anything is loaded
     QtCore.QCoreApplication.setOrganizationName(ORGANIZATION)
@@ -69,19 +106,19 @@ def run(path: Path | None, *, demo: bool = False) -> int:
     app.setWindowIcon(app_icon())
     store = QtCore.QSettings(ORGANIZATION, APPLICATION)
     settings.AppSettings.load(store).apply(None, app)
-    try:
-        target = vault.Vault(open_or_create_demo(path, demo), actor="gui")
+    try:  # a vault runs the heartbeat's schedule if nothing else does
+        window = window_for(open_or_create_demo(path, demo), store, heartbeat=True)
     except errors.VaultError as exc:
         QtWidgets.QMessageBox.critical(None, "vault-app", f"Cannot open the vault:\n{exc}")
         return 1
-    windows: list[MainWindow] = []
+    windows: list[AnyWindow] = []
 
-    def keep(window: MainWindow) -> None:  # a switched-to window must outlive its opener
+    def keep(window: AnyWindow) -> None:  # a switched-to window must outlive its opener
         windows.append(window)
         window.vaultSwitched.connect(keep)
 
-    window = MainWindow(target, store, heartbeat=True)  # runs the schedule if nothing else does
-    settings.AppSettings.load(store).apply(window.session, app)
+    opened = window.session if isinstance(window.session, session.Session) else None
+    settings.AppSettings.load(store).apply(opened, app)
     keep(window)
     window.show()
     QtCore.QTimer.singleShot(0, window.start)

@@ -559,8 +559,9 @@ class MainWindow(QtWidgets.QMainWindow):
 
     # -- vaults and settings ---------------------------------------------------------------
 
-    def switch_vault(self, path: Path) -> MainWindow | None:
-        """A fresh window on the vault at `path` (this one closes); None if refused."""
+    def switch_vault(self, path: Path) -> QtWidgets.QMainWindow | None:
+        """A fresh window on the folder at `path` (this one closes); None if refused: a
+        vault's, or a neighbour's folder's (`app.window_for` decides)."""
         return window_vaults.switch_vault(self, path)
 
     def _update_title(self) -> None:

@@ -9,9 +9,12 @@ write_notes` against the hash read, so that someone else's write meanwhile is ne
 overwritten). The profile is a two-column table, saved whole the same way. A store
 switched off in the config is shown read-only with the key that turns it on.
 
-Reads and writes run on the session's workers; a write announces the file through
-`Session.documentChanged`, and a block reloads when its file changes, unless it holds
-unsaved edits.
+Reads and writes run on the session's workers, through a `memory_store.MemoryStore`: a
+PARA vault's agent, or a neighbour's folder in its owner's format. A write announces the
+file through `documentChanged`, and a block reloads when its file changes; if it holds
+unsaved edits and the file on disk really differs, it shows the conflict bar instead
+(Reload theirs, or Keep mine: write the edits over the new version), so neither side is
+lost.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import agent_memory, errors, notes, profile
-from vault_app.ui import session, themes
+from vault_app.ui import conflicts, memory_store, session, themes
 
 Role = QtGui.QPalette.ColorRole
 
@@ -77,14 +80,44 @@ def _notice_label() -> QtWidgets.QLabel:
     return label
 
 
+def store_of(
+    s: session.Workers, store: memory_store.MemoryStore | None
+) -> memory_store.MemoryStore:
+    """The store given, else the vault's of a PARA session."""
+    if store is not None:
+        return store
+    if not isinstance(s, session.Session):
+        raise TypeError("a memory block on a neighbour's folder needs its store")
+    return memory_store.ParaMemory(s.vault)
+
+
 class BlockPane:
     """What the memory blocks and the tiers editor share: a refused save said under the
-    buttons (and signalled), an edit taking that back, and a reload when the file changes
-    on disk while nothing here is unsaved. The block gives `reason`, `refused`, `_saving`,
-    `_watched()` (its file), `is_dirty`, `reload` and `_update`."""
+    buttons (and signalled), an edit taking that back, a reload when the file changes on
+    disk while nothing here is unsaved, and the conflict bar when something is. The block
+    gives `reason`, `refused`, `_saving`, `_watched()` (its file), `_read()` (its state,
+    on a worker), `_differs(state)` (the disk moved on from what it was read as),
+    `_fresh_base(state)` (take that state as the base, keeping the edits), `is_dirty`,
+    `reload`, `save` and `_update`."""
 
     reason: QtWidgets.QLabel
     _saving: bool
+    session: session.Workers
+    conflict_bar: conflicts.ConflictBar
+
+    def _make_conflict_bar(self) -> conflicts.ConflictBar:
+        bar = conflicts.ConflictBar()
+        bar.merge_button.hide()  # a block is merged by hand: both versions are short
+        bar.reload_button.setToolTip("Show the version on disk here; your edits are dropped")
+        bar.keep_button.setText("&Keep mine")
+        bar.keep_button.setToolTip(
+            "Write your version over the one on disk (it is kept in the backups)"
+        )
+        bar.reloadTheirs.connect(self._reload_theirs)
+        bar.keepMine.connect(self._keep_mine)
+        self.conflict_bar = bar
+        self._theirs: Any = None
+        return bar
 
     def _refuse(self, exc: BaseException) -> None:
         reason = str(exc) if isinstance(exc, errors.VaultError) else session.describe(exc)[1]
@@ -99,8 +132,33 @@ class BlockPane:
 
     def _on_document_changed(self, path: str) -> None:
         mine = self._watched() is not None and Path(path) == self._watched()
-        if mine and not self._saving and not self.is_dirty():
+        if not mine or self._saving:
+            return
+        if not self.is_dirty():
             self.reload()
+            return
+        self.session.run(self._read, self._check_theirs, lambda _exc: None)
+
+    def _check_theirs(self, state: Any) -> None:
+        """The file changed while edits are unsaved: the bar, if the disk really differs."""
+        if not self.is_dirty():
+            self._loaded(state)
+        elif self._differs(state):
+            self._theirs = state
+            self.conflict_bar.show_conflict(mergeable=False)
+
+    def _reload_theirs(self) -> None:
+        self.conflict_bar.hide()
+        if self._theirs is not None:
+            self._loaded(self._theirs)
+        self._theirs = None
+
+    def _keep_mine(self) -> None:
+        self.conflict_bar.hide()
+        if self._theirs is not None:
+            self._fresh_base(self._theirs)  # their hash: the save now goes over their version
+        self._theirs = None
+        self.save()
 
     def _saved(self, state: Any) -> None:
         self._saving = False
@@ -110,8 +168,12 @@ class BlockPane:
     if TYPE_CHECKING:  # what each block gives
 
         def _watched(self) -> Path | None: ...
+        def _read(self) -> Any: ...
+        def _differs(self, state: Any) -> bool: ...
+        def _fresh_base(self, state: Any) -> None: ...
         def is_dirty(self) -> bool: ...
         def reload(self) -> None: ...
+        def save(self) -> None: ...
         def _update(self) -> None: ...
         def _loaded(self, state: Any) -> None: ...
 
@@ -124,10 +186,17 @@ class NotesBlock(BlockPane, QtWidgets.QFrame):
     refused = QtCore.Signal(str)  # the reason a save was refused
 
     def __init__(
-        self, s: session.Session, agent: str, target: str, parent: QtWidgets.QWidget | None = None
+        self,
+        s: session.Workers,
+        agent: str,
+        target: str,
+        parent: QtWidgets.QWidget | None = None,
+        *,
+        store: memory_store.MemoryStore | None = None,
     ) -> None:
         super().__init__(parent)
         self.session, self.agent, self.target = s, agent, target
+        self.store = store_of(s, store)
         self.state: agent_memory.NotesState | None = None
         self.base_text = ""
         self._saving = False
@@ -162,6 +231,7 @@ class NotesBlock(BlockPane, QtWidgets.QFrame):
         box = QtWidgets.QVBoxLayout(self)
         box.setContentsMargins(10, 8, 10, 8)
         box.addLayout(top)
+        box.addWidget(self._make_conflict_bar())
         box.addWidget(self.hint)
         box.addWidget(self.editor, 1)
         box.addLayout(buttons)
@@ -189,13 +259,11 @@ class NotesBlock(BlockPane, QtWidgets.QFrame):
 
     # -- actions -------------------------------------------------------------------------
 
+    def _read(self) -> agent_memory.NotesState:
+        return self.store.read_notes(self.agent, self.target)
+
     def reload(self) -> None:
-        agent, target = self.agent, self.target
-        self.session.run(
-            lambda: agent_memory.read_notes(self.session.vault, agent, target),
-            self._loaded,
-            self._refuse,
-        )
+        self.session.run(self._read, self._loaded, self._refuse)
 
     def save(self) -> None:
         state = self.state
@@ -209,9 +277,9 @@ class NotesBlock(BlockPane, QtWidgets.QFrame):
             return
         self._saving = True
         self._update()
-        agent, target, expected = self.agent, self.target, state.sha256
-        self.session.write(
-            lambda v: agent_memory.write_notes(v, agent, target, items, expected=expected),
+        agent, target, expected, store = self.agent, self.target, state.sha256, self.store
+        self.session.write_files(
+            lambda: store.write_notes(agent, target, items, expected=expected),
             self._saved,
             self._save_failed,
             documents=(state.path,),
@@ -231,12 +299,9 @@ class NotesBlock(BlockPane, QtWidgets.QFrame):
         self.editor.blockSignals(False)
         self.editor.setReadOnly(not state.enabled)
         if not state.enabled:
-            key = "notes" if self.target == "memory" else "profile"
-            self.hint.setText(
-                f"Switched off for this agent: set {key} = true under "
-                f"[agents.memory.{self.agent}] in .vault/config.toml to use it."
-            )
+            self.hint.setText(self.store.switched_off(self.agent, self.target))
         self.reason.hide()
+        self.conflict_bar.hide()
         self._update()
         self.loaded.emit()
 
@@ -256,17 +321,16 @@ class NotesBlock(BlockPane, QtWidgets.QFrame):
                 "Revert to see the file's entries, then make your edit again."
             )
             # the new state, so that Revert shows the file's entries; the text stays
-            agent, target = self.agent, self.target
-            self.session.run(
-                lambda: agent_memory.read_notes(self.session.vault, agent, target),
-                self._fresh_base,
-            )
+            self.session.run(self._read, self._fresh_base)
         self._refuse(exc)
 
     def _fresh_base(self, state: agent_memory.NotesState) -> None:
         self.state = state
         self.base_text = notes.join(state.entries)
         self._update()
+
+    def _differs(self, state: agent_memory.NotesState) -> bool:
+        return self.state is None or state.sha256 != self.state.sha256
 
     def _watched(self) -> Path | None:
         return self.path
@@ -293,10 +357,16 @@ class ProfileTable(BlockPane, QtWidgets.QFrame):
     refused = QtCore.Signal(str)
 
     def __init__(
-        self, s: session.Session, agent: str, parent: QtWidgets.QWidget | None = None
+        self,
+        s: session.Workers,
+        agent: str,
+        parent: QtWidgets.QWidget | None = None,
+        *,
+        store: memory_store.MemoryStore | None = None,
     ) -> None:
         super().__init__(parent)
         self.session, self.agent = s, agent
+        self.store = store_of(s, store)
         self.state: agent_memory.ProfileState | None = None
         self._saving = False
         self.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
@@ -327,6 +397,7 @@ class ProfileTable(BlockPane, QtWidgets.QFrame):
         box = QtWidgets.QVBoxLayout(self)
         box.setContentsMargins(10, 8, 10, 8)
         box.addWidget(title)
+        box.addWidget(self._make_conflict_bar())
         box.addWidget(self.hint)
         box.addWidget(self.table, 1)
         box.addLayout(buttons)
@@ -360,11 +431,11 @@ class ProfileTable(BlockPane, QtWidgets.QFrame):
     def is_dirty(self) -> bool:
         return self.state is not None and self.rows() != list(self.state.values.items())
 
+    def _read(self) -> agent_memory.ProfileState:
+        return self.store.read_profile(self.agent)
+
     def reload(self) -> None:
-        agent = self.agent
-        self.session.run(
-            lambda: agent_memory.read_profile(self.session.vault, agent), self._loaded, self._refuse
-        )
+        self.session.run(self._read, self._loaded, self._refuse)
 
     def add_row(self) -> None:
         row = self.table.rowCount()
@@ -390,9 +461,9 @@ class ProfileTable(BlockPane, QtWidgets.QFrame):
             return
         self._saving = True
         self._update()
-        agent, expected = self.agent, state.sha256
-        self.session.write(
-            lambda v: agent_memory.write_profile(v, agent, values, expected=expected),
+        agent, expected, store = self.agent, state.sha256, self.store
+        self.session.write_files(
+            lambda: store.write_profile(agent, values, expected=expected),
             self._saved,
             self._save_failed,
             documents=(state.path,),
@@ -425,10 +496,8 @@ class ProfileTable(BlockPane, QtWidgets.QFrame):
         editable = QtWidgets.QAbstractItemView.EditTrigger.AllEditTriggers
         self.table.setEditTriggers(editable if state.enabled else readonly)
         if not state.enabled:
-            self.hint.setText(
-                "Switched off for this agent: set profile = true under "
-                f"[agents.memory.{self.agent}] in .vault/config.toml to use it."
-            )
+            self.hint.setText(self.store.switched_off(self.agent, "profile"))
+        self.conflict_bar.hide()
         self.loaded.emit()
 
     def _save_failed(self, exc: BaseException) -> None:
@@ -438,7 +507,15 @@ class ProfileTable(BlockPane, QtWidgets.QFrame):
                 "profile.json changed on disk since it was opened here; nothing was written. "
                 "Revert to see the file's keys, then make your edit again."
             )
+            self.session.run(self._read, self._fresh_base)
         self._refuse(exc)
+
+    def _fresh_base(self, state: agent_memory.ProfileState) -> None:
+        self.state = state
+        self._update()
+
+    def _differs(self, state: agent_memory.ProfileState) -> bool:
+        return self.state is None or state.sha256 != self.state.sha256
 
     def _watched(self) -> Path | None:
         return None if self.state is None else self.state.path

@@ -30,7 +30,8 @@ every action of the menus with its menu path, so commands added later by any par
 window appear in both.
 
 The commands of the window itself (open a vault, undo, go to a page...) are added by
-`add_window_commands`, the one table of them.
+`add_window_commands`, the one table of them; a neighbour's folder's window has its own,
+shorter table (`add_neighbour_commands`: none of a vault's pages).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from vault_app.ui import palette, recent_vaults, review_page, settings, themes, 
 
 if TYPE_CHECKING:
     from vault_app.ui.main_window import MainWindow
+    from vault_app.ui.neighbour_window import NeighbourWindow
 
 Shortcut = str | QtGui.QKeySequence | QtGui.QKeySequence.StandardKey | None
 MENUS = ("File", "Edit", "Go", "View", "Help")
@@ -454,4 +456,62 @@ def add_window_commands(window: MainWindow) -> Commands:
         "Help",
     )
     c.add("about", "&About vault-app", lambda: window_vaults.about(w), None, "", "Help")
+    return c
+
+
+def add_neighbour_commands(window: NeighbourWindow) -> Commands:
+    """The commands of a neighbour's folder's window (`neighbour_window`): opening
+    folders, saving the page shown, the theme; none of a PARA vault's pages."""
+    keys = QtGui.QKeySequence.StandardKey
+    w = window
+    c = Commands(w)
+    c.add(
+        "open_vault",
+        "&Open vault…",
+        lambda: window_vaults.choose_vault(w),
+        keys.Open,
+        "Open a vault, or a Hermes, PicoClaw or MicroClaw folder",
+        "File",
+    )
+    recent = c.menu("File/Open &recent")
+    recent.aboutToShow.connect(lambda: recent_vaults.fill_menu(recent, w.store, w.switch_vault))
+    c.separator("File")
+    c.add("quit", "&Quit", w.close, "Ctrl+Q", "Close the window", "File")
+    c.add("save_page", "&Save", w.save_page, "Ctrl+S", "Save the page shown", "Edit")
+    if w.search_dock is not None:  # only when the window was given a search engine
+        c.add(
+            "search",
+            "&Search…",
+            w.show_search,
+            "Ctrl+Shift+F",
+            "Search the folder's entries",
+            "Go",
+        )
+        c.add_action("toggle_search", w.search_dock.toggleViewAction(), "View")
+    c.add("focus_sidebar", "Foc&us the sidebar", w.sidebar.setFocus, "Ctrl+1", "", "Go")
+    group = QtGui.QActionGroup(w)
+    current = settings.AppSettings.load(w.store).theme
+    for name in themes.THEMES:
+        action = c.add(
+            f"theme_{name}",
+            name.title(),
+            lambda n=name: window_vaults.set_theme(w, n),
+            None,
+            f"The {name} theme",
+            "View/&Theme",
+        )
+        action.setCheckable(True)
+        action.setChecked(name == current)
+        group.addAction(action)
+    c.add("refresh", "Re&fresh", w.refresh_page, "F5", "Read the page shown again", "View")
+    c.add(
+        "shortcuts",
+        "&Keyboard shortcuts",
+        lambda: palette.ShortcutsSheet(w).open(),
+        "F1",
+        "Every key",
+        "Help",
+    )
+    c.add("about", "&About vault-app", lambda: window_vaults.about(w), None, "", "Help")
+    c.toolbar.hide()  # a few commands: the menus hold them
     return c

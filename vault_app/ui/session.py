@@ -1,5 +1,8 @@
 """The window's one handle on an open vault: workers, writes, undo, change signals.
 
+(`Workers` is the part every open folder has: the workers, `documentChanged`, `busy`,
+`error`; `Session` adds the vault's, `FolderSession` holds a neighbour's folder.)
+
 A `Session` belongs to the GUI thread. Slow calls go to a worker through `run`; writes go
 through `write`, on one dedicated writer thread so that they land in the order the user
 made them. Results and errors come back on the GUI thread, through the callbacks given
@@ -29,7 +32,7 @@ from typing import Any
 import shiboken6
 from PySide6 import QtCore, QtGui
 
-from vault_app.core import errors, vault
+from vault_app.core import errors, neighbours, vault
 
 log = logging.getLogger(__name__)
 
@@ -116,30 +119,17 @@ class _Task(QtCore.QRunnable):
             log.debug("a worker finished after its window closed")
 
 
-class Session(QtCore.QObject):
-    """An open vault as the GUI sees it."""
+class Workers(QtCore.QObject):
+    """The GUI's workers for one open folder: `run` calls off the GUI thread, writes in
+    order on one writer thread, results and errors back on the GUI thread. A `Session`
+    is this for a PARA vault; a neighbour's folder has `FolderSession`."""
 
-    scanned = QtCore.Signal(object)  # core.vault.VaultScan
-    listed = QtCore.Signal(object)  # a VaultScan without counts (`list_entities`), first
-    entityChanged = QtCore.Signal(str)  # entity address, e.g. "areas/people/jane"
-    documentChanged = QtCore.Signal(str)  # absolute path of a markdown document
-    dailyChanged = QtCore.Signal(str, object)  # scope ("global" or "agent:ID"), dt.date
-    entityRemoved = QtCore.Signal(str)  # deleted outside the app
-    entityMoved = QtCore.Signal(str, str)  # moved outside the app: old address, new address
-    liveStatus = QtCore.Signal(str, str)  # live sync: state, plain-words message
-    searchReady = QtCore.Signal(object)  # search.engine.SearchEngine
-    searchProgress = QtCore.Signal(int, int, str)  # done, total, label
+    documentChanged = QtCore.Signal(str)  # absolute path of a file written or changed
     busy = QtCore.Signal(bool)  # some worker is running
     error = QtCore.Signal(str, str)  # title, plain-words message
 
-    def __init__(self, target: vault.Vault, parent: QtCore.QObject | None = None) -> None:
+    def __init__(self, parent: QtCore.QObject | None = None) -> None:
         super().__init__(parent)
-        self.vault = target
-        self.scan: vault.VaultScan | None = None
-        self.listing: vault.VaultScan | None = None  # entities without counts, first
-        self.engine: Any = None  # search.engine.SearchEngine once ready
-        self.engine_notice: str | None = None
-        self.undo_stack = QtGui.QUndoStack(self)
         self.pool = QtCore.QThreadPool(self)
         self.pool.setMaxThreadCount(max(2, QtCore.QThread.idealThreadCount()))
         self.writer = QtCore.QThreadPool(self)
@@ -148,10 +138,8 @@ class Session(QtCore.QObject):
         # of external changes in a row must not each start from the same old scan
         self.refresher = QtCore.QThreadPool(self)
         self.refresher.setMaxThreadCount(1)
-        self._latest_scan: vault.VaultScan | None = None  # touched on the refresher only
         self._relays: set[_Relay] = set()
         self._running = 0
-        self.count_browsing_as_access = False
         self.closed = False
 
     # -- workers --------------------------------------------------------------------------
@@ -199,6 +187,89 @@ class Session(QtCore.QObject):
         pool = self.writer if writer else self.refresher if refresher else self.pool
         pool.start(_Task(fn, relay))
 
+    def write_files(
+        self,
+        fn: Callable[[], Any],
+        on_done: Callback | None = None,
+        on_error: ErrorCallback | None = None,
+        *,
+        documents: tuple[Path, ...] = (),
+    ) -> None:
+        """Run the write `fn()` on the writer thread, then announce the files it wrote
+        (`documentChanged`) before `on_done(result)`."""
+
+        def done(result: Any) -> None:
+            for path in documents:
+                self.documentChanged.emit(str(path))
+            if on_done is not None:
+                on_done(result)
+
+        self.run(fn, done, on_error, writer=True)
+
+    def report(self, exc: BaseException) -> None:
+        title, message = describe(exc)
+        self.error.emit(title, message)
+
+    def wait(self, msecs: int = 30_000) -> bool:
+        """Block until every worker is done (tests, and closing the window)."""
+        ok = True
+        for _ in range(3):  # a finished task may queue another (a write, then its rescan)
+            ok = all(p.waitForDone(msecs) for p in (self.writer, self.refresher, self.pool))
+            QtCore.QCoreApplication.processEvents()
+        return ok
+
+    def close(self) -> None:
+        self.closed = True
+        self.pool.clear()
+        self.refresher.clear()
+        for pool in (self.writer, self.refresher, self.pool):
+            pool.waitForDone(30_000)
+
+    def _set_running(self, delta: int) -> None:
+        before = self._running
+        self._running += delta
+        # A job may end after the window that started it was destroyed (its relay outlives
+        # it): then there is no one to tell, and the signal's source is gone.
+        if (before == 0) != (self._running == 0) and shiboken6.isValid(self):
+            self.busy.emit(self._running > 0)
+
+
+class FolderSession(Workers):
+    """A neighbour's memory folder (`core.neighbours.ForeignFolder`) as the window sees
+    it: the workers, and the change signal its pages follow (`documentChanged`, from the
+    window's writes and from live sync)."""
+
+    def __init__(
+        self, folder: neighbours.ForeignFolder, parent: QtCore.QObject | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.folder = folder
+
+
+class Session(Workers):
+    """An open vault as the GUI sees it."""
+
+    scanned = QtCore.Signal(object)  # core.vault.VaultScan
+    listed = QtCore.Signal(object)  # a VaultScan without counts (`list_entities`), first
+    entityChanged = QtCore.Signal(str)  # entity address, e.g. "areas/people/jane"
+    dailyChanged = QtCore.Signal(str, object)  # scope ("global" or "agent:ID"), dt.date
+    entityRemoved = QtCore.Signal(str)  # deleted outside the app
+    entityMoved = QtCore.Signal(str, str)  # moved outside the app: old address, new address
+    liveStatus = QtCore.Signal(str, str)  # live sync: state, plain-words message
+    searchReady = QtCore.Signal(object)  # search.engine.SearchEngine
+    searchProgress = QtCore.Signal(int, int, str)  # done, total, label
+
+    def __init__(self, target: vault.Vault, parent: QtCore.QObject | None = None) -> None:
+        super().__init__(parent)
+        self.vault = target
+        self.scan: vault.VaultScan | None = None
+        self.listing: vault.VaultScan | None = None  # entities without counts, first
+        self.engine: Any = None  # search.engine.SearchEngine once ready
+        self.engine_notice: str | None = None
+        self.undo_stack = QtGui.QUndoStack(self)
+        self._latest_scan: vault.VaultScan | None = None  # touched on the refresher only
+        self.count_browsing_as_access = False
+
     def write(
         self,
         fn: Callable[[vault.Vault], Any],
@@ -228,37 +299,13 @@ class Session(QtCore.QObject):
 
         self.run(lambda: fn(self.vault), done, on_error, writer=True)
 
-    def report(self, exc: BaseException) -> None:
-        title, message = describe(exc)
-        self.error.emit(title, message)
-
-    def wait(self, msecs: int = 30_000) -> bool:
-        """Block until every worker is done (tests, and closing the window)."""
-        ok = True
-        for _ in range(3):  # a finished task may queue another (a write, then its rescan)
-            ok = all(p.waitForDone(msecs) for p in (self.writer, self.refresher, self.pool))
-            QtCore.QCoreApplication.processEvents()
-        return ok
-
     def close(self) -> None:
-        self.closed = True
-        self.pool.clear()
-        self.refresher.clear()
-        for pool in (self.writer, self.refresher, self.pool):
-            pool.waitForDone(30_000)
+        super().close()
         if self.engine is not None:
             try:
                 self.engine.save()
             except Exception:  # the index is a cache: losing it costs a rebuild, no data
                 log.warning("could not save the search index", exc_info=True)
-
-    def _set_running(self, delta: int) -> None:
-        before = self._running
-        self._running += delta
-        # A job may end after the window that started it was destroyed (its relay outlives
-        # it): then there is no one to tell, and the signal's source is gone.
-        if (before == 0) != (self._running == 0) and shiboken6.isValid(self):
-            self.busy.emit(self._running > 0)
 
     # -- loading --------------------------------------------------------------------------
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.core import agent_memory, errors, tiers, vault
-from vault_app.ui import memory_blocks, session
+from vault_app.core import agent_memory, errors, tiers
+from vault_app.ui import memory_blocks, memory_store, session
 
 HINTS = {
     1: "Principles-like; changed on an explicit ask or a long-term pattern.",
@@ -24,17 +24,24 @@ HINTS = {
 
 
 class TiersEditor(memory_blocks.BlockPane, QtWidgets.QWidget):
-    """Tier 1, 2 and 3 of `agents/<id>/MEMORY.md` as three editable panes."""
+    """Tier 1, 2 and 3 of an agent's MEMORY.md as three editable panes (a vault's
+    `agents/<id>/MEMORY.md`, or a MicroClaw persona's, through the store given)."""
 
     loaded = QtCore.Signal()
     saved = QtCore.Signal()
     refused = QtCore.Signal(str)
 
     def __init__(
-        self, s: session.Session, agent: str, parent: QtWidgets.QWidget | None = None
+        self,
+        s: session.Workers,
+        agent: str,
+        parent: QtWidgets.QWidget | None = None,
+        *,
+        store: memory_store.MemoryStore | None = None,
     ) -> None:
         super().__init__(parent)
         self.session, self.agent = s, agent
+        self.store = memory_blocks.store_of(s, store)
         self.path: Path | None = None
         self.read_as: dict[int, str] = dict.fromkeys(tiers.TIERS, "")
         self._saving = False
@@ -79,6 +86,7 @@ class TiersEditor(memory_blocks.BlockPane, QtWidgets.QWidget):
         column = QtWidgets.QVBoxLayout(self)
         column.setContentsMargins(0, 4, 0, 4)
         column.addWidget(self.where)
+        column.addWidget(self._make_conflict_bar())
         column.addWidget(splitter, 1)
         column.addLayout(buttons)
         s.documentChanged.connect(self._on_document_changed)
@@ -95,11 +103,11 @@ class TiersEditor(memory_blocks.BlockPane, QtWidgets.QWidget):
     def is_dirty(self) -> bool:
         return bool(self.changed())
 
+    def _read(self) -> agent_memory.TiersState:
+        return self.store.read_tiers(self.agent)
+
     def reload(self) -> None:
-        agent = self.agent
-        self.session.run(
-            lambda: agent_memory.read_tiers(self.session.vault, agent), self._loaded, self._refuse
-        )
+        self.session.run(self._read, self._loaded, self._refuse)
 
     def save(self) -> None:
         changed = self.changed()
@@ -113,16 +121,16 @@ class TiersEditor(memory_blocks.BlockPane, QtWidgets.QWidget):
             return
         self._saving = True
         self._update()
-        agent, was = self.agent, dict(self.read_as)
+        agent, was, store = self.agent, dict(self.read_as), self.store
 
-        def work(v: vault.Vault) -> agent_memory.TiersState:
+        def work() -> agent_memory.TiersState:
             states = [
-                agent_memory.write_tier(v, agent, number, body, was=was[number])
+                store.write_tier(agent, number, body, was=was[number])
                 for number, body in changed.items()
             ]
             return states[-1]  # the file after the last one
 
-        self.session.write(work, self._saved, self._save_failed, documents=(self.path,))
+        self.session.write_files(work, self._saved, self._save_failed, documents=(self.path,))
 
     def revert(self) -> None:
         for number, editor in self.editors.items():
@@ -136,9 +144,10 @@ class TiersEditor(memory_blocks.BlockPane, QtWidgets.QWidget):
             editor.blockSignals(True)
             editor.setPlainText(self.read_as[number])
             editor.blockSignals(False)
-        where = self.session.vault.paths.relative(state.path)
+        where = self.store.where(state.path)
         self.where.setText(where if state.text is not None else f"{where} (created on first save)")
         self.reason.hide()
+        self.conflict_bar.hide()
         self._update()
         self.loaded.emit()
 
@@ -149,15 +158,15 @@ class TiersEditor(memory_blocks.BlockPane, QtWidgets.QWidget):
                 "A tier you changed was changed on disk since it was opened here; it was not "
                 "overwritten. Revert to see it, then make your edit again."
             )
-            agent = self.agent
-            self.session.run(
-                lambda: agent_memory.read_tiers(self.session.vault, agent), self._fresh_base
-            )
+            self.session.run(self._read, self._fresh_base)
         self._refuse(exc)
 
     def _fresh_base(self, state: agent_memory.TiersState) -> None:
         self.read_as = state.memory.tiers()
         self._update()
+
+    def _differs(self, state: agent_memory.TiersState) -> bool:
+        return state.memory.tiers() != self.read_as
 
     def _watched(self) -> Path | None:
         return self.path

@@ -1,26 +1,33 @@
 """Opening, creating and switching vaults, the settings dialog, the theme and About: the
 File and Help menus' window-level commands (`menus.add_window_commands` calls them).
 
-Switching vaults opens a fresh window of the same class on the new vault (with the same
-search and heartbeat choices), then closes this one after asking about unsaved edits.
+Switching vaults opens a fresh window on the folder chosen — the composition root says
+which kind (`app.window_for`: a PARA vault's, or a neighbour's folder's), with the same
+search and heartbeat choices — then closes this one after asking about unsaved edits.
+The neighbour's window (`neighbour_window`) uses Open, the theme and About from here too.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 from PySide6 import QtWidgets
 
-from vault_app.core import errors, layout, vault
-from vault_app.ui import dialogs, settings
+from vault_app.core import errors, layout, neighbours, vault
+from vault_app.ui import dialogs, session, settings
 
 if TYPE_CHECKING:
     from vault_app.ui.main_window import MainWindow
+    from vault_app.ui.neighbour_window import NeighbourWindow
+
+    AnyWindow: TypeAlias = MainWindow | NeighbourWindow
 
 
-def choose_vault(window: MainWindow) -> None:
-    chosen = QtWidgets.QFileDialog.getExistingDirectory(window, "Open a vault")
+def choose_vault(window: AnyWindow) -> None:
+    chosen = QtWidgets.QFileDialog.getExistingDirectory(
+        window, "Open a vault, or a Hermes, PicoClaw or MicroClaw folder"
+    )
     if chosen:
         window.switch_vault(Path(chosen))
 
@@ -44,27 +51,35 @@ def new_vault(window: MainWindow) -> None:
     window.switch_vault(path)
 
 
-def switch_vault(window: MainWindow, path: Path) -> MainWindow | None:
-    root = layout.find_vault(path) or path
-    if not layout.is_vault(root):
-        window.message_bar.show_message(
-            "Not a vault", f"{path} holds no global/life folder. Use File › New vault."
-        )
+def switch_vault(window: AnyWindow, path: Path) -> QtWidgets.QMainWindow | None:
+    """A fresh window on the folder at `path` (this one closes); None if refused."""
+    from vault_app.ui import app  # the composition root decides the window's kind
+
+    try:
+        kind = neighbours.format_of(path)
+    except errors.VaultError as exc:  # none of the formats, or two at once
+        window.message_bar.show_message("Cannot open that folder", str(exc))
         return None
+    if kind == neighbours.detect.PARA:
+        path = layout.find_vault(path) or path
+        if not layout.is_vault(path):
+            window.message_bar.show_message(
+                "Not a vault", f"{path} holds no global/life folder. Use File › New vault."
+            )
+            return None
     if not window._confirm_discard():
         return None
+    para = isinstance(window.session, session.Session)
     try:
-        target = vault.Vault(root, actor="gui")
+        fresh = app.window_for(
+            path,
+            window.store,
+            search=getattr(window, "_search_enabled", True),
+            heartbeat=para and getattr(window, "heartbeat", None) is not None,
+        )
     except errors.VaultError as exc:
-        window.session.report(exc)
+        window.message_bar.show_message("Cannot open that folder", str(exc))
         return None
-    fresh = type(window)(
-        target,
-        window.store,
-        search=window._search_enabled,
-        heartbeat=window.heartbeat is not None,
-    )
-    settings.AppSettings.load(window.store).apply(fresh.session, None)
     fresh.show()
     fresh.start()
     window.vaultSwitched.emit(fresh)
@@ -80,18 +95,25 @@ def open_settings(window: MainWindow) -> None:
     dialog.open()
 
 
-def set_theme(window: MainWindow, name: str) -> None:
+def set_theme(window: AnyWindow, name: str) -> None:
     app_settings = settings.AppSettings.load(window.store)
     app_settings.theme = name
     app_settings.save(window.store)
     app = QtWidgets.QApplication.instance()
-    app_settings.apply(window.session, app if isinstance(app, QtWidgets.QApplication) else None)
+    opened = window.session if isinstance(window.session, session.Session) else None
+    app_settings.apply(opened, app if isinstance(app, QtWidgets.QApplication) else None)
 
 
-def about(window: MainWindow) -> None:
+def about(window: AnyWindow) -> None:
     QtWidgets.QMessageBox.about(
         window,
         "About vault-app",
         "<b>vault-app</b><br>See, search and curate what AI agents remember.<br><br>"
-        f"Vault: {window.session.vault.root}",
+        f"Vault: {window_root(window)}",
     )
+
+
+def window_root(window: AnyWindow) -> Path:
+    """The folder a window shows (a vault's root, or a neighbour's folder)."""
+    opened = window.session
+    return opened.vault.root if isinstance(opened, session.Session) else opened.folder.root

@@ -91,7 +91,19 @@ class IndexFile(NamedTuple):
         return layout.GLOBAL_SCOPE if self.agent is None else f"agent:{self.agent}"
 
 
-ChangeKey = layout.EntityRef | DailyNote | AgentDocument | IndexFile
+class ForeignFile(NamedTuple):
+    """A memory file of a neighbour's folder (`watch.foreign`): `kind` is "notes",
+    "tiers", "profile", "memory" (PicoClaw's free-form MEMORY.md), "daily" or
+    "principles"; `agent` the folder's agent it belongs to (a MicroClaw chat's shared
+    daily log: the chat; principles: None); `path` folder-relative; `date` a daily note's."""
+
+    kind: str
+    agent: str | None
+    path: str
+    date: dt.date | None = None
+
+
+ChangeKey = layout.EntityRef | DailyNote | AgentDocument | IndexFile | ForeignFile
 
 
 class Place(NamedTuple):
@@ -233,7 +245,8 @@ class Coalescer:
     after anything else (a file written in place may be half written) it is `quiet`.
 
     Not thread-safe: the watcher holds its lock around every call. `clock` returns seconds
-    (monotonic); tests pass their own.
+    (monotonic); tests pass their own. `classify` and `tracks_folder` say which files and
+    folders matter (a PARA vault's by default; a neighbour's folder: `watch.foreign`).
     """
 
     def __init__(
@@ -243,7 +256,11 @@ class Coalescer:
         max_latency: float = 0.5,
         atomic_quiet: float = 0.02,
         clock: Callable[[], float] = time.monotonic,
+        classify: Callable[[str], object | None] = classify,
+        tracks_folder: Callable[[str], bool] = tracks_folder,
     ) -> None:
+        self.classify = classify
+        self.tracks_folder = tracks_folder
         self.quiet = quiet
         self.atomic_quiet = min(atomic_quiet, quiet)
         self.max_latency = max(max_latency, quiet)
@@ -270,14 +287,14 @@ class Coalescer:
             if event.kind == "modified":  # a folder's listing changed: its files say how
                 return False
             for folder in (event.path, event.dest):
-                if folder is not None and tracks_folder(folder):
+                if folder is not None and self.tracks_folder(folder):
                     self._trees.add(folder)
                     hinted = True
             if hinted and event.kind == "moved" and event.dest:
                 self._moves.append((event.path, event.dest))
         else:
             for path in (event.path, event.dest):
-                if path and classify(path) is not None:
+                if path and self.classify(path) is not None:
                     self._files.add(path)
                     hinted = True
         if hinted:
@@ -290,7 +307,7 @@ class Coalescer:
                 event.kind == "moved"
                 and not event.is_dir
                 and event.dest is not None
-                and classify(event.dest) is not None
+                and self.classify(event.dest) is not None
             )
             settled = now + (self.atomic_quiet if atomic else self.quiet)
             self._settled = max(self._settled, settled)
@@ -367,6 +384,7 @@ class ChangeBatch:
     agents: tuple[str, ...] = ()
     removed_agents: tuple[str, ...] = ()
     indexes: tuple[IndexFile, ...] = ()
+    files: tuple[ForeignFile, ...] = ()  # a neighbour's folder: its memory files
     paths: tuple[str, ...] = ()
     created: float = field(default_factory=time.time)
 
@@ -381,6 +399,7 @@ class ChangeBatch:
             or self.agents
             or self.removed_agents
             or self.indexes
+            or self.files
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -402,6 +421,7 @@ class ChangeBatch:
             "agents": list(self.agents),
             "removedAgents": list(self.removed_agents),
             "indexes": [i.scope for i in self.indexes],
+            "files": [{"kind": f.kind, "agent": f.agent, "path": f.path} for f in self.files],
             "paths": list(self.paths),
         }
 
@@ -423,6 +443,7 @@ class ChangeBatch:
         parts += [f"new agent {a}" for a in self.agents]
         parts += [f"agent removed {a}" for a in self.removed_agents]
         parts += [f"index {i.scope}" for i in self.indexes]
+        parts += [f"{f.kind} {f.path}" for f in self.files]
         return f"{self.reason}: " + ("; ".join(parts) if parts else "nothing changed")
 
 

@@ -252,13 +252,15 @@ class Snapshot:
         *,
         own: OwnWrites | None = None,
         gone: dict[str, Stat] | None = None,
+        scan: Callable[[Path, str, Listing], Listing] | None = None,
     ) -> dict[str, str]:
         """Compare the hinted `files` and `folders` (subtrees) with the disk; take in and
-        return the changes. Every changed file is hashed (see `reconcile`)."""
+        return the changes. Every changed file is hashed (see `reconcile`). `scan` lists
+        a subtree's tracked files (a PARA vault's `scan_tree` by default)."""
         files, folders = set(files), set(folders)
         listing = Listing()
         for folder in folders:
-            scan_tree(root, folder, listing)
+            (scan or scan_tree)(root, folder, listing)
         fresh = listing.stats
         for path in files:
             found = stat_file(root, path)

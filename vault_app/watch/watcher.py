@@ -4,8 +4,11 @@ Design
 ------
 One watchdog observer watches the vault: the root folder itself (not recursive: it only
 has to see `global/` or `agents/` appear, vanish or be replaced) and `global/` and
-`agents/` recursively. `.vault/` (locks, audit log, backups, caches: half the folders of a
-big vault) is never watched, so the app's own bookkeeping makes no events at all.
+`agents/` recursively. `.vault/` (locks, audit log, backups, caches: half the folders of
+a big vault) is never watched, so the app's own bookkeeping makes no events at all.
+(What is watched and followed is the `layouts.Layout` given: a PARA vault's by default;
+a neighbour's folder's, `foreign.layout`, watches its memory folder and keeps the
+snapshot in vault-app's state folder, never in the neighbour's.)
 Only creations, modifications, closes after writing, deletions and moves are asked for:
 reads make no events either.
 
@@ -58,7 +61,7 @@ from watchdog.observers.api import BaseObserver, ObservedWatch
 
 from vault_app.core import errors, storage
 from vault_app.core import vault as vault_module
-from vault_app.watch import events
+from vault_app.watch import events, layouts
 from vault_app.watch import snapshot as snapshots
 
 log = logging.getLogger(__name__)
@@ -66,7 +69,6 @@ log = logging.getLogger(__name__)
 BatchCallback = Callable[[events.ChangeBatch], None]
 StatusCallback = Callable[["WatchStatus"], None]
 
-WATCHED = ("global", "agents")  # the folders watched recursively, below the vault root
 _TREE_EVENTS: list[type[wd_events.FileSystemEvent]] = [
     wd_events.FileCreatedEvent,
     wd_events.FileModifiedEvent,
@@ -131,7 +133,9 @@ class VaultWatcher:
         snapshot: str | None = "app",
         health_s: float = 1.0,
         poll_s: float = 5.0,
+        layout: layouts.Layout = layouts.PARA,
     ) -> None:
+        self.layout = layout
         self._storage: storage.Storage | None = None
         if isinstance(vault, vault_module.Vault):
             self.root = vault.root
@@ -151,6 +155,8 @@ class VaultWatcher:
             quiet=quiet_ms / 1000,
             max_latency=max_latency_ms / 1000,
             atomic_quiet=atomic_quiet_ms / 1000,
+            classify=layout.classify,
+            tracks_folder=layout.tracks_folder,
         )
         self._requests: list[_Request] = []
         self._overflow = False
@@ -243,7 +249,7 @@ class VaultWatcher:
     def note_write(self, path: Path, digest: str) -> None:
         """Note that the app writes `digest` to `path` (a `core.storage` write listener)."""
         rel = self._relative(os.fspath(path))
-        if rel is not None and events.classify(rel) is not None:  # not .vault/ files
+        if rel is not None and self.layout.classify(rel) is not None:  # not .vault/ files
             self._own.note(rel, digest)
 
     def __enter__(self) -> VaultWatcher:
@@ -356,18 +362,21 @@ class VaultWatcher:
 
     def _flush(self, pending: events.Pending) -> None:
         """Compare the hinted files and folders with the snapshot; report what changed."""
+        layout = self.layout
         with self._state:
             if self._snapshot is None or not self._root_is_watched():
                 return  # the health check restarts and compares everything
             trees = set(pending.trees) | self._ensure_watches()
             snap = self._snapshot
             gone: dict[str, snapshots.Stat] = {}
-            changes = snap.refresh(self.root, pending.files, trees, own=self._own, gone=gone)
+            changes = snap.refresh(
+                self.root, pending.files, trees, own=self._own, gone=gone, scan=layout.scan_tree
+            )
             agents_before = snap.agents
             if trees:
-                snap.agents = snapshots.agent_ids(self.root)
+                snap.agents = layout.agent_ids(self.root)
             self._own.expire()
-            batch = events.build_batch(
+            batch = layout.build_batch(
                 self.root,
                 changes,
                 snap.stats,
@@ -390,12 +399,12 @@ class VaultWatcher:
     def _compare_all(self, reason: str) -> events.ChangeBatch | None:
         if _identity(self.root) is None:
             return None
-        listing = snapshots.scan_vault(self.root)
-        agents = snapshots.agent_ids(self.root)
+        listing = self.layout.scan_tree(self.root, "")
+        agents = self.layout.agent_ids(self.root)
         self._check_watch_limit(listing.folders)
         snap = self._snapshot
         if snap is None and self.snapshot_name is not None:
-            snap = snapshots.Snapshot.load(self._snapshot_path(), self.root)
+            snap = snapshots.Snapshot.load(self._snapshot_path(), self._state_root())
             if snap is None:  # nothing to compare with
                 self._snapshot = snapshots.Snapshot(listing.stats, agents=agents)
                 self._save()
@@ -408,7 +417,7 @@ class VaultWatcher:
         changes = snap.reconcile(self.root, listing.stats, None, own=self._own, gone=gone)
         agents_before, snap.agents = snap.agents, agents
         self._save()
-        batch = events.build_batch(
+        batch = self.layout.build_batch(
             self.root,
             changes,
             snap.stats,
@@ -554,7 +563,7 @@ class VaultWatcher:
         if observer is None:
             return renewed
         alive = {e.watch for e in observer.emitters if e.is_alive()}
-        for name in WATCHED:
+        for name in self.layout.watched:
             path = self.root / name
             identity = _identity(path)
             current = self._watches.get(name)
@@ -588,7 +597,11 @@ class VaultWatcher:
 
     def _snapshot_path(self) -> Path:
         assert self.snapshot_name is not None
-        return snapshots.Snapshot.location(self.root, self.snapshot_name)
+        return self.layout.snapshot_path(self.root, self.snapshot_name)
+
+    def _state_root(self) -> Path | None:
+        """The root no symlink may lead out of on the way to the snapshot (when inside)."""
+        return self.root if self.layout.state_inside else None
 
     def _save(self) -> None:
         if self.snapshot_name is None or self._snapshot is None or not self._snapshot.dirty:
@@ -596,7 +609,7 @@ class VaultWatcher:
         if _identity(self.root) is None:
             return
         try:
-            self._snapshot.save(self._snapshot_path(), self.root)
+            self._snapshot.save(self._snapshot_path(), self._state_root())
         except (OSError, errors.VaultError) as exc:  # a symlink on the way: refused
             log.warning("cannot save the watch snapshot: %s", exc)
 
