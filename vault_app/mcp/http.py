@@ -57,6 +57,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from vault_app.core import errors, tokens
 
 if TYPE_CHECKING:
+    from vault_app.mcp import folder_runtime
     from vault_app.mcp import runtime as runtime_mod
 
 log = logging.getLogger(__name__)
@@ -137,9 +138,9 @@ def allowed_origins(host: str, port: int, extra: Iterable[str] = ()) -> frozense
 class TokenCheck:
     """`tokens.verify` answers, remembered per token while the tokens file is unchanged."""
 
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.path = tokens.tokens_path(root)
+    def __init__(self, root: Path | tokens.Table) -> None:
+        self.root = tokens.table_of(root)  # a vault's folder, or a neighbour's table
+        self.path = self.root.path
         self._answers: collections.OrderedDict[bytes, tuple[object, str | None]] = (
             collections.OrderedDict()
         )
@@ -275,7 +276,7 @@ def _unauthorized(code: str, message: str) -> Response:
 
 def secure_app(
     server: MCPServer,
-    root: Path,
+    root: Path | tokens.Table,
     *,
     host: str,
     port: int,
@@ -285,7 +286,8 @@ def secure_app(
     services: Sequence[BackgroundService] = (),
 ) -> Starlette:
     """`server`'s streamable-HTTP app at `/mcp` behind `RequestGuard` (tokens of the vault
-    at `root`), with `/health`, its lifespan running the session manager and `services`."""
+    at `root`, or of a neighbour's folder: its `tokens.Table`), with `/health`, its
+    lifespan running the session manager and `services`."""
     hosts = allowed_hosts(host, port, extra_hosts)
     origins = allowed_origins(host, port, extra_origins)
     # the SDK checks Host and Origin again with the same exact lists (no wildcards)
@@ -324,7 +326,7 @@ def secure_app(
 
 
 def create_app(
-    runtime: runtime_mod.Runtime,
+    runtime: runtime_mod.Runtime | folder_runtime.FolderRuntime,
     *,
     host: str,
     port: int,
@@ -350,9 +352,12 @@ def create_app(
         finally:
             timer.cancel()
 
+    from vault_app.mcp import folder_runtime
+
+    table = runtime.token_table if isinstance(runtime, folder_runtime.FolderRuntime) else None
     return secure_app(
         built,
-        runtime.root,
+        table or runtime.root,
         host=host,
         port=port,
         extra_origins=extra_origins,
