@@ -352,12 +352,11 @@ def create_app(
         finally:
             timer.cancel()
 
-    from vault_app.mcp import folder_runtime
-
-    table = runtime.token_table if isinstance(runtime, folder_runtime.FolderRuntime) else None
+    # a neighbour's folder: its agents' tokens are kept in vault-app's state folder for it
+    table = runtime.token_table if server_mod.serves_a_folder(runtime) else runtime.root
     return secure_app(
         built,
-        table or runtime.root,
+        table,
         host=host,
         port=port,
         extra_origins=extra_origins,

@@ -17,22 +17,18 @@ SDK's constructor calls `logging.basicConfig`); the process owner (`vault-app mc
 from __future__ import annotations
 
 import logging
-from typing import Any
+import sys
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 
 from vault_app import __version__
-from vault_app.mcp import (
-    common,
-    folder_runtime,
-    folder_tools,
-    memory_tools,
-    microclaw,
-    vault_tools,
-    write_tools,
-)
+from vault_app.mcp import common, memory_tools, microclaw, vault_tools, write_tools
 from vault_app.mcp import runtime as runtime_module
+
+if TYPE_CHECKING:  # a vault's server never imports the folder's modules (the handshake)
+    from vault_app.mcp import folder_runtime
 
 AgentOf = common.AgentOf
 
@@ -55,10 +51,11 @@ def build_server(
     a neighbour's folder (a `FolderRuntime`), the tools its format keeps (`folder_tools`)."""
     root = logging.getLogger()
     handlers, level = list(root.handlers), root.level
-    if isinstance(runtime, folder_runtime.FolderRuntime):
+    instructions = INSTRUCTIONS
+    if serves_a_folder(runtime):
+        from vault_app.mcp import folder_tools
+
         instructions = folder_tools.instructions(runtime.format)
-    else:
-        instructions = INSTRUCTIONS
     try:
         server: MCPServer = MCPServer(
             name="vault-app", version=__version__, instructions=instructions
@@ -66,12 +63,22 @@ def build_server(
     finally:  # the SDK configures the root logger; that is the process owner's to do
         root.handlers[:] = handlers
         root.setLevel(level)
-    if isinstance(runtime, folder_runtime.FolderRuntime):
+    if serves_a_folder(runtime):
+        from vault_app.mcp import folder_tools
+
         folder_tools.register(server, runtime, agent_of)
         return server
     for group in (vault_tools, write_tools, memory_tools, microclaw):
         group.register(server, runtime, agent_of)
     return server
+
+
+def serves_a_folder(runtime: object) -> TypeGuard[folder_runtime.FolderRuntime]:
+    """Whether `runtime` serves a neighbour's folder (a `folder_runtime.FolderRuntime`),
+    asked without importing that module: an instance of it means it is imported, and a
+    vault's server starts without it (its imports are on the handshake's path)."""
+    module = sys.modules.get("vault_app.mcp.folder_runtime")
+    return module is not None and isinstance(runtime, module.FolderRuntime)
 
 
 def start_index_after_handshake(
