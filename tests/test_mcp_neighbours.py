@@ -363,3 +363,99 @@ def test_a_persona_of_another_chat_does_not_read_this_chats_log(tmp_path: Path) 
     (mine,), _ = calls(served(root), "42/7", ("search", {"query": "discussed porto trip"}))
     assert all(h["origin"].get("chat") is None for h in mine["hits"])
     assert all(h["origin"]["agent"] in ("42/7", None) for h in mine["hits"])
+
+
+# -- the rules, in the core ---------------------------------------------------------------
+
+
+def opened(root: Path, actor: str) -> Any:
+    from vault_app.core import neighbours
+
+    return neighbours.open_folder(root, actor=actor)
+
+
+def test_a_folder_opened_as_one_agent_refuses_writes_of_another(tmp_path: Path) -> None:
+    from vault_app.core import agent_writes, errors
+
+    root = folder("microclaw", tmp_path)
+    write = agent_writes.AgentWrite(
+        kind="tiers_write", agent="-1001234567890/2", params={"tier": 3, "text": "Mine now."}
+    )
+    with pytest.raises(errors.AccessDeniedError, match="must be made by a folder opened as"):
+        neighbour_agents.submit(opened(root, f"agent:{PERSONA}"), write)
+    with pytest.raises(errors.AccessDeniedError):  # a person's face is not the agent either
+        neighbour_agents.submit(opened(root, "cli"), write)
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "params"),
+    [
+        ("hermes", "append_daily", {"text": "No daily notes in a Hermes home."}),
+        ("hermes", "tiers_write", {"tier": 1, "text": "No tiers either."}),
+        ("picoclaw", "memory", {"action": "add", "target": "memory", "content": "No § notes."}),
+        ("microclaw", "profile_set", {"key": "k", "value": "no profile.json"}),
+        ("microclaw", "write_document", {"name": "AGENTS.md", "text": "New principles."}),
+        ("microclaw", "append_daily", {"text": "A global note?", "scope": "global"}),
+    ],
+)
+def test_a_write_the_format_does_not_keep_is_refused_and_changes_nothing(
+    name: str, kind: str, params: dict[str, Any], tmp_path: Path
+) -> None:
+    from vault_app.core import agent_writes, errors
+
+    root = folder(name, tmp_path)
+    before = snapshot(root)
+    write = agent_writes.AgentWrite(kind=kind, agent=AGENTS[name], params=params)  # type: ignore[arg-type]
+    with pytest.raises(errors.VaultError):
+        neighbour_agents.submit(opened(root, f"agent:{AGENTS[name]}"), write)
+    assert snapshot(root) == before
+
+
+def test_agents_decide_no_review_and_issue_no_token(tmp_path: Path) -> None:
+    from vault_app.core import agent_writes, errors
+
+    root = folder("hermes", tmp_path)
+    agent = opened(root, "agent:hermes")
+    write = agent_writes.AgentWrite(
+        kind="memory", agent="hermes", params={"action": "add", "target": "user", "content": ATTACK}
+    )
+    pending = neighbour_agents.submit(agent, write)
+    assert isinstance(pending, agent_writes.Pending)
+    with pytest.raises(errors.AccessDeniedError, match="a person decides"):
+        neighbour_agents.approve(agent, pending.review_id)
+    with pytest.raises(errors.AccessDeniedError):
+        neighbour_agents.issue_token(agent, "hermes")
+    person = opened(root, "jane")
+    rejected = neighbour_agents.reject(person, pending.review_id, "an injection")
+    assert rejected.status == "rejected" and rejected.decided_by == "jane"
+    assert neighbour_agents.pending(person) == []
+    assert neighbour_agents.describe(person, rejected)["target"] == "memories/USER.md (add)"
+
+
+def test_a_rotated_or_revoked_folder_token_is_refused_at_the_next_request(
+    tmp_path: Path,
+) -> None:
+    from test_mcp_http import ThreadServer
+
+    from vault_app.mcp import http
+
+    root = folder("picoclaw", tmp_path)
+    person = opened(root, "cli")
+    first = neighbour_agents.issue_token(person, "picoclaw")
+    rt = served(root)
+    serve = ThreadServer(lambda port: http.create_app(rt, host="127.0.0.1", port=port))
+    try:
+
+        async def profile(token: str) -> Any:
+            async with client(f"{serve.base}/mcp", token) as c:
+                return (await c.call_tool("profile_read", {"key": "city"})).structured_content
+
+        assert asyncio.run(profile(first)) == {"key": "city", "value": "Lyon", "exists": True}
+        second = neighbour_agents.issue_token(person, "picoclaw")
+        assert post(f"{serve.base}/mcp", Authorization=f"Bearer {first}").status_code == 401
+        assert post(f"{serve.base}/mcp", Authorization=f"Bearer {second}").status_code == 200
+        assert neighbour_agents.revoke_token(person, "picoclaw")
+        assert post(f"{serve.base}/mcp", Authorization=f"Bearer {second}").status_code == 401
+    finally:
+        serve.stop()
+        rt.close()
