@@ -139,8 +139,8 @@ class TokenCheck:
     """`tokens.verify` answers, remembered per token while the tokens file is unchanged."""
 
     def __init__(self, root: Path | tokens.Table) -> None:
-        self.root = tokens.table_of(root)  # a vault's folder, or a neighbour's table
-        self.path = self.root.path
+        self.table = tokens.table_of(root)  # a vault's folder, or a neighbour's table
+        self.path = self.table.path
         self._answers: collections.OrderedDict[bytes, tuple[object, str | None]] = (
             collections.OrderedDict()
         )
@@ -162,7 +162,7 @@ class TokenCheck:
             return cached[1]
         # the identity is taken before the read: a rewrite in between only costs a re-read
         try:
-            agent = tokens.verify(self.root, token)
+            agent = tokens.verify(self.table, token)
         except errors.VaultError as exc:  # a damaged tokens file lets nobody in
             log.error("cannot check tokens: %s", exc)
             return None

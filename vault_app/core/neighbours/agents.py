@@ -41,6 +41,7 @@ from vault_app.core import (
     agent_writes,
     decay,
     errors,
+    formats,
     injection,
     layout,
     notes,
@@ -337,7 +338,7 @@ def issue_token(target: folder.ForeignFolder, agent: str) -> str:
     with target.files.state_lock(tokens.TOKENS_NAME):
         table = tokens.read_table(table_at)
         token, digest = tokens.new_token()
-        table[agent] = {"sha256": digest, "issued": _now(target).isoformat()}
+        table[agent] = {"sha256": digest, "issued": formats.iso(_now(target))}
         target.files.write_state(tokens.TOKENS_NAME, tokens.encode(table))
     target.files.audit("token.issue", tokens.TOKENS_NAME, agent=agent)
     return token
