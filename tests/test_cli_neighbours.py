@@ -351,7 +351,7 @@ def test_a_para_only_command_names_the_mcp_server_among_what_works(
     code = cli.main(["agents", "--vault", str(root)])
     err = capsys.readouterr().err
     assert code == 1 and "is a Hermes home, not a PARA vault" in err
-    assert "search, mcp, serve, review, agent token" in err
+    assert "search, mcp, serve, review, activity, agent token" in err
     assert not (root / ".vault").exists()
 
 

@@ -23,15 +23,15 @@ from typing import Any
 
 import pytest
 from mcp import Client, StdioServerParameters
-from test_mcp_http import ServeProcess, client, post
+from test_mcp_http import ServeProcess, ThreadServer, client, post
 from test_mcp_stdio import child_env
 
 from vault_app import cli
-from vault_app.core import decay
+from vault_app.core import decay, neighbours
 from vault_app.core.neighbours import agents as neighbour_agents
 from vault_app.core.neighbours import files as neighbour_files
 from vault_app.core.neighbours import picoclaw
-from vault_app.mcp import folder_runtime, server
+from vault_app.mcp import folder_runtime, http, server
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "neighbours"
 NOW = "2026-11-24T09:30:00+00:00"
@@ -268,6 +268,11 @@ def test_a_flagged_write_waits_for_review_in_our_state_never_in_the_folder(
     applied = [line for line in audit(root) if line["action"] not in ("review.propose",)]
     assert applied[0]["actor"] == f"agent:{AGENTS[name]}"
     assert any(line["action"] == "review.approve" and line["actor"] == "cli" for line in applied)
+    capsys.readouterr()
+    code = cli.main(["--vault", str(root), "--json", "activity", f"--agent={AGENTS[name]}"])
+    mine = json.loads(capsys.readouterr().out)  # the person sees what the agent did
+    assert code == 0 and {e["actor"] for e in mine} == {f"agent:{AGENTS[name]}"}
+    assert {e["action"] for e in mine} >= {"review.propose"}
 
 
 def test_an_unknown_agent_is_refused_by_every_tool(tmp_path: Path) -> None:
@@ -365,82 +370,12 @@ def test_a_persona_of_another_chat_does_not_read_this_chats_log(tmp_path: Path) 
     assert all(h["origin"]["agent"] in ("42/7", None) for h in mine["hits"])
 
 
-# -- the rules, in the core ---------------------------------------------------------------
-
-
-def opened(root: Path, actor: str) -> Any:
-    from vault_app.core import neighbours
-
-    return neighbours.open_folder(root, actor=actor)
-
-
-def test_a_folder_opened_as_one_agent_refuses_writes_of_another(tmp_path: Path) -> None:
-    from vault_app.core import agent_writes, errors
-
-    root = folder("microclaw", tmp_path)
-    write = agent_writes.AgentWrite(
-        kind="tiers_write", agent="-1001234567890/2", params={"tier": 3, "text": "Mine now."}
-    )
-    with pytest.raises(errors.AccessDeniedError, match="must be made by a folder opened as"):
-        neighbour_agents.submit(opened(root, f"agent:{PERSONA}"), write)
-    with pytest.raises(errors.AccessDeniedError):  # a person's face is not the agent either
-        neighbour_agents.submit(opened(root, "cli"), write)
-
-
-@pytest.mark.parametrize(
-    ("name", "kind", "params"),
-    [
-        ("hermes", "append_daily", {"text": "No daily notes in a Hermes home."}),
-        ("hermes", "tiers_write", {"tier": 1, "text": "No tiers either."}),
-        ("picoclaw", "memory", {"action": "add", "target": "memory", "content": "No § notes."}),
-        ("microclaw", "profile_set", {"key": "k", "value": "no profile.json"}),
-        ("microclaw", "write_document", {"name": "AGENTS.md", "text": "New principles."}),
-        ("microclaw", "append_daily", {"text": "A global note?", "scope": "global"}),
-    ],
-)
-def test_a_write_the_format_does_not_keep_is_refused_and_changes_nothing(
-    name: str, kind: str, params: dict[str, Any], tmp_path: Path
-) -> None:
-    from vault_app.core import agent_writes, errors
-
-    root = folder(name, tmp_path)
-    before = snapshot(root)
-    write = agent_writes.AgentWrite(kind=kind, agent=AGENTS[name], params=params)  # type: ignore[arg-type]
-    with pytest.raises(errors.VaultError):
-        neighbour_agents.submit(opened(root, f"agent:{AGENTS[name]}"), write)
-    assert snapshot(root) == before
-
-
-def test_agents_decide_no_review_and_issue_no_token(tmp_path: Path) -> None:
-    from vault_app.core import agent_writes, errors
-
-    root = folder("hermes", tmp_path)
-    agent = opened(root, "agent:hermes")
-    write = agent_writes.AgentWrite(
-        kind="memory", agent="hermes", params={"action": "add", "target": "user", "content": ATTACK}
-    )
-    pending = neighbour_agents.submit(agent, write)
-    assert isinstance(pending, agent_writes.Pending)
-    with pytest.raises(errors.AccessDeniedError, match="a person decides"):
-        neighbour_agents.approve(agent, pending.review_id)
-    with pytest.raises(errors.AccessDeniedError):
-        neighbour_agents.issue_token(agent, "hermes")
-    person = opened(root, "jane")
-    rejected = neighbour_agents.reject(person, pending.review_id, "an injection")
-    assert rejected.status == "rejected" and rejected.decided_by == "jane"
-    assert neighbour_agents.pending(person) == []
-    assert neighbour_agents.describe(person, rejected)["target"] == "memories/USER.md (add)"
-
-
 def test_a_rotated_or_revoked_folder_token_is_refused_at_the_next_request(
     tmp_path: Path,
 ) -> None:
-    from test_mcp_http import ThreadServer
-
-    from vault_app.mcp import http
-
     root = folder("picoclaw", tmp_path)
-    person = opened(root, "cli")
+    person = neighbours.open_folder(root, actor="cli")
+    assert person is not None
     first = neighbour_agents.issue_token(person, "picoclaw")
     rt = served(root)
     serve = ThreadServer(lambda port: http.create_app(rt, host="127.0.0.1", port=port))

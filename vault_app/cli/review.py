@@ -2,9 +2,10 @@
 writes the injection scan held back), `activity` (the audit log, newest first) and
 `agent token` (the bearer token an agent presents to `vault-app serve`).
 
-In a neighbour's folder (a Hermes home...) `review` and `agent token` work on what
-vault-app keeps about it in its state folder (`core.neighbours.agents`): the queue of
-its agents' flagged writes, their tokens' hashes; nothing is written into the folder."""
+In a neighbour's folder (a Hermes home...) `review`, `activity` and `agent token` work
+on what vault-app keeps about it in its state folder (`core.neighbours.agents`): the
+queue of its agents' flagged writes, the audit log, their tokens' hashes; nothing is
+written into the folder."""
 
 from __future__ import annotations
 
@@ -107,10 +108,21 @@ def cmd_reject(args: argparse.Namespace) -> None:
 
 
 def cmd_activity(args: argparse.Namespace) -> None:
-    from vault_app.core import activity
+    from vault_app.core import activity, storage
 
-    v = open_vault(args)
-    lines = activity.recent(v.root, limit=args.limit, agent=args.agent, action=args.action)
+    foreign = _common.open_foreign(args)  # a neighbour's folder: its log in our state
+    if foreign is not None:
+        state = foreign.files.state
+        lines = activity.recent(
+            state,
+            limit=args.limit,
+            agent=args.agent,
+            action=args.action,
+            log=state / storage.AUDIT_NAME,
+        )
+    else:
+        v = open_vault(args)
+        lines = activity.recent(v.root, limit=args.limit, agent=args.agent, action=args.action)
     emit(
         args,
         lines,
