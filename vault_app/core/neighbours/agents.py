@@ -47,6 +47,7 @@ from vault_app.core import (
     notes,
     profile,
     review,
+    safe_fs,
     tiers,
     tokens,
 )
@@ -205,10 +206,9 @@ def propose(
 def all_proposals(target: folder.ForeignFolder) -> list[review.Proposal]:
     """Every proposal about the folder, oldest first (a file that is not one skipped)."""
     folder_ = target.files.state / review.REVIEW_DIR
-    if not folder_.is_dir():
-        return []
+    safe_fs.check_tree(target.files.state, folder_, safe_fs.STATE_READ)
     found = []
-    for entry in sorted(folder_.iterdir()):
+    for entry in safe_fs.regular_files(folder_):
         review_id = entry.name.removesuffix(".json")
         if entry.name.endswith(".json") and review.is_id(review_id):
             try:
