@@ -394,3 +394,18 @@ def test_a_rotated_or_revoked_folder_token_is_refused_at_the_next_request(
     finally:
         serve.stop()
         rt.close()
+
+
+def test_a_hermes_store_that_would_not_round_trip_is_refused_as_hermes_refuses(
+    tmp_path: Path,
+) -> None:
+    root = folder("hermes-drift", tmp_path)
+    path = root / "memories" / "MEMORY.md"
+    before = path.read_bytes()
+    (answer,), _ = calls(
+        served(root), "hermes", ("memory", {"action": "remove", "old_text": "Fedora"})
+    )
+    assert answer["success"] is False and answer["error"] == "not_round_trip"
+    assert path.read_bytes() == before  # left as it was, its bytes also kept in a .bak
+    (backup,) = (root / "memories").glob("MEMORY.md.bak.*")
+    assert backup.read_bytes() == before
