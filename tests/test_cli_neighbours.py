@@ -344,13 +344,14 @@ def test_search_in_a_hermes_home_semantic_and_hybrid(
         assert data["hits"][0]["origin"]["file"] == "memories/USER.md"
 
 
-def test_the_mcp_server_refuses_a_neighbours_folder_naming_what_works(
+def test_a_para_only_command_names_the_mcp_server_among_what_works(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = folder("hermes", tmp_path)
-    code = cli.main(["mcp", "--vault", str(root), "--agent", "hermes"])
+    code = cli.main(["agents", "--vault", str(root)])
     err = capsys.readouterr().err
-    assert code == 1 and "is a Hermes home, not a PARA vault" in err and "search" in err
+    assert code == 1 and "is a Hermes home, not a PARA vault" in err
+    assert "search, mcp, serve, review, activity, agent token" in err
     assert not (root / ".vault").exists()
 
 

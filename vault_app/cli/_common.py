@@ -235,7 +235,8 @@ def open_vault(args: argparse.Namespace, agent: str | None = None) -> vault.Vaul
 
 # The commands that work in a neighbour's folder (each calls `open_foreign` first)
 FOREIGN_COMMANDS = (
-    "info, notes, tiers, profile, daily, context, search, and the window (no command)"
+    "info, notes, tiers, profile, daily, context, search, mcp, serve, review, activity, "
+    "agent token, and the window (no command)"
 )
 
 

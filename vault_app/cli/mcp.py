@@ -8,6 +8,10 @@ stray print or a native library's message cannot corrupt the stream. The search 
 opens in the background (`Runtime.start`), started once the client has the handshake's
 answer: the handshake waits for the interpreter, the CLI and the MCP SDK's imports only
 (figures: benchmarks/bench_mcp_handshake.py).
+
+In a neighbour's folder (a Hermes home, a PicoClaw workspace, a MicroClaw runtime) it
+serves the folder as it is (`mcp.folder_runtime`, `mcp.folder_tools`): `--agent` may be
+left out where the folder holds one agent; a MicroClaw persona is `--agent=CHAT/PERSONA`.
 """
 
 from __future__ import annotations
@@ -31,7 +35,8 @@ def register(commands: _common.Commands) -> None:
     p.add_argument("--bm25", action="store_true", help="do not load the semantic model")
 
 
-def _agent(args: argparse.Namespace, known: list[str]) -> str:
+def _agent(args: argparse.Namespace, known: list[str], foreign: str | None = None) -> str:
+    """The agent `--agent` names, or the only one; `foreign`: the neighbour's folder kind."""
     if args.agent is None:
         if len(known) == 1:
             return known[0]
@@ -39,9 +44,14 @@ def _agent(args: argparse.Namespace, known: list[str]) -> str:
             f"give --agent ID: the agent this client is (agents: {', '.join(known) or 'none'})"
         )
     if args.agent not in known:
-        raise _common.UsageError(
-            f"no agent {args.agent!r} in this vault (agents: {', '.join(known) or 'none'}); "
+        create = (
             f"create it with `vault-app agent create {args.agent}`"
+            if foreign is None
+            else f"a {foreign}'s agents are its owner's to make"
+        )
+        raise _common.UsageError(
+            f"no agent {args.agent!r} in this {foreign or 'vault'} "
+            f"(agents: {', '.join(known) or 'none'}); {create}"
         )
     return args.agent
 
@@ -56,17 +66,22 @@ def _protocol_stdout() -> None:
 
 def cmd_mcp(args: argparse.Namespace) -> int:
     from vault_app.core import decay, layout, memory
-    from vault_app.mcp import runtime, server
+    from vault_app.mcp import folder_runtime, runtime, server
     from vault_app.watch import quiet
 
     root = _common.resolve_vault_path(args.vault)
-    _common.refuse_foreign(args, root)  # a neighbour's folder: said so, with what works there
-    if not layout.is_vault(root):
-        raise errors.NotFoundError(f"no vault at {root}")
     clock = decay.fixed_clock(_common.parse_moment(args.now)) if args.now else decay.system_clock
-    served = runtime.Runtime(root, semantic=False if args.bm25 else None, clock=clock)
-    agent = _agent(args, served.reader.paths.agent_ids())
-    served.vault_for(agent)
+    semantic = False if args.bm25 else None
+    served: runtime.Runtime | folder_runtime.FolderRuntime
+    if _common.open_foreign(args) is not None:  # a neighbour's folder, served as it is
+        served = folder_runtime.FolderRuntime(root, semantic=semantic, clock=clock)
+        agent = _agent(args, served.reader.agents(), foreign=served.reader.name)
+    else:
+        if not layout.is_vault(root):
+            raise errors.NotFoundError(f"no vault at {root}")
+        served = runtime.Runtime(root, semantic=semantic, clock=clock)
+        agent = _agent(args, served.reader.paths.agent_ids())
+        served.vault_for(agent)
     if getattr(args, "owns_process", False):
         memory.tune_process()
         logging.basicConfig(

@@ -1,10 +1,16 @@
 """Agents' writes, for the person in charge: `review list|show|approve|reject` (the
 writes the injection scan held back), `activity` (the audit log, newest first) and
-`agent token` (the bearer token an agent presents to `vault-app serve`)."""
+`agent token` (the bearer token an agent presents to `vault-app serve`).
+
+In a neighbour's folder (a Hermes home...) `review`, `activity` and `agent token` work
+on what vault-app keeps about it in its state folder (`core.neighbours.agents`): the
+queue of its agents' flagged writes, the audit log, their tokens' hashes; nothing is
+written into the folder."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from vault_app.cli import _common
@@ -39,10 +45,16 @@ def register_token(commands: _common.Commands, agent: _common.Subcommands) -> No
 
 def cmd_list(args: argparse.Namespace) -> None:
     from vault_app.core import review  # the handlers import the core: --help stays light
+    from vault_app.core.neighbours import agents
 
-    v = open_vault(args)
-    found = review.all_proposals(v) if args.all else review.pending(v)
-    rows = [review.describe(p) for p in found]
+    foreign = _common.open_foreign(args)  # a neighbour's folder: its queue in our state
+    if foreign is not None:
+        found = agents.all_proposals(foreign) if args.all else agents.pending(foreign)
+        rows = [agents.describe(foreign, p) for p in found]
+    else:
+        v = open_vault(args)
+        found = review.all_proposals(v) if args.all else review.pending(v)
+        rows = [review.describe(p) for p in found]
     emit(
         args,
         rows,
@@ -59,30 +71,58 @@ def cmd_list(args: argparse.Namespace) -> None:
 
 def cmd_show(args: argparse.Namespace) -> None:
     from vault_app.core import review
+    from vault_app.core.neighbours import agents
 
-    described = review.describe(review.get(open_vault(args), args.review_id))
+    foreign = _common.open_foreign(args)
+    if foreign is not None:
+        described = agents.describe(foreign, agents.get(foreign, args.review_id))
+    else:
+        described = review.describe(review.get(open_vault(args), args.review_id))
     emit(args, described, lambda: _show(described))
 
 
 def cmd_approve(args: argparse.Namespace) -> None:
     from vault_app.core import review
+    from vault_app.core.neighbours import agents
 
-    described = review.describe(review.approve(open_vault(args), args.review_id))
+    foreign = _common.open_foreign(args)
+    if foreign is not None:
+        described = agents.describe(foreign, agents.approve(foreign, args.review_id))
+    else:
+        described = review.describe(review.approve(open_vault(args), args.review_id))
     emit(args, described, f"Approved {args.review_id}: applied as agent {described['agent']}")
 
 
 def cmd_reject(args: argparse.Namespace) -> None:
     from vault_app.core import review
+    from vault_app.core.neighbours import agents
 
-    described = review.describe(review.reject(open_vault(args), args.review_id, args.reason))
-    emit(args, described, f"Rejected {args.review_id} (kept in .vault/review)")
+    foreign = _common.open_foreign(args)
+    if foreign is not None:
+        proposal = agents.reject(foreign, args.review_id, args.reason)
+        described, where = agents.describe(foreign, proposal), foreign.files.state / "review"
+    else:
+        proposal = review.reject(open_vault(args), args.review_id, args.reason)
+        described, where = review.describe(proposal), Path(".vault/review")
+    emit(args, described, f"Rejected {args.review_id} (kept in {where})")
 
 
 def cmd_activity(args: argparse.Namespace) -> None:
-    from vault_app.core import activity
+    from vault_app.core import activity, storage
 
-    v = open_vault(args)
-    lines = activity.recent(v.root, limit=args.limit, agent=args.agent, action=args.action)
+    foreign = _common.open_foreign(args)  # a neighbour's folder: its log in our state
+    if foreign is not None:
+        state = foreign.files.state
+        lines = activity.recent(
+            state,
+            limit=args.limit,
+            agent=args.agent,
+            action=args.action,
+            log=state / storage.AUDIT_NAME,
+        )
+    else:
+        v = open_vault(args)
+        lines = activity.recent(v.root, limit=args.limit, agent=args.agent, action=args.action)
     emit(
         args,
         lines,
@@ -95,17 +135,28 @@ def cmd_activity(args: argparse.Namespace) -> None:
 
 def cmd_token(args: argparse.Namespace) -> None:
     from vault_app.core import tokens
+    from vault_app.core.neighbours import agents
 
-    v = open_vault(args)
+    # a neighbour's folder: the hashes go to vault-app's state folder for it, not into it
+    foreign = _common.open_foreign(args)
+    v = open_vault(args) if foreign is None else None
     if args.revoke:
-        done = tokens.revoke(v, args.agent_id)
+        if foreign is not None:
+            done = agents.revoke_token(foreign, args.agent_id)
+        else:
+            assert v is not None
+            done = tokens.revoke(v, args.agent_id)
         emit(
             args,
             {"agent": args.agent_id, "revoked": done},
             f"Revoked the token of {args.agent_id}" if done else f"{args.agent_id} had no token",
         )
         return
-    token = tokens.issue(v, args.agent_id)
+    if foreign is not None:
+        token = agents.issue_token(foreign, args.agent_id)
+    else:
+        assert v is not None
+        token = tokens.issue(v, args.agent_id)
     hint = (
         "Shown once. Give it to the agent's MCP client as the header "
         "'Authorization: Bearer <token>' for vault-app serve; run this again to rotate it."

@@ -11,6 +11,11 @@ real one - and runs uvicorn on it. SIGINT and SIGTERM stop it cleanly, exit stat
 It binds 127.0.0.1 unless told otherwise, and warns on stderr when told to listen on an
 address other machines reach. Services that live as long as the server (the heartbeat's
 scheduler) are listed by `background_services` and run in the app's lifespan.
+
+In a neighbour's folder (a Hermes home, a PicoClaw workspace, a MicroClaw runtime) it
+serves the folder as it is (`mcp.folder_runtime`), each agent of the folder with its
+token (`vault-app --vault FOLDER agent token ID`, kept in vault-app's state folder for
+that folder), without the heartbeat (which works on a vault's facts).
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ if TYPE_CHECKING:
     import uvicorn
 
     from vault_app.heartbeat.dedup import Embed
-    from vault_app.mcp import http, runtime
+    from vault_app.mcp import folder_runtime, http, runtime
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -132,11 +137,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from vault_app.core import decay, layout, memory
-    from vault_app.mcp import http, runtime
+    from vault_app.mcp import folder_runtime, http, runtime
     from vault_app.watch import quiet
 
     root = _common.resolve_vault_path(args.vault)
-    if not layout.is_vault(root):
+    foreign = _common.open_foreign(args) is not None  # a neighbour's folder, as it is
+    if not foreign and not layout.is_vault(root):
         raise errors.NotFoundError(f"no vault at {root}")
     if getattr(args, "owns_process", False):
         memory.tune_process()
@@ -157,7 +163,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     clock = decay.fixed_clock(_common.parse_moment(args.now)) if args.now else decay.system_clock
-    rt = runtime.Runtime(root, semantic=False if args.bm25 else None, clock=clock)
+    semantic = False if args.bm25 else None
+    rt: runtime.Runtime | folder_runtime.FolderRuntime
+    services: list[http.BackgroundService]
+    if foreign:  # no heartbeat there: it works on a PARA vault's facts
+        rt = folder_runtime.FolderRuntime(root, semantic=semantic, clock=clock)
+        services = [_give_back_memory]
+    else:
+        rt = runtime.Runtime(root, semantic=semantic, clock=clock)
+        services = [*background_services(rt), _give_back_memory]
     try:
         app = http.create_app(
             rt,
@@ -165,7 +179,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             port=port,
             extra_origins=args.allow_origin,
             extra_hosts=args.allow_host,
-            services=[*background_services(rt), _give_back_memory],
+            services=services,
         )
         server = _uvicorn_server(
             uvicorn.Config(app, log_config=None, access_log=False, lifespan="on")

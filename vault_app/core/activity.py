@@ -55,25 +55,30 @@ def recent(
     agent: str | None = None,
     since: dt.datetime | None = None,
     action: str | None = None,
+    log: Path | None = None,
 ) -> list[dict[str, Any]]:
     """The newest audit lines, newest first, at most `limit`.
 
     `agent` keeps the lines written by that agent (actor `agent:<id>`); `since` the lines
     at or after that time (a naive time is local); `action` an action (`fact.add`) or a
-    family of them (`fact`: `fact.add`, `fact.supersede`, ...).
+    family of them (`fact`: `fact.add`, `fact.supersede`, ...). `log` reads another
+    audit log than the vault's, below `root` (a neighbour's folder's, in vault-app's
+    state folder for it: `root` is then that state folder).
     """
     if limit <= 0:
         return []
     moment = None if since is None else decay.as_aware(since)
     found: list[dict[str, Any]] = []
-    for line in lines_backwards(Path(root) / layout.STATE_DIR / storage.AUDIT_NAME, Path(root)):
+    path = log if log is not None else Path(root) / layout.STATE_DIR / storage.AUDIT_NAME
+    for line in lines_backwards(path, Path(root)):
         entry = _parse(line)
         if entry is None:
             continue
         when = _time(entry)
         if moment is not None and (when is None or when < moment):
             continue  # not `break`: writers of several processes may append out of order
-        if agent is not None and _agent_of(entry) != agent:
+        # (a neighbour's agent may have an id a vault would not take: CHAT/PERSONA)
+        if agent is not None and agent not in (_agent_of(entry), _named_agent(entry)):
             continue
         name = entry.get("action")
         if action is not None and not (name == action or str(name).startswith(action + ".")):
@@ -131,6 +136,12 @@ def _time(entry: Mapping[str, Any]) -> dt.datetime | None:
         return decay.as_aware(dt.datetime.fromisoformat(str(entry.get("time"))))
     except (ValueError, OverflowError):
         return None
+
+
+def _named_agent(entry: Mapping[str, Any]) -> str | None:
+    """The id after `agent:` in the line's actor, as written."""
+    actor = str(entry.get("actor", ""))
+    return actor[len("agent:") :] if actor.startswith("agent:") else None
 
 
 def _agent_of(entry: Mapping[str, Any]) -> str | None:

@@ -345,6 +345,12 @@ def entry_json(entry: models.DailyEntry) -> dict[str, Any]:
 
 
 def _check_names(write: AgentWrite) -> None:
+    check_names(write)
+    layout.validate_agent_id(write.agent)
+
+
+def check_names(write: AgentWrite) -> None:
+    """Refuse a write missing a required parameter of its kind, or given an unknown one."""
     required, optional = PARAMS[write.kind]
     given = set(write.params)
     missing = sorted(required - given)
@@ -355,7 +361,6 @@ def _check_names(write: AgentWrite) -> None:
             f" (optional: {', '.join(sorted(optional))})" if optional else ""
         )
         raise errors.InvalidFactError(f"{write.kind}: {problem}; parameters are {allowed}")
-    layout.validate_agent_id(write.agent)
 
 
 def _string(write: AgentWrite, name: str, *, blank: bool = True) -> str:

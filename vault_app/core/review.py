@@ -58,7 +58,7 @@ def propose(
 ) -> Proposal:
     """Queue `write` for a person; a new file `.vault/review/<id>.json` (atomic)."""
     created = vault.now()
-    review_id = f"r-{created.astimezone(dt.UTC):%Y%m%dT%H%M%S%f}-{secrets.token_hex(4)}"
+    review_id = new_id(created)
     proposal = Proposal(
         review_id, created, write.agent, write, list(findings), "pending",
         None, None, None, None, _before(vault, write),
@@ -221,10 +221,24 @@ def target(write: agent_writes.AgentWrite) -> str:
 # -- files -----------------------------------------------------------------------------
 
 
-def path_of(vault: Vault, review_id: str) -> Path:
+def is_id(name: str) -> bool:
+    return bool(_ID.match(name))
+
+
+def check_id(review_id: str) -> str:
+    """`review_id` if it is a review id (`r-YYYYMMDDTHHMMSSffffff-<hex>`), else an error."""
     if not isinstance(review_id, str) or not _ID.match(review_id):
         raise errors.InvalidIdError(f"invalid review id {review_id!r} (e.g. r-20260101T...)")
-    return vault.paths.state_dir / REVIEW_DIR / f"{review_id}.json"
+    return review_id
+
+
+def new_id(created: dt.datetime) -> str:
+    """A new review id: it sorts by `created`."""
+    return f"r-{created.astimezone(dt.UTC):%Y%m%dT%H%M%S%f}-{secrets.token_hex(4)}"
+
+
+def path_of(vault: Vault, review_id: str) -> Path:
+    return vault.paths.state_dir / REVIEW_DIR / f"{check_id(review_id)}.json"
 
 
 def encode(p: Proposal) -> bytes:

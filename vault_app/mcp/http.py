@@ -57,6 +57,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from vault_app.core import errors, tokens
 
 if TYPE_CHECKING:
+    from vault_app.mcp import folder_runtime
     from vault_app.mcp import runtime as runtime_mod
 
 log = logging.getLogger(__name__)
@@ -137,9 +138,9 @@ def allowed_origins(host: str, port: int, extra: Iterable[str] = ()) -> frozense
 class TokenCheck:
     """`tokens.verify` answers, remembered per token while the tokens file is unchanged."""
 
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.path = tokens.tokens_path(root)
+    def __init__(self, root: Path | tokens.Table) -> None:
+        self.table = tokens.table_of(root)  # a vault's folder, or a neighbour's table
+        self.path = self.table.path
         self._answers: collections.OrderedDict[bytes, tuple[object, str | None]] = (
             collections.OrderedDict()
         )
@@ -161,7 +162,7 @@ class TokenCheck:
             return cached[1]
         # the identity is taken before the read: a rewrite in between only costs a re-read
         try:
-            agent = tokens.verify(self.root, token)
+            agent = tokens.verify(self.table, token)
         except errors.VaultError as exc:  # a damaged tokens file lets nobody in
             log.error("cannot check tokens: %s", exc)
             return None
@@ -275,7 +276,7 @@ def _unauthorized(code: str, message: str) -> Response:
 
 def secure_app(
     server: MCPServer,
-    root: Path,
+    root: Path | tokens.Table,
     *,
     host: str,
     port: int,
@@ -285,7 +286,8 @@ def secure_app(
     services: Sequence[BackgroundService] = (),
 ) -> Starlette:
     """`server`'s streamable-HTTP app at `/mcp` behind `RequestGuard` (tokens of the vault
-    at `root`), with `/health`, its lifespan running the session manager and `services`."""
+    at `root`, or of a neighbour's folder: its `tokens.Table`), with `/health`, its
+    lifespan running the session manager and `services`."""
     hosts = allowed_hosts(host, port, extra_hosts)
     origins = allowed_origins(host, port, extra_origins)
     # the SDK checks Host and Origin again with the same exact lists (no wildcards)
@@ -324,7 +326,7 @@ def secure_app(
 
 
 def create_app(
-    runtime: runtime_mod.Runtime,
+    runtime: runtime_mod.Runtime | folder_runtime.FolderRuntime,
     *,
     host: str,
     port: int,
@@ -350,9 +352,11 @@ def create_app(
         finally:
             timer.cancel()
 
+    # a neighbour's folder: its agents' tokens are kept in vault-app's state folder for it
+    table = runtime.token_table if server_mod.serves_a_folder(runtime) else runtime.root
     return secure_app(
         built,
-        runtime.root,
+        table,
         host=host,
         port=port,
         extra_origins=extra_origins,

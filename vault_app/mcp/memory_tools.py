@@ -20,6 +20,8 @@ An agent only ever reaches its own folder: no tool takes an agent id.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -45,6 +47,20 @@ answer gives "usage" (used/limit). An add or replace over budget is refused
 To free room and add in one call, send operations instead of action: a list of {action,
 content, old_text} applied in order, all or none, the budget checked only on the result.
 Example: {"action": "add", "target": "user", "content": "Prefers short answers"}"""
+TIERS_READ_DESCRIPTION = """Read your tiered MEMORY.md: tier 1 (long term, principles-like), 2 (mid
+term: active projects), 3 (short term: recent focus). Without tier, all three.
+Example: {"tier": 2}"""
+TIERS_WRITE_DESCRIPTION = """Replace one tier of your tiered MEMORY.md (the other tiers are kept as
+they are). Tier 1 only on an explicit ask or a long-term pattern; tier 3 often. No line may
+start with "## " (use "### " for sub-headings).
+Example: {"tier": 3, "content": "This week: moving house; tired."}"""
+PROFILE_READ_DESCRIPTION = """Read your key–value profile of the user (profile.json): every key,
+or one.
+Example: {"key": "timezone"}"""
+PROFILE_SET_DESCRIPTION = """Set one key of your key–value profile of the user (a string value).
+Example: {"key": "timezone", "value": "Europe/Paris"}"""
+PROFILE_DELETE_DESCRIPTION = """Remove one key of your key–value profile of the user.
+Example: {"key": "timezone"}"""
 
 
 class MemoryOperation(BaseModel):
@@ -84,56 +100,21 @@ def register(server: MCPServer, runtime: runtime_module.Runtime, agent_of: commo
         old_text: str | None = None,
         operations: list[MemoryOperation] | None = None,
     ) -> dict[str, Any]:
-        from vault_app.core import agent_memory, errors, notes
+        from vault_app.core import agent_memory
 
         v, agent = own(ctx)
-        if action == "read" and not operations:
-            return _notes_answer(v, agent_memory.read_notes(v, agent, target))
-        if operations:  # Hermes' batch: it wins over a single action, as in Hermes
-            kind: agent_writes.Kind = "memory_batch"
-            params: dict[str, Any] = {
-                "target": target,
-                "operations": [op.model_dump(exclude_none=True) for op in operations],
-            }
-            done = f"Applied {len(operations)} operation{'s' if len(operations) != 1 else ''}."
-        elif action is None:
-            raise errors.VaultError(
-                "memory: give an action (add, replace, remove, read) or operations"
-            )
-        else:
-            kind = "memory"
-            params = {"action": action, "target": target, "content": content, "old_text": old_text}
-            done = _DONE[action]
-        try:
-            answer = submit(ctx, kind, params)
-        except notes.NotesError as exc:
-            state = agent_memory.read_notes(v, agent, target)
-            shown = (injection.shown_to_agents(e) for e in state.entries)
-            return {
-                "success": False,
-                **exc.to_dict(),
-                "target": target,
-                "usage": state.usage.fraction(),
-                "current_entries": [notes.preview(e, 200) for e in shown],
-            }
-        if answer["status"] == "pending_review":
-            state = agent_memory.read_notes(v, agent, target)
-            return {"success": True, **answer, "target": target, "usage": state.usage.fraction()}
-        return {
-            "success": True,
-            "status": "applied",
-            "message": done,
-            "target": target,
-            "usage": answer["usage"],
-            "meter": answer["meter"],
-            "entry_count": answer["entry_count"],
-        }
+        return memory_answer(
+            v.root,
+            lambda t: agent_memory.read_notes(v, agent, t),
+            lambda kind, params: submit(ctx, kind, params),
+            action,
+            target,
+            content,
+            old_text,
+            operations,
+        )
 
-    @server.tool(
-        description="""Read your tiered MEMORY.md: tier 1 (long term, principles-like), 2 (mid
-term: active projects), 3 (short term: recent focus). Without tier, all three.
-Example: {"tier": 2}"""
-    )
+    @server.tool(description=TIERS_READ_DESCRIPTION)
     @common.tool_errors
     def tiers_read(ctx: Context, tier: Literal[1, 2, 3] | None = None) -> dict[str, Any]:
         from vault_app.core import agent_memory
@@ -143,22 +124,14 @@ Example: {"tier": 2}"""
         answer.pop("path", None)  # the server's files are not the agent's business
         return answer
 
-    @server.tool(
-        description="""Replace one tier of your tiered MEMORY.md (the other tiers are kept as
-they are). Tier 1 only on an explicit ask or a long-term pattern; tier 3 often. No line may
-start with "## " (use "### " for sub-headings).
-Example: {"tier": 3, "content": "This week: moving house; tired."}"""
-    )
+    @server.tool(description=TIERS_WRITE_DESCRIPTION)
     @common.tool_errors
     def tiers_write(ctx: Context, tier: Literal[1, 2, 3], content: str) -> dict[str, Any]:
         answer = submit(ctx, "tiers_write", {"tier": tier, "text": content})
         answer.pop("path", None)
         return answer
 
-    @server.tool(
-        description="""Read your key–value profile of the user (profile.json): every key, or one.
-Example: {"key": "timezone"}"""
-    )
+    @server.tool(description=PROFILE_READ_DESCRIPTION)
     @common.tool_errors
     def profile_read(ctx: Context, key: str | None = None) -> dict[str, Any]:
         from vault_app.core import agent_memory
@@ -169,20 +142,14 @@ Example: {"key": "timezone"}"""
             return {"profile": state.values}
         return {"key": key, "value": state.values.get(key), "exists": key in state.values}
 
-    @server.tool(
-        description="""Set one key of your key–value profile of the user (a string value).
-Example: {"key": "timezone", "value": "Europe/Paris"}"""
-    )
+    @server.tool(description=PROFILE_SET_DESCRIPTION)
     @common.tool_errors
     def profile_set(ctx: Context, key: str, value: str) -> dict[str, Any]:
         answer = submit(ctx, "profile_set", {"key": key, "value": value})
         answer.pop("path", None)
         return answer
 
-    @server.tool(
-        description="""Remove one key of your key–value profile of the user.
-Example: {"key": "timezone"}"""
-    )
+    @server.tool(description=PROFILE_DELETE_DESCRIPTION)
     @common.tool_errors
     def profile_delete(ctx: Context, key: str) -> dict[str, Any]:
         answer = submit(ctx, "profile_delete", {"key": key})
@@ -190,8 +157,58 @@ Example: {"key": "timezone"}"""
         return answer
 
 
-def _notes_answer(v: vault.Vault, state: agent_memory.NotesState) -> dict[str, Any]:
+def memory_answer(
+    root: Path,
+    read: Callable[[str], agent_memory.NotesState],
+    submit: Callable[[agent_writes.Kind, dict[str, Any]], dict[str, Any]],
+    action: str | None,
+    target: str,
+    content: str | None,
+    old_text: str | None,
+    operations: list[MemoryOperation] | None,
+) -> dict[str, Any]:
+    """The `memory` tool's answer, in a vault or a neighbour's folder alike: `read` the
+    target's notes (files under `root`), `submit` one agent write (answering
+    `{"status": ...}`)."""
+    from vault_app.core import errors, notes
 
-    answer = state.to_dict(v.root)
-    answer.pop("path", None)
-    return {"success": True, **answer}
+    if action == "read" and not operations:
+        answer = read(target).to_dict(root)
+        answer.pop("path", None)  # the server's files are not the agent's business
+        return {"success": True, **answer}
+    if operations:  # Hermes' batch: it wins over a single action, as in Hermes
+        kind: agent_writes.Kind = "memory_batch"
+        params: dict[str, Any] = {
+            "target": target,
+            "operations": [op.model_dump(exclude_none=True) for op in operations],
+        }
+        done = f"Applied {len(operations)} operation{'s' if len(operations) != 1 else ''}."
+    elif action is None:
+        raise errors.VaultError("memory: give an action (add, replace, remove, read) or operations")
+    else:
+        kind = "memory"
+        params = {"action": action, "target": target, "content": content, "old_text": old_text}
+        done = _DONE[action]
+    try:
+        answer = submit(kind, params)
+    except notes.NotesError as exc:
+        state = read(target)
+        shown = (injection.shown_to_agents(e) for e in state.entries)
+        return {
+            "success": False,
+            **exc.to_dict(),
+            "target": target,
+            "usage": state.usage.fraction(),
+            "current_entries": [notes.preview(e, 200) for e in shown],
+        }
+    if answer["status"] == "pending_review":
+        return {"success": True, **answer, "target": target, "usage": read(target).usage.fraction()}
+    return {
+        "success": True,
+        "status": "applied",
+        "message": done,
+        "target": target,
+        "usage": answer["usage"],
+        "meter": answer["meter"],
+        "entry_count": answer["entry_count"],
+    }

@@ -3,7 +3,9 @@
 Faces are thin: each tool module (`vault_tools` reads, `write_tools` writes through
 `core.agent_writes`, `memory_tools` the agent's own notes, tiers and profile,
 `microclaw` MicroClaw's contract) adapts arguments to one core or
-search call. What the groups share lives here: the server's identity and instructions,
+search call. Over a neighbour's folder (a `folder_runtime.FolderRuntime`) the server
+carries `folder_tools` instead: the tools its format keeps, same names and answers.
+What the groups share lives here: the server's identity and instructions,
 and `tool_errors`, which turns a vault error into a tool error the model can read (the
 SDK hides the text of any other exception from the client, as it should for a crash).
 
@@ -15,7 +17,8 @@ SDK's constructor calls `logging.basicConfig`); the process owner (`vault-app mc
 from __future__ import annotations
 
 import logging
-from typing import Any
+import sys
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
@@ -23,6 +26,9 @@ from mcp.server.mcpserver import MCPServer
 from vault_app import __version__
 from vault_app.mcp import common, memory_tools, microclaw, vault_tools, write_tools
 from vault_app.mcp import runtime as runtime_module
+
+if TYPE_CHECKING:  # a vault's server never imports the folder's modules (the handshake)
+    from vault_app.mcp import folder_runtime
 
 AgentOf = common.AgentOf
 
@@ -38,23 +44,46 @@ the user with `memory`. A write may answer {"status": "pending_review"}:
 a person will review it; do not retry it."""
 
 
-def build_server(runtime: runtime_module.Runtime, agent_of: AgentOf) -> MCPServer:
-    """The vault's MCP server (name "vault-app"), every tool group registered."""
+def build_server(
+    runtime: runtime_module.Runtime | folder_runtime.FolderRuntime, agent_of: AgentOf
+) -> MCPServer:
+    """The MCP server (name "vault-app"): over a vault, every tool group registered; over
+    a neighbour's folder (a `FolderRuntime`), the tools its format keeps (`folder_tools`)."""
     root = logging.getLogger()
     handlers, level = list(root.handlers), root.level
+    instructions = INSTRUCTIONS
+    if serves_a_folder(runtime):
+        from vault_app.mcp import folder_tools
+
+        instructions = folder_tools.instructions(runtime.format)
     try:
         server: MCPServer = MCPServer(
-            name="vault-app", version=__version__, instructions=INSTRUCTIONS
+            name="vault-app", version=__version__, instructions=instructions
         )
     finally:  # the SDK configures the root logger; that is the process owner's to do
         root.handlers[:] = handlers
         root.setLevel(level)
+    if serves_a_folder(runtime):
+        from vault_app.mcp import folder_tools
+
+        folder_tools.register(server, runtime, agent_of)
+        return server
     for group in (vault_tools, write_tools, memory_tools, microclaw):
         group.register(server, runtime, agent_of)
     return server
 
 
-def start_index_after_handshake(built: MCPServer, runtime: runtime_module.Runtime) -> None:
+def serves_a_folder(runtime: object) -> TypeGuard[folder_runtime.FolderRuntime]:
+    """Whether `runtime` serves a neighbour's folder (a `folder_runtime.FolderRuntime`),
+    asked without importing that module: an instance of it means it is imported, and a
+    vault's server starts without it (its imports are on the handshake's path)."""
+    module = sys.modules.get("vault_app.mcp.folder_runtime")
+    return module is not None and isinstance(runtime, module.FolderRuntime)
+
+
+def start_index_after_handshake(
+    built: MCPServer, runtime: runtime_module.Runtime | folder_runtime.FolderRuntime
+) -> None:
     """Open the index once a client has the handshake's answer (its `initialized`
     notification): the load's imports and walk hold the interpreter most of the time,
     and the server's own start (its imports, the transport's threads) waits for it at

@@ -16,6 +16,8 @@ that keep none) lives in the user's state folder, keyed by the folder's path (`f
     entries     every entry of a folder, listed once: what search indexes, what import files
     importing   `vault-app import`: a neighbour's memory copied into a PARA vault (atomic
                 entries as facts), a report
+    agents      its agents' writes over MCP (scan, review queue, audit), their tokens:
+                kept in vault-app's state folder for it
 
 The formats' rules come from the owners' code (Hermes `tools/memory_tool.py`, PicoClaw
 `pkg/agent/memory.go` and seed 004, MicroClaw `src/memory.rs` and

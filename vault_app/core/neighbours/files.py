@@ -207,12 +207,44 @@ class Files:
         name = hashlib.sha1(self.relative(path).encode("utf-8", "surrogatepass")).hexdigest()
         return filelock.FileLock(folder / f"{name[:24]}.lock", timeout=LOCK_TIMEOUT_S)
 
-    def audit(self, action: str, target: Path, **fields: Any) -> None:
+    def read_state(self, name: str) -> bytes | None:
+        """A file of vault-app's own state about the folder (`review/<id>.json`,
+        `agent-tokens.json`), None when absent; no symlink below the state folder."""
+        path = self.state / name
+        safe_fs.check_tree(self.state, path, safe_fs.STATE_READ)
+        return safe_fs.read_file(path, MAX_FILE_BYTES)
+
+    def write_state(self, name: str, data: bytes) -> Path:
+        """Atomically replace the state file `name` (created with its folders)."""
+        path = self.state / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        safe_fs.check_tree(self.state, path)
+        temp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.partial")
+        try:
+            safe_fs.write_new(temp, data, sync=True)
+            os.replace(temp, path)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                temp.unlink()
+            raise
+        storage.fsync_dir(path.parent)
+        return path
+
+    def state_lock(self, name: str) -> filelock.BaseFileLock:
+        """A cross-process lock on the state file `name`."""
+        folder = self.state / "locks"
+        folder.mkdir(parents=True, exist_ok=True)
+        key = hashlib.sha1(f"state:{name}".encode("utf-8", "surrogatepass")).hexdigest()
+        return filelock.FileLock(folder / f"{key[:24]}.lock", timeout=LOCK_TIMEOUT_S)
+
+    def audit(self, action: str, target: Path | str, **fields: Any) -> None:
+        """One audit line; `target` is a file of the folder, or (a str) what vault-app's
+        own state names (`agent-tokens.json`)."""
         line: dict[str, Any] = {
             "time": self.clock().isoformat(timespec="milliseconds"),
             "actor": self.actor,
             "action": action,
-            "target": self.relative(target),
+            "target": target if isinstance(target, str) else self.relative(target),
         }
         line.update({k: v for k, v in fields.items() if v is not None})
         try:

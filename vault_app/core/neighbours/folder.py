@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import abc
 import datetime as dt
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,7 @@ from typing import Any
 from vault_app.core import actors, agent_memory, decay, errors, notes
 from vault_app.core.neighbours import detect, files
 
+_AGENT_PREFIX = re.compile(r"\s*agent\s*:", re.IGNORECASE)
 _NOTES = "§ notes (memories/MEMORY.md, USER.md)"
 _TIERS = "tiered memory (## Tier 1/2/3 sections of a MEMORY.md)"
 _PROFILE = "key-value profile (profile.json)"
@@ -78,13 +80,23 @@ class ForeignFolder(abc.ABC):
             raise errors.NotFoundError(f"no {detect.NAMES[self.format]} at {path}: not a folder")
         self.root = path.resolve()
         self.actor = actor
-        self.who = actors.parse(actor)
+        self.who = self._actor(actor)
         self.clock = clock
         self.files = files.Files(self.root, actor, clock)
 
     @property
     def name(self) -> str:
         return detect.NAMES[self.format]
+
+    def _actor(self, actor: str) -> actors.Actor:
+        """`actor` as `actors.parse` reads it; `agent:ID` also names one of this folder's
+        agents whose id a PARA vault would not take (MicroClaw's `CHAT/PERSONA`)."""
+        prefix = _AGENT_PREFIX.match(actor) if isinstance(actor, str) else None
+        if prefix is not None:
+            agent = actor[prefix.end() :].strip()
+            if agent in self.agents():
+                return actors.Actor(actor.strip(), agent)
+        return actors.parse(actor)
 
     # -- agents ----------------------------------------------------------------------
 

@@ -1,0 +1,198 @@
+"""The MCP server's resident state over a neighbour's folder (a Hermes home, a PicoClaw
+workspace, a MicroClaw runtime), opened as it is: what `runtime.Runtime` is for a vault.
+
+It holds the folder read as `mcp` (`reader`), one `ForeignFolder` per agent opened as
+`agent:<id>` (its writes are audited with the agent as actor, in vault-app's state
+folder for the folder), and the search engine over the folder's entries
+(`search.sources.FolderSource`). As in a vault, the engine opens on a background thread
+once a client is through its handshake: BM25 first (a folder is kilobytes: a few
+milliseconds), then the semantic model, added to the running engine while BM25 answers;
+a search says in its `notice` when it ran on BM25 alone.
+
+The folder's owner (Hermes, PicoClaw, MicroClaw) writes it while the server runs, and
+there is no `.vault/` to watch: each search first re-reads the folder's entries
+(`SearchEngine.refresh`; a file's signature is a digest of its entries, so only a file
+that changed is re-indexed, and reading a memory folder is a millisecond affair).
+Nothing is ever written into the folder by reading it: the index lives in memory, the
+embeddings in the user's cache folder.
+
+An agent reads what it owns and what its folder shares: in a MicroClaw runtime, its
+persona's tiers, its chat's daily log and the principles, never another persona's
+tiers nor another chat's log.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from vault_app.core import config, decay, errors, injection, layout, neighbours
+from vault_app.core.neighbours import agents as neighbour_agents
+
+if TYPE_CHECKING:
+    from vault_app.search import engine
+
+log = logging.getLogger(__name__)
+READER_ACTOR = "mcp"
+BM25_WAIT = 120.0  # seconds a search waits for the index (a folder opens in milliseconds)
+
+
+class FolderRuntime:
+    """One neighbour's folder served to its agents: see the module docstring."""
+
+    def __init__(
+        self,
+        root: Path | str,
+        *,
+        semantic: bool | None = None,
+        clock: decay.Clock = decay.system_clock,
+    ) -> None:
+        found = neighbours.open_folder(root, actor=READER_ACTOR, clock=clock)
+        if found is None:
+            raise errors.VaultError(f"{root} is a PARA vault, not a neighbour's folder")
+        self.reader: neighbours.ForeignFolder = found
+        self.root = found.root
+        self.format = found.format
+        self.clock = clock
+        self.semantic = config.SearchSettings().semantic if semantic is None else semantic
+        self.token_table = neighbour_agents.token_table(self.root)
+        self._lock = threading.RLock()
+        self._folders: dict[str, neighbours.ForeignFolder] = {}
+        self._engine: engine.SearchEngine | None = None
+        self._opened = threading.Event()
+        self._settled = threading.Event()
+        self._state = "loading"
+        self._semantic_notice: str | None = None
+        self._thread: threading.Thread | None = None
+        self._closed = False
+
+    # -- agents -------------------------------------------------------------------------
+
+    def agent(self, given: str | None) -> str:
+        """The agent `given` names (checked), or the folder's only one."""
+        return self.reader.agent(given)
+
+    def folder_for(self, agent: str) -> neighbours.ForeignFolder:
+        """The folder as `agent` writes it (actor `agent:<id>`), cached per agent."""
+        name = self.reader.agent(agent)
+        with self._lock:
+            opened = self._folders.get(name)
+            if opened is None:
+                opened = type(self.reader)(self.root, actor=f"agent:{name}", clock=self.clock)
+                self._folders[name] = opened
+            return opened
+
+    def visible(self, agent: str, origin: dict[str, Any] | None) -> bool:
+        """Whether an entry (its `origin`) is `agent`'s to read: a MicroClaw chat's shared
+        log only to that chat's personas (the scope filter keeps the rest)."""
+        chat = (origin or {}).get("chat")
+        return chat is None or str(chat) == agent.split("/")[0]
+
+    # -- the search engine ----------------------------------------------------------------
+
+    def start(self) -> None:
+        """Open the search engine on a background thread; returns at once."""
+        with self._lock:
+            if self._thread is not None:
+                return
+            self._thread = threading.Thread(target=self._open, name="vault-app-mcp-folder")
+            self._thread.daemon = True
+            self._thread.start()
+
+    def _open(self) -> None:
+        try:
+            from vault_app.search import engine  # numpy: off the handshake's path
+
+            search, _ = engine.open_engine(self.reader, semantic=False)
+            with self._lock:
+                self._engine = search
+                self._state = "bm25"
+                self._semantic_notice = (
+                    "semantic search is loading: these are BM25 results"
+                    if self.semantic
+                    else "semantic search is off: these are BM25 results"
+                )
+        except Exception as exc:  # the server keeps answering; search says why it cannot
+            log.exception("the folder's search index could not be opened")
+            with self._lock:
+                self._state = f"failed: {exc}"
+            self._settled.set()
+            return
+        finally:
+            self._opened.set()
+        try:
+            if self.semantic and not self._closed:
+                self._enable_semantic(search)
+        finally:
+            self._settled.set()
+
+    def _enable_semantic(self, search: engine.SearchEngine) -> None:
+        try:
+            notice = search.enable_semantic()
+        except Exception as exc:  # a broken model: BM25 goes on
+            log.exception("semantic search could not be loaded")
+            notice = f"semantic search is not available: {exc}"
+        with self._lock:
+            if search.semantic is not None:
+                self._state, self._semantic_notice = "hybrid", None
+            else:
+                reason = notice or "semantic search is not available"
+                self._semantic_notice = f"{reason}; these are BM25 results"
+
+    def wait_settled(self, timeout: float | None = None) -> str:
+        self._settled.wait(timeout)
+        return self._state
+
+    @property
+    def search_state(self) -> str:
+        """Where search stands: loading, bm25, hybrid, or failed: <reason>."""
+        return self._state
+
+    def search_engine(self) -> engine.SearchEngine:
+        """The open engine, caught up with the folder as it is now."""
+        if self._thread is None:
+            self.start()
+        if not self._opened.wait(BM25_WAIT):
+            raise errors.VaultError("the folder's search index is still opening; try again")
+        with self._lock:
+            if self._engine is None:
+                raise errors.VaultError(f"search is unavailable: {self._state}")
+            search = self._engine
+        search.refresh()  # the owner writes beside us (see the module doc)
+        return search
+
+    def search(
+        self, agent: str, query: str, *, mode: str, limit: int, kinds: frozenset[str]
+    ) -> dict[str, Any]:
+        """The best `limit` entries `agent` may read for `query`, as the `search` tool
+        answers (texts as shown to agents, each hit's `origin`); waits for BM25 only."""
+        from vault_app.search import columns
+
+        search = self.search_engine()
+        notice = None
+        if mode in ("semantic", "hybrid") and search.semantic is None:
+            notice, mode = self._semantic_notice, "bm25"
+        scopes = frozenset({layout.GLOBAL_SCOPE, f"agent:{agent}"})
+        filters = columns.Filters(kinds=kinds, scope=scopes)
+        asked = limit
+        while True:  # hits of another chat's log are left out: ask for more until enough
+            result = search.search(query, mode=mode, filters=filters, limit=asked)
+            hits = [h for h in result.hits if self.visible(agent, h.origin)]
+            if len(hits) >= limit or len(result.hits) < asked:
+                break
+            asked *= 2
+        shown = []
+        for hit in hits[:limit]:
+            data = dataclasses.replace(hit, text=injection.shown_to_agents(hit.text)).to_json()
+            data.pop("path", None)  # where the file sits on the server is not the agent's
+            shown.append(data)
+        return {"mode": result.mode, "notice": notice or result.notice, "hits": shown}
+
+    def close(self) -> None:
+        self._closed = True
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            self._opened.wait(BM25_WAIT)
