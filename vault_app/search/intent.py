@@ -38,9 +38,11 @@ query on the 200,000-fact vault, 0.01 ms for one without a capital letter.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import re
 import threading
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -58,16 +60,24 @@ DATE_BOOST = 0.3
 # the hybrid's BM25 weight is scaled by this for a query naming someone: its lexical match
 # is then mostly the name, which the name boost already weighs
 NAMED_BM25 = 0.5
+# a name token counts in a query typed in lower case when at most this share of its
+# occurrences in the vault's texts are written in lower case (a plain word's, "may")
+PLAIN_SHARE = 0.05
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _SPEAKER = re.compile(r"^\s*([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}):\s")
 
 
 class Names:
-    """The tokens of the names a vault knows (entity titles, daily-note speakers)."""
+    """The tokens of the names a vault knows (entity titles, daily-note speakers), and
+    those of them safe to match in a query typed in lower case (`lower`)."""
 
     def __init__(self) -> None:
         self.words: set[str] = set()
+        # by name token: how often the texts read write it in lower case, and capitalised
+        self.plain: Counter[str] = Counter()
+        self.capital: Counter[str] = Counter()
+        self.lower: set[str] = set()  # the name tokens rare as plain words
         self.seen: set[str] = set()  # sources read
         self.size = -1  # how many sources the index had when last read
         self.lock = threading.Lock()
@@ -83,37 +93,63 @@ class Names:
         with engine._lock, self.lock:  # the engine's one lock: its changes wait
             sources = engine.state.by_source
             fresh = [s for s in sources if s not in self.seen]
+            plain: Counter[str] = Counter()
+            capital: Counter[str] = Counter()
             for source in fresh:
-                self.words.update(_source_names(engine, source))
+                self.words.update(_source_names(engine, source, plain, capital))
             self.seen.update(fresh)
             self.size = len(sources)
+            # only the names' counts are kept (the vocabulary's are dropped)
+            for word in self.words:
+                self.plain[word] += plain[word]
+                self.capital[word] += capital[word]
+            self.lower = {
+                w
+                for w in self.words
+                if self.plain[w] <= PLAIN_SHARE * (self.plain[w] + self.capital[w])
+            }
         return self.words
 
 
-def _source_names(engine: SearchEngine, source: str) -> list[str]:
+def _source_names(
+    engine: SearchEngine, source: str, plain: Counter[str], capital: Counter[str]
+) -> list[str]:
+    """The name tokens of `source` (its entity's title, its turns' speakers), counting
+    into `plain` and `capital` the tokens of its texts' words by how they are written."""
     tokenize = engine.tokens.tokenize
-    if source.startswith("entity:"):
-        try:
-            return tokenize(layout.EntityRef.parse(source.removeprefix("entity:")).title)
-        except errors.InvalidIdError:
-            return []
     names: list[str] = []
-    for key in engine.state.by_source.get(source, ()):
-        doc = engine.state.docs.get(key)
-        match = _SPEAKER.match(doc.text) if doc is not None else None
+    if source.startswith("entity:"):
+        with contextlib.suppress(errors.InvalidIdError):
+            names = tokenize(layout.EntityRef.parse(source.removeprefix("entity:")).title)
+    daily = not source.startswith("entity:")
+    for text in engine.state.docs.peek(engine.state.by_source.get(source, ())):
+        if text is None:
+            continue
+        match = _SPEAKER.match(text) if daily else None
         if match:
             names += tokenize(match[1])
+        words = _WORD.findall(text)
+        plain.update(tokenize(" ".join(w for w in words if not w[0].isupper())))
+        capital.update(tokenize(" ".join(w for w in words if w[0].isupper())))
     return names
 
 
 def named(query: str, engine: SearchEngine) -> list[str]:
-    """The tokens of the names `query` mentions (capitalised words the vault knows)."""
-    capitalised = [w for w in _WORD.findall(query) if w[0].isupper()]
-    if not capitalised:
+    """The tokens of the names `query` mentions: its capitalised words the vault knows as
+    names, and its lower-case ones that are names the vault's texts rarely write in lower
+    case ("maya" but not "may", when the notes say "I may come")."""
+    words = _WORD.findall(query)
+    if not words:
         return []
-    known = engine.names.update(engine)
-    tokens = engine.tokens.tokenize(" ".join(capitalised))
-    return list(dict.fromkeys(t for t in tokens if t in known))
+    names = engine.names
+    known = names.update(engine)
+    if not known:
+        return []
+    tokenize = engine.tokens.tokenize
+    capitalised = tokenize(" ".join(w for w in words if w[0].isupper()))
+    lower = tokenize(" ".join(w for w in words if not w[0].isupper()))
+    found = [t for t in capitalised if t in known] + [t for t in lower if t in names.lower]
+    return list(dict.fromkeys(found))
 
 
 def meaning(query: str, names: Sequence[str], engine: SearchEngine) -> str:
@@ -125,10 +161,15 @@ def meaning(query: str, names: Sequence[str], engine: SearchEngine) -> str:
         return query
     wanted = set(names)
     tokenize = engine.tokens.tokenize
+    lower = engine.names.lower  # a name in lower case is one only when it is safe
     kept = [
         w
         for w in query.split()
-        if not (w[:1].isupper() and (t := tokenize(w)) and all(x in wanted for x in t))
+        if not (
+            (t := tokenize(w))
+            and all(x in wanted for x in t)
+            and (w[0].isupper() or all(x in lower for x in t))
+        )
     ]
     rest = " ".join(kept)
     return rest if engine.tokens.tokenize(rest) else query
