@@ -63,6 +63,7 @@ NAMED_BM25 = 0.5
 # a name token counts in a query typed in lower case when at most this share of its
 # occurrences in the vault's texts are written in lower case (a plain word's, "may")
 PLAIN_SHARE = 0.05
+CAPITAL_MIN = 3  # and the texts write it capitalised at least this often
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _SPEAKER = re.compile(r"^\s*([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}):\s")
@@ -106,7 +107,9 @@ class Names:
             self.lower = {
                 w
                 for w in self.words
-                if self.plain[w] <= PLAIN_SHARE * (self.plain[w] + self.capital[w])
+                if w.isalpha()
+                and self.capital[w] >= CAPITAL_MIN
+                and self.plain[w] <= PLAIN_SHARE * (self.plain[w] + self.capital[w])
             }
         return self.words
 
@@ -115,17 +118,19 @@ def _source_names(
     engine: SearchEngine, source: str, plain: Counter[str], capital: Counter[str]
 ) -> list[str]:
     """The name tokens of `source` (its entity's title, its turns' speakers), counting
-    into `plain` and `capital` the tokens of its texts' words by how they are written."""
+    into `plain` and `capital` the tokens of a daily note's words by how they are written
+    (the statistics of lower-case names: a vault of entities alone has none, and its names
+    count only capitalised)."""
     tokenize = engine.tokens.tokenize
     names: list[str] = []
     if source.startswith("entity:"):
         with contextlib.suppress(errors.InvalidIdError):
             names = tokenize(layout.EntityRef.parse(source.removeprefix("entity:")).title)
-    daily = not source.startswith("entity:")
+        return names  # its facts are not read: 200,000 of them take seconds
     for text in engine.state.docs.peek(engine.state.by_source.get(source, ())):
         if text is None:
             continue
-        match = _SPEAKER.match(text) if daily else None
+        match = _SPEAKER.match(text)
         if match:
             names += tokenize(match[1])
         words = _WORD.findall(text)
