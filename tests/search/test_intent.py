@@ -68,7 +68,7 @@ def test_names_come_from_entity_titles_and_daily_speakers(chats: vault.Vault) ->
 def test_a_name_typed_in_lower_case_counts_when_the_vault_rarely_writes_it_so(
     chats: vault.Vault,
 ) -> None:
-    """"maya" is a name in lower case (the notes write it capitalised, never plain); "may"
+    """A "maya" is a name in lower case (the notes write it capitalised, never plain); "may"
     is not, in a vault whose notes say "may" as a word, though May speaks there too; a name
     the notes never write (an entity title alone, "Chen") counts only capitalised."""
     for n, text in enumerate(
