@@ -187,3 +187,43 @@ def test_a_named_query_keeps_the_persons_documents_above_the_floor(chats: vault.
     hits = search.search("What is Leo up to?", mode="hybrid", limit=10).hits
     texts = {h.text for h in hits}
     assert {"Leo brought home a tabby kitten called Miso.", "Leo is learning the cello."} <= texts
+
+
+def test_a_month_that_is_someones_name_is_a_date_only_when_said_as_one(
+    chats: vault.Vault,
+) -> None:
+    """With June in the vault, "What did June say?" asks about her, not about June's days;
+    "in June 2025" is still a date."""
+    chats.append_daily("June: The oboe recital went well.", agent="chat", at=_at("2025-06-10"))
+    search, _ = engine.open_engine(chats, semantic=False)
+    names = intent.named("What did June say?", search)
+    assert names == ["june"]
+    assert intent.undated("What did June say?", names, search) == "What did  say?"
+    keys = list(search.columns.keys)
+    june = _keys(search, ["June: The oboe recital went well."])[0]
+    asked = intent.boosts(search, "What did June say?", names, keys).bonus
+    assert asked[june] == pytest.approx(intent.NAME_BOOST)  # her turn, no date bonus
+    assert all(b == pytest.approx(intent.NAME_BOOST) for b in asked.values())
+    query = "What did June say in June 2025?"
+    dated = intent.boosts(search, query, intent.named(query, search), keys).bonus
+    assert dated[june] == pytest.approx(intent.NAME_BOOST + intent.DATE_BOOST)
+    assert intent.undated("June 2025 for June", ["june"], search) == "June 2025 for "
+    # a month nobody is called is a date as before
+    assert intent.undated("What did Maya do in May?", ["maya"], search) == "What did  do in May?"
+
+
+def test_the_days_asked_about_come_first(chats: vault.Vault) -> None:
+    """A fact of the days a query speaks of ranks above one that matches its words better
+    outside them: the date is a constraint the asker stated."""
+    pytest.importorskip("onnxruntime")
+    chats.add_fact(
+        "areas/people/leo-park", "Leo has a busy week at work.", "context", at=_at("2025-12-01")
+    )
+    search, _ = engine.open_engine(chats)
+    facts = engine.Filters(kinds=frozenset({"fact"}))
+    query = "Which animal did Leo bring home in {}?"
+    hits = search.search(query.format("September 2025"), filters=facts).hits
+    assert hits[0].text == "Leo brought home a tabby kitten called Miso."
+    hits = search.search(query.format("December 2025"), filters=facts).hits
+    assert hits[0].text == "Leo has a busy week at work."
+    assert hits[1].text == "Leo brought home a tabby kitten called Miso."
