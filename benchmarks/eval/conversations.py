@@ -2,6 +2,11 @@
 
     python benchmarks/eval/conversations.py --check        # build in a temp folder, validate
     python benchmarks/eval/conversations.py PATH           # build the vault at PATH
+    python benchmarks/eval/conversations.py --heldout ...  # the held-out set instead
+
+The generator takes its hand-written material and phrasing habits as a `Material`:
+`TUNING` (the set below, which the ranking was tuned on) or `heldout.HELDOUT` (written
+afterwards, never tuned on).
 
 Eleven conversations (2 or 3 people each, 16-20 sessions from February 2025 to February
 2026) are generated from the hand-written material of `story.py` and `chat.py` by a seeded
