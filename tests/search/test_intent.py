@@ -107,6 +107,17 @@ def test_reading_the_speakers_holds_no_document(chats: vault.Vault) -> None:
     assert search.state.docs.held == {}
 
 
+def test_a_new_speaker_in_a_note_already_read_is_a_name_at_the_next_query(
+    chats: vault.Vault,
+) -> None:
+    """Today's note gains turns after the names were read: its new speakers count."""
+    search, _ = engine.open_engine(chats, semantic=False)
+    assert intent.named("What did Ottilie say?", search) == []
+    chats.append_daily("Ottilie: Hello!", agent="chat", at=_at("2025-09-03", "11:00"))
+    search.refresh()
+    assert intent.named("What did Ottilie say?", search) == ["ottili"]
+
+
 def test_a_new_entity_is_a_name_at_the_next_query(chats: vault.Vault) -> None:
     search, _ = engine.open_engine(chats, semantic=False)
     assert intent.named("Has Omar moved?", search) == []

@@ -47,14 +47,16 @@ named person's documents separates nothing: a floor that catches 17% of the no-a
 questions (0.15) loses 2.4% of the answerable ones (held out: 12% for 5.3%).
 
 The names are read from the index's sources at the first query, then only from sources
-added since (a removed entity's name words stay: they only ever boost documents holding
-that word); a daily note's turns are read for their speakers and the case statistics with
-`LazyDocs.peek`, which holds none of them (at 50,000 daily entries the first read takes
-0.3 s and no memory; reading them as documents held 33 MB); only the names' counts are
-kept, and a name first seen after a note was read has no counts from it. The cost per
-query is a few dictionary lookups and one sorted search per name over the candidates'
-postings (`BM25Index.holds`): 0.13 ms for a named query on the 200,000-fact vault; finding
-the names and the meaning takes 4 µs (1 µs before lower-case names).
+added or changed since (a daily note gains turns all day; a removed entity's name words
+stay: they only ever boost documents holding that word; a note read again counts its
+words again, which leaves their shares as they were). A daily note's turns are read for
+their speakers and the case statistics with `LazyDocs.peek`, which holds none of them
+(at 50,000 daily entries the first read takes 0.3 s and no memory; reading them as
+documents held 33 MB); only the names' counts are kept, and a name first seen after a
+note was read has no counts from it. The cost per query is a few dictionary lookups and
+one sorted search per name over the candidates' postings (`BM25Index.holds`): 0.13 ms
+for a named query on the 200,000-fact vault; finding the names and the meaning takes
+4 µs (1 µs before lower-case names).
 """
 
 from __future__ import annotations
@@ -103,8 +105,10 @@ class Names:
         self.plain: Counter[str] = Counter()
         self.capital: Counter[str] = Counter()
         self.lower: set[str] = set()  # the name tokens rare as plain words
-        self.seen: set[str] = set()  # sources read
-        self.size = -1  # how many sources the index had when last read
+        # the sources read, each with the signature it had (a daily note read in the
+        # morning has more turns, and maybe new speakers, by the evening)
+        self.seen: dict[str, object] = {}
+        self.size = (-1, -1)  # the index's sources and document rows when last read
         self.lock = threading.Lock()
 
     def update(self, engine: SearchEngine) -> set[str]:
@@ -113,17 +117,18 @@ class Names:
         Without the engine's lock while no source came or went (a query's names are read
         before its meaning is encoded, outside the lock, as other queries are scored);
         under it to read the new ones."""
-        if len(engine.state.by_source) == self.size:
+        if (len(engine.state.by_source), engine.columns.size) == self.size:
             return self.words
         with engine._lock, self.lock:  # the engine's one lock: its changes wait
             sources = engine.state.by_source
-            fresh = [s for s in sources if s not in self.seen]
+            signatures = engine.state.signatures
+            fresh = [s for s in sources if self.seen.get(s) is not signatures.get(s, s)]
             plain: Counter[str] = Counter()
             capital: Counter[str] = Counter()
             for source in fresh:
                 self.words.update(_source_names(engine, source, plain, capital))
-            self.seen.update(fresh)
-            self.size = len(sources)
+            self.seen.update((s, signatures.get(s, s)) for s in fresh)
+            self.size = (len(sources), engine.columns.size)
             # only the names' counts are kept (the vocabulary's are dropped)
             for word in self.words:
                 self.plain[word] += plain[word]
