@@ -51,7 +51,7 @@ added or changed since (a daily note gains turns all day; a removed entity's nam
 stay: they only ever boost documents holding that word; a note read again counts its
 words again, which leaves their shares as they were). A daily note's turns are read for
 their speakers and the case statistics with `LazyDocs.peek`, which holds none of them
-(at 50,000 daily entries the first read takes 0.3 s and no memory; reading them as
+(at 50,000 daily entries the first read takes 0.6 s and no memory; reading them as
 documents held 33 MB); only the names' counts are kept, and a name first seen after a
 note was read has no counts from it. The cost per query is a few dictionary lookups and
 one sorted search per name over the candidates' postings (`BM25Index.holds`): 0.13 ms
@@ -61,7 +61,6 @@ for a named query on the 200,000-fact vault; finding the names and the meaning t
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import re
 import threading
@@ -92,6 +91,11 @@ PLAIN_SHARE = 0.05
 CAPITAL_MIN = 3  # and the texts write it capitalised at least this often
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
+_LETTERS = re.compile(r"[^\W\d_]+")
+# a word written in lower case, or capitalised (ASCII letters, which is fast: a word with
+# others is not counted, which only ever leaves a name capitalised-only)
+_PLAIN_WORD = re.compile(r"\b[a-z]+\b")
+_CAPITAL_WORD = re.compile(r"\b[A-Z][a-z]+\b")
 _SPEAKER = re.compile(r"^\s*([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}):\s")
 
 
@@ -105,6 +109,7 @@ class Names:
         self.plain: Counter[str] = Counter()
         self.capital: Counter[str] = Counter()
         self.lower: set[str] = set()  # the name tokens rare as plain words
+        self.forms: dict[str, set[str]] = {}  # a name token's words as written, lower-cased
         # the sources read, each with the signature it had (a daily note read in the
         # morning has more turns, and maybe new speakers, by the evening)
         self.seen: dict[str, object] = {}
@@ -112,7 +117,7 @@ class Names:
         self.lock = threading.Lock()
 
     def update(self, engine: SearchEngine) -> set[str]:
-        """The name tokens, reading the sources added since the last call.
+        """The name tokens, reading the sources added or changed since the last call.
 
         Without the engine's lock while no source came or went (a query's names are read
         before its meaning is encoded, outside the lock, as other queries are scored);
@@ -123,16 +128,21 @@ class Names:
             sources = engine.state.by_source
             signatures = engine.state.signatures
             fresh = [s for s in sources if self.seen.get(s) is not signatures.get(s, s)]
-            plain: Counter[str] = Counter()
+            plain: Counter[str] = Counter()  # by word as written, lower-cased
             capital: Counter[str] = Counter()
+            tokenize = engine.tokens.tokenize
             for source in fresh:
-                self.words.update(_source_names(engine, source, plain, capital))
+                for name in set(_source_names(engine, source, plain, capital)):
+                    self.words.update(tokenize(name))
+                    for form in _LETTERS.findall(name.lower()):
+                        for token in tokenize(form):
+                            self.forms.setdefault(token, set()).add(form)
             self.seen.update((s, signatures.get(s, s)) for s in fresh)
             self.size = (len(sources), engine.columns.size)
             # only the names' counts are kept (the vocabulary's are dropped)
-            for word in self.words:
-                self.plain[word] += plain[word]
-                self.capital[word] += capital[word]
+            for token, forms in self.forms.items():
+                self.plain[token] += sum(plain[f] for f in forms)
+                self.capital[token] += sum(capital[f] for f in forms)
             self.lower = {
                 w
                 for w in self.words
@@ -146,25 +156,24 @@ class Names:
 def _source_names(
     engine: SearchEngine, source: str, plain: Counter[str], capital: Counter[str]
 ) -> list[str]:
-    """The name tokens of `source` (its entity's title, its turns' speakers), counting
-    into `plain` and `capital` the tokens of a daily note's words by how they are written
-    (the statistics of lower-case names: a vault of entities alone has none, and its names
-    count only capitalised)."""
-    tokenize = engine.tokens.tokenize
-    names: list[str] = []
+    """The names of `source` as written (its entity's title, its turns' speakers),
+    counting into `plain` and `capital` a daily note's words (lower-cased) by how they are
+    written: the statistics of lower-case names (a vault of entities alone has none, and
+    its names count only capitalised)."""
     if source.startswith("entity:"):
-        with contextlib.suppress(errors.InvalidIdError):
-            names = tokenize(layout.EntityRef.parse(source.removeprefix("entity:")).title)
-        return names  # its facts are not read: 200,000 of them take seconds
+        try:
+            return [layout.EntityRef.parse(source.removeprefix("entity:")).title]
+        except errors.InvalidIdError:
+            return []  # its facts are not read: 200,000 of them take seconds
+    names: list[str] = []
     for text in engine.state.docs.peek(engine.state.by_source.get(source, ())):
         if text is None:
             continue
         match = _SPEAKER.match(text)
         if match:
-            names += tokenize(match[1])
-        words = _WORD.findall(text)
-        plain.update(tokenize(" ".join(w for w in words if not w[0].isupper())))
-        capital.update(tokenize(" ".join(w for w in words if w[0].isupper())))
+            names.append(match[1])
+        plain.update(_PLAIN_WORD.findall(text))
+        capital.update(w.lower() for w in _CAPITAL_WORD.findall(text))
     return names
 
 
