@@ -1,6 +1,6 @@
 """Search quality on the two labelled evaluation sets: hit@1/5/10 and MRR for each mode.
 
-    .venv/bin/python benchmarks/search_quality.py [--set old|new|both] [--vault PATH]
+    .venv/bin/python benchmarks/search_quality.py [--set old|new|heldout|both|all] [--vault PATH]
         [--conv-vault PATH] [--weights 0.1,0.2,...] [--bm25]
 
 The conversation set first (`--set new`, `benchmarks/eval/conversations.py`: months of chat
@@ -9,6 +9,8 @@ daily-note entries apart, in each mode, and hit@1/5/10 and MRR are printed per q
 kind (single-hop, multi-hop, temporal, open-domain); the no-answer questions are reported
 apart, as the share the relevance floor answers with "no good matches" (beside that share
 of the answerable ones). The vault is searched at the set's clock (`conversations.TODAY`).
+`--set heldout` scores the held-out conversations (`benchmarks/eval/heldout.py`: new
+people, events and phrasing, never tuned on) the same way; `--set all` runs the three.
 
 Then the household set (`--set old`): it builds the evaluation vault (the demo household
 plus `benchmarks/eval/extra_facts.json`) unless one is given, runs the 194 questions of
@@ -39,7 +41,7 @@ from typing import Any
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.eval import build, conversations
+from benchmarks.eval import build, conversations, heldout
 from vault_app.core import vault
 from vault_app.search import engine, relevance
 
@@ -118,21 +120,26 @@ def line(name: str, m: dict[str, float], extra: str = "") -> str:
 KINDS_SEARCHED = (("facts", "fact"), ("entries", "daily"))
 
 
-def conversation_report(path: Path | None, modes: tuple[str, ...]) -> dict[str, Any]:
-    """The conversation set (`benchmarks/eval/conversations.py`): hit@1/5/10 and MRR per
+def conversation_report(
+    path: Path | None,
+    modes: tuple[str, ...],
+    material: conversations.Material = conversations.TUNING,
+) -> dict[str, Any]:
+    """A conversation set (`benchmarks/eval/conversations.py`): hit@1/5/10 and MRR per
     question kind and mode, facts and daily entries ranked apart; the no-answer questions'
     share left with no hit by the floor, beside the answerable ones'. Returns the figures."""
     workdir = None
     if path is None:
         workdir = tempfile.TemporaryDirectory(prefix="vault-conv-")
-        path, questions = conversations.build_vault(Path(workdir.name) / "conv")
+        path, questions = conversations.build_vault(Path(workdir.name) / "conv", material)
     else:
-        questions = conversations.generate()[1]
+        questions = conversations.generate(material)[1]
     v = conversations.open_vault(path)
     labels = [conversations.resolve(v, q) for q in questions]
     search, report = engine.open_engine(v, semantic="semantic" in modes)
+    which = "held-out conversation set" if material is heldout.HELDOUT else "conversation set"
     print(
-        f"\nconversation set {path}: {report.documents} documents, {len(questions)} questions "
+        f"\n{which} {path}: {report.documents} documents, {len(questions)} questions "
         f"({', '.join(f'{k} {n}' for k, n in Counter(q['kind'] for q in questions).items())})"
     )
     figures: dict[str, Any] = {}
@@ -200,15 +207,22 @@ def main() -> int:
     parser.add_argument("--bm25", action="store_true", help="BM25 alone, no model")
     parser.add_argument("--conv-vault", type=Path, help="a conversation vault built before")
     parser.add_argument(
-        "--set", choices=("old", "new", "both"), default="both", help="which evaluation set"
+        "--set",
+        choices=("old", "new", "heldout", "both", "all"),
+        default="both",
+        help="which evaluation set (both: old and new; all: the three)",
     )
     args = parser.parse_args()
     new_ok = True
-    if args.set != "old":
-        figures = conversation_report(args.conv_vault, ("bm25",) if args.bm25 else engine.MODES)
+    modes = ("bm25",) if args.bm25 else engine.MODES
+    if args.set in ("new", "both", "all"):
+        figures = conversation_report(args.conv_vault, modes)
         new_ok = all(v for k, v in figures.items() if k.endswith("/beats"))
-        if args.set == "new":
-            return 0 if new_ok else 1
+    if args.set in ("heldout", "all"):
+        figures = conversation_report(None, modes, heldout.HELDOUT)
+        new_ok = new_ok and all(v for k, v in figures.items() if k.endswith("/beats"))
+    if args.set in ("new", "heldout"):
+        return 0 if new_ok else 1
     workdir = None
     if args.vault is None:
         workdir = tempfile.TemporaryDirectory(prefix="vault-eval-")

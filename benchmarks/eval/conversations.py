@@ -2,6 +2,11 @@
 
     python benchmarks/eval/conversations.py --check        # build in a temp folder, validate
     python benchmarks/eval/conversations.py PATH           # build the vault at PATH
+    python benchmarks/eval/conversations.py --heldout ...  # the held-out set instead
+
+The generator takes its hand-written material and phrasing habits as a `Material`:
+`TUNING` (the set below, which the ranking was tuned on) or `heldout.HELDOUT` (written
+afterwards, never tuned on).
 
 Eleven conversations (2 or 3 people each, 16-20 sessions from February 2025 to February
 2026) are generated from the hand-written material of `story.py` and `chat.py` by a seeded
@@ -40,6 +45,7 @@ import tempfile
 import time
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -80,6 +86,33 @@ class Event:
     agent: str = ""
 
 
+@dataclass(frozen=True)
+class Material:
+    """The hand-written material a set is generated from, and its phrasing habits."""
+
+    people: tuple[tuple[str, ...], ...]
+    topics: tuple[story.Topic, ...]
+    pairs: tuple[story.Pair, ...]
+    small_talk: tuple[str, ...]
+    small_talk_facts: dict[str, str]
+    reactions: tuple[str, ...] = REACTIONS
+    agent: str = "chat"  # the agents are chat-01, chat-02...
+    seed: int = SEED
+    when: tuple[str, ...] = ("When did {P} {when}?",)  # by event, in turn
+    # "what was X up to in <month>", by month in turn ({month} {year})
+    months: tuple[str, ...] = (
+        "What news did {P} have last {month}?",
+        "What was {P} up to in {month} {year}?",
+    )
+    typed: Callable[[int, str], str] | None = None  # how the n-th question is typed
+
+    def agents(self) -> list[str]:
+        return [f"{self.agent}-{n:02d}" for n in range(1, len(self.people) + 1)]
+
+
+TUNING = Material(story.PEOPLE, story.TOPICS, chat.PAIRS, chat.SMALL_TALK, chat.SMALL_TALK_FACTS)
+
+
 @dataclass
 class Conversation:
     agent: str
@@ -102,20 +135,21 @@ def entity_of(name: str) -> str:
 # -- generating -----------------------------------------------------------------------------
 
 
-def generate() -> tuple[list[Conversation], list[dict[str, Any]]]:
+def generate(
+    material: Material = TUNING,
+) -> tuple[list[Conversation], list[dict[str, Any]]]:
     """The conversations and their questions (without labels resolved), deterministically."""
-    rng = random.Random(SEED)
+    rng = random.Random(material.seed)
     used: Counter[str] = Counter()  # topic -> options handed out (distinct per person)
     conversations = []
     questions: list[dict[str, Any]] = []
-    for number, people in enumerate(story.PEOPLE, 1):
-        agent = f"chat-{number:02d}"
+    for agent, people in zip(material.agents(), material.people, strict=True):
         events: list[Event] = []
         pairs: list[tuple[Event, Event]] = []
         absent: list[tuple[str, str]] = []
         for index, person in enumerate(people):
             p, q = first(person), first(people[(index + 1) % len(people)])
-            topics = sorted(story.TOPICS, key=lambda t: (used[t.key], rng.random()))[:6]
+            topics = sorted(material.topics, key=lambda t: (used[t.key], rng.random()))[:6]
             for k, topic in enumerate(topics):
                 slots = topic.options[used[topic.key] % len(topic.options)] | {"P": p, "Q": q}
                 used[topic.key] += 1
@@ -124,7 +158,10 @@ def generate() -> tuple[list[Conversation], list[dict[str, Any]]]:
                     ("open-domain", topic.inferred[(k + index) % len(topic.inferred)]),
                 ]
                 if (k + index) % 2 == 0:
-                    asked.append(("temporal", f"When did {{P}} {topic.when[k % len(topic.when)]}?"))
+                    when = material.when[(k + index) // 2 % len(material.when)]
+                    asked.append(
+                        ("temporal", when.replace("{when}", topic.when[k % len(topic.when)]))
+                    )
                 followup = rng.choice(topic.followups) if topic.followups else None
                 events.append(
                     Event(
@@ -139,10 +176,10 @@ def generate() -> tuple[list[Conversation], list[dict[str, Any]]]:
                     )
                 )
             mine = {t.key for t in topics}
-            missing = [t for t in story.TOPICS if t.key not in mine and t.absent]
+            missing = [t for t in material.topics if t.key not in mine and t.absent]
             for topic in rng.sample(missing, 2):
                 absent.append((person, rng.choice(topic.absent).format(P=p)))
-            for pair in rng.sample(chat.PAIRS, 2):
+            for pair in rng.sample(material.pairs, 2):
                 slots = pair.options[used[pair.key] % len(pair.options)] | {"P": p, "Q": q}
                 used[pair.key] += 1
                 a = Event(person, pair.first[0].format(**slots), pair.first[1].format(**slots), [])
@@ -151,14 +188,18 @@ def generate() -> tuple[list[Conversation], list[dict[str, Any]]]:
                 )
                 b.questions.append(("multi-hop", rng.choice(pair.question).format(**slots)))
                 pairs.append((a, b))
-        conversation = _sessions(rng, agent, people, events, pairs)
+        conversation = _sessions(rng, material, agent, people, events, pairs)
         conversations.append(conversation)
-        questions += _questions(conversation, events, pairs, absent)
+        questions += _questions(material, conversation, events, pairs, absent)
+    if material.typed is not None:
+        for n, question in enumerate(questions):
+            question["query"] = material.typed(n, question["query"])
     return conversations, questions
 
 
 def _sessions(
     rng: random.Random,
+    material: Material,
     agent: str,
     people: tuple[str, ...],
     events: list[Event],
@@ -182,8 +223,8 @@ def _sessions(
 
     def small_talk() -> Turn | Event:
         person = rng.choice(people)
-        line = rng.choice(chat.SMALL_TALK)
-        fact = chat.SMALL_TALK_FACTS.get(line)
+        line = rng.choice(material.small_talk)
+        fact = material.small_talk_facts.get(line)
         if fact is None or (person, line) in said:
             return Turn(first(person), line)
         said.add((person, line))
@@ -197,7 +238,7 @@ def _sessions(
         for event in held:
             turns.append(event)
             other = rng.choice([first(p) for p in people if p != event.person])
-            turns.append(Turn(other, rng.choice(REACTIONS)))
+            turns.append(Turn(other, rng.choice(material.reactions)))
             if rng.random() < 0.5:
                 turns.append(small_talk())
             if event.followup and number + 1 < count:
@@ -230,6 +271,7 @@ def _label(event: Event) -> tuple[str, dict[str, str]]:
 
 
 def _questions(
+    material: Material,
     conversation: Conversation,
     events: list[Event],
     pairs: list[tuple[Event, Event]],
@@ -275,12 +317,8 @@ def _questions(
         for n, ((year, month), cited) in enumerate(sorted(months.items())):
             if n % 3 != 1 or (year, month) == (TODAY.year, TODAY.month):
                 continue
-            name = calendar.month_name[month]
-            query = (
-                f"What was {first(person)} up to in {name} {year}?"
-                if n % 2
-                else f"What news did {first(person)} have last {name}?"
-            )
+            template = material.months[(n // 3 + 1) % len(material.months)]
+            query = template.format(P=first(person), month=calendar.month_name[month], year=year)
             ask("temporal", query, cited, person)
     for person, query in absent:
         out.append(
@@ -299,13 +337,13 @@ def _questions(
 # -- building -------------------------------------------------------------------------------
 
 
-def build_vault(path: Path) -> tuple[Path, list[dict[str, Any]]]:
+def build_vault(path: Path, material: Material = TUNING) -> tuple[Path, list[dict[str, Any]]]:
     """Write the conversations' daily notes and facts into a new vault at `path`; returns
     it and the questions."""
-    conversations, questions = generate()
+    conversations, questions = generate(material)
     # the facts' ids drawn from the set's own seed, so that every build ranks alike (BM25
     # breaks ties by key, and random ids moved its figures by about 0.005 between builds)
-    ids = random.Random(SEED)
+    ids = random.Random(material.seed)
     with mock.patch.object(
         facts, "new_fact_id", lambda: f"fact-{uuid.UUID(int=ids.getrandbits(128), version=4).hex}"
     ):
@@ -390,7 +428,9 @@ def _facts(vault: Vault) -> dict[str, list[str]]:
     return cached
 
 
-def check(vault: Vault, questions: list[dict[str, Any]]) -> tuple[dict[str, Any], list[str]]:
+def check(
+    vault: Vault, questions: list[dict[str, Any]], material: Material = TUNING
+) -> tuple[dict[str, Any], list[str]]:
     """Counts of the set and every problem with its labels (empty when sound)."""
     problems: list[str] = []
     for question in questions:
@@ -406,7 +446,7 @@ def check(vault: Vault, questions: list[dict[str, Any]]) -> tuple[dict[str, Any]
                 f"{question['id']}: {question['kind']} with {len(facts)} facts, "
                 f"{len(entries)} entries"
             )
-    sessions = {a: len(vault.daily_dates(a)) for a in _agents()}
+    sessions = {a: len(vault.daily_dates(a)) for a in material.agents()}
     turns = sum(len(vault.daily_note(d, a).entries) for a in sessions for d in vault.daily_dates(a))
     counts = {
         "conversations": len(sessions),
@@ -419,13 +459,9 @@ def check(vault: Vault, questions: list[dict[str, Any]]) -> tuple[dict[str, Any]
     }
     if counts["fewest_sessions"] < SESSION_MIN:
         problems.append(f"a conversation has {counts['fewest_sessions']} sessions")
-    if len(questions) < QUESTION_MIN:
+    if material is TUNING and len(questions) < QUESTION_MIN:
         problems.append(f"{len(questions)} questions, expected at least {QUESTION_MIN}")
     return counts, problems
-
-
-def _agents() -> list[str]:
-    return [f"chat-{n:02d}" for n in range(1, len(story.PEOPLE) + 1)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -433,9 +469,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("path", nargs="?", type=Path, help="build the vault here")
     parser.add_argument("--check", action="store_true", help="validate the data and labels")
     parser.add_argument("--dump", action="store_true", help="print the questions as JSON lines")
+    parser.add_argument("--heldout", action="store_true", help="the held-out set (heldout.py)")
     args = parser.parse_args(argv)
+    material = TUNING
+    if args.heldout:
+        from benchmarks.eval import heldout  # it imports this module
+
+        material = heldout.HELDOUT
     if args.dump:
-        for question in generate()[1]:
+        for question in generate(material)[1]:
             print(json.dumps(question))
         return 0
     if args.path is None and not args.check:
@@ -443,11 +485,11 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="vault-conv-") as tmp:
         target = args.path or Path(tmp) / "vault"
         started = time.perf_counter()
-        _, questions = build_vault(target)
+        _, questions = build_vault(target, material)
         print(f"built {target} in {time.perf_counter() - started:.1f} s")
         if not args.check:
             return 0
-        counts, problems = check(open_vault(target), questions)
+        counts, problems = check(open_vault(target), questions, material)
         for key, value in counts.items():
             print(f"{key}: {value}")
         for problem in problems:
