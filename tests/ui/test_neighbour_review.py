@@ -99,7 +99,7 @@ def test_a_flagged_mcp_write_shows_in_the_review_page_with_its_badge(
     window = opened("hermes")
     root = window.folder.root
     before = sorted(p.name for p in root.rglob("*"))
-    assert window.page_keys()[-1] == neighbour_window.REVIEW  # below the agent's pages
+    assert window.page_keys()[-2] == neighbour_window.REVIEW  # below the agent's pages
     assert window.current_key() == ("notes", "hermes")  # the folder's first page, still
     item = sidebar_item(window)
     assert item.text(0) == "Review" and not item.font(0).bold()

@@ -196,7 +196,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.review.pending.connect(self._show_review_count)
         self.facts_table = facts_table.FactsTable(self.entity_view.table, self.store)
         facts_table.show_rows(self.entity_view.history_list, 3)  # a fact's history at 720 px
-        self.activity = activity_page.ActivityPage(self.session)
+        self.activity = activity_page.ActivityPage(activity_page.VaultActivity(self.session))
         self.activity.openEntity.connect(self.open_entity)
         self.activity.openFact.connect(self.open_fact)
         pages = (self.welcome, self.entity_view, self.principles, self.dashboard, self.review)

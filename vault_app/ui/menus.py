@@ -461,8 +461,8 @@ def add_window_commands(window: MainWindow) -> Commands:
 
 def add_neighbour_commands(window: NeighbourWindow) -> Commands:
     """The commands of a neighbour's folder's window (`neighbour_window`): opening
-    folders, saving the page shown, the review queue, the theme; none of a PARA vault's
-    pages."""
+    folders, saving the page shown, the review queue and the activity, the theme; none
+    of a PARA vault's pages."""
     keys = QtGui.QKeySequence.StandardKey
     w = window
     c = Commands(w)
@@ -498,6 +498,14 @@ def add_neighbour_commands(window: NeighbourWindow) -> Commands:
         "Go",
     )
     review_page.show_badge(c["review"], None)
+    c.add(
+        "activity",
+        "&Activity",
+        w.show_activity,
+        "Ctrl+Shift+L",
+        "Who wrote what in the folder: its agents, you, the review queue",
+        "Go",
+    )
     c.add("focus_sidebar", "Foc&us the sidebar", w.sidebar.setFocus, "Ctrl+1", "", "Go")
     group = QtGui.QActionGroup(w)
     current = settings.AppSettings.load(w.store).theme

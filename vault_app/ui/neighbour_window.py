@@ -18,7 +18,9 @@ kept in vault-app's state folder, never in the folder. It is the PARA window's
 the agent through the folder's adapter, in its owner's format. The page is made with the
 window, since its count is the badge: on the sidebar's item (bold while something waits),
 on the Go menu's command and in the banner; the page watches the queue folder, so a new
-proposal shows at once.
+proposal shows at once. Below it, **Activity** (Go › Activity, Ctrl+Shift+L): who wrote
+what in the folder — its agents, this window, the review queue's decisions — from the
+audit log vault-app keeps for it (`activity_page.ActivityPage` over `FolderActivity`).
 
 What only a PARA vault has — facts, the decay dashboard, synthesis, the heartbeat,
 links — is not in this window's menus or pages at all. With `search` (the
@@ -39,6 +41,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import neighbours
 from vault_app.ui import (
+    activity_page,
     conflicts,
     dialogs,
     menus,
@@ -56,8 +59,9 @@ from vault_app.ui import (
 PageKey = tuple[str, str | None]  # (page kind, agent); principles: (kind, None)
 KEY_ROLE = QtCore.Qt.ItemDataRole.UserRole
 REVIEW: PageKey = ("review", None)
+ACTIVITY: PageKey = ("activity", None)
 # the folder's pages below its agents' (kept by vault-app about the folder, not in it)
-STATE_PAGES = {"review": "Review queue"}
+STATE_PAGES = {"review": "Review queue", "activity": "Activity"}
 
 
 class NeighbourWindow(QtWidgets.QMainWindow):
@@ -141,6 +145,10 @@ class NeighbourWindow(QtWidgets.QMainWindow):
         self.review.pending.connect(self._show_review_count)
         self.pages[REVIEW] = self.review
         self.stack.addWidget(self.review)
+        self.activity_source = activity_page.FolderActivity(self.session)
+        self.activity = activity_page.ActivityPage(self.activity_source, heading=False)
+        self.pages[ACTIVITY] = self.activity
+        self.stack.addWidget(self.activity)
         self.page_title = QtWidgets.QLabel()
         font = self.page_title.font()
         font.setBold(True)
@@ -203,6 +211,7 @@ class NeighbourWindow(QtWidgets.QMainWindow):
     def _show_agents(self, agents: list[str]) -> None:
         current = self.current_key()
         self.agents = agents
+        self.activity_source.agents = tuple(agents)  # "agent:ID" read as the agent
         blocker = QtCore.QSignalBlocker(self.sidebar)
         self.sidebar.clear()
         fmt = self.folder.format
@@ -243,6 +252,8 @@ class NeighbourWindow(QtWidgets.QMainWindow):
         where = neighbour_pages.FILES.get((self.folder.format, kind), "")
         if kind == "review":
             where = "Agent writes the injection scan held back, for you to decide"
+        elif kind == "activity":
+            where = "Who wrote what in the folder: its agents, you, the review queue"
         item.setToolTip(0, where)
         return item
 
@@ -291,6 +302,9 @@ class NeighbourWindow(QtWidgets.QMainWindow):
         where = neighbour_pages.FILES.get((fmt, kind), "")  # tiers: the editor says it
         if kind == "review":
             where = f"Kept by vault-app in {self.review.store.queue()}, not in the folder"
+        elif kind == "activity":
+            log = self.activity_source.logs()[0]
+            where = f"vault-app's log of the writes to this folder: {log}"
         self.page_file.setText(where)
         self.page_file.setVisible(bool(where))
         item = self._find(key)
@@ -323,8 +337,8 @@ class NeighbourWindow(QtWidgets.QMainWindow):
         if page is None:
             self.list_agents()
             return
-        if page is self.review:
-            self.review.refresh()
+        if page is self.review or page is self.activity:
+            page.refresh()
             return
         dirty = getattr(page, "is_dirty", None)
         reload = getattr(page, "reload", None)
@@ -334,6 +348,10 @@ class NeighbourWindow(QtWidgets.QMainWindow):
     def show_review(self) -> QtWidgets.QWidget:
         """The review queue (Go › Review queue)."""
         return self.open_page(*REVIEW)
+
+    def show_activity(self) -> QtWidgets.QWidget:
+        """Who wrote what in the folder (Go › Activity)."""
+        return self.open_page(*ACTIVITY)
 
     def _show_review_count(self, count: int | None) -> None:
         """The pending count: on the sidebar's item, the Go menu's command, the banner."""
