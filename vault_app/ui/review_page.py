@@ -44,6 +44,9 @@ from vault_app.ui.models import review as review_model
 
 Qt = QtCore.Qt
 DEBOUNCE_MS = 150
+WIDTHS = (80, 90, 130, 130, 230)  # the columns' least widths (Findings takes the rest)
+GROWN = {1: 300, 4: 420}  # Agent, Target: widened to their text up to this (a MicroClaw
+# persona's CHAT/PERSONA id, a neighbour's file path)
 _SHOWN_CONTROLS = {"\n", "\t"}
 
 
@@ -202,7 +205,7 @@ class ReviewPage(QtWidgets.QWidget):
         self.table.setWordWrap(False)
         header = self.table.horizontalHeader()
         header.setStretchLastSection(True)
-        for section, width in enumerate((80, 90, 130, 130, 230)):
+        for section, width in enumerate(WIDTHS):
             header.resizeSection(section, width)
         self.table.selectionModel().currentRowChanged.connect(lambda *_: self._show_current())
 
@@ -271,6 +274,11 @@ class ReviewPage(QtWidgets.QWidget):
             d for d in self._all if d["status"] == "pending"
         ]  # fmt: skip
         self.model.set_proposals(rows)
+        header = self.table.horizontalHeader()
+        for section, most in GROWN.items():
+            wanted = min(max(WIDTHS[section], self.table.sizeHintForColumn(section)), most)
+            if wanted > header.sectionSize(section):
+                header.resizeSection(section, wanted)
         waiting = sum(1 for d in self._all if d["status"] == "pending")
         decided = len(self._all) - waiting
         self.summary.setText(
