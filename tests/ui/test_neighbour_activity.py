@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6 import QtGui
+from PySide6 import QtCore, QtGui, QtWidgets
 from pytestqt.qtbot import QtBot
 from test_neighbour_review import ATTACK, PERSONA, WAIT, Opener, mcp_write, opened
 
@@ -79,3 +79,22 @@ def test_a_microclaw_persona_is_read_as_an_agent(qtbot: QtBot, opened: Opener) -
     assert column(page, 1) == [PERSONA] and column(page, 2) == ["Agent"]
     assert column(page, 3) == ["Wrote a memory tier"]
     assert page.actor_combo.findData(f"agent:{PERSONA}") >= 0
+
+
+def test_f5_reads_the_page_shown_again_once(qtbot: QtBot, opened: Opener) -> None:
+    window = opened("hermes")
+    page = window.show_activity()
+    assert isinstance(page, activity_page.ActivityPage)
+    qtbot.waitUntil(lambda: page.snapshot is not None, timeout=WAIT)
+    page.entity_edit.setFocus()
+    reads: list[object] = []
+    page.refreshed.connect(lambda: reads.append(1))
+    with qtbot.waitSignal(page.refreshed, timeout=WAIT):  # Qt warns (the test fails) if
+        qtbot.keyClick(page.entity_edit, QtCore.Qt.Key.Key_F5)  # two shortcuts held F5
+    window.session.wait()
+    QtWidgets.QApplication.processEvents()
+    assert reads == [1]
+    review = window.show_review()
+    assert review is window.review
+    with qtbot.waitSignal(window.review.pending, timeout=WAIT):
+        qtbot.keyClick(window.sidebar, QtCore.Qt.Key.Key_F5)  # the queue read again

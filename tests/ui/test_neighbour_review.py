@@ -234,3 +234,25 @@ def test_approve_in_picoclaw_and_microclaw_writes_their_format(
     assert expected((root / file).read_text(encoding="utf-8"))
     folder = neighbours.open_folder(root, actor="gui")
     assert folder is not None and not agents.pending(folder)
+
+
+def test_an_approve_hermes_refuses_stays_pending_and_says_why(qtbot: QtBot, opened: Opener) -> None:
+    window = opened("hermes")
+    root = window.folder.root
+    path = root / "memories" / "USER.md"
+    before = path.read_bytes()
+    long = f"{ATTACK} " + "x" * 1400  # over the user profile's 1,375 characters
+    answer = mcp_write(
+        root, "hermes", "memory", {"action": "add", "target": "user", "content": long}
+    )
+    assert answer["status"] == "pending_review"
+    qtbot.waitUntil(lambda: window.review_count == 1, timeout=WAIT)
+    window.show_review()
+    page = window.review
+    qtbot.waitUntil(lambda: page.current() is not None, timeout=WAIT)
+    with qtbot.waitSignal(page.failed, timeout=WAIT) as failed:
+        approve(page)
+    assert failed.args[0] == answer["review_id"] and "1,375" in failed.args[1]
+    assert page.error_label.isVisible() and "still pending" in page.error_label.text()
+    qtbot.waitUntil(lambda: "last approval failed" in page.detail.toPlainText(), timeout=WAIT)
+    assert window.review_count == 1 and path.read_bytes() == before
