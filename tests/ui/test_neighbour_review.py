@@ -256,3 +256,20 @@ def test_an_approve_hermes_refuses_stays_pending_and_says_why(qtbot: QtBot, open
     assert page.error_label.isVisible() and "still pending" in page.error_label.text()
     qtbot.waitUntil(lambda: "last approval failed" in page.detail.toPlainText(), timeout=WAIT)
     assert window.review_count == 1 and path.read_bytes() == before
+
+
+def test_a_decision_made_elsewhere_updates_the_badge(qtbot: QtBot, opened: Opener) -> None:
+    window = opened("hermes")
+    root = window.folder.root
+    first, second = flag_hermes(root), flag_hermes(root)
+    qtbot.waitUntil(lambda: window.review_count == 2, timeout=WAIT)
+    assert sidebar_item(window).text(0) == "Review (2)"
+    assert "2 agent writes wait for your review" in window.banner_label.text()
+    cli = neighbours.open_folder(root, actor="cli")  # `vault-app --vault HOME review reject`
+    assert cli is not None
+    agents.reject(cli, first, "no")
+    qtbot.waitUntil(lambda: window.review_count == 1, timeout=WAIT)
+    assert sidebar_item(window).text(0) == "Review (1)"
+    agents.approve(cli, second)
+    qtbot.waitUntil(lambda: window.review_count == 0, timeout=WAIT)
+    assert not sidebar_item(window).font(0).bold()
