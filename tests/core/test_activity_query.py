@@ -175,3 +175,26 @@ def test_last_write_names_the_writer_of_a_file(root: Path) -> None:
     assert line["after"] == storage.sha256(path.read_bytes())  # that version is on disk
     assert activity.last_write(root, root / "global" / "nowhere.md") is None
     assert activity.last_write(root, root.parent / "outside.md") is None
+
+
+def test_a_neighbours_log_and_a_persona_read_as_an_agent(tmp_path: Path) -> None:
+    """A neighbour's folder's log, in vault-app's state folder (`log`); a MicroClaw
+    persona (`CHAT/PERSONA`, no vault's agent id) is an agent when the folder lists it."""
+    state, persona = tmp_path / "state", "-1001234567890/1"
+    state.mkdir()
+    lines = [
+        {"time": "2026-11-24T09:00:00+00:00", "actor": f"agent:{persona}", "action": "tiers.write",
+         "target": f"groups/{persona}/MEMORY.md"},
+        {"time": "2026-11-24T09:05:00+00:00", "actor": "gui", "action": "review.approve",
+         "target": "review/r-1.json"},
+    ]  # fmt: skip
+    log = state / storage.AUDIT_NAME
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    agents = (persona,)
+    found = activity.query(state, activity.Query(actor="kind:agent", agent_ids=agents), log=log)
+    assert [line["action"] for line in found.lines] == ["tiers.write"]
+    assert activity.actor_title(f"agent:{persona}", agents) == persona
+    assert activity.actor_kind(f"agent:{persona}") == "person"  # unlisted: not a vault's id
+    mine = activity.Query(actor=f"agent:{persona}", agent_ids=agents)
+    assert len(activity.query(state, mine, log=log).lines) == 1
+    assert activity.query(state, activity.Query(), log=log).actors == {f"agent:{persona}", "gui"}

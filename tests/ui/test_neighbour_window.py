@@ -97,12 +97,14 @@ def test_each_format_opens_in_a_window_of_its_own(
     window = opened(name)  # type: ignore[operator]
     assert window.windowTitle() == f"{title} — {name} — vault-app"
     assert window.banner_label.text().startswith(f"<b>{title}</b>")
-    assert window.page_keys() == keys
+    # then the review queue and the activity vault-app keeps about the folder
+    assert window.page_keys() == [*keys, neighbour_window.REVIEW, neighbour_window.ACTIVITY]
     for key in keys:  # every page opens, and reads its file through the adapter
         loaded(qtbot, window.open_page(*key))
     # what only a PARA vault has is not offered at all
     names = {a.objectName() for a in window.findChildren(QtCore.QObject) if a.objectName()}
-    assert not names & {"dashboard", "review", "synthesize", "add_fact", "activity", "search"}
+    assert not names & {"dashboard", "synthesize", "add_fact", "search"}
+    assert {"review", "activity"} <= names
     assert window.findChild(QtWidgets.QDockWidget) is None  # not given search: no dock
     for top in window.menuBar().actions():  # distinct mnemonics, as in the main window
         letters = [

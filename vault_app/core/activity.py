@@ -171,6 +171,8 @@ def _kind(actor: str, agent_ids: tuple[str, ...]) -> str:
     # a log names a handful of actors many times over: each is read once (cached)
     if actor.strip().casefold() == HEARTBEAT_ACTOR:
         return "heartbeat"
+    if _listed(actor, agent_ids) is not None:
+        return "agent"
     try:
         return "agent" if actors.parse(actor, agent_ids).is_agent else "person"
     except errors.InvalidIdError:
@@ -184,11 +186,23 @@ def actor_title(actor: str, agent_ids: Iterable[str] = ()) -> str:
 
 @functools.lru_cache(maxsize=1024)
 def _title(actor: str, agent_ids: tuple[str, ...]) -> str:
+    listed = _listed(actor, agent_ids)
+    if listed is not None:
+        return listed
     try:
         parsed = actors.parse(actor, agent_ids)
     except errors.InvalidIdError:
         return actor
     return parsed.agent or parsed.name
+
+
+def _listed(actor: str, agent_ids: tuple[str, ...]) -> str | None:
+    """The agent `agent:ID` names when ID is one of `agent_ids` as written — also an id a
+    vault would not take, such as a MicroClaw persona's `CHAT/PERSONA`."""
+    name = actor.strip()
+    if name.startswith("agent:") and name[len("agent:") :].strip() in agent_ids:
+        return name[len("agent:") :].strip()
+    return None
 
 
 def family(action: str) -> str:
@@ -314,19 +328,21 @@ class Found:
     actors: frozenset[str]
 
 
-def query(root: Path, chosen: Query, *, limit: int = 500) -> Found:
+def query(root: Path, chosen: Query, *, limit: int = 500, log: Path | None = None) -> Found:
     """The newest audit lines `chosen` keeps, newest first, at most `limit`.
 
     Reads the log backwards (its last MAX_TAIL_BYTES at most) until `limit` + 1 lines are
     kept, or the lines are well past the range's start (`OLD_RUN` of them in a row older
-    than it by more than `SKEW`).
+    than it by more than `SKEW`). `log` reads another audit log than the vault's, below
+    `root`, as `recent` does (a neighbour's folder's, in vault-app's state folder for it).
     """
     kept: list[dict[str, Any]] = []
     seen: set[str] = set()
     floor = None if chosen.start is None else decay.as_aware(chosen.start) - SKEW
     needles = chosen.needles()
     old = 0
-    for line in lines_backwards(Path(root) / layout.STATE_DIR / storage.AUDIT_NAME, Path(root)):
+    path = log if log is not None else Path(root) / layout.STATE_DIR / storage.AUDIT_NAME
+    for line in lines_backwards(path, Path(root)):
         if needles:
             lowered = line.lower()
             if not all(needle in lowered for needle in needles):

@@ -47,6 +47,12 @@ main_window  the main window: sidebar, pages, search dock, menus
 recent_vaults  the last and recent vaults, in QSettings (File › Open recent)
 activity_page  the Activity page (Ctrl+Shift+L): the heartbeat's runs and the recent writes
              of agents, the heartbeat and people, filterable, live; opens what a write changed
+             (a vault's logs, or a neighbour's folder's audit log: `VaultActivity`,
+             `FolderActivity`)
+review_page  the Review page (Ctrl+Shift+R): agent writes the injection scan held back,
+             each as a diff with who, when and why; approve or reject; the count badge
+review_store  where the Review page's queue is and how a decision is applied: a vault's
+             (`core.review`) or a neighbour's folder's (`core.neighbours.agents`)
 heartbeat_runner  the app runs the heartbeat's schedule (a worker thread, the lease) when
              nothing else does
 agent_page   an agent's page: TACIT, CONTEXT, daily notes, context preview

@@ -31,6 +31,14 @@ Live: the watcher of the vault (`watch`) leaves `.vault/` out on purpose, so the
 watches the two log files with a `QFileSystemWatcher` (and `.vault/` itself while one of
 them does not exist yet, to see it appear). A change re-reads after a short debounce
 while the page is shown; a hidden page reads nothing until it is shown again.
+
+Where the logs are: the page reads through an activity source. `VaultActivity` is a PARA
+vault's (both logs, Revert); `FolderActivity` a neighbour's folder's (a Hermes home...):
+the audit log vault-app keeps for it in its state folder, which `vault-app --vault FOLDER
+activity` reads too — its agents' writes (through `mcp`/`serve`), the window's, the
+review queue's decisions. A folder has no heartbeat and no facts, so neither the runs
+nor Revert are shown there; the page watches the log, or the nearest existing folder on
+its way until it is made.
 """
 
 from __future__ import annotations
@@ -43,7 +51,7 @@ from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.core import activity, storage
+from vault_app.core import activity, decay, storage
 from vault_app.heartbeat import runlog
 from vault_app.ui import commands, themes
 from vault_app.ui import session as session_module
@@ -77,6 +85,74 @@ def read(
     return Snapshot(runs, found.lines, now, sorted(found.actors), found.more)
 
 
+# the families a neighbour's folder's log holds (its formats' writes, reviews, tokens)
+FOLDER_FAMILIES = ("notes", "profile", "tiers", "daily", "review", "token")
+
+
+class VaultActivity:
+    """A PARA vault's logs: `.vault/audit.jsonl` and the heartbeat's runs; facts revert."""
+
+    heartbeat = True
+    revert = True
+    subject = ("&Entity", "entity or file")  # what the words filter matches
+    families = tuple(f for f in model.FAMILY_TITLES if f not in ("notes", "profile", "tiers"))
+
+    def __init__(self, s: session_module.Session) -> None:
+        self.session = s
+
+    def now(self) -> dt.datetime:
+        return self.session.vault.now()
+
+    def agent_ids(self) -> tuple[str, ...]:
+        known = self.session.known
+        return tuple(known.agents) if known is not None else ()
+
+    def state(self) -> Path:
+        return self.session.vault.paths.state_dir
+
+    def logs(self) -> list[Path]:
+        return [self.state() / storage.AUDIT_NAME, runlog.log_path(self.session.vault.root)]
+
+    def read(self, chosen: model.Filter, now: dt.datetime, agent_ids: tuple[str, ...]) -> Snapshot:
+        return read(self.session.vault.root, chosen, now, agent_ids)
+
+
+class FolderActivity:
+    """A neighbour's folder's audit log, in vault-app's state folder for it (no heartbeat,
+    no facts to revert). `agents` is set by the window once it has listed them."""
+
+    heartbeat = False
+    revert = False
+    subject = ("Fi&le", "file")
+    families = FOLDER_FAMILIES
+
+    def __init__(self, s: session_module.FolderSession) -> None:
+        self.session = s
+        self.agents: tuple[str, ...] = ()
+
+    def now(self) -> dt.datetime:
+        return decay.as_aware(self.session.folder.clock())
+
+    def agent_ids(self) -> tuple[str, ...]:
+        return self.agents
+
+    def state(self) -> Path:
+        return self.session.folder.files.state
+
+    def logs(self) -> list[Path]:
+        return [self.state() / storage.AUDIT_NAME]
+
+    def read(self, chosen: model.Filter, now: dt.datetime, agent_ids: tuple[str, ...]) -> Snapshot:
+        state = self.state()
+        found = activity.query(
+            state, chosen.query(now, agent_ids), limit=LIMIT, log=state / storage.AUDIT_NAME
+        )
+        return Snapshot([], found.lines, now, sorted(found.actors), found.more)
+
+
+Source = VaultActivity | FolderActivity
+
+
 class ActivityPage(QtWidgets.QWidget):
     """The heartbeat's runs and the recent writes, filterable, kept current."""
 
@@ -85,10 +161,12 @@ class ActivityPage(QtWidgets.QWidget):
     refreshed = QtCore.Signal()  # after every read shown (tests wait for it)
 
     def __init__(
-        self, session: session_module.Session, parent: QtWidgets.QWidget | None = None
+        self, source: Source, parent: QtWidgets.QWidget | None = None, *, heading: bool = True
     ) -> None:
         super().__init__(parent)
-        self.session = session
+        self.source = source
+        self.session = source.session
+        self._heading = heading  # False: the window titles the page itself
         self.snapshot: Snapshot | None = None
         self._noted: dict[str, Any] | None = None  # the write the revert note is about
         self._reads = 0  # the latest read wins (a slow one must not overwrite it)
@@ -119,8 +197,9 @@ class ActivityPage(QtWidgets.QWidget):
         self.summary.setProperty("notice", True)
         self.summary.setWordWrap(True)
         top = QtWidgets.QHBoxLayout()
-        top.addWidget(title)
-        top.addSpacing(12)
+        if self._heading:
+            top.addWidget(title)
+            top.addSpacing(12)
         top.addWidget(self.summary, 1)
 
         self.actor_combo = self._combo("Who wrote it: a kind of actor, or one of them")
@@ -130,15 +209,18 @@ class ActivityPage(QtWidgets.QWidget):
             ("Heartbeat", "kind:heartbeat"),
             ("People", "kind:person"),
         ):
-            self.actor_combo.addItem(text, data)
+            if data != "kind:heartbeat" or self.source.heartbeat:
+                self.actor_combo.addItem(text, data)
         self.actor_combo.insertSeparator(self.actor_combo.count())
+        self._fixed_actors = self.actor_combo.count()  # the kinds and the separator
         self.family_combo = self._combo("What was written")
         self.family_combo.addItem("All changes", "")
-        for name, text in model.FAMILY_TITLES.items():
-            self.family_combo.addItem(text, name)
+        for name in self.source.families:
+            self.family_combo.addItem(model.FAMILY_TITLES[name], name)
         self.entity_edit = QtWidgets.QLineEdit()
-        self.entity_edit.setPlaceholderText("Entity or file contains…")
-        self.entity_edit.setToolTip("Show only writes whose entity or file contains these words")
+        words_label, subject = self.source.subject
+        self.entity_edit.setPlaceholderText(f"{subject.capitalize()} contains…")
+        self.entity_edit.setToolTip(f"Show only writes whose {subject} contains these words")
         self.entity_edit.setClearButtonEnabled(True)
         self.span_combo = self._combo("How far back, for the runs and the writes")
         for span, text in model.SPANS.items():
@@ -152,7 +234,7 @@ class ActivityPage(QtWidgets.QWidget):
         for label, widget, stretch in (
             ("&Who", self.actor_combo, 0),
             ("W&hat", self.family_combo, 0),
-            ("&Entity", self.entity_edit, 1),
+            (words_label, self.entity_edit, 1),
             ("&When", self.span_combo, 0),
         ):
             caption = QtWidgets.QLabel(label)
@@ -227,6 +309,7 @@ class ActivityPage(QtWidgets.QWidget):
         actions = QtWidgets.QHBoxLayout()
         actions.addWidget(self.revert_note, 1)
         actions.addWidget(self.revert_button)
+        self.revert_button.setVisible(self.source.revert)
         writes_box = self._group("Recent writes", self.writes_empty, self.writes_table)
         box_layout = writes_box.layout()
         assert isinstance(box_layout, QtWidgets.QVBoxLayout)
@@ -248,6 +331,7 @@ class ActivityPage(QtWidgets.QWidget):
         page.addLayout(filters)
         page.addWidget(self.range_row)
         page.addWidget(split, 1)
+        runs_box.setVisible(self.source.heartbeat)  # a neighbour's folder has no heartbeat
         refresh = QtGui.QShortcut(QtGui.QKeySequence(Qt.Key.Key_F5), self)
         refresh.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         refresh.activated.connect(self.refresh)
@@ -312,16 +396,14 @@ class ActivityPage(QtWidgets.QWidget):
         self._watch_logs()
         self._reads += 1
         number, chosen = self._reads, self.current_filter()
-        root, now = self.session.vault.root, self.session.vault.now()
-        known = self.session.known
-        agent_ids = tuple(known.agents) if known is not None else ()
+        source, now, agent_ids = self.source, self.source.now(), self.source.agent_ids()
 
         def failed(exc: BaseException) -> None:
             title, message = session_module.describe(exc)
             self.summary.setText(f"{html.escape(title)}: {html.escape(message)}")
 
         self.session.run(
-            lambda: read(root, chosen, now, agent_ids),
+            lambda: source.read(chosen, now, agent_ids),
             lambda snapshot: self._show(number, snapshot, agent_ids),
             failed,
         )
@@ -406,7 +488,7 @@ class ActivityPage(QtWidgets.QWidget):
         for actor in seen:
             if model.actor_kind(actor, agent_ids) == "person":
                 wanted.append((actor, actor.strip()))
-        first = 5  # the four kinds and the separator
+        first = self._fixed_actors
         present = [(combo.itemText(i), combo.itemData(i)) for i in range(first, combo.count())]
         for item in wanted:
             if item not in present:
@@ -420,11 +502,13 @@ class ActivityPage(QtWidgets.QWidget):
         del blocker
 
     def _watch_logs(self) -> None:
-        state = self.session.vault.paths.state_dir
-        files = [state / storage.AUDIT_NAME, runlog.log_path(self.session.vault.root)]
+        files = self.source.logs()
         wanted = {str(f) for f in files if f.is_file()}
-        if len(wanted) < len(files) and state.is_dir():
-            wanted.add(str(state))  # to see a log appear
+        if len(wanted) < len(files):  # to see a log appear: its folder, or the nearest
+            folder = self.source.state()  # one that exists (a neighbour's, before a write)
+            while not folder.is_dir() and folder.parent != folder:
+                folder = folder.parent
+            wanted.add(str(folder))
         watched = set(self._watch.files()) | set(self._watch.directories())
         if watched - wanted:
             self._watch.removePaths(sorted(watched - wanted))
@@ -442,14 +526,13 @@ class ActivityPage(QtWidgets.QWidget):
         return self.writes_model.line(index.row()) if index.isValid() else None
 
     def _agent_ids(self) -> tuple[str, ...]:
-        known = self.session.known
-        return tuple(known.agents) if known is not None else ()
+        return self.source.agent_ids()
 
     def _update_revert(self) -> None:
         """Revert is offered for a revertible write; a revert's outcome stays said while
         its write is selected (a refresh re-selects it)."""
         line = self.selected_line()
-        able = line is not None and model.revertible(line, self._agent_ids())
+        able = self.source.revert and line is not None and model.revertible(line, self._agent_ids())
         self.revert_button.setEnabled(able)
         self.revert_action.setEnabled(able)
         if line is None or line != self._noted:
@@ -460,6 +543,8 @@ class ActivityPage(QtWidgets.QWidget):
         """Revert the selected write (an undoable supersede back; see the module doc)."""
         line = self.selected_line()
         if line is None or not model.revertible(line, self._agent_ids()):
+            return
+        if not isinstance(self.source, VaultActivity):  # only a vault's facts revert
             return
         who = model.actor_title(str(line.get("actor", "")), self._agent_ids())
         address = model.entity_of(line) or ""
@@ -474,7 +559,7 @@ class ActivityPage(QtWidgets.QWidget):
             _title, message = session_module.describe(exc)
             self._note(line, f"Not reverted: {message}", error=True)
 
-        commands.revert_write(self.session, address, line, on_done=done, on_error=failed)
+        commands.revert_write(self.source.session, address, line, on_done=done, on_error=failed)
 
     def _note(self, line: dict[str, Any], text: str, *, error: bool = False) -> None:
         escaped = html.escape(text)
@@ -493,8 +578,9 @@ class ActivityPage(QtWidgets.QWidget):
         menu = QtWidgets.QMenu(self)
         opening = menu.addAction("Open the entity", lambda: self._open(index))
         opening.setEnabled(model.entity_of(line) is not None)
-        reverting = menu.addAction("Revert this write", self.revert_selected)
-        reverting.setEnabled(model.revertible(line, self._agent_ids()))
+        if self.source.revert:
+            reverting = menu.addAction("Revert this write", self.revert_selected)
+            reverting.setEnabled(model.revertible(line, self._agent_ids()))
         menu.popup(self.writes_table.viewport().mapToGlobal(where))
 
     # -- opening ------------------------------------------------------------------------

@@ -62,6 +62,7 @@ from vault_app.ui import (
     page_area,
     recent_vaults,
     review_page,
+    review_store,
     search_panel,
     session,
     sidebar_view,
@@ -191,11 +192,11 @@ class MainWindow(QtWidgets.QMainWindow):
         self.principles.entityRequested.connect(self.open_entity)
         self.dashboard = dashboard.DecayDashboard(self.session)
         self.dashboard.openFact.connect(self.open_fact)
-        self.review = review_page.ReviewPage(self.session)  # made now: its count is the badge
+        self.review = review_page.ReviewPage(review_store.VaultReviews(self.session))  # the badge
         self.review.pending.connect(self._show_review_count)
         self.facts_table = facts_table.FactsTable(self.entity_view.table, self.store)
         facts_table.show_rows(self.entity_view.history_list, 3)  # a fact's history at 720 px
-        self.activity = activity_page.ActivityPage(self.session)
+        self.activity = activity_page.ActivityPage(activity_page.VaultActivity(self.session))
         self.activity.openEntity.connect(self.open_entity)
         self.activity.openFact.connect(self.open_fact)
         pages = (self.welcome, self.entity_view, self.principles, self.dashboard, self.review)

@@ -461,7 +461,8 @@ def add_window_commands(window: MainWindow) -> Commands:
 
 def add_neighbour_commands(window: NeighbourWindow) -> Commands:
     """The commands of a neighbour's folder's window (`neighbour_window`): opening
-    folders, saving the page shown, the theme; none of a PARA vault's pages."""
+    folders, saving the page shown, the review queue and the activity, the theme; none
+    of a PARA vault's pages."""
     keys = QtGui.QKeySequence.StandardKey
     w = window
     c = Commands(w)
@@ -488,6 +489,23 @@ def add_neighbour_commands(window: NeighbourWindow) -> Commands:
             "Go",
         )
         c.add_action("toggle_search", w.search_dock.toggleViewAction(), "View")
+    c.add(
+        "review",
+        "&Review queue",
+        w.show_review,
+        "Ctrl+Shift+R",
+        "The folder's agent writes held back by the scan",
+        "Go",
+    )
+    review_page.show_badge(c["review"], None)
+    c.add(
+        "activity",
+        "&Activity",
+        w.show_activity,
+        "Ctrl+Shift+L",
+        "Who wrote what in the folder: its agents, you, the review queue",
+        "Go",
+    )
     c.add("focus_sidebar", "Foc&us the sidebar", w.sidebar.setFocus, "Ctrl+1", "", "Go")
     group = QtGui.QActionGroup(w)
     current = settings.AppSettings.load(w.store).theme

@@ -11,8 +11,19 @@ memory blocks with their meters and refusals, the tiers' three panes, the key–
 table) and the neighbours' daily-note reader. Every read and write goes through the
 folder's `ForeignFolder` adapter, on the session's workers.
 
-What only a PARA vault has — facts, the decay dashboard, synthesis, the review queue, the
-heartbeat, links — is not in this window's menus or pages at all. With `search` (the
+Below the agents, the **Review queue** (Go › Review queue, Ctrl+Shift+R): the writes of the
+folder's agents that the injection scan held back (`vault-app serve`/`mcp` in the folder),
+kept in vault-app's state folder, never in the folder. It is the PARA window's
+`review_page.ReviewPage` over `review_store.FolderReviews`: approve applies the write as
+the agent through the folder's adapter, in its owner's format. The page is made with the
+window, since its count is the badge: on the sidebar's item (bold while something waits),
+on the Go menu's command and in the banner; the page watches the queue folder, so a new
+proposal shows at once. Below it, **Activity** (Go › Activity, Ctrl+Shift+L): who wrote
+what in the folder — its agents, this window, the review queue's decisions — from the
+audit log vault-app keeps for it (`activity_page.ActivityPage` over `FolderActivity`).
+
+What only a PARA vault has — facts, the decay dashboard, synthesis, the heartbeat,
+links — is not in this window's menus or pages at all. With `search` (the
 composition root's choice), the search dock (`neighbour_search`) searches the folder's
 entries and a hit opens its page; without it there is no dock. Live sync
 (`neighbour_live.FolderLiveSync`) follows the agent's own writes: the page shown reloads,
@@ -30,6 +41,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import neighbours
 from vault_app.ui import (
+    activity_page,
     conflicts,
     dialogs,
     menus,
@@ -38,12 +50,18 @@ from vault_app.ui import (
     neighbour_pages,
     neighbour_search,
     recent_vaults,
+    review_page,
+    review_store,
     session,
     window_vaults,
 )
 
 PageKey = tuple[str, str | None]  # (page kind, agent); principles: (kind, None)
 KEY_ROLE = QtCore.Qt.ItemDataRole.UserRole
+REVIEW: PageKey = ("review", None)
+ACTIVITY: PageKey = ("activity", None)
+# the folder's pages below its agents' (kept by vault-app about the folder, not in it)
+STATE_PAGES = {"review": "Review queue", "activity": "Activity"}
 
 
 class NeighbourWindow(QtWidgets.QMainWindow):
@@ -70,6 +88,7 @@ class NeighbourWindow(QtWidgets.QMainWindow):
         self.resize(1280, 800)
         self.agents: list[str] = []
         self.pages: dict[PageKey, QtWidgets.QWidget] = {}
+        self.review_count: int | None = None  # pending proposals, once read
         self._discard_ok = False
         self.live = neighbour_live.FolderLiveSync(self.session, self) if live else None
         self._build()
@@ -78,6 +97,7 @@ class NeighbourWindow(QtWidgets.QMainWindow):
         if search:
             self._build_search_dock(semantic)
         self.commands = menus.add_neighbour_commands(self)
+        self.review_action = self.commands["review"]
         self.session.error.connect(self.message_bar.show_message)
         if self.live is not None:
             self.live.status.connect(self._on_live_status)
@@ -97,11 +117,13 @@ class NeighbourWindow(QtWidgets.QMainWindow):
             QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
         )
         words = html.escape(neighbour_pages.FORMAT_WORDS[self.folder.format])
-        self.banner_label.setText(
+        self._banner_text = (
             f"<b>{html.escape(self.format_name)}</b> — {html.escape(str(self.folder.root))}"
             f"<br>Opened as it is: {words}. Nothing is converted; vault-app keeps its own "
             "backups and log of these writes outside the folder."
         )
+        self.banner_label.setText(self._banner_text)
+        self.banner_label.linkActivated.connect(lambda _link: self.show_review())
         row = QtWidgets.QHBoxLayout(self.banner)
         row.setContentsMargins(10, 6, 10, 6)
         row.addWidget(self.banner_label, 1)
@@ -118,6 +140,15 @@ class NeighbourWindow(QtWidgets.QMainWindow):
         self.placeholder.setWordWrap(True)
         self.stack = QtWidgets.QStackedWidget()
         self.stack.addWidget(self.placeholder)
+        reviews = review_store.FolderReviews(self.session)
+        self.review = review_page.ReviewPage(reviews, heading=False)  # made now: the badge
+        self.review.pending.connect(self._show_review_count)
+        self.pages[REVIEW] = self.review
+        self.stack.addWidget(self.review)
+        self.activity_source = activity_page.FolderActivity(self.session)
+        self.activity = activity_page.ActivityPage(self.activity_source, heading=False)
+        self.pages[ACTIVITY] = self.activity
+        self.stack.addWidget(self.activity)
         self.page_title = QtWidgets.QLabel()
         font = self.page_title.font()
         font.setBold(True)
@@ -164,9 +195,10 @@ class NeighbourWindow(QtWidgets.QMainWindow):
     # -- loading ----------------------------------------------------------------------------
 
     def start(self) -> None:
-        """List the folder's agents (off the GUI thread), open the search index, then
-        start live sync."""
+        """List the folder's agents (off the GUI thread), read the review queue (the
+        badge), open the search index, then start live sync."""
         self.list_agents()
+        self.review.refresh()
         if self.search is not None:
             self.search.open()
         if self.live is not None:
@@ -179,6 +211,7 @@ class NeighbourWindow(QtWidgets.QMainWindow):
     def _show_agents(self, agents: list[str]) -> None:
         current = self.current_key()
         self.agents = agents
+        self.activity_source.agents = tuple(agents)  # "agent:ID" read as the agent
         blocker = QtCore.QSignalBlocker(self.sidebar)
         self.sidebar.clear()
         fmt = self.folder.format
@@ -195,13 +228,16 @@ class NeighbourWindow(QtWidgets.QMainWindow):
             for kind in neighbour_pages.PAGES[fmt]:
                 top.addChild(self._item(kind, agent, neighbour_pages.TITLES[kind]))
             self.sidebar.addTopLevelItem(top)
+        for kind, title in STATE_PAGES.items():
+            self.sidebar.addTopLevelItem(self._item(kind, None, title))
+        self._show_review_count(self.review_count)
         self.sidebar.expandAll()
         del blocker
         if not agents and fmt != neighbours.detect.MICROCLAW:
             self.placeholder.setText("This folder holds no agent yet.")
         wanted = current if current is not None and self._find(current) else None
-        if wanted is None:
-            first = next(iter(self._keys()), None)
+        if wanted is None:  # the first page of the folder's own (not the review queue)
+            first = next((k for k in self._keys() if k[0] not in STATE_PAGES), None)
             wanted = first
         if wanted is not None:
             self.open_page(*wanted)
@@ -214,6 +250,10 @@ class NeighbourWindow(QtWidgets.QMainWindow):
         item = QtWidgets.QTreeWidgetItem([title])
         item.setData(0, KEY_ROLE, (kind, agent))
         where = neighbour_pages.FILES.get((self.folder.format, kind), "")
+        if kind == "review":
+            where = "Agent writes the injection scan held back, for you to decide"
+        elif kind == "activity":
+            where = "Who wrote what in the folder: its agents, you, the review queue"
         item.setToolTip(0, where)
         return item
 
@@ -255,11 +295,16 @@ class NeighbourWindow(QtWidgets.QMainWindow):
             page = self.pages[key] = neighbour_pages.make_page(self.session, kind, agent)
             self.stack.addWidget(page)
         self.stack.setCurrentWidget(page)
-        title = neighbour_pages.TITLES[kind]
+        title = STATE_PAGES.get(kind) or neighbour_pages.TITLES[kind]
         fmt = self.folder.format
         owner = "" if agent is None else f" — {neighbour_pages.agent_title(fmt, agent)}"
         self.page_title.setText(f"{title}{owner}")
         where = neighbour_pages.FILES.get((fmt, kind), "")  # tiers: the editor says it
+        if kind == "review":
+            where = f"Kept by vault-app in {self.review.store.queue()}, not in the folder"
+        elif kind == "activity":
+            log = self.activity_source.logs()[0]
+            where = f"vault-app's log of the writes to this folder: {log}"
         self.page_file.setText(where)
         self.page_file.setVisible(bool(where))
         item = self._find(key)
@@ -292,10 +337,41 @@ class NeighbourWindow(QtWidgets.QMainWindow):
         if page is None:
             self.list_agents()
             return
+        if page is self.review or page is self.activity:
+            page.refresh()
+            return
         dirty = getattr(page, "is_dirty", None)
         reload = getattr(page, "reload", None)
         if callable(reload) and not (callable(dirty) and dirty()):
             reload()
+
+    def show_review(self) -> QtWidgets.QWidget:
+        """The review queue (Go › Review queue)."""
+        return self.open_page(*REVIEW)
+
+    def show_activity(self) -> QtWidgets.QWidget:
+        """Who wrote what in the folder (Go › Activity)."""
+        return self.open_page(*ACTIVITY)
+
+    def _show_review_count(self, count: int | None) -> None:
+        """The pending count: on the sidebar's item, the Go menu's command, the banner."""
+        self.review_count = count
+        review_page.show_badge(self.review_action, count)
+        item = self._find(REVIEW)
+        if item is not None:
+            item.setText(0, review_page.badge(count))
+            font = item.font(0)
+            font.setBold(bool(count))
+            item.setFont(0, font)
+        waits = ""
+        if count:
+            writes = session.plural(count, "agent write")
+            verb = "waits" if count == 1 else "wait"
+            waits = (
+                f"<br><b>{writes} {verb} for your review</b> — "
+                '<a href="review">open the Review queue</a>'
+            )
+        self.banner_label.setText(self._banner_text + waits)
 
     def show_search(self) -> None:
         if self.search_dock is not None and self.search is not None:
@@ -346,7 +422,7 @@ class NeighbourWindow(QtWidgets.QMainWindow):
             is_dirty = getattr(page, "is_dirty", None)
             if callable(is_dirty) and is_dirty():
                 owner = "" if agent is None else f" ({neighbour_pages.agent_title(fmt, agent)})"
-                dirty.append(neighbour_pages.TITLES[kind] + owner)
+                dirty.append(neighbour_pages.TITLES.get(kind, kind) + owner)
         return dirty
 
     def _confirm_discard(self) -> bool:

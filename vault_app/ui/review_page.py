@@ -2,26 +2,30 @@
 
 Design
 ------
-The page is a face over `core.review`, like `vault-app review`: the list reads
-`review.all_proposals` and shows each through `review.describe` (who, when, why, what,
-the diff); Approve runs `review.approve` with the window's vault (actor "gui"), which
-applies the agent's write as that agent through `agent_writes.apply` — the normal safe
-write — and Reject runs `review.reject` with the optional reason. Both run on the
-session's writer thread, so they queue behind the window's own edits. Approve asks first
-(the write cannot be taken back from here); a failed approve leaves the proposal pending
-and the page says why, in the core's own words.
+The page is a face over a review store (`review_store`): a PARA vault's `.vault/review/`
+(`core.review`, like `vault-app review`) or the queue vault-app keeps for a neighbour's
+folder in its state folder (`core.neighbours.agents`, like `vault-app --vault FOLDER
+review`). The list reads every proposal through the store and shows each as the core
+describes it (who, when, why, what, the diff); Approve has the store apply the agent's
+write as that agent — the vault's normal safe write, or the folder's adapter in its
+owner's format — and Reject records the optional reason. Both run on the session's
+writer thread, so they queue behind the window's own edits. Approve asks first (the
+write cannot be taken back from here); a failed approve leaves the proposal pending and
+the page says why, in the core's own words. The page holds no review logic of its own.
 
 The list shows the pending proposals, oldest first; "Show decided" adds the approved and
-rejected ones (kept in `.vault/review/`, never deleted). The detail pane is rich text
-drawn in the palette's colours, with the diff of a supersede or a document as red/green
-lines tinted for the light or the dark theme. Invisible and bidi characters — the very
-things the scan looks for — are shown as `⟨U+202E⟩` marks, never rendered.
+rejected ones (kept, never deleted). The detail pane is rich text drawn in the palette's
+colours, with the diff of a supersede or a document as red/green lines tinted for the
+light or the dark theme. Invisible and bidi characters — the very things the scan looks
+for — are shown as `⟨U+202E⟩` marks, never rendered.
 
 Keeping the count current: the live watcher (`watch.VaultWatcher`) drops `.vault/` on
-purpose (locks, backups, caches churn there), so the page watches the one folder
-`.vault/review/` with a `QFileSystemWatcher` (one inotify watch; its parent `.vault/`
-until the folder exists). Every proposal is written by an atomic rename into that folder,
-so a new proposal and a decision made elsewhere (the CLI, another window) both change the
+purpose (locks, backups, caches churn there), and a neighbour's queue is not in the
+watched folder at all, so the page watches the one queue folder with a
+`QFileSystemWatcher` (one inotify watch; its nearest existing parent until the folder
+exists — `.vault/`, or for a folder never written by an agent yet, a folder of
+vault-app's state). Every proposal is written by an atomic rename into that folder, so a
+new proposal and a decision made elsewhere (the CLI, another window) both change the
 folder; a short single-shot timer folds a burst into one re-read on a worker. `pending`
 is emitted with the count after each read, for the window's badge.
 """
@@ -30,18 +34,19 @@ from __future__ import annotations
 
 import html
 import unicodedata
-from pathlib import Path
 from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.core import errors, layout, review
+from vault_app.ui import review_store, themes
 from vault_app.ui import session as session_module
-from vault_app.ui import themes
 from vault_app.ui.models import review as review_model
 
 Qt = QtCore.Qt
 DEBOUNCE_MS = 150
+WIDTHS = (80, 90, 130, 130, 230)  # the columns' least widths (Findings takes the rest)
+GROWN = {1: 300, 4: 420}  # Agent, Target: widened to their text up to this (a MicroClaw
+# persona's CHAT/PERSONA id, a neighbour's file path)
 _SHOWN_CONTROLS = {"\n", "\t"}
 
 
@@ -129,7 +134,8 @@ def detail_html(d: dict[str, Any], palette: QtGui.QPalette) -> str:
     extras = {
         k: v
         for k, v in d["params"].items()
-        if k not in ("text", "entity", "name", "expected_sha256") and v
+        # what the agent wrote is shown above (a fact's text, a note's content, a value)
+        if k not in ("text", "content", "value", "entity", "name", "expected_sha256") and v
     }
     if extras:
         shown = ", ".join(f"{_esc(k)}: {_esc(v)}" for k, v in extras.items())
@@ -145,10 +151,16 @@ class ReviewPage(QtWidgets.QWidget):
     failed = QtCore.Signal(str, str)  # review id, the error in plain words
 
     def __init__(
-        self, session: session_module.Session, parent: QtWidgets.QWidget | None = None
+        self,
+        store: review_store.ReviewStore,
+        parent: QtWidgets.QWidget | None = None,
+        *,
+        heading: bool = True,
     ) -> None:
         super().__init__(parent)
-        self.session = session
+        self.store = store
+        self.session = store.session
+        self._heading = heading  # False: the window titles the page itself
         self.count: int | None = None  # pending proposals, once read
         self.approve_prompt: QtWidgets.QMessageBox | None = None
         self._all: list[dict[str, Any]] = []
@@ -176,8 +188,9 @@ class ReviewPage(QtWidgets.QWidget):
         self.show_decided.setToolTip("Also list the approved and rejected proposals")
         self.show_decided.toggled.connect(lambda _on: self._fill())
         top = QtWidgets.QHBoxLayout()
-        top.addWidget(title)
-        top.addSpacing(12)
+        if self._heading:
+            top.addWidget(title)
+            top.addSpacing(12)
         top.addWidget(self.summary, 1)
         top.addWidget(self.show_decided)
 
@@ -192,7 +205,7 @@ class ReviewPage(QtWidgets.QWidget):
         self.table.setWordWrap(False)
         header = self.table.horizontalHeader()
         header.setStretchLastSection(True)
-        for section, width in enumerate((80, 90, 130, 130, 230)):
+        for section, width in enumerate(WIDTHS):
             header.resizeSection(section, width)
         self.table.selectionModel().currentRowChanged.connect(lambda *_: self._show_current())
 
@@ -237,20 +250,15 @@ class ReviewPage(QtWidgets.QWidget):
     # -- reading the queue ----------------------------------------------------------------
 
     def refresh(self) -> None:
-        """Read `.vault/review/` again on a worker; the list, the detail and the count
-        follow."""
+        """Read the queue again on a worker; the list, the detail and the count follow."""
         self._watch_folder()
         self._reads += 1
         read = self._reads
-        target = self.session.vault
-
-        def work() -> list[dict[str, Any]]:
-            return [review.describe(p) for p in review.all_proposals(target)]
 
         def failed(exc: BaseException) -> None:
             self._say_error("The review queue cannot be read", exc)
 
-        self.session.run(work, lambda described: self._read(read, described), failed)
+        self.session.run(self.store.read, lambda described: self._read(read, described), failed)
 
     def _read(self, read: int, described: list[dict[str, Any]]) -> None:
         if read != self._reads:
@@ -266,6 +274,11 @@ class ReviewPage(QtWidgets.QWidget):
             d for d in self._all if d["status"] == "pending"
         ]  # fmt: skip
         self.model.set_proposals(rows)
+        header = self.table.horizontalHeader()
+        for section, most in GROWN.items():
+            wanted = min(max(WIDTHS[section], self.table.sizeHintForColumn(section)), most)
+            if wanted > header.sectionSize(section):
+                header.resizeSection(section, wanted)
         waiting = sum(1 for d in self._all if d["status"] == "pending")
         decided = len(self._all) - waiting
         self.summary.setText(
@@ -281,15 +294,16 @@ class ReviewPage(QtWidgets.QWidget):
         self._show_current()
 
     def _watch_folder(self) -> None:
-        state = self.session.vault.paths.state_dir
-        folder = state / review.REVIEW_DIR
-        wanted = str(folder if folder.is_dir() else state)
+        """Watch the queue folder, or its nearest parent that exists (to see it made)."""
+        wanted = self.store.queue()
+        while not wanted.is_dir() and wanted.parent != wanted:
+            wanted = wanted.parent
         watched = self._folder_watch.directories()
-        if watched != [wanted]:
+        if watched != [str(wanted)]:
             if watched:
                 self._folder_watch.removePaths(watched)
-            if Path(wanted).is_dir():
-                self._folder_watch.addPath(wanted)
+            if wanted.is_dir():
+                self._folder_watch.addPath(str(wanted))
 
     def showEvent(self, event: QtGui.QShowEvent) -> None:
         super().showEvent(event)
@@ -344,8 +358,8 @@ class ReviewPage(QtWidgets.QWidget):
         kinds = ", ".join(dict.fromkeys(f["kind"] for f in d["findings"]))
         box.setInformativeText(
             f"The scan flagged it ({kinds}). Approving writes it as the agent wrote it, "
-            "through the vault's normal safe write, and agents will read it. It is not "
-            "undone from here: supersede or archive it later if you change your mind."
+            f"{self.store.how}, and agents will read it. It is not undone from here: "
+            "change or remove it later if you change your mind."
         )
         confirm = box.addButton("Approve", QtWidgets.QMessageBox.ButtonRole.AcceptRole)
         cancel = box.addButton(QtWidgets.QMessageBox.StandardButton.Cancel)
@@ -375,12 +389,7 @@ class ReviewPage(QtWidgets.QWidget):
         self.approve_button.setEnabled(False)
         self.reject_button.setEnabled(False)
 
-        def work(v: Any) -> review.Proposal:
-            if verb == "approved":
-                return review.approve(v, review_id)
-            return review.reject(v, review_id, reason)
-
-        def done(_proposal: review.Proposal) -> None:
+        def done(_proposal: Any) -> None:
             self.reason.clear()
             self.decided.emit(review_id, verb)
             self.refresh()
@@ -389,39 +398,15 @@ class ReviewPage(QtWidgets.QWidget):
             title = "Approval failed" if verb == "approved" else "Rejection failed"
             message = self._say_error(f"{title}: it is still pending", exc)
             self.failed.emit(review_id, message)
-            self.refresh()  # the proposal now carries the error (review.approve keeps it)
+            self.refresh()  # the proposal now carries the error (approve keeps it)
 
-        applied = verb == "approved"
-        self.session.write(
-            work,
-            done,
-            failed,
-            entities=_entities(d) if applied else (),
-            documents=_documents(self.session.vault.root, d) if applied else (),
-            rescan=applied,
-        )
+        self.store.decide(d, verb, reason, done, failed)
 
     def _say_error(self, title: str, exc: BaseException) -> str:
         _, message = session_module.describe(exc)
         self.error_label.setText(f"<b>{html.escape(title)}</b> — {html.escape(message)}")
         self.error_label.show()
         return message
-
-
-def _entities(d: dict[str, Any]) -> tuple[str, ...]:
-    """The entity an approved add_fact writes (so open views reload)."""
-    if d["kind"] != "add_fact":
-        return ()
-    try:
-        return (str(layout.EntityRef.parse(str(d["params"].get("entity")))),)
-    except (errors.VaultError, ValueError):
-        return ()
-
-
-def _documents(root: Path, d: dict[str, Any]) -> tuple[Path, ...]:
-    if d["kind"] != "write_document":
-        return ()
-    return (root / "agents" / str(d["agent"]) / str(d["params"].get("name")),)
 
 
 def badge(count: int | None) -> str:

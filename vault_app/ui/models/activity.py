@@ -61,6 +61,9 @@ FAMILY_TITLES = {
     "token": "Access tokens",
     "doctor": "Repairs",
     "heartbeat": "Heartbeat bookkeeping",
+    "notes": "Notes entries",
+    "profile": "Profile",
+    "tiers": "Tiered memory",
 }
 BOOKKEEPING = activity.BOOKKEEPING
 
@@ -90,6 +93,17 @@ ACTION_TITLES = {
     "heartbeat.schedule": "Noted its schedule",
     "heartbeat.lease": "Took the runner lease",
     "heartbeat.mentions": "Counted mentions",
+    # a neighbour's folder (Hermes' § notes, PicoClaw's profile, MicroClaw's tiers)
+    "notes.add": "Added a notes entry",
+    "notes.replace": "Replaced a notes entry",
+    "notes.remove": "Removed a notes entry",
+    "notes.batch": "Changed notes entries",
+    "notes.write": "Rewrote the notes",
+    "notes.drift_backup": "Kept a .bak of the notes",
+    "profile.set": "Set a profile key",
+    "profile.delete": "Deleted a profile key",
+    "profile.write": "Rewrote the profile",
+    "tiers.write": "Wrote a memory tier",
 }
 
 # Text colours of the kinds of actor, each ≥ 4.5:1 on the theme's Base (light, dark);

@@ -29,6 +29,11 @@ KIND_TITLES = {
     "append_daily": "Daily note",
     "record_interaction": "Conversation turn",
     "write_document": "Write document",
+    "memory": "Notes entry",
+    "memory_batch": "Notes entries",
+    "tiers_write": "Write tier",
+    "profile_set": "Set profile key",
+    "profile_delete": "Delete profile key",
 }
 
 
