@@ -428,34 +428,13 @@ def add_window_commands(window: MainWindow) -> Commands:
     counts.setCheckable(True)
     counts.setChecked(w.sidebar.counts_shown())
     w.sidebar.countsShown.connect(counts.setChecked)  # also from the header's menu
-    group = QtGui.QActionGroup(w)
-    current = settings.AppSettings.load(w.store).theme
-    for name in themes.THEMES:
-        action = c.add(
-            f"theme_{name}",
-            name.title(),
-            lambda n=name: window_vaults.set_theme(w, n),
-            None,
-            f"The {name} theme",
-            "View/&Theme",
-        )
-        action.setCheckable(True)
-        action.setChecked(name == current)
-        group.addAction(action)
+    _add_themes(c, w)
     c.add_view(
         "refresh", "Re&fresh", "F5", "Read the view shown again", "View", fallback=w.session.rescan
     )
     c.add("rescan", "&Rescan the vault", w.session.rescan, "Ctrl+F5", "Read every file", "View")
 
-    c.add(
-        "shortcuts",
-        "&Keyboard shortcuts",
-        lambda: palette.ShortcutsSheet(w).open(),
-        "F1",
-        "Every key",
-        "Help",
-    )
-    c.add("about", "&About vault-app", lambda: window_vaults.about(w), None, "", "Help")
+    _add_help(c, w)
     return c
 
 
@@ -507,6 +486,15 @@ def add_neighbour_commands(window: NeighbourWindow) -> Commands:
         "Go",
     )
     c.add("focus_sidebar", "Foc&us the sidebar", w.sidebar.setFocus, "Ctrl+1", "", "Go")
+    _add_themes(c, w)
+    c.add("refresh", "Re&fresh", w.refresh_page, "F5", "Read the page shown again", "View")
+    _add_help(c, w)
+    c.toolbar.hide()  # a few commands: the menus hold them
+    return c
+
+
+def _add_themes(c: Commands, w: MainWindow | NeighbourWindow) -> None:
+    """View › Theme: one checkable command per theme, the saved one checked."""
     group = QtGui.QActionGroup(w)
     current = settings.AppSettings.load(w.store).theme
     for name in themes.THEMES:
@@ -521,7 +509,10 @@ def add_neighbour_commands(window: NeighbourWindow) -> Commands:
         action.setCheckable(True)
         action.setChecked(name == current)
         group.addAction(action)
-    c.add("refresh", "Re&fresh", w.refresh_page, "F5", "Read the page shown again", "View")
+
+
+def _add_help(c: Commands, w: MainWindow | NeighbourWindow) -> None:
+    """Help: the keyboard-shortcuts sheet and About."""
     c.add(
         "shortcuts",
         "&Keyboard shortcuts",
@@ -531,5 +522,3 @@ def add_neighbour_commands(window: NeighbourWindow) -> Commands:
         "Help",
     )
     c.add("about", "&About vault-app", lambda: window_vaults.about(w), None, "", "Help")
-    c.toolbar.hide()  # a few commands: the menus hold them
-    return c
