@@ -152,6 +152,21 @@ def day_heading() -> QtWidgets.QLabel:
     return label
 
 
+def side_by_side(
+    owner: QtWidgets.QWidget, left: QtWidgets.QWidget, right: QtWidgets.QWidget
+) -> None:
+    """Lay out a daily-notes view: the calendar's side `left`, the day's side `right`
+    (which takes the width to spare), in a splitter filling `owner`."""
+    split = QtWidgets.QSplitter()
+    split.addWidget(left)
+    split.addWidget(right)
+    split.setStretchFactor(1, 1)
+    split.setChildrenCollapsible(False)
+    box = QtWidgets.QHBoxLayout(owner)
+    box.setContentsMargins(6, 6, 6, 6)
+    box.addWidget(split)
+
+
 def empty_pages(
     area: QtWidgets.QScrollArea,
 ) -> tuple[QtWidgets.QLabel, QtWidgets.QStackedWidget]:
@@ -317,14 +332,7 @@ class DailyView(QtWidgets.QWidget):
         right_box.addLayout(heading)
         right_box.addWidget(self.pages, 1)
 
-        split = QtWidgets.QSplitter()
-        split.addWidget(left)
-        split.addWidget(right)
-        split.setStretchFactor(1, 1)
-        split.setChildrenCollapsible(False)
-        box = QtWidgets.QHBoxLayout(self)
-        box.setContentsMargins(6, 6, 6, 6)
-        box.addWidget(split)
+        side_by_side(self, left, right)
         self._update_append_button()
 
     def _button(self, text: str, tip: str, keys: str) -> QtWidgets.QPushButton:

@@ -274,16 +274,7 @@ def add_window_commands(window: MainWindow) -> Commands:
         "Create a vault",
         "File",
     )
-    c.add(
-        "open_vault",
-        "&Open vault…",
-        lambda: window_vaults.choose_vault(w),
-        keys.Open,
-        "Open another vault",
-        "File",
-    )
-    recent = c.menu("File/Open &recent")
-    recent.aboutToShow.connect(lambda: recent_vaults.fill_menu(recent, w.store, w.switch_vault))
+    _add_open(c, w, "Open another vault")
     c.separator("File")
     c.add(
         "settings",
@@ -442,19 +433,9 @@ def add_neighbour_commands(window: NeighbourWindow) -> Commands:
     """The commands of a neighbour's folder's window (`neighbour_window`): opening
     folders, saving the page shown, the review queue and the activity, the theme; none
     of a PARA vault's pages."""
-    keys = QtGui.QKeySequence.StandardKey
     w = window
     c = Commands(w)
-    c.add(
-        "open_vault",
-        "&Open vault…",
-        lambda: window_vaults.choose_vault(w),
-        keys.Open,
-        "Open a vault, or a Hermes, PicoClaw or MicroClaw folder",
-        "File",
-    )
-    recent = c.menu("File/Open &recent")
-    recent.aboutToShow.connect(lambda: recent_vaults.fill_menu(recent, w.store, w.switch_vault))
+    _add_open(c, w, "Open a vault, or a Hermes, PicoClaw or MicroClaw folder")
     c.separator("File")
     c.add("quit", "&Quit", w.close, "Ctrl+Q", "Close the window", "File")
     c.add("save_page", "&Save", w.save_page, "Ctrl+S", "Save the page shown", "Edit")
@@ -491,6 +472,21 @@ def add_neighbour_commands(window: NeighbourWindow) -> Commands:
     _add_help(c, w)
     c.toolbar.hide()  # a few commands: the menus hold them
     return c
+
+
+def _add_open(c: Commands, w: MainWindow | NeighbourWindow, tip: str) -> None:
+    """File: Open vault… and Open recent (filled each time it opens)."""
+    keys = QtGui.QKeySequence.StandardKey
+    c.add(
+        "open_vault",
+        "&Open vault…",
+        lambda: window_vaults.choose_vault(w),
+        keys.Open,
+        tip,
+        "File",
+    )
+    recent = c.menu("File/Open &recent")
+    recent.aboutToShow.connect(lambda: recent_vaults.fill_menu(recent, w.store, w.switch_vault))
 
 
 def _add_themes(c: Commands, w: MainWindow | NeighbourWindow) -> None:

@@ -116,14 +116,7 @@ class NeighbourDaily(QtWidgets.QWidget):
         right_box.addWidget(self.day_label)
         right_box.addWidget(self.where_label)
         right_box.addWidget(self.stack, 1)
-        split = QtWidgets.QSplitter()
-        split.addWidget(left)
-        split.addWidget(right)
-        split.setStretchFactor(1, 1)
-        split.setChildrenCollapsible(False)
-        box = QtWidgets.QHBoxLayout(self)
-        box.setContentsMargins(6, 6, 6, 6)
-        box.addWidget(split)
+        daily.side_by_side(self, left, right)
         self._update_append()
 
     # -- reading --------------------------------------------------------------------------
