@@ -32,11 +32,11 @@ def scope_of(agent: str | None) -> str:
     return layout.GLOBAL_SCOPE if agent is None else f"agent:{agent}"
 
 
-def _qdate(day: dt.date) -> QtCore.QDate:
+def qdate(day: dt.date) -> QtCore.QDate:
     return QtCore.QDate(day.year, day.month, day.day)
 
 
-def _pydate(day: QtCore.QDate) -> dt.date:
+def pydate(day: QtCore.QDate) -> dt.date:
     return dt.date(day.year(), day.month(), day.day())
 
 
@@ -84,6 +84,102 @@ def card_column(
     area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
     area.setAccessibleName(name)
     return inner, box, area
+
+
+def clear_cards(box: QtWidgets.QVBoxLayout) -> None:
+    """Remove the cards of a `card_column`'s layout (its final stretch stays)."""
+    while box.count() > 1:
+        item = box.takeAt(0)
+        widget = item.widget() if item is not None else None
+        if widget is not None:
+            widget.deleteLater()
+
+
+def cards_in(box: QtWidgets.QVBoxLayout) -> list[EntryCard]:
+    """The entry cards of a `card_column`'s layout, in order."""
+    items = (box.itemAt(i) for i in range(box.count()))
+    return [w for item in items if item and isinstance(w := item.widget(), EntryCard)]
+
+
+def day_calendar(tip: str) -> QtWidgets.QCalendarWidget:
+    """The calendar of a daily-notes view (no week numbers; `mark_days` marks its days)."""
+    calendar = QtWidgets.QCalendarWidget()
+    calendar.setGridVisible(False)
+    calendar.setVerticalHeaderFormat(
+        QtWidgets.QCalendarWidget.VerticalHeaderFormat.NoVerticalHeader
+    )
+    calendar.setToolTip(tip)
+    calendar.setAccessibleName("Daily notes calendar")
+    return calendar
+
+
+def mark_days(
+    calendar: QtWidgets.QCalendarWidget,
+    days: list[dt.date],
+    palette: QtGui.QPalette,
+    tip: str | None = None,
+) -> None:
+    """Mark `days` in the calendar (bold on a tint of the palette's highlight colour, so
+    it reads in light and dark themes), clearing the marks it had."""
+    calendar.setDateTextFormat(QtCore.QDate(), QtGui.QTextCharFormat())  # clear all
+    marked = QtGui.QTextCharFormat()
+    marked.setFontWeight(QtGui.QFont.Weight.Bold)
+    tint = palette.color(QtGui.QPalette.ColorRole.Highlight)
+    tint.setAlpha(60)
+    marked.setBackground(tint)
+    if tip is not None:
+        marked.setToolTip(tip)
+    for day in days:
+        calendar.setDateTextFormat(qdate(day), marked)
+
+
+def step_from(days: list[dt.date], day: dt.date, direction: int) -> dt.date | None:
+    """The closest of the (sorted) `days` before `day` (direction < 0) or after it."""
+    if direction < 0:
+        earlier = [d for d in days if d < day]
+        return earlier[-1] if earlier else None
+    later = [d for d in days if d > day]
+    return later[0] if later else None
+
+
+def day_heading() -> QtWidgets.QLabel:
+    """The label naming the day shown: bold, a little larger than the text."""
+    label = QtWidgets.QLabel()
+    font = label.font()
+    font.setBold(True)
+    font.setPointSizeF(font.pointSizeF() * 1.15)
+    label.setFont(font)
+    return label
+
+
+def side_by_side(
+    owner: QtWidgets.QWidget, left: QtWidgets.QWidget, right: QtWidgets.QWidget
+) -> None:
+    """Lay out a daily-notes view: the calendar's side `left`, the day's side `right`
+    (which takes the width to spare), in a splitter filling `owner`."""
+    split = QtWidgets.QSplitter()
+    split.addWidget(left)
+    split.addWidget(right)
+    split.setStretchFactor(1, 1)
+    split.setChildrenCollapsible(False)
+    box = QtWidgets.QHBoxLayout(owner)
+    box.setContentsMargins(6, 6, 6, 6)
+    box.addWidget(split)
+
+
+def empty_pages(
+    area: QtWidgets.QScrollArea,
+) -> tuple[QtWidgets.QLabel, QtWidgets.QStackedWidget]:
+    """The day's side: a stack of the cards' scroll `area` and a centred, muted label for
+    a day without cards (the label, the stack)."""
+    empty = QtWidgets.QLabel()
+    empty.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
+    empty.setWordWrap(True)
+    empty.setForegroundRole(QtGui.QPalette.ColorRole.PlaceholderText)
+    pages = QtWidgets.QStackedWidget()
+    pages.addWidget(area)
+    pages.addWidget(empty)
+    return empty, pages
 
 
 class EntryCard(QtWidgets.QFrame):
@@ -153,16 +249,10 @@ class DailyView(QtWidgets.QWidget):
     # -- building ---------------------------------------------------------------------------
 
     def _build(self) -> None:
-        self.calendar = QtWidgets.QCalendarWidget()
-        self.calendar.setGridVisible(False)
-        self.calendar.setVerticalHeaderFormat(
-            QtWidgets.QCalendarWidget.VerticalHeaderFormat.NoVerticalHeader
-        )
-        self.calendar.setToolTip(
+        self.calendar = day_calendar(
             "Days in bold have notes. Arrow keys move between days, "
             "Page Up / Page Down between months."
         )
-        self.calendar.setAccessibleName("Daily notes calendar")
         self.calendar.selectionChanged.connect(self._on_selection)
 
         self.earlier_button = self._button(
@@ -224,11 +314,7 @@ class DailyView(QtWidgets.QWidget):
         left_box.addWidget(self.append_error)
         left_box.addStretch(1)
 
-        self.day_label = QtWidgets.QLabel()
-        font = self.day_label.font()
-        font.setBold(True)
-        font.setPointSizeF(font.pointSizeF() * 1.15)
-        self.day_label.setFont(font)
+        self.day_label = day_heading()
         self.count_label = QtWidgets.QLabel()
         self.count_label.setForegroundRole(QtGui.QPalette.ColorRole.PlaceholderText)
         heading = QtWidgets.QHBoxLayout()
@@ -238,13 +324,7 @@ class DailyView(QtWidgets.QWidget):
         self.entries, self.entries_box, self.entries_area = card_column(
             "Entries of the selected day"
         )
-        self.empty_label = QtWidgets.QLabel()
-        self.empty_label.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
-        self.empty_label.setWordWrap(True)
-        self.empty_label.setForegroundRole(QtGui.QPalette.ColorRole.PlaceholderText)
-        self.pages = QtWidgets.QStackedWidget()
-        self.pages.addWidget(self.entries_area)
-        self.pages.addWidget(self.empty_label)
+        self.empty_label, self.pages = empty_pages(self.entries_area)
 
         right = QtWidgets.QWidget()
         right_box = QtWidgets.QVBoxLayout(right)
@@ -252,14 +332,7 @@ class DailyView(QtWidgets.QWidget):
         right_box.addLayout(heading)
         right_box.addWidget(self.pages, 1)
 
-        split = QtWidgets.QSplitter()
-        split.addWidget(left)
-        split.addWidget(right)
-        split.setStretchFactor(1, 1)
-        split.setChildrenCollapsible(False)
-        box = QtWidgets.QHBoxLayout(self)
-        box.setContentsMargins(6, 6, 6, 6)
-        box.addWidget(split)
+        side_by_side(self, left, right)
         self._update_append_button()
 
     def _button(self, text: str, tip: str, keys: str) -> QtWidgets.QPushButton:
@@ -284,8 +357,8 @@ class DailyView(QtWidgets.QWidget):
     def show_day(self, day: dt.date) -> None:
         """Select `day` in the calendar and show its entries (read off-thread)."""
         self.day = day
-        if self.calendar.selectedDate() != _qdate(day):
-            self.calendar.setSelectedDate(_qdate(day))  # -> _on_selection -> _load_day
+        if self.calendar.selectedDate() != qdate(day):
+            self.calendar.setSelectedDate(qdate(day))  # -> _on_selection -> _load_day
         else:
             self._load_day(day)
 
@@ -314,7 +387,7 @@ class DailyView(QtWidgets.QWidget):
     # -- loading ----------------------------------------------------------------------------
 
     def _on_selection(self) -> None:
-        day = _pydate(self.calendar.selectedDate())
+        day = pydate(self.calendar.selectedDate())
         self.day = day
         self._load_day(day)
 
@@ -323,7 +396,7 @@ class DailyView(QtWidgets.QWidget):
         generation = self._day_generation
         agent = self.agent
         self.day_label.setText(
-            QtCore.QLocale().toString(_qdate(day), QtCore.QLocale.FormatType.LongFormat)
+            QtCore.QLocale().toString(qdate(day), QtCore.QLocale.FormatType.LongFormat)
         )
         self.session.run(
             lambda: self.session.vault.daily_note(day, agent),
@@ -381,15 +454,7 @@ class DailyView(QtWidgets.QWidget):
         self.datesLoaded.emit()
 
     def _mark_dates(self) -> None:
-        self.calendar.setDateTextFormat(QtCore.QDate(), QtGui.QTextCharFormat())  # clear all
-        marked = QtGui.QTextCharFormat()
-        marked.setFontWeight(QtGui.QFont.Weight.Bold)
-        tint = self.palette().color(QtGui.QPalette.ColorRole.Highlight)
-        tint.setAlpha(60)
-        marked.setBackground(tint)
-        marked.setToolTip("Has notes")
-        for day in self.dates:
-            self.calendar.setDateTextFormat(_qdate(day), marked)
+        mark_days(self.calendar, self.dates, self.palette(), "Has notes")
 
     def changeEvent(self, event: QtCore.QEvent) -> None:
         super().changeEvent(event)
@@ -427,25 +492,16 @@ class DailyView(QtWidgets.QWidget):
     # -- helpers ----------------------------------------------------------------------------
 
     def _step(self, direction: int) -> None:
-        if direction < 0:
-            earlier = [d for d in self.dates if d < self.day]
-            if earlier:
-                self.show_day(earlier[-1])
-        else:
-            later = [d for d in self.dates if d > self.day]
-            if later:
-                self.show_day(later[0])
+        day = step_from(self.dates, self.day, direction)
+        if day is not None:
+            self.show_day(day)
 
     def _update_steps(self) -> None:
         self.earlier_button.setEnabled(any(d < self.day for d in self.dates))
         self.later_button.setEnabled(any(d > self.day for d in self.dates))
 
     def _clear_cards(self) -> None:
-        while self.entries_box.count() > 1:
-            item = self.entries_box.takeAt(0)
-            widget = item.widget() if item is not None else None
-            if widget is not None:
-                widget.deleteLater()
+        clear_cards(self.entries_box)
         self._update_steps()
 
     def _show_empty(self, text: str) -> None:
@@ -454,8 +510,7 @@ class DailyView(QtWidgets.QWidget):
 
     def cards(self) -> list[EntryCard]:
         """The entry cards shown, in order (the preamble's card first, if any)."""
-        items = (self.entries_box.itemAt(i) for i in range(self.entries_box.count()))
-        return [w for item in items if item and isinstance(w := item.widget(), EntryCard)]
+        return cards_in(self.entries_box)
 
 
 def _rendered(markdown: str) -> str:

@@ -38,11 +38,33 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class LiveSync(QtCore.QObject):
+class WatcherRelay(QtCore.QObject):
+    """What a window's live sync (`LiveSync`, `neighbour_live.FolderLiveSync`) holds of
+    its watcher: the signals that bring its batches and status from the watcher's
+    thread, the watcher once made, and a `stop` that also stops a start still to come."""
+
     batchArrived = QtCore.Signal(object)  # watch.ChangeBatch (from the watcher's thread)
     statusArrived = QtCore.Signal(object)  # watch.WatchStatus (from the watcher's thread)
     applied = QtCore.Signal(object)  # the batch, once its signals went out (GUI thread)
 
+    def __init__(self, parent: QtCore.QObject | None = None) -> None:
+        super().__init__(parent)
+        self.watcher: VaultWatcher | None = None
+        self._lock = threading.Lock()
+        self._stopped = False
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped = True
+            if self.watcher is None:
+                return
+            try:
+                self.watcher.stop()
+            except Exception:  # closing the window must not fail on a watcher problem
+                log.warning("stopping the watcher failed", exc_info=True)
+
+
+class LiveSync(WatcherRelay):
     def __init__(
         self, session: Session, *, snapshot: str = "app", parent: QtCore.QObject | None = None
     ) -> None:
@@ -50,9 +72,6 @@ class LiveSync(QtCore.QObject):
         self.session = session
         self.snapshot = snapshot
         self.batches = 0
-        self.watcher: VaultWatcher | None = None  # made by `start`
-        self._lock = threading.Lock()
-        self._stopped = False
         self.batchArrived.connect(self._apply, QtCore.Qt.ConnectionType.QueuedConnection)
         self.statusArrived.connect(self._status, QtCore.Qt.ConnectionType.QueuedConnection)
 
@@ -82,16 +101,6 @@ class LiveSync(QtCore.QObject):
         with self._lock:  # not after (nor during) a `stop`
             if self.watcher is not None and not self._stopped:
                 self.watcher.start()
-
-    def stop(self) -> None:
-        with self._lock:
-            self._stopped = True
-            if self.watcher is None:
-                return
-            try:
-                self.watcher.stop()
-            except Exception:  # closing the window must not fail on a watcher problem
-                log.warning("stopping the watcher failed", exc_info=True)
 
     # -- on the GUI thread ---------------------------------------------------------------
 

@@ -580,17 +580,7 @@ class MainWindow(QtWidgets.QMainWindow):
         return dirty
 
     def _confirm_discard(self) -> bool:
-        dirty = self._dirty_panes()
-        if not dirty or self._discard_ok:
-            return True
-        answer = QtWidgets.QMessageBox.question(
-            self,
-            "Unsaved changes",
-            f"You have unsaved edits in {', '.join(dirty)}. Close without saving them?",
-            QtWidgets.QMessageBox.StandardButton.Discard
-            | QtWidgets.QMessageBox.StandardButton.Cancel,
-        )
-        return answer == QtWidgets.QMessageBox.StandardButton.Discard
+        return window_vaults.confirm_discard(self, self._dirty_panes())
 
     def _restore_geometry(self) -> None:
         geometry = self.store.value("window/geometry")

@@ -274,16 +274,7 @@ def add_window_commands(window: MainWindow) -> Commands:
         "Create a vault",
         "File",
     )
-    c.add(
-        "open_vault",
-        "&Open vault…",
-        lambda: window_vaults.choose_vault(w),
-        keys.Open,
-        "Open another vault",
-        "File",
-    )
-    recent = c.menu("File/Open &recent")
-    recent.aboutToShow.connect(lambda: recent_vaults.fill_menu(recent, w.store, w.switch_vault))
+    _add_open(c, w, "Open another vault")
     c.separator("File")
     c.add(
         "settings",
@@ -428,34 +419,13 @@ def add_window_commands(window: MainWindow) -> Commands:
     counts.setCheckable(True)
     counts.setChecked(w.sidebar.counts_shown())
     w.sidebar.countsShown.connect(counts.setChecked)  # also from the header's menu
-    group = QtGui.QActionGroup(w)
-    current = settings.AppSettings.load(w.store).theme
-    for name in themes.THEMES:
-        action = c.add(
-            f"theme_{name}",
-            name.title(),
-            lambda n=name: window_vaults.set_theme(w, n),
-            None,
-            f"The {name} theme",
-            "View/&Theme",
-        )
-        action.setCheckable(True)
-        action.setChecked(name == current)
-        group.addAction(action)
+    _add_themes(c, w)
     c.add_view(
         "refresh", "Re&fresh", "F5", "Read the view shown again", "View", fallback=w.session.rescan
     )
     c.add("rescan", "&Rescan the vault", w.session.rescan, "Ctrl+F5", "Read every file", "View")
 
-    c.add(
-        "shortcuts",
-        "&Keyboard shortcuts",
-        lambda: palette.ShortcutsSheet(w).open(),
-        "F1",
-        "Every key",
-        "Help",
-    )
-    c.add("about", "&About vault-app", lambda: window_vaults.about(w), None, "", "Help")
+    _add_help(c, w)
     return c
 
 
@@ -463,19 +433,9 @@ def add_neighbour_commands(window: NeighbourWindow) -> Commands:
     """The commands of a neighbour's folder's window (`neighbour_window`): opening
     folders, saving the page shown, the review queue and the activity, the theme; none
     of a PARA vault's pages."""
-    keys = QtGui.QKeySequence.StandardKey
     w = window
     c = Commands(w)
-    c.add(
-        "open_vault",
-        "&Open vault…",
-        lambda: window_vaults.choose_vault(w),
-        keys.Open,
-        "Open a vault, or a Hermes, PicoClaw or MicroClaw folder",
-        "File",
-    )
-    recent = c.menu("File/Open &recent")
-    recent.aboutToShow.connect(lambda: recent_vaults.fill_menu(recent, w.store, w.switch_vault))
+    _add_open(c, w, "Open a vault, or a Hermes, PicoClaw or MicroClaw folder")
     c.separator("File")
     c.add("quit", "&Quit", w.close, "Ctrl+Q", "Close the window", "File")
     c.add("save_page", "&Save", w.save_page, "Ctrl+S", "Save the page shown", "Edit")
@@ -507,6 +467,30 @@ def add_neighbour_commands(window: NeighbourWindow) -> Commands:
         "Go",
     )
     c.add("focus_sidebar", "Foc&us the sidebar", w.sidebar.setFocus, "Ctrl+1", "", "Go")
+    _add_themes(c, w)
+    c.add("refresh", "Re&fresh", w.refresh_page, "F5", "Read the page shown again", "View")
+    _add_help(c, w)
+    c.toolbar.hide()  # a few commands: the menus hold them
+    return c
+
+
+def _add_open(c: Commands, w: MainWindow | NeighbourWindow, tip: str) -> None:
+    """File: Open vault… and Open recent (filled each time it opens)."""
+    keys = QtGui.QKeySequence.StandardKey
+    c.add(
+        "open_vault",
+        "&Open vault…",
+        lambda: window_vaults.choose_vault(w),
+        keys.Open,
+        tip,
+        "File",
+    )
+    recent = c.menu("File/Open &recent")
+    recent.aboutToShow.connect(lambda: recent_vaults.fill_menu(recent, w.store, w.switch_vault))
+
+
+def _add_themes(c: Commands, w: MainWindow | NeighbourWindow) -> None:
+    """View › Theme: one checkable command per theme, the saved one checked."""
     group = QtGui.QActionGroup(w)
     current = settings.AppSettings.load(w.store).theme
     for name in themes.THEMES:
@@ -521,7 +505,10 @@ def add_neighbour_commands(window: NeighbourWindow) -> Commands:
         action.setCheckable(True)
         action.setChecked(name == current)
         group.addAction(action)
-    c.add("refresh", "Re&fresh", w.refresh_page, "F5", "Read the page shown again", "View")
+
+
+def _add_help(c: Commands, w: MainWindow | NeighbourWindow) -> None:
+    """Help: the keyboard-shortcuts sheet and About."""
     c.add(
         "shortcuts",
         "&Keyboard shortcuts",
@@ -531,5 +518,3 @@ def add_neighbour_commands(window: NeighbourWindow) -> Commands:
         "Help",
     )
     c.add("about", "&About vault-app", lambda: window_vaults.about(w), None, "", "Help")
-    c.toolbar.hide()  # a few commands: the menus hold them
-    return c

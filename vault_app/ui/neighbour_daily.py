@@ -27,10 +27,6 @@ from vault_app.ui import daily, session
 _DAY_NAME = re.compile(r"^(\d{8}|\d{4}-\d{2}-\d{2})\.md$")  # PicoClaw's, MicroClaw's
 
 
-def _qdate(day: dt.date) -> QtCore.QDate:
-    return QtCore.QDate(day.year, day.month, day.day)
-
-
 def paragraphs(text: str, day: dt.date) -> list[str]:
     """The note's paragraphs (blank-line separated), without its `# YYYY-MM-DD` title."""
     body = text.strip()
@@ -65,13 +61,7 @@ class NeighbourDaily(QtWidgets.QWidget):
         self.reload()
 
     def _build(self) -> None:
-        self.calendar = QtWidgets.QCalendarWidget()
-        self.calendar.setGridVisible(False)
-        self.calendar.setVerticalHeaderFormat(
-            QtWidgets.QCalendarWidget.VerticalHeaderFormat.NoVerticalHeader
-        )
-        self.calendar.setToolTip("Days in bold have a note.")
-        self.calendar.setAccessibleName("Daily notes calendar")
+        self.calendar = daily.day_calendar("Days in bold have a note.")
         self.calendar.selectionChanged.connect(self._on_selection)
         self.earlier_button = QtWidgets.QPushButton("◀ Earlier note")
         self.earlier_button.clicked.connect(lambda: self._step(-1))
@@ -112,38 +102,21 @@ class NeighbourDaily(QtWidgets.QWidget):
         column.addWidget(self.append_error)
         column.addStretch(1)
 
-        self.day_label = QtWidgets.QLabel()
-        font = self.day_label.font()
-        font.setBold(True)
-        font.setPointSizeF(font.pointSizeF() * 1.15)
-        self.day_label.setFont(font)
+        self.day_label = daily.day_heading()
         self.where_label = QtWidgets.QLabel()
         self.where_label.setForegroundRole(QtGui.QPalette.ColorRole.PlaceholderText)
         self.where_label.setTextInteractionFlags(
             QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
         )
         self.paragraphs, self.paragraphs_box, self.area = daily.card_column("The day's note")
-        self.empty_label = QtWidgets.QLabel()
-        self.empty_label.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
-        self.empty_label.setWordWrap(True)
-        self.empty_label.setForegroundRole(QtGui.QPalette.ColorRole.PlaceholderText)
-        self.stack = QtWidgets.QStackedWidget()
-        self.stack.addWidget(self.area)
-        self.stack.addWidget(self.empty_label)
+        self.empty_label, self.stack = daily.empty_pages(self.area)
         right = QtWidgets.QWidget()
         right_box = QtWidgets.QVBoxLayout(right)
         right_box.setContentsMargins(0, 0, 0, 0)
         right_box.addWidget(self.day_label)
         right_box.addWidget(self.where_label)
         right_box.addWidget(self.stack, 1)
-        split = QtWidgets.QSplitter()
-        split.addWidget(left)
-        split.addWidget(right)
-        split.setStretchFactor(1, 1)
-        split.setChildrenCollapsible(False)
-        box = QtWidgets.QHBoxLayout(self)
-        box.setContentsMargins(6, 6, 6, 6)
-        box.addWidget(split)
+        daily.side_by_side(self, left, right)
         self._update_append()
 
     # -- reading --------------------------------------------------------------------------
@@ -155,22 +128,15 @@ class NeighbourDaily(QtWidgets.QWidget):
 
     def show_day(self, day: dt.date) -> None:
         self.day = day
-        if self.calendar.selectedDate() != _qdate(day):
-            self.calendar.setSelectedDate(_qdate(day))  # -> _on_selection -> _load
+        if self.calendar.selectedDate() != daily.qdate(day):
+            self.calendar.setSelectedDate(daily.qdate(day))  # -> _on_selection -> _load
         else:
             self._load(day)
 
     def _dates_loaded(self, dates: list[dt.date]) -> None:
         first = not self.dates and self.note is None
         self.dates = sorted(dates)
-        self.calendar.setDateTextFormat(QtCore.QDate(), QtGui.QTextCharFormat())
-        marked = QtGui.QTextCharFormat()
-        marked.setFontWeight(QtGui.QFont.Weight.Bold)
-        tint = self.palette().color(QtGui.QPalette.ColorRole.Highlight)
-        tint.setAlpha(60)
-        marked.setBackground(tint)
-        for day in self.dates:
-            self.calendar.setDateTextFormat(_qdate(day), marked)
+        daily.mark_days(self.calendar, self.dates, self.palette())
         count = len(self.dates)
         self.legend.setText(
             f"Days in bold have a note ({count} day{'s' if count != 1 else ''})."
@@ -184,8 +150,7 @@ class NeighbourDaily(QtWidgets.QWidget):
             self._load(self.day)
 
     def _on_selection(self) -> None:
-        chosen = self.calendar.selectedDate()
-        self.day = dt.date(chosen.year(), chosen.month(), chosen.day())
+        self.day = daily.pydate(self.calendar.selectedDate())
         self._load(self.day)
 
     def _load(self, day: dt.date) -> None:
@@ -193,7 +158,7 @@ class NeighbourDaily(QtWidgets.QWidget):
         generation = self._generation
         folder, agent = self.folder, self.agent
         self.day_label.setText(
-            QtCore.QLocale().toString(_qdate(day), QtCore.QLocale.FormatType.LongFormat)
+            QtCore.QLocale().toString(daily.qdate(day), QtCore.QLocale.FormatType.LongFormat)
         )
         self.session.run(
             lambda: folder.daily_note(agent, day),
@@ -276,25 +241,20 @@ class NeighbourDaily(QtWidgets.QWidget):
     # -- helpers --------------------------------------------------------------------------
 
     def _step(self, direction: int) -> None:
-        found = [d for d in self.dates if (d < self.day if direction < 0 else d > self.day)]
-        if found:
-            self.show_day(found[-1] if direction < 0 else found[0])
+        day = daily.step_from(self.dates, self.day, direction)
+        if day is not None:
+            self.show_day(day)
 
     def _update_steps(self) -> None:
         self.earlier_button.setEnabled(any(d < self.day for d in self.dates))
         self.later_button.setEnabled(any(d > self.day for d in self.dates))
 
     def _clear(self) -> None:
-        while self.paragraphs_box.count() > 1:
-            item = self.paragraphs_box.takeAt(0)
-            widget = item.widget() if item is not None else None
-            if widget is not None:
-                widget.deleteLater()
+        daily.clear_cards(self.paragraphs_box)
 
     def _empty(self, text: str) -> None:
         self.empty_label.setText(text)
         self.stack.setCurrentWidget(self.empty_label)
 
     def cards(self) -> list[daily.EntryCard]:
-        items = (self.paragraphs_box.itemAt(i) for i in range(self.paragraphs_box.count()))
-        return [w for item in items if item and isinstance(w := item.widget(), daily.EntryCard)]
+        return daily.cards_in(self.paragraphs_box)

@@ -11,33 +11,20 @@ health reaches the status bar through `status`.
 
 from __future__ import annotations
 
-import logging
-import threading
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6 import QtCore
 
-from vault_app.ui import session
-
-if TYPE_CHECKING:
-    from vault_app.watch import VaultWatcher
-
-log = logging.getLogger(__name__)
+from vault_app.ui import live, session
 
 
-class FolderLiveSync(QtCore.QObject):
-    batchArrived = QtCore.Signal(object)  # watch.ChangeBatch (from the watcher's thread)
-    statusArrived = QtCore.Signal(object)  # watch.WatchStatus (from the watcher's thread)
-    applied = QtCore.Signal(object)  # the batch, once its signals went out (GUI thread)
+class FolderLiveSync(live.WatcherRelay):
     agentsChanged = QtCore.Signal()
     status = QtCore.Signal(str, str)  # state, plain-words message
 
     def __init__(self, s: session.FolderSession, parent: QtCore.QObject | None = None) -> None:
         super().__init__(parent)
         self.session = s
-        self.watcher: VaultWatcher | None = None
-        self._lock = threading.Lock()
-        self._stopped = False
         self.batchArrived.connect(self._apply, QtCore.Qt.ConnectionType.QueuedConnection)
         self.statusArrived.connect(
             lambda st: self.status.emit(st.state, st.message),
@@ -69,16 +56,6 @@ class FolderLiveSync(QtCore.QObject):
         """True once the watcher watches (tests: changes made before are not events)."""
         watcher = self.watcher
         return watcher is not None and watcher.wait_ready(timeout)
-
-    def stop(self) -> None:
-        with self._lock:
-            self._stopped = True
-            if self.watcher is None:
-                return
-            try:
-                self.watcher.stop()
-            except Exception:  # closing the window must not fail on a watcher problem
-                log.warning("stopping the watcher failed", exc_info=True)
 
     def _apply(self, batch: Any) -> None:
         if self.session.closed:

@@ -426,17 +426,7 @@ class NeighbourWindow(QtWidgets.QMainWindow):
         return dirty
 
     def _confirm_discard(self) -> bool:
-        dirty = self._dirty_pages()
-        if not dirty or self._discard_ok:
-            return True
-        answer = QtWidgets.QMessageBox.question(
-            self,
-            "Unsaved changes",
-            f"You have unsaved edits in {', '.join(dirty)}. Close without saving them?",
-            QtWidgets.QMessageBox.StandardButton.Discard
-            | QtWidgets.QMessageBox.StandardButton.Cancel,
-        )
-        return answer == QtWidgets.QMessageBox.StandardButton.Discard
+        return window_vaults.confirm_discard(self, self._dirty_pages())
 
     def closeEvent(self, event: QtGui.QCloseEvent) -> None:
         if not self._confirm_discard():

@@ -113,6 +113,20 @@ def about(window: AnyWindow) -> None:
     )
 
 
+def confirm_discard(window: AnyWindow, dirty: list[str]) -> bool:
+    """True when the window may close: nothing unsaved (`dirty` names the panes holding
+    edits), discarding was already agreed, or the user agrees to discard the edits now."""
+    if not dirty or window._discard_ok:
+        return True
+    answer = QtWidgets.QMessageBox.question(
+        window,
+        "Unsaved changes",
+        f"You have unsaved edits in {', '.join(dirty)}. Close without saving them?",
+        QtWidgets.QMessageBox.StandardButton.Discard | QtWidgets.QMessageBox.StandardButton.Cancel,
+    )
+    return answer == QtWidgets.QMessageBox.StandardButton.Discard
+
+
 def window_root(window: AnyWindow) -> Path:
     """The folder a window shows (a vault's root, or a neighbour's folder)."""
     opened = window.session
