@@ -6,9 +6,9 @@ It holds the folder read as `mcp` (`reader`), one `ForeignFolder` per agent open
 folder for the folder), and the search engine over the folder's entries
 (`search.sources.FolderSource`). As in a vault (`runtime.BackgroundEngine`, shared with
 the vault's runtime), the engine opens on a background thread once a client is through
-its handshake: BM25 first (a folder is kilobytes: a few
-milliseconds), then the semantic model, added to the running engine while BM25 answers;
-a search says in its `notice` when it ran on BM25 alone.
+its handshake: BM25 first (a folder is kilobytes: a few milliseconds), then the
+semantic model, added to the running engine while BM25 answers; a search says in its
+`notice` when it ran on BM25 alone.
 
 The folder's owner (Hermes, PicoClaw, MicroClaw) writes it while the server runs, and
 there is no `.vault/` to watch: each search first re-reads the folder's entries
