@@ -1,5 +1,7 @@
 """What the MCP tool groups share: who is calling (`AgentOf`), the error adapter
-(`tool_errors`) and the small argument checks every group makes the same way.
+(`tool_errors`), the small argument checks every group makes the same way, an agent
+write and its answer (`agent_write`, `write_answer`) and the `context` tool's answer
+(`context_answer`), in a vault or a neighbour's folder alike.
 
 The SDK turns an exception into an `isError` tool result, but shows the client the text
 of a `ToolError` only (any other exception is a crash whose text stays on the server):
@@ -11,18 +13,22 @@ from __future__ import annotations
 import datetime as dt
 import functools
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 
-from vault_app.core import decay, errors
+from vault_app.core import agent_writes, decay, errors
+
+if TYPE_CHECKING:  # the context builder is imported by the tools when called
+    from vault_app.search import context
 
 AgentOf = Callable[[Context], str]
 """The calling agent's id for a request (stdio: the fixed `--agent`; HTTP: the agent
 whose bearer token the request carries)."""
 
 F = TypeVar("F", bound=Callable[..., Any])
+PENDING = "a person will review this write before it is applied; do not send it again"
 
 
 def tool_errors(fn: F) -> F:
@@ -63,3 +69,48 @@ def day(value: str, field: str = "date") -> dt.date:
         return dt.date.fromisoformat(value.strip())
     except ValueError:
         raise errors.VaultError(f"{field} {value!r} is not a YYYY-MM-DD date") from None
+
+
+def context_answer(
+    built: context.Context, budget: int, search_state: str, marked_accessed: int
+) -> dict[str, Any]:
+    """The `context` tool's answer for a built context, in a vault or a neighbour's folder."""
+    return {
+        "text": built.text,
+        "used": len(built.text),
+        "budget": budget,
+        "blocks": [
+            {
+                "name": b.name,
+                "used": b.used,
+                "cap": b.cap,
+                "meter": b.meter(),
+                "omitted": b.left_out,
+            }
+            for b in built.blocks
+        ],
+        "warnings": built.warnings,
+        "search": search_state,
+        "marked_accessed": marked_accessed,
+    }
+
+
+def agent_write(
+    kind: agent_writes.Kind, agent: str, params: dict[str, Any], at: str | None = None
+) -> agent_writes.AgentWrite:
+    """One write `agent` asks for: the arguments it gave (None: not given) and `at`, an
+    ISO date or time (`moment`)."""
+    return agent_writes.AgentWrite(
+        kind=kind,
+        agent=agent,
+        params={k: v for k, v in params.items() if v is not None},
+        at=moment(at),
+    )
+
+
+def write_answer(outcome: agent_writes.Applied | agent_writes.Pending) -> dict[str, Any]:
+    """A submitted write's answer: `{"status": "applied", ...its result}`, or
+    `{"status": "pending_review", "review_id": ..., "note": PENDING}`."""
+    if isinstance(outcome, agent_writes.Pending):
+        return {"status": "pending_review", "review_id": outcome.review_id, "note": PENDING}
+    return {"status": "applied", **outcome.result}

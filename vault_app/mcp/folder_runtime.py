@@ -4,10 +4,11 @@ workspace, a MicroClaw runtime), opened as it is: what `runtime.Runtime` is for 
 It holds the folder read as `mcp` (`reader`), one `ForeignFolder` per agent opened as
 `agent:<id>` (its writes are audited with the agent as actor, in vault-app's state
 folder for the folder), and the search engine over the folder's entries
-(`search.sources.FolderSource`). As in a vault, the engine opens on a background thread
-once a client is through its handshake: BM25 first (a folder is kilobytes: a few
-milliseconds), then the semantic model, added to the running engine while BM25 answers;
-a search says in its `notice` when it ran on BM25 alone.
+(`search.sources.FolderSource`). As in a vault (`runtime.BackgroundEngine`, shared with
+the vault's runtime), the engine opens on a background thread once a client is through
+its handshake: BM25 first (a folder is kilobytes: a few milliseconds), then the
+semantic model, added to the running engine while BM25 answers; a search says in its
+`notice` when it ran on BM25 alone.
 
 The folder's owner (Hermes, PicoClaw, MicroClaw) writes it while the server runs, and
 there is no `.vault/` to watch: each search first re-reads the folder's entries
@@ -25,12 +26,12 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vault_app.core import config, decay, errors, injection, layout, neighbours
 from vault_app.core.neighbours import agents as neighbour_agents
+from vault_app.mcp import runtime
 
 if TYPE_CHECKING:
     from vault_app.search import engine
@@ -40,8 +41,14 @@ READER_ACTOR = "mcp"
 BM25_WAIT = 120.0  # seconds a search waits for the index (a folder opens in milliseconds)
 
 
-class FolderRuntime:
+class FolderRuntime(runtime.BackgroundEngine):
     """One neighbour's folder served to its agents: see the module docstring."""
+
+    THREAD_NAME = "vault-app-mcp-folder"
+    INDEX_NAME = "the folder's search index"
+    STILL_OPENING = "the folder's search index is still opening; try again"
+    bm25_wait = BM25_WAIT
+    _log = log
 
     def __init__(
         self,
@@ -57,17 +64,9 @@ class FolderRuntime:
         self.root = found.root
         self.format = found.format
         self.clock = clock
-        self.semantic = config.SearchSettings().semantic if semantic is None else semantic
+        super().__init__(config.SearchSettings().semantic if semantic is None else semantic)
         self.token_table = neighbour_agents.token_table(self.root)
-        self._lock = threading.RLock()
         self._folders: dict[str, neighbours.ForeignFolder] = {}
-        self._engine: engine.SearchEngine | None = None
-        self._opened = threading.Event()
-        self._settled = threading.Event()
-        self._state = "loading"
-        self._semantic_notice: str | None = None
-        self._thread: threading.Thread | None = None
-        self._closed = False
 
     # -- agents -------------------------------------------------------------------------
 
@@ -93,74 +92,15 @@ class FolderRuntime:
 
     # -- the search engine ----------------------------------------------------------------
 
-    def start(self) -> None:
-        """Open the search engine on a background thread; returns at once."""
-        with self._lock:
-            if self._thread is not None:
-                return
-            self._thread = threading.Thread(target=self._open, name="vault-app-mcp-folder")
-            self._thread.daemon = True
-            self._thread.start()
+    def _open_engine(self) -> engine.SearchEngine:
+        from vault_app.search import engine  # numpy: off the handshake's path
 
-    def _open(self) -> None:
-        try:
-            from vault_app.search import engine  # numpy: off the handshake's path
-
-            search, _ = engine.open_engine(self.reader, semantic=False)
-            with self._lock:
-                self._engine = search
-                self._state = "bm25"
-                self._semantic_notice = (
-                    "semantic search is loading: these are BM25 results"
-                    if self.semantic
-                    else "semantic search is off: these are BM25 results"
-                )
-        except Exception as exc:  # the server keeps answering; search says why it cannot
-            log.exception("the folder's search index could not be opened")
-            with self._lock:
-                self._state = f"failed: {exc}"
-            self._settled.set()
-            return
-        finally:
-            self._opened.set()
-        try:
-            if self.semantic and not self._closed:
-                self._enable_semantic(search)
-        finally:
-            self._settled.set()
-
-    def _enable_semantic(self, search: engine.SearchEngine) -> None:
-        try:
-            notice = search.enable_semantic()
-        except Exception as exc:  # a broken model: BM25 goes on
-            log.exception("semantic search could not be loaded")
-            notice = f"semantic search is not available: {exc}"
-        with self._lock:
-            if search.semantic is not None:
-                self._state, self._semantic_notice = "hybrid", None
-            else:
-                reason = notice or "semantic search is not available"
-                self._semantic_notice = f"{reason}; these are BM25 results"
-
-    def wait_settled(self, timeout: float | None = None) -> str:
-        self._settled.wait(timeout)
-        return self._state
-
-    @property
-    def search_state(self) -> str:
-        """Where search stands: loading, bm25, hybrid, or failed: <reason>."""
-        return self._state
+        search, _ = engine.open_engine(self.reader, semantic=False)
+        return search
 
     def search_engine(self) -> engine.SearchEngine:
         """The open engine, caught up with the folder as it is now."""
-        if self._thread is None:
-            self.start()
-        if not self._opened.wait(BM25_WAIT):
-            raise errors.VaultError("the folder's search index is still opening; try again")
-        with self._lock:
-            if self._engine is None:
-                raise errors.VaultError(f"search is unavailable: {self._state}")
-            search = self._engine
+        search = super().search_engine()
         search.refresh()  # the owner writes beside us (see the module doc)
         return search
 
@@ -172,9 +112,7 @@ class FolderRuntime:
         from vault_app.search import columns
 
         search = self.search_engine()
-        notice = None
-        if mode in ("semantic", "hybrid") and search.semantic is None:
-            notice, mode = self._semantic_notice, "bm25"
+        mode, notice = self._mode_for(search, mode)
         scopes = frozenset({layout.GLOBAL_SCOPE, f"agent:{agent}"})
         filters = columns.Filters(kinds=kinds, scope=scopes)
         asked = limit
@@ -190,9 +128,3 @@ class FolderRuntime:
             data.pop("path", None)  # where the file sits on the server is not the agent's
             shown.append(data)
         return {"mode": result.mode, "notice": notice or result.notice, "hits": shown}
-
-    def close(self) -> None:
-        self._closed = True
-        thread = self._thread
-        if thread is not None and thread is not threading.current_thread():
-            self._opened.wait(BM25_WAIT)

@@ -50,7 +50,6 @@ Mode = Literal["hybrid", "bm25", "semantic"]
 Kind = Literal["facts", "summaries", "daily"]
 KINDS = {"facts": "fact", "summaries": "summary", "daily": "daily"}
 MAX_DAYS = 366
-PENDING = memory_tools.PENDING
 Acting = Callable[[Context], str]
 Submit = Callable[..., dict[str, Any]]
 
@@ -94,16 +93,8 @@ def register(
         ctx: Context, kind: agent_writes.Kind, params: dict[str, Any], at: str | None = None
     ) -> dict[str, Any]:
         agent = acting(ctx)
-        write = agent_writes.AgentWrite(
-            kind=kind,
-            agent=agent,
-            params={k: v for k, v in params.items() if v is not None},
-            at=common.moment(at),
-        )
-        outcome = neighbour_agents.submit(runtime.folder_for(agent), write)
-        if isinstance(outcome, agent_writes.Pending):
-            return {"status": "pending_review", "review_id": outcome.review_id, "note": PENDING}
-        answer = {"status": "applied", **outcome.result}
+        write = common.agent_write(kind, agent, params, at)
+        answer = common.write_answer(neighbour_agents.submit(runtime.folder_for(agent), write))
         answer.pop("path", None)  # the server's files are not the agent's business
         return answer
 
@@ -146,24 +137,7 @@ Example: {"query": "what did we plan for the trip last week", "budget": 3000}"""
         agent = acting(ctx)
         builder = context_module.ContextBuilder.over_folder(runtime.reader, for_agents=True)
         built = builder.build(agent, query, budget=budget, mark_access=False)
-        return {
-            "text": built.text,
-            "used": len(built.text),
-            "budget": budget,
-            "blocks": [
-                {
-                    "name": b.name,
-                    "used": b.used,
-                    "cap": b.cap,
-                    "meter": b.meter(),
-                    "omitted": b.left_out,
-                }
-                for b in built.blocks
-            ],
-            "warnings": built.warnings,
-            "search": runtime.search_state,
-            "marked_accessed": 0,
-        }
+        return common.context_answer(built, budget, runtime.search_state, 0)
 
     if fmt in NOTES:
         _register_notes(server, runtime, acting, submit)

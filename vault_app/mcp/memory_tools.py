@@ -34,7 +34,6 @@ from vault_app.mcp import runtime as runtime_module
 if TYPE_CHECKING:  # imported by the tools when called: the handshake needs neither
     from vault_app.core import agent_memory
 
-PENDING = "a person will review this write before it is applied; do not send it again"
 _DONE = {"add": "Entry added.", "replace": "Entry replaced.", "remove": "Entry removed."}
 
 MEMORY_DESCRIPTION = """Your bounded, curated memory, in two stores of § entries: target
@@ -78,13 +77,8 @@ def register(server: MCPServer, runtime: runtime_module.Runtime, agent_of: commo
 
     def submit(ctx: Context, kind: agent_writes.Kind, params: dict[str, Any]) -> dict[str, Any]:
         agent = agent_of(ctx)
-        write = agent_writes.AgentWrite(
-            kind=kind, agent=agent, params={k: v for k, v in params.items() if v is not None}
-        )
-        outcome = agent_writes.submit(runtime.vault_for(agent), write)
-        if isinstance(outcome, agent_writes.Pending):
-            return {"status": "pending_review", "review_id": outcome.review_id, "note": PENDING}
-        return {"status": "applied", **outcome.result}
+        write = common.agent_write(kind, agent, params)
+        return common.write_answer(agent_writes.submit(runtime.vault_for(agent), write))
 
     def own(ctx: Context) -> tuple[vault.Vault, str]:
         agent = agent_of(ctx)

@@ -7,6 +7,8 @@ longer), then the semantic model, which is added to the running engine
 (`SearchEngine.enable_semantic`) while BM25 keeps answering. The handshake and every
 tool that does not search answer at once; `search` waits for BM25 only and says in
 its `notice` when the semantic side is still loading or unavailable (`search_state`).
+That part (`BackgroundEngine`) is shared with a neighbour's folder's runtime
+(`folder_runtime.FolderRuntime`), which subclasses it.
 
 Every agent acts through its own `Vault`, opened with actor `agent:<id>`, so every write
 is audited with the agent as actor. The engine's own vault reads only (actor `mcp`).
@@ -73,6 +75,121 @@ REFRESH_GAP = 2.0  # seconds between two whole-index re-checks forced by unknown
 WATCH_READY = 120.0  # seconds the index waits for the watcher's baseline listing
 
 
+class BackgroundEngine:
+    """The search engine opened on a background thread, BM25 first, then the semantic
+    model added to the running engine: what a vault's `Runtime` and a neighbour's
+    folder's `folder_runtime.FolderRuntime` share (see the module docstring). A subclass
+    opens its engine (`_open_engine`) and may catch up once it is open (`_engine_opened`)."""
+
+    THREAD_NAME = "vault-app-mcp-index"
+    INDEX_NAME = "the search index"  # in the log, when it cannot be opened
+    STILL_OPENING = f"the search index is still being built after {BM25_WAIT:.0f} s; try again"
+    bm25_wait = BM25_WAIT  # seconds a search waits for BM25
+    _log = log
+
+    def __init__(self, semantic: bool) -> None:
+        self.semantic = semantic
+        self._lock = threading.RLock()
+        self._engine: engine.SearchEngine | None = None
+        self._opened = threading.Event()  # BM25 ready, or failed
+        self._settled = threading.Event()  # and the semantic side loaded, off or failed
+        self._state = "loading"
+        self._semantic_notice: str | None = None
+        self._thread: threading.Thread | None = None
+        self._closed = False
+
+    def _open_engine(self) -> engine.SearchEngine:
+        """The engine, BM25 only (called on the background thread)."""
+        raise NotImplementedError
+
+    def _engine_opened(self, search: engine.SearchEngine) -> None:
+        """Catch up once the engine is open (called with the lock held)."""
+
+    def start(self) -> None:
+        """Open the search engine on a background thread; returns at once."""
+        with self._lock:
+            if self._thread is not None:
+                return
+            self._thread = threading.Thread(target=self._open, name=self.THREAD_NAME)
+            self._thread.daemon = True  # a stdio server ends with its client
+            self._thread.start()
+
+    def _open(self) -> None:
+        try:
+            search = self._open_engine()
+            with self._lock:
+                self._engine = search
+                self._engine_opened(search)
+                self._state = "bm25"
+                self._semantic_notice = (
+                    "semantic search is loading: these are BM25 results"
+                    if self.semantic
+                    else "semantic search is off: these are BM25 results"
+                )
+        except Exception as exc:  # the server keeps answering; search says why it cannot
+            self._log.exception("%s could not be opened", self.INDEX_NAME)
+            with self._lock:
+                self._state = f"failed: {exc}"
+            self._settled.set()
+            return
+        finally:
+            self._opened.set()
+        try:
+            if self.semantic and not self._closed:
+                self._enable_semantic(search)
+        finally:
+            self._settled.set()
+
+    def _enable_semantic(self, search: engine.SearchEngine) -> None:
+        try:
+            notice = search.enable_semantic()
+        except Exception as exc:  # a broken model: BM25 goes on
+            self._log.exception("semantic search could not be loaded")
+            notice = f"semantic search is not available: {exc}"
+        with self._lock:
+            if search.semantic is not None:
+                self._state, self._semantic_notice = "hybrid", None
+            else:
+                reason = notice or "semantic search is not available"
+                self._semantic_notice = f"{reason}; these are BM25 results"
+
+    def wait_settled(self, timeout: float | None = None) -> str:
+        """Wait until the engine is open and the semantic side loaded (or off, or
+        failed); returns `search_state`."""
+        self._settled.wait(timeout)
+        return self._state
+
+    @property
+    def search_state(self) -> str:
+        """Where search stands: loading, bm25, hybrid, or failed: <reason>."""
+        return self._state
+
+    def search_engine(self) -> engine.SearchEngine:
+        """The open engine, waiting for BM25 (a first build) when it is still opening."""
+        if self._thread is None:
+            self.start()
+        if not self._opened.wait(self.bm25_wait):
+            raise errors.VaultError(self.STILL_OPENING)
+        with self._lock:
+            if self._engine is None:
+                raise errors.VaultError(f"search is unavailable: {self._state}")
+            return self._engine
+
+    def _mode_for(self, search: engine.SearchEngine, mode: str) -> tuple[str, str | None]:
+        """The mode a search runs in and why, if not as asked: BM25 for a semantic or
+        hybrid search while the semantic side is loading, off or unavailable."""
+        if mode in ("semantic", "hybrid") and search.semantic is None:
+            return "bm25", self._semantic_notice
+        return mode, None
+
+    def close(self) -> None:
+        """Stop using the engine (a semantic load in progress ends on its own)."""
+        self._closed = True
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            self._opened.wait(self.bm25_wait)
+
+
 @dataclasses.dataclass
 class SearchAnswer:
     """A search's hits (texts as shown to agents), the mode used and why, if not asked."""
@@ -92,7 +209,7 @@ class SearchAnswer:
         return {"mode": self.mode_used, "notice": self.notice, "hits": hits}
 
 
-class Runtime:
+class Runtime(BackgroundEngine):
     """One vault served to agents: see the module docstring. Thread-safe."""
 
     def __init__(
@@ -108,21 +225,13 @@ class Runtime:
         self.reader = vault.Vault(root, clock=clock, actor=READER_ACTOR)
         self.root: Path = self.reader.root
         # None: as the vault's config says ([search] semantic)
-        self.semantic = self.reader.config.search.semantic if semantic is None else semantic
-        self._lock = threading.RLock()
+        super().__init__(self.reader.config.search.semantic if semantic is None else semantic)
         self._vaults: dict[str, tuple[tuple[int, int], vault.Vault]] = {}
-        self._engine: engine.SearchEngine | None = None
-        self._opened = threading.Event()  # BM25 ready, or failed
-        self._settled = threading.Event()  # and the semantic side loaded, off or failed
-        self._state = "loading"
-        self._semantic_notice: str | None = None
         self._numbers: dict[int, str] = {}
         self._pending: list[layout.EntityRef | tuple[dt.date, str | None]] = []
-        self._thread: threading.Thread | None = None
         self._watcher: watcher.VaultWatcher | None = None  # imported with the engine
         self._whole_pending = False  # a batch asked for a whole re-check before the index
         self._last_refresh = 0.0
-        self._closed = False
 
     # -- agents -------------------------------------------------------------------------
 
@@ -155,49 +264,21 @@ class Runtime:
 
     # -- the search engine ----------------------------------------------------------------
 
-    def start(self) -> None:
-        """Open the search engine on a background thread; returns at once."""
-        with self._lock:
-            if self._thread is not None:
-                return
-            self._thread = threading.Thread(target=self._open, name="vault-app-mcp-index")
-            self._thread.daemon = True  # a stdio server ends with its client
-            self._thread.start()
+    def _open_engine(self) -> engine.SearchEngine:
+        from vault_app.search import engine  # numpy, scipy: off the handshake's path
 
-    def _open(self) -> None:
-        try:
-            from vault_app.search import engine  # numpy, scipy: off the handshake's path
+        self._start_watcher()
+        search, report = engine.open_engine(self.reader, semantic=False)
+        if report.notice:
+            log.info("search index: %s", report.notice)
+        return search
 
-            self._start_watcher()
-            search, report = engine.open_engine(self.reader, semantic=False)
-            if report.notice:
-                log.info("search index: %s", report.notice)
-            with self._lock:
-                self._engine = search
-                self._numbers = self._fact_numbers(search.state.by_source.values())
-                self._catch_up_pending()
-                if self._whole_pending:
-                    self._whole_pending = False
-                    search.refresh()
-                self._state = "bm25"
-                self._semantic_notice = (
-                    "semantic search is loading: these are BM25 results"
-                    if self.semantic
-                    else "semantic search is off: these are BM25 results"
-                )
-        except Exception as exc:  # the server keeps answering; search says why it cannot
-            log.exception("the search index could not be opened")
-            with self._lock:
-                self._state = f"failed: {exc}"
-            self._settled.set()
-            return
-        finally:
-            self._opened.set()
-        try:
-            if self.semantic and not self._closed:
-                self._enable_semantic(search)
-        finally:
-            self._settled.set()
+    def _engine_opened(self, search: engine.SearchEngine) -> None:
+        self._numbers = self._fact_numbers(search.state.by_source.values())
+        self._catch_up_pending()
+        if self._whole_pending:
+            self._whole_pending = False
+            search.refresh()
 
     def _start_watcher(self) -> None:
         """Watch the vault for outside writes; returns once the baseline is listed."""
@@ -236,44 +317,6 @@ class Runtime:
         if status.state not in ("starting", "watching", "stopped"):
             log.warning("vault watcher %s: %s", status.state, status.message)
 
-    def _enable_semantic(self, search: engine.SearchEngine) -> None:
-        try:
-            notice = search.enable_semantic()
-        except Exception as exc:  # a broken model: BM25 goes on
-            log.exception("semantic search could not be loaded")
-            notice = f"semantic search is not available: {exc}"
-        with self._lock:
-            if search.semantic is not None:
-                self._state, self._semantic_notice = "hybrid", None
-            else:
-                self._semantic_notice = f"{notice or 'semantic search is not available'}; " + (
-                    "these are BM25 results"
-                )
-
-    def wait_settled(self, timeout: float | None = None) -> str:
-        """Wait until the engine is open and the semantic side loaded (or off, or
-        failed); returns `search_state`."""
-        self._settled.wait(timeout)
-        return self._state
-
-    @property
-    def search_state(self) -> str:
-        """Where search stands: loading, bm25, hybrid, or failed: <reason>."""
-        return self._state
-
-    def search_engine(self) -> engine.SearchEngine:
-        """The open engine, waiting for BM25 (a first build) when it is still opening."""
-        if self._thread is None:
-            self.start()
-        if not self._opened.wait(BM25_WAIT):
-            raise errors.VaultError(
-                f"the search index is still being built after {BM25_WAIT:.0f} s; try again"
-            )
-        with self._lock:
-            if self._engine is None:
-                raise errors.VaultError(f"search is unavailable: {self._state}")
-            return self._engine
-
     def vectors(self) -> vector_rows.VectorRows | None:
         """The loaded semantic rows (their encoder and embedding cache serve the
         heartbeat's dedup), None while semantic search is not loaded."""
@@ -294,9 +337,7 @@ class Runtime:
         Waits for BM25, never for the semantic model: until it is ready (or when it is
         off or unavailable) a semantic or hybrid search answers with BM25 and says so."""
         search = self.search_engine()
-        notice = None
-        if mode in ("semantic", "hybrid") and search.semantic is None:
-            notice, mode = self._semantic_notice, "bm25"
+        mode, notice = self._mode_for(search, mode)
         result = search.search(query, mode=mode, filters=filters, limit=limit)
         hits = [dataclasses.replace(h, text=injection.shown_to_agents(h.text)) for h in result.hits]
         return SearchAnswer(hits, result.mode, notice or result.notice)
@@ -381,11 +422,8 @@ class Runtime:
                 self._engine.refresh_daily(*item)
 
     def close(self) -> None:
-        """Stop using the engine (a semantic load in progress ends on its own)."""
-        self._closed = True
-        thread = self._thread
-        if thread is not None and thread is not threading.current_thread():
-            self._opened.wait(BM25_WAIT)
+        """Stop using the engine and the watcher."""
+        super().close()
         with self._lock:
             follower, self._watcher = self._watcher, None
             for _, agent_vault in self._vaults.values():

@@ -167,24 +167,7 @@ Example: {"query": "what did we decide about the kitchen last week", "budget": 3
         if mark_access:
             ids = [k[5:] for b in built.blocks for k in b.keys if k.startswith("fact:")]
             marked = runtime.mark_accessed(agent, ids)
-        return {
-            "text": built.text,
-            "used": len(built.text),
-            "budget": budget,
-            "blocks": [
-                {
-                    "name": b.name,
-                    "used": b.used,
-                    "cap": b.cap,
-                    "meter": b.meter(),
-                    "omitted": b.left_out,
-                }
-                for b in built.blocks
-            ],
-            "warnings": built.warnings,
-            "search": runtime.search_state,
-            "marked_accessed": len(marked),
-        }
+        return common.context_answer(built, budget, runtime.search_state, len(marked))
 
     @server.tool(
         description=f"""One entity: its summary and its facts, a page at a time (offset, limit;

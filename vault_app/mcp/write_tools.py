@@ -22,7 +22,6 @@ from vault_app.mcp import common
 from vault_app.mcp import runtime as runtime_module
 
 Category = Literal["relationship", "milestone", "status", "preference", "context"]
-PENDING = "a person will review this write before it is applied; do not send it again"
 
 
 def register(server: MCPServer, runtime: runtime_module.Runtime, agent_of: common.AgentOf) -> None:
@@ -34,20 +33,10 @@ def register(server: MCPServer, runtime: runtime_module.Runtime, agent_of: commo
         """Submit one write as the calling agent: (its vault if applied, the answer)."""
         agent = agent_of(ctx)
         target = runtime.vault_for(agent)
-        write = agent_writes.AgentWrite(
-            kind=kind,
-            agent=agent,
-            params={k: v for k, v in params.items() if v is not None},
-            at=common.moment(at),
-        )
+        write = common.agent_write(kind, agent, params, at)
         outcome = agent_writes.submit(target, write)
-        if isinstance(outcome, agent_writes.Pending):
-            return None, {
-                "status": "pending_review",
-                "review_id": outcome.review_id,
-                "note": PENDING,
-            }
-        return target, {"status": "applied", **outcome.result}
+        held = isinstance(outcome, agent_writes.Pending)
+        return (None if held else target), common.write_answer(outcome)
 
     def with_number(answer: dict[str, Any]) -> dict[str, Any]:
         for key in ("fact", "old"):
