@@ -1,0 +1,28 @@
+"""Neighbours' fixture folders (tests/fixtures/neighbours: Hermes, PicoClaw, MicroClaw)
+copied into a test's tmp folder and opened, and a digest of a folder's bytes."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+from vault_app.core.neighbours import ForeignFolder, open_folder
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "neighbours"
+
+
+def opened(name: str, tmp_path: Path) -> ForeignFolder:
+    """The fixture folder `name` copied to `tmp_path / name`, opened as its format."""
+    found = open_folder(shutil.copytree(FIXTURES / name, tmp_path / name))
+    assert found is not None
+    return found
+
+
+def digest(root: Path) -> dict[str, str]:
+    """Each file under `root` (its path from `root`) -> the sha256 of its bytes."""
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
