@@ -23,6 +23,7 @@ import difflib
 import json
 import re
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -77,14 +78,19 @@ def propose(
 
 def all_proposals(vault: Vault) -> list[Proposal]:
     """Every proposal, oldest first; a file that is not one is skipped (logged by doctor)."""
-    folder = vault.paths.state_dir / REVIEW_DIR
-    safe_fs.check_tree(vault.root, folder, safe_fs.STATE_READ)
+    return read_all(vault.root, vault.paths.state_dir / REVIEW_DIR, lambda i: get(vault, i))
+
+
+def read_all(root: Path, folder: Path, read: Callable[[str], Proposal]) -> list[Proposal]:
+    """The proposals `read(id)` gives for the review files in `folder` (checked from
+    `root` on), oldest first; a file that is not one is skipped."""
+    safe_fs.check_tree(root, folder, safe_fs.STATE_READ)
     found = []
     for entry in safe_fs.regular_files(folder):
         review_id = entry.name.removesuffix(".json")
-        if entry.name.endswith(".json") and _ID.match(review_id):
+        if entry.name.endswith(".json") and is_id(review_id):
             try:
-                found.append(get(vault, review_id))
+                found.append(read(review_id))
             except (errors.CorruptFileError, errors.NotFoundError):
                 continue
     return sorted(found, key=lambda p: (p.created, p.id))

@@ -47,7 +47,6 @@ from vault_app.core import (
     notes,
     profile,
     review,
-    safe_fs,
     tiers,
     tokens,
 )
@@ -205,17 +204,8 @@ def propose(
 
 def all_proposals(target: folder.ForeignFolder) -> list[review.Proposal]:
     """Every proposal about the folder, oldest first (a file that is not one skipped)."""
-    folder_ = target.files.state / review.REVIEW_DIR
-    safe_fs.check_tree(target.files.state, folder_, safe_fs.STATE_READ)
-    found = []
-    for entry in safe_fs.regular_files(folder_):
-        review_id = entry.name.removesuffix(".json")
-        if entry.name.endswith(".json") and review.is_id(review_id):
-            try:
-                found.append(get(target, review_id))
-            except (errors.CorruptFileError, errors.NotFoundError):
-                continue
-    return sorted(found, key=lambda p: (p.created, p.id))
+    state = target.files.state
+    return review.read_all(state, state / review.REVIEW_DIR, lambda i: get(target, i))
 
 
 def pending(target: folder.ForeignFolder) -> list[review.Proposal]:
