@@ -12,9 +12,14 @@ from vault_app.core.neighbours import ForeignFolder, open_folder
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "neighbours"
 
 
+def copied(name: str, tmp_path: Path) -> Path:
+    """The fixture folder `name` copied to `tmp_path / name`."""
+    return Path(shutil.copytree(FIXTURES / name, tmp_path / name))
+
+
 def opened(name: str, tmp_path: Path) -> ForeignFolder:
     """The fixture folder `name` copied to `tmp_path / name`, opened as its format."""
-    found = open_folder(shutil.copytree(FIXTURES / name, tmp_path / name))
+    found = open_folder(copied(name, tmp_path))
     assert found is not None
     return found
 
@@ -22,7 +27,7 @@ def opened(name: str, tmp_path: Path) -> ForeignFolder:
 def digest(root: Path) -> dict[str, str]:
     """Each file under `root` (its path from `root`) -> the sha256 of its bytes."""
     return {
-        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
         for p in sorted(root.rglob("*"))
         if p.is_file()
     }
