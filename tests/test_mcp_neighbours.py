@@ -21,10 +21,10 @@ from typing import Any
 
 import pytest
 from mcp import Client, StdioServerParameters
-from neighbour_folders import AGENTS, ATTACK, PERSONA, folder, snapshot
 from test_mcp_http import ServeProcess, ThreadServer, client, post
 from test_mcp_stdio import child_env
 
+from tests.neighbour_folders import AGENTS, ATTACK, PERSONA, copied, digest
 from vault_app import cli
 from vault_app.core import decay, neighbours
 from vault_app.core.neighbours import agents as neighbour_agents
@@ -100,7 +100,7 @@ def write_step(name: str, text: str) -> tuple[str, dict[str, Any]]:
 
 @pytest.mark.parametrize("name", list(TOOLS))
 def test_each_format_lists_the_tools_it_keeps_and_only_those(name: str, tmp_path: Path) -> None:
-    root = folder(name, tmp_path)
+    root = copied(name, tmp_path)
 
     async def go() -> Any:
         async with Client(server.build_server(served(root), lambda ctx: AGENTS[name])) as c:
@@ -117,8 +117,8 @@ def test_each_format_lists_the_tools_it_keeps_and_only_those(name: str, tmp_path
 
 @pytest.mark.parametrize("name", list(TOOLS))
 def test_reads_leave_the_folders_bytes_untouched(name: str, tmp_path: Path) -> None:
-    root = folder(name, tmp_path)
-    before = snapshot(root)
+    root = copied(name, tmp_path)
+    before = digest(root)
     reads: list[tuple[str, dict[str, Any]]] = [
         ("search", {"query": "porto trip fedora city"}),
         ("context", {"query": "what happened yesterday", "budget": 2000}),
@@ -130,11 +130,11 @@ def test_reads_leave_the_folders_bytes_untouched(name: str, tmp_path: Path) -> N
     }[name]
     answers, _ = calls(served(root), AGENTS[name], *reads)
     assert all(isinstance(a, dict) for a in answers), answers
-    assert snapshot(root) == before
+    assert digest(root) == before
 
 
 def test_search_hits_carry_their_origin_and_no_server_path(tmp_path: Path) -> None:
-    root = folder("hermes", tmp_path)
+    root = copied("hermes", tmp_path)
     (found,), _ = calls(served(root), "hermes", ("search", {"query": "fedora dnf"}))
     assert found["mode"] == "bm25" and "semantic search is off" in found["notice"]
     hit = found["hits"][0]
@@ -146,7 +146,7 @@ def test_search_hits_carry_their_origin_and_no_server_path(tmp_path: Path) -> No
 def test_a_hermes_memory_write_lands_in_hermes_format_audited_as_the_agent(
     tmp_path: Path,
 ) -> None:
-    root = folder("hermes", tmp_path)
+    root = copied("hermes", tmp_path)
     path = root / "memories" / "USER.md"
     before = path.read_text(encoding="utf-8")
     (added, batch, over), _ = calls(
@@ -177,7 +177,7 @@ def test_a_hermes_memory_write_lands_in_hermes_format_audited_as_the_agent(
 
 
 def test_a_picoclaw_profile_and_daily_write_land_in_picoclaws_format(tmp_path: Path) -> None:
-    root = folder("picoclaw", tmp_path)
+    root = copied("picoclaw", tmp_path)
     (set_, day, read), _ = calls(
         served(root),
         "picoclaw",
@@ -203,7 +203,7 @@ def test_a_picoclaw_profile_and_daily_write_land_in_picoclaws_format(tmp_path: P
 
 
 def test_a_microclaw_persona_writes_its_tier_and_reads_only_its_own(tmp_path: Path) -> None:
-    root = folder("microclaw", tmp_path)
+    root = copied("microclaw", tmp_path)
     path = root / "groups" / "-1001234567890" / "1" / "MEMORY.md"
     before = path.read_text(encoding="utf-8")
     principles = (root / "groups" / "AGENTS.md").read_bytes()
@@ -233,11 +233,11 @@ def test_a_microclaw_persona_writes_its_tier_and_reads_only_its_own(tmp_path: Pa
 def test_a_flagged_write_waits_for_review_in_our_state_never_in_the_folder(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    root = folder(name, tmp_path)
-    before = snapshot(root)
+    root = copied(name, tmp_path)
+    before = digest(root)
     (answer,), _ = calls(served(root), AGENTS[name], write_step(name, ATTACK))
     assert answer["status"] == "pending_review" and answer["review_id"].startswith("r-")
-    assert snapshot(root) == before  # neither applied nor anything of ours written there
+    assert digest(root) == before  # neither applied nor anything of ours written there
     state = neighbour_files.state_dir(root.resolve())
     assert (state / "review" / f"{answer['review_id']}.json").is_file()
     code = cli.main(["--vault", str(root), "--json", "review", "list"])
@@ -246,7 +246,7 @@ def test_a_flagged_write_waits_for_review_in_our_state_never_in_the_folder(
     assert listed[0]["agent"] == AGENTS[name] and listed[0]["findings"]
     code = cli.main(["--vault", str(root), "--now", NOW, "review", "approve", answer["review_id"]])
     assert code == 0, capsys.readouterr().err
-    assert snapshot(root) != before  # a person approved: applied, as the agent
+    assert digest(root) != before  # a person approved: applied, as the agent
     applied = [line for line in audit(root) if line["action"] not in ("review.propose",)]
     assert applied[0]["actor"] == f"agent:{AGENTS[name]}"
     assert any(line["action"] == "review.approve" and line["actor"] == "cli" for line in applied)
@@ -258,7 +258,7 @@ def test_a_flagged_write_waits_for_review_in_our_state_never_in_the_folder(
 
 
 def test_an_unknown_agent_is_refused_by_every_tool(tmp_path: Path) -> None:
-    root = folder("microclaw", tmp_path)
+    root = copied("microclaw", tmp_path)
     (found, tier), _ = calls(
         served(root), "-1001234567890/9", ("search", {"query": "porto"}), ("tiers_read", {})
     )
@@ -270,7 +270,7 @@ def test_an_unknown_agent_is_refused_by_every_tool(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", list(TOOLS))
 def test_a_stdio_client_works_in_each_format(name: str, tmp_path: Path) -> None:
-    root = folder(name, tmp_path)
+    root = copied(name, tmp_path)
     agent = [] if name != "microclaw" else [f"--agent={PERSONA}"]  # one agent: none needed
     params = StdioServerParameters(
         command=sys.executable,
@@ -297,7 +297,7 @@ def test_a_stdio_client_works_in_each_format(name: str, tmp_path: Path) -> None:
 def test_stdio_in_a_microclaw_runtime_needs_the_persona(tmp_path: Path) -> None:
     import subprocess
 
-    root = folder("microclaw", tmp_path)
+    root = copied("microclaw", tmp_path)
     done = subprocess.run(
         [sys.executable, "-m", "vault_app", "--vault", str(root), "mcp"],
         env=child_env(),
@@ -317,13 +317,13 @@ def test_stdio_in_a_microclaw_runtime_needs_the_persona(tmp_path: Path) -> None:
 def test_serve_in_each_format_answers_the_right_token_only(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    root = folder(name, tmp_path)
+    root = copied(name, tmp_path)
     code = cli.main(["--vault", str(root), "--json", "agent", "token", "--", AGENTS[name]])
     issued = json.loads(capsys.readouterr().out)
     assert code == 0 and issued["agent"] == AGENTS[name]
     table = neighbour_agents.token_table(root.resolve())
     assert table.path.is_file() and issued["token"] not in table.path.read_text(encoding="utf-8")
-    before = snapshot(root)
+    before = digest(root)
     serve = ServeProcess(root, "--bm25")
     try:
 
@@ -340,11 +340,11 @@ def test_serve_in_each_format_answers_the_right_token_only(
         assert post(serve.url, Authorization=f"Bearer {issued['token']}").status_code == 200
     finally:
         assert serve.stop() == 0
-    assert snapshot(root) == before
+    assert digest(root) == before
 
 
 def test_a_persona_of_another_chat_does_not_read_this_chats_log(tmp_path: Path) -> None:
-    root = folder("microclaw", tmp_path)
+    root = copied("microclaw", tmp_path)
     (theirs,), _ = calls(served(root), PERSONA, ("search", {"query": "discussed porto trip"}))
     assert any(h["origin"].get("chat") == "-1001234567890" for h in theirs["hits"])
     (mine,), _ = calls(served(root), "42/7", ("search", {"query": "discussed porto trip"}))
@@ -355,7 +355,7 @@ def test_a_persona_of_another_chat_does_not_read_this_chats_log(tmp_path: Path) 
 def test_a_rotated_or_revoked_folder_token_is_refused_at_the_next_request(
     tmp_path: Path,
 ) -> None:
-    root = folder("picoclaw", tmp_path)
+    root = copied("picoclaw", tmp_path)
     person = neighbours.open_folder(root, actor="cli")
     assert person is not None
     first = neighbour_agents.issue_token(person, "picoclaw")
@@ -381,7 +381,7 @@ def test_a_rotated_or_revoked_folder_token_is_refused_at_the_next_request(
 def test_a_hermes_store_that_would_not_round_trip_is_refused_as_hermes_refuses(
     tmp_path: Path,
 ) -> None:
-    root = folder("hermes-drift", tmp_path)
+    root = copied("hermes-drift", tmp_path)
     path = root / "memories" / "MEMORY.md"
     before = path.read_bytes()
     (answer,), _ = calls(

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from neighbour_folders import AGENTS, ATTACK, PERSONA, folder, snapshot
 
+from tests.neighbour_folders import AGENTS, ATTACK, PERSONA, copied, digest
 from vault_app.core import agent_writes, errors, neighbours
 from vault_app.core.neighbours import agents as neighbour_agents
 from vault_app.core.neighbours import files as neighbour_files
@@ -28,7 +28,7 @@ def opened(root: Path, actor: str) -> neighbours.ForeignFolder:
 
 
 def test_a_folder_opened_as_one_agent_refuses_writes_of_another(tmp_path: Path) -> None:
-    root = folder("microclaw", tmp_path)
+    root = copied("microclaw", tmp_path)
     write = agent_writes.AgentWrite(
         kind="tiers_write", agent="-1001234567890/2", params={"tier": 3, "text": "Mine now."}
     )
@@ -52,16 +52,16 @@ def test_a_folder_opened_as_one_agent_refuses_writes_of_another(tmp_path: Path) 
 def test_a_write_the_format_does_not_keep_is_refused_and_changes_nothing(
     name: str, kind: str, params: dict[str, Any], tmp_path: Path
 ) -> None:
-    root = folder(name, tmp_path)
-    before = snapshot(root)
+    root = copied(name, tmp_path)
+    before = digest(root)
     write = agent_writes.AgentWrite(kind=kind, agent=AGENTS[name], params=params)  # type: ignore[arg-type]
     with pytest.raises(errors.VaultError):
         neighbour_agents.submit(opened(root, f"agent:{AGENTS[name]}"), write)
-    assert snapshot(root) == before
+    assert digest(root) == before
 
 
 def test_agents_decide_no_review_and_issue_no_token(tmp_path: Path) -> None:
-    root = folder("hermes", tmp_path)
+    root = copied("hermes", tmp_path)
     agent = opened(root, "agent:hermes")
     write = agent_writes.AgentWrite(
         kind="memory", agent="hermes", params={"action": "add", "target": "user", "content": ATTACK}
@@ -80,7 +80,7 @@ def test_agents_decide_no_review_and_issue_no_token(tmp_path: Path) -> None:
 
 
 def test_an_agents_write_is_audited_with_it_as_actor_in_our_state(tmp_path: Path) -> None:
-    root = folder("microclaw", tmp_path)
+    root = copied("microclaw", tmp_path)
     write = agent_writes.AgentWrite(
         kind="append_daily", agent=PERSONA, params={"text": "Slept well."}
     )

@@ -3,26 +3,18 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
+from tests.neighbour_folders import opened
 from vault_app.core import errors
-from vault_app.core.neighbours import ForeignFolder, entries, open_folder
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "neighbours"
+from vault_app.core.neighbours import entries
 
 
 @pytest.fixture(autouse=True)
 def _state_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-
-
-def opened(name: str, tmp_path: Path) -> ForeignFolder:
-    found = open_folder(shutil.copytree(FIXTURES / name, tmp_path / name))
-    assert found is not None
-    return found
 
 
 def test_blocks_cut_paragraphs_and_list_items_under_their_heading() -> None:

@@ -4,7 +4,6 @@ read, a report of what went where; importing twice adds nothing."""
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import os
 import shutil
@@ -12,11 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.neighbour_folders import FIXTURES, digest, opened
 from vault_app import cli
 from vault_app.core import agent_memory, errors, notes, vault
-from vault_app.core.neighbours import ForeignFolder, entries, importing, open_folder
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "neighbours"
+from vault_app.core.neighbours import entries, importing
 
 
 @pytest.fixture(autouse=True)
@@ -24,22 +22,8 @@ def _state_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
 
 
-def source(name: str, tmp_path: Path) -> ForeignFolder:
-    opened = open_folder(shutil.copytree(FIXTURES / name, tmp_path / name))
-    assert opened is not None
-    return opened
-
-
-def digest(root: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(root.rglob("*"))
-        if p.is_file()
-    }
-
-
 def test_hermes_stores_land_byte_for_byte(tmp_path: Path) -> None:
-    home = source("hermes", tmp_path)
+    home = opened("hermes", tmp_path)
     before = digest(home.root)
     v = vault.Vault.create(tmp_path / "v", actor="cli")
     report = importing.import_folder(home, v)
@@ -56,7 +40,7 @@ def test_hermes_stores_land_byte_for_byte(tmp_path: Path) -> None:
 
 
 def test_picoclaw_profile_memory_and_daily_notes(tmp_path: Path) -> None:
-    ws = source("picoclaw", tmp_path)
+    ws = opened("picoclaw", tmp_path)
     v = vault.Vault.create(tmp_path / "v", actor="cli")
     report = importing.import_folder(ws, v)
     assert {m.kind for m in report.moved} == {"profile", "tiers", "daily", "fact"}
@@ -70,7 +54,7 @@ def test_picoclaw_profile_memory_and_daily_notes(tmp_path: Path) -> None:
 
 
 def test_microclaw_personas_logs_and_principles(tmp_path: Path) -> None:
-    rt = source("microclaw", tmp_path)
+    rt = opened("microclaw", tmp_path)
     v = vault.Vault.create(tmp_path / "v", actor="cli")
     importing.import_folder(rt, v)
     assert sorted(a.id for a in v.agents()) == [
@@ -88,7 +72,7 @@ def test_microclaw_personas_logs_and_principles(tmp_path: Path) -> None:
 
 
 def test_a_file_already_in_the_vault_is_never_overwritten(tmp_path: Path) -> None:
-    home = source("hermes", tmp_path)
+    home = opened("hermes", tmp_path)
     v = vault.Vault.create(tmp_path / "v", actor="cli")
     v.create_agent("hermes")
     agent_memory.change_notes(v, "hermes", "user", "add", content="Already here.")
@@ -105,7 +89,7 @@ def test_a_file_already_in_the_vault_is_never_overwritten(tmp_path: Path) -> Non
 
 
 def test_the_vaults_own_principles_are_kept_and_microclaws_added(tmp_path: Path) -> None:
-    rt = source("microclaw", tmp_path)
+    rt = opened("microclaw", tmp_path)
     v = vault.Vault.create(tmp_path / "v", actor="cli")
     v.write_document(
         "AGENTS.md", "# Principles\n\n- Be honest.\n", expected=v.document("AGENTS.md").digest
@@ -119,7 +103,7 @@ def test_the_vaults_own_principles_are_kept_and_microclaws_added(tmp_path: Path)
 
 
 def test_an_agent_may_not_import(tmp_path: Path) -> None:
-    home = source("hermes", tmp_path)
+    home = opened("hermes", tmp_path)
     made = vault.Vault.create(tmp_path / "v", actor="cli")
     made.create_agent("finance")
     as_agent = vault.Vault(made.root, actor="agent:finance")
@@ -148,7 +132,7 @@ def test_cli_import_makes_the_vault_and_reports(
 def test_every_entry_lands_somewhere(name: str, tmp_path: Path) -> None:
     """Nothing lost: each atomic entry is a fact of its agent (named in its metadata and in
     the report), each long-form entry's text is in a vault file."""
-    src = source(name, tmp_path)
+    src = opened(name, tmp_path)
     v = vault.Vault.create(tmp_path / "v", actor="cli")
     report = importing.import_folder(src, v)
     reported = {m.entry: m for m in report.moved if m.kind == "fact"}
@@ -175,7 +159,7 @@ def test_every_entry_lands_somewhere(name: str, tmp_path: Path) -> None:
 
 
 def test_hermes_entries_go_to_memory_and_profile_entities(tmp_path: Path) -> None:
-    home = source("hermes", tmp_path)
+    home = opened("hermes", tmp_path)
     stamp = dt.datetime(2026, 11, 20, 8, 0, tzinfo=dt.UTC).timestamp()
     os.utime(home.root / "memories" / "MEMORY.md", (stamp, stamp))
     v = vault.Vault.create(tmp_path / "v", actor="cli")
@@ -207,7 +191,7 @@ def test_hermes_entries_go_to_memory_and_profile_entities(tmp_path: Path) -> Non
 
 
 def test_tiers_and_profile_keys_become_facts(tmp_path: Path) -> None:
-    rt = source("microclaw", tmp_path)
+    rt = opened("microclaw", tmp_path)
     v = vault.Vault.create(tmp_path / "v", actor="cli")
     importing.import_folder(rt, v)
     facts = v.entity("agent:microclaw-n1001234567890-1:resources/memory").facts
@@ -215,7 +199,7 @@ def test_tiers_and_profile_keys_become_facts(tmp_path: Path) -> None:
     assert by_text["User is vegetarian."].category.value == "context"  # tier 1
     porto = by_text["Planning the Porto trip (December)."]  # tier 2, its list marker dropped
     assert porto.category.value == "status" and porto.metadata["extractedFrom"]["tier"] == 2
-    ws = source("picoclaw", tmp_path)
+    ws = opened("picoclaw", tmp_path)
     importing.import_folder(ws, v)
     keys = {
         f.metadata["extractedFrom"]["key"]: f.fact
@@ -226,7 +210,7 @@ def test_tiers_and_profile_keys_become_facts(tmp_path: Path) -> None:
 
 
 def test_a_second_import_adds_no_fact_and_a_changed_entry_adds_one(tmp_path: Path) -> None:
-    home = source("hermes", tmp_path)
+    home = opened("hermes", tmp_path)
     v = vault.Vault.create(tmp_path / "v", actor="cli")
     importing.import_folder(home, v)
     before = [f.id for f in v.entity("agent:hermes:resources/memory").facts]
@@ -241,7 +225,7 @@ def test_a_second_import_adds_no_fact_and_a_changed_entry_adds_one(tmp_path: Pat
 
 
 def test_the_report_names_each_fact(tmp_path: Path) -> None:
-    ws = source("picoclaw", tmp_path)
+    ws = opened("picoclaw", tmp_path)
     v = vault.Vault.create(tmp_path / "v", actor="cli")
     report = importing.import_folder(ws, v)
     data = report.as_json()
@@ -256,7 +240,7 @@ def test_the_report_names_each_fact(tmp_path: Path) -> None:
 
 
 def test_a_fact_the_person_superseded_is_not_brought_back(tmp_path: Path) -> None:
-    home = source("hermes", tmp_path)
+    home = opened("hermes", tmp_path)
     v = vault.Vault.create(tmp_path / "v", actor="cli")
     importing.import_folder(home, v)
     old = v.entity("agent:hermes:resources/memory").facts[0]

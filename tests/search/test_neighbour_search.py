@@ -5,37 +5,20 @@ folder, keyed by the folder's path; a change on disk is caught up by `refresh()`
 
 from __future__ import annotations
 
-import hashlib
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 
+from tests.neighbour_folders import digest, opened
 from vault_app.core import errors, vault
-from vault_app.core.neighbours import ForeignFolder, entries, files, open_folder
+from vault_app.core.neighbours import ForeignFolder, entries, files
 from vault_app.search import engine, sources
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "neighbours"
 
 
 @pytest.fixture(autouse=True)
 def _state_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-
-
-def opened(name: str, tmp_path: Path) -> ForeignFolder:
-    found = open_folder(shutil.copytree(FIXTURES / name, tmp_path / name))
-    assert found is not None
-    return found
-
-
-def digest(root: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(root.rglob("*"))
-        if p.is_file()
-    }
 
 
 def bm25(folder: ForeignFolder) -> engine.SearchEngine:

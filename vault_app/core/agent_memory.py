@@ -231,29 +231,15 @@ def change_notes(
     with vault.storage.transaction(path) as tx:
         text = "" if tx.data is None else storage.decode_text(path, tx.data)
         before = notes.entries(text)
-        if action == "add":
-            changed = notes.add(before, _given(content, "content"), limit)
-            # A clean file is written clean; one edited by hand gets the entry appended
-            # as it stands, so that nothing in it is rewritten.
-            if text.strip() == notes.join(before) or not text.strip():
-                new_text = notes.join(changed)
-            else:
-                new_text = text + notes.ENTRY_DELIMITER + changed[-1]
-        elif action in ("replace", "remove"):
-            if text.strip() != notes.join(before):
-                raise DriftError(
-                    f"{_relative(vault.root, path)} holds text the § format would not "
-                    "write back the same (blank lines or spaces around a separator); "
-                    f"nothing changed: make it clean entries by hand first, then {action}"
-                )
-            needle = _given(old_text, "old_text")
-            if action == "replace":
-                changed = notes.replace(before, needle, _given(content, "content"), limit)
-            else:
-                changed = notes.remove(before, needle)
-            new_text = notes.join(changed)
+        if action in ("replace", "remove"):
+            _refuse_drift(vault, path, text, before, action)
+        changed = notes.change(before, action, content, old_text, limit)
+        # A clean file is written clean; one edited by hand gets the added entry appended
+        # as it stands, so that nothing in it is rewritten.
+        if action == "add" and text.strip() and text.strip() != notes.join(before):
+            new_text = text + notes.ENTRY_DELIMITER + changed[-1]
         else:
-            raise errors.InvalidIdError(f"no notes action {action!r}: add, replace or remove")
+            new_text = notes.join(changed)
         if notes.entries(new_text) != changed:  # the pure rules guarantee it; never lose one
             raise errors.DataLossError(path, "the entries would not read back as written")
         digest = tx.commit(new_text.encode("utf-8"), f"notes.{action}", agent=agent, notes=target)
@@ -272,12 +258,7 @@ def batch_notes(
     with vault.storage.transaction(path) as tx:
         text = "" if tx.data is None else storage.decode_text(path, tx.data)
         before = notes.entries(text)
-        if text.strip() != notes.join(before):
-            raise DriftError(
-                f"{_relative(vault.root, path)} holds text the § format would not "
-                "write back the same (blank lines or spaces around a separator); "
-                "nothing changed: make it clean entries by hand first, then retry"
-            )
+        _refuse_drift(vault, path, text, before, "retry")
         changed = notes.apply_batch(before, operations, limit)
         new_text = notes.join(changed)
         if notes.entries(new_text) != changed:  # the pure rules guarantee it; never lose one
@@ -324,10 +305,14 @@ def _notes_state(
     )
 
 
-def _given(value: str | None, name: str) -> str:
-    if not isinstance(value, str):
-        raise notes.EntryError(f"{name} is required for this action")
-    return value
+def _refuse_drift(vault: Vault, path: Path, text: str, entries: list[str], then: str) -> None:
+    """DriftError if `text` (read as `entries`) would not be written back the same."""
+    if text.strip() != notes.join(entries):
+        raise DriftError(
+            f"{_relative(vault.root, path)} holds text the § format would not "
+            "write back the same (blank lines or spaces around a separator); "
+            f"nothing changed: make it clean entries by hand first, then {then}"
+        )
 
 
 # -- tiered MEMORY.md ------------------------------------------------------------------

@@ -265,6 +265,21 @@ def validate(items: Sequence[str], limit: int, current: int = 0) -> list[str]:
     return _within(checked, [], limit, "this text", current)
 
 
+def change(
+    items: Sequence[str], action: str, content: str | None, old_text: str | None, limit: int
+) -> list[str]:
+    """`items` after Hermes' `add` (content), `replace` (old_text, content) or `remove`
+    (old_text); an EntryError for a missing argument, InvalidIdError for another action."""
+    if action == "add":
+        return add(items, _given(content, "content"), limit)
+    if action == "replace":
+        needle = _given(old_text, "old_text")
+        return replace(items, needle, _given(content, "content"), limit)
+    if action == "remove":
+        return remove(items, _given(old_text, "old_text"))
+    raise errors.InvalidIdError(f"no notes action {action!r}: add, replace or remove")
+
+
 def add(items: Sequence[str], content: str, limit: int) -> list[str]:
     """`items` with `content` appended; refused if empty, a duplicate or over `limit`."""
     entry = check_entry(content)
@@ -327,3 +342,9 @@ def _within(
     if attempted > limit:
         raise BudgetError(usage(before) if current is None else current, limit, attempted, what)
     return changed
+
+
+def _given(value: str | None, name: str) -> str:
+    if not isinstance(value, str):
+        raise EntryError(f"{name} is required for this action")
+    return value

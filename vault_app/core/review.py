@@ -23,6 +23,7 @@ import difflib
 import json
 import re
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -77,14 +78,19 @@ def propose(
 
 def all_proposals(vault: Vault) -> list[Proposal]:
     """Every proposal, oldest first; a file that is not one is skipped (logged by doctor)."""
-    folder = vault.paths.state_dir / REVIEW_DIR
-    safe_fs.check_tree(vault.root, folder, safe_fs.STATE_READ)
+    return read_all(vault.root, vault.paths.state_dir / REVIEW_DIR, lambda i: get(vault, i))
+
+
+def read_all(root: Path, folder: Path, read: Callable[[str], Proposal]) -> list[Proposal]:
+    """The proposals `read(id)` gives for the review files in `folder` (checked from
+    `root` on), oldest first; a file that is not one is skipped."""
+    safe_fs.check_tree(root, folder, safe_fs.STATE_READ)
     found = []
     for entry in safe_fs.regular_files(folder):
         review_id = entry.name.removesuffix(".json")
-        if entry.name.endswith(".json") and _ID.match(review_id):
+        if entry.name.endswith(".json") and is_id(review_id):
             try:
-                found.append(get(vault, review_id))
+                found.append(read(review_id))
             except (errors.CorruptFileError, errors.NotFoundError):
                 continue
     return sorted(found, key=lambda p: (p.created, p.id))
@@ -113,7 +119,7 @@ def approve(vault: Vault, review_id: str) -> Proposal:
     """
     from vault_app.core.vault import Vault  # the facade imports most of core
 
-    _check_person(vault, "approve")
+    check_person(vault.acting_agent(), vault.actor, "approve")
     path = path_of(vault, review_id)
     with vault.storage.transaction(path) as tx:
         proposal = _pending(path, tx.data, review_id)
@@ -126,18 +132,18 @@ def approve(vault: Vault, review_id: str) -> Proposal:
             proposal.result = {"error": str(exc)}
             tx.commit(encode(proposal), "review.fail", review=review_id, agent=proposal.agent)
             raise
-        _decide(vault, proposal, "approved", None, applied.result)
+        decide(proposal, "approved", vault.actor, vault.now(), None, applied.result)
         tx.commit(encode(proposal), "review.approve", review=review_id, agent=proposal.agent)
     return proposal
 
 
 def reject(vault: Vault, review_id: str, reason: str | None = None) -> Proposal:
     """Mark the proposal rejected by `vault.actor` (and why); nothing is applied."""
-    _check_person(vault, "reject")
+    check_person(vault.acting_agent(), vault.actor, "reject")
     path = path_of(vault, review_id)
     with vault.storage.transaction(path) as tx:
         proposal = _pending(path, tx.data, review_id)
-        _decide(vault, proposal, "rejected", reason, None)
+        decide(proposal, "rejected", vault.actor, vault.now(), reason, None)
         tx.commit(encode(proposal), "review.reject", review=review_id, agent=proposal.agent)
     return proposal
 
@@ -286,7 +292,12 @@ def decode(path: Path, data: bytes) -> Proposal:
 def _pending(path: Path, data: bytes | None, review_id: str) -> Proposal:
     if data is None:
         raise errors.NotFoundError(f"no review {review_id} in {path.parent}")
-    proposal = decode(path, data)
+    return check_pending(decode(path, data), review_id)
+
+
+def check_pending(proposal: Proposal, review_id: str) -> Proposal:
+    """`proposal` (read as `review_id`) if it still waits for a person; else a
+    VaultError naming who decided it."""
     if proposal.status != "pending":
         raise errors.VaultError(
             f"review {review_id} was already {proposal.status} by {proposal.decided_by} "
@@ -295,19 +306,25 @@ def _pending(path: Path, data: bytes | None, review_id: str) -> Proposal:
     return proposal
 
 
-def _decide(
-    vault: Vault, p: Proposal, status: Status, reason: str | None, result: dict[str, Any] | None
+def decide(
+    p: Proposal,
+    status: Status,
+    actor: str,
+    at: dt.datetime,
+    reason: str | None,
+    result: dict[str, Any] | None,
 ) -> None:
-    p.status, p.decided_by, p.decided_at = status, vault.actor, vault.now()
+    """Mark `p` decided (`status`) by `actor` at `at`, with the reason and result."""
+    p.status, p.decided_by, p.decided_at = status, actor, at
     p.reason, p.result = reason, result
 
 
-def _check_person(vault: Vault, verb: str) -> None:
-    agent = vault.acting_agent()
+def check_person(agent: str | None, actor: str, verb: str) -> None:
+    """AccessDeniedError if an agent (`agent`, None for a person) would `verb` reviews."""
     if agent is not None:
         raise errors.AccessDeniedError(
             f"agent {agent!r} may not {verb} reviews: a person decides what agents wrote "
-            f"(actor {vault.actor!r})"
+            f"(actor {actor!r})"
         )
 
 

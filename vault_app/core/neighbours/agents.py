@@ -47,7 +47,6 @@ from vault_app.core import (
     notes,
     profile,
     review,
-    safe_fs,
     tiers,
     tokens,
 )
@@ -205,17 +204,8 @@ def propose(
 
 def all_proposals(target: folder.ForeignFolder) -> list[review.Proposal]:
     """Every proposal about the folder, oldest first (a file that is not one skipped)."""
-    folder_ = target.files.state / review.REVIEW_DIR
-    safe_fs.check_tree(target.files.state, folder_, safe_fs.STATE_READ)
-    found = []
-    for entry in safe_fs.regular_files(folder_):
-        review_id = entry.name.removesuffix(".json")
-        if entry.name.endswith(".json") and review.is_id(review_id):
-            try:
-                found.append(get(target, review_id))
-            except (errors.CorruptFileError, errors.NotFoundError):
-                continue
-    return sorted(found, key=lambda p: (p.created, p.id))
+    state = target.files.state
+    return review.read_all(state, state / review.REVIEW_DIR, lambda i: get(target, i))
 
 
 def pending(target: folder.ForeignFolder) -> list[review.Proposal]:
@@ -236,7 +226,7 @@ def approve(target: folder.ForeignFolder, review_id: str) -> review.Proposal:
     _check_person(target, "approve")
     name = _name(review_id)
     with target.files.state_lock(name):
-        proposal = _pending(target, review_id)
+        proposal = review.check_pending(get(target, review_id), review_id)
         as_agent = type(target)(target.root, actor=f"agent:{proposal.agent}", clock=target.clock)
         try:
             applied = apply(as_agent, proposal.write)
@@ -244,7 +234,7 @@ def approve(target: folder.ForeignFolder, review_id: str) -> review.Proposal:
             proposal.result = {"error": str(exc)}
             _record(target, proposal, "review.fail")
             raise
-        _decide(target, proposal, "approved", None, applied.result)
+        review.decide(proposal, "approved", target.actor, _now(target), None, applied.result)
         _record(target, proposal, "review.approve")
     return proposal
 
@@ -255,8 +245,8 @@ def reject(
     """Mark the proposal rejected by `target.actor` (and why); nothing is applied."""
     _check_person(target, "reject")
     with target.files.state_lock(_name(review_id)):
-        proposal = _pending(target, review_id)
-        _decide(target, proposal, "rejected", reason, None)
+        proposal = review.check_pending(get(target, review_id), review_id)
+        review.decide(proposal, "rejected", target.actor, _now(target), reason, None)
         _record(target, proposal, "review.reject")
     return proposal
 
@@ -279,38 +269,13 @@ def describe(target: folder.ForeignFolder, proposal: review.Proposal) -> dict[st
     return {**review.describe(proposal), "target": f"{where} ({detail})"}
 
 
-def _pending(target: folder.ForeignFolder, review_id: str) -> review.Proposal:
-    proposal = get(target, review_id)
-    if proposal.status != "pending":
-        raise errors.VaultError(
-            f"review {review_id} was already {proposal.status} by {proposal.decided_by} "
-            f"at {proposal.decided_at}"
-        )
-    return proposal
-
-
-def _decide(
-    target: folder.ForeignFolder,
-    p: review.Proposal,
-    status: review.Status,
-    reason: str | None,
-    result: dict[str, Any] | None,
-) -> None:
-    p.status, p.decided_by, p.decided_at = status, target.actor, _now(target)
-    p.reason, p.result = reason, result
-
-
 def _record(target: folder.ForeignFolder, p: review.Proposal, action: str) -> None:
     target.files.write_state(_name(p.id), review.encode(p))
     target.files.audit(action, f"{review.REVIEW_DIR}/{p.id}.json", review=p.id, agent=p.agent)
 
 
 def _check_person(target: folder.ForeignFolder, verb: str) -> None:
-    if target.who.is_agent:
-        raise errors.AccessDeniedError(
-            f"agent {target.who.agent!r} may not {verb} reviews: a person decides what "
-            f"agents wrote (actor {target.actor!r})"
-        )
+    review.check_person(target.who.agent, target.actor, verb)
 
 
 # -- tokens ---------------------------------------------------------------------------

@@ -27,7 +27,9 @@ and a disabled store (`memory_enabled: false`) can be read but not written.
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -90,12 +92,6 @@ def _limit(settings: dict[str, str], target: str) -> int:
     except ValueError:
         return DEFAULT_LIMITS[target]
     return value if value > 0 else DEFAULT_LIMITS[target]
-
-
-def _given(value: str | None, name: str) -> str:
-    if not isinstance(value, str):
-        raise notes.EntryError(f"{name} is required for this action")
-    return value
 
 
 def _enabled(settings: dict[str, str], target: str) -> bool:
@@ -166,30 +162,17 @@ class HermesHome(folder.ForeignFolder):
         old_text: str | None = None,
     ) -> agent_memory.NotesState:
         """Hermes' add / replace / remove under its `.lock`, the file re-read under it."""
-        self.agent(agent)
-        path = self.path(target)
-        settings = self._writable(target)
-        limit = _limit(settings, target)
-        with files.sidecar_lock(path):
+        with self._writing(agent, target) as (path, settings, limit):
             raw = self.files.read_text(path) or ""
-            before = notes.entries(raw)
-            if action == "add":
-                changed = notes.add(before, _given(content, "content"), limit)
-                if drift(raw, limit) is None:
-                    self.files.replace(path, notes.join(changed), "notes.add", store=target)
-                else:  # keep the odd bytes as they are; the new entry reads back the same
-                    addition = notes.ENTRY_DELIMITER + changed[-1]
-                    self.files.append(path, addition, "notes.add", store=target)
-            elif action in ("replace", "remove"):
+            if action in ("replace", "remove"):
                 self._refuse_drift(path, limit, raw)
-                needle = _given(old_text, "old_text")
-                if action == "replace":
-                    changed = notes.replace(before, needle, _given(content, "content"), limit)
-                else:
-                    changed = notes.remove(before, needle)
-                self.files.replace(path, notes.join(changed), f"notes.{action}", store=target)
+            changed = notes.change(notes.entries(raw), action, content, old_text, limit)
+            if action == "add" and drift(raw, limit) is not None:
+                # keep the odd bytes as they are; the new entry reads back the same
+                addition = notes.ENTRY_DELIMITER + changed[-1]
+                self.files.append(path, addition, "notes.add", store=target)
             else:
-                raise errors.InvalidIdError(f"no notes action {action!r}: add, replace or remove")
+                self.files.replace(path, notes.join(changed), f"notes.{action}", store=target)
             return self._state(target, self.files.read_text(path), settings)
 
     def batch_notes(
@@ -198,11 +181,7 @@ class HermesHome(folder.ForeignFolder):
         """Hermes' `apply_batch` under its `.lock`: all or none, the budget on the final
         list (`notes.apply_batch`); a file that would not round-trip is refused
         (`DriftError`, its bytes kept in a `.bak.<ts>`), as Hermes refuses a batch."""
-        self.agent(agent)
-        path = self.path(target)
-        settings = self._writable(target)
-        limit = _limit(settings, target)
-        with files.sidecar_lock(path):
+        with self._writing(agent, target) as (path, settings, limit):
             raw = self.files.read_text(path) or ""
             self._refuse_drift(path, limit, raw)
             changed = notes.apply_batch(notes.entries(raw), operations, limit)
@@ -217,11 +196,7 @@ class HermesHome(folder.ForeignFolder):
         """A person's edit of the whole store (as `agent_memory.write_notes`), under
         Hermes' lock; refused if the file changed since it was read (`ConflictError`),
         would not round-trip (`DriftError`, a `.bak.<ts>` kept) or breaks the rules."""
-        self.agent(agent)
-        path = self.path(target)
-        settings = self._writable(target)
-        limit = _limit(settings, target)
-        with files.sidecar_lock(path):
+        with self._writing(agent, target) as (path, settings, limit):
             data = self.files.read(path)
             actual = None if data is None else storage.sha256(data)
             if actual != expected:
@@ -231,6 +206,18 @@ class HermesHome(folder.ForeignFolder):
             checked = notes.validate(items, limit, notes.usage(notes.entries(raw)))
             self.files.replace(path, notes.join(checked), "notes.write", store=target)
             return self._state(target, self.files.read_text(path), settings)
+
+    @contextlib.contextmanager
+    def _writing(
+        self, agent: str | None, target: str
+    ) -> Iterator[tuple[Path, dict[str, str], int]]:
+        """A write's start: the store's path, settings and limit, under Hermes' `.lock`."""
+        self.agent(agent)
+        path = self.path(target)
+        settings = self._writable(target)
+        limit = _limit(settings, target)
+        with files.sidecar_lock(path):
+            yield path, settings, limit
 
     def _writable(self, target: str) -> dict[str, str]:
         settings = self.settings()
