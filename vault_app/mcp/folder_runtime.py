@@ -98,6 +98,9 @@ class FolderRuntime(runtime.BackgroundEngine):
         search, _ = engine.open_engine(self.reader, semantic=False)
         return search
 
+    def _engine_opened(self, search: engine.SearchEngine) -> None:
+        """Nothing to catch up: each search re-reads the folder first (`search_engine`)."""
+
     def search_engine(self) -> engine.SearchEngine:
         """The open engine, caught up with the folder as it is now."""
         search = super().search_engine()

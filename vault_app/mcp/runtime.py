@@ -41,6 +41,7 @@ after the interpreter, the CLI and the MCP SDK alone (benchmarks/bench_mcp_hands
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 import datetime as dt
 import logging
@@ -75,11 +76,11 @@ REFRESH_GAP = 2.0  # seconds between two whole-index re-checks forced by unknown
 WATCH_READY = 120.0  # seconds the index waits for the watcher's baseline listing
 
 
-class BackgroundEngine:
+class BackgroundEngine(abc.ABC):
     """The search engine opened on a background thread, BM25 first, then the semantic
     model added to the running engine: what a vault's `Runtime` and a neighbour's
     folder's `folder_runtime.FolderRuntime` share (see the module docstring). A subclass
-    opens its engine (`_open_engine`) and may catch up once it is open (`_engine_opened`)."""
+    opens its engine (`_open_engine`) and catches up once it is open (`_engine_opened`)."""
 
     THREAD_NAME = "vault-app-mcp-index"
     INDEX_NAME = "the search index"  # in the log, when it cannot be opened
@@ -98,10 +99,11 @@ class BackgroundEngine:
         self._thread: threading.Thread | None = None
         self._closed = False
 
+    @abc.abstractmethod
     def _open_engine(self) -> engine.SearchEngine:
         """The engine, BM25 only (called on the background thread)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def _engine_opened(self, search: engine.SearchEngine) -> None:
         """Catch up once the engine is open (called with the lock held)."""
 
