@@ -318,13 +318,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"built {target} in {time.perf_counter() - started:.1f} s")
         if not args.check:
             return 0
-        counts, problems = check(Vault(target))
-        for key, value in counts.items():
-            print(f"{key}: {value}")
-        for problem in problems:
-            print(f"PROBLEM: {problem}", file=sys.stderr)
-        print("labels: OK" if not problems else f"labels: {len(problems)} problem(s)")
-        return 1 if problems else 0
+        return report_check(*check(Vault(target)))
+
+
+def report_check(counts: dict[str, Any], problems: list[str]) -> int:
+    """Print a label check's counts and problems; the exit status (1 when any problem)."""
+    for key, value in counts.items():
+        print(f"{key}: {value}")
+    for problem in problems:
+        print(f"PROBLEM: {problem}", file=sys.stderr)
+    print("labels: OK" if not problems else f"labels: {len(problems)} problem(s)")
+    return 1 if problems else 0
 
 
 if __name__ == "__main__":

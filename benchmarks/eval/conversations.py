@@ -489,13 +489,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"built {target} in {time.perf_counter() - started:.1f} s")
         if not args.check:
             return 0
-        counts, problems = check(open_vault(target), questions, material)
-        for key, value in counts.items():
-            print(f"{key}: {value}")
-        for problem in problems:
-            print(f"PROBLEM: {problem}", file=sys.stderr)
-        print("labels: OK" if not problems else f"labels: {len(problems)} problem(s)")
-        return 1 if problems else 0
+        return build.report_check(*check(open_vault(target), questions, material))
 
 
 if __name__ == "__main__":
