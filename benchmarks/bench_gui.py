@@ -117,8 +117,10 @@ class StackSampler:
         text = "; ".join(f"{n}×{c}" for n, c in common) or "(no sample)"
         before = [s for s in self.samples if s[0] < end - length][-1:]
         after = [s for s in self.samples if s[0] > end][:1]
-        edges = [f"{label} [{s[2] or 'no worker'}]" for label, s in
-                 (*(("before", b) for b in before), *(("after", a) for a in after))]
+        edges = [
+            f"{label} [{s[2] or 'no worker'}]"
+            for label, s in (*(("before", b) for b in before), *(("after", a) for a in after))
+        ]
         return text + "\n        workers " + "; ".join(edges)
 
 
@@ -260,20 +262,28 @@ def main() -> int:
 
         tracked = gc.get_objects()
         kinds = collections.Counter(type(o).__name__ for o in tracked).most_common(8)
-        print(f"objects the collector walks: {len(tracked):,} (frozen: {gc.get_freeze_count():,}); "
-              + ", ".join(f"{n} {c:,}" for n, c in kinds))
+        print(
+            f"objects the collector walks: {len(tracked):,} (frozen: {gc.get_freeze_count():,}); "
+            + ", ".join(f"{n} {c:,}" for n, c in kinds)
+        )
         del tracked
     print(f"vault: {args.vault} ({window.counts_label.text()})")
-    print(f"  window shown after launch      {shown:7.2f} s   target ≤ 1 s  "
-          f"{'PASS' if shown <= 1 else 'FAIL'}")
-    print(f"  vault browsable after launch   {browsable:7.2f} s   target ≤ 3 s  "
-          f"{'PASS' if browsable <= 3 else 'FAIL'}")
+    print(
+        f"  window shown after launch      {shown:7.2f} s   target ≤ 1 s  "
+        f"{'PASS' if shown <= 1 else 'FAIL'}"
+    )
+    print(
+        f"  vault browsable after launch   {browsable:7.2f} s   target ≤ 3 s  "
+        f"{'PASS' if browsable <= 3 else 'FAIL'}"
+    )
     print(f"  BM25 search ready after launch {ready:7.2f} s")
     report("during load", load)
     if collections_seen:
         worst = max(collections_seen, key=lambda c: c[1])
-        print(f"    garbage collections: {len(collections_seen)}, longest {worst[1] * 1000:.0f} ms "
-              f"(generation {worst[0]}, on thread {worst[2]})")
+        print(
+            f"    garbage collections: {len(collections_seen)}, longest {worst[1] * 1000:.0f} ms "
+            f"(generation {worst[0]}, on thread {worst[2]})"
+        )
 
     window.show_search()
     panel = window.search
@@ -303,9 +313,7 @@ def main() -> int:
             facts_file = target.entity(ref).facts_path
             original = facts_file.read_bytes()  # put back at the end: the vault is shared
             for n in range(args.encode):
-                target.add_fact(
-                    ref, f"Benchmark note {uuid.uuid4().hex[:8]} number {n}", "context"
-                )
+                target.add_fact(ref, f"Benchmark note {uuid.uuid4().hex[:8]} number {n}", "context")
             window.session.reindex((str(ref),))
             wait_until(app, lambda: idle(window.session), 60)
             beat.restart()  # the adds above ran here, blocking: not the app's stall
@@ -364,8 +372,10 @@ def graph_phase(app: QtWidgets.QApplication, graph: object, beat: Heartbeat) -> 
     refused = graph.status.text()  # type: ignore[attr-defined]
     graph.whole_check.setChecked(False)  # type: ignore[attr-defined]
     elapsed = time.perf_counter() - started
-    print(f"  graph view: {draws} draws in {elapsed:.1f} s ({nodes} nodes drawn; the biggest "
-          f"neighbourhood held {most:,} entities); whole vault: {refused[:70]}…")
+    print(
+        f"  graph view: {draws} draws in {elapsed:.1f} s ({nodes} nodes drawn; the biggest "
+        f"neighbourhood held {most:,} entities); whole vault: {refused[:70]}…"
+    )
     report(f"during {draws} graph draws", beat.phase())
 
 
@@ -386,8 +396,10 @@ def graph_only(app: QtWidgets.QApplication, target: object) -> int:
     built = time.perf_counter() - started
     index = keeper.index
     assert index is not None
-    print(f"vault: {target.root} ({len(index.addresses):,} entities, "  # type: ignore[attr-defined]
-          f"{index.link_count():,} links)")
+    print(
+        f"vault: {target.root} ({len(index.addresses):,} entities, "  # type: ignore[attr-defined]
+        f"{index.link_count():,} links)"
+    )
     print(f"  link index built in            {built:7.2f} s (off the GUI thread)")
     report("during the link index build", beat.phase())
     view = graph_view.GraphView(keeper)

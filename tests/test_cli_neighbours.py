@@ -298,6 +298,7 @@ def test_context_query_as_an_argument_or_an_option(
     err = capsys.readouterr().err
     assert stopped.value.code == 2 and "--agent is required in a PARA vault" in err
 
+
 # -- search over a neighbour's folder ----------------------------------------------------------
 
 

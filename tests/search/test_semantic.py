@@ -278,6 +278,8 @@ def test_queries_run_on_the_int8_model_close_to_float32(
         assert float(vector @ encoder.encode([text])[0]) < 1 - 1e-7  # not the float32 run
         np.testing.assert_array_equal(encoders.query_vector(exact, text), exact.encode([text])[0])
     assert encoder._query is not None and exact._query is None
+    # one thread a query, whatever the cores: queries run side by side in a server
+    assert encoder._query.get_session_options().intra_op_num_threads == 1
 
 
 def test_progress_is_reported_per_batch_with_increasing_counts(

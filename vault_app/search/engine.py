@@ -39,7 +39,6 @@ from __future__ import annotations
 import concurrent.futures
 import datetime as dt
 import logging
-import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -54,6 +53,7 @@ from vault_app.search import (
     catch_up,
     columns,
     documents,
+    engine_lock,
     intent,
     persistence,
     relevance,
@@ -110,12 +110,11 @@ class SearchEngine:
         self.bm25 = bm25.BM25Index()
         self.columns = columns.DocumentColumns()
         self.state = persistence.IndexState(persistence.LazyDocs(self.source.root, self.columns))
-        self._lock = threading.RLock()
+        self._lock = engine_lock.EngineLock()  # changes alone, queries shared
         self._slot_cache: tuple[int, npt.NDArray[np.int64]] | None = None
         self._masks: dict[Any, tuple[BoolArray, npt.NDArray[np.int8]]] = {}
         self._allowed: dict[Any, BoolArray] = {}
-        # why the index lives in memory only (its folder cannot be written), if it does
-        self.save_notice: str | None = None
+        self.save_notice: str | None = None  # why the index is in memory only, if it is
 
     @property
     def vault(self) -> VaultType:
@@ -254,8 +253,9 @@ class SearchEngine:
         """Add semantic search to an engine opened without it, while it keeps serving.
 
         Loads the model and embeds every document (cached embeddings cost a lookup) outside
-        the engine's lock, so BM25 queries go on meanwhile; documents that changed during
-        the encoding are caught up before semantic search is switched on. Returns the
+        the engine's lock, so BM25 queries go on meanwhile, and on a large vault builds the
+        first stage of its queries (`coarse`); documents that changed during the encoding
+        are caught up before semantic search is switched on. Returns the
         notice (why semantic search is unavailable, or a note on the model), as
         `semantic_notice` then says too.
         """
@@ -280,6 +280,7 @@ class SearchEngine:
             except persistence.StaleDocuments:  # another process saved changed documents
                 self.refresh()
                 continue
+            component.index_coarse()  # a process that stays: a first stage pays
             with self._lock:
                 if self.columns.version == version:
                     self.semantic, self.semantic_notice = component, notice
@@ -491,7 +492,7 @@ class SearchEngine:
         meaning = intent.meaning(query, names, self)
         if mode != "bm25" and (rows_now := self.semantic) is not None:
             rows_now.prepare(meaning)  # encoded before the lock; scored with the others
-        with self._lock:
+        with self._lock.shared():  # other queries too; a change waits for them
             rows, tiers = self._row_mask(filters, now)
             k = max(limit, self.candidates) if mode == "hybrid" else limit
             lexical: list[tuple[str, float]] = []
@@ -545,11 +546,10 @@ class SearchEngine:
         lex = dict(lexical)
         sem = dict(semantic)
         union = list(dict.fromkeys([*lex, *sem]))
-        if self.semantic is not None:
-            missing = [k for k in union if k not in sem]
-            if missing:
-                all_scores = self.semantic.scores(meaning, self.columns.size)
-                sem.update({k: float(all_scores[self.columns.row[k]]) for k in missing})
+        missing = [self.columns.row[k] for k in union if k not in sem]
+        if missing and (vectors := self.semantic) is not None:
+            found = vectors.scores_of(meaning, np.array(missing), self.columns.size).tolist()
+            sem.update(zip([k for k in union if k not in sem], found, strict=True))
         missing_lex = [k for k in union if k not in lex]
         if missing_lex and tokens:
             scores = self.bm25.scores(tokens)

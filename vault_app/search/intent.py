@@ -124,7 +124,7 @@ class Names:
         under it to read the new ones."""
         if (len(engine.state.by_source), engine.columns.size) == self.size:
             return self.words
-        with engine._lock, self.lock:  # the engine's one lock: its changes wait
+        with engine._lock.shared(), self.lock:  # the engine's changes wait
             sources = engine.state.by_source
             signatures = engine.state.signatures
             fresh = [s for s in sources if self.seen.get(s) is not signatures.get(s, s)]
