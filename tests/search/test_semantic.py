@@ -584,6 +584,39 @@ def test_shards_are_appended_then_merged_and_compacted(
     assert counting.calls[-1] == [TEXTS[2]]
 
 
+def test_a_merge_reads_and_writes_its_shards_block_by_block(
+    encoder: encoders.Encoder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A merge streams its rows (blocks of two here, so every shard spans several) and
+    gives back every vector as it was, with `keep` only those asked for; a shard that
+    turns out corrupt is left out of it (deleted: its texts are encoded again)."""
+    monkeypatch.setattr(embedding_cache, "_BLOCK_ROWS", 2)
+    counting = Counting(encoder)
+    cache = embedding_cache.EmbeddingCache(tmp_path / "emb", max_shards=100)
+    folder = cache.identity_dir(encoder.identity)
+    for part in (TEXTS[:5], TEXTS[5:6], TEXTS[6:9]):
+        cache.get_or_encode(part, counting)
+    before = cache.get_or_encode(TEXTS[:9], counting)
+    assert counting.encoded == 9 and len(list(folder.glob("*.key.npy"))) == 3
+    cache.compact(encoder.identity)
+    (key,) = folder.glob("*.key.npy")
+    merged = np.load(str(key).replace(".key.", ".vec."), allow_pickle=False)
+    assert merged.shape == (9, encoder.dimension) and merged.dtype == np.float16
+    reopened = embedding_cache.EmbeddingCache(tmp_path / "emb").get_or_encode(TEXTS[:9], counting)
+    assert counting.encoded == 9 and np.array_equal(reopened, before)
+    cache.get_or_encode(TEXTS[9:10], counting)
+    (newest,) = (k for k in folder.glob("*.key.npy") if k != key)
+    vec = Path(str(newest).replace(".key.", ".vec."))
+    vec.write_bytes(vec.read_bytes()[:-4])  # truncated: its last row is short
+    cache.compact(encoder.identity, keep=[TEXTS[1], TEXTS[7], TEXTS[9]])
+    (key,) = folder.glob("*.key.npy")
+    assert np.load(key, allow_pickle=False).shape == (2,)  # TEXTS[9]'s shard was dropped
+    fresh = embedding_cache.EmbeddingCache(tmp_path / "emb")
+    again = fresh.get_or_encode([TEXTS[1], TEXTS[7], TEXTS[9]], counting)
+    assert counting.calls[-1] == [TEXTS[9]]
+    assert np.array_equal(again[:2], before[[1, 7]])
+
+
 # -------------------------------------------------------------------- the index
 
 
