@@ -136,7 +136,9 @@ def test_rows_added_changed_and_dropped_after_the_first_stage_are_followed() -> 
 
 
 @pytest.mark.usefixtures("small_stage")
-def test_only_allowed_rows_are_candidates_and_scores_of_matches_top() -> None:
+def test_only_allowed_rows_are_candidates_and_scores_of_matches_top(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     docs = structured_rows(3000)
     full, staged = both(docs)
     query = queries_near(docs, 1)[0]
@@ -153,6 +155,11 @@ def test_only_allowed_rows_are_candidates_and_scores_of_matches_top() -> None:
     np.testing.assert_allclose(staged.scores_of(query, rows, 3000), docs[rows] @ query, atol=0.01)
     few = np.zeros(3000, dtype=bool)
     few[[5, 50, 500]] = True  # fewer rows than candidates: all of them, scored as they are
+
+    def no_full_product(*_: object) -> None:
+        raise AssertionError("the full product ran with a first stage")
+
+    monkeypatch.setattr(staged, "_product", no_full_product)
     assert sorted(row for row, _ in staged.top(query, 10, few)) == [5, 50, 500]
 
 
