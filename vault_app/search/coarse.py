@@ -123,6 +123,13 @@ def product(
     return out
 
 
+def grown(array: npt.NDArray[Any], size: int) -> npt.NDArray[Any]:
+    """A row array with room for `size` rows: its values first, zeros after."""
+    out = np.zeros(size, dtype=array.dtype)
+    out[: array.size] = array
+    return out
+
+
 def fit(sample: npt.NDArray[Any], dimension: int = DIMENSION) -> FloatMatrix:
     """The `dimension` directions that keep most of `sample`'s dot products (its second
     moment's top eigenvectors), as rows, float32."""
@@ -154,11 +161,8 @@ class CoarseStage:
 
     def grow_rows(self, size: int) -> None:
         """Room for `size` rows in the per-row arrays (the blocks grow with the full ones)."""
-        for name in ("scale", "sums"):
-            array = getattr(self, name)
-            grown = np.zeros(size, dtype=array.dtype)
-            grown[: array.size] = array
-            setattr(self, name, grown)
+        self.scale = grown(self.scale, size)
+        self.sums = grown(self.sums, size)
 
     def scorer(self, dots: int8_dots.Dots) -> Callable[[npt.NDArray[Any]], FloatVector]:
         """Every row's approximate score for a vector (a ranking, not a cosine), over the

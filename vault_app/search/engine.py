@@ -405,9 +405,8 @@ class SearchEngine:
 
     def _load(self) -> tuple[bool, str | None]:
         # 10^6 small objects are made here and live as long as the engine: the collector
-        # stays off meanwhile (it would be most of the cost, and a full collection holds
-        # the interpreter long enough to freeze the window), then they are frozen out of
-        # its reach
+        # stays off meanwhile (most of the cost, and a full collection holds the
+        # interpreter long enough to freeze the window), then they are frozen out of reach
         with memory.paused(freeze=True):
             if self.folder is None:
                 return False, None
@@ -546,10 +545,11 @@ class SearchEngine:
         lex = dict(lexical)
         sem = dict(semantic)
         union = list(dict.fromkeys([*lex, *sem]))
-        missing = [self.columns.row[k] for k in union if k not in sem]
+        missing = [k for k in union if k not in sem]
         if missing and (vectors := self.semantic) is not None:
-            found = vectors.scores_of(meaning, np.array(missing), self.columns.size).tolist()
-            sem.update(zip([k for k in union if k not in sem], found, strict=True))
+            at = np.array([self.columns.row[k] for k in missing], dtype=np.int64)
+            found = vectors.scores_of(meaning, at, self.columns.size).tolist()
+            sem.update(zip(missing, found, strict=True))
         missing_lex = [k for k in union if k not in lex]
         if missing_lex and tokens:
             scores = self.bm25.scores(tokens)

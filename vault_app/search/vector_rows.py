@@ -230,11 +230,11 @@ class VectorRows:
                     each.fold(size)
             if self.coarse is not None:
                 self.coarse.grow_rows(size)
-            self.scale = _grown(self.scale, size)
-            self.sums = _grown(self.sums, size)
-            self.valid = _grown(self.valid, size)
-            self.keys = _grown(self.keys, size)
-            self.keyed = _grown(self.keyed, size)
+            self.scale = coarse.grown(self.scale, size)
+            self.sums = coarse.grown(self.sums, size)
+            self.valid = coarse.grown(self.valid, size)
+            self.keys = coarse.grown(self.keys, size)
+            self.keyed = coarse.grown(self.keyed, size)
 
     def drop(self, rows: Sequence[int]) -> None:
         with self._changing():
@@ -440,12 +440,6 @@ class VectorRows:
         if missing.any():
             vectors[missing] = self.vectors(rows[missing])
         return (vectors @ np.asarray(vector, dtype=np.float32)).astype(np.float32)
-
-
-def _grown(array: npt.NDArray[Any], size: int) -> npt.NDArray[Any]:
-    grown = np.zeros(size, dtype=array.dtype)
-    grown[: array.size] = array
-    return grown
 
 
 class _Window(Sequence[str]):
