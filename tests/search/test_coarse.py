@@ -15,6 +15,7 @@ from vault_app.search import coarse, engine, kinds, vector_rows
 from vault_app.search.columns import Filters
 
 DIMENSION = 64
+CODES_ROUNDING = 0.002  # a cosine from int8 codes against one from the float vectors
 
 
 def structured_rows(count: int, seed: int = 4) -> np.ndarray:
@@ -169,7 +170,10 @@ def test_the_engine_builds_it_where_it_pays_and_answers_as_without(
 ) -> None:
     """`enable_semantic` (a process that stays) builds the first stage from `MIN_ROWS`
     rows; a one-shot `open_engine` never does. With every direction kept the candidates
-    are exact, so a hybrid search answers what the full product answers."""
+    are exact, so a search answers what the full product answers, but for a hit whose
+    cosine sits at the floor: the first stage scores its candidates with their codes,
+    the full product re-scores its best with the float vectors, and the two cosines
+    differ in the third decimal (0.3202 and 0.3199 for one demo fact, on one machine)."""
     v = demo.create_demo(tmp_path / "demo")
     monkeypatch.setattr(coarse, "WIDTH", 8)
     monkeypatch.setattr(coarse, "WIDTH_PER_HIT", 1)
@@ -194,5 +198,12 @@ def test_the_engine_builds_it_where_it_pays_and_answers_as_without(
             expected = plain.search(query, mode=mode, filters=facts, limit=5).hits
             found = staged.search(query, mode=mode, filters=facts, limit=5).hits
             assert [h.key for h in found][:1] == [h.key for h in expected][:1], (query, mode)
-            assert {h.key for h in found} == {h.key for h in expected}, (query, mode)
+            at_the_floor = {
+                h.key
+                for h in (*found, *expected)
+                if abs(float(h.parts["semantic"] or 0.0) - staged.min_cosine) < CODES_ROUNDING
+            }
+            kept = {h.key for h in found} - at_the_floor
+            assert kept == {h.key for h in expected} - at_the_floor, (query, mode)
+            assert len(at_the_floor) <= 1, (query, mode)  # the test still says something
     assert len(first_passes) == 8  # every search went through the first stage
