@@ -50,3 +50,4 @@ def writer() -> Iterator[Writer]:
     process = Writer()
     yield process
     process.close()
+

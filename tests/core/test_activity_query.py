@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.grants import let_write_global
 from vault_app.core import activity, storage
 from vault_app.core import vault as vault_module
 
@@ -31,6 +32,7 @@ def root(vault: vault_module.Vault) -> Path:
     over three days."""
     vault.create_agent("finance")
     root = vault.root
+    let_write_global(root, "finance")  # (it writes the global RENT)
     at(root, "gui", 72).create_entity(RENT)
     at(root, "gui", 70).add_fact(RENT, "Rent is 900 a month", "status")
     at(root, "agent:finance", 48).add_fact(BUDGET, "Budget review in May", "status", create=True)

@@ -176,13 +176,17 @@ def test_supersede_archive_touch_through_agent_writes(root: Path) -> None:
     person = vault_module.Vault(root, actor="jane")
     back = person.set_fact_status(new_id, True)
     assert back.is_active and "archived" not in back.metadata
-    # another agent may not archive, supersede it; touching (a read) is fine
+    # another agent may not archive it, nor touch it (its access counts are finance's):
+    # it cannot even find it, its vault's door reads no other agent's files
     other = as_agent(root, "health")
-    with pytest.raises(errors.AccessDeniedError):
+    before = (v.paths.para_root("finance") / "areas/budget/items.json").read_bytes()
+    with pytest.raises(errors.NotFoundError):
         agent_writes.submit(other, arch.model_copy(update={"agent": "health"}))
-    agent_writes.submit(
-        other, AgentWrite(kind="touch_facts", agent="health", params={"fact_ids": [new_id]})
-    )
+    with pytest.raises(errors.NotFoundError):
+        agent_writes.submit(
+            other, AgentWrite(kind="touch_facts", agent="health", params={"fact_ids": [new_id]})
+        )
+    assert (v.paths.para_root("finance") / "areas/budget/items.json").read_bytes() == before
 
 
 def test_daily_notes_and_interactions(root: Path) -> None:

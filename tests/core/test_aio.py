@@ -6,11 +6,13 @@ import asyncio
 import datetime as dt
 from pathlib import Path
 
+from tests.grants import let_write_global
 from vault_app.core import aio, decay, vault
 
 
 def test_async_round_trip(tmp_path: Path) -> None:
     vault.Vault.create(tmp_path / "v")
+    let_write_global(tmp_path / "v", "finance")
     clock = decay.fixed_clock(dt.datetime(2026, 5, 1, 10, 30, 0))
 
     async def scenario() -> None:

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.grants import let_write_global
 from vault_app.core import decay, history, models, vault
 
 JANE = "areas/people/jane"
@@ -157,6 +158,7 @@ def test_word_diff_joins_back_to_both_sides(old: str, new: str) -> None:
 def test_authors_come_from_the_audit_log(root: Path) -> None:
     v = at(root, 0)
     old = v.add_fact(JANE, "Jane lives in Portland", "context")
+    let_write_global(root, "fin")
     agent = vault.Vault(root, actor="agent:fin")
     _, new = agent.supersede_fact(old.id, "Jane lives in Seattle")
     assert history.authors(root, [old.id, new.id, "fact-unknown"]) == {

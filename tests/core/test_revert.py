@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.grants import let_write_global
 from vault_app.core import activity, errors, revert
 from vault_app.core import vault as vault_module
 
@@ -18,6 +19,7 @@ RENT = "projects/rent"
 def root(vault: vault_module.Vault) -> Path:
     vault.create_agent("finance")
     vault.create_entity(RENT)
+    let_write_global(vault.root, "finance")
     return vault.root
 
 

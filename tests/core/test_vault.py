@@ -13,6 +13,7 @@ from typing import Any
 import orjson
 import pytest
 
+from tests.grants import let_write_global
 from vault_app.core import config, decay, errors, layout, models, storage, synthesis
 from vault_app.core import vault as vault_module
 
@@ -581,6 +582,7 @@ def test_backup_ring_size_comes_from_the_vaults_config(tmp_path: Path) -> None:
 
 def test_audit_lines(v: vault_module.Vault) -> None:
     v.create_agent("finance")
+    let_write_global(v.root, "finance")
     agent = at(v, NOW, actor="agent:finance")
     before = sha(items(v))
     fact = agent.add_fact(JANE, "Jane likes tea", "preference", agent_id="finance")

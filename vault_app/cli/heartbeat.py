@@ -114,7 +114,8 @@ def _runs_text(records: list[Any], *, stamped: bool = False) -> str:
                 f"{stamp}Heartbeat ({r.extractor}, {r.duration_s:.2f} s): {r.entries} entries, "
                 f"{r.extracted} extracted, {r.written} written, {r.deduped} deduped, "
                 f"{r.superseded} superseded, {r.deferred} deferred, {r.created} created, "
-                f"{r.flagged} flagged, {r.failed} failed"
+                f"{r.flagged} flagged, {r.held} held for review, {r.rerouted} rerouted, "
+                f"{r.failed} failed"
             )
         else:
             lines.append(

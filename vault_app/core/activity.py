@@ -31,7 +31,7 @@ import datetime as dt
 import functools
 import json
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any, BinaryIO
 
@@ -56,6 +56,7 @@ def recent(
     since: dt.datetime | None = None,
     action: str | None = None,
     log: Path | None = None,
+    keep: Callable[[dict[str, Any]], bool] | None = None,
 ) -> list[dict[str, Any]]:
     """The newest audit lines, newest first, at most `limit`.
 
@@ -63,7 +64,8 @@ def recent(
     at or after that time (a naive time is local); `action` an action (`fact.add`) or a
     family of them (`fact`: `fact.add`, `fact.supersede`, ...). `log` reads another
     audit log than the vault's, below `root` (a neighbour's folder's, in vault-app's
-    state folder for it: `root` is then that state folder).
+    state folder for it: `root` is then that state folder). `keep` keeps only the lines
+    it answers True for (what an agent may see: `visible_to`).
     """
     if limit <= 0:
         return []
@@ -83,10 +85,28 @@ def recent(
         name = entry.get("action")
         if action is not None and not (name == action or str(name).startswith(action + ".")):
             continue
+        if keep is not None and not keep(entry):
+            continue
         found.append(entry)
         if len(found) >= limit:
             break
     return found
+
+
+def visible_to(agent: str, reads: Callable[[str | None], bool]) -> Callable[[dict[str, Any]], bool]:
+    """Which audit lines agent `agent` may see, `reads` saying which scopes it reads
+    (None: global): a line about a file of a scope it reads; a line about the vault's own
+    state (a review proposal, a token) only when it names the agent itself."""
+
+    def keep(entry: dict[str, Any]) -> bool:
+        parts = str(entry.get("target", "")).split("/")
+        if parts[0] == "global":
+            return reads(None)
+        if parts[0] == "agents" and len(parts) > 1:
+            return reads(parts[1])
+        return agent in (_agent_of(entry), _named_agent(entry), entry.get("agent"))
+
+    return keep
 
 
 def lines_backwards(path: Path, root: Path) -> Iterator[bytes]:

@@ -7,7 +7,7 @@ as plain JSON-able data so that it can wait in the review queue and be applied l
 exactly as asked. `submit` is what agents call (the MCP tools):
 
 1. the write is checked: the vault must be acting as the write's agent, the agent may
-   write the target (`agent_access`, `AccessDeniedError`), and the parameters are
+   write the target (`access`, `AccessDeniedError`), and the parameters are
    valid (unknown parameters, empty texts, bad categories, times out of range: the
    precise `VaultError` of the core) — before anything is queued or written;
 2. every text the agent wrote is scanned (`injection.scan`); any finding sends the
@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from vault_app.core import (
-    agent_access,
+    access,
     documents,
     errors,
     facts,
@@ -67,6 +67,16 @@ class AgentWrite(BaseModel):
     agent: str
     params: dict[str, Any]
     at: dt.datetime | None = None  # the write's timestamp (backfill); None = now
+    # who asked: the agent itself, or the heartbeat acting for it (a fact from its note
+    # that it may not write without a person's approval: `access`)
+    via: Literal["agent", "heartbeat"] = "agent"
+
+    @property
+    def actor(self) -> str:
+        """The audit actor the write is made as (`agent:<id>` or `heartbeat:<id>`)."""
+        if self.via == "heartbeat":
+            return access.heartbeat_actor(self.agent)
+        return f"agent:{self.agent}"
 
 
 @dataclass(frozen=True)
@@ -173,26 +183,27 @@ def apply(vault: Vault, write: AgentWrite) -> Applied:
 
 def check(vault: Vault, write: AgentWrite) -> list[str]:
     """Refuse what `write` may not do or cannot be; returns the texts its agent wrote."""
-    acting = vault.acting_agent()
-    if acting != write.agent:
+    wanted = access.Kind.HEARTBEAT if write.via == "heartbeat" else access.Kind.AGENT
+    if vault.principal.kind is not wanted or vault.principal.agent != write.agent:
         raise errors.AccessDeniedError(
             f"a write of agent {write.agent!r} must be made by a vault opened as "
-            f"agent:{write.agent}, not by actor {vault.actor!r}"
+            f"{write.actor}, not by actor {vault.actor!r}"
         )
     _check_names(write)
-    p, settings, agent = write.params, vault.config, write.agent
+    p, agent = write.params, write.agent
+    writes, touches = access.Action.WRITE, access.Action.TOUCH
     if write.at is not None:
         facts.checked_time(write.at)
     if write.kind == "add_fact":
         ref = layout.EntityRef.parse(_string(write, "entity"))
-        agent_access.check_entity(settings, agent, ref)
+        vault.check_access(writes, access.Target.entity(ref))
         related = _strings(write, "related") if "related" in p else []
         facts.checked_fields(p["text"], p["category"], related, p.get("confidence", 1.0), agent)
         facts.checked_json(source=p.get("source"), metadata=_mapping(write, "metadata"))
         return [p["text"], *_optional_strings(p, "source")]
     if write.kind in ("supersede_fact", "archive_fact"):
         ref = vault.locate([_string(write, "fact_id")])[p["fact_id"]]
-        agent_access.check_entity(settings, agent, ref)
+        vault.check_access(writes, access.Target.entity(ref))
         if write.kind == "archive_fact":
             return _optional_strings(p, "reason")
         facts.checked_fields(  # an absent category is the old fact's: any valid one here
@@ -207,17 +218,22 @@ def check(vault: Vault, write: AgentWrite) -> list[str]:
         )
         return [p["text"], *_optional_strings(p, "source", "reason")]
     if write.kind == "touch_facts":
-        vault.locate(_strings(write, "fact_ids"))  # read-only for the agent: no permission
+        for ref in set(vault.locate(_strings(write, "fact_ids")).values()):
+            vault.check_access(touches, access.Target.entity(ref))  # what it may read
         return []
     if write.kind in ("append_daily", "record_interaction"):
-        agent_access.check_daily(settings, agent, daily_scope(write))
+        vault.check_access(writes, access.Target.daily(daily_scope(write)))
         _string(write, "text", blank=False)
         daily_text(write)
         return [p["text"], *_optional_strings(p, "speaker")]
     if write.kind in MEMORY_KINDS:
         return _check_memory(vault, write)
     name = _string(write, "name")
-    agent_access.check_document(agent, name, agent)
+    vault.check_access(writes, access.Target.document(name, agent))
+    if name not in documents.AGENT_DOCUMENTS:
+        raise errors.InvalidIdError(
+            f"unknown agent document {name!r}: use one of {', '.join(documents.AGENT_DOCUMENTS)}"
+        )
     _string(write, "text")
     _expected(p.get("expected_sha256"))
     return [p["text"]]

@@ -112,18 +112,43 @@ class AgentMemorySettings(BaseModel):
     user_chars: int = Field(default=1375, ge=1, le=MAX_NOTES_CHARS)
 
 
+class AgentGrant(BaseModel):
+    """`[agents.grants.<id>]`: what one agent may do beyond its own workspace and global
+    memory. `read` lists the agents whose workspace, daily notes and documents it reads
+    (`"*"`: every agent's; a household manager, say). Writing another agent's memory is
+    never granted: an agent proposes to its own, or a person moves it (`access`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    read: list[str] = Field(default_factory=list)
+
+    @field_validator("read")
+    @classmethod
+    def _readable(cls, value: list[str]) -> list[str]:
+        for agent in value:
+            if agent == "*":
+                continue
+            try:
+                layout.validate_agent_id(agent)
+            except errors.InvalidIdError as exc:
+                raise ValueError(f"{exc} (or \"*\" for every agent)") from None
+        return value
+
+
 class AgentsSettings(BaseModel):
     """`[agents]`: who may write what beyond its own workspace, and where chats go.
 
     An agent always writes its own workspace, daily notes and documents; a global entity
-    or global daily note only when it is listed in `global_writers`. `chats` maps a
-    MicroClaw chat id (an integer, written as a string key) to the entity its memories go
-    to (`areas/family`, `agent:household:resources/kitchen`); see `agent_access`.
+    or global daily note only when it is listed in `global_writers`; another agent's
+    memory only as `grants` say. `chats` maps a MicroClaw chat id (an integer, written as
+    a string key) to the entity its memories go to (`areas/family`,
+    `agent:household:resources/kitchen`). The rules themselves are `access.Policy`.
     """
 
     model_config = ConfigDict(extra="forbid")
 
     global_writers: list[str] = Field(default_factory=list)
+    grants: dict[str, AgentGrant] = Field(default_factory=dict)
     chats: dict[str, str] = Field(default_factory=dict)
     memory: dict[str, AgentMemorySettings] = Field(default_factory=dict)
 
@@ -149,11 +174,11 @@ class AgentsSettings(BaseModel):
         # fill a person's `[agents.memory.<id>]` with every default.
         return {agent: chosen.model_dump(exclude_unset=True) for agent, chosen in value.items()}
 
-    @field_validator("memory")
+    @field_validator("memory", "grants")
     @classmethod
     def _memory_agents(
-        cls, value: dict[str, AgentMemorySettings]
-    ) -> dict[str, AgentMemorySettings]:
+        cls, value: dict[str, Any]
+    ) -> dict[str, Any]:
         for agent in value:
             try:
                 layout.validate_agent_id(agent)
@@ -257,7 +282,7 @@ def _text_on_disk(path: Path, data: bytes) -> str:
 
 # Tables whose keys are data, not settings (`[agents.chats]`): a key the model no longer
 # holds is removed from the file, where elsewhere unknown keys are kept.
-_FREE_TABLES = frozenset({("agents", "chats"), ("agents", "memory")})
+_FREE_TABLES = frozenset({("agents", "chats"), ("agents", "memory"), ("agents", "grants")})
 
 
 def merge_known(
@@ -395,6 +420,8 @@ min_cosine = 0.32           # a hit without a query term needs this raw cosine (
 
 [agents]
 global_writers = []         # agents that may write global entities and global daily notes
+# [agents.grants.household] # what agent "household" may read beyond global and its own
+# read = ["*"]              # every agent's workspace, daily notes and documents
 # [agents.chats]            # MicroClaw chat id -> the entity its memories go to
 # "-1001234" = "areas/family"
 # [agents.memory.household] # agent notes and user profile of agent "household"

@@ -16,7 +16,7 @@ from typing import Any
 from vault_app.core import daily, errors, layout, models, storage
 
 AGENT_DOCUMENTS = ("TACIT.md", "CONTEXT.md", "SOUL.md", "MEMORY.md", "USER.md")
-PRINCIPLES = "AGENTS.md"
+PRINCIPLES = layout.PRINCIPLES_NAME
 
 
 class Check(enum.Enum):

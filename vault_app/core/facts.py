@@ -283,14 +283,14 @@ class Facts:
             if not fid or not isinstance(fid, str):
                 raise errors.InvalidIdError(f"invalid fact id {fid!r}")
         found: dict[str, layout.EntityRef] = {}
-        for folder in self.paths.iter_all_entities():
+        for folder in self.store.entities():
             if not pending:
                 break
             if folder.facts_file is None:
                 continue
             try:
                 data = self.store.read(folder.facts_file)
-            except errors.CorruptFileError:
+            except (errors.CorruptFileError, errors.AccessDeniedError):  # (a link elsewhere)
                 continue
             if not data:
                 continue
@@ -328,7 +328,7 @@ class Facts:
             except errors.VaultError:
                 return False
 
-        for folder in self.paths.iter_all_entities():
+        for folder in self.store.entities():
             if folder.ref == ref or folder.facts_file is None:
                 continue
             try:
@@ -336,7 +336,7 @@ class Facts:
                 if not data or needle not in data:
                     continue
                 written = links.entity_links(folder.ref, folder.facts_file, data)
-            except errors.CorruptFileError:
+            except (errors.CorruptFileError, errors.AccessDeniedError):
                 continue
             names = {name for _fact_id, name in written.references}
             if any(layout.resolve_reference(n, folder.ref.agent, exists) == ref for n in names):

@@ -36,6 +36,7 @@ from vault_app.core import errors
 PARA_CATEGORIES = ("projects", "areas", "resources", "archives")
 FACT_FILE_NAMES = ("items.json", "facts.json")
 SUMMARY_NAME = "summary.md"
+PRINCIPLES_NAME = "AGENTS.md"  # global/AGENTS.md: the principles, which people write
 STATE_DIR = ".vault"
 GLOBAL_SCOPE = "global"
 
@@ -322,7 +323,7 @@ class VaultLayout:
 
     @property
     def principles_file(self) -> Path:
-        return self.global_dir / "AGENTS.md"
+        return self.global_dir / PRINCIPLES_NAME
 
     def para_root(self, agent: str | None) -> Path:
         if agent is None:
@@ -469,6 +470,31 @@ class VaultLayout:
 
     # -- enumeration ---------------------------------------------------------------------
 
+    def real_owner(self, path: Path) -> str | _Outside | None:
+        """Whose memory `path` really is, its symlinks resolved: an agent's id (under
+        `agents/<id>/`), None for global memory (under `global/`), else `OUTSIDE` (it
+        does not exist, or it is the vault's state or outside the vault). The access
+        policy's way to see through a link (`access.Target.at`)."""
+        spelled = str(path)
+        if self._plainly_inside(spelled):
+            if not os.path.lexists(spelled):
+                return OUTSIDE
+            parts = spelled[len(self._root_prefix) :].split("/")
+        else:
+            try:
+                resolved = path.resolve(strict=True)
+            except (OSError, RuntimeError):
+                return OUTSIDE
+            root = self._resolved_root
+            if root not in resolved.parents:
+                return OUTSIDE
+            parts = list(resolved.relative_to(root).parts)
+        if parts[0] == "global":
+            return None
+        if parts[0] == "agents" and len(parts) > 1:
+            return parts[1]
+        return OUTSIDE
+
     def agent_ids(self) -> list[str]:
         if not self.agents_dir.is_dir():
             return []
@@ -514,9 +540,12 @@ class VaultLayout:
         skipped: list[tuple[Path, str]] | None = None,
         *,
         pool: concurrent.futures.Executor | None = None,
+        reads: Callable[[str | None], bool] | None = None,
     ) -> Iterator[EntityFolder]:
+        """Every entity of every scope (of those `reads` answers True for, if given)."""
         for agent in self.scopes():
-            yield from self.iter_entities(agent, skipped, pool=pool)
+            if reads is None or reads(agent):
+                yield from self.iter_entities(agent, skipped, pool=pool)
 
     def _walk(
         self,
@@ -630,6 +659,17 @@ class VaultLayout:
 _Listing = tuple[set[str], list[str], list[tuple[Path, str]]]
 _Ahead = tuple["concurrent.futures.Future[list[_Listing]]", int]  # a batch, a position in it
 _LIST_BATCH = 16  # folders listed per task of a walk's pool
+
+
+class _Outside:
+    """`VaultLayout.real_owner` of a path that is nowhere a memory lives (missing, the
+    vault's own state, outside the vault)."""
+
+    def __repr__(self) -> str:
+        return "OUTSIDE"
+
+
+OUTSIDE = _Outside()
 
 
 def _valid_part(name: str) -> bool:

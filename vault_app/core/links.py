@@ -124,14 +124,14 @@ def build(paths: layout.VaultLayout, store: storage.Storage) -> LinkIndex:
     addresses: list[str] = []
     found: list[EntityLinks] = []
     with memory.paused(freeze=True):  # a bulk load (where the process opted in)
-        for folder in paths.iter_all_entities():
+        for folder in store.entities():
             addresses.append(str(folder.ref))
             if folder.facts_file is None:
                 continue
             try:
                 data = store.read(folder.facts_file) or b""
                 found.append(entity_links(folder.ref, folder.facts_file, data))
-            except (errors.CorruptFileError, OSError):
+            except (errors.CorruptFileError, errors.AccessDeniedError, OSError):
                 continue
         return LinkIndex(addresses, found)
 

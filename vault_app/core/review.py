@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import ValidationError
 
-from vault_app.core import agent_writes, errors, injection, safe_fs, storage
+from vault_app.core import access, agent_writes, errors, injection, safe_fs, storage
 
 if TYPE_CHECKING:
     from vault_app.core.vault import Vault
@@ -119,12 +119,16 @@ def approve(vault: Vault, review_id: str) -> Proposal:
     """
     from vault_app.core.vault import Vault  # the facade imports most of core
 
-    check_person(vault.acting_agent(), vault.actor, "approve")
+    check_person(vault.principal, vault.actor, "approve")
     path = path_of(vault, review_id)
     with vault.storage.transaction(path) as tx:
         proposal = _pending(path, tx.data, review_id)
         as_agent = Vault(
-            vault.root, clock=vault.clock, actor=f"agent:{proposal.agent}", settings=vault.config
+            vault.root,
+            clock=vault.clock,
+            actor=proposal.write.actor,
+            settings=vault.config,
+            approved=True,  # a write the policy holds for a person's approval now has it
         )
         try:
             applied = agent_writes.apply(as_agent, proposal.write)
@@ -139,7 +143,7 @@ def approve(vault: Vault, review_id: str) -> Proposal:
 
 def reject(vault: Vault, review_id: str, reason: str | None = None) -> Proposal:
     """Mark the proposal rejected by `vault.actor` (and why); nothing is applied."""
-    check_person(vault.acting_agent(), vault.actor, "reject")
+    check_person(vault.principal, vault.actor, "reject")
     path = path_of(vault, review_id)
     with vault.storage.transaction(path) as tx:
         proposal = _pending(path, tx.data, review_id)
@@ -319,13 +323,11 @@ def decide(
     p.reason, p.result = reason, result
 
 
-def check_person(agent: str | None, actor: str, verb: str) -> None:
-    """AccessDeniedError if an agent (`agent`, None for a person) would `verb` reviews."""
-    if agent is not None:
-        raise errors.AccessDeniedError(
-            f"agent {agent!r} may not {verb} reviews: a person decides what agents wrote "
-            f"(actor {actor!r})"
-        )
+def check_person(who: access.Principal, actor: str, verb: str) -> None:
+    """AccessDeniedError unless `who` may decide reviews (a person: `access.deciding`)."""
+    decision = access.deciding(who)
+    if not decision.allowed:
+        raise errors.AccessDeniedError(f"{decision.reason} (may not {verb}; actor {actor!r})")
 
 
 def _before(vault: Vault, write: agent_writes.AgentWrite) -> str | None:

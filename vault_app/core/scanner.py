@@ -65,7 +65,7 @@ class Scanner:
         entities: list[models.EntitySummary] = []
         corrupt: list[models.Problem] = []
         with memory.paused(freeze=True):  # the summaries (and kept files) are long-lived
-            walk = self.paths.iter_all_entities(skipped)
+            walk = self.store.entities(skipped)
             head = list(itertools.islice(walk, 1))  # after listing a PARA folder, which
             first = time.perf_counter()  # may hold thousands of entities, cold or warm
             head += itertools.islice(walk, _COLD_PROBE - 1)
@@ -177,7 +177,7 @@ class Scanner:
                     facts_file=folder.facts_file,
                     has_summary=folder.has_summary,
                 )
-                for folder in self.paths.iter_all_entities(skipped, pool=lister)
+                for folder in self.store.entities(skipped, pool=lister)
             ]
         problems = [
             models.Problem(path=self.paths.relative(p), message=reason, severity="warning")

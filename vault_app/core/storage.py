@@ -28,6 +28,7 @@ for a FIFO, a socket, a device or a folder, decided on the open descriptor).
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import hashlib
 import json
@@ -43,7 +44,7 @@ from typing import Any
 import filelock
 import orjson
 
-from vault_app.core import config, decay, errors, layout, safe_fs
+from vault_app.core import access, config, decay, errors, layout, safe_fs
 
 TEMP_SUFFIX = ".vault-tmp"
 AUDIT_NAME = "audit.jsonl"
@@ -93,6 +94,9 @@ class Storage:
         self.clock = clock
         self.actor = actor
         self._listeners: tuple[WriteListener, ...] = ()
+        # the access policy's door (`access.Guard`), asked with (path, "read" or the
+        # audit action) before each read and each commit; None: a person, who may all
+        self.guard: access.Guard | None = None
 
     # -- listeners --------------------------------------------------------------------
 
@@ -118,6 +122,17 @@ class Storage:
             except Exception:
                 log.exception("a write listener failed for %s", path)
 
+    def entities(
+        self,
+        skipped: list[tuple[Path, str]] | None = None,
+        *,
+        pool: concurrent.futures.Executor | None = None,
+    ) -> Iterator[layout.EntityFolder]:
+        """Every entity folder this storage's actor may read (`layout.iter_all_entities`
+        over the scopes its guard reads: all of them for a person)."""
+        reads = None if self.guard is None else self.guard.reads_scope
+        return self.paths.iter_all_entities(skipped, pool=pool, reads=reads)
+
     # -- reading ----------------------------------------------------------------------
 
     def read(self, path: Path) -> bytes | None:
@@ -140,7 +155,10 @@ class Storage:
         The common case is one open (O_NOFOLLOW, O_NONBLOCK: a FIFO does not block it) and
         one fstat, which also says whether it is a regular file. A symlink is followed only
         to a file inside the vault (checked, then opened the same way at its target).
+        A vault opened by an agent asks its guard first (`access.Guard`).
         """
+        if self.guard is not None:
+            self.guard(path, "read")
         try:
             fd, info = safe_fs.open_read(path)
         except (FileNotFoundError, NotADirectoryError):
@@ -432,6 +450,8 @@ class Transaction:
         if self.committed is not None:
             raise RuntimeError("a transaction commits once")
         after = sha256(data)
+        if self.storage.guard is not None:
+            self.storage.guard(self.path, action)
         if after == self.digest:
             self.committed = after
             return after

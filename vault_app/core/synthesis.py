@@ -284,7 +284,7 @@ class Synthesizer:
         targets = (
             [layout.as_ref(r) for r in refs]
             if refs is not None
-            else [folder.ref for folder in self.paths.iter_all_entities()]
+            else [folder.ref for folder in self.store.entities()]
         )
         results: list[models.SynthesisResult] = []
         problems: list[models.Problem] = []

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from vault_app.core import errors, formats, layout, safe_fs, storage
+from vault_app.core import access, errors, formats, layout, safe_fs, storage
 
 if TYPE_CHECKING:
     from vault_app.core.vault import Vault
@@ -158,8 +158,7 @@ def encode(table: dict[str, dict[str, Any]]) -> bytes:
 
 
 def _check_person(vault: Vault, verb: str) -> None:
-    agent = vault.acting_agent()
-    if agent is not None:
+    if not access.deciding(vault.principal).allowed:
         raise errors.AccessDeniedError(
-            f"agent {agent!r} may not {verb} tokens: a person does (vault-app agent token)"
+            f"{vault.principal.name} may not {verb} tokens: a person does (vault-app agent token)"
         )

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vault_app.core import (
+    access,
     actors,
     backups,
     config,
@@ -72,6 +73,7 @@ class Vault:
         clock: decay.Clock = decay.system_clock,
         actor: str = "api",
         settings: config.VaultConfig | None = None,
+        approved: bool = False,
     ) -> None:
         path = Path(root).expanduser()
         if not path.is_dir():
@@ -91,6 +93,14 @@ class Vault:
         actors.parse(actor)  # an `agent:` actor without a valid id is refused here
         self.actor = actor
         self.storage = storage.Storage(self.paths, self.config.storage, clock, actor)
+        # The door: a vault opened by an agent, or by the heartbeat for one, asks the
+        # access policy before each file it reads and each change it makes (`access`);
+        # `approved`: a person approved the write it applies (a held proposal).
+        self.principal = access.principal_of(actor, self.paths.agent_ids)
+        if not self.principal.is_person:
+            self.storage.guard = access.Guard(
+                self.paths, self.principal, lambda: self.config.agents, approved=approved
+            )
 
     def adopt_config(self, settings: config.VaultConfig) -> None:
         """Use `settings` from now on (e.g. just saved by the settings dialog): the decay
@@ -153,12 +163,43 @@ class Vault:
     def entity_refs(self, agent: str | Scope | Check | None = Scope.ALL) -> list[layout.EntityRef]:
         """Entity addresses of one scope (an agent id, None for global) or of all
         (`Scope.ALL`; `Check.ANY`, its old spelling, still works)."""
-        walk = (
-            self.paths.iter_all_entities()
-            if isinstance(agent, Scope | Check)  # Check.ANY: the old spelling
-            else self.paths.iter_entities(agent)
-        )
+        if isinstance(agent, Scope | Check):  # Check.ANY: the old spelling
+            walk = self.storage.entities()
+        else:
+            self._check_scope(agent)
+            walk = self.paths.iter_entities(agent)
         return [folder.ref for folder in walk]
+
+    def decide(self, action: access.Action, target: access.Target) -> access.Decision:
+        """What the access policy answers this vault's actor for `action` on `target`
+        (a person: always allowed)."""
+        guard = self.storage.guard
+        if guard is None:
+            return access.ALLOWED
+        return guard.policy.decide(guard.who, action, target)
+
+    def check_access(self, action: access.Action, target: access.Target) -> None:
+        """Refuse (`AccessDeniedError`, with the policy's reason) what `decide` does not
+        allow (a review verdict passes when a person approved this vault's write)."""
+        guard = self.storage.guard
+        if guard is not None:
+            guard.policy.decide(guard.who, action, target).check(approved=guard.approved)
+
+    def check_read(self, ref: layout.EntityRef | str) -> None:
+        """Refuse (`AccessDeniedError`) a read of entity `ref` the actor may not make: by
+        its address, and by where its files really are (a symlink cannot change the
+        answer). For readers that share one index between agents (the MCP server)."""
+        ref = layout.as_ref(ref)
+        self.check_access(access.Action.READ, access.Target.entity(ref))
+        guard = self.storage.guard
+        if guard is not None:
+            folder = self.paths.entity_dir(ref)
+            for name in ("", *layout.FACT_FILE_NAMES, layout.SUMMARY_NAME):
+                guard(folder / name if name else folder, "read")
+
+    def _check_scope(self, agent: str | None) -> None:
+        """Refuse (`AccessDeniedError`) a listing of a scope the actor may not read."""
+        self.check_access(access.Action.READ, access.Target.daily(agent))
 
     def agents(self) -> list[models.Agent]:
         result = []
@@ -526,6 +567,7 @@ class Vault:
     # -- daily notes --------------------------------------------------------------------
 
     def daily_dates(self, agent: str | None = None) -> list[dt.date]:
+        self._check_scope(agent)
         return self.paths.daily_dates(agent)
 
     def daily_note(self, day: dt.date, agent: str | None = None) -> models.DailyNote:

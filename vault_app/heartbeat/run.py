@@ -10,20 +10,29 @@ batches; each candidate fact of an entry then passes, in order,
 3. dedup (`dedup.Deduper`): the same or a near-duplicate fact is skipped and marked
    accessed (`deduped`; the accesses are written once, at the end of the run, one write
    per entity); the same subject with a changed value supersedes (`superseded`);
-4. the crash guard: a fact found again that this very entry wrote (its metadata names
-   the entry) is a rerun after a crash: skipped too, but not marked accessed;
-5. the write (`written`), by a vault opened as actor "heartbeat": `source="heartbeat"`,
-   `agent_id` the entry's agent, `metadata={"heartbeat": {"entry": ref, "extractor": name}}`,
-   stamped with the entry's time (never later than now).
+4. the crash guard: a fact this very entry already wrote to the entity (its metadata
+   names the entry; any status) is a rerun after a crash: skipped, not marked accessed;
+5. the access policy (`core.access`): the heartbeat acts for the agent whose note it
+   reads, with that agent's rights, through a vault opened as `heartbeat:<agent>` (the
+   global notes: `heartbeat`, which writes only global memory). A global entity the
+   agent may not write holds the fact for a person's review (`held`: approving it
+   writes it there); another agent's workspace, which it may never write, sends it to
+   the same path in the agent's own workspace (`rerouted`); from the global notes, it
+   stays in the note (`deferred`). Never silently elsewhere;
+6. the write (`written`): `source="heartbeat"`, `agent_id` the entry's agent,
+   `metadata={"heartbeat": {"entry": ref, "extractor": name}}`, stamped with the entry's
+   time (never later than now).
 
 Never loses, never duplicates: an entry joins the cursor only once all its facts are
 written, and the cursor (with the mention counts, saved just before it) is saved every
 `SAVE_EVERY` entries and at the end. A SIGKILL between two saves leaves some entries
 before the cursor whose facts are already on disk: the rerun extracts them again and the
-crash guard (4) skips what they wrote. Entries the extractor failed on (the endpoint
-down) or whose facts could not be written stay before the cursor and are retried next
-run (`failed`). A run raises for nothing the extraction or the endpoint does; a problem
-that stops it (a corrupt cursor) is the record's `error`.
+crash guard skips what they wrote: before dedup, a fact this very entry already wrote
+to the entity (superseded since, or not) is not written again, nor is a proposal the
+entry already made queued again (an old value never becomes current again). Entries the
+extractor failed on (the endpoint down) or whose facts could not be written stay before
+the cursor and are retried next run (`failed`). A run raises for nothing the extraction
+or the endpoint does; a problem that stops it (a corrupt cursor) is the record's `error`.
 
 The synthesis rewrites every summary (and the indexes) through `Vault.synthesize`.
 """
@@ -38,7 +47,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from vault_app.core import config, decay, errors, injection, layout
+from vault_app.core import access, config, decay, errors, injection, layout
 from vault_app.core.vault import Vault
 from vault_app.heartbeat import entries as entries_mod
 from vault_app.heartbeat import runlog
@@ -165,7 +174,10 @@ class _Run:
         self.mentions = routing.MentionCounts.load(vault.root)
         self.router = routing.Router(vault, self.mentions)
         self.deduper = dedup.Deduper(vault, embed=embed)
-        self.accessed: dict[str, layout.EntityRef] = {}  # fact id -> its entity
+        # (agent whose note it was, None: global) -> fact id -> its entity
+        self.accessed: dict[str | None, dict[str, layout.EntityRef]] = {}
+        self.writers: dict[str | None, Vault] = {None: vault}  # the heartbeat for each agent
+        self.proposed: set[tuple[str, str]] | None = None  # (entry ref, text) held for review
         self.mine: dict[layout.EntityRef, set[tuple[str, str]]] = {}  # (entry ref, fact)
         self.problems: list[str] = []
 
@@ -222,14 +234,28 @@ class _Run:
 
     def _mark_accessed(self) -> None:
         """One access of each fact found again, once at the end of the run: one write per
-        entity, not one per save (a crash loses these counts, never a fact)."""
-        if not self.accessed:
-            return
-        try:
-            self.vault.mark_accessed(self.accessed, where=self.accessed)
-        except errors.VaultError as exc:
-            self.problems.append(f"access counts not saved: {exc}")
+        entity, not one per save (a crash loses these counts, never a fact), each made
+        for the agent whose note found it again."""
+        for agent, accessed in self.accessed.items():
+            try:
+                self._writer(agent).mark_accessed(accessed, where=accessed)
+            except errors.VaultError as exc:
+                self.problems.append(f"access counts not saved: {exc}")
         self.accessed = {}
+
+    def _writer(self, agent: str | None) -> Vault:
+        """The vault the heartbeat writes with for `agent`'s note: opened as
+        `heartbeat:<agent>`, with that agent's rights (`access`)."""
+        writer = self.writers.get(agent)
+        if writer is None:
+            writer = Vault(
+                self.vault.root,
+                clock=self.vault.clock,
+                actor=access.heartbeat_actor(agent),
+                settings=self.vault.config,
+            )
+            self.writers[agent] = writer
+        return writer
 
     # -- one entry ---------------------------------------------------------------------
 
@@ -254,40 +280,98 @@ class _Run:
         if route.ref.category == "archives":  # an archived entity takes no new facts
             self.record.deferred += 1  # (core refuses them): the fact stays in the note
             return
-        if route.create and not self.vault.paths.holds_entity(route.ref):
-            try:
-                self.vault.create_entity(route.ref)
-                self.record.created += 1
-            except errors.AlreadyExistsError:
-                pass
-        self._place(route.ref, candidate)
+        self._allowed(route.ref, candidate, route.create)
         if route.name is not None:  # the facts that waited for this entity, if any
             for earlier in self.router.released(route.name):
                 if self._is_same(earlier, candidate):
                     continue
-                self._place(route.ref, earlier)
+                self._allowed(route.ref, earlier, route.create)
+
+    def _allowed(self, ref: layout.EntityRef, candidate: Candidate, create: bool) -> None:
+        """Place `candidate` in `ref` as the access policy says for its agent: there, held
+        for review, in the agent's own workspace instead, or (global notes) not at all."""
+        agent = candidate.entry.agent
+        writer = self._writer(agent)
+        decision = writer.decide(access.Action.WRITE, access.Target.entity(ref))
+        if decision.verdict is access.Verdict.REVIEW:
+            self._propose(writer, ref, candidate, decision.reason)
+            return
+        if decision.verdict is access.Verdict.DENY:
+            if agent is None:
+                self.record.deferred += 1  # the global notes' heartbeat writes global only
+                return
+            ref, create = layout.EntityRef(agent, ref.path), True  # its own workspace
+            self.record.rerouted += 1
+        if create and not writer.paths.holds_entity(ref):
+            try:
+                writer.create_entity(ref)
+                self.record.created += 1
+            except errors.AlreadyExistsError:
+                pass
+        self._place(writer, ref, candidate)
+
+    def _propose(
+        self, writer: Vault, ref: layout.EntityRef, candidate: Candidate, reason: str
+    ) -> None:
+        """Hold `candidate` for a person: a proposal to add it to `ref` as the heartbeat
+        for its agent (approving it writes it there); once per entry and text, reruns
+        included."""
+        from vault_app.core import agent_writes, review
+
+        entry = candidate.entry
+        if self.proposed is None:
+            self.proposed = set()
+            for p in review.all_proposals(self.vault):
+                meta = (p.write.params.get("metadata") or {}).get("heartbeat")
+                if p.write.via == "heartbeat" and isinstance(meta, dict):
+                    self.proposed.add((str(meta.get("entry")), str(p.write.params.get("text"))))
+        if (entry.ref, candidate.fact) in self.proposed:
+            return
+        fields = self._fields(ref, candidate)
+        assert entry.agent is not None  # (the global notes' heartbeat writes global)
+        write = agent_writes.AgentWrite(
+            kind="add_fact",
+            agent=entry.agent,
+            via="heartbeat",
+            params={
+                "entity": str(ref),
+                "text": candidate.fact,
+                "category": candidate.category.value,
+                "related": fields["related"],
+                "source": fields["source"],
+                "confidence": fields["confidence"],
+                "metadata": fields["metadata"],
+            },
+            at=fields["at"],
+        )
+        finding = injection.Finding("access", "global_writers", reason, candidate.fact[:160])
+        review.propose(writer, write, [finding])
+        self.proposed.add((entry.ref, candidate.fact))
+        self.record.held += 1
 
     @staticmethod
     def _is_same(a: Candidate, b: Candidate) -> bool:
         return a.entry.ref == b.entry.ref and a.fact == b.fact
 
-    def _place(self, ref: layout.EntityRef, candidate: Candidate) -> None:
-        """Dedup, then supersede or write `candidate` in entity `ref`."""
+    def _place(self, writer: Vault, ref: layout.EntityRef, candidate: Candidate) -> None:
+        """Dedup, then supersede or write `candidate` in entity `ref` (with `writer`)."""
+        if (candidate.entry.ref, candidate.fact) in self._mine(ref):
+            self.record.deduped += 1  # this very entry wrote it: a rerun after a crash
+            return
         verdict = self.deduper.check(ref, candidate.fact, candidate.category)
         if verdict.kind in ("same", "near") and verdict.fact_id is not None:
             self.record.deduped += 1
-            if (candidate.entry.ref, candidate.fact) not in self._mine(ref):
-                self.accessed[verdict.fact_id] = ref  # (from this entry: a rerun, no access)
+            self.accessed.setdefault(candidate.entry.agent, {})[verdict.fact_id] = ref
             return
         fields = self._fields(ref, candidate)
         if verdict.kind == "update" and verdict.fact_id is not None:
-            old, fact = self.vault.supersede_fact(
+            old, fact = writer.supersede_fact(
                 verdict.fact_id, candidate.fact, category=candidate.category, ref=ref, **fields
             )
             self.deduper.added(ref, old)  # now inactive: it leaves the cache
             self.record.superseded += 1
         else:
-            fact = self.vault.add_fact(ref, candidate.fact, candidate.category, **fields)
+            fact = writer.add_fact(ref, candidate.fact, candidate.category, **fields)
             self.record.written += 1
         self.deduper.added(ref, fact)
         if ref in self.mine:
@@ -306,21 +390,26 @@ class _Run:
         }
 
     def _related(self, ref: layout.EntityRef, candidate: Candidate) -> list[str]:
-        """The related entities the candidate names that exist (addresses only)."""
+        """The related entities the candidate names that exist and its agent may read."""
         out: list[str] = []
         for name in candidate.related:
             try:
                 found = self.vault.resolve_reference(name, candidate.entry.agent)
             except errors.VaultError:
                 continue
-            if found is not None and found != ref and str(found) not in out:
+            if found is None or found == ref or str(found) in out:
+                continue
+            reads = self._writer(candidate.entry.agent).decide(
+                access.Action.READ, access.Target.entity(found)
+            )
+            if reads.allowed:  # (another agent's private entity is not named in a fact)
                 out.append(str(found))
         return out
 
     def _mine(self, ref: layout.EntityRef) -> set[tuple[str, str]]:
-        """(entry ref, text) of the facts of `ref` the heartbeat wrote: read once a run,
-        and only for an entity where a candidate was found again (the same text is the
-        same verdict, so a fact a crashed run wrote is always found that way)."""
+        """(entry ref, text) of the facts of `ref`, of any status, the heartbeat wrote:
+        read once a run, for each entity a candidate goes to (the crash guard: a fact a
+        crashed run wrote, superseded since or not, is never written again)."""
         known = self.mine.get(ref)
         if known is None:
             known = set()

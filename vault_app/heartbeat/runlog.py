@@ -4,7 +4,9 @@ A line says what ran (`job`), who ran it (`runner`: serve, app, cli) and why (`t
 the schedule, a catch-up after downtime, or `--once`), when and for how long, and what
 came of it: entries read, candidates extracted, facts written, duplicates skipped,
 facts superseded, candidates deferred (an entity not yet mentioned three times),
-entities created, candidates flagged by the injection scan, entries failed (retried
+entities created, candidates flagged by the injection scan, candidates held for review
+or rerouted by the access policy (the heartbeat acts with its agent's rights), entries
+failed (retried
 next run), summaries rewritten (synthesis), and the error that stopped a run, if one
 did. Lines are appended under the audit log's lock discipline (O_APPEND, one lock), so
 runners of several processes never interleave; `read` gives the newest first and skips
@@ -44,6 +46,8 @@ class RunRecord(BaseModel):
     deferred: int = 0
     created: int = 0
     flagged: int = 0
+    held: int = 0  # for a person's review: a global entity its agent may not write
+    rerouted: int = 0  # to its agent's own workspace: another agent's it may not write
     failed: int = 0
     summaries: int = 0  # synthesis only: summaries rewritten
     error: str | None = None

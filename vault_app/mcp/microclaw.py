@@ -19,7 +19,7 @@ injection scan, the review queue, the audit log with the agent as actor):
 
 - a memory is a fact; its number is `numeric_ids.fact_number(fact id)` — stable across
   processes and restarts, reversed by `Runtime.fact_id_for_number`;
-- a chat is an entity (`agent_access.chat_entity`: `[agents.chats]`, else the agent's
+- a chat is an entity (`chat_entity`: `[agents.chats]`, else the agent's
   `resources/chat-<id>`; no chat: the agent's `resources/memories`), created on first write;
 - insert adds a fact; supersede supersedes it (the old version stays, marked superseded,
   and the new one has a new number); update supersedes too, but MicroClaw keeps using the
@@ -84,8 +84,8 @@ from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from vault_app.core import (
-    agent_access,
     agent_writes,
+    config,
     errors,
     layout,
     models,
@@ -292,6 +292,26 @@ def _answer(value: Any) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)])
 
 
+def chat_entity(settings: config.VaultConfig, agent: str, chat_id: int | None) -> layout.EntityRef:
+    """The entity where `agent`'s memories of chat `chat_id` go: the entity
+    `[agents.chats]` maps the chat to, else the agent's own `resources/chat-<id>` (a
+    negative id spelled `chat-m<id>`), else, with no chat, its `resources/memories`.
+
+    The mapping is where they go, not a permission: writing a mapped global entity still
+    needs the agent in global_writers (`access`).
+    """
+    layout.validate_agent_id(agent)
+    if chat_id is None:
+        return layout.EntityRef(agent, "resources/memories")
+    if isinstance(chat_id, bool) or not isinstance(chat_id, int):
+        raise errors.InvalidIdError(f"chat id {chat_id!r} is not an integer")
+    mapped = settings.agents.chats.get(str(chat_id))
+    if mapped is not None:
+        return layout.EntityRef.parse(mapped)
+    spelled = f"m{-chat_id}" if chat_id < 0 else str(chat_id)
+    return layout.EntityRef(agent, f"resources/chat-{spelled}")
+
+
 # -- the service ------------------------------------------------------------------------
 
 
@@ -308,7 +328,7 @@ class MicroClawMemory:
     # chats <-> entities
 
     def chat_ref(self, chat_id: int | None) -> layout.EntityRef:
-        return agent_access.chat_entity(self.vault.config, self.agent, chat_id)
+        return chat_entity(self.vault.config, self.agent, chat_id)
 
     def chat_of(self, ref: layout.EntityRef) -> int | None:
         """The chat whose memories `ref` holds (configured first, then the default name)."""
@@ -330,7 +350,8 @@ class MicroClawMemory:
         return self.reader.facts(ref)
 
     def resolve(self, number: int) -> tuple[layout.EntityRef, models.Fact] | None:
-        """The current version of memory `number` (following its updates), or None."""
+        """The current version of memory `number` (following its updates), or None: also
+        when the agent may not read it (its vault's door refuses the file)."""
         fact_id = self.runtime.fact_id_for_number(number)
         if fact_id is None:
             return None
@@ -341,8 +362,8 @@ class MicroClawMemory:
                 if memory_number(successor) != number:
                     break
                 ref, fact = next_ref, successor
-        except errors.NotFoundError:
-            return None
+        except (errors.NotFoundError, errors.AccessDeniedError):
+            return None  # (another agent's memory is no memory of this one: `access`)
         return ref, fact
 
     # memory_query

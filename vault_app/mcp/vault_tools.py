@@ -16,7 +16,8 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
-from vault_app.core import activity, agent_access, errors, injection, layout, models, numeric_ids
+from vault_app.core import access, activity, errors, injection, layout, models, numeric_ids
+from vault_app.core.vault import Vault
 from vault_app.mcp import common
 from vault_app.mcp import runtime as runtime_module
 
@@ -48,19 +49,29 @@ FACT_FIELDS = (
 )
 
 
-def visible_scopes(agent: str) -> frozenset[str]:
-    return frozenset({layout.GLOBAL_SCOPE, f"agent:{agent}"})
+def visible_scopes(vault: Vault) -> frozenset[str]:
+    """The scopes the agent of `vault` reads: global, its own, and those granted to it."""
+    guard = vault.storage.guard
+    assert guard is not None  # an agent's vault always has its door
+    readable = guard.policy.readable_scopes(guard.who, vault.paths.agent_ids())
+    assert readable is not None  # (None is a person's: everything)
+    return readable
 
 
-def scope_filter(agent: str, scope: str | None) -> str | frozenset[str]:
+def scope_filter(vault: Vault, scope: str | None) -> str | frozenset[str]:
     """The engine's scope filter for a tool's `scope` argument (None: all it may read)."""
+    agent = vault.principal.agent
+    readable = visible_scopes(vault)
     if scope is None or scope == "all":
-        return visible_scopes(agent)
-    if scope in ("global", "mine", f"agent:{agent}"):
+        return readable
+    if scope in ("global", "mine"):
         return layout.GLOBAL_SCOPE if scope == "global" else f"agent:{agent}"
+    if scope in readable:
+        return scope
     raise errors.VaultError(
         f"scope {scope!r}: use global, mine (agent:{agent}) or all; an agent reads global "
-        "memory and its own workspace, not another agent's"
+        "memory and its own workspace, and another agent's only when granted "
+        f"([agents.grants.{agent}] read in .vault/config.toml)"
     )
 
 
@@ -123,7 +134,7 @@ Example: {"query": "vanity delivery", "kinds": ["facts"], "tiers": ["hot", "warm
         agent = acting(ctx)
         filters = runtime_module.Filters(
             kinds=frozenset(KINDS[k] for k in kinds or KINDS),
-            scope=scope_filter(agent, scope),
+            scope=scope_filter(runtime.vault_for(agent), scope),
             para=para,
             tiers=frozenset(tiers) if tiers else None,
             status=None if status == "any" else status,
@@ -189,7 +200,7 @@ Example: {{"entity": "areas/people/jane", "fields": ["id", "fact"], "limit": 20}
     ) -> dict[str, Any]:
         agent = acting(ctx)
         ref = layout.as_ref(entity)
-        agent_access.check_read(agent, ref)
+        runtime.vault_for(agent).check_read(ref)
         wanted = _fields(fields)
         view = runtime.reader.entity(ref)
         if view.error is not None:
@@ -223,7 +234,7 @@ Example: {"scope": "mine", "para": "projects", "limit": 50}"""
         limit: Annotated[int, Field(ge=1, le=1000)] = 100,
     ) -> dict[str, Any]:
         agent = acting(ctx)
-        allowed = scope_filter(agent, scope)
+        allowed = scope_filter(runtime.vault_for(agent), scope)
         scopes = {allowed} if isinstance(allowed, str) else set(allowed)
         rows = [
             r
@@ -250,8 +261,8 @@ Example: {"fact_id": "0b6e5c8e-4c1a-4f7e-9a51-2f0f3f0b7d11"}"""
         agent = acting(ctx)
         fid = resolve_fact_id(runtime, fact_id, number)
         lineage = runtime.reader.fact_history(fid)
-        for ref, _ in lineage:
-            agent_access.check_read(agent, ref)
+        for ref in {ref for ref, _ in lineage}:
+            runtime.vault_for(agent).check_read(ref)
         return {"fact_id": fid, "versions": [fact_view(f, ref) for ref, f in lineage]}
 
     @server.tool(
@@ -263,10 +274,15 @@ Example: {"entity": "areas/people/jane"}"""
     def related(ctx: Context, entity: str) -> dict[str, Any]:
         agent = acting(ctx)
         ref = layout.as_ref(entity)
-        agent_access.check_read(agent, ref)
+        own = runtime.vault_for(agent)
+        own.check_read(ref)
         links = runtime.reader.related(ref)
-        incoming = [a for a in links["incoming"] if _readable_address(agent, a)]
-        return {"entity": str(ref), "outgoing": links["outgoing"], "incoming": incoming}
+        policy, who = access.Policy(own.config.agents), own.principal
+        outgoing, incoming = (
+            [a for a in links[way] if policy.can_read_address(who, a)]
+            for way in ("outgoing", "incoming")
+        )
+        return {"entity": str(ref), "outgoing": outgoing, "incoming": incoming}
 
     @server.tool(
         description="""Daily-note entries of a date range (ISO dates; default today only, at most
@@ -340,12 +356,15 @@ Example: {"limit": 20, "action": "fact.add"}"""
         everyone: bool = False,
     ) -> dict[str, Any]:
         agent = acting(ctx)
+        guard = runtime.vault_for(agent).storage.guard
+        assert guard is not None  # an agent's vault always has its door
         rows = activity.recent(
             runtime.root,
             limit=limit,
             agent=None if everyone else agent,
             since=common.moment(since, "since"),
             action=action,
+            keep=activity.visible_to(agent, guard.reads_scope),  # others' private writes
         )
         return {"entries": rows}
 
@@ -363,10 +382,6 @@ def resolve_fact_id(
     if found is None:
         raise errors.NotFoundError(f"no fact has number {number}")
     return found
-
-
-def _readable_address(agent: str, address: str) -> bool:
-    return agent_access.can_read(agent, layout.EntityRef.parse(address))
 
 
 def _categories(values: list[str]) -> list[str]:

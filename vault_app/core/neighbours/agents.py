@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from vault_app.core import (
+    access,
     agent_memory,
     agent_writes,
     decay,
@@ -275,7 +276,9 @@ def _record(target: folder.ForeignFolder, p: review.Proposal, action: str) -> No
 
 
 def _check_person(target: folder.ForeignFolder, verb: str) -> None:
-    review.check_person(target.who.agent, target.actor, verb)
+    agent = target.who.agent
+    who = access.Principal.person() if agent is None else access.Principal.of_agent(agent)
+    review.check_person(who, target.actor, verb)
 
 
 # -- tokens ---------------------------------------------------------------------------
