@@ -77,6 +77,23 @@ def register(commands: _common.Commands) -> None:
     p.add_argument("--bm25", action="store_true", help="do not load the semantic model")
 
 
+def _readable(v: Any, scope: str | None) -> str | frozenset[str] | None:
+    """The scope an agent's search keeps to: what the access policy lets it read (the
+    index holds every scope); a person's, as asked."""
+    guard = v.storage.guard
+    if guard is None:
+        return scope
+    readable = guard.policy.readable_scopes(guard.who, v.paths.agent_ids())
+    if scope is None:
+        return readable
+    if scope not in readable:
+        raise errors.AccessDeniedError(
+            f"{guard.who.name} may not search scope {scope}: it reads "
+            f"{', '.join(sorted(readable))}"
+        )
+    return scope
+
+
 def _search_filters(args: argparse.Namespace) -> Any:
     from vault_app.search import engine
 
@@ -140,6 +157,8 @@ def cmd_search(args: argparse.Namespace) -> int:
             f"{search.semantic_notice or 'semantic search is not available'}; showing BM25 results"
         )
     filters = _search_filters(args)
+    if foreign is None:
+        filters.scope = _readable(target, filters.scope)
 
     def run_one(query: str) -> dict[str, Any]:
         result = search.search(
