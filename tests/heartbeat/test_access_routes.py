@@ -1,0 +1,128 @@
+"""The heartbeat acts for the agent whose note it reads (issue 27): with that agent's
+rights, a fact for a global entity it may not write waits for a person (approving it
+writes it there), one for another agent's workspace goes to its own, the global notes'
+heartbeat writes global memory only; and a rerun after a crash writes nothing twice and
+never makes an old value current again."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+from tests.grants import let_write_global
+from vault_app.core import layout, models, review
+from vault_app.core.vault import Vault
+from vault_app.heartbeat import entries, model, run, runlog, state
+
+DAY = dt.date(2026, 11, 20)
+NOW = dt.datetime(2026, 11, 21, 12, 0).astimezone()
+MARIA = layout.EntityRef.parse("areas/people/maria")
+REMODEL = layout.EntityRef.parse("projects/bathroom-remodel")
+GARAGE = layout.EntityRef.parse("agent:security:areas/garage-door")
+
+
+def at(hh: int, mm: int = 0) -> dt.datetime:
+    return dt.datetime.combine(DAY, dt.time(hh, mm)).astimezone()
+
+
+class Addressed:
+    """An extractor (an LLM's, say) that names the entity each fact is about by address:
+    the one way a note's fact can aim at another agent's workspace."""
+
+    name = "addressed"
+
+    def __init__(self, entity: str) -> None:
+        self.entity = entity
+
+    def extract(self, batch: list[model.Entry]) -> model.Extraction:
+        return model.Extraction(
+            [
+                model.Candidate(e.text, models.FactCategory.CONTEXT, e, entity=self.entity)
+                for e in batch
+            ]
+        )
+
+
+def beat(vault: Vault, extractor: model.Extractor | None = None) -> runlog.RunRecord:
+    return run.run_heartbeat(vault.root, runner="cli", trigger="once", extractor=extractor, now=NOW)
+
+
+def texts(vault: Vault, ref: layout.EntityRef) -> list[str]:
+    return [f.fact for f in vault.entity(ref).facts if f.source == "heartbeat"]
+
+
+def test_a_global_fact_its_agent_may_not_write_waits_for_a_person(vault: Vault) -> None:
+    vault.create_agent("household")
+    vault.create_entity(REMODEL)
+    note = "The Bathroom Remodel tile budget is now zero."
+    vault.append_daily(note, agent="household", at=at(9))
+    record = beat(vault)
+    assert (record.held, record.written) == (1, 0)
+    assert texts(vault, REMODEL) == []  # nothing written where it may not write
+    [held] = review.pending(vault)
+    assert held.agent == "household" and held.write.via == "heartbeat"
+    assert held.write.params["entity"] == str(REMODEL) and held.write.params["text"] == note
+    assert "global writer" in held.findings[0].detail
+    # a rerun from before the cursor (a crash) proposes nothing again
+    state.path(vault.root, entries.CURSOR_NAME).unlink()
+    assert beat(vault).held == 0 and len(review.pending(vault)) == 1
+    person = Vault(vault.root, actor="jane")
+    review.approve(person, held.id)
+    [fact] = [f for f in vault.entity(REMODEL).facts]
+    assert fact.fact == note and fact.agent_id == "household"
+    lines = (vault.paths.state_dir / "audit.jsonl").read_text().splitlines()
+    added = [json.loads(line) for line in lines if '"fact.add"' in line]
+    assert added[-1]["actor"] == "heartbeat:household"
+
+
+def test_a_global_writer_writes_there_at_once(vault: Vault) -> None:
+    vault.create_agent("household")
+    vault.create_entity(REMODEL)
+    let_write_global(vault.root, "household")
+    vault.append_daily("The Bathroom Remodel tile budget is now zero.", agent="household", at=at(9))
+    record = beat(vault)
+    assert (record.held, record.written) == (1 - 1, 1)
+    assert texts(vault, REMODEL) == ["The Bathroom Remodel tile budget is now zero."]
+
+
+def test_another_agents_workspace_sends_the_fact_to_the_agents_own(vault: Vault) -> None:
+    for agent in ("finance", "security"):
+        vault.create_agent(agent)
+    vault.create_entity(GARAGE)
+    theirs = vault.paths.entity_dir(GARAGE) / "items.json"
+    before = theirs.read_bytes()
+    vault.append_daily("The Garage Door opener needs new batteries.", agent="finance", at=at(9))
+    record = beat(vault, Addressed(str(GARAGE)))
+    assert record.rerouted == 1 and record.written == 1
+    assert texts(vault, GARAGE) == [] and theirs.read_bytes() == before
+    own = layout.EntityRef("finance", GARAGE.path)
+    assert texts(vault, own) == ["The Garage Door opener needs new batteries."]
+
+
+def test_the_global_notes_write_no_agents_workspace(vault: Vault) -> None:
+    vault.create_agent("security")
+    vault.create_entity(GARAGE)
+    vault.append_daily("The Garage Door opener needs new batteries.", at=at(9))
+    record = beat(vault, Addressed(str(GARAGE)))
+    assert record.written == 0 and record.deferred == 1
+    assert texts(vault, GARAGE) == []
+
+
+def test_a_rerun_after_a_crash_writes_nothing_twice_nor_revives_an_old_value(
+    vault: Vault,
+) -> None:
+    """Entries that change one value: a rerun from before the cursor (what a SIGKILL
+    between the writes and the cursor's save leaves) finds every fact its entry wrote,
+    superseded ones included, and writes none again."""
+    vault.create_entity(MARIA)
+    for hour, colour in ((9, "blue"), (10, "green"), (11, "red")):
+        vault.append_daily(f"Maria's favourite colour is {colour}.", at=at(hour))
+    first = beat(vault)
+    assert (first.written, first.superseded) == (1, 2)
+    before = (vault.paths.entity_dir(MARIA) / "items.json").read_bytes()
+    state.path(vault.root, entries.CURSOR_NAME).unlink()
+    again = beat(vault)
+    assert (again.entries, again.written, again.superseded) == (3, 0, 0)
+    assert (vault.paths.entity_dir(MARIA) / "items.json").read_bytes() == before
+    active = [f.fact for f in vault.entity(MARIA).facts if f.is_active]
+    assert active == ["Maria's favourite colour is red."]
