@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.grants import let_write_global
 from vault_app import cli
 from vault_app.core import vault
 
@@ -37,6 +38,7 @@ def run_json(capsys: pytest.CaptureFixture[str], home: Path, *argv: str) -> obje
 
 
 def test_fact_lifecycle_through_the_cli(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    let_write_global(home, "finance")  # (it adds to the global jane as finance)
     added = run_json(
         capsys,
         home,

@@ -244,6 +244,42 @@ def test_a_session_belongs_to_the_agent_that_opened_it(
     assert unknown.status_code == 404
 
 
+def test_a_session_flood_exhausts_only_its_own_agents_share(
+    vault: vault_module.Vault, agents: dict[str, str]
+) -> None:
+    """alice opens sessions until refused (429 naming the quota); bob still opens his;
+    a session alice ends (DELETE) frees one place, and only one."""
+    server = ThreadServer(
+        lambda port: http.secure_app(
+            whoami_server(), vault.root, host="127.0.0.1", port=port, sessions=5
+        )
+    )
+    try:
+        url = f"{server.base}/mcp"
+        alice = f"Bearer {agents['alice']}"
+        opened = [post(url, Authorization=alice) for _ in range(5)]
+        assert {r.status_code for r in opened} == {200}
+        for _ in range(20):  # (a flood: each refused at once, none kept)
+            refused = post(url, Authorization=alice)
+            assert refused.status_code == 429
+        assert "[quotas] sessions" in refused.text and "5 open sessions" in refused.text
+        assert post(url, Authorization=f"Bearer {agents['bob']}").status_code == 200
+        ended = httpx2.delete(
+            url,
+            headers={
+                **MCP_HEADERS,
+                "Authorization": alice,
+                "mcp-session-id": opened[0].headers["mcp-session-id"],
+                "mcp-protocol-version": "2025-06-18",
+            },
+        )
+        assert ended.status_code == 200
+        assert post(url, Authorization=alice).status_code == 200
+        assert post(url, Authorization=alice).status_code == 429
+    finally:
+        server.stop()
+
+
 def test_a_rotated_or_revoked_token_is_refused_at_the_next_request(
     guarded: ThreadServer, vault: vault_module.Vault, agents: dict[str, str]
 ) -> None:

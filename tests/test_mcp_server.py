@@ -157,7 +157,7 @@ def test_search_never_shows_another_agents_workspace(served: runtime.Runtime) ->
         "search",
         {"query": "kitchen bathroom water budget paint", "scope": "agent:security"},
     )
-    assert isinstance(refused, str) and "not another agent's" in refused
+    assert isinstance(refused, str) and "another agent's only when granted" in refused
 
 
 def test_bad_search_arguments_are_precise_errors(served: runtime.Runtime) -> None:
@@ -237,7 +237,8 @@ def test_get_entity_fields_mode_is_compact(served: runtime.Runtime) -> None:
 def test_get_entity_of_another_agent_is_refused(served: runtime.Runtime) -> None:
     other = entity_with_facts(served.reader, lambda r: r.agent not in (None, AGENT), 1)
     answer = call(served, "get_entity", {"entity": other})
-    assert f"agent {AGENT!r} may not read {other}" in answer
+    assert f"agent {AGENT!r} may not read entity {other}" in answer
+    assert f"[agents.grants.{AGENT}] read" in answer  # the rule that would allow it
     assert "no entity" in call(served, "get_entity", {"entity": "areas/nothing-here"})
     assert "invalid entity address" in call(served, "get_entity", {"entity": "agent:x"})
 

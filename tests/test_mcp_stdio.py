@@ -73,7 +73,7 @@ def test_a_stdio_client_searches_over_a_real_process(demo_root: Path) -> None:
     assert not found.is_error and found.structured_content["hits"]
     assert found.structured_content["mode"] == "bm25"
     assert answer["refused"].is_error
-    assert "may not read agent:security:areas/x" in answer["refused"].content[0].text
+    assert "may not read entity agent:security:areas/x" in answer["refused"].content[0].text
     added = answer["added"].structured_content
     assert added["status"] == "applied"
     assert answer["again"].structured_content["hits"][0]["id"] == added["fact"]["id"]

@@ -40,7 +40,8 @@ WORDS = [
 class SoakWriter:
     def __init__(self, spec: dict[str, Any]) -> None:
         self.name: str = spec["name"]
-        self.vault = vault.Vault(spec["root"], actor=f"agent:soak-{self.name}")
+        # a tool of the person's (it writes where no one agent may: both scopes, others' notes)
+        self.vault = vault.Vault(spec["root"], actor=f"soak-{self.name}")
         self.rng = random.Random(spec["seed"])
         self.entities: list[str] = list(spec["entities"])
         self.raw_daily: list[str] = list(spec["raw_daily"])  # note paths appended in place

@@ -12,6 +12,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
+from tests.grants import let_write_global
 from vault_app.core import vault
 from vault_app.heartbeat import runlog
 from vault_app.ui import activity_page, app, themes
@@ -358,6 +359,7 @@ def test_revert_an_agents_change_from_the_page_and_undo_it(
     """Select an agent's write, Revert: the fact goes back to its version before (a
     supersede, nothing deleted); Ctrl+Z undoes it; a fact changed since is refused."""
     person = vault.Vault(activity, actor="gui")
+    let_write_global(activity, "finance")
     first = person.add_fact(BATHROOM, "The tiler charges 40 an hour", "status")
     _, changed = vault.Vault(activity, actor="agent:finance").supersede_fact(
         first.id, "The tiler charges 55 an hour"

@@ -15,6 +15,7 @@ from PySide6 import QtCore, QtGui
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
+from tests.grants import let_write_global
 from vault_app.core import vault
 from vault_app.ui import agent_marks, app
 from vault_app.ui.models.base import CHANGED_ROLE
@@ -30,6 +31,7 @@ def home(tmp_path: Path) -> Path:
     for address in (RENT, BOILER):
         v.create_entity(address)
     v.add_fact(RENT, "Rent is 900", "status")
+    let_write_global(v.root, "finance")  # its writes to the global RENT are marked
     return v.root
 
 

@@ -12,6 +12,7 @@ from PySide6 import QtCore, QtWidgets
 from pytestqt.qtbot import QtBot
 from window_helpers import scanned, shown_page
 
+from tests.grants import let_write_global
 from vault_app.core import decay, models, vault
 from vault_app.ui import entity_page, fact_lineage, session
 from vault_app.ui import models as qt_models
@@ -359,6 +360,7 @@ def test_external_change_reloads_keeping_selection_and_scroll(
     position = bar.value()
     resets: list[int] = []
     view.model.modelReset.connect(lambda: resets.append(1))
+    let_write_global(s.vault.root, "janitor")
     other = vault.Vault(s.vault.root, actor="agent:janitor")  # another writer
     other.add_fact(BIG, "Manual number 80", "context")
     with qtbot.waitSignal(view.loaded, timeout=10_000):
@@ -474,6 +476,7 @@ def test_supersede_on_disk_while_editing_then_use_theirs(
     before = facts_on_disk(s)
     seattle = dialog.old
     dialog.text_edit.setPlainText("Jane lives in Olympia")
+    let_write_global(s.vault.root, "assistant")
     other = vault.Vault(s.vault.root, actor="agent:assistant")
     _, tacoma = other.supersede_fact(seattle.id, "Jane lives in Tacoma", category="status")
     announce(qtbot, s, dialog)
@@ -541,6 +544,7 @@ def test_supersede_on_disk_then_keep_mine_supersedes_theirs(
 ) -> None:
     seattle = fact_named(s, "Jane lives in Seattle")
     dialog = superseding(qtbot, s, seattle, "Jane lives in Olympia")
+    let_write_global(s.vault.root, "assistant")
     other = vault.Vault(s.vault.root, actor="agent:assistant")
     _, tacoma = other.supersede_fact(seattle.id, "Jane lives in Tacoma")
     _, renton = other.supersede_fact(tacoma.id, "Jane lives in Renton")  # two steps on

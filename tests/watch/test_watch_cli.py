@@ -16,6 +16,7 @@ from typing import IO
 
 import pytest
 
+from tests.grants import let_write_global
 from vault_app.core import vault
 
 
@@ -102,6 +103,7 @@ def test_watch_json_prints_one_line_per_batch_and_exits_0_on_ctrl_c(
 ) -> None:
     command = start(home.root, "--json")
     command.wait_stderr("watching")
+    let_write_global(home.root, "ops")
     other = vault.Vault(home.root, actor="agent:ops")  # this process: another writer
     other.add_fact("areas/people/jane", "Jane charges 80 an hour", "status")
     batch = json.loads(command.line())
@@ -132,6 +134,7 @@ def test_watch_with_a_snapshot_reports_what_changed_between_runs(
 def test_watch_stops_quietly_when_its_reader_goes_away(home: vault.Vault, start: Start) -> None:
     command = start(home.root, "--json", pump=False)
     command.wait_stderr("watching")
+    let_write_global(home.root, "ops")
     other = vault.Vault(home.root, actor="agent:ops")
     other.add_fact("areas/people/jane", "first", "status")
     assert command.process.stdout is not None

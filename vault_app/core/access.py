@@ -285,6 +285,32 @@ class Policy:
 
 
 TOUCH_ACTIONS = frozenset({"fact.access"})  # audit actions that only count accesses
+STATE = "<state>"  # `real_owner` of no one's memory (no agent id holds "<")
+
+
+def real_owner(paths: layout.VaultLayout, path: Path) -> str | None:
+    """Whose memory `path` really is, its symlinks resolved: an agent's id (under
+    `agents/<id>/`), None for global memory (under `global/`), else `STATE` (it does not
+    exist, or it is the vault's own state, or it is outside the vault)."""
+    spelled = str(path)
+    if paths.plainly_inside(spelled):  # no symlink on the way: as it is spelled
+        if not os.path.lexists(spelled):
+            return STATE
+        parts = spelled[len(str(paths.root)) + 1 :].split("/")
+    else:
+        try:
+            resolved = path.resolve(strict=True)
+        except (OSError, RuntimeError):
+            return STATE
+        root = paths.root.resolve()
+        if root not in resolved.parents:
+            return STATE
+        parts = list(resolved.relative_to(root).parts)
+    if parts[0] == "global":
+        return None
+    if parts[0] == "agents" and len(parts) > 1:
+        return parts[1]
+    return STATE
 
 
 class Guard:
@@ -314,8 +340,8 @@ class Guard:
 
     def target(self, path: Path) -> Target | None:
         """The target `path` really is, or None for the vault's own state."""
-        owner = self.paths.real_owner(path)
-        if owner is layout.OUTSIDE:
+        owner = real_owner(self.paths, path)
+        if owner == STATE:
             return None
         if owner is None:
             principles = self.paths.principles_file

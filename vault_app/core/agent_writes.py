@@ -6,7 +6,8 @@ its own § notes, tiers or profile.json...),
 as plain JSON-able data so that it can wait in the review queue and be applied later
 exactly as asked. `submit` is what agents call (the MCP tools):
 
-1. the write is checked: the vault must be acting as the write's agent, the agent may
+1. the write is checked: the vault must be acting as the write's agent, it is within the
+   agent's quotas (`quotas`, `QuotaExceededError`), the agent may
    write the target (`access`, `AccessDeniedError`), and the parameters are
    valid (unknown parameters, empty texts, bad categories, times out of range: the
    precise `VaultError` of the core) — before anything is queued or written;
@@ -37,6 +38,7 @@ from vault_app.core import (
     injection,
     layout,
     models,
+    quotas,
 )
 
 if TYPE_CHECKING:  # vault imports most of core; only its type is needed here
@@ -190,6 +192,7 @@ def check(vault: Vault, write: AgentWrite) -> list[str]:
             f"{write.actor}, not by actor {vault.actor!r}"
         )
     _check_names(write)
+    quotas.check_write(vault.config.quotas, write.kind, write.params, write.at, vault.now())
     p, agent = write.params, write.agent
     writes, touches = access.Action.WRITE, access.Action.TOUCH
     if write.at is not None:

@@ -81,6 +81,22 @@ class StorageSettings(BaseModel):
         return int(self.max_file_mb * 1024 * 1024)
 
 
+class QuotaSettings(BaseModel):
+    """`[quotas]`: what one agent may consume (`quotas`: every agent write is measured
+    against these before it is queued or written; a refusal names the limit)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    write_kb: int = Field(default=64, ge=1, le=32 * 1024)  # all the texts of one write
+    field_chars: int = Field(default=8000, ge=100, le=1_000_000)  # one text field
+    related: int = Field(default=32, ge=0, le=10_000)  # related entities of one fact
+    batch_operations: int = Field(default=100, ge=1, le=10_000)  # one memory batch
+    pending_reviews: int = Field(default=50, ge=1, le=100_000)  # held for review, per agent
+    pending_review_kb: int = Field(default=2048, ge=1)  # their size, per agent
+    sessions: int = Field(default=16, ge=1, le=10_000)  # open MCP sessions per agent (HTTP)
+    future_skew_s: int = Field(default=300, ge=0, le=86_400)  # a write's time after now
+
+
 class SearchSettings(BaseModel):
     model_config = ConfigDict(extra="forbid", protected_namespaces=())
 
@@ -210,6 +226,7 @@ class VaultConfig(BaseModel):
     storage: StorageSettings = Field(default_factory=StorageSettings)
     search: SearchSettings = Field(default_factory=SearchSettings)
     agents: AgentsSettings = Field(default_factory=AgentsSettings)
+    quotas: QuotaSettings = Field(default_factory=QuotaSettings)
 
     @classmethod
     def load(cls, vault_root: Path) -> VaultConfig:
@@ -406,6 +423,16 @@ llm_model = ""
 api_key_env = ""            # the environment variable holding the endpoint's key, if any
 timeout_s = 60.0            # one request to the endpoint
 retries = 2                 # a failed request is tried again this often, then left for next run
+
+[quotas]                    # what one agent may consume (a refusal names the limit)
+write_kb = 64               # all the texts of one write
+field_chars = 8000          # one text: a fact, a source, a reason, a document...
+related = 32                # related entities of one fact
+batch_operations = 100      # operations of one memory batch
+pending_reviews = 50        # writes held for review, per agent
+pending_review_kb = 2048    # their size, per agent
+sessions = 16               # open MCP sessions per agent (vault-app serve)
+future_skew_s = 300         # how far after now a write's time may be
 
 [storage]
 backups_per_file = 20       # versions kept per file in .vault/backups

@@ -84,6 +84,11 @@ class AccessDeniedError(VaultError):
     agent, the target and the rule that refused it."""
 
 
+class QuotaExceededError(VaultError):
+    """A write (or a session) over one of an agent's quotas (`quotas`, `[quotas]` of
+    .vault/config.toml). The message names the limit and its value."""
+
+
 class DataLossError(VaultError):
     """A write refused because the file would come out holding less than it held (a fact
     file with fewer facts): vault-app never deletes a fact, so the file is left as it was."""

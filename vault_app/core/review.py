@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import ValidationError
 
-from vault_app.core import access, agent_writes, errors, injection, safe_fs, storage
+from vault_app.core import access, agent_writes, errors, injection, quotas, safe_fs, storage
 
 if TYPE_CHECKING:
     from vault_app.core.vault import Vault
@@ -57,7 +57,14 @@ class Proposal:
 def propose(
     vault: Vault, write: agent_writes.AgentWrite, findings: list[injection.Finding]
 ) -> Proposal:
-    """Queue `write` for a person; a new file `.vault/review/<id>.json` (atomic)."""
+    """Queue `write` for a person; a new file `.vault/review/<id>.json` (atomic). An
+    agent whose held writes fill its quota is refused (`quotas.check_pending`)."""
+    quotas.check_pending(
+        vault.config.quotas,
+        write.agent,
+        (quotas.size_of(p.write.params) for p in pending(vault) if p.agent == write.agent),
+        quotas.size_of(write.params),
+    )
     created = vault.now()
     review_id = new_id(created)
     proposal = Proposal(

@@ -452,6 +452,13 @@ class Transaction:
         after = sha256(data)
         if self.storage.guard is not None:
             self.storage.guard(self.path, action)
+        limit = self.storage.settings.max_file_bytes
+        if len(data) > limit and after != self.digest:
+            raise errors.QuotaExceededError(  # (a file no reader would open again)
+                f"refusing to write {self.path}: {len(data) / 1048576:.1f} MB is over the "
+                f"{self.storage.settings.max_file_mb:g} MB every reader allows "
+                "([storage] max_file_mb in .vault/config.toml); it is left as it was"
+            )
         if after == self.digest:
             self.committed = after
             return after

@@ -66,6 +66,7 @@ class FolderRuntime(runtime.BackgroundEngine):
         self.clock = clock
         super().__init__(config.SearchSettings().semantic if semantic is None else semantic)
         self.token_table = neighbour_agents.token_table(self.root)
+        self.quotas = config.QuotaSettings()  # a folder keeps no settings of ours
         self._folders: dict[str, neighbours.ForeignFolder] = {}
 
     # -- agents -------------------------------------------------------------------------

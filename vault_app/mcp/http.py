@@ -16,6 +16,11 @@ in this order:
 4. Session (403): an MCP session belongs to the agent that opened it; another agent's token
    cannot ride on its session id (a session id the guard never saw opened: 404, the
    answer that makes a client start a new session).
+5. Sessions per agent (429): an agent holds at most `[quotas] sessions` open sessions
+   (`core.quotas`); one more is refused with the limit named, so that a token that opens
+   thousands exhausts only its own share, never the SDK's table every agent shares (its
+   10,000 sessions, each kept 30 minutes idle). A session counts while the SDK keeps it
+   (`live`: closed by DELETE or its idle timeout, it stops counting).
 
 The agent the token belongs to is put in the request's ASGI scope (`AGENT_SCOPE_KEY`); the
 SDK hands tools that request (`ctx.request_context.request`), and `agent_of(ctx)` reads it
@@ -54,7 +59,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from vault_app.core import errors, tokens
+from vault_app.core import config, errors, tokens
 
 if TYPE_CHECKING:
     from vault_app.mcp import folder_runtime
@@ -195,6 +200,8 @@ class RequestGuard:
         hosts: frozenset[str],
         origins: frozenset[str],
         open_paths: frozenset[str] = frozenset({HEALTH_PATH}),
+        sessions: int = config.QuotaSettings().sessions,
+        live: Callable[[str], bool] = lambda session: True,
     ) -> None:
         self.app = app
         self.check = check
@@ -202,6 +209,8 @@ class RequestGuard:
         self.origins = origins
         self.open_paths = open_paths
         self.session_agents: collections.OrderedDict[str, str] = collections.OrderedDict()
+        self.sessions, self.live = sessions, live
+        self.agent_sessions: dict[str, set[str]] = collections.defaultdict(set)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":  # lifespan
@@ -242,14 +251,31 @@ class RequestGuard:
         if owner is not None and owner != agent:
             log.warning("agent %r tried the session of agent %r", agent, owner)
             return _error(403, "forbidden_session", "this session belongs to another agent")
+        if session is None and scope["method"] == "POST" and self._sessions_full(agent):
+            log.warning("agent %r holds %d sessions: one more refused", agent, self.sessions)
+            return _error(
+                429,
+                "too_many_sessions",
+                f"agent {agent!r} holds {self.sessions} open sessions, the quota ([quotas] "
+                "sessions in .vault/config.toml): reuse one, or end one (DELETE) first",
+            )
         scope[AGENT_SCOPE_KEY] = agent
         return None
+
+    def _sessions_full(self, agent: str) -> bool:
+        """Whether `agent` holds its quota of sessions the SDK still keeps."""
+        held = self.agent_sessions[agent]
+        held.intersection_update({s for s in held if self.live(s)})
+        return len(held) >= self.sessions
 
     def _session_recorder(self, scope: Scope, headers: dict[str, str], send: Send) -> Send:
         """`send`, noting which agent a session the response opens belongs to."""
         if headers.get(SESSION_HEADER) is not None:
             if scope["method"] == "DELETE":
-                self.session_agents.pop(headers[SESSION_HEADER], None)
+                ended = headers[SESSION_HEADER]
+                agent = self.session_agents.pop(ended, None)
+                if agent is not None:
+                    self.agent_sessions[agent].discard(ended)
             return send
         agent = scope.get(AGENT_SCOPE_KEY)
 
@@ -258,6 +284,7 @@ class RequestGuard:
                 for key, value in message.get("headers", ()):
                     if key.decode("latin-1").lower() == SESSION_HEADER:
                         self.session_agents[value.decode("latin-1")] = agent
+                        self.agent_sessions[agent].add(value.decode("latin-1"))
                         if len(self.session_agents) > MAX_TRACKED_SESSIONS:
                             self.session_agents.popitem(last=False)
             await send(message)
@@ -284,6 +311,7 @@ def secure_app(
     extra_hosts: Sequence[str] = (),
     health: Callable[[], dict[str, Any]] = lambda: {},
     services: Sequence[BackgroundService] = (),
+    sessions: int = config.QuotaSettings().sessions,
 ) -> Starlette:
     """`server`'s streamable-HTTP app at `/mcp` behind `RequestGuard` (tokens of the vault
     at `root`, or of a neighbour's folder: its `tokens.Table`), with `/health`, its
@@ -321,7 +349,16 @@ def secure_app(
             yield
 
     app.router.lifespan_context = lifespan
-    app.add_middleware(RequestGuard, check=TokenCheck(root), hosts=hosts, origins=origins)
+    app.add_middleware(
+        RequestGuard,
+        check=TokenCheck(root),
+        hosts=hosts,
+        origins=origins,
+        sessions=sessions,
+        # the SDK's own table of the sessions it keeps (one closed, or idle past its
+        # timeout, is gone); the session-flood test in tests/test_mcp_http.py reads it
+        live=lambda session: session in manager._server_instances,
+    )
     return app
 
 
@@ -364,4 +401,5 @@ def create_app(
         # the state's word only: a failure's reason may name paths on the server
         health=lambda: {"search": runtime.search_state.split(":")[0]},
         services=[start_when_idle, *services],
+        sessions=runtime.quotas.sessions,
     )

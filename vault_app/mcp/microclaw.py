@@ -293,13 +293,9 @@ def _answer(value: Any) -> CallToolResult:
 
 
 def chat_entity(settings: config.VaultConfig, agent: str, chat_id: int | None) -> layout.EntityRef:
-    """The entity where `agent`'s memories of chat `chat_id` go: the entity
-    `[agents.chats]` maps the chat to, else the agent's own `resources/chat-<id>` (a
-    negative id spelled `chat-m<id>`), else, with no chat, its `resources/memories`.
-
-    The mapping is where they go, not a permission: writing a mapped global entity still
-    needs the agent in global_writers (`access`).
-    """
+    """Where `agent`'s memories of chat `chat_id` go: `[agents.chats]`'s entity, else its
+    `resources/chat-<id>` (`chat-m<id>` for a negative id), else `resources/memories`.
+    Where, not a permission: the access policy decides the write (`access`)."""
     layout.validate_agent_id(agent)
     if chat_id is None:
         return layout.EntityRef(agent, "resources/memories")

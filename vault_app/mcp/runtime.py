@@ -225,6 +225,7 @@ class Runtime(BackgroundEngine):
         self.clock = clock
         self.watch = watch  # follow outside writes (see the module doc)
         self.reader = vault.Vault(root, clock=clock, actor=READER_ACTOR)
+        self.quotas = self.reader.config.quotas  # what one agent may consume (`quotas`)
         self.root: Path = self.reader.root
         # None: as the vault's config says ([search] semantic)
         super().__init__(self.reader.config.search.semantic if semantic is None else semantic)
