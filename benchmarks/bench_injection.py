@@ -25,6 +25,7 @@ from vault_app.core import injection
 
 CORPUS = Path(__file__).resolve().parent / "eval" / "injection" / "corpus.jsonl"
 MEGABYTE = 1_000_000
+RECALL_TARGET, FP_TARGET = 0.95, 0.02  # issue 27
 
 
 def load(path: Path) -> list[dict]:
@@ -40,8 +41,13 @@ def quality(rows: list[dict]) -> None:
     misses = [r for r in attacks if not any(f.kind == r["kind"] for f in flagged[id(r)])]
     true_pos = len(caught)
     precision = true_pos / max(1, true_pos + len(false_pos))
+    recall = true_pos / max(1, len(attacks))
+    fp_rate = len(false_pos) / max(1, len(benign))
     print(f"corpus: {len(attacks)} attacks, {len(benign)} benign texts")
-    print(f"precision {precision:.3f}  recall {true_pos / max(1, len(attacks)):.3f}")
+    print(
+        f"precision {precision:.3f}  recall {recall:.3f} (target >= {RECALL_TARGET})  "
+        f"false-positive rate {fp_rate:.3f} (target <= {FP_TARGET})"
+    )
     totals = Counter(r["kind"] for r in attacks)
     kind_hits = Counter(r["kind"] for r in attacks if r not in misses)
     for kind in injection.KINDS:

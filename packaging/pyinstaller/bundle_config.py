@@ -206,7 +206,9 @@ def _not_export(name: str) -> bool:
 
 
 def data_files(onnx_export: Path) -> list[tuple[str, str]]:
-    """(source, destination folder) pairs: the package's own data and the ONNX export."""
+    """(source, destination folder) pairs: the package's own data, Unicode's confusables
+    (the injection scan reads `confusable_homoglyphs/confusables.json`) and the ONNX
+    export."""
     from PyInstaller.utils.hooks import collect_data_files
 
     from vault_app.search import onnx_export as export_module
@@ -214,6 +216,7 @@ def data_files(onnx_export: Path) -> list[tuple[str, str]]:
     shipped = export_module.BUNDLED_EXPORTS.relative_to(ROOT).as_posix()
     destination = f"{shipped}/{export_module.bundled_export_name()}"
     datas = collect_data_files("vault_app", excludes=["**/__pycache__"])
+    datas += collect_data_files("confusable_homoglyphs", includes=["confusables.json"])
     datas += [(str(path), destination) for path in sorted(onnx_export.iterdir()) if path.is_file()]
     return datas
 

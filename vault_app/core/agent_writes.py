@@ -11,8 +11,9 @@ exactly as asked. `submit` is what agents call (the MCP tools):
    write the target (`access`, `AccessDeniedError`), and the parameters are
    valid (unknown parameters, empty texts, bad categories, times out of range: the
    precise `VaultError` of the core) — before anything is queued or written;
-2. every text the agent wrote is scanned (`injection.scan`); any finding sends the
-   write to a person (`review.propose`) and the agent gets `Pending`;
+2. every string the write carries is scanned (`scan`: texts, sources, metadata keys and
+   values, entity addresses, profile keys); any finding sends the write to a person
+   (`review.propose`) and the agent gets `Pending`;
 3. otherwise it is applied (`apply`) and the agent gets `Applied` with the result.
 
 `apply` is also the approval path (`review.approve`): the permission is checked again
@@ -23,6 +24,7 @@ names the agent. Nothing is deleted: archiving a fact withdraws it, kept.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from dataclasses import dataclass
@@ -123,14 +125,24 @@ _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 def submit(vault: Vault, write: AgentWrite) -> Applied | Pending:
     """Check, scan, then apply or queue for review `write` (see the module doc)."""
-    texts = check(vault, write)
-    findings = [finding for text in texts for finding in injection.scan(text)]
+    check(vault, write)
+    findings = scan(write)
     if findings:
         from vault_app.core import review  # review applies through this module
 
         proposal = review.propose(vault, write, findings)
         return Pending(proposal.id, findings)
     return apply(vault, write)
+
+
+def scan(write: AgentWrite) -> list[injection.Finding]:
+    """The injection scan's findings in every string `write` carries (texts, sources,
+    metadata keys and values, entity addresses and names, profile keys...), each naming
+    the field it was found in."""
+    findings = []
+    for field, text in dict(quotas.strings(write.params, "params")).items():
+        findings += [dataclasses.replace(f, field=field) for f in injection.scan(text)]
+    return findings
 
 
 def apply(vault: Vault, write: AgentWrite) -> Applied:

@@ -11,11 +11,24 @@ Design:
   so the cost of a scan is bounded whatever the text.
 - Obfuscation is undone before matching, not enumerated in the rules: each code point is
   NFKC-folded (fullwidth, mathematical and ligature letters become ASCII; decomposed so
-  accents and combining marks drop), casefolded, mapped through a small homoglyph table
-  (Cyrillic and Greek look-alikes) and removed when it is invisible (format characters,
-  zero-width, bidi controls, tags, fillers). `IG\u200bNORE`, `ｉｇｎｏｒｅ` and `іgnore`
-  all read `ignore`. Folding one code point at a time keeps a map back to the raw text,
-  so a finding's excerpt shows what was written, escaped.
+  accents and combining marks drop), mapped to its prototype by the confusables of
+  Unicode TR39 (the skeleton's table, from the `confusable-homoglyphs` package's copy of
+  Unicode's confusables.txt: Cyrillic, Greek, Armenian, Cherokee, Latin ɑ/ɩ look-alikes)
+  after casefolding (or, where only the capital has one, before it: К -> k), with a few
+  letters TR39 leaves out (small capitals) from the rules file, and removed when it is
+  invisible (format characters, zero-width, bidi controls, tags, fillers).
+  `IG\u200bNORE`, `ｉｇｎｏｒｅ`, `іgnore` and `ɩgnore` all read `ignore`. Every
+  Unicode line break (U+2028, U+2029, NEL, VT, FF) reads as a newline, so a fake
+  `system:` turn after one starts a line. Folding one code point at a time keeps a map
+  back to the raw text, so a finding's excerpt shows what was written, escaped.
+- Rules in languages whose letters the skeleton would turn into Latin (Russian,
+  Chinese, Hindi, Arabic...) see the `cased` text: NFKC, casefolded, invisible characters
+  dropped, but no skeleton and accents kept.
+- A name (no blanks, words joined by `-`, `_`, `/`, `.`: an entity address, a profile
+  key) is scanned again with its joins read as spaces.
+- Encoded segments are decoded and scanned too (`encoded.*` findings): a base64 or hex
+  run that decodes to text, and the ROT13 of the whole text (override and role rules):
+  an instruction an agent writes encoded is still an instruction.
 - The invisible characters are findings in themselves (rules on the raw text), except
   where Unicode needs them: a zero-width joiner inside an emoji sequence, a joiner or
   non-joiner between letters of the scripts that use them (Arabic, Persian, Indic), the
@@ -26,6 +39,8 @@ Design:
 
 from __future__ import annotations
 
+import base64
+import binascii
 import functools
 import importlib.resources
 import re
@@ -35,7 +50,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-KINDS: tuple[str, ...] = ("invisible", "override", "role", "exfiltration", "markup", "oversize")
+KINDS: tuple[str, ...] = (
+    "invisible", "override", "role", "exfiltration", "markup", "encoded", "oversize",
+)  # fmt: skip
 MAX_SCAN_CHARS: int = 20_000
 RULES_FILE = "injection_rules.toml"
 EXCERPT_CHARS = 80
@@ -47,11 +64,26 @@ KIND_LABELS: dict[str, str] = {
     "role": "role hijack",
     "exfiltration": "exfiltration",
     "markup": "HTML/script payload",
+    "encoded": "encoded payload",
     "oversize": "oversize",
 }
 
 OVERSIZE_RULE = "oversize.size-cap"
-_TARGETS = ("folded", "raw")
+_TARGETS = ("folded", "cased", "raw")
+# Every Unicode line break reads as "\n" (a rule anchored at a line start sees them all).
+_LINE_BREAKS = frozenset("\u2028\u2029\x85\x0b\x0c")
+# Encoded segments worth decoding: base64 (standard or URL-safe) and hex of 12+ bytes.
+_BASE64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,4000}={0,2}")
+_HEX = re.compile(r"(?<![0-9A-Fa-f])(?:(?:\\x|%)?[0-9A-Fa-f]{2}[ :]?){12,2000}")
+# An identifier or an address (`areas/ignore-all-previous-instructions`): scanned again
+# with its joins read as spaces, since names reach agents' prompts too.
+_SLUG = re.compile(r"[^\s]{0,1000}[-_/.][^\s]{0,1000}")
+_SLUG_JOINS = re.compile(r"[-_/.:]")
+_ENCODED_SEGMENTS = 8  # decoded per text: the cost of a scan stays bounded
+_ROT13_KINDS = frozenset({"override", "role"})
+_ROT13 = str.maketrans(
+    "abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm"
+)
 # Letters that look like nothing (Hangul fillers): dropped from the folded text.
 _FILLERS = frozenset("\u115f\u1160\u3164\uffa0")
 _DROPPED_CATEGORIES = frozenset({"Cf", "Mn", "Me", "Cc"})
@@ -77,6 +109,7 @@ class Finding:
     rule: str
     detail: str
     excerpt: str
+    field: str | None = None  # where in a write it was found (`params.text`), when known
 
 
 @dataclass(frozen=True)
@@ -94,19 +127,28 @@ class RulesError(ValueError):
     """The rules data file is malformed (a packaging or editing mistake, never user input)."""
 
 
-def scan(text: str) -> list[Finding]:
-    """Every finding in `text`, in the order of KINDS then of the rules; [] means clean."""
+def scan(text: str, *, decode: bool = True) -> list[Finding]:
+    """Every finding in `text`, in the order of KINDS then of the rules; [] means clean.
+    `decode`: also decode its encoded segments and scan them (once: not theirs)."""
     head = text[:MAX_SCAN_CHARS]
     folded, origin = fold(head)
+    cased: tuple[str, list[int] | None] | None = None
     findings: list[Finding] = []
     for rule in rules():
         if rule.target == "raw":
             finding = _raw_finding(rule, head)
         else:
-            match = rule.regex.search(folded)
-            finding = None if match is None else _finding(rule, head, origin, match)
+            if rule.target == "cased" and cased is None:
+                cased = fold(head, skeleton=False)
+            seen, where = (folded, origin) if rule.target == "folded" else cased  # type: ignore[misc]
+            match = rule.regex.search(seen)
+            finding = None if match is None else _finding(rule, head, where, match)
         if finding is not None:
             findings.append(finding)
+    if decode and not findings and _SLUG.fullmatch(head):  # a name: words-joined-like-this
+        findings.extend(scan(_SLUG_JOINS.sub(" ", head), decode=False))
+    if decode and not findings:
+        findings.extend(_encoded(head, folded))
     if len(text) > MAX_SCAN_CHARS:
         detail = f"longer than {MAX_SCAN_CHARS:,} characters; only the start was scanned"
         findings.append(Finding("oversize", OVERSIZE_RULE, detail, escape(text[:EXCERPT_CHARS])))
@@ -129,11 +171,61 @@ def shown_to_agents(text: str) -> str:
     return blocked_label(findings) if findings else text
 
 
+# ── encoded segments ─────────────────────────────────────────────────────────────
+
+
+def _encoded(head: str, folded: str) -> list[Finding]:
+    """Findings in what `head` hides encoded: its base64 and hex runs that decode to text,
+    and its ROT13 (override and role rules only)."""
+    found: list[Finding] = []
+    segments = [(m, "base64") for m in _BASE64.finditer(head)]
+    segments += [(m, "hex") for m in _HEX.finditer(head)]
+    for match, how in segments[:_ENCODED_SEGMENTS]:
+        decoded = _decoded(match.group(), how)
+        if decoded is None:
+            continue
+        inner = scan(decoded, decode=False)
+        if inner:
+            detail = f"a {how} segment decodes to text that {inner[0].detail}"
+            found.append(Finding("encoded", f"encoded.{how}", detail, escape(match.group())))
+            break
+    if not found and any("a" <= c <= "z" for c in folded):
+        turned = folded.translate(_ROT13)
+        for rule in rules():
+            if rule.kind in _ROT13_KINDS and rule.target == "folded":
+                hit = rule.regex.search(turned)
+                if hit is not None:
+                    detail = f"its ROT13 reads as text that {rule.detail}"
+                    found.append(Finding("encoded", "encoded.rot13", detail, escape(head)))
+                    break
+    return found
+
+
+def _decoded(segment: str, how: str) -> str | None:
+    """`segment` decoded as `how`, when that gives text (mostly printable UTF-8), else None."""
+    try:
+        if how == "hex":
+            digits = re.sub(r"\\x|%|[ :]", "", segment)
+            data = bytes.fromhex(digits[: len(digits) // 2 * 2])
+        else:
+            body = segment.rstrip("=").replace("-", "+").replace("_", "/")
+            data = base64.b64decode(body + "=" * (-len(body) % 4), validate=True)
+        text = data.decode("utf-8")
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        return None
+    printable = sum(1 for c in text if c.isprintable() or c in "\n\t")
+    letters = sum(1 for c in text if c.isalpha())
+    if len(text) < 8 or printable < 0.95 * len(text) or letters < 0.5 * len(text):
+        return None
+    return text
+
+
 # ── folding ──────────────────────────────────────────────────────────────────────
 
 
-def fold(text: str) -> tuple[str, list[int] | None]:
-    """The text the "folded" rules see, and for each of its characters the raw index.
+def fold(text: str, *, skeleton: bool = True) -> tuple[str, list[int] | None]:
+    """The text the rules see ("folded", or "cased" without `skeleton`), and for each of
+    its characters the raw index.
 
     The map is None when the text is ASCII: folding is then `lower()` and indexes agree.
     """
@@ -141,8 +233,9 @@ def fold(text: str) -> tuple[str, list[int] | None]:
         return text.lower(), None
     pieces: list[str] = []
     origin: list[int] = []
+    fold_char = _fold_char if skeleton else _case_char
     for index, char in enumerate(text):
-        piece = _fold_char(char)
+        piece = fold_char(char)
         if piece:
             pieces.append(piece)
             origin.extend([index] * len(piece))
@@ -153,13 +246,32 @@ def fold(text: str) -> tuple[str, list[int] | None]:
 def _fold_char(char: str) -> str:
     if char in _FILLERS:
         return ""
-    homoglyphs = _homoglyphs()
+    if char in _LINE_BREAKS:
+        return "\n"
+    prototypes = _homoglyphs()
     out = []
     for part in unicodedata.normalize("NFKD", char):
         if part not in _KEPT_CONTROLS and unicodedata.category(part) in _DROPPED_CATEGORIES:
             continue
-        for lower in part.casefold():
-            out.append(homoglyphs.get(lower, lower))
+        low = part.casefold()
+        mapped = "".join(prototypes.get(c, c) for c in low)
+        if mapped == low and part != low:  # only the capital has a prototype (К -> K)
+            mapped = prototypes.get(part, low)
+        out.append(mapped.casefold())  # (Cherokee small letters fold to capitals)
+    return "".join(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def _case_char(char: str) -> str:
+    if char in _FILLERS:
+        return ""
+    if char in _LINE_BREAKS:
+        return "\n"
+    out = []
+    for part in unicodedata.normalize("NFKC", char):
+        if part not in _KEPT_CONTROLS and unicodedata.category(part) in ("Cf", "Cc"):
+            continue
+        out.append(part.casefold())
     return "".join(out)
 
 
@@ -255,10 +367,31 @@ def _homoglyphs() -> dict[str, str]:
     return _load()[1]
 
 
+def confusables() -> dict[str, str]:
+    """Each non-ASCII code point Unicode TR39 calls confusable with ASCII text, mapped to
+    that text (its skeleton's prototype): read from the `confusable-homoglyphs` package's
+    copy of Unicode's confusables.txt, a maintained source, not a table of ours."""
+    import json
+
+    source = importlib.resources.files("confusable_homoglyphs").joinpath("confusables.json")
+    data = json.loads(source.read_text(encoding="utf-8"))
+    table: dict[str, str] = {}
+    for char, entries in data.items():
+        if char.isascii():
+            continue
+        for entry in entries:
+            text = entry["c"].strip("\u200e\u200f")
+            if text and text.isascii() and text.strip() and len(text) <= 2:
+                table[char] = text
+                break
+    return table
+
+
 @functools.cache
 def _load() -> tuple[tuple[Rule, ...], dict[str, str]]:
     source = importlib.resources.files("vault_app.core").joinpath("data", RULES_FILE)
-    return parse_rules(source.read_text(encoding="utf-8"))
+    compiled, supplement = parse_rules(source.read_text(encoding="utf-8"))
+    return compiled, {**confusables(), **supplement}
 
 
 def parse_rules(document: str) -> tuple[tuple[Rule, ...], dict[str, str]]:

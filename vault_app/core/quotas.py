@@ -41,17 +41,17 @@ def _refuse(limit: str, value: int | str, asked: str) -> errors.QuotaExceededErr
     )
 
 
-def _texts(value: Any, name: str) -> Iterator[tuple[str, str]]:
+def strings(value: Any, name: str) -> Iterator[tuple[str, str]]:
     """Every string in `value` (keys of objects too), with where it is."""
     if isinstance(value, str):
         yield name, value
     elif isinstance(value, dict):
         for key, item in value.items():
             yield f"{name}.{key} (key)", str(key)
-            yield from _texts(item, f"{name}.{key}")
+            yield from strings(item, f"{name}.{key}")
     elif isinstance(value, list | tuple):
         for index, item in enumerate(value):
-            yield from _texts(item, f"{name}[{index}]")
+            yield from strings(item, f"{name}[{index}]")
 
 
 def check_write(
@@ -81,7 +81,7 @@ def check_write(
             "batch_operations", quotas.batch_operations, f"{kind} has {len(operations)}"
         )
     total = 0
-    for name, text in _texts(params, "params"):
+    for name, text in strings(params, "params"):
         if len(text) > quotas.field_chars:
             raise _refuse(
                 "field_chars", quotas.field_chars, f"{kind} {name} has {len(text):,} characters"
