@@ -199,9 +199,12 @@ def test_a_document_proposal_shows_a_coloured_diff_in_both_themes(qtbot: QtBot, 
 
 
 def test_hidden_characters_are_shown_as_marks(root: Path) -> None:
-    sneaky = "pay the bill\u202eevil\u200b"
-    assert review_page.visible(sneaky) == "pay the bill⟨U+202E⟩evil⟨U+200B⟩"
-    assert review_page.visible("two\nlines\tok") == "two\nlines\tok"
+    sneaky = "pay the bill\u202eevil\u200b\x1b[2K\u2028"
+    assert injection.visible(sneaky) == "pay the bill⟨U+202E⟩evil⟨U+200B⟩⟨U+001B⟩[2K⟨U+2028⟩"
+    assert injection.visible("two\nlines\tok") == "two\nlines\tok"
+    d = review.describe(propose(root, add_fact("ok\x1b[1A\x1b[2Kfinding: none")))
+    shown = review_page.detail_html(d, QtGui.QPalette())
+    assert "\x1b" not in shown and "⟨U+001B⟩" in shown
 
 
 def test_the_model_passes_the_model_tester(qtmodeltester: ModelTester, root: Path) -> None:

@@ -10,6 +10,7 @@ written into the folder."""
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,7 @@ def register_token(commands: _common.Commands, agent: _common.Subcommands) -> No
 
 
 def cmd_list(args: argparse.Namespace) -> None:
-    from vault_app.core import review  # the handlers import the core: --help stays light
+    from vault_app.core import injection, review  # (the core: --help stays light)
     from vault_app.core.neighbours import agents
 
     foreign = _common.open_foreign(args)  # a neighbour's folder: its queue in our state
@@ -60,7 +61,11 @@ def cmd_list(args: argparse.Namespace) -> None:
         rows,
         lambda: (
             table(
-                [[r["id"], r["status"], r["agent"], r["kind"], r["target"], _why(r)] for r in rows],
+                [
+                    [r["id"], r["status"], *map(injection.visible, (r["agent"], r["kind"])),
+                     injection.visible(r["target"]), injection.visible(_why(r))]
+                    for r in rows
+                ],
                 ["id", "status", "agent", "kind", "target", "why"],
             )
             if rows
@@ -169,20 +174,31 @@ def _why(row: dict[str, Any]) -> str:
 
 
 def _show(r: dict[str, Any]) -> str:
+    """A proposal for a terminal: every field of the write, as it would be applied, and
+    each finding with the field it is in; whatever an agent wrote passes
+    `injection.visible` (its escapes and bidi controls shown as ⟨U+…⟩, never run)."""
+    from vault_app.core import injection
+
+    def shown(value: Any) -> str:
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        return injection.visible(text).replace("\n", "\n         ")
+
     lines = [
         f"{r['id']}  {r['status']}",
-        f"agent:   {r['agent']}  ({r['created']})",
-        f"write:   {r['kind']} -> {r['target']}",
+        f"agent:   {shown(r['agent'])}  ({r['created']})",
+        f"write:   {shown(r['kind'])} -> {shown(r['target'])}",
     ]
-    lines += [f"finding: {f['kind']}: {f['detail']} ({f['excerpt']})" for f in r["findings"]]
+    for f in r["findings"]:
+        where = f" in {shown(f['field'])}" if f.get("field") else ""
+        lines.append(f"finding: {f['kind']}{where}: {shown(f['detail'])} ({shown(f['excerpt'])})")
     if r["decidedBy"]:
-        lines.append(f"decided: {r['status']} by {r['decidedBy']} at {r['decidedAt']}")
+        lines.append(f"decided: {r['status']} by {shown(r['decidedBy'])} at {r['decidedAt']}")
     if r["reason"]:
-        lines.append(f"reason:  {r['reason']}")
+        lines.append(f"reason:  {shown(r['reason'])}")
     if r["result"] and "error" in r["result"]:
-        lines.append(f"error:   {r['result']['error']}")
+        lines.append(f"error:   {shown(r['result']['error'])}")
+    lines.append("fields:")
+    lines += [f"  {shown(key)}: {shown(value)}" for key, value in r["params"].items()]
     if r["diff"]:
-        lines += ["", *r["diff"]]
-    elif r["text"]:
-        lines += ["", str(r["text"])]
+        lines += ["", *(injection.visible(line) for line in r["diff"])]
     return "\n".join(lines)

@@ -334,6 +334,23 @@ def _joining_letter(char: str) -> bool:
     return name.split(" ", 1)[0] in _JOINING_SCRIPTS
 
 
+_SHOWN_CONTROLS = frozenset("\n\t")
+
+
+def visible(text: str) -> str:
+    """`text` for a person to read whole, with every invisible, bidi, control, line- or
+    paragraph-separator, private-use, unassigned or lone-surrogate character shown as a
+    mark such as ⟨U+202E⟩ (newlines and tabs kept): a terminal or a text view then shows
+    what an agent wrote, never what its escapes or reorderings would make of it."""
+    return "".join(
+        f"⟨U+{ord(c):04X}⟩"
+        if c not in _SHOWN_CONTROLS
+        and unicodedata.category(c) in ("Cf", "Cc", "Co", "Cn", "Cs", "Zl", "Zp")
+        else c
+        for c in text
+    )
+
+
 def escape(text: str, limit: int = EXCERPT_CHARS) -> str:
     """`text` safe to show: whitespace as one space, unprintable characters as \\u escapes,
     at most `limit` characters (an ellipsis marks a cut)."""

@@ -3,7 +3,8 @@
 The heartbeat: the cursor's new entries (`entries.Cursor`) go to the extractor in
 batches; each candidate fact of an entry then passes, in order,
 
-1. the injection scan (`core.injection.scan`): a finding keeps it out (`flagged`);
+1. the injection scan (`core.injection.scan`) of its text and of the entity names the
+   extractor gave: a finding keeps it out (`flagged`);
 2. routing (`routing.Router`): no entity yet (or nothing routable named) keeps it in
    the notes (`deferred`); an entity created now (third mention, or asked to track) is
    made (`created`) and the facts of its earlier mentions are written with this one;
@@ -270,7 +271,8 @@ class _Run:
         return True
 
     def _candidate(self, candidate: Candidate) -> None:
-        if injection.scan(candidate.fact):
+        names = [candidate.entity or "", *candidate.related]  # (an extractor's: pasted too)
+        if any(injection.scan(text) for text in (candidate.fact, *names) if text):
             self.record.flagged += 1
             return
         route = self.router.route(candidate)

@@ -33,11 +33,11 @@ is emitted with the count after each read, for the window's badge.
 from __future__ import annotations
 
 import html
-import unicodedata
 from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from vault_app.core import injection
 from vault_app.ui import review_store, themes
 from vault_app.ui import session as session_module
 from vault_app.ui.models import review as review_model
@@ -47,22 +47,8 @@ DEBOUNCE_MS = 150
 WIDTHS = (80, 90, 130, 130, 230)  # the columns' least widths (Findings takes the rest)
 GROWN = {1: 300, 4: 420}  # Agent, Target: widened to their text up to this (a MicroClaw
 # persona's CHAT/PERSONA id, a neighbour's file path)
-_SHOWN_CONTROLS = {"\n", "\t"}
-
-
-def visible(text: str) -> str:
-    """`text` with invisible, bidi and control characters shown as marks such as ⟨U+202E⟩, so a
-    hidden instruction or a reordered line reads as what it is."""
-    return "".join(
-        f"⟨U+{ord(c):04X}⟩"
-        if unicodedata.category(c) in ("Cf", "Cc", "Co", "Cn") and c not in _SHOWN_CONTROLS
-        else c
-        for c in text
-    )
-
-
 def _esc(value: Any) -> str:
-    return html.escape(visible(str(value)))
+    return html.escape(injection.visible(str(value)))
 
 
 def diff_colours(palette: QtGui.QPalette) -> dict[str, tuple[str, str]]:
@@ -107,8 +93,9 @@ def detail_html(d: dict[str, Any], palette: QtGui.QPalette) -> str:
         "<h4>Why it waits</h4><ul>",
     ]
     for f in d["findings"]:
+        where = f" in <b>{_esc(f['field'])}</b>" if f.get("field") else ""
         parts.append(
-            f"<li><b>{_esc(f['kind'])}</b> — {_esc(f['detail'])} "
+            f"<li><b>{_esc(f['kind'])}</b>{where} — {_esc(f['detail'])} "
             f'<span style="color:{muted}">({_esc(f["rule"])})</span><br>'
             f'<span style="font-family:monospace">{_esc(f["excerpt"])}</span></li>'
         )
@@ -137,9 +124,9 @@ def detail_html(d: dict[str, Any], palette: QtGui.QPalette) -> str:
         # what the agent wrote is shown above (a fact's text, a note's content, a value)
         if k not in ("text", "content", "value", "entity", "name", "expected_sha256") and v
     }
-    if extras:
-        shown = ", ".join(f"{_esc(k)}: {_esc(v)}" for k, v in extras.items())
-        parts.append(f'<p style="color:{muted}">{shown}</p>')
+    if extras:  # every other field, as it will be applied
+        shown = "<br>".join(f"<b>{_esc(k)}</b>: {_esc(v)}" for k, v in extras.items())
+        parts.append(f'<p style="white-space:pre-wrap">{shown}</p>')
     return "".join(parts)
 
 
