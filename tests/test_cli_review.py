@@ -76,6 +76,27 @@ def test_review_show_prints_every_field_and_no_escape_runs(
     assert "\x1b" not in out and "\u202e" not in out
 
 
+def test_a_damaged_review_item_is_reported_and_restored(
+    capsys: pytest.CaptureFixture[str], home: Path
+) -> None:
+    """A held write whose file another writer damaged: `review list` and `doctor` say so,
+    `doctor --repair` restores it from its backup, and it can be decided again."""
+    review_id = propose(home)
+    path = home / ".vault" / "review" / f"{review_id}.json"
+    path.write_bytes(b'{"id": "' + review_id.encode() + b'", "stat')  # torn by someone
+    code, out, err = run(capsys, home, "review", "list")
+    assert code == 0 and "No proposals" in out
+    assert f".vault/review/{review_id}.json is a damaged review item" in err
+    code, out, _ = run(capsys, home, "doctor")
+    assert code != 0 and f"review/{review_id}.json" in out and "held write" in out
+    code, out, _ = run(capsys, home, "doctor", "--repair")
+    assert "restored" in out
+    [row] = run_json(capsys, home, "review", "list")  # type: ignore[misc]
+    assert row["id"] == review_id and row["text"] == BAD
+    done = run_json(capsys, home, "--actor", "jane", "review", "reject", review_id, "--reason", "no")
+    assert done["status"] == "rejected"  # type: ignore[index]
+
+
 def test_review_reject_with_reason(capsys: pytest.CaptureFixture[str], home: Path) -> None:
     review_id = propose(home)
     code, out, _ = run(capsys, home, "review", "reject", review_id, "--reason", "injection")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,13 @@ def cmd_list(args: argparse.Namespace) -> None:
         v = open_vault(args)
         found = review.all_proposals(v) if args.all else review.pending(v)
         rows = [review.describe(p) for p in found]
+        for path in review.damaged(v):  # a held write nobody can read is never hidden
+            print(
+                f"vault-app: error: {v.paths.relative(path)} is a damaged review item (a held "
+                "write that cannot be read); `vault-app doctor --repair` restores it from "
+                "its backup",
+                file=sys.stderr,
+            )
     emit(
         args,
         rows,

@@ -31,6 +31,7 @@ import datetime as dt
 import os
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,6 +46,7 @@ from vault_app.core import (
     models,
     notes,
     profile,
+    review,
     safe_fs,
     storage,
     synthesis,
@@ -87,7 +89,8 @@ class Doctor:
         self._ids: dict[str, list[_FactSite]] = defaultdict(list)
         self._links: list[tuple[_FactSite, str, str]] = []  # (site, field, fact id)
         self._related: list[tuple[_FactSite, int, str]] = []
-        self._corrupt: list[tuple[Path, models.Problem]] = []
+        # (file, its problem, whether a backup's bytes are a good version of it)
+        self._corrupt: list[tuple[Path, models.Problem, Callable[[Path, bytes], object]]] = []
         self._quarantine_root: Path | None = None
         self._future_limits: tuple[dt.datetime, dt.datetime, dt.datetime] | None = None
         self._named: set[str] = set()  # folders whose names were checked
@@ -110,6 +113,7 @@ class Doctor:
             self._check_links()
             self._check_markdown()
             self._check_agent_memory()
+            self._check_reviews()
             self._check_tree(repair)
             if repair:
                 self._repair_corrupt()
@@ -186,7 +190,7 @@ class Doctor:
                 return
             if isinstance(exc, errors.NotRegularFileError | errors.SymlinkError):
                 return  # not a file of this vault's to replace: the user decides
-            self._corrupt.append((path, item))
+            self._corrupt.append((path, item, _fact_file))
             return
         if not ff.raw and data and (kept := self.vault.backup_with_facts(path)) is not None:
             # "[]" (or a wrapper's empty list) where facts were: vault-app never deletes a
@@ -198,7 +202,7 @@ class Doctor:
                 "writer emptied it; `vault-app doctor --repair` puts them back",
                 severity="warning",
             )
-            self._corrupt.append((path, item))
+            self._corrupt.append((path, item, _fact_file))
         successor, _ = ff.lineage()
         now = self.vault.now()
         clean = models.entries_are_clean(ff.raw)
@@ -379,6 +383,21 @@ class Doctor:
             return None
         return None if doc is None else doc[0]
 
+    def _check_reviews(self) -> None:
+        """A review-queue file that is no proposal holds back a write nobody can decide:
+        an error, and `--repair` restores its newest good version from the backups."""
+        for path in review.damaged(self.vault):
+            self.report.files_checked += 1
+            try:
+                review.decode(path, self.vault.storage.read(path) or b"")
+            except errors.CorruptFileError as exc:
+                item = self.problem(
+                    path,
+                    f"{exc.reason}: a held write nobody can review; `vault-app doctor "
+                    "--repair` restores it from its backup",
+                )
+                self._corrupt.append((path, item, review.decode))
+
     def _check_tree(self, repair: bool) -> None:
         """One walk of the whole vault, `.vault/` included, without following symlinks:
         every symlink and special file (unless reported already), and leftover temp files
@@ -479,9 +498,9 @@ class Doctor:
         return self.paths.relative(target)
 
     def _repair_corrupt(self) -> None:
-        for path, item in self._corrupt:
+        for path, item, good in self._corrupt:
             kept = self.vault.backup_with_facts(path) if item.message.startswith(_EMPTIED) else None
-            backup = kept[0] if kept is not None else self._newest_good_backup(path)
+            backup = kept[0] if kept is not None else self._newest_good_backup(path, good)
             if backup is None:
                 item.message += "; no valid backup to restore, the file is left as it is"
                 continue
@@ -497,15 +516,21 @@ class Doctor:
                 f"restored {backup.name} from .vault/backups; the corrupt file is kept in {saved}"
             )
 
-    def _newest_good_backup(self, path: Path) -> Path | None:
+    def _newest_good_backup(
+        self, path: Path, good: Callable[[Path, bytes], object]
+    ) -> Path | None:
         for candidate in self.vault.storage.backups(path):
             try:
-                data = self.vault.storage.read_backup(candidate)
-                formats.check_lossless(formats.decode(path, data), data)
+                good(path, self.vault.storage.read_backup(candidate))
             except (errors.VaultError, OSError):
                 continue
             return candidate
         return None
+
+
+def _fact_file(path: Path, data: bytes) -> None:
+    """Raise unless `data` is a fact file that reads and writes back as it is."""
+    formats.check_lossless(formats.decode(path, data), data)
 
 
 def run(target: vault.Vault, *, repair: bool = False) -> DoctorReport:

@@ -103,6 +103,24 @@ def read_all(root: Path, folder: Path, read: Callable[[str], Proposal]) -> list[
     return sorted(found, key=lambda p: (p.created, p.id))
 
 
+def damaged(vault: Vault) -> list[Path]:
+    """The files of the review queue that cannot be read as proposals (`review list`
+    and `doctor` report them; `doctor --repair` restores them from their backups): a held
+    write is never dropped silently."""
+    folder = vault.paths.state_dir / REVIEW_DIR
+    safe_fs.check_tree(vault.root, folder, safe_fs.STATE_READ)
+    found = []
+    for entry in safe_fs.regular_files(folder):
+        if not entry.name.endswith(".json"):
+            continue
+        path = folder / entry.name
+        try:
+            decode(path, vault.storage.read(path) or b"")
+        except errors.CorruptFileError:
+            found.append(path)
+    return found
+
+
 def pending(vault: Vault) -> list[Proposal]:
     return [p for p in all_proposals(vault) if p.status == "pending"]
 
