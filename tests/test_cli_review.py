@@ -93,7 +93,7 @@ def test_a_damaged_review_item_is_reported_and_restored(
     assert "restored" in out
     [row] = run_json(capsys, home, "review", "list")  # type: ignore[misc]
     assert row["id"] == review_id and row["text"] == BAD
-    done = run_json(capsys, home, "--actor", "jane", "review", "reject", review_id, "--reason", "no")
+    done = run_json(capsys, home, "--actor", "jane", "review", "reject", review_id)
     assert done["status"] == "rejected"  # type: ignore[index]
 
 
