@@ -165,3 +165,19 @@ def test_search_keeps_to_the_scopes_the_agent_reads_and_a_grant_widens_them(
     )
     assert wrote.is_error or answer(wrote) == {"updated": False}
     assert house_bytes(root).count(b"0000") == 0 and SECRET.encode() in before
+
+
+def test_errors_name_vault_paths_never_the_servers(root: Path, runtime: Runtime) -> None:
+    broken = root / "global/life/areas/family/items.json"
+    broken.write_text("[{", encoding="utf-8")
+    for name, args in (
+        ("get_entity", {"entity": "areas/family"}),
+        ("get_entity", {"entity": "areas/nothing-here"}),
+        ("fact_history", {"fact_id": "fact-00000000000000000000000000000000"}),
+    ):
+        result = call(runtime, "finance", name, args)
+        assert result.is_error
+        assert str(root) not in text(result) and str(root.resolve()) not in text(result)
+    assert "global/life/areas/family/items.json" in text(
+        call(runtime, "finance", "get_entity", {"entity": "areas/family"})
+    )

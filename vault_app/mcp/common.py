@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from mcp.server.mcpserver import Context
@@ -31,21 +33,32 @@ F = TypeVar("F", bound=Callable[..., Any])
 PENDING = "a person will review this write before it is applied; do not send it again"
 
 
-def tool_errors(fn: F) -> F:
-    """Run `fn`, turning vault errors (and OS errors) into a ToolError with their exact
-    text, which the client sees as an `isError` result."""
+def tool_errors(root: Path) -> Callable[[F], F]:
+    """A decorator running the tool, turning vault errors (and OS errors) into a ToolError
+    with their exact text, which the client sees as an `isError` result; a path inside
+    the vault (or folder) at `root` is named from it (`global/life/...`), never as the
+    server's absolute path, which is not the agent's to know."""
+    prefixes = sorted({str(root), str(Path(root).resolve())}, key=len, reverse=True)
 
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except errors.VaultError as exc:
-            raise ToolError(str(exc)) from exc
-        except OSError as exc:
-            where = f"{exc.filename}: " if exc.filename else ""
-            raise ToolError(f"{where}{exc.strerror or exc}") from exc
+    def relative(message: str) -> str:
+        for prefix in prefixes:
+            message = message.replace(prefix + os.sep, "").replace(prefix, "the vault")
+        return message
 
-    return wrapper  # type: ignore[return-value]
+    def decorate(fn: F) -> F:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except errors.VaultError as exc:
+                raise ToolError(relative(str(exc))) from exc
+            except OSError as exc:
+                where = f"{exc.filename}: " if exc.filename else ""
+                raise ToolError(relative(f"{where}{exc.strerror or exc}")) from exc
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
 
 
 def moment(value: str | None, field: str = "timestamp") -> dt.datetime | None:

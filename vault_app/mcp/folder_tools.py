@@ -106,7 +106,7 @@ kinds: facts (atomic entries: § notes, tier items, profile keys), summaries (lo
 blocks, principles), daily (daily-note paragraphs).
 Example: {{"query": "trip to Porto", "limit": 5}}"""
     )
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def search(
         ctx: Context,
         query: str,
@@ -126,7 +126,7 @@ notes (those of the period when the query names one: "last week"), as this folde
 them. Each block is headed with its meter; "(+N omitted)" says what did not fit.
 Example: {"query": "what did we plan for the trip last week", "budget": 3000}"""
     )
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def context(
         ctx: Context,
         query: str | None = None,
@@ -153,7 +153,7 @@ def _register_notes(
     server: MCPServer, runtime: runtime_module.FolderRuntime, acting: Acting, submit: Submit
 ) -> None:
     @server.tool(name="memory", description=memory_tools.MEMORY_DESCRIPTION)
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def memory(
         ctx: Context,
         action: Literal["add", "replace", "remove", "read"] | None = None,
@@ -179,14 +179,14 @@ def _register_tiers(
     server: MCPServer, runtime: runtime_module.FolderRuntime, acting: Acting, submit: Submit
 ) -> None:
     @server.tool(description=memory_tools.TIERS_READ_DESCRIPTION)
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def tiers_read(ctx: Context, tier: Literal[1, 2, 3] | None = None) -> dict[str, Any]:
         answer = runtime.reader.read_tiers(acting(ctx)).to_dict(runtime.root, tier)
         answer.pop("path", None)
         return answer
 
     @server.tool(description=memory_tools.TIERS_WRITE_DESCRIPTION)
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def tiers_write(ctx: Context, tier: Literal[1, 2, 3], content: str) -> dict[str, Any]:
         return submit(ctx, "tiers_write", {"tier": tier, "text": content})
 
@@ -195,7 +195,7 @@ def _register_profile(
     server: MCPServer, runtime: runtime_module.FolderRuntime, acting: Acting, submit: Submit
 ) -> None:
     @server.tool(description=memory_tools.PROFILE_READ_DESCRIPTION)
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def profile_read(ctx: Context, key: str | None = None) -> dict[str, Any]:
         values = runtime.reader.read_profile(acting(ctx)).values
         if key is None:
@@ -203,12 +203,12 @@ def _register_profile(
         return {"key": key, "value": values.get(key), "exists": key in values}
 
     @server.tool(description=memory_tools.PROFILE_SET_DESCRIPTION)
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def profile_set(ctx: Context, key: str, value: str) -> dict[str, Any]:
         return submit(ctx, "profile_set", {"key": key, "value": value})
 
     @server.tool(description=memory_tools.PROFILE_DELETE_DESCRIPTION)
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def profile_delete(ctx: Context, key: str) -> dict[str, Any]:
         return submit(ctx, "profile_delete", {"key": key})
 
@@ -221,7 +221,7 @@ def _register_daily(
 an ISO date), in this folder's own format.
 Example: {"text": "Booked the train to Porto for Friday."}"""
     )
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def append_daily(ctx: Context, text: str, timestamp: str | None = None) -> dict[str, Any]:
         return submit(ctx, "append_daily", {"text": text}, timestamp)
 
@@ -230,7 +230,7 @@ Example: {"text": "Booked the train to Porto for Friday."}"""
 366 days), one entry a paragraph.
 Example: {"since": "2026-11-01", "until": "2026-11-07"}"""
     )
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def read_daily(
         ctx: Context, since: str | None = None, until: str | None = None
     ) -> dict[str, Any]:

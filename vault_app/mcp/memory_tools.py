@@ -85,7 +85,7 @@ def register(server: MCPServer, runtime: runtime_module.Runtime, agent_of: commo
         return runtime.vault_for(agent), agent
 
     @server.tool(name="memory", description=MEMORY_DESCRIPTION)
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def memory(
         ctx: Context,
         action: Literal["add", "replace", "remove", "read"] | None = None,
@@ -109,7 +109,7 @@ def register(server: MCPServer, runtime: runtime_module.Runtime, agent_of: commo
         )
 
     @server.tool(description=TIERS_READ_DESCRIPTION)
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def tiers_read(ctx: Context, tier: Literal[1, 2, 3] | None = None) -> dict[str, Any]:
         from vault_app.core import agent_memory
 
@@ -119,14 +119,14 @@ def register(server: MCPServer, runtime: runtime_module.Runtime, agent_of: commo
         return answer
 
     @server.tool(description=TIERS_WRITE_DESCRIPTION)
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def tiers_write(ctx: Context, tier: Literal[1, 2, 3], content: str) -> dict[str, Any]:
         answer = submit(ctx, "tiers_write", {"tier": tier, "text": content})
         answer.pop("path", None)
         return answer
 
     @server.tool(description=PROFILE_READ_DESCRIPTION)
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def profile_read(ctx: Context, key: str | None = None) -> dict[str, Any]:
         from vault_app.core import agent_memory
 
@@ -137,14 +137,14 @@ def register(server: MCPServer, runtime: runtime_module.Runtime, agent_of: commo
         return {"key": key, "value": state.values.get(key), "exists": key in state.values}
 
     @server.tool(description=PROFILE_SET_DESCRIPTION)
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def profile_set(ctx: Context, key: str, value: str) -> dict[str, Any]:
         answer = submit(ctx, "profile_set", {"key": key, "value": value})
         answer.pop("path", None)
         return answer
 
     @server.tool(description=PROFILE_DELETE_DESCRIPTION)
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def profile_delete(ctx: Context, key: str) -> dict[str, Any]:
         answer = submit(ctx, "profile_delete", {"key": key})
         answer.pop("path", None)

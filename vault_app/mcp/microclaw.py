@@ -646,7 +646,7 @@ def register(server: MCPServer, runtime: runtime_module.Runtime, agent_of: commo
     runs them in a worker thread, as the other groups' tools)."""
 
     @server.tool(name="memory_query", description=QUERY_DESCRIPTION)
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def memory_query(
         op: str,
         ctx: Context,
@@ -669,7 +669,7 @@ def register(server: MCPServer, runtime: runtime_module.Runtime, agent_of: commo
         return _answer(MicroClawMemory(runtime, agent_of(ctx)).query(payload))
 
     @server.tool(name="memory_upsert", description=UPSERT_DESCRIPTION)
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def memory_upsert(
         op: str,
         ctx: Context,

@@ -113,7 +113,7 @@ agentId), since/until (ISO dates) on date_field. Facts found count as accessed u
 mark_access is false.
 Example: {"query": "vanity delivery", "kinds": ["facts"], "tiers": ["hot", "warm"], "limit": 5}"""
     )
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def search(
         ctx: Context,
         query: str,
@@ -160,7 +160,7 @@ March"). Each block is headed with its meter; "(+N omitted)" says what did not f
 included count as accessed unless mark_access is false.
 Example: {"query": "what did we decide about the kitchen last week", "budget": 3000}"""
     )
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def context(
         ctx: Context,
         query: str | None = None,
@@ -188,7 +188,7 @@ fields keeps only those fact fields, e.g. ["id", "fact"] for a compact listing; 
 "agent:<you>:projects/budget" (your workspace).
 Example: {{"entity": "areas/people/jane", "fields": ["id", "fact"], "limit": 20}}"""
     )
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def get_entity(
         ctx: Context,
         entity: str,
@@ -225,7 +225,7 @@ Example: {{"entity": "areas/people/jane", "fields": ["id", "fact"], "limit": 20}
 time. scope: global, mine or all (default); para: projects, areas, resources or archives.
 Example: {"scope": "mine", "para": "projects", "limit": 50}"""
     )
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def list_entities(
         ctx: Context,
         scope: str | None = None,
@@ -254,7 +254,7 @@ Example: {"scope": "mine", "para": "projects", "limit": 50}"""
 superseded by. Give the fact's id (uuid) or its numeric id (number).
 Example: {"fact_id": "0b6e5c8e-4c1a-4f7e-9a51-2f0f3f0b7d11"}"""
     )
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def fact_history(
         ctx: Context, fact_id: str | None = None, number: int | None = None
     ) -> dict[str, Any]:
@@ -270,7 +270,7 @@ Example: {"fact_id": "0b6e5c8e-4c1a-4f7e-9a51-2f0f3f0b7d11"}"""
 active facts name them) and incoming (their active facts name it).
 Example: {"entity": "areas/people/jane"}"""
     )
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def related(ctx: Context, entity: str) -> dict[str, Any]:
         agent = acting(ctx)
         ref = layout.as_ref(entity)
@@ -289,7 +289,7 @@ Example: {"entity": "areas/people/jane"}"""
 366 days), yours (scope "mine", default) or the global notes ("global").
 Example: {"since": "2026-03-01", "until": "2026-03-07", "scope": "mine"}"""
     )
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def read_daily(
         ctx: Context,
         since: str | None = None,
@@ -323,7 +323,7 @@ SOUL.md, MEMORY.md or USER.md, or the vault's principles, AGENTS.md (global, rea
 sha256 is what write_document's expected_sha256 takes (null when the file does not exist).
 Example: {"name": "TACIT.md"}"""
     )
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def read_document(
         ctx: Context,
         name: Literal["TACIT.md", "CONTEXT.md", "SOUL.md", "MEMORY.md", "USER.md", "AGENTS.md"],
@@ -347,7 +347,7 @@ default, everyone's with everyone=true; since (ISO time) and action (e.g. "fact.
 narrow it.
 Example: {"limit": 20, "action": "fact.add"}"""
     )
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def recent_activity(
         ctx: Context,
         limit: Annotated[int, Field(ge=1, le=500)] = 20,

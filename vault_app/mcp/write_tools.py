@@ -52,7 +52,7 @@ status, preference or context. timestamp (ISO) backdates a fact learned earlier.
 Example: {"entity": "areas/people/jane", "text": "Jane prefers tea",
  "category": "preference"}"""
     )
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def add_fact(
         ctx: Context,
         entity: str,
@@ -83,7 +83,7 @@ id (number); category and the rest default to the old fact's.
 Example: {"fact_id": "fact-9a2b2b50acb149d1b53aa43aeea6046f",
  "text": "Jane now drinks coffee", "reason": "she said so today"}"""
     )
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def supersede_fact(
         ctx: Context,
         text: str,
@@ -118,7 +118,7 @@ Example: {"fact_id": "fact-9a2b2b50acb149d1b53aa43aeea6046f",
 the global one ("global", if the vault allows you). For events, decisions, what happened.
 Example: {"text": "Booked the plumber for Thursday 9:00."}"""
     )
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def append_daily(
         ctx: Context,
         text: str,
@@ -137,7 +137,7 @@ optional speaker name and chat_id), for later reflection.
 Example: {"role": "user", "speaker": "Jane", "text": "Remind me about the boiler",
  "chat_id": 42}"""
     )
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def record_interaction(
         ctx: Context,
         role: str,
@@ -160,7 +160,7 @@ must not exist yet; "*": overwrite whatever is there). A changed file is refused
 it again and merge. global AGENTS.md is read-only.
 Example: {"name": "CONTEXT.md", "text": "# Context\\n...", "expected_sha256": "3f2a..."}"""
     )
-    @common.tool_errors
+    @common.tool_errors(runtime.root)
     def write_document(
         ctx: Context,
         name: Literal["TACIT.md", "CONTEXT.md", "SOUL.md", "MEMORY.md", "USER.md"],
