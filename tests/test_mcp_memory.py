@@ -147,6 +147,21 @@ def test_profile_set_read_delete(served: runtime.Runtime, root: Path) -> None:
     assert json.loads((root / "agents/household/profile.json").read_text()) == {"name": "Zoé"}
 
 
+def test_a_lone_surrogate_in_profile_json_leaves_the_rest_of_the_context(
+    served: runtime.Runtime, root: Path
+) -> None:
+    """One odd escape in profile.json: the profile is refused with its key named, and the
+    agent's context still answers with its other blocks and a warning."""
+    call(served, "tiers_write", {"tier": 1, "content": "Family of four"})
+    (root / "agents/household/profile.json").write_text('{"name": "Zo\\udc80"}', "utf-8")
+    refused = call(served, "profile_read", {})
+    assert isinstance(refused, str) and "lone surrogate" in refused and "'name'" in refused
+    context = call(served, "context", {"query": "family"})
+    assert isinstance(context, dict), context
+    assert "Family of four" in json.dumps(context, ensure_ascii=False)
+    assert any("profile.json" in w for w in context.get("warnings", [])), context
+
+
 def test_switched_off_stores_refuse_the_agent(served: runtime.Runtime, root: Path) -> None:
     config = root / ".vault/config.toml"
     config.write_text(config.read_text() + "\n[agents.memory.household]\nnotes = false\n")

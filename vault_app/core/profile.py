@@ -37,6 +37,11 @@ def load_text(text: str, source: str = "profile.json") -> dict[str, str]:
             source, f"a profile is a JSON object of strings, not {strict_json.json_type(data)}"
         )
     for key, value in data.items():
+        for text in (key, value if isinstance(value, str) else ""):
+            if any("\ud800" <= ch <= "\udfff" for ch in text):  # a "\\udc80" escape
+                raise errors.CorruptFileError(
+                    source, "holds a lone surrogate (an escape that is no Unicode text)", repr(key)
+                )
         if not isinstance(value, str):
             raise errors.CorruptFileError(
                 source,
