@@ -103,10 +103,16 @@ def test_no_match_is_refused() -> None:
         notes.replace(["tea"], "coffee", "x", 100)
 
 
-def test_a_repeated_entry_is_one_candidate_and_the_first_is_meant() -> None:
-    items = notes.entries("same\n§\nother\n§\nsame")
-    assert items == ["same", "other", "same"]  # reading keeps what the file holds
-    assert notes.remove(items, "sam") == ["other", "same"]
+def test_entries_read_as_hermes_reads_them() -> None:
+    """Any line ending is "\\n" and an entry repeated is read once: a CRLF file holds the
+    three entries Hermes sees, and no rewrite of it holds fewer distinct entries."""
+    assert notes.entries("same\n§\nother\n§\nsame") == ["same", "other"]
+    crlf = "one\r\n§\r\ntwo\r\n§\r\nthree"
+    assert notes.entries(crlf) == ["one", "two", "three"]
+    assert notes.entries("one\r§\rtwo") == ["one", "two"]  # a lone CR (old Mac)
+    assert notes.round_trips(crlf)
+    assert notes.replace(notes.entries(crlf), "two", "B", 100) == ["one", "B", "three"]
+    assert notes.remove(notes.entries(crlf), "two") == ["one", "three"]
 
 
 def test_replace_over_budget_changes_nothing() -> None:
@@ -129,7 +135,7 @@ def test_remove_by_substring() -> None:
 
 
 def test_hand_written_files_that_would_not_round_trip_are_detected() -> None:
-    assert not notes.round_trips("first\n§\nsecond\n")  # a trailing newline
+    assert notes.round_trips("first\n§\nsecond\n")  # a trailing newline: Hermes strips it
     assert not notes.round_trips("first\n\n§\n\nsecond")
     assert notes.round_trips("")
 
@@ -139,6 +145,7 @@ def test_usage_meter_as_hermes_writes_it() -> None:
     assert usage.fraction() == "924/2,200"
     assert usage.meter() == "42% — 924/2,200 chars"
     assert notes.Usage(3000, 2200).percent == 100 and notes.Usage(3000, 2200).over
+    assert notes.Usage(638, 2200).percent == 28  # Hermes' int(638 / 2200 * 100), not 29
 
 
 entry_text = st.text(min_size=1, max_size=40).filter(lambda t: t.strip() == t and t)

@@ -44,6 +44,11 @@ def test_exactly_at_the_limit_is_kept_one_over_is_refused() -> None:
     assert "these 2 operations" in str(caught.value)
 
 
+def test_a_duplicate_add_is_skipped_as_hermes_skips_it() -> None:
+    ops = [Op("add", content="b" * 5), Op("add", content="new"), Op("add", content="new")]
+    assert notes.apply_batch(ITEMS, ops, 100) == [*ITEMS, "new"]
+
+
 def test_each_operation_sees_what_the_ones_before_it_left() -> None:
     ops = [
         Op("add", content="Prefers tea\nin the morning"),
@@ -58,7 +63,6 @@ def test_each_operation_sees_what_the_ones_before_it_left() -> None:
     [
         ([Op("add", content="x"), Op("remove", old_text="zzz")], 2, "no_unique_match"),
         ([Op("add", content="ab"), Op("remove", old_text="a")], 2, "no_unique_match"),
-        ([Op("add", content="b" * 5)], 1, "duplicate"),
         (
             [Op("remove", old_text="aaa"), Op("replace", old_text="bb", content=" ")],
             2,
@@ -130,6 +134,8 @@ def test_a_batch_is_its_operations_in_order_then_one_budget_check(
     try:
         for op in ops:
             if op.action == "add":
+                if (op.content or "").strip() in expected:
+                    continue  # a duplicate add is skipped (as Hermes skips it)
                 expected = notes.add(expected, op.content or "", 10**9)
             elif op.action == "replace":
                 expected = notes.replace(expected, op.old_text or "", op.content or "", 10**9)

@@ -232,11 +232,11 @@ def change_notes(
         text = "" if tx.data is None else storage.decode_text(path, tx.data)
         before = notes.entries(text)
         if action in ("replace", "remove"):
-            _refuse_drift(vault, path, text, before, action)
+            _refuse_drift(vault, path, text, action)
         changed = notes.change(before, action, content, old_text, limit)
         # A clean file is written clean; one edited by hand gets the added entry appended
         # as it stands, so that nothing in it is rewritten.
-        if action == "add" and text.strip() and text.strip() != notes.join(before):
+        if action == "add" and text.strip() and not notes.round_trips(text):
             new_text = text + notes.ENTRY_DELIMITER + changed[-1]
         else:
             new_text = notes.join(changed)
@@ -258,7 +258,7 @@ def batch_notes(
     with vault.storage.transaction(path) as tx:
         text = "" if tx.data is None else storage.decode_text(path, tx.data)
         before = notes.entries(text)
-        _refuse_drift(vault, path, text, before, "retry")
+        _refuse_drift(vault, path, text, "retry")
         changed = notes.apply_batch(before, operations, limit)
         new_text = notes.join(changed)
         if notes.entries(new_text) != changed:  # the pure rules guarantee it; never lose one
@@ -305,9 +305,10 @@ def _notes_state(
     )
 
 
-def _refuse_drift(vault: Vault, path: Path, text: str, entries: list[str], then: str) -> None:
-    """DriftError if `text` (read as `entries`) would not be written back the same."""
-    if text.strip() != notes.join(entries):
+def _refuse_drift(vault: Vault, path: Path, text: str, then: str) -> None:
+    """DriftError if rewriting `text` from its entries would lose any of it (line
+    endings aside, and an entry repeated: kept once, as Hermes keeps it)."""
+    if not notes.round_trips(text):
         raise DriftError(
             f"{_relative(vault.root, path)} holds text the § format would not "
             "write back the same (blank lines or spaces around a separator); "

@@ -13,7 +13,7 @@ structured error when it cannot be made as asked, and never by cutting text:
   the limit and the usage the change would have made (`attempted`);
 * `MatchError` — `replace` / `remove` find their entry by a substring that must pick one
   entry: no entry or several different entries hold it (the candidates are named);
-* `DuplicateError` — `add` of an entry already there;
+* `DuplicateError` — `add` of an entry already there (a batch skips it instead);
 * `EntryError` — an empty entry, or one that would not read back as itself once joined
   (a line holding only `§` inside it would split it in two).
 
@@ -25,9 +25,11 @@ in one call. It is all or nothing: the first operation refused refuses the whole
 over the limit (`BudgetError`).
 
 Entries are stripped of surrounding whitespace as Hermes strips them, so `add("x ")` and
-`add("x")` are the same entry. Reading (`entries`) keeps duplicates that a file already
-holds (nothing read is dropped); `round_trips` says whether `join(entries(text))` gives the
-text back, which a writer checks before rewriting a file someone else wrote.
+`add("x")` are the same entry. Reading (`entries`) reads as Hermes reads: any line ending
+as "\\n", an entry repeated in the file once (no distinct entry is ever dropped);
+`round_trips` says whether rewriting a text from its entries loses nothing, which a writer
+checks before rewriting a file someone else wrote. In a batch, an add of an entry already
+there is skipped, as Hermes skips it; a single `add` of one is refused (`DuplicateError`).
 
 The file I/O (locks, atomic writes, backups, audit) lives in `agent_memory`.
 """
@@ -66,8 +68,9 @@ class Usage:
 
     @property
     def percent(self) -> int:
-        """Whole percent of the limit, capped at 100 (Hermes' meter); 0 for no limit."""
-        return min(100, self.used * 100 // self.limit) if self.limit > 0 else 0
+        """Whole percent of the limit, capped at 100, computed as Hermes computes it
+        (`int(used / limit * 100)`: 638/2,200 is 28 %, the float's floor); 0 for no limit."""
+        return min(100, int(self.used / self.limit * 100)) if self.limit > 0 else 0
 
     @property
     def over(self) -> bool:
@@ -211,6 +214,8 @@ def apply_batch(items: Sequence[str], ops: Sequence[Operation], limit: int) -> l
     for number, op in enumerate(ops, 1):
         try:
             if op.action == "add":
+                if check_entry(op.content or "") in working:
+                    continue  # as Hermes: a duplicate add in a batch is skipped, not refused
                 working = add(working, op.content or "", sys.maxsize)
             elif op.action == "replace":
                 working = replace(working, op.old_text or "", op.content or "", sys.maxsize)
@@ -231,11 +236,24 @@ def preview(entry: str, width: int = PREVIEW_WIDTH) -> str:
 
 
 def entries(text: str) -> list[str]:
-    """The entries of a notes file's text, stripped, empty ones skipped, in order."""
+    """The entries of a notes file's text as Hermes reads them: line endings read as
+    "\\n" (Windows' "\\r\\n" and a lone "\\r" too, as Python's text mode does), split on
+    the delimiter, stripped, empty ones skipped, each read once (the first time), in
+    order. A CRLF file then holds the entries Hermes sees, and a rewrite keeps them all."""
+    return list(dict.fromkeys(_parts(text)))
+
+
+def _parts(text: str) -> list[str]:
+    """The stripped, non-empty pieces of `text` between delimiters, repeats kept."""
+    text = newlines(text)
     if not text.strip():
         return []
-    parts = (part.strip() for part in text.split(ENTRY_DELIMITER))
-    return [part for part in parts if part]
+    return [part for part in (piece.strip() for piece in text.split(ENTRY_DELIMITER)) if part]
+
+
+def newlines(text: str) -> str:
+    """`text` with every line ending "\\n" (what Hermes' `read_text` makes of a file)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def join(items: Sequence[str]) -> str:
@@ -249,8 +267,10 @@ def usage(items: Sequence[str]) -> int:
 
 
 def round_trips(text: str) -> bool:
-    """Whether rewriting `text` from its entries would give it back exactly."""
-    return join(entries(text)) == text
+    """Whether rewriting `text` from its entries would lose nothing of it: Hermes' own
+    test before a rewrite (`_detect_external_drift`): the pieces between delimiters,
+    joined again, give its text back, line endings and surrounding blanks aside."""
+    return join(_parts(text)) == newlines(text).strip()
 
 
 def validate(items: Sequence[str], limit: int, current: int = 0) -> list[str]:
@@ -327,7 +347,7 @@ def check_entry(content: str) -> str:
         raise EntryError("the entry is empty; nothing stored")
     # Between two neighbours, so that a `§` line at its edge, which would merge with a
     # separator, is caught as well as one inside it.
-    if entries(join(["x", entry, "x"])) != ["x", entry, "x"]:
+    if _parts(join(["x", entry, "x"])) != ["x", entry, "x"]:
         raise EntryError(
             "the entry holds a line with only '§', the separator between entries, "
             "and would read back as other entries; nothing stored"

@@ -103,9 +103,9 @@ def drift(raw: str, limit: int) -> str | None:
     the check Hermes makes before a rewrite (`_detect_external_drift`)."""
     if not raw.strip():
         return None
-    parsed = notes.entries(raw)
-    if raw.strip() != notes.join(parsed):
+    if not notes.round_trips(raw):
         return "its text is not a clean §-separated list of entries"
+    parsed = notes.entries(raw)
     longest = max((len(e) for e in parsed), default=0)
     if longest > limit:
         return f"one entry is {longest:,} characters, over the whole store's {limit:,}"
