@@ -64,11 +64,29 @@ def test_hermes_stores_read_as_hermes_reads_them(tmp_path: Path) -> None:
         home.read_notes("other", "memory")
 
 
-def test_hermes_limits_and_toggles_come_from_its_config() -> None:
-    text = "model: x\nmemory:\n  memory_char_limit: 900  # notes\n  user_profile_enabled: false\n"
+@pytest.mark.parametrize(
+    ("text", "memory", "user", "user_on"),
+    [
+        ("model: x\nmemory:\n  memory_char_limit: 900  # notes\n  user_profile_enabled: false\n",
+         900, 1375, False),
+        ("memory: {memory_char_limit: 500, user_char_limit: 300}\n", 500, 300, True),  # flow
+        ("memory:   # the agent's\n  memory_char_limit: 700\n", 700, 1375, True),  # comment
+        ("base: &limits\n  memory_char_limit: 650\nmemory:\n  <<: *limits\n  user_char_limit: 10\n",
+         650, 10, True),  # an anchor and a merge key
+        ("memory:\n  memory_char_limit: 0\n", 0, 1375, True),  # 0: every add refused
+        ("memory: [not, a, mapping]\n", 2200, 1375, True),
+        ("memory: {unclosed\n", 2200, 1375, True),  # not YAML: the defaults, as Hermes
+    ],
+)  # fmt: skip
+def test_hermes_limits_and_toggles_come_from_its_config(
+    text: str, memory: int, user: int, user_on: bool
+) -> None:
+    """config.yaml read with a YAML library, as Hermes reads it (4 of these 7 forms were
+    missed by a hand-made reader)."""
     settings = hermes.memory_settings(text)
-    assert settings == {"memory_char_limit": "900", "user_profile_enabled": "false"}
-    assert hermes.memory_settings("memory: {memory_char_limit: 5}\n") == {}
+    assert hermes._limit(settings, "memory") == memory
+    assert hermes._limit(settings, "user") == user
+    assert hermes._enabled(settings, "user") is user_on
 
 
 def test_hermes_add_writes_what_hermes_writes_under_its_lock(tmp_path: Path) -> None:

@@ -166,6 +166,9 @@ def test_for_agents_stored_texts_are_shown_blocked(
     assert f"fact:{fact.id}" in next(b.keys for b in shown.blocks if b.name == "facts")
     assert "- [BLOCKED" in blocks["facts"]
     assert "Marcus fixed the leak under the vanity" in blocks["facts"]  # clean texts as they are
-    # a person's context (the CLI's, the window's) shows the texts as stored
-    raw = builder.build("finance", query, budget=8000, mark_access=False)
-    assert raw.text.count("evil.example") >= 3 and "[BLOCKED" not in raw.text
+    # every face's context is what the agent reads (the CLI's, the window's: blocked too)
+    alike = builder.build("finance", query, budget=8000, mark_access=False)
+    assert alike.text == shown.text
+    raw = context.ContextBuilder(builder.search, for_agents=False)  # only when asked for
+    raw_text = raw.build("finance", query, budget=8000, mark_access=False).text
+    assert raw_text.count("evil.example") >= 3 and "[BLOCKED" not in raw_text

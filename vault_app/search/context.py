@@ -36,11 +36,12 @@ block keeps the key of each of its lines (`line_keys`: the fact, summary or dail
 a line shows). Facts returned to the agent are counted as accessed (one batched write
 per entity), unless `mark_access` is False.
 
-Built for an agent (`ContextBuilder(engine, for_agents=True)`, as the MCP `context` tool
-does), every stored text passes through `injection.shown_to_agents` before it is placed
-(entry by entry for § stores): a flagged text is shown as its `[BLOCKED: …]` label (the
-file keeps it as written). A person's context (the CLI, the window's preview) shows the
-raw texts. The label replaces the whole text before any cut, so a cut cannot hide a
+A context is what an agent reads, whichever face builds it (the MCP `context` tool, the
+CLI's `context`, the window's preview), so every stored text passes through
+`injection.shown_to_agents` before it is placed (entry by entry for § stores): a flagged
+text is shown as its `[BLOCKED: …]` label, alike in every face (the file keeps it as
+written; a person reads it on its page). `for_agents=False` is for a caller that needs
+the raw texts. The label replaces the whole text before any cut, so a cut cannot hide a
 finding.
 """
 
@@ -259,14 +260,14 @@ def _clip_lines(text: str, room: int) -> str:
 
 class ContextBuilder:
     """Builds contexts for agents from a `SearchEngine` (and its vault), or from a
-    neighbour's folder (`over_folder`); with `for_agents`, stored texts are shown as
-    agents may read them (see the module doc)."""
+    neighbour's folder (`over_folder`); stored texts are shown as agents may read them
+    (see the module doc) unless `for_agents` is False."""
 
     def __init__(
         self,
         search: engine.SearchEngine | None = None,
         *,
-        for_agents: bool = False,
+        for_agents: bool = True,
         folder: ForeignFolder | None = None,
     ) -> None:
         if (search is None) == (folder is None):
@@ -278,7 +279,7 @@ class ContextBuilder:
         self.counter = token_count.counter_for(search) if search is not None else None
 
     @classmethod
-    def over_folder(cls, folder: ForeignFolder, *, for_agents: bool = False) -> ContextBuilder:
+    def over_folder(cls, folder: ForeignFolder, *, for_agents: bool = True) -> ContextBuilder:
         """A builder over a neighbour's folder (Hermes, PicoClaw, MicroClaw) as it is."""
         return cls(folder=folder, for_agents=for_agents)
 

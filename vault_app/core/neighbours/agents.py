@@ -116,9 +116,14 @@ def check(target: folder.ForeignFolder, write: agent_writes.AgentWrite) -> list[
 def submit(
     target: folder.ForeignFolder, write: agent_writes.AgentWrite
 ) -> agent_writes.Applied | agent_writes.Pending:
-    """Check, scan, then apply or queue for review `write` (see the module doc)."""
-    texts = check(target, write)
-    findings = [finding for text in texts for finding in injection.scan(text)]
+    """Check, scan, then apply or queue for review `write` (see the module doc): every
+    string it carries is scanned as on a vault (`agent_writes.scan`), and a folder whose
+    owner asks to approve each write (Hermes' `memory.write_approval`) holds them all."""
+    check(target, write)
+    findings = agent_writes.scan(write)
+    reason = target.approval_needed()
+    if reason is not None:
+        findings.append(injection.Finding("approval", "owner.write_approval", reason, ""))
     if findings:
         proposal = propose(target, write, findings)
         return agent_writes.Pending(proposal.id, findings)

@@ -7,7 +7,8 @@ symlink out and without reading more than names:
 format      recognised by (any one of)
 ==========  ==============================================================================
 para        `.vault/` (vault-app's state) or `global/life/` (the PARA graph)
-hermes      `memories/MEMORY.md` or `memories/USER.md` (a Hermes home, `~/.hermes`)
+hermes      `memories/MEMORY.md` or `memories/USER.md`, or an empty `memories/` (a Hermes
+            home, `~/.hermes`, before its first memory)
 picoclaw    `memory/MEMORY.md`, `memory/profile.json` or a daily note
             `memory/YYYYMM/YYYYMMDD.md` (a PicoClaw workspace, `~/.picoclaw/workspace`)
 microclaw   `groups/AGENTS.md`, a persona's `groups/<chat>/<persona>/MEMORY.md` or a daily
@@ -108,9 +109,12 @@ def _para(root: Path) -> list[str]:
 
 
 def _hermes(root: Path) -> list[str]:
-    return [
+    marks = [
         f"memories/{n}" for n in ("MEMORY.md", "USER.md") if _kind(root / "memories" / n) == "file"
     ]
+    if not marks and _kind(root / "memories") == "dir":  # Hermes' first run: still empty
+        marks.append("memories/")
+    return marks
 
 
 def pico_daily_notes(memory: Path) -> list[tuple[str, str]]:

@@ -77,7 +77,10 @@ def cache_dir(root: Path) -> Path:
 class Files:
     """File access inside one foreign folder: bounded reads, atomic writes, audit."""
 
-    def __init__(self, root: Path, actor: str, clock: decay.Clock) -> None:
+    def __init__(
+        self, root: Path, actor: str, clock: decay.Clock, *, new_file_mode: int | None = None
+    ) -> None:
+        self.new_file_mode = new_file_mode  # a file made anew gets it (None: the umask's)
         self.root = root
         self.actor = actor
         self.clock = clock
@@ -132,7 +135,7 @@ class Files:
             return False
         folder = path.parent
         safe_fs.make_dirs(self.root, folder)
-        mode = None
+        mode = self.new_file_mode
         with contextlib.suppress(FileNotFoundError):
             mode = stat.S_IMODE(os.lstat(path).st_mode)
         if before is not None:
@@ -142,7 +145,7 @@ class Files:
             with storage.naming(path):
                 safe_fs.write_new(temp, data, sync=True)
                 if mode is not None:
-                    os.chmod(temp, mode)  # Hermes' files are 0600 (mkstemp): kept so
+                    os.chmod(temp, mode)  # a file's own mode kept; a new one: the format's
                 os.replace(temp, path)
         except BaseException:
             with contextlib.suppress(FileNotFoundError):

@@ -71,6 +71,7 @@ class ForeignFolder(abc.ABC):
     """A neighbour's memory folder, read and written in its owner's format."""
 
     format = ""
+    new_file_mode: int | None = None  # the mode the owner gives a file it makes
 
     def __init__(
         self, root: Path | str, *, actor: str = "api", clock: decay.Clock = decay.system_clock
@@ -82,7 +83,7 @@ class ForeignFolder(abc.ABC):
         self.actor = actor
         self.who = self._actor(actor)
         self.clock = clock
-        self.files = files.Files(self.root, actor, clock)
+        self.files = files.Files(self.root, actor, clock, new_file_mode=self.new_file_mode)
 
     @property
     def name(self) -> str:
@@ -195,6 +196,11 @@ class ForeignFolder(abc.ABC):
 
     def daily_append(self, agent: str | None, text: str, day: dt.date | None = None) -> DailyNote:
         raise self._unsupported("daily notes")
+
+    def approval_needed(self) -> str | None:
+        """Why every agent write here waits for a person (the owner's own setting, such
+        as Hermes' `memory.write_approval`), or None: most formats have no such switch."""
+        return None
 
     def principles(self) -> str | None:
         raise self._unsupported("principles file")

@@ -21,14 +21,21 @@ What this adapter does the way Hermes does:
 - an add or replace over the budget is refused with `notes.BudgetError` and changes
   nothing; matching is by unique substring (`notes`).
 
-Unlike Hermes, a duplicate add is refused (`notes.DuplicateError`) rather than ignored,
-and a disabled store (`memory_enabled: false`) can be read but not written.
+- entries are read as Hermes reads them (any line ending, a repeated entry once), so a
+  CRLF file keeps every entry through a replace or a remove;
+- `config.yaml` is read with a YAML library (budgets, toggles, `write_approval`: with it
+  on, every agent write waits in vault-app's review queue, as Hermes stages it);
+- a new memory file is created 0600, as Hermes creates it;
+- in a batch, an add of an entry already there is skipped, as Hermes skips it.
+
+Unlike Hermes, a single add of an entry already there is refused (`notes.DuplicateError`)
+rather than answered as done, and a disabled store (`memory_enabled: false`) can be read
+but not written.
 """
 
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -41,8 +48,6 @@ TARGETS = {"memory": "MEMORY.md", "user": "USER.md"}
 DEFAULT_LIMITS = {"memory": 2200, "user": 1375}
 _LIMIT_KEYS = {"memory": "memory_char_limit", "user": "user_char_limit"}
 _TOGGLE_KEYS = {"memory": "memory_enabled", "user": "user_profile_enabled"}
-_TOP_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*?)\s*$")
-_SUB_KEY = re.compile(r"^[ \t]+([A-Za-z_][\w-]*)\s*:\s*(.*?)\s*$")
 
 
 class DriftError(agent_memory.DriftError):
@@ -62,40 +67,50 @@ class DriftError(agent_memory.DriftError):
         return {**super().to_dict(), "drift_backup": str(self.backup)}
 
 
-def memory_settings(text: str) -> dict[str, str]:
-    """The scalar keys of the top-level `memory:` block of a Hermes `config.yaml`.
+def memory_settings(text: str) -> dict[str, Any]:
+    """The `memory:` mapping of a Hermes `config.yaml`, read with a YAML library as Hermes
+    reads it (block or flow style, comments, anchors and aliases alike); {} when the file
+    is not YAML or has no such mapping, which leaves the defaults, as Hermes' own fallback
+    does when its config cannot be read."""
+    import yaml  # PyYAML, what Hermes itself reads config.yaml with
 
-    Only the block form Hermes writes is read (`memory:` then indented `key: value`
-    lines, `# comments` dropped); anything else leaves the defaults, as Hermes' own
-    fallback does when its config cannot be read.
-    """
-    found: dict[str, str] = {}
-    inside = False
-    for line in text.splitlines():
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        top = _TOP_KEY.match(line)
-        if top:
-            inside = top.group(1) == "memory" and top.group(2) in ("", "{}")
-            continue
-        sub = _SUB_KEY.match(line) if inside else None
-        if sub:
-            value = sub.group(2).split(" #", 1)[0].strip().strip("'\"")
-            found[sub.group(1)] = value
-    return found
-
-
-def _limit(settings: dict[str, str], target: str) -> int:
-    raw = settings.get(_LIMIT_KEYS[target])
     try:
-        value = int(raw) if raw is not None else DEFAULT_LIMITS[target]
-    except ValueError:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return {}
+    memory = data.get("memory") if isinstance(data, dict) else None
+    return memory if isinstance(memory, dict) else {}
+
+
+def _limit(settings: dict[str, Any], target: str) -> int:
+    """The store's budget as Hermes reads it (`int(...)`, a 0 kept: every add refused);
+    an unreadable one leaves the default."""
+    raw = settings.get(_LIMIT_KEYS[target], DEFAULT_LIMITS[target])
+    try:
+        return max(0, int(raw))
+    except (TypeError, ValueError):
         return DEFAULT_LIMITS[target]
-    return value if value > 0 else DEFAULT_LIMITS[target]
 
 
-def _enabled(settings: dict[str, str], target: str) -> bool:
-    return settings.get(_TOGGLE_KEYS[target], "true").lower() not in ("false", "no", "off", "0")
+def _switch(value: Any, default: bool) -> bool:
+    """A yes/no setting as Hermes reads one (YAML's booleans, and the usual words)."""
+    if value is None:
+        return default
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return value.strip().lower() in {"on", "true", "yes", "1", "approve", "enabled"}
+    return bool(value)
+
+
+def _enabled(settings: dict[str, Any], target: str) -> bool:
+    return _switch(settings.get(_TOGGLE_KEYS[target]), True)
+
+
+def write_approval(settings: dict[str, Any]) -> bool:
+    """`memory.write_approval`: Hermes stages every memory write for the user's approval;
+    vault-app holds them in its review queue (`agents.submit`)."""
+    return _switch(settings.get("write_approval"), False)
 
 
 def drift(raw: str, limit: int) -> str | None:
@@ -116,6 +131,7 @@ class HermesHome(folder.ForeignFolder):
     """`memories/MEMORY.md` and `USER.md` of a Hermes home; one agent, `hermes`."""
 
     format = detect.HERMES
+    new_file_mode = 0o600  # as Hermes makes them (mkstemp): memories are private
     keeps = (
         "§ notes only: memories/MEMORY.md (vault-app notes --target memory) and USER.md "
         "(--target user)"
@@ -130,12 +146,20 @@ class HermesHome(folder.ForeignFolder):
         except KeyError:
             raise errors.VaultError(f"no notes target {target!r}: memory or user") from None
 
-    def settings(self) -> dict[str, str]:
+    def settings(self) -> dict[str, Any]:
         text = self.files.read_text(self.root / "config.yaml")
         return memory_settings(text) if text else {}
 
+    def approval_needed(self) -> str | None:
+        if not write_approval(self.settings()):
+            return None
+        return (
+            "memory.write_approval is on in config.yaml: Hermes stages every memory write "
+            "for the user's approval, and so does vault-app"
+        )
+
     def _state(
-        self, target: str, raw: str | None, settings: dict[str, str]
+        self, target: str, raw: str | None, settings: dict[str, Any]
     ) -> agent_memory.NotesState:
         return agent_memory.NotesState(
             AGENT,
@@ -210,7 +234,7 @@ class HermesHome(folder.ForeignFolder):
     @contextlib.contextmanager
     def _writing(
         self, agent: str | None, target: str
-    ) -> Iterator[tuple[Path, dict[str, str], int]]:
+    ) -> Iterator[tuple[Path, dict[str, Any], int]]:
         """A write's start: the store's path, settings and limit, under Hermes' `.lock`."""
         self.agent(agent)
         path = self.path(target)
@@ -219,7 +243,7 @@ class HermesHome(folder.ForeignFolder):
         with files.sidecar_lock(path):
             yield path, settings, limit
 
-    def _writable(self, target: str) -> dict[str, str]:
+    def _writable(self, target: str) -> dict[str, Any]:
         settings = self.settings()
         if not _enabled(settings, target):
             raise agent_memory.DisabledError(
