@@ -49,6 +49,7 @@ _HOMES = {
     "InvalidFactError": "vault_app.core.errors",
     "DataLossError": "vault_app.core.errors",
     "AccessDeniedError": "vault_app.core.errors",
+    "QuotaExceededError": "vault_app.core.errors",
 }
 
 __all__ = [  # noqa: RUF022 (grouped as above, not sorted)
@@ -71,6 +72,7 @@ __all__ = [  # noqa: RUF022 (grouped as above, not sorted)
     "InvalidFactError",
     "DataLossError",
     "AccessDeniedError",
+    "QuotaExceededError",
 ]
 
 if TYPE_CHECKING:  # for type checkers and editors; at run time, `__getattr__` below
@@ -88,6 +90,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time, `__getattr__` b
         LockTimeoutError,
         NotFoundError,
         NotRegularFileError,
+        QuotaExceededError,
         SymlinkError,
         VaultError,
     )

@@ -459,7 +459,11 @@ global_writers = []         # agents that may write global entities and global d
 """
 
 
-_OPTIONAL_TABLES = {"agents": AgentsSettings(), "heartbeat": HeartbeatSettings()}
+_OPTIONAL_TABLES = {
+    "agents": AgentsSettings(),
+    "heartbeat": HeartbeatSettings(),
+    "quotas": QuotaSettings(),
+}
 
 
 def user_config_path() -> Path:
