@@ -244,8 +244,10 @@ def test_agents_see_flagged_entries_blocked_one_by_one(tmp_path: Path) -> None:
     block = next(b for b in shown.blocks if b.name == "notes")
     assert block.lines[0] == "The boiler is in the basement."
     assert block.lines[1].startswith("[BLOCKED") and "evil.example" not in shown.text
-    person = builder.build(AGENT, budget=6000, mark_access=False)
-    assert INJECTED in next(b for b in person.blocks if b.name == "notes").body
+    assert builder.build(AGENT, budget=6000, mark_access=False).text == shown.text  # any face
+    raw = context.ContextBuilder(builder.search, for_agents=False)  # only when asked for
+    raw_blocks = raw.build(AGENT, budget=6000, mark_access=False).blocks
+    assert INJECTED in next(b for b in raw_blocks if b.name == "notes").body
 
 
 def test_a_store_that_cannot_be_read_is_left_out_with_a_warning(tmp_path: Path) -> None:

@@ -243,6 +243,13 @@ def entries(text: str) -> list[str]:
     return list(dict.fromkeys(_parts(text)))
 
 
+def pieces(text: str) -> list[str]:
+    """The stripped, non-empty pieces of `text` between delimiters, repeats kept: what a
+    person typed into an editor of the whole store, for `validate` to judge (a repeated
+    entry there is refused, not silently dropped)."""
+    return _parts(text)
+
+
 def _parts(text: str) -> list[str]:
     """The stripped, non-empty pieces of `text` between delimiters, repeats kept."""
     text = newlines(text)

@@ -249,7 +249,7 @@ class NotesBlock(BlockPane, QtWidgets.QFrame):
         return self.state.limit if self.state is not None else 0
 
     def entries(self) -> list[str]:
-        return notes.entries(self.editor.toPlainText())
+        return notes.pieces(self.editor.toPlainText())  # a repeat typed is refused, not dropped
 
     def usage(self) -> notes.Usage:
         return notes.Usage(notes.usage(self.entries()), self.limit())
