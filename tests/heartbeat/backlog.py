@@ -33,6 +33,25 @@ def backlog_vault(root: Path) -> Vault:
     return vault
 
 
+def changing_vault(root: Path, entries: int = ENTRIES) -> Vault:
+    """A vault whose daily notes change Maria's favourite colour `entries` times: each
+    entry's fact supersedes the one before (a rerun must not bring an old value back)."""
+    vault = Vault.create(root)
+    vault.create_entity(MARIA)
+    rng = random.Random(15)
+    start = dt.datetime(2026, 11, 1, 8, 0).astimezone()
+    for i in range(entries):
+        text = f"Maria's favourite colour is {pseudo_word(rng)}."
+        vault.append_daily(text, at=start + dt.timedelta(minutes=7 * i))
+    return vault
+
+
+def active(root: Path) -> list[str]:
+    """The texts of Maria's active facts."""
+    raw = orjson.loads((root / "global/life/areas/people/maria/items.json").read_bytes())
+    return [f["fact"] for f in raw if f.get("status") == "active"]
+
+
 def written(root: Path) -> collections.Counter[tuple[str, str, str]]:
     """(entry ref, fact, status) of every fact the heartbeat wrote, counted."""
     raw = orjson.loads((root / "global/life/areas/people/maria/items.json").read_bytes())

@@ -60,6 +60,37 @@ def test_a_run_killed_mid_write_then_rerun_writes_each_fact_once(tmp_path: Path)
     assert last["entries"] == 0 and backlog.written(killed) == expected
 
 
+def test_a_run_killed_while_values_change_then_rerun_revives_no_old_value(
+    tmp_path: Path,
+) -> None:
+    """Each entry changes one value (a supersede a fact): killed mid-run and run again, the
+    vault holds exactly what a clean run wrote — each version once, the last one active."""
+    backlog.changing_vault(tmp_path / "base", 240)
+    clean, killed = tmp_path / "clean", tmp_path / "killed"
+    shutil.copytree(tmp_path / "base", clean)
+    shutil.copytree(tmp_path / "base", killed)
+    assert run_cli(clean, "heartbeat", "--once").returncode == 0
+    expected = backlog.written(clean)
+    assert len(backlog.active(clean)) == 1 and sum(expected.values()) > 150
+    items = killed / "global/life/areas/people/maria/items.json"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "vault_app", "--vault", str(killed), "heartbeat", "--once"],
+        env={**os.environ, "PYTHONPATH": str(REPO), "HF_HUB_OFFLINE": "1"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 240
+    while backlog.heartbeat_count(items) < 120:  # past the first cursor save
+        assert process.poll() is None, "the run ended before it could be killed"
+        assert time.monotonic() < deadline, "no facts appeared"
+        time.sleep(0.01)
+    process.send_signal(signal.SIGKILL)
+    process.wait(30)
+    assert run_cli(killed, "heartbeat", "--once").returncode == 0
+    assert backlog.written(killed) == expected  # each version once, none twice
+    assert backlog.active(killed) == backlog.active(clean)  # the last value, not an old one
+
+
 def test_two_runs_started_at_once_write_each_fact_once(tmp_path: Path) -> None:
     backlog.backlog_vault(tmp_path / "v")
     clean = tmp_path / "clean"
