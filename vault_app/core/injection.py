@@ -87,6 +87,7 @@ _ROT13 = str.maketrans(
 # Letters that look like nothing (Hangul fillers): dropped from the folded text.
 _FILLERS = frozenset("\u115f\u1160\u3164\uffa0")
 _DROPPED_CATEGORIES = frozenset({"Cf", "Mn", "Me", "Cc"})
+_CASED_DROPPED = frozenset({"Cf", "Cc"})  # the "cased" text keeps accents and vowel signs
 _KEPT_CONTROLS = frozenset("\t\n\r")
 _ASCII_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # Scripts whose orthography needs ZWJ / ZWNJ between letters (Persian, the Indic scripts).
@@ -233,45 +234,33 @@ def fold(text: str, *, skeleton: bool = True) -> tuple[str, list[int] | None]:
         return text.lower(), None
     pieces: list[str] = []
     origin: list[int] = []
-    fold_char = _fold_char if skeleton else _case_char
     for index, char in enumerate(text):
-        piece = fold_char(char)
+        piece = _fold_char(char, skeleton)
         if piece:
             pieces.append(piece)
             origin.extend([index] * len(piece))
     return "".join(pieces), origin
 
 
-@functools.lru_cache(maxsize=4096)
-def _fold_char(char: str) -> str:
+@functools.lru_cache(maxsize=8192)
+def _fold_char(char: str, skeleton: bool = True) -> str:
+    """One code point as the "folded" rules see it, or with no `skeleton` the "cased"
+    ones: NFKC (accents and combining marks kept), casefolded, invisibles dropped."""
     if char in _FILLERS:
         return ""
     if char in _LINE_BREAKS:
         return "\n"
-    prototypes = _homoglyphs()
+    dropped = _DROPPED_CATEGORIES if skeleton else _CASED_DROPPED
+    prototypes = _homoglyphs() if skeleton else {}
     out = []
-    for part in unicodedata.normalize("NFKD", char):
-        if part not in _KEPT_CONTROLS and unicodedata.category(part) in _DROPPED_CATEGORIES:
+    for part in unicodedata.normalize("NFKD" if skeleton else "NFKC", char):
+        if part not in _KEPT_CONTROLS and unicodedata.category(part) in dropped:
             continue
         low = part.casefold()
         mapped = "".join(prototypes.get(c, c) for c in low)
         if mapped == low and part != low:  # only the capital has a prototype (К -> K)
             mapped = prototypes.get(part, low)
         out.append(mapped.casefold())  # (Cherokee small letters fold to capitals)
-    return "".join(out)
-
-
-@functools.lru_cache(maxsize=4096)
-def _case_char(char: str) -> str:
-    if char in _FILLERS:
-        return ""
-    if char in _LINE_BREAKS:
-        return "\n"
-    out = []
-    for part in unicodedata.normalize("NFKC", char):
-        if part not in _KEPT_CONTROLS and unicodedata.category(part) in ("Cf", "Cc"):
-            continue
-        out.append(part.casefold())
     return "".join(out)
 
 
