@@ -6,6 +6,7 @@ from __future__ import annotations
 import collections
 import datetime as dt
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import orjson
@@ -23,26 +24,29 @@ def pseudo_word(rng: random.Random) -> str:
 
 def backlog_vault(root: Path) -> Vault:
     """A vault whose daily notes hold ENTRIES new preferences of Maria, each distinct."""
-    vault = Vault.create(root)
-    vault.create_entity(MARIA)
-    rng = random.Random(14)
-    start = dt.datetime(2026, 11, 1, 8, 0).astimezone()
-    for i in range(ENTRIES):
-        text = f"Maria prefers {pseudo_word(rng)} with {pseudo_word(rng)}."
-        vault.append_daily(text, at=start + dt.timedelta(minutes=7 * i))
-    return vault
+    return _notes_vault(root, 14, ENTRIES, lambda rng: (
+        f"Maria prefers {pseudo_word(rng)} with {pseudo_word(rng)}."
+    ))  # fmt: skip
 
 
 def changing_vault(root: Path, entries: int = ENTRIES) -> Vault:
     """A vault whose daily notes change Maria's favourite colour `entries` times: each
     entry's fact supersedes the one before (a rerun must not bring an old value back)."""
+    return _notes_vault(
+        root, 15, entries, lambda rng: f"Maria's favourite colour is {pseudo_word(rng)}."
+    )
+
+
+def _notes_vault(
+    root: Path, seed: int, entries: int, text: Callable[[random.Random], str]
+) -> Vault:
+    """A vault with Maria's entity and `entries` global daily entries, 7 minutes apart."""
     vault = Vault.create(root)
     vault.create_entity(MARIA)
-    rng = random.Random(15)
+    rng = random.Random(seed)
     start = dt.datetime(2026, 11, 1, 8, 0).astimezone()
     for i in range(entries):
-        text = f"Maria's favourite colour is {pseudo_word(rng)}."
-        vault.append_daily(text, at=start + dt.timedelta(minutes=7 * i))
+        vault.append_daily(text(rng), at=start + dt.timedelta(minutes=7 * i))
     return vault
 
 

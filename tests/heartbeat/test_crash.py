@@ -21,6 +21,25 @@ ENTRIES = backlog.ENTRIES
 KILL_AFTER = 150  # facts on disk: past the first cursor save (run.SAVE_EVERY entries)
 
 
+def kill_after(root: Path, facts: int) -> None:
+    """Start `heartbeat --once` on `root` and SIGKILL it once Maria holds `facts` facts
+    the heartbeat wrote (a condition, not a delay: the run's own pace decides)."""
+    items = root / "global/life/areas/people/maria/items.json"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "vault_app", "--vault", str(root), "heartbeat", "--once"],
+        env={**os.environ, "PYTHONPATH": str(REPO), "HF_HUB_OFFLINE": "1"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 240
+    while backlog.heartbeat_count(items) < facts:
+        assert process.poll() is None, "the run ended before it could be killed"
+        assert time.monotonic() < deadline, "no facts appeared"
+        time.sleep(0.01)
+    process.send_signal(signal.SIGKILL)
+    process.wait(30)
+
+
 def test_a_run_killed_mid_write_then_rerun_writes_each_fact_once(tmp_path: Path) -> None:
     backlog.backlog_vault(tmp_path / "base")
     clean, killed = tmp_path / "clean", tmp_path / "killed"
@@ -31,20 +50,7 @@ def test_a_run_killed_mid_write_then_rerun_writes_each_fact_once(tmp_path: Path)
     expected = backlog.written(clean)
     assert len(expected) > KILL_AFTER * 2 and set(expected.values()) == {1}
 
-    items = killed / "global/life/areas/people/maria/items.json"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "vault_app", "--vault", str(killed), "heartbeat", "--once"],
-        env={**os.environ, "PYTHONPATH": str(REPO), "HF_HUB_OFFLINE": "1"},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 240
-    while backlog.heartbeat_count(items) < KILL_AFTER:
-        assert process.poll() is None, "the run ended before it could be killed"
-        assert time.monotonic() < deadline, "no facts appeared"
-        time.sleep(0.01)
-    process.send_signal(signal.SIGKILL)
-    process.wait(30)
+    kill_after(killed, KILL_AFTER)
     at_kill = backlog.written(killed)  # whole JSON: the writes are atomic
     assert KILL_AFTER <= sum(at_kill.values()) < sum(expected.values())
     assert runlog.read(killed) == []  # the killed run logged nothing
@@ -72,20 +78,7 @@ def test_a_run_killed_while_values_change_then_rerun_revives_no_old_value(
     assert run_cli(clean, "heartbeat", "--once").returncode == 0
     expected = backlog.written(clean)
     assert len(backlog.active(clean)) == 1 and sum(expected.values()) > 150
-    items = killed / "global/life/areas/people/maria/items.json"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "vault_app", "--vault", str(killed), "heartbeat", "--once"],
-        env={**os.environ, "PYTHONPATH": str(REPO), "HF_HUB_OFFLINE": "1"},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 240
-    while backlog.heartbeat_count(items) < 120:  # past the first cursor save
-        assert process.poll() is None, "the run ended before it could be killed"
-        assert time.monotonic() < deadline, "no facts appeared"
-        time.sleep(0.01)
-    process.send_signal(signal.SIGKILL)
-    process.wait(30)
+    kill_after(killed, 120)  # past the first cursor save
     assert run_cli(killed, "heartbeat", "--once").returncode == 0
     assert backlog.written(killed) == expected  # each version once, none twice
     assert backlog.active(killed) == backlog.active(clean)  # the last value, not an old one
