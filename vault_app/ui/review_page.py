@@ -33,6 +33,7 @@ is emitted with the count after each read, for the window's badge.
 from __future__ import annotations
 
 import html
+import json
 from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -125,7 +126,9 @@ def detail_html(d: dict[str, Any], palette: QtGui.QPalette) -> str:
         if k not in ("text", "content", "value", "entity", "name", "expected_sha256") and v
     }
     if extras:  # every other field, as it will be applied
-        shown = "<br>".join(f"<b>{_esc(k)}</b>: {_esc(v)}" for k, v in extras.items())
+        as_json = {k: v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
+                   for k, v in extras.items()}  # fmt: skip
+        shown = "<br>".join(f"<b>{_esc(k)}</b>: {_esc(v)}" for k, v in as_json.items())
         parts.append(f'<p style="white-space:pre-wrap">{shown}</p>')
     return "".join(parts)
 
