@@ -182,8 +182,7 @@ class Vault:
         """Refuse (`AccessDeniedError`, with the policy's reason) what `decide` does not
         allow (a review verdict passes when a person approved this vault's write)."""
         guard = self.storage.guard
-        if guard is not None:
-            guard.policy.decide(guard.who, action, target).check(approved=guard.approved)
+        self.decide(action, target).check(approved=guard is not None and guard.approved)
 
     def check_read(self, ref: layout.EntityRef | str) -> None:
         """Refuse (`AccessDeniedError`) a read of entity `ref` the actor may not make: by
