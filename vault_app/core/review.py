@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import difflib
+import functools
 import json
 import re
 import secrets
@@ -59,12 +60,8 @@ def propose(
 ) -> Proposal:
     """Queue `write` for a person; a new file `.vault/review/<id>.json` (atomic). An
     agent whose held writes fill its quota is refused (`quotas.check_pending`)."""
-    quotas.check_pending(
-        vault.config.quotas,
-        write.agent,
-        (quotas.size_of(p.write.params) for p in pending(vault) if p.agent == write.agent),
-        quotas.size_of(write.params),
-    )
+    held = held_sizes(vault, write.agent)
+    quotas.check_pending(vault.config.quotas, write.agent, held, quotas.size_of(write.params))
     created = vault.now()
     review_id = new_id(created)
     proposal = Proposal(
@@ -101,6 +98,36 @@ def read_all(root: Path, folder: Path, read: Callable[[str], Proposal]) -> list[
             except (errors.CorruptFileError, errors.NotFoundError):
                 continue
     return sorted(found, key=lambda p: (p.created, p.id))
+
+
+def held_sizes(vault: Vault, agent: str) -> list[int]:
+    """The sizes (`quotas.size_of`) of the writes `agent` holds pending: what its review
+    quota counts. Each file is decoded once per version (`_held`), so a queue of
+    hundreds costs a listing and a `stat` a file, not a decode, at every proposal."""
+    folder = vault.paths.state_dir / REVIEW_DIR
+    safe_fs.check_tree(vault.root, folder, safe_fs.STATE_READ)
+    sizes = []
+    for entry in safe_fs.regular_files(folder):
+        if not (entry.name.endswith(".json") and is_id(entry.name.removesuffix(".json"))):
+            continue
+        info = entry.stat(follow_symlinks=False)
+        held = _held(entry.path, info.st_ino, info.st_size, info.st_mtime_ns)
+        if held is not None and held[0] == agent:
+            sizes.append(held[1])
+    return sizes
+
+
+@functools.lru_cache(maxsize=4096)
+def _held(path: str, inode: int, size: int, mtime_ns: int) -> tuple[str, int] | None:
+    """(agent, size of the write) of the pending proposal in one version of a file
+    (its identity and time the key), None when it is decided or not a proposal."""
+    try:
+        proposal = decode(Path(path), safe_fs.read_file(path) or b"")
+    except (OSError, errors.VaultError):
+        return None
+    if proposal.status != "pending":
+        return None
+    return proposal.agent, quotas.size_of(proposal.write.params)
 
 
 def damaged(vault: Vault) -> list[Path]:

@@ -179,6 +179,7 @@ class _Run:
         self.accessed: dict[str | None, dict[str, layout.EntityRef]] = {}
         self.writers: dict[str | None, Vault] = {None: vault}  # the heartbeat for each agent
         self.proposed: set[tuple[str, str]] | None = None  # (entry ref, text) held for review
+        self.full: set[str | None] = set()  # agents whose review share filled this run
         self.mine: dict[layout.EntityRef, set[tuple[str, str]]] = {}  # (entry ref, fact)
         self.problems: list[str] = []
 
@@ -329,6 +330,9 @@ class _Run:
                     self.proposed.add((str(meta.get("entry")), str(p.write.params.get("text"))))
         if (entry.ref, candidate.fact) in self.proposed:
             return
+        if entry.agent in self.full:  # its review share is full: the fact waits in its note
+            self.record.deferred += 1
+            return
         fields = self._fields(ref, candidate)
         assert entry.agent is not None  # (the global notes' heartbeat writes global)
         write = agent_writes.AgentWrite(
@@ -347,7 +351,13 @@ class _Run:
             at=fields["at"],
         )
         finding = injection.Finding("access", "global_writers", reason, candidate.fact[:160])
-        review.propose(writer, write, [finding])
+        try:
+            review.propose(writer, write, [finding])
+        except errors.QuotaExceededError as exc:  # a person decides the ones held first;
+            self.full.add(entry.agent)  # the rest stay in the notes (nothing lost), and
+            self.record.deferred += 1  # the run goes on
+            self.problems.append(f"{entry.ref}: {exc}")
+            return
         self.proposed.add((entry.ref, candidate.fact))
         self.record.held += 1
 
