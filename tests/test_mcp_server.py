@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from mcp import Client
 
-from vault_app.core import demo, layout, numeric_ids, vault
+from vault_app.core import config, demo, layout, numeric_ids, vault
 from vault_app.mcp import runtime, server
 from vault_app.search import semantic
 
@@ -47,6 +47,9 @@ READ_TOOLS = {
 def demo_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("mcp") / "v"
     demo.create_demo(root)
+    settings = config.VaultConfig.load(root)  # the demo's agents write global memory;
+    settings.agents.global_writers.remove(AGENT)  # here finance does not, to be refused
+    settings.save(vault.Vault(root, actor="gui").storage)
     return root
 
 

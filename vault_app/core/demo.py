@@ -176,6 +176,7 @@ def create_demo(
     rng = random.Random(SEED)
     for agent in AGENT_IDS:
         v.create_agent(agent)
+    _grant(v)
     _write_documents(v, day)
     writer = _FactWriter(v, day, rng, ENTITIES)
     records = _series_records(day, rng)
@@ -187,6 +188,17 @@ def create_demo(
     if problems:
         raise RuntimeError(f"demo vault has problems: {problems}")
     return v
+
+
+def _grant(v: vault.Vault) -> None:
+    """The household's consent (`.vault/config.toml`, the access policy's): its agents keep
+    the shared memory (they write global entities, as the demo's facts show), and the
+    manager reads every agent's workspace."""
+    settings = config.VaultConfig.load(v.root)
+    settings.agents.global_writers = list(AGENT_IDS)
+    settings.agents.grants = {"manager": config.AgentGrant(read=["*"])}
+    settings.save(v.storage)
+    v.adopt_config(settings)
 
 
 def ensure_demo_vault() -> tuple[Path, bool]:
