@@ -105,6 +105,7 @@ def test_ok_saves_the_vault_settings_to_config_toml(
         synthesis=config.SynthesisSettings(weekday="wednesday", time="18:30"),
         search=config.SearchSettings(semantic=False, model="/models/mini", bm25_weight=0.35),
         storage=config.StorageSettings(backups_per_file=7),
+        agents=live.vault.config.agents,  # what the form does not show is kept (the demo's)
     )
     assert config.VaultConfig.load(live.vault.root) == expected
     assert live.vault.config == expected  # the open vault uses them at once
@@ -162,9 +163,11 @@ def test_cancel_discards(qtbot: QtBot, live: session.Session, store: QtCore.QSet
 def test_restore_defaults_resets_the_tab_shown(
     qtbot: QtBot, live: session.Session, store: QtCore.QSettings
 ) -> None:
-    custom = config.VaultConfig(
-        synthesis=config.SynthesisSettings(weekday="friday", time="07:15"),
-        search=config.SearchSettings(bm25_weight=0.9),
+    custom = live.vault.config.model_copy(
+        update={
+            "synthesis": config.SynthesisSettings(weekday="friday", time="07:15"),
+            "search": config.SearchSettings(bm25_weight=0.9),
+        }
     )
     custom.save(live.vault.storage)
     live.vault.adopt_config(custom)
@@ -175,7 +178,8 @@ def test_restore_defaults_resets_the_tab_shown(
     assert dialog.browsing.isChecked()
     defaults = dialog.buttons.button(QtWidgets.QDialogButtonBox.StandardButton.RestoreDefaults)
     qtbot.mouseClick(defaults, QtCore.Qt.MouseButton.LeftButton)
-    assert dialog.vault_settings() == config.VaultConfig()
+    # the form's defaults; what it does not show (the agents' rights) is left as it is
+    assert dialog.vault_settings() == config.VaultConfig(agents=custom.agents)
     assert dialog.browsing.isChecked()  # the App tab was not shown: left alone
     dialog.tabs.setCurrentIndex(1)
     qtbot.mouseClick(defaults, QtCore.Qt.MouseButton.LeftButton)

@@ -172,6 +172,11 @@ def _fitting_height(parent: QtWidgets.QWidget | None, wanted: int) -> int:
     return max(360, min(wanted, room))
 
 
+# The vault's tables the form does not show: saving the form keeps them as they are (an
+# agent's rights, the heartbeat's endpoint, the quotas are never reset by OK).
+_KEPT_TABLES = ("heartbeat", "agents", "quotas")
+
+
 class SettingsDialog(QtWidgets.QDialog):
     """Vault settings (saved to .vault/config.toml) and app settings (QSettings)."""
 
@@ -476,6 +481,8 @@ class SettingsDialog(QtWidgets.QDialog):
                 "lock_timeout_s": self.lock_wait.value(),
             },
         }
+        shown = self.session.vault.config  # what the form does not edit is kept as it is
+        data.update({name: getattr(shown, name).model_dump() for name in _KEPT_TABLES})
         try:
             settings = config.VaultConfig.model_validate(data)
         except ValidationError as exc:
