@@ -50,4 +50,3 @@ def writer() -> Iterator[Writer]:
     process = Writer()
     yield process
     process.close()
-

@@ -1,5 +1,5 @@
-"""Qt stays out of the headless packages: `vault_app.core`, `search`, `watch` and `heartbeat`; the
-heavy libraries stay out of the window's start-up."""
+"""Qt stays out of the headless packages: `vault_app.core`, `search`, `watch`, `heartbeat`
+and `workspace`; the heavy libraries stay out of the window's start-up."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "vault_app"
-HEADLESS = ("core", "search", "watch", "heartbeat")
+HEADLESS = ("core", "search", "watch", "heartbeat", "workspace")
 QT_MODULES = ("PySide6", "PyQt5", "PyQt6", "PySide2", "shiboken6", "qtpy", "pytestqt")
 
 

@@ -139,9 +139,7 @@ def test_alternating_writes_read_the_same_entries_and_usage(
     assert len(final["memory"]) == 48
 
 
-def test_a_crlf_file_keeps_every_entry(
-    both: tuple[Hermes, hermes.HermesHome], home: Path
-) -> None:
+def test_a_crlf_file_keeps_every_entry(both: tuple[Hermes, hermes.HermesHome], home: Path) -> None:
     tool, vault_home = both
     memory = home / "memories" / "MEMORY.md"
     memory.write_bytes(b"one\r\n\xc2\xa7\r\ntwo\r\n\xc2\xa7\r\nthree")  # Windows line endings

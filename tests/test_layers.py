@@ -5,10 +5,13 @@
     watch   core
     heartbeat core, search (the memory growing by itself: extraction, routing, dedup, the
             schedule and its lease)
-    cli     core, search, watch, mcp, heartbeat (`vault-app mcp` and `serve` run the MCP server; and
-            the window, which `vault-app app` starts)
-    ui      core, search, watch, heartbeat (the app runs the schedule when nothing else does)
-    mcp     core, search, watch (the agents' face)
+    workspace core, search, watch, heartbeat (the open vault or folder the faces share: the
+            engine's life, search-and-mark, re-indexing, arguments; no Qt)
+    cli     core, search, watch, heartbeat, workspace, mcp (`vault-app mcp` and `serve` run
+            the MCP server; and the window, which `vault-app app` starts)
+    ui      core, search, watch, heartbeat, workspace (the app runs the schedule when nothing
+            else does)
+    mcp     core, search, watch, workspace (the agents' face)
 
 A face never imports another face's internals (the window does not import the CLI, the CLI
 imports only `vault_app.ui.app`, to start the window). Imports are read from the source,
@@ -29,9 +32,10 @@ ALLOWED: dict[str, set[str]] = {
     "search": {"core", "search"},
     "watch": {"core", "watch"},
     "heartbeat": {"core", "search", "heartbeat"},
-    "cli": {"core", "search", "watch", "cli", "mcp", "heartbeat", "ui.app"},
-    "ui": {"core", "search", "watch", "heartbeat", "ui"},
-    "mcp": {"core", "search", "watch", "mcp"},
+    "workspace": {"core", "search", "watch", "heartbeat", "workspace"},
+    "cli": {"core", "search", "watch", "heartbeat", "workspace", "cli", "mcp", "ui.app"},
+    "ui": {"core", "search", "watch", "heartbeat", "workspace", "ui"},
+    "mcp": {"core", "search", "watch", "workspace", "mcp"},
 }
 TOP_LEVEL = {"__init__", "__main__"}  # the package's own entry points: anything
 
@@ -103,6 +107,9 @@ def test_the_checker_resolves_relative_and_package_imports(tmp_path: Path) -> No
     assert found == ["vault_app.search.engine", "vault_app.search.bm25", "vault_app.ui.app"]
     assert not any(allowed("core", t) for t in found)
     assert allowed("cli", "vault_app.ui.app") and not allowed("cli", "vault_app.ui.models")
+    assert allowed("mcp", "vault_app.workspace.arguments")
+    assert not allowed("workspace", "vault_app.mcp.server")
+    assert not allowed("workspace", "vault_app.ui.session")
 
 
 def test_no_module_is_longer_than_one_person_holds() -> None:

@@ -17,8 +17,8 @@ from mcp.types import CallToolResult, TextContent
 
 from vault_app.core import config, numeric_ids
 from vault_app.core.vault import Vault
-from vault_app.mcp.runtime import Runtime
 from vault_app.mcp.server import build_server
+from vault_app.workspace.vault_workspace import VaultWorkspace
 
 SECRET = "The garage door code is 4417"
 HOUSE = "agent:security:areas/house"
@@ -38,14 +38,14 @@ def root(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def runtime(root: Path) -> Iterator[Runtime]:
-    rt = Runtime(root, semantic=False)
+def runtime(root: Path) -> Iterator[VaultWorkspace]:
+    rt = VaultWorkspace(root, semantic=False)
     rt.start()
     yield rt
     rt.close()
 
 
-def call(rt: Runtime, agent: str, name: str, args: dict[str, Any]) -> CallToolResult:
+def call(rt: VaultWorkspace, agent: str, name: str, args: dict[str, Any]) -> CallToolResult:
     async def run() -> CallToolResult:
         async with Client(build_server(rt, lambda ctx: agent)) as client:
             return await client.call_tool(name, args)
@@ -72,7 +72,7 @@ def house_bytes(root: Path) -> bytes:
     return (root / "agents/security/workspace/areas/house/items.json").read_bytes()
 
 
-def test_a_memory_number_of_another_agent_is_no_memory(root: Path, runtime: Runtime) -> None:
+def test_a_memory_number_of_another_agent_is_no_memory(root: Path, runtime: VaultWorkspace) -> None:
     number = numeric_ids.fact_number(secret_id(root))
     got = answer(call(runtime, "finance", "memory_query", {"op": "get", "id": number}))
     assert got == []
@@ -90,7 +90,7 @@ def test_a_memory_number_of_another_agent_is_no_memory(root: Path, runtime: Runt
     ],
 )
 def test_another_agents_memory_is_never_written(
-    root: Path, runtime: Runtime, payload: dict[str, Any]
+    root: Path, runtime: VaultWorkspace, payload: dict[str, Any]
 ) -> None:
     before = house_bytes(root)
     number = numeric_ids.fact_number(secret_id(root))
@@ -106,7 +106,9 @@ def test_another_agents_memory_is_never_written(
     assert house_bytes(root) == before
 
 
-def test_history_and_entities_of_another_agent_are_refused(root: Path, runtime: Runtime) -> None:
+def test_history_and_entities_of_another_agent_are_refused(
+    root: Path, runtime: VaultWorkspace
+) -> None:
     number = numeric_ids.fact_number(secret_id(root))
     for name, args in (
         ("fact_history", {"number": number}),
@@ -122,7 +124,7 @@ def test_history_and_entities_of_another_agent_are_refused(root: Path, runtime: 
 
 
 def test_recent_activity_for_everyone_leaves_out_what_the_agent_may_not_read(
-    root: Path, runtime: Runtime
+    root: Path, runtime: VaultWorkspace
 ) -> None:
     got = answer(call(runtime, "finance", "recent_activity", {"everyone": True, "limit": 500}))
     seen = json.dumps(got)
@@ -133,7 +135,7 @@ def test_recent_activity_for_everyone_leaves_out_what_the_agent_may_not_read(
 
 
 def test_a_link_in_the_agents_own_workspace_leads_nowhere_else(
-    root: Path, runtime: Runtime
+    root: Path, runtime: VaultWorkspace
 ) -> None:
     link = root / "agents/finance/workspace/areas/peek"
     link.mkdir()
@@ -144,7 +146,7 @@ def test_a_link_in_the_agents_own_workspace_leads_nowhere_else(
 
 
 def test_search_keeps_to_the_scopes_the_agent_reads_and_a_grant_widens_them(
-    root: Path, runtime: Runtime
+    root: Path, runtime: VaultWorkspace
 ) -> None:
     hits = answer(call(runtime, "finance", "search", {"query": "garage door code"}))
     assert SECRET not in json.dumps(hits)
@@ -167,7 +169,7 @@ def test_search_keeps_to_the_scopes_the_agent_reads_and_a_grant_widens_them(
     assert house_bytes(root).count(b"0000") == 0 and SECRET.encode() in before
 
 
-def test_errors_name_vault_paths_never_the_servers(root: Path, runtime: Runtime) -> None:
+def test_errors_name_vault_paths_never_the_servers(root: Path, runtime: VaultWorkspace) -> None:
     broken = root / "global/life/areas/family/items.json"
     broken.write_text("[{", encoding="utf-8")
     for name, args in (

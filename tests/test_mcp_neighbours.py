@@ -30,7 +30,8 @@ from vault_app.core import decay, neighbours
 from vault_app.core.neighbours import agents as neighbour_agents
 from vault_app.core.neighbours import files as neighbour_files
 from vault_app.core.neighbours import picoclaw
-from vault_app.mcp import folder_runtime, http, server
+from vault_app.mcp import http, server
+from vault_app.workspace.folder_workspace import FolderWorkspace
 
 NOW = "2026-11-24T09:30:00+00:00"
 TOOLS = {
@@ -59,12 +60,12 @@ def _state_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
 
 
-def served(root: Path) -> folder_runtime.FolderRuntime:
+def served(root: Path) -> FolderWorkspace:
     clock = decay.fixed_clock(dt.datetime.fromisoformat(NOW))
-    return folder_runtime.FolderRuntime(root, semantic=False, clock=clock)
+    return FolderWorkspace(root, semantic=False, clock=clock)
 
 
-def calls(rt: folder_runtime.FolderRuntime, agent: str, *steps: tuple[str, dict[str, Any]]) -> Any:
+def calls(rt: FolderWorkspace, agent: str, *steps: tuple[str, dict[str, Any]]) -> Any:
     """Tool calls through the SDK's in-process client: for each, the structured content,
     or the error text (a str) when the result is an error; then the tool names."""
 

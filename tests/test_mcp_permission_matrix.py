@@ -17,8 +17,8 @@ from mcp.types import CallToolResult, TextContent
 
 from vault_app.core import config, numeric_ids
 from vault_app.core.vault import Vault
-from vault_app.mcp.runtime import Runtime
 from vault_app.mcp.server import build_server
+from vault_app.workspace.vault_workspace import VaultWorkspace
 
 AGENTS = ("finance", "household", "manager", "security")
 ENTITY = {
@@ -44,7 +44,8 @@ CALLS: dict[str, Call] = {
     "supersede_fact": lambda k, n, a: ("supersede_fact", {"number": n[k], "text": "Changed"}),
     "memory_upsert touch": lambda k, n, a: ("memory_upsert", {"op": "touch", "id": n[k]}),
     "memory_upsert update": lambda k, n, a: (
-        "memory_upsert", {"op": "update", "id": n[k], "content": "Changed"},
+        "memory_upsert",
+        {"op": "update", "id": n[k], "content": "Changed"},
     ),
     "memory_upsert archive": lambda k, n, a: ("memory_upsert", {"op": "archive", "id": n[k]}),
 }
@@ -132,7 +133,7 @@ def outcome(result: CallToolResult) -> str:
 
 def answer(root: Path, agent: str, name: str, args: dict[str, Any]) -> str:
     """The outcome of one call by `agent`, on a server of its own over `root`."""
-    runtime = Runtime(root, semantic=False)
+    runtime = VaultWorkspace(root, semantic=False)
     runtime.start()
     try:
 

@@ -141,8 +141,9 @@ def test_the_server_is_built_without_the_search_engine(demo_root: Path) -> None:
     probe = (
         "import sys\n"
         "import vault_app.cli\n"
-        "from vault_app.mcp import runtime, server\n"
-        f"rt = runtime.Runtime({str(demo_root)!r}, semantic=False)\n"
+        "from vault_app.mcp import server\n"
+        "from vault_app.workspace.vault_workspace import VaultWorkspace\n"
+        f"rt = VaultWorkspace({str(demo_root)!r}, semantic=False)\n"
         f"server.build_server(rt, lambda ctx: {AGENT!r})\n"
         "heavy = ('numpy', 'scipy', 'vault_app.search.engine', 'watchdog', 'torch')\n"
         "print(sorted(m for m in heavy if m in sys.modules))\n"

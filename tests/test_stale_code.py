@@ -26,7 +26,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "vault_app"
-HEADLESS = ("core", "search", "watch", "heartbeat")
+HEADLESS = ("core", "search", "watch", "heartbeat", "workspace")
 FRAMEWORK_HOOKS = {"forward", "dispatch"}  # torch.nn.Module, watchdog's event handler
 
 

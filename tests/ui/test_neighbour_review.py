@@ -18,8 +18,9 @@ from pytestqt.qtbot import QtBot
 
 from vault_app.core import neighbours
 from vault_app.core.neighbours import agents, files
-from vault_app.mcp import folder_runtime, server
+from vault_app.mcp import server
 from vault_app.ui import app, memory_blocks, neighbour_window, review_page
+from vault_app.workspace.folder_workspace import FolderWorkspace
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "neighbours"
 WAIT = 10_000
@@ -60,7 +61,7 @@ def mcp_write(root: Path, agent: str, tool: str, args: dict[str, Any]) -> Any:
     """One tool call of `agent` through the MCP server over the folder (in-process)."""
 
     async def go() -> Any:
-        runtime = folder_runtime.FolderRuntime(root, semantic=False)
+        runtime = FolderWorkspace(root, semantic=False)
         try:
             async with Client(server.build_server(runtime, lambda ctx: agent)) as client:
                 result = await client.call_tool(tool, args)

@@ -196,7 +196,7 @@ def _run(argv: Sequence[str] | None, *, owns_process: bool = False) -> int:
     handler: _common.Handler = getattr(args, "handler", gui.cmd_gui)
     try:
         result = handler(args)
-    except _common.UsageError as exc:
+    except errors.InvalidArgumentError as exc:  # a usage error (the CLI's own, a date...)
         parser.error(str(exc))
     except errors.VaultError as exc:
         return _fail(str(exc))

@@ -11,7 +11,6 @@ arguments and prints through `emit`; it raises `VaultError` (or `UsageError`) to
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
 import math
 import os
@@ -23,9 +22,10 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from vault_app.core import errors, layout, models
+from vault_app.workspace import arguments
 
 if TYPE_CHECKING:
-    from vault_app.core import neighbours, vault
+    from vault_app.core import decay, neighbours, vault
 
 # Only what declaring the commands needs is imported here (the choices of --para,
 # --category, --tier): `vault`, `config` and `decay` are imported when a command opens a
@@ -35,7 +35,7 @@ Handler = Callable[[argparse.Namespace], Any]
 Subcommands = argparse._SubParsersAction  # what `add_subparsers` returns
 
 
-class UsageError(errors.VaultError):
+class UsageError(errors.InvalidArgumentError):
     """A command given the wrong arguments (exit status 2)."""
 
 
@@ -224,12 +224,12 @@ def open_vault(args: argparse.Namespace, agent: str | None = None) -> vault.Vaul
     """The PARA vault a command works on. A neighbour's folder (a Hermes home, a PicoClaw
     workspace, a MicroClaw runtime) is refused, naming the commands that work in it: it
     is never opened as a PARA vault (which would lay vault-app's `.vault/` into it)."""
-    from vault_app.core import decay, vault
+    from vault_app.core import vault
 
     path = resolve_vault_path(args.vault)
     refuse_foreign(args, path)
     actor = args.actor if args.actor is not None else (f"agent:{agent}" if agent else "cli")
-    clock = decay.fixed_clock(parse_moment(args.now)) if args.now else decay.system_clock
+    clock = clock_of(args)
     return vault.Vault(path, actor=actor, clock=clock)
 
 
@@ -260,41 +260,25 @@ def open_foreign(args: argparse.Namespace) -> neighbours.ForeignFolder | None:
     """The neighbour's folder a command works on, in its own format; None when the
     folder is a PARA vault (then `open_vault` it). Unknown and ambiguous folders are
     refused by `neighbours.detect`, naming what was looked for or found."""
-    from vault_app.core import decay, neighbours
+    from vault_app.core import neighbours
 
     path = resolve_vault_path(args.vault)
     if not path.is_dir():
         return None  # Vault() says precisely what is wrong
     actor = args.actor if args.actor is not None else "cli"
-    clock = decay.fixed_clock(parse_moment(args.now)) if args.now else decay.system_clock
+    clock = clock_of(args)
     return neighbours.open_folder(path, actor=actor, clock=clock)
 
 
 # -- reading arguments and input ------------------------------------------------------------
 
-_YEARS = (1000, 8999)  # dates are computed with, plus or minus a few centuries
 
-
-def parse_moment(value: str) -> dt.datetime:
+def clock_of(args: argparse.Namespace) -> decay.Clock:
+    """The clock a command runs by: `--now` (an ISO time, for scripts and tests) or the
+    system's."""
     from vault_app.core import decay
 
-    try:
-        moment = dt.datetime.fromisoformat(value)
-    except ValueError:
-        raise UsageError(f"not an ISO date or time: {value!r}") from None
-    if not _YEARS[0] <= moment.year <= _YEARS[1]:
-        raise UsageError(f"{value!r} is out of range: give a year from {_YEARS[0]} to {_YEARS[1]}")
-    try:
-        return decay.as_aware(moment)
-    except (ValueError, OverflowError) as exc:
-        raise UsageError(f"{value!r} is out of range ({exc})") from None
-
-
-def parse_day(value: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        raise UsageError(f"not a YYYY-MM-DD date: {value!r}") from None
+    return decay.fixed_clock(arguments.moment(args.now)) if args.now else decay.system_clock
 
 
 def decode_input(data: bytes, source: str) -> str:

@@ -7,8 +7,9 @@ import argparse
 from typing import TYPE_CHECKING
 
 from vault_app.cli import _common
-from vault_app.cli._common import emit, open_vault, parse_day, read_stdin
+from vault_app.cli._common import emit, open_vault, read_stdin
 from vault_app.core import daily
+from vault_app.workspace import arguments
 
 if TYPE_CHECKING:
     from vault_app.core import neighbours
@@ -54,7 +55,7 @@ def cmd_daily_show(args: argparse.Namespace) -> None:
         dates = v.daily_dates(args.agent)
         emit(args, [d.isoformat() for d in dates], lambda: "\n".join(d.isoformat() for d in dates))
         return
-    day = parse_day(args.date) if args.date else v.now().date()
+    day = arguments.day(args.date) if args.date else v.now().date()
     note = v.daily_note(day, args.agent)
     emit(
         args,
@@ -72,7 +73,7 @@ def _show_foreign(args: argparse.Namespace, folder: neighbours.ForeignFolder) ->
         dates = folder.daily_dates(args.agent)
         emit(args, [d.isoformat() for d in dates], lambda: "\n".join(d.isoformat() for d in dates))
         return
-    day = parse_day(args.date) if args.date else folder.today()
+    day = arguments.day(args.date) if args.date else folder.today()
     note = folder.daily_note(args.agent, day)
     emit(
         args,

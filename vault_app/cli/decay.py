@@ -15,8 +15,9 @@ import datetime as dt
 from typing import TYPE_CHECKING
 
 from vault_app.cli import _common
-from vault_app.cli._common import emit, open_vault, parse_moment, warn
+from vault_app.cli._common import emit, open_vault, warn
 from vault_app.core import models
+from vault_app.workspace import arguments
 
 if TYPE_CHECKING:
     from vault_app.core import vault
@@ -48,7 +49,7 @@ def cmd_decay(args: argparse.Namespace) -> None:
     if args.going_cold is not None:
         going_cold_report(args, v, args.going_cold)
         return
-    at = parse_moment(args.at) if args.at else None
+    at = arguments.moment(args.at) if args.at else None
     tier_report(args, v, at)
 
 

@@ -20,11 +20,10 @@ from vault_app.cli._common import (
     fact_json,
     fact_line,
     open_vault,
-    parse_day,
-    parse_moment,
     table,
 )
 from vault_app.core import layout, models
+from vault_app.workspace import arguments
 
 if TYPE_CHECKING:
     from vault_app.core import history
@@ -152,8 +151,8 @@ def cmd_show(args: argparse.Namespace) -> None:
 def _when(value: str) -> dt.date | dt.datetime:
     """`--as-of`: a day (its end) or an ISO time."""
     if len(value) == 10:
-        return parse_day(value)
-    return parse_moment(value)
+        return arguments.day(value)
+    return arguments.moment(value)
 
 
 def show_as_of(args: argparse.Namespace) -> None:

@@ -54,12 +54,6 @@ def _root(args: argparse.Namespace) -> Path:
     return root
 
 
-def _clock(args: argparse.Namespace) -> Any:
-    from vault_app.core import decay
-
-    return decay.fixed_clock(_common.parse_moment(args.now)) if args.now else decay.system_clock
-
-
 def cmd_heartbeat(args: argparse.Namespace) -> int:
     if args.status:
         if args.llm_base_url or args.llm_model:
@@ -79,7 +73,7 @@ def _once(args: argparse.Namespace) -> int:
         extractor = run.extractor_for(
             settings, llm_base_url=args.llm_base_url, llm_model=args.llm_model
         )
-    runner = service.Runner(root, runner="cli", clock=_clock(args), extractor=extractor)
+    runner = service.Runner(root, runner="cli", clock=_common.clock_of(args), extractor=extractor)
     try:
         records = runner.once()
     finally:
@@ -133,7 +127,7 @@ def _status(args: argparse.Namespace) -> int:
     from vault_app.heartbeat import entries, lease, runlog, schedule
 
     root = _root(args)
-    vault = Vault(root, actor="cli", clock=_clock(args))
+    vault = Vault(root, actor="cli", clock=_common.clock_of(args))
     now = vault.now()
     holder = lease.holder(root)
     state = schedule.ScheduleState.load(root)

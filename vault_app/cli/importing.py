@@ -25,7 +25,7 @@ def register(commands: _common.Commands) -> None:
 
 
 def cmd_import(args: argparse.Namespace) -> None:
-    from vault_app.core import decay, errors, neighbours, vault
+    from vault_app.core import errors, neighbours, vault
     from vault_app.core.neighbours import importing
 
     source = neighbours.open_folder(Path(args.source).expanduser(), actor="cli")
@@ -37,10 +37,7 @@ def cmd_import(args: argparse.Namespace) -> None:
     into = Path(args.into).expanduser()
     if not into.exists() or (into.is_dir() and not any(into.iterdir())):
         actor = args.actor if args.actor is not None else "cli"
-        clock = decay.system_clock
-        if args.now:
-            clock = decay.fixed_clock(_common.parse_moment(args.now))
-        target = vault.Vault.create(into, actor=actor, clock=clock)
+        target = vault.Vault.create(into, actor=actor, clock=_common.clock_of(args))
     else:  # an existing folder must be a PARA vault (a neighbour's is refused)
         args.vault = str(into)
         target = _common.open_vault(args)

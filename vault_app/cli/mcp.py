@@ -22,7 +22,6 @@ import os
 import sys
 
 from vault_app.cli import _common
-from vault_app.core import errors
 
 
 def register(commands: _common.Commands) -> None:
@@ -65,21 +64,20 @@ def _protocol_stdout() -> None:
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
-    from vault_app.core import decay, layout, memory
-    from vault_app.mcp import folder_runtime, runtime, server
+    from vault_app import workspace
+    from vault_app.core import memory
+    from vault_app.mcp import server
     from vault_app.watch import quiet
+    from vault_app.workspace import folder_workspace
 
-    root = _common.resolve_vault_path(args.vault)
-    clock = decay.fixed_clock(_common.parse_moment(args.now)) if args.now else decay.system_clock
-    semantic = False if args.bm25 else None
-    served: runtime.Runtime | folder_runtime.FolderRuntime
-    if _common.open_foreign(args) is not None:  # a neighbour's folder, served as it is
-        served = folder_runtime.FolderRuntime(root, semantic=semantic, clock=clock)
+    served = workspace.open_workspace(
+        _common.resolve_vault_path(args.vault),
+        semantic=False if args.bm25 else None,
+        clock=_common.clock_of(args),
+    )
+    if isinstance(served, folder_workspace.FolderWorkspace):  # a neighbour's, as it is
         agent = _agent(args, served.reader.agents(), foreign=served.reader.name)
     else:
-        if not layout.is_vault(root):
-            raise errors.NotFoundError(f"no vault at {root}")
-        served = runtime.Runtime(root, semantic=semantic, clock=clock)
         agent = _agent(args, served.reader.paths.agent_ids())
         served.vault_for(agent)
     if getattr(args, "owns_process", False):

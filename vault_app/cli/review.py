@@ -70,8 +70,13 @@ def cmd_list(args: argparse.Namespace) -> None:
         lambda: (
             table(
                 [
-                    [r["id"], r["status"], *map(injection.visible, (r["agent"], r["kind"])),
-                     injection.visible(r["target"]), injection.visible(_why(r))]
+                    [
+                        r["id"],
+                        r["status"],
+                        *map(injection.visible, (r["agent"], r["kind"])),
+                        injection.visible(r["target"]),
+                        injection.visible(_why(r)),
+                    ]
                     for r in rows
                 ],
                 ["id", "status", "agent", "kind", "target", "why"],

@@ -18,8 +18,9 @@ from collections.abc import Callable
 from typing import Any
 
 from vault_app.cli import _common
-from vault_app.cli._common import UsageError, emit, json_bytes, open_vault, parse_moment
+from vault_app.cli._common import UsageError, emit, json_bytes, open_vault
 from vault_app.core import errors, layout, models
+from vault_app.workspace import arguments
 
 MAX_LIMIT = 100_000  # search hits in one answer
 MIN_BUDGET = 200  # characters of one agent context: the context builder's minimum
@@ -77,40 +78,17 @@ def register(commands: _common.Commands) -> None:
     p.add_argument("--bm25", action="store_true", help="do not load the semantic model")
 
 
-def _readable(v: Any, scope: str | None) -> str | frozenset[str] | None:
-    """The scope an agent's search keeps to: what the access policy lets it read (the
-    index holds every scope); a person's, as asked."""
-    guard = v.storage.guard
-    if guard is None:
-        return scope
-    readable = guard.policy.readable_scopes(guard.who, v.paths.agent_ids())
-    if scope is None:
-        return readable
-    if scope not in readable:
-        raise errors.AccessDeniedError(
-            f"{guard.who.name} may not search scope {scope}: it reads "
-            f"{', '.join(sorted(readable))}"
-        )
-    return scope
-
-
 def _search_filters(args: argparse.Namespace) -> Any:
-    from vault_app.search import engine
-
-    kinds = {"facts": ["fact"], "summaries": ["summary"], "daily": ["daily"]}
-    chosen = [
-        k for name in (args.within or ["all"]) for k in kinds.get(name, engine.documents.KINDS)
-    ]
-    return engine.Filters(
-        kinds=frozenset(chosen),
+    return arguments.search_filters(
+        kinds=args.within,
         scope=args.scope,
         para=args.para,
-        tiers=frozenset(args.tier) if args.tier else None,
-        status=None if args.status == "any" else args.status,
-        categories=frozenset(args.category) if args.category else None,
-        agent=args.author,
-        since=parse_moment(args.since) if args.since else None,
-        until=parse_moment(args.until) if args.until else None,
+        tiers=args.tier,
+        status=args.status,
+        categories=args.category,
+        author=args.author,
+        since=args.since,
+        until=args.until,
         date_field=args.date_field,
     )
 
@@ -134,51 +112,48 @@ def _print_notices(*notices: str | None) -> None:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from vault_app.search import engine, results
+    from vault_app import workspace
+    from vault_app.search import results
+    from vault_app.workspace import folder_workspace
 
     if not args.query and not args.queries:
         raise UsageError("give a QUERY, or --queries FILE")
     # a neighbour's folder (Hermes, PicoClaw, MicroClaw) is searched as it is: its
     # entries, each hit naming its file and place (`origin`); nothing is written there
-    foreign = _common.open_foreign(args)
-    if foreign is not None and args.agent:
-        # one of the folder's agents; its entries are not facts: nothing is marked accessed
-        foreign.agent(args.agent)
-    target = foreign if foreign is not None else open_vault(args, args.agent)
-    want_semantic = args.mode in (None, "semantic", "hybrid")
-    search, report = engine.open_engine(
-        target, semantic=want_semantic, progress=_progress_printer(args)
+    path = _common.resolve_vault_path(args.vault)
+    if args.agent:
+        layout.validate_agent_id(args.agent)
+    opened = workspace.open_workspace(
+        path,
+        actor=args.actor if args.actor is not None else "cli",
+        semantic=args.mode in (None, "semantic", "hybrid"),
+        clock=_common.clock_of(args),
+        watch=False,
     )
-    _print_notices(report.notice, search.cache_notice(), *search.source.problems)
-    mode = args.mode or ("hybrid" if search.semantic is not None else "bm25")
-    fallback = None
-    if args.mode is None and search.semantic is None:
-        fallback = (
-            f"{search.semantic_notice or 'semantic search is not available'}; showing BM25 results"
-        )
     filters = _search_filters(args)
-    if foreign is None:
-        filters.scope = _readable(target, filters.scope)
+    searcher = args.agent  # whose hits count as accessed
+    if isinstance(opened, folder_workspace.FolderWorkspace):
+        if args.agent:  # one of the folder's agents (its entries are not facts)
+            opened.agent(args.agent)
+        searcher = None
+    elif args.agent or opened.reader.principal.agent is not None:  # (or --actor agent:ID)
+        # an agent searches what the access policy lets it read
+        who = args.agent or opened.reader.principal.agent
+        filters.scope = opened.scope_for(who, filters.scope)
+    report = opened.open_now(progress=_progress_printer(args))
+    search = opened.search_engine()
+    _print_notices(report.notice, search.cache_notice(), *search.source.problems)
 
     def run_one(query: str) -> dict[str, Any]:
-        result = search.search(
-            query, mode=mode, filters=filters, limit=args.limit, explain=args.explain
+        answer = opened.search(
+            query,
+            mode=args.mode or "hybrid",
+            filters=filters,
+            limit=args.limit,
+            explain=args.explain,
+            agent=searcher,
         )
-        marked: dict[str, int] = {}
-        if args.agent and foreign is None:  # a neighbour's entries are not the vault's facts
-            ids = [h.fact_id for h in result.hits if h.fact_id and h.status == "active"]
-            if ids:
-                marked = search.mark_accessed(ids)
-        return {
-            "query": query,
-            "mode": result.mode,
-            "notice": result.notice or fallback,
-            "hits": [h.to_json() for h in result.hits],
-            "markedAccessed": marked,
-            "unknown": result.unknown,  # query words no document holds
-            "belowFloor": result.below_floor,  # weak matches the relevance floor left out
-            "seconds": round(result.seconds, 4),
-        }
+        return answer.person_json(query)
 
     if args.queries:
         # bytes, decoded line by line: a line that is not UTF-8 stops the run with its

@@ -36,8 +36,8 @@ if TYPE_CHECKING:
 
     import uvicorn
 
-    from vault_app.heartbeat.dedup import Embed
-    from vault_app.mcp import folder_runtime, http, runtime
+    from vault_app.mcp import http
+    from vault_app.workspace import vault_workspace
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -75,7 +75,7 @@ def register(commands: _common.Commands) -> None:
     )
 
 
-def background_services(rt: runtime.Runtime) -> list[http.BackgroundService]:
+def background_services(rt: vault_workspace.VaultWorkspace) -> list[http.BackgroundService]:
     """What runs beside the MCP endpoint for as long as the server does: the heartbeat's
     runner (`heartbeat.service`), ticking every 30 s from `HEARTBEAT_FIRST_TICK` seconds
     after the start (a client's first handshake and the index's load come first) - the
@@ -85,21 +85,13 @@ def background_services(rt: runtime.Runtime) -> list[http.BackgroundService]:
     SIGTERM ends a heartbeat in progress after its current entry, all of it saved."""
     from vault_app.heartbeat import service
 
-    def embed() -> Embed | None:
-        from vault_app.heartbeat import dedup
-
-        rows = rt.vectors()
-        if rows is None or rows.encoder is None:
-            return None
-        return dedup.cached_embed(rt.reader, rows.encoder, rows.cache)
-
     return [
         service.serve_service(
             rt.root,
             runner="serve",
             clock=rt.clock,
             first_after=HEARTBEAT_FIRST_TICK,
-            embed=embed,
+            embed=rt.heartbeat_embed,
         )
     ]
 
@@ -136,14 +128,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Serve until SIGINT or SIGTERM (exit status 0)."""
     import uvicorn
 
-    from vault_app.core import decay, layout, memory
-    from vault_app.mcp import folder_runtime, http, runtime
+    from vault_app import workspace
+    from vault_app.core import memory
+    from vault_app.mcp import http
     from vault_app.watch import quiet
+    from vault_app.workspace import vault_workspace
 
     root = _common.resolve_vault_path(args.vault)
-    foreign = _common.open_foreign(args) is not None  # a neighbour's folder, as it is
-    if not foreign and not layout.is_vault(root):
-        raise errors.NotFoundError(f"no vault at {root}")
+    rt = workspace.open_workspace(
+        root, semantic=False if args.bm25 else None, clock=_common.clock_of(args)
+    )
     if getattr(args, "owns_process", False):
         memory.tune_process()
         memory.limit_arenas()
@@ -162,15 +156,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "(put TLS in front); clients must name it as Host, or be allowed by --allow-host",
             file=sys.stderr,
         )
-    clock = decay.fixed_clock(_common.parse_moment(args.now)) if args.now else decay.system_clock
-    semantic = False if args.bm25 else None
-    rt: runtime.Runtime | folder_runtime.FolderRuntime
-    services: list[http.BackgroundService]
-    if foreign:  # no heartbeat there: it works on a PARA vault's facts
-        rt = folder_runtime.FolderRuntime(root, semantic=semantic, clock=clock)
-        services = [_give_back_memory]
-    else:
-        rt = runtime.Runtime(root, semantic=semantic, clock=clock)
+    services: list[http.BackgroundService] = [_give_back_memory]
+    if isinstance(rt, vault_workspace.VaultWorkspace):  # a folder has no heartbeat
         services = [*background_services(rt), _give_back_memory]
     try:
         app = http.create_app(

@@ -165,7 +165,6 @@ class Target:
         return cls(Place.AGENT, agent, f"the workspace of agent {agent!r}")
 
 
-
 @dataclass(frozen=True)
 class Decision:
     verdict: Verdict
@@ -194,6 +193,8 @@ def deciding(who: Principal) -> Decision:
     return Decision(
         Verdict.DENY, f"{who.name} may not decide reviews: a person decides what agents proposed"
     )
+
+
 _GLOBAL_RULE = "add it to [agents] global_writers in .vault/config.toml"
 _GRANT_RULE = "grant it with [agents.grants.{agent}] read = [...] in .vault/config.toml"
 

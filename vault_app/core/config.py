@@ -147,7 +147,7 @@ class AgentGrant(BaseModel):
             try:
                 layout.validate_agent_id(agent)
             except errors.InvalidIdError as exc:
-                raise ValueError(f"{exc} (or \"*\" for every agent)") from None
+                raise ValueError(f'{exc} (or "*" for every agent)') from None
         return value
 
 
@@ -192,9 +192,7 @@ class AgentsSettings(BaseModel):
 
     @field_validator("memory", "grants")
     @classmethod
-    def _memory_agents(
-        cls, value: dict[str, Any]
-    ) -> dict[str, Any]:
+    def _memory_agents(cls, value: dict[str, Any]) -> dict[str, Any]:
         for agent in value:
             try:
                 layout.validate_agent_id(agent)

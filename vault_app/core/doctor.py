@@ -520,9 +520,7 @@ class Doctor:
                 f"restored {backup.name} from .vault/backups; the corrupt file is kept in {saved}"
             )
 
-    def _newest_good_backup(
-        self, path: Path, good: Callable[[Path, bytes], object]
-    ) -> Path | None:
+    def _newest_good_backup(self, path: Path, good: Callable[[Path, bytes], object]) -> Path | None:
         for candidate in self.vault.storage.backups(path):
             try:
                 good(path, self.vault.storage.read_backup(candidate))

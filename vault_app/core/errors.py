@@ -9,6 +9,11 @@ class VaultError(Exception):
     """Base of every error the library raises on purpose; its message is one line."""
 
 
+class InvalidArgumentError(VaultError):
+    """An argument a face received as text that cannot be read (a date, a filter): the
+    CLI shows it as a usage error (exit status 2), an MCP client as the tool's error."""
+
+
 class InvalidIdError(VaultError):
     """An entity id, agent id or fact id that is malformed or points outside the vault."""
 

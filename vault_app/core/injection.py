@@ -81,9 +81,7 @@ _SLUG = re.compile(r"[^\s]{0,1000}[-_/.][^\s]{0,1000}")
 _SLUG_JOINS = re.compile(r"[-_/.:]")
 _ENCODED_SEGMENTS = 8  # decoded per text: the cost of a scan stays bounded
 _ROT13_KINDS = frozenset({"override", "role"})
-_ROT13 = str.maketrans(
-    "abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm"
-)
+_ROT13 = str.maketrans("abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm")
 # Letters that look like nothing (Hangul fillers): dropped from the folded text.
 _FILLERS = frozenset("\u115f\u1160\u3164\uffa0")
 _DROPPED_CATEGORIES = frozenset({"Cf", "Mn", "Me", "Cc"})

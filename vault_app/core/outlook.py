@@ -132,7 +132,7 @@ def going_cold(
         if folder.facts_file is None:
             continue
         try:
-            data = target.storage.read(folder.facts_file)
+            data = target.read_bytes(folder.facts_file)
             raw, time_key = formats.decode_entries(folder.facts_file, data or b"")
         except errors.CorruptFileError as exc:
             problems.append(_problem(target, exc))

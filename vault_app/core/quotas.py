@@ -69,17 +69,14 @@ def check_write(
             raise _refuse(
                 "future_skew_s",
                 quotas.future_skew_s,
-                f"{kind} is dated {decay.as_aware(at).isoformat()}, after now "
-                f"({now.isoformat()})",
+                f"{kind} is dated {decay.as_aware(at).isoformat()}, after now ({now.isoformat()})",
             )
     related = params.get("related")
     if isinstance(related, list) and len(related) > quotas.related:
         raise _refuse("related", quotas.related, f"{kind} names {len(related)} related entities")
     operations = params.get("operations")
     if isinstance(operations, list) and len(operations) > quotas.batch_operations:
-        raise _refuse(
-            "batch_operations", quotas.batch_operations, f"{kind} has {len(operations)}"
-        )
+        raise _refuse("batch_operations", quotas.batch_operations, f"{kind} has {len(operations)}")
     total = 0
     for name, text in strings(params, "params"):
         if len(text) > quotas.field_chars:
@@ -91,9 +88,7 @@ def check_write(
             raise _refuse("write_kb", quotas.write_kb, f"{kind} holds over {total // KB:,} KB")
 
 
-def check_pending(
-    quotas: config.QuotaSettings, agent: str, held: Iterable[int], size: int
-) -> None:
+def check_pending(quotas: config.QuotaSettings, agent: str, held: Iterable[int], size: int) -> None:
     """Refuse queueing one more write of `size` bytes for `agent`'s review, when the
     writes it has held (`held`: their sizes) already fill its share."""
     sizes = list(held)

@@ -196,6 +196,37 @@ class Vault:
             for name in ("", *layout.FACT_FILE_NAMES, layout.SUMMARY_NAME):
                 guard(folder / name if name else folder, "read")
 
+    def readable_scopes(self) -> frozenset[str] | None:
+        """The search scopes this vault's actor may read (global, its own workspace and
+        those granted to it), or None for a person (every scope)."""
+        guard = self.storage.guard
+        if guard is None:
+            return None
+        return guard.policy.readable_scopes(guard.who, self.paths.agent_ids())
+
+    def read_bytes(self, path: Path) -> bytes | None:
+        """A file of the vault, as its storage reads it (None if absent): through the
+        access policy's door, refusing what is too large, not a regular file, or a
+        symlink leading out of the vault."""
+        return self.storage.read(path)
+
+    def read_text(self, path: Path) -> tuple[str, str] | None:
+        """(text, sha256) of a UTF-8 file of the vault (`read_bytes`), None if absent."""
+        return self.storage.read_text(path)
+
+    def reads_scope(self, agent: str | None) -> bool:
+        """Whether this vault's actor reads the memory of scope `agent` (None: global)."""
+        guard = self.storage.guard
+        return guard is None or guard.reads_scope(agent)
+
+    def add_listener(self, listener: storage.WriteListener) -> None:
+        """Call `listener` after each write this vault commits (a watcher's `note_write`:
+        its own writes are then not reported back as outside changes)."""
+        self.storage.add_listener(listener)
+
+    def remove_listener(self, listener: storage.WriteListener) -> None:
+        self.storage.remove_listener(listener)
+
     def _check_scope(self, agent: str | None) -> None:
         """Refuse (`AccessDeniedError`) a listing of a scope the actor may not read."""
         self.check_access(access.Action.READ, access.Target.daily(agent))

@@ -528,7 +528,7 @@ class Deduper:
         folder = self.vault.paths.existing_entity_dir(ref)
         facts_path = self.vault.paths.facts_path(folder)
         try:
-            data: bytes | errors.CorruptFileError | None = self.vault.storage.read(facts_path)
+            data: bytes | errors.CorruptFileError | None = self.vault.read_bytes(facts_path)
         except errors.CorruptFileError as exc:
             data = exc
         summary = models.Document(folder / layout.SUMMARY_NAME, None, None)

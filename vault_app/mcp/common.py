@@ -10,7 +10,6 @@ of a `ToolError` only (any other exception is a crash whose text stays on the se
 
 from __future__ import annotations
 
-import datetime as dt
 import functools
 import os
 from collections.abc import Callable
@@ -20,7 +19,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 
-from vault_app.core import agent_writes, decay, errors
+from vault_app.core import agent_writes, errors
+from vault_app.workspace import arguments
 
 if TYPE_CHECKING:  # the context builder is imported by the tools when called
     from vault_app.search import context
@@ -61,29 +61,6 @@ def tool_errors(root: Path) -> Callable[[F], F]:
     return decorate
 
 
-def moment(value: str | None, field: str = "timestamp") -> dt.datetime | None:
-    """An ISO date or time from a tool argument (a naive one is local time), or None."""
-    if value is None:
-        return None
-    try:
-        parsed = dt.datetime.fromisoformat(value.strip())
-    except ValueError:
-        raise errors.VaultError(
-            f"{field} {value!r} is not an ISO date or time (e.g. 2026-03-14 or "
-            "2026-03-14T09:30:00+01:00)"
-        ) from None
-    if not 1000 <= parsed.year <= 8999:
-        raise errors.VaultError(f"{field} {value!r} is out of range: give a year 1000-8999")
-    return decay.as_aware(parsed)
-
-
-def day(value: str, field: str = "date") -> dt.date:
-    try:
-        return dt.date.fromisoformat(value.strip())
-    except ValueError:
-        raise errors.VaultError(f"{field} {value!r} is not a YYYY-MM-DD date") from None
-
-
 def context_answer(
     built: context.Context, budget: int, search_state: str, marked_accessed: int
 ) -> dict[str, Any]:
@@ -112,12 +89,12 @@ def agent_write(
     kind: agent_writes.Kind, agent: str, params: dict[str, Any], at: str | None = None
 ) -> agent_writes.AgentWrite:
     """One write `agent` asks for: the arguments it gave (None: not given) and `at`, an
-    ISO date or time (`moment`)."""
+    ISO date or time (`arguments.moment`)."""
     return agent_writes.AgentWrite(
         kind=kind,
         agent=agent,
         params={k: v for k, v in params.items() if v is not None},
-        at=moment(at),
+        at=arguments.optional_moment(at, "timestamp"),
     )
 
 

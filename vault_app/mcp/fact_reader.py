@@ -146,7 +146,7 @@ class FactReader:
         path = self.vault.paths.facts_path(folder)
         stamp = signature(path)  # before the read: a change after it only costs a re-read
         try:
-            data = self.vault.storage.read(path)
+            data = self.vault.read_bytes(path)
             if data is None or formats.is_blank(data):
                 # no facts, as Vault.entity says (a blank file whose backups hold facts
                 # is an error there, which has no facts either)

@@ -44,11 +44,10 @@ from vault_app.core.neighbours import agents as neighbour_agents
 from vault_app.core.neighbours import detect
 from vault_app.core.neighbours import entries as neighbour_entries
 from vault_app.mcp import common, memory_tools
-from vault_app.mcp import folder_runtime as runtime_module
+from vault_app.workspace import arguments, folder_workspace
 
 Mode = Literal["hybrid", "bm25", "semantic"]
 Kind = Literal["facts", "summaries", "daily"]
-KINDS = {"facts": "fact", "summaries": "summary", "daily": "daily"}
 MAX_DAYS = 366
 Acting = Callable[[Context], str]
 Submit = Callable[..., dict[str, Any]]
@@ -81,7 +80,7 @@ def instructions(format_: str) -> str:
 
 
 def register(
-    server: MCPServer, runtime: runtime_module.FolderRuntime, agent_of: common.AgentOf
+    server: MCPServer, runtime: folder_workspace.FolderWorkspace, agent_of: common.AgentOf
 ) -> None:
     """Add the tools the folder's format keeps to `server` (see the module's table)."""
     fmt = runtime.format
@@ -115,9 +114,9 @@ Example: {{"query": "trip to Porto", "limit": 5}}"""
         limit: Annotated[int, Field(ge=1, le=100)] = 10,
     ) -> dict[str, Any]:
         agent = acting(ctx)
-        wanted = frozenset(KINDS[k] for k in kinds or KINDS)
-        answer = runtime.search(agent, query, mode=mode, limit=limit, kinds=wanted)
-        return {**answer, "marked_accessed": 0}
+        filters = arguments.search_filters(kinds=kinds)
+        answer = runtime.search(query, mode=mode, limit=limit, filters=filters, agent=agent)
+        return answer.agent_json()
 
     @server.tool(
         description="""The memory block for your prompt, within a character budget, in layers:
@@ -150,7 +149,7 @@ Example: {"query": "what did we plan for the trip last week", "budget": 3000}"""
 
 
 def _register_notes(
-    server: MCPServer, runtime: runtime_module.FolderRuntime, acting: Acting, submit: Submit
+    server: MCPServer, runtime: folder_workspace.FolderWorkspace, acting: Acting, submit: Submit
 ) -> None:
     @server.tool(name="memory", description=memory_tools.MEMORY_DESCRIPTION)
     @common.tool_errors(runtime.root)
@@ -176,7 +175,7 @@ def _register_notes(
 
 
 def _register_tiers(
-    server: MCPServer, runtime: runtime_module.FolderRuntime, acting: Acting, submit: Submit
+    server: MCPServer, runtime: folder_workspace.FolderWorkspace, acting: Acting, submit: Submit
 ) -> None:
     @server.tool(description=memory_tools.TIERS_READ_DESCRIPTION)
     @common.tool_errors(runtime.root)
@@ -192,7 +191,7 @@ def _register_tiers(
 
 
 def _register_profile(
-    server: MCPServer, runtime: runtime_module.FolderRuntime, acting: Acting, submit: Submit
+    server: MCPServer, runtime: folder_workspace.FolderWorkspace, acting: Acting, submit: Submit
 ) -> None:
     @server.tool(description=memory_tools.PROFILE_READ_DESCRIPTION)
     @common.tool_errors(runtime.root)
@@ -214,7 +213,7 @@ def _register_profile(
 
 
 def _register_daily(
-    server: MCPServer, runtime: runtime_module.FolderRuntime, acting: Acting, submit: Submit
+    server: MCPServer, runtime: folder_workspace.FolderWorkspace, acting: Acting, submit: Submit
 ) -> None:
     @server.tool(
         description="""Append a paragraph to your daily note (today's, or the day of timestamp,
@@ -237,8 +236,8 @@ Example: {"since": "2026-11-01", "until": "2026-11-07"}"""
         agent = acting(ctx)
         folder = runtime.reader
         today = folder.today()
-        first = common.day(since, "since") if since else None
-        last = common.day(until, "until") if until else None
+        first = arguments.day(since, "since") if since else None
+        last = arguments.day(until, "until") if until else None
         first, last = first or last or today, last or first or today
         if last < first:
             raise errors.VaultError(f"until {last} is before since {first}")

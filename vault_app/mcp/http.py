@@ -62,8 +62,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from vault_app.core import config, errors, tokens
 
 if TYPE_CHECKING:
-    from vault_app.mcp import folder_runtime
-    from vault_app.mcp import runtime as runtime_mod
+    from vault_app.workspace import folder_workspace, vault_workspace
 
 log = logging.getLogger(__name__)
 
@@ -363,7 +362,7 @@ def secure_app(
 
 
 def create_app(
-    runtime: runtime_mod.Runtime | folder_runtime.FolderRuntime,
+    runtime: vault_workspace.VaultWorkspace | folder_workspace.FolderWorkspace,
     *,
     host: str,
     port: int,

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict
 
 from vault_app.core import agent_writes, injection, vault
 from vault_app.mcp import common
-from vault_app.mcp import runtime as runtime_module
+from vault_app.workspace import vault_workspace
 
 if TYPE_CHECKING:  # imported by the tools when called: the handshake needs neither
     from vault_app.core import agent_memory
@@ -72,7 +72,9 @@ class MemoryOperation(BaseModel):
     old_text: str | None = None
 
 
-def register(server: MCPServer, runtime: runtime_module.Runtime, agent_of: common.AgentOf) -> None:
+def register(
+    server: MCPServer, runtime: vault_workspace.VaultWorkspace, agent_of: common.AgentOf
+) -> None:
     """Add the memory, tiers and profile tools to `server`."""
 
     def submit(ctx: Context, kind: agent_writes.Kind, params: dict[str, Any]) -> dict[str, Any]:

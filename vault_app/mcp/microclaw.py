@@ -93,8 +93,8 @@ from vault_app.core import (
 )
 from vault_app.core.vault import Vault
 from vault_app.mcp import common, fact_reader
-from vault_app.mcp import runtime as runtime_module
 from vault_app.search import kinds
+from vault_app.workspace import vault_workspace
 
 if TYPE_CHECKING:  # numpy comes with it: imported after the handshake
     from vault_app.search.documents import SearchDoc
@@ -314,7 +314,7 @@ def chat_entity(settings: config.VaultConfig, agent: str, chat_id: int | None) -
 class MicroClawMemory:
     """The two tools' work for one agent, synchronous (the tools run it in a thread)."""
 
-    def __init__(self, runtime: runtime_module.Runtime, agent: str) -> None:
+    def __init__(self, runtime: vault_workspace.VaultWorkspace, agent: str) -> None:
         self.runtime = runtime
         self.agent = agent
         self.vault: Vault = runtime.vault_for(agent)
@@ -641,7 +641,9 @@ Example: {"op": "insert", "chat_id": 42, "content": "Sam is allergic to peanuts"
 "category": "PROFILE"}"""
 
 
-def register(server: MCPServer, runtime: runtime_module.Runtime, agent_of: common.AgentOf) -> None:
+def register(
+    server: MCPServer, runtime: vault_workspace.VaultWorkspace, agent_of: common.AgentOf
+) -> None:
     """Add `memory_query` and `memory_upsert` to `server` (synchronous tools: the SDK
     runs them in a worker thread, as the other groups' tools)."""
 

@@ -3,7 +3,7 @@
 Faces are thin: each tool module (`vault_tools` reads, `write_tools` writes through
 `core.agent_writes`, `memory_tools` the agent's own notes, tiers and profile,
 `microclaw` MicroClaw's contract) adapts arguments to one core or
-search call. Over a neighbour's folder (a `folder_runtime.FolderRuntime`) the server
+search call. Over a neighbour's folder (a `folder_workspace.FolderWorkspace`) the server
 carries `folder_tools` instead: the tools its format keeps, same names and answers.
 What the groups share lives here: the server's identity and instructions,
 and `tool_errors`, which turns a vault error into a tool error the model can read (the
@@ -25,10 +25,10 @@ from mcp.server.mcpserver import MCPServer
 
 from vault_app import __version__
 from vault_app.mcp import common, memory_tools, microclaw, vault_tools, write_tools
-from vault_app.mcp import runtime as runtime_module
+from vault_app.workspace import vault_workspace
 
 if TYPE_CHECKING:  # a vault's server never imports the folder's modules (the handshake)
-    from vault_app.mcp import folder_runtime
+    from vault_app.workspace import folder_workspace
 
 AgentOf = common.AgentOf
 
@@ -45,10 +45,10 @@ a person will review it; do not retry it."""
 
 
 def build_server(
-    runtime: runtime_module.Runtime | folder_runtime.FolderRuntime, agent_of: AgentOf
+    runtime: vault_workspace.VaultWorkspace | folder_workspace.FolderWorkspace, agent_of: AgentOf
 ) -> MCPServer:
     """The MCP server (name "vault-app"): over a vault, every tool group registered; over
-    a neighbour's folder (a `FolderRuntime`), the tools its format keeps (`folder_tools`)."""
+    a neighbour's folder (a `FolderWorkspace`), the tools its format keeps (`folder_tools`)."""
     root = logging.getLogger()
     handlers, level = list(root.handlers), root.level
     instructions = INSTRUCTIONS
@@ -73,16 +73,16 @@ def build_server(
     return server
 
 
-def serves_a_folder(runtime: object) -> TypeGuard[folder_runtime.FolderRuntime]:
-    """Whether `runtime` serves a neighbour's folder (a `folder_runtime.FolderRuntime`),
+def serves_a_folder(runtime: object) -> TypeGuard[folder_workspace.FolderWorkspace]:
+    """Whether `runtime` serves a neighbour's folder (a `folder_workspace.FolderWorkspace`),
     asked without importing that module: an instance of it means it is imported, and a
     vault's server starts without it (its imports are on the handshake's path)."""
-    module = sys.modules.get("vault_app.mcp.folder_runtime")
-    return module is not None and isinstance(runtime, module.FolderRuntime)
+    module = sys.modules.get("vault_app.workspace.folder_workspace")
+    return module is not None and isinstance(runtime, module.FolderWorkspace)
 
 
 def start_index_after_handshake(
-    built: MCPServer, runtime: runtime_module.Runtime | folder_runtime.FolderRuntime
+    built: MCPServer, runtime: vault_workspace.VaultWorkspace | folder_workspace.FolderWorkspace
 ) -> None:
     """Open the index once a client has the handshake's answer (its `initialized`
     notification): the load's imports and walk hold the interpreter most of the time,

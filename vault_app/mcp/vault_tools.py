@@ -17,9 +17,8 @@ from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
 from vault_app.core import access, activity, errors, injection, layout, models, numeric_ids
-from vault_app.core.vault import Vault
 from vault_app.mcp import common
-from vault_app.mcp import runtime as runtime_module
+from vault_app.workspace import arguments, vault_workspace
 
 Mode = Literal["hybrid", "bm25", "semantic"]
 Kind = Literal["facts", "summaries", "daily"]
@@ -27,7 +26,6 @@ Tier = Literal["hot", "warm", "cold"]
 Para = Literal["projects", "areas", "resources", "archives"]
 Status = Literal["active", "superseded", "any"]
 Page = Annotated[int, Field(ge=0, description="how many items to skip")]
-KINDS = {"facts": "fact", "summaries": "summary", "daily": "daily"}
 MAX_DAYS = 366  # one read_daily call
 FACT_FIELDS = (
     "id",
@@ -47,32 +45,6 @@ FACT_FIELDS = (
     "agentId",
     "metadata",
 )
-
-
-def visible_scopes(vault: Vault) -> frozenset[str]:
-    """The scopes the agent of `vault` reads: global, its own, and those granted to it."""
-    guard = vault.storage.guard
-    assert guard is not None  # an agent's vault always has its door
-    readable = guard.policy.readable_scopes(guard.who, vault.paths.agent_ids())
-    assert readable is not None  # (None is a person's: everything)
-    return readable
-
-
-def scope_filter(vault: Vault, scope: str | None) -> str | frozenset[str]:
-    """The engine's scope filter for a tool's `scope` argument (None: all it may read)."""
-    agent = vault.principal.agent
-    readable = visible_scopes(vault)
-    if scope is None or scope == "all":
-        return readable
-    if scope in ("global", "mine"):
-        return layout.GLOBAL_SCOPE if scope == "global" else f"agent:{agent}"
-    if scope in readable:
-        return scope
-    raise errors.VaultError(
-        f"scope {scope!r}: use global, mine (agent:{agent}) or all; an agent reads global "
-        "memory and its own workspace, and another agent's only when granted "
-        f"([agents.grants.{agent}] read in .vault/config.toml)"
-    )
 
 
 def fact_view(
@@ -95,7 +67,9 @@ def page(total: int, offset: int, limit: int) -> dict[str, Any]:
     return {"total": total, "offset": offset, "next_offset": end if end < total else None}
 
 
-def register(server: MCPServer, runtime: runtime_module.Runtime, agent_of: common.AgentOf) -> None:
+def register(
+    server: MCPServer, runtime: vault_workspace.VaultWorkspace, agent_of: common.AgentOf
+) -> None:
     """Add the read tools to `server`."""
 
     def acting(ctx: Context) -> str:
@@ -132,24 +106,22 @@ Example: {"query": "vanity delivery", "kinds": ["facts"], "tiers": ["hot", "warm
         mark_access: bool = True,
     ) -> dict[str, Any]:
         agent = acting(ctx)
-        filters = runtime_module.Filters(
-            kinds=frozenset(KINDS[k] for k in kinds or KINDS),
-            scope=scope_filter(runtime.vault_for(agent), scope),
+        filters = arguments.search_filters(
+            kinds=kinds,
+            scope=runtime.scope_for(agent, scope),
             para=para,
-            tiers=frozenset(tiers) if tiers else None,
-            status=None if status == "any" else status,
-            categories=frozenset(_categories(categories)) if categories else None,
-            agent=author,
-            since=common.moment(since, "since"),
-            until=common.moment(until, "until"),
+            tiers=tiers,
+            status=status,
+            categories=categories,
+            author=author,
+            since=since,
+            until=until,
             date_field=date_field,
         )
-        answer = runtime.search(query, mode=mode, limit=limit, filters=filters)
-        marked: dict[str, int] = {}
-        if mark_access:
-            ids = [h.fact_id for h in answer.hits if h.fact_id and h.status == "active"]
-            marked = runtime.mark_accessed(agent, ids)
-        return {**answer.to_json(), "marked_accessed": len(marked)}
+        answer = runtime.search(
+            query, mode=mode, limit=limit, filters=filters, agent=agent, mark_access=mark_access
+        )
+        return answer.agent_json()
 
     @server.tool(
         description="""The memory block for your prompt, within a character budget, in layers:
@@ -234,7 +206,8 @@ Example: {"scope": "mine", "para": "projects", "limit": 50}"""
         limit: Annotated[int, Field(ge=1, le=1000)] = 100,
     ) -> dict[str, Any]:
         agent = acting(ctx)
-        allowed = scope_filter(runtime.vault_for(agent), scope)
+        allowed = runtime.scope_for(agent, scope)
+        assert allowed is not None  # an agent's: the scopes it reads
         scopes = {allowed} if isinstance(allowed, str) else set(allowed)
         rows = [
             r
@@ -298,8 +271,8 @@ Example: {"since": "2026-03-01", "until": "2026-03-07", "scope": "mine"}"""
     ) -> dict[str, Any]:
         agent = acting(ctx)
         today = runtime.reader.now().astimezone().date()
-        first = common.day(since, "since") if since else None
-        last = common.day(until, "until") if until else None
+        first = arguments.day(since, "since") if since else None
+        last = arguments.day(until, "until") if until else None
         first, last = first or last or today, last or first or today
         if last < first:
             raise errors.VaultError(f"until {last} is before since {first}")
@@ -356,21 +329,21 @@ Example: {"limit": 20, "action": "fact.add"}"""
         everyone: bool = False,
     ) -> dict[str, Any]:
         agent = acting(ctx)
-        guard = runtime.vault_for(agent).storage.guard
-        assert guard is not None  # an agent's vault always has its door
         rows = activity.recent(
             runtime.root,
             limit=limit,
             agent=None if everyone else agent,
-            since=common.moment(since, "since"),
+            since=arguments.optional_moment(since, "since"),
             action=action,
-            keep=activity.visible_to(agent, guard.reads_scope),  # others' private writes
+            keep=activity.visible_to(
+                agent, runtime.vault_for(agent).reads_scope
+            ),  # others' private writes
         )
         return {"entries": rows}
 
 
 def resolve_fact_id(
-    runtime: runtime_module.Runtime, fact_id: str | None, number: int | None
+    runtime: vault_workspace.VaultWorkspace, fact_id: str | None, number: int | None
 ) -> str:
     """The fact id a tool names by id or by number (exactly one of them)."""
     if (fact_id is None) == (number is None):
@@ -382,14 +355,6 @@ def resolve_fact_id(
     if found is None:
         raise errors.NotFoundError(f"no fact has number {number}")
     return found
-
-
-def _categories(values: list[str]) -> list[str]:
-    known = [c.value for c in models.FactCategory]
-    bad = [v for v in values if v not in known]
-    if bad:
-        raise errors.VaultError(f"unknown fact category {bad[0]!r}: use {', '.join(known)}")
-    return values
 
 
 def _fields(values: list[str] | None) -> list[str] | None:

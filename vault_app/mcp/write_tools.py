@@ -19,12 +19,14 @@ from mcp.server.mcpserver import Context, MCPServer
 
 from vault_app.core import agent_writes, layout, numeric_ids, vault
 from vault_app.mcp import common
-from vault_app.mcp import runtime as runtime_module
+from vault_app.workspace import arguments, vault_workspace
 
 Category = Literal["relationship", "milestone", "status", "preference", "context"]
 
 
-def register(server: MCPServer, runtime: runtime_module.Runtime, agent_of: common.AgentOf) -> None:
+def register(
+    server: MCPServer, runtime: vault_workspace.VaultWorkspace, agent_of: common.AgentOf
+) -> None:
     """Add the write tools to `server`."""
 
     def submit(
@@ -128,7 +130,7 @@ Example: {"text": "Booked the plumber for Thursday 9:00."}"""
         target, answer = submit(ctx, "append_daily", {"text": text, "scope": scope}, timestamp)
         if target is not None:
             entry = answer["entry"]
-            runtime.after_daily(common.day(entry["date"]), entry["agent"])
+            runtime.after_daily(arguments.day(entry["date"]), entry["agent"])
         return answer
 
     @server.tool(
@@ -150,7 +152,7 @@ Example: {"role": "user", "speaker": "Jane", "text": "Remind me about the boiler
         target, answer = submit(ctx, "record_interaction", params, timestamp)
         if target is not None:
             entry = answer["entry"]
-            runtime.after_daily(common.day(entry["date"]), entry["agent"])
+            runtime.after_daily(arguments.day(entry["date"]), entry["agent"])
         return answer
 
     @server.tool(

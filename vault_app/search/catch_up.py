@@ -81,12 +81,12 @@ def read_source(target: vault.Vault, kind: str, locator: Any) -> list[documents.
         summary = None
         try:
             if folder.facts_file is not None:
-                data = target.storage.read(folder.facts_file)
+                data = target.read_bytes(folder.facts_file)
                 file = formats.decode(folder.facts_file, data or b"")
         except errors.CorruptFileError:
             file = None
         try:
-            doc = target.storage.read_text(folder.folder / "summary.md")
+            doc = target.read_text(folder.folder / "summary.md")
             summary = doc[0] if doc else None
         except errors.CorruptFileError:
             summary = None

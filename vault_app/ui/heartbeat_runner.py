@@ -184,10 +184,8 @@ def for_session(session: session_module.Session, parent: QtCore.QObject) -> Hear
 def embed_of(session: session_module.Session) -> Embed | None:
     """Dedup's `embed` over the window's loaded sentence model, through the vault's
     embedding cache (what search embedded is not encoded again); None until semantic
-    search is ready. Asked from the tick's worker thread: it only reads attributes."""
-    rows = getattr(session.engine, "semantic", None)
-    if rows is None or rows.encoder is None:
-        return None
-    from vault_app.heartbeat import dedup
+    search is ready (`workspace.vault_workspace.heartbeat_embed`, as `serve` has it).
+    Asked from the tick's worker thread: it only reads attributes."""
+    from vault_app.workspace import vault_workspace
 
-    return dedup.cached_embed(session.vault, rows.encoder, rows.cache)
+    return vault_workspace.heartbeat_embed(session.vault, session.engine)

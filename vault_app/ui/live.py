@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6 import QtCore
 
 from vault_app.ui.session import Session
+from vault_app.workspace import reindex
 
 if TYPE_CHECKING:
     from vault_app.watch import VaultWatcher
@@ -129,12 +130,7 @@ class LiveSync(WatcherRelay):
             session.dailyChanged.emit(note.scope, note.date)
         for document in batch.documents:
             session.documentChanged.emit(str(root / document.path))
-        addresses = tuple(dict.fromkeys(str(r) for r in (*batch.entities, *batch.removed_entities)))
-        daily = tuple((note.agent, note.date) for note in batch.daily)
-        structural = bool(batch.everything or batch.agents or batch.removed_agents)
-        if addresses or daily or structural:
-            session.absorb(addresses, daily, structural=structural)
-            if structural and session.engine is not None:
-                engine = session.engine
-                session.run(engine.refresh, refresher=True)
+        change = reindex.Reindex.of(batch)
+        if not change.empty:
+            session.absorb(change, tuple(str(ref) for ref in change.entities))
         self.applied.emit(batch)

@@ -109,7 +109,7 @@ class RestoreDialog(QtWidgets.QDialog):
         session.run(self._read, self._listed, self._failed)
 
     def _read(self) -> tuple[list[backups.Version], str | None]:
-        data = self.session.vault.storage.read(self.path)
+        data = self.session.vault.read_bytes(self.path)
         digest = None if data is None else storage.sha256(data)
         return self.session.vault.backup_versions(self.path), digest
 

@@ -47,6 +47,8 @@ Qt = QtCore.Qt
 DEBOUNCE_MS = 150
 WIDTHS = (80, 90, 130, 130, 230)  # the columns' least widths (Findings takes the rest)
 GROWN = {1: 300, 4: 420}  # Agent, Target: widened to their text up to this (a MicroClaw
+
+
 # persona's CHAT/PERSONA id, a neighbour's file path)
 def _esc(value: Any) -> str:
     return html.escape(injection.visible(str(value)))

@@ -32,7 +32,8 @@ from typing import Any
 import shiboken6
 from PySide6 import QtCore, QtGui
 
-from vault_app.core import errors, neighbours, vault
+from vault_app.core import errors, layout, neighbours, vault
+from vault_app.workspace import engine_life, reindex
 
 log = logging.getLogger(__name__)
 
@@ -292,10 +293,9 @@ class Session(Workers):
                 self.dailyChanged.emit(scope, day)
             if on_done is not None:
                 on_done(result)
-            if rescan:
-                self.absorb(entities, structural=True)
-            elif entities:
-                self.absorb(entities)
+            if rescan or entities:
+                refs = tuple(layout.EntityRef.parse(address) for address in entities)
+                self.absorb(reindex.Reindex(entities=refs), entities, rescan=rescan)
 
         self.run(lambda: fn(self.vault), done, on_error, writer=True)
 
@@ -345,28 +345,22 @@ class Session(Workers):
             on_done(scan)
 
     def absorb(
-        self,
-        entities: tuple[str, ...] = (),
-        daily: tuple[tuple[str | None, dt.date], ...] = (),
-        *,
-        structural: bool = False,
+        self, change: reindex.Reindex, entities: tuple[str, ...] = (), *, rescan: bool = False
     ) -> None:
-        """Catch up with changes made outside the window (live sync): re-count only the
-        changed entities (a full rescan when `structural`, e.g. agents came or went) and
-        re-index only their documents and those daily notes; emits `scanned`."""
+        """Catch up with changes (live sync's, or this window's own writes): re-count only
+        the changed `entities` (everything with `rescan`, or when the change is `whole`:
+        agents came or went) and re-index what `change` names (`workspace.reindex`);
+        emits `scanned`."""
         engine = self.engine
 
         def work() -> vault.VaultScan:
             base = self._latest_scan
-            if structural or base is None:
+            if rescan or change.whole or base is None:
                 self._latest_scan = self.vault.scan()
             else:
                 self._latest_scan = self.vault.update_scan(base, entities)
             if engine is not None:
-                for address in entities:
-                    engine.refresh_entity(address)
-                for agent, day in daily:
-                    engine.refresh_daily(day, agent)
+                change.apply(engine)
             return self._latest_scan
 
         self.run(work, self._scanned, refresher=True)
@@ -391,7 +385,7 @@ class Session(Workers):
             self.engine_notice = report.notice
             engine = self.engine
             if semantic:
-                engine.semantic_notice = "the semantic model is loading: BM25 results meanwhile"
+                engine.semantic_notice = engine_life.LOADING
             self.searchReady.emit(engine)
             if then is not None:
                 then()

@@ -1,14 +1,14 @@
-"""The MCP server's resident state over a neighbour's folder (a Hermes home, a PicoClaw
-workspace, a MicroClaw runtime), opened as it is: what `runtime.Runtime` is for a vault.
+"""A neighbour's folder (a Hermes home, a PicoClaw workspace, a MicroClaw runtime) opened
+as a workspace, as it is: what `VaultWorkspace` is for a PARA vault.
 
-It holds the folder read as `mcp` (`reader`), one `ForeignFolder` per agent opened as
-`agent:<id>` (its writes are audited with the agent as actor, in vault-app's state
-folder for the folder), and the search engine over the folder's entries
-(`search.sources.FolderSource`). As in a vault (`runtime.BackgroundEngine`, shared with
-the vault's runtime), the engine opens on a background thread once a client is through
-its handshake: BM25 first (a folder is kilobytes: a few milliseconds), then the
-semantic model, added to the running engine while BM25 answers; a search says in its
-`notice` when it ran on BM25 alone.
+It holds the folder read as `mcp` (`reader`; the command's actor in the CLI), one
+`ForeignFolder` per agent opened as `agent:<id>` (its writes are audited with the agent
+as actor, in vault-app's state folder for the folder), and the search engine over the
+folder's entries (`search.sources.FolderSource`). As in a vault (`engine_life`), the
+engine opens on a background thread once a client is through its handshake (or at once
+on the caller's thread, for a one-shot command: `open_now`): BM25 first (a folder is
+kilobytes: a few milliseconds), then the semantic model, added to the running engine
+while BM25 answers; a search says in its `notice` when it ran on BM25 alone.
 
 The folder's owner (Hermes, PicoClaw, MicroClaw) writes it while the server runs, and
 there is no `.vault/` to watch: each search first re-reads the folder's entries
@@ -29,22 +29,22 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from vault_app.core import config, decay, errors, injection, layout, neighbours
+from vault_app.core import config, decay, errors, layout, neighbours
 from vault_app.core.neighbours import agents as neighbour_agents
-from vault_app.mcp import runtime
+from vault_app.workspace import engine_life, vault_workspace
 
 if TYPE_CHECKING:
-    from vault_app.search import engine
+    from vault_app.search import columns, engine
 
 log = logging.getLogger(__name__)
 READER_ACTOR = "mcp"
 BM25_WAIT = 120.0  # seconds a search waits for the index (a folder opens in milliseconds)
 
 
-class FolderRuntime(runtime.BackgroundEngine):
+class FolderWorkspace(engine_life.EngineLife):
     """One neighbour's folder served to its agents: see the module docstring."""
 
-    THREAD_NAME = "vault-app-mcp-folder"
+    THREAD_NAME = "vault-app-folder-index"
     INDEX_NAME = "the folder's search index"
     STILL_OPENING = "the folder's search index is still opening; try again"
     bm25_wait = BM25_WAIT
@@ -56,8 +56,9 @@ class FolderRuntime(runtime.BackgroundEngine):
         *,
         semantic: bool | None = None,
         clock: decay.Clock = decay.system_clock,
+        actor: str = READER_ACTOR,
     ) -> None:
-        found = neighbours.open_folder(root, actor=READER_ACTOR, clock=clock)
+        found = neighbours.open_folder(root, actor=actor, clock=clock)
         if found is None:
             raise errors.VaultError(f"{root} is a PARA vault, not a neighbour's folder")
         self.reader: neighbours.ForeignFolder = found
@@ -93,11 +94,12 @@ class FolderRuntime(runtime.BackgroundEngine):
 
     # -- the search engine ----------------------------------------------------------------
 
-    def _open_engine(self) -> engine.SearchEngine:
+    def _open_engine(
+        self, semantic: bool = False, progress: engine.Progress | None = None
+    ) -> tuple[engine.SearchEngine, engine.OpenReport]:
         from vault_app.search import engine  # numpy: off the handshake's path
 
-        search, _ = engine.open_engine(self.reader, semantic=False)
-        return search
+        return engine.open_engine(self.reader, semantic=semantic, progress=progress)
 
     def _engine_opened(self, search: engine.SearchEngine) -> None:
         """Nothing to catch up: each search re-reads the folder first (`search_engine`)."""
@@ -109,26 +111,40 @@ class FolderRuntime(runtime.BackgroundEngine):
         return search
 
     def search(
-        self, agent: str, query: str, *, mode: str, limit: int, kinds: frozenset[str]
-    ) -> dict[str, Any]:
-        """The best `limit` entries `agent` may read for `query`, as the `search` tool
-        answers (texts as shown to agents, each hit's `origin`); waits for BM25 only."""
-        from vault_app.search import columns
+        self,
+        query: str,
+        *,
+        mode: str = "hybrid",
+        limit: int = 10,
+        filters: columns.Filters | None = None,
+        agent: str | None = None,
+        mark_access: bool = False,
+        explain: bool = False,
+    ) -> vault_workspace.SearchAnswer:
+        """The best `limit` entries for `query`; for `agent`, only those it may read (its
+        own and what its folder shares: another MicroClaw chat's log is left out). A
+        folder's entries are not facts: nothing is counted as accessed. Waits for BM25
+        only."""
+        from vault_app.search import columns  # numpy: off the handshake's path
 
         search = self.search_engine()
-        mode, notice = self._mode_for(search, mode)
-        scopes = frozenset({layout.GLOBAL_SCOPE, f"agent:{agent}"})
-        filters = columns.Filters(kinds=kinds, scope=scopes)
+        filters = filters or columns.Filters()
+        if agent is not None:
+            scopes = frozenset({layout.GLOBAL_SCOPE, f"agent:{agent}"})
+            filters = dataclasses.replace(filters, scope=scopes)
         asked = limit
         while True:  # hits of another chat's log are left out: ask for more until enough
-            result = search.search(query, mode=mode, filters=filters, limit=asked)
-            hits = [h for h in result.hits if self.visible(agent, h.origin)]
+            result = search.search(query, mode=mode, filters=filters, limit=asked, explain=explain)
+            hits = [h for h in result.hits if agent is None or self.visible(agent, h.origin)]
             if len(hits) >= limit or len(result.hits) < asked:
                 break
             asked *= 2
-        shown = []
-        for hit in hits[:limit]:
-            data = dataclasses.replace(hit, text=injection.shown_to_agents(hit.text)).to_json()
-            data.pop("path", None)  # where the file sits on the server is not the agent's
-            shown.append(data)
-        return {"mode": result.mode, "notice": notice or result.notice, "hits": shown}
+        return vault_workspace.SearchAnswer(
+            hits[:limit],
+            result.mode,
+            result.notice,
+            {},
+            result.unknown,
+            result.below_floor,
+            result.seconds,
+        )
