@@ -8,7 +8,7 @@ Variants thought of, and where they stand:
   `errors.DataLossError` (a VaultError), the file and the audit log untouched
   (`test_a_write_that_would_lose_facts_is_a_vault_error`). No public call or CLI command
   removes an entry, so the refusal is reached only through that inner method: no CLI
-  test (the CLI maps every VaultError to one line, tests/test_hardening_cli_errors.py).
+  test (the CLI maps every VaultError to one line, tests/cli/test_hardening_cli_errors.py).
 - `semantic.SemanticUnavailable` (a model folder that does not exist, a package that is
   missing) and `semantic.ExportError` (the ONNX export failed): VaultErrors now, still
   RuntimeErrors for callers that caught those

@@ -355,7 +355,7 @@ def secure_app(
         origins=origins,
         sessions=sessions,
         # the SDK's own table of the sessions it keeps (one closed, or idle past its
-        # timeout, is gone); the session-flood test in tests/test_mcp_http.py reads it
+        # timeout, is gone); the session-flood test in tests/mcp/test_mcp_http.py reads it
         live=lambda session: session in manager._server_instances,
     )
     return app

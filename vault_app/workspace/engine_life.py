@@ -77,7 +77,7 @@ class EngineLife(abc.ABC):
     def _open(self) -> None:
         try:
             search, _ = self._open_engine()
-            search.semantic_notice = LOADING if self.semantic else OFF
+            search.semantic_notice = LOADING if self.semantic else search.semantic_notice or OFF
             with self._lock:
                 self._engine = search
                 self._engine_opened(search)
@@ -105,6 +105,8 @@ class EngineLife(abc.ABC):
                 raise errors.VaultError("the search engine is already opening")
         try:
             search, report = self._open_engine(self.semantic, progress)
+            if not self.semantic:  # (the engine may say why: [search] semantic = false)
+                search.semantic_notice = search.semantic_notice or OFF
             with self._lock:
                 self._engine = search
                 self._engine_opened(search)

@@ -37,7 +37,7 @@ from hypothesis import strategies as st
 
 from vault_app.core import injection
 
-CORPUS = Path(__file__).resolve().parents[1] / "benchmarks" / "eval" / "injection" / "corpus.jsonl"
+CORPUS = Path(__file__).resolve().parents[2] / "benchmarks" / "eval" / "injection" / "corpus.jsonl"
 ROWS = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line]
 ATTACK_KINDS = ("invisible", "override", "role", "exfiltration", "markup")
 

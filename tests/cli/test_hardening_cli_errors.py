@@ -54,7 +54,7 @@ import pytest
 
 from vault_app.core import layout, vault
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 
 

@@ -13,7 +13,7 @@ import pytest
 from vault_app import cli
 from vault_app.core import vault
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "neighbours"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "neighbours"
 
 
 @pytest.fixture(autouse=True)

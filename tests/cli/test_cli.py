@@ -312,7 +312,7 @@ def test_declaring_the_commands_leaves_the_vault_unloaded() -> None:
         "cli.build_parser().parse_args(['principles', 'show'])\n"
         "print(','.join(sorted(m for m in sys.modules if m.startswith('vault_app.core.'))))\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
     )

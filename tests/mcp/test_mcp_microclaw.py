@@ -457,7 +457,7 @@ def test_microclaw_over_a_real_stdio_child(root: Path) -> None:
     """The payloads exactly as memory_backend.rs sends them (every key, nulls included)
     to `vault-app mcp` in a child process, every answer read by the replica."""
     env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
-    env.update(HF_HUB_OFFLINE="1", PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    env.update(HF_HUB_OFFLINE="1", PYTHONPATH=str(Path(__file__).resolve().parents[2]))
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "vault_app", "--vault", str(root), "mcp", "--agent", AGENT, "--bm25"],

@@ -32,7 +32,7 @@ def demo_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def child_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
     env["HF_HUB_OFFLINE"] = "1"
-    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[1])
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
     return env
 
 
@@ -153,3 +153,87 @@ def test_the_server_is_built_without_the_search_engine(demo_root: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_mcp_config_prints_what_a_client_starts_as_pasted(demo_root: Path) -> None:
+    """`mcp-config` names the installed command by its absolute path (a client does not
+    share the shell's PATH), the vault and the agent; the SDK's client starts it as is."""
+    printed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "vault_app",
+            "--vault",
+            str(demo_root),
+            "mcp-config",
+            "--agent",
+            AGENT,
+            "--json",
+        ],
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    entry = json.loads(printed.stdout)["mcpServers"]["vault"]
+    assert Path(entry["command"]).is_absolute() and Path(entry["command"]).exists()
+    assert entry["args"][-5:] == ["--vault", str(demo_root), "mcp", "--agent", AGENT]
+    params = StdioServerParameters(
+        command=entry["command"], args=[*entry["args"], "--bm25"], env=child_env()
+    )
+
+    async def session() -> set[str]:
+        async with Client(params) as client:
+            return {t.name for t in (await client.list_tools()).tools}
+
+    assert {"search", "add_fact"} <= asyncio.run(session())
+    refused = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "vault_app",
+            "--vault",
+            str(demo_root),
+            "mcp-config",
+            "--agent",
+            "nobody",
+        ],
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert refused.returncode == 2 and "no agent 'nobody'" in refused.stderr
+
+
+@pytest.mark.parametrize(
+    ("vault", "agent", "said"),
+    [("missing", AGENT, "no vault at"), ("demo", "nobody", "no agent 'nobody' in this vault")],
+)
+def test_a_server_that_cannot_start_tells_its_client_why(
+    demo_root: Path, tmp_path: Path, vault: str, agent: str, said: str
+) -> None:
+    """The reason reaches the MCP client as the error of its first request (which it shows
+    its user), not as a closed connection; and stderr has it too."""
+    root = demo_root if vault == "demo" else tmp_path / "missing"
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "vault_app", "--vault", str(root), "mcp", "--agent", agent],
+        env=child_env(),
+    )
+
+    async def session() -> None:
+        async with Client(params):
+            pass
+
+    with pytest.raises(Exception) as failed:
+        asyncio.run(session())
+    assert any(said in str(e) for e in leaves(failed.value)), repr(failed.value)
+
+
+def leaves(exc: BaseException) -> list[BaseException]:
+    """The exceptions inside (nested) exception groups."""
+    if isinstance(exc, BaseExceptionGroup):
+        return [leaf for inner in exc.exceptions for leaf in leaves(inner)]
+    return [exc]
