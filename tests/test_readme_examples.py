@@ -1,6 +1,8 @@
-"""Every command the README shows runs as written, on a fresh clone, against the demo vault.
+"""Every command the README and the docs show runs as written, on a fresh clone, against
+the demo vault.
 
-The commands are taken from README.md itself: every line of a fenced code block that
+The commands are taken from README.md and then docs/*.md (in name order), as a reader
+goes from the README to the pages it links: every line of a fenced code block that
 starts with `vault-app ` or `scripts/dev run` (with its `\\` continuations), plus the
 inline code spans that do (`scripts/dev run info --json`). They run in real processes,
 `python -m vault_app` standing for both names (`scripts/dev run ARGS` is `vault-app
@@ -16,6 +18,8 @@ ARGS` once the virtualenv exists), with HOME and the XDG folders in tmp:
   folder (created on first use);
 - a command whose comment says `# fails:` must fail with exit status 1 and one error
   line; every other one must exit 0 with nothing like a traceback on stderr;
+- a search shows what it promises: at least one hit (for each query of a `--queries`
+  file), never "no good matches";
 - `vault-app watch` and `vault-app serve` run until SIGTERM (after 3 s here) and must then
   exit 0; `vault-app mcp` reads its stdin, which is empty here, and must exit 0 at its end;
 - the commands that open the window (`scripts/dev run` with no command, or with only
@@ -31,6 +35,7 @@ is cached (the first export, shared with the other tests of a run, takes a minut
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -41,6 +46,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
+PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]  # as a reader goes: README first
 WATCH_SECONDS = 3
 # What the examples read, written where they look for it just before they run
 INPUTS = {
@@ -68,6 +74,8 @@ class Example:
     @property
     def opens_the_window(self) -> bool:
         args = self.words[2:] if self.words[:2] == ["scripts/dev", "run"] else self.words[1:]
+        if {"--version", "--help", "-h"} & set(args):
+            return False  # answered by the parser: no window
         commands = [a for a in args if not a.startswith("-") and a != "PATH"]
         return not commands or commands[0] == "gui"
 
@@ -160,11 +168,37 @@ def _check(result: dict, example: Example) -> str | None:
         return None
     if result["rc"] != 0:
         return f"exit {result['rc']}:\n{err[-800:]}"
+    if _command(example) == "search" and not _found_something(result["stdout"], example):
+        return f"a search that found nothing:\n{result['stdout'][-800:]}"
     return None
 
 
+def _command(example: Example) -> str | None:
+    """The vault-app command an example runs (`search`, `info`...), options skipped."""
+    words = example.words[1:]
+    while words and words[0].startswith("-"):
+        takes_value = words[0] in ("--vault", "--actor", "--now")
+        words = words[2:] if takes_value else words[1:]
+    return words[0] if words else None
+
+
+def _found_something(stdout: str, example: Example) -> bool:
+    if "--json" not in example.words:
+        return bool(stdout.strip()) and "no good matches" not in stdout
+    answers = (
+        [json.loads(line) for line in stdout.splitlines() if line.strip()]
+        if "--queries" in example.words
+        else [json.loads(stdout)]
+    )
+    return bool(answers) and all(answer["hits"] for answer in answers)
+
+
+def pages_text() -> str:
+    return "\n".join(page.read_text(encoding="utf-8") for page in PAGES)
+
+
 def test_every_readme_command_runs_as_written(tmp_path: Path) -> None:
-    examples, session = readme_examples(README.read_text(encoding="utf-8"))
+    examples, session = readme_examples(pages_text())
     skipped = {" ".join(e.words) for e in examples if e.opens_the_window}
     assert skipped == GUI_COMMANDS, f"only the window-opening examples may be skipped: {skipped}"
     runnable = [e for e in examples if not e.opens_the_window]
@@ -222,7 +256,7 @@ def python_blocks(text: str) -> list[str]:
 
 
 def test_every_readme_python_example_runs(tmp_path: Path) -> None:
-    blocks = python_blocks(README.read_text(encoding="utf-8"))
+    blocks = python_blocks(pages_text())
     assert blocks, "the Library section has a python example"
     home = tmp_path / "home"
     home.mkdir()

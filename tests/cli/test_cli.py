@@ -277,6 +277,7 @@ def test_subprocess_contract(home: Path, tmp_path: Path) -> None:
     demo_vault = tmp_path / "data" / "vault-app" / "demo-vault"
     assert elsewhere.returncode == 0, elsewhere.stderr
     assert f"using the demo vault at {demo_vault} (created now)" in elsewhere.stderr
+    assert elsewhere.stderr.count("using the demo vault") == 1  # said once, not per lookup
     assert f"Vault      {demo_vault}" in elsewhere.stdout
 
     usage = subprocess.run(

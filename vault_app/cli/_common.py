@@ -212,12 +212,18 @@ def resolve_vault_path(given: str | None) -> Path:
     from vault_app.core import demo
 
     path, created = demo.ensure_demo_vault()
-    print(
-        f"vault-app: notice: no vault given, none here or configured: using the demo vault "
-        f"at {path}{' (created now)' if created else ''}; pass --vault PATH for another",
-        file=sys.stderr,
-    )
+    if path not in _ANNOUNCED:  # once a command, however often it resolves the vault
+        _ANNOUNCED.add(path)
+        print(
+            f"vault-app: notice: no vault given, none here or configured: using the demo "
+            f"vault at {path}{' (created now)' if created else ''}; pass --vault PATH for "
+            "another",
+            file=sys.stderr,
+        )
     return path
+
+
+_ANNOUNCED: set[Path] = set()
 
 
 def open_vault(args: argparse.Namespace, agent: str | None = None) -> vault.Vault:
