@@ -17,6 +17,22 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip the tests marked `semantic` when the semantic extra is not installed, saying
+    why (the rest of the suite runs on BM25)."""
+    marked = [item for item in items if item.get_closest_marker("semantic")]
+    if not marked:
+        return
+    from vault_app.search import semantic
+
+    ready, why = semantic.semantic_available()
+    if ready:
+        return
+    skip = pytest.mark.skip(reason=f"needs the semantic extra: {why}")
+    for item in marked:
+        item.add_marker(skip)
+
+
 @pytest.fixture(scope="session")
 def _shared_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One cache folder for the whole run: the exported ONNX model is made once, not per

@@ -64,6 +64,8 @@ NONSENSE = [
     ("zzqxv " * 2000)[:10_000],
 ]
 
+pytestmark = pytest.mark.semantic  # the floor is the semantic side's
+
 
 @pytest.fixture(scope="module")
 def demo_vault(tmp_path_factory: pytest.TempPathFactory) -> vault.Vault:

@@ -42,6 +42,7 @@ def vault_app(
     )
 
 
+@pytest.mark.semantic  # one process answers every line in hybrid, the model loaded once
 def test_queries_file_gives_one_json_line_per_line_in_order(home: Path, tmp_path: Path) -> None:
     queries = ["leaking pipe", "", "roof quote", "nothing matches zzzz", "who fixes our pipes"]
     out = vault_app(
