@@ -12,7 +12,7 @@ figures are printed. Synthesis rewrites the benchmark vault's summary.md files (
 what it measures); fact adds go to a separate small vault next to it, on the same disk.
 
 Open and doctor are measured twice (`--process both`): as the app and the CLI run them,
-in a process whose owner opted in to the collector tunings (`memory.tune_process()`:
+in a process whose owner opted in to the collector tunings (`process_tuning.tune_process()`:
 the collector paused during a load and its results frozen), and as a library call leaves
 the process by default (the collector alone).
 """
@@ -35,14 +35,14 @@ from pathlib import Path
 
 import make_vault
 
-from vault_app.core import layout, memory, strict_json, vault
+from vault_app.core import layout, process_tuning, strict_json, vault
 
 TARGET_COLD_S = 3.0
 TARGET_WARM_S = 1.5
 TARGET_ADD_MS = 20.0
 PARTS = ("open", "add", "doctor", "synthesis")
 PROCESS_TITLES = {
-    True: "-- as the app and the CLI run it (memory.tune_process(): collector paused, "
+    True: "-- as the app and the CLI run it (process_tuning.tune_process(): collector paused, "
     "results frozen)",
     False: "-- as a library call by default (the process's collector left alone)",
 }
@@ -324,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
         "--process",
         choices=("both", "tuned", "default"),
         default="both",
-        help="open and doctor with the app's process tunings (memory.tune_process()), "
+        help="open and doctor with the app's process tunings (process_tuning.tune_process()), "
         "with the library's default (the process left alone), or both",
     )
     parser.add_argument(
@@ -354,13 +354,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"vault path: {path.resolve()}")
     modes = {"both": (True, False), "tuned": (True,), "default": (False,)}[args.process]
     for tuned in modes if parts & {"open", "doctor"} and path is not None else ():
-        memory.tune_process(tuned)
+        process_tuning.tune_process(tuned)
         print(PROCESS_TITLES[tuned])
         if "open" in parts and path is not None:
             bench_open(path, args.cold_runs, args.warm_runs)
         if "doctor" in parts and path is not None:
             bench_doctor(path)
-    memory.tune_process(True)  # adds and synthesis: as the CLI runs them
+    process_tuning.tune_process(True)  # adds and synthesis: as the CLI runs them
     if "add" in parts:
         args.cache_dir.mkdir(parents=True, exist_ok=True)
         bench_add(args.cache_dir, args.add_facts, args.adds, args.add_seed)

@@ -23,7 +23,7 @@ benchmark vault itself is never written. The figures:
 - the same warm open for BM25 only, the encoder alone (the ONNX model plus one query),
   and the interpreter with the engine's imports: where the resident size goes.
 
-The children are tuned as the CLI tunes its process (`memory.tune_process()`); with
+The children are tuned as the CLI tunes its process (`process_tuning.tune_process()`); with
 `--untuned` the warm opens are measured in an untuned process too.
 """
 
@@ -64,9 +64,9 @@ def status() -> dict[str, int]:
 
 
 def child(args: argparse.Namespace) -> None:
-    from vault_app.core import memory
+    from vault_app.core import process_tuning
 
-    memory.tune_process(not args.untuned)
+    process_tuning.tune_process(not args.untuned)
     if args.child == "imports":
         from vault_app.core import vault
         from vault_app.search import engine

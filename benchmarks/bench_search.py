@@ -11,7 +11,7 @@ re-indexing one changed entity; reopening with the index cached (no encoding). W
 queries with the model loaded. The vault is made by `benchmarks/make_vault.py` (as
 `bench_core.py` does) when missing.
 
-The process is tuned as the CLI and the app tune theirs (`memory.tune_process()`: the
+The process is tuned as the CLI and the app tune theirs (`process_tuning.tune_process()`: the
 collector paused during index loads, their results frozen); `--untuned` measures a library
 call in a process left as it was, which loads the index slower (issue 12: a library call
 no longer changes process-wide state).
@@ -33,7 +33,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vault_app.core import layout, memory, vault  # noqa: E402
+from vault_app.core import layout, process_tuning, vault  # noqa: E402
 from vault_app.search import documents, engine  # noqa: E402
 
 
@@ -70,10 +70,10 @@ def main() -> int:
     parser.add_argument(
         "--untuned",
         action="store_true",
-        help="without the CLI's process tuning (memory.tune_process()): the library default",
+        help="without the CLI's process tuning (tune_process()): the library default",
     )
     args = parser.parse_args()
-    memory.tune_process(not args.untuned)  # as the CLI's main does, unless --untuned
+    process_tuning.tune_process(not args.untuned)  # as the CLI's main does, unless --untuned
     if not args.vault.is_dir():
         subprocess.run(
             [

@@ -1,7 +1,7 @@
 """A library call leaves the process as it found it (issue 12): the garbage collector
 (enabled, nothing frozen), the switch interval and the warnings filters. Only an explicit
-opt-in — `memory.tune_process()` by the process's owner, or a `memory.bulk_load()` block —
-pauses the collector and freezes what a load made.
+opt-in — `process_tuning.tune_process()` by the process's owner, or a
+`process_tuning.bulk_load()` block — pauses the collector and freezes what a load made.
 
 Each check runs in a fresh interpreter: what another test froze or tuned must not hide
 (or fake) a change.
@@ -134,22 +134,22 @@ def test_tune_process_opts_the_loads_in(small_vault: Path) -> None:
     reports = run_child(
         """
         import gc
-        from vault_app.core import memory, vault
+        from vault_app.core import process_tuning, vault
         from vault_app.search import engine
         v = vault.Vault(root)
         seen = []
         gc.callbacks.append(lambda phase, info: seen.append(gc.isenabled()))
-        memory.tune_process()
-        assert memory.tuned()
+        process_tuning.tune_process()
+        assert process_tuning.tuned()
         before = state()
-        with memory.paused():
+        with process_tuning.paused():
             paused_inside = not gc.isenabled()
         scan = v.scan()
         report("scan", before, state())
         before = state()
         engine.open_engine(v, semantic=False)
         report("engine load", before, state())
-        memory.tune_process(False)
+        process_tuning.tune_process(False)
         before = state()
         v.scan()
         report("opted out again", before, state())
@@ -170,19 +170,19 @@ def test_bulk_load_pauses_and_freezes_one_block(small_vault: Path) -> None:
     reports = run_child(
         """
         import gc
-        from vault_app.core import memory, vault
+        from vault_app.core import process_tuning, vault
         v = vault.Vault(root)
         before = state()
-        with memory.bulk_load():
+        with process_tuning.bulk_load():
             inside = state()
-            with memory.bulk_load():  # nested (or on another thread): counted
+            with process_tuning.bulk_load():  # nested (or on another thread): counted
                 pass
             inside_after_nested = state()
             scan = v.scan()
         report("inside", before, inside)
         report("nested", before, inside_after_nested)
         report("after", before, state())
-        assert not memory.tuned()
+        assert not process_tuning.tuned()
         """,
         small_vault,
     )
@@ -197,10 +197,10 @@ def test_bulk_load_keeps_a_disabled_collector_disabled(tmp_path: Path) -> None:
     reports = run_child(
         """
         import gc
-        from vault_app.core import memory
+        from vault_app.core import process_tuning
         gc.disable()
         before = state()
-        with memory.bulk_load():
+        with process_tuning.bulk_load():
             pass
         report("disabled", before, state())
         """,
@@ -238,7 +238,7 @@ def test_release_gives_free_heap_back_only_in_a_tuned_process(tmp_path: Path) ->
     which trims them in a process that opted in, and does nothing in any other."""
     reports = run_child(
         """
-        from vault_app.core import memory
+        from vault_app.core import process_tuning
         def resident():
             with open("/proc/self/status") as lines:
                 return next(int(l.split()[1]) for l in lines if l.startswith("VmRSS")) // 1024
@@ -247,11 +247,11 @@ def test_release_gives_free_heap_back_only_in_a_tuned_process(tmp_path: Path) ->
             return blocks[::10]  # nine in ten freed: holes of 18 KB between live blocks
         kept = holes()
         before = resident()
-        memory.release()
+        process_tuning.release()
         report("untuned", before, resident())
-        memory.tune_process()
+        process_tuning.tune_process()
         before = resident()
-        memory.release()
+        process_tuning.release()
         report("tuned", before, resident())
         """,
         tmp_path,

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import vault_app
-from vault_app.core import aio, errors, memory, vault
+from vault_app.core import aio, errors, process_tuning, vault
 from vault_app.search import context, engine
 from vault_app.watch import watcher
 
@@ -19,7 +19,7 @@ EXPECTED = {
     "AsyncVault": aio.AsyncVault,
     "open_engine": engine.open_engine,
     "Filters": engine.Filters,  # defined in search.columns, the same class
-    "bulk_load": memory.bulk_load,
+    "bulk_load": process_tuning.bulk_load,
     "ContextBuilder": context.ContextBuilder,
     "VaultWatcher": watcher.VaultWatcher,
 }

@@ -18,7 +18,7 @@ Names are imported on first use (a module `__getattr__`), so `import vault_app` 
 search index) loads until a name is asked for.
 
 A library call leaves the process as it found it. An owner of the process that wants
-the app's load speed opts in: `vault_app.core.memory.tune_process()` once at startup,
+the app's load speed opts in: `vault_app.core.process_tuning.tune_process()` once at startup,
 or `with vault_app.bulk_load(): ...` around a block of loads.
 """
 
@@ -36,7 +36,7 @@ _HOMES = {
     "Filters": "vault_app.search.columns",
     "ContextBuilder": "vault_app.search.context",
     "VaultWatcher": "vault_app.watch.watcher",
-    "bulk_load": "vault_app.core.memory",
+    "bulk_load": "vault_app.core.process_tuning",
     "VaultError": "vault_app.core.errors",
     "InvalidArgumentError": "vault_app.core.errors",
     "InvalidIdError": "vault_app.core.errors",
@@ -97,7 +97,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time, `__getattr__` b
         SymlinkError,
         VaultError,
     )
-    from vault_app.core.memory import bulk_load
+    from vault_app.core.process_tuning import bulk_load
     from vault_app.core.vault import Vault
     from vault_app.search.columns import Filters
     from vault_app.search.context import ContextBuilder

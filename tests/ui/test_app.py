@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -55,6 +56,13 @@ def test_window_opens_on_the_vault_and_shows_an_entity(
     qtbot: QtBot, window: app.MainWindow
 ) -> None:
     assert "54 entities" in window.counts_label.text()
+    # the figures add up: hot + warm + cold = active, and the superseded are named
+    scan = window.session.scan
+    totals = scan.tier_totals()
+    numbers = [int(n.replace(",", "")) for n in re.findall(r"\d[\d,]*", window.counts_label.text())]
+    assert numbers[1] == totals["hot"] + totals["warm"] + totals["cold"] == sum(numbers[2:5])
+    assert numbers[5] == totals["superseded"] > 0
+    assert numbers[1] + numbers[5] == scan.fact_count
     assert (
         "areas/people/jordan-lee" in window.sidebar_model.addresses()
         or len(window.sidebar_model.addresses()) == 54

@@ -125,14 +125,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     `VAULT_APP_DEBUG=1` shows the traceback of an unexpected error.
 
     Run as the program (`argv` None: the command line's), the CLI owns its process and
-    opts in to the bulk-load tuning of `core.memory` (the collector paused during a scan
+    opts in to the bulk-load tuning of `core.process_tuning` (the collector paused during a scan
     or an index load, its results frozen); called with `argv` from another program, it
     leaves that program's process as it found it.
     """
     if argv is None:
-        from vault_app.core import memory
+        from vault_app.core import process_tuning
 
-        memory.tune_process()
+        process_tuning.tune_process()
     try:
         code = _run(argv, owns_process=argv is None)
         sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit

@@ -1,7 +1,7 @@
 """`mcp`: serve the vault to one agent over stdio, the MCP transport an agent framework
 starts as a child process (`vault-app mcp --agent finance`).
 
-This command owns its process: it opts in to the bulk-load tuning (`memory.tune_process`),
+This command owns its process: it opts in to the bulk-load tuning (`process_tuning.tune_process`),
 sends logging to stderr, and keeps stdout for the protocol alone: the protocol gets a
 private copy of file descriptor 1, and descriptor 1 itself then points at stderr, so a
 stray print or a native library's message cannot corrupt the stream. The search index
@@ -129,7 +129,7 @@ START_FAILED = -32002  # a JSON-RPC server error: the server could not start
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
-    from vault_app.core import memory
+    from vault_app.core import process_tuning
     from vault_app.mcp import server
     from vault_app.watch import quiet
 
@@ -140,7 +140,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
             _refuse(str(exc))
         raise
     if getattr(args, "owns_process", False):
-        memory.tune_process()
+        process_tuning.tune_process()
         logging.basicConfig(
             stream=sys.stderr, level=logging.WARNING, format="vault-app mcp: %(message)s"
         )

@@ -1,7 +1,7 @@
 """`serve`: the vault's MCP server over streamable HTTP (`http://HOST:PORT/mcp`) for agents,
 each with its own bearer token (`vault-app agent token ID`), until Ctrl+C or SIGTERM.
 
-The process owner: it tunes the process for bulk loads (`memory.tune_process`), configures
+The process owner: it tunes the process for bulk loads (`process_tuning.tune_process`), configures
 logging (stderr only), has the runtime load in the background (BM25, then the semantic
 model) once the first client is through its handshake or two seconds after the start,
 whichever comes first (search says when it ran on BM25 only), binds the socket
@@ -99,23 +99,23 @@ def background_services(rt: vault_workspace.VaultWorkspace) -> list[http.Backgro
 HEARTBEAT_FIRST_TICK = 3.0  # seconds after the start
 
 
-TRIM_EVERY = 10.0  # seconds between two `memory.release()` of a serving process
+TRIM_EVERY = 10.0  # seconds between two `process_tuning.release()` of a serving process
 
 
 @contextlib.asynccontextmanager
 async def _give_back_memory() -> AsyncIterator[None]:
     """Every `TRIM_EVERY` seconds, give the C heap's free pages back to the system
-    (`memory.release`, 0.2 ms): a resident server's size is then what it holds, not
+    (`process_tuning.release`, 0.2 ms): a resident server's size is then what it holds, not
     the high-water mark of its busiest moment (90 MB more after 200 searches and 50
     inserts from 4 clients on the 200,000-fact vault)."""
     import asyncio
 
-    from vault_app.core import memory
+    from vault_app.core import process_tuning
 
     async def trim() -> None:
         while True:
             await asyncio.sleep(TRIM_EVERY)
-            memory.release()
+            process_tuning.release()
 
     task = asyncio.get_running_loop().create_task(trim())
     try:
@@ -129,7 +129,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from vault_app import workspace
-    from vault_app.core import memory
+    from vault_app.core import process_tuning
     from vault_app.mcp import http
     from vault_app.watch import quiet
     from vault_app.workspace import vault_workspace
@@ -139,8 +139,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         root, semantic=False if args.bm25 else None, clock=_common.clock_of(args)
     )
     if getattr(args, "owns_process", False):
-        memory.tune_process()
-        memory.limit_arenas()
+        process_tuning.tune_process()
+        process_tuning.limit_arenas()
         quiet.quiet_benign_warnings()  # the runtime's watcher; the process is ours
         logging.basicConfig(
             stream=sys.stderr,

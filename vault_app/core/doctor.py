@@ -42,9 +42,9 @@ from vault_app.core import (
     errors,
     formats,
     layout,
-    memory,
     models,
     notes,
+    process_tuning,
     profile,
     review,
     safe_fs,
@@ -107,7 +107,7 @@ class Doctor:
 
     def run(self, *, repair: bool = False) -> DoctorReport:
         started = time.perf_counter()
-        with memory.paused():  # validating 10^5 facts allocates many long-lived objects
+        with process_tuning.paused():  # validating 10^5 facts allocates many long-lived objects
             self._check_config()
             self._check_entities()
             self._check_links()

@@ -36,7 +36,7 @@ from typing import Any
 
 import msgspec
 
-from vault_app.core import errors, formats, layout, memory, storage
+from vault_app.core import errors, formats, layout, process_tuning, storage
 
 WHOLE_VAULT_LIMIT = 400  # entities: a bigger vault's whole graph is refused, not drawn
 NEIGHBOURHOOD_LIMIT = 120  # nodes drawn around one entity; the rest are "+N more"
@@ -119,11 +119,11 @@ def read_entity_links(
 
 def build(paths: layout.VaultLayout, store: storage.Storage) -> LinkIndex:
     """The whole vault's link index: every entity's fact file read once, the collector
-    paused and the result frozen where the process opted in (`memory.paused`: it holds
+    paused and the result frozen where the process opted in (`process_tuning.paused`: it holds
     no reference cycle)."""
     addresses: list[str] = []
     found: list[EntityLinks] = []
-    with memory.paused(freeze=True):  # a bulk load (where the process opted in)
+    with process_tuning.paused(freeze=True):  # a bulk load (where the process opted in)
         for folder in store.entities():
             addresses.append(str(folder.ref))
             if folder.facts_file is None:

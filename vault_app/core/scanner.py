@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vault_app.core import decay, errors, formats, layout, memory, models, prefetch, storage
+from vault_app.core import decay, errors, formats, layout, models, prefetch, process_tuning, storage
 
 _COLD_PROBE = 16  # entities listed and read first to tell a cold disk from a warm one
 _COLD_ENTITY_S = 0.00025  # listing and reading one: ~0.9 ms cold here, 0.05 ms cached
@@ -47,7 +47,7 @@ class Scanner:
         """Read every fact file and count tiers, without validating facts one by one.
 
         On this thread, with the garbage collector paused where the process opted in
-        (`memory.paused`; a bulk load makes the collector the main cost): reading a cached
+        (`process_tuning.paused`; a bulk load makes the collector the main cost): reading a cached
         file costs microseconds, and any other thread of this process would only wait for
         its turn at the interpreter (10,000 files on 2 cores: 1.4 s alone, 1.9 s with one
         reading thread, 3.1 s with eight). On a cold disk each listing and read waits for
@@ -64,7 +64,7 @@ class Scanner:
         files: dict[layout.EntityRef, formats.FactFile] = {}
         entities: list[models.EntitySummary] = []
         corrupt: list[models.Problem] = []
-        with memory.paused(freeze=True):  # the summaries (and kept files) are long-lived
+        with process_tuning.paused(freeze=True):  # the summaries (and kept files) are long-lived
             walk = self.store.entities(skipped)
             head = list(itertools.islice(walk, 1))  # after listing a PARA folder, which
             first = time.perf_counter()  # may hold thousands of entities, cold or warm
@@ -165,7 +165,7 @@ class Scanner:
         started = time.perf_counter()
         skipped: list[tuple[Path, str]] = []
         with (
-            memory.paused(freeze=True),
+            process_tuning.paused(freeze=True),
             concurrent.futures.ThreadPoolExecutor(max_workers=8) as lister,
         ):
             entities = [

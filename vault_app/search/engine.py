@@ -47,7 +47,7 @@ import numpy as np
 import numpy.typing as npt
 import orjson
 
-from vault_app.core import errors, layout, memory, vault
+from vault_app.core import errors, layout, process_tuning, vault
 from vault_app.search import (
     bm25,
     catch_up,
@@ -212,10 +212,10 @@ class SearchEngine:
                 # a first build fills the vectors once BM25 is built and saved and the
                 # build's temporaries are given back: the 300 MB matrix is not resident
                 # during the build's peak
-                memory.release()
+                process_tuning.release()
                 self.semantic = vectors
                 self._fill_vectors(vectors, progress)
-        memory.release()  # the load's temporaries, in a tuned process (150 MB on a build)
+        process_tuning.release()  # the load's temporaries, in a tuned process (150 MB on a build)
         return OpenReport(
             loaded=loaded,
             reindexed_sources=report[0],
@@ -237,7 +237,7 @@ class SearchEngine:
         self._masks.clear()
         self._allowed.clear()
         self.tokens.clear_cache()
-        memory.release()
+        process_tuning.release()
         if not self._load()[0]:
             self._catch_up()
 
@@ -298,7 +298,7 @@ class SearchEngine:
         # The documents made here live as long as the engine: as in `_load`, without the
         # collector (re-indexing 2,000 entities set off full collections of 85-90 ms, each
         # holding the interpreter while the window waited).
-        with memory.paused(freeze=True):
+        with process_tuning.paused(freeze=True):
             changed, removed = catch_up.changes(
                 self.source.read_source, self.state.signatures, current
             )
@@ -316,7 +316,7 @@ class SearchEngine:
         ref = ref if isinstance(ref, layout.EntityRef) else layout.EntityRef.parse(ref)
         source = documents.entity_source(ref)
         folder_path = self.vault.paths.entity_dir(ref)
-        with self._lock, memory.paused(freeze=True):  # as in `_catch_up`
+        with self._lock, process_tuning.paused(freeze=True):  # as in `_catch_up`
             if not folder_path.is_dir():
                 self._apply({}, [source])
                 return 0
@@ -351,7 +351,7 @@ class SearchEngine:
     def refresh_daily(self, day: dt.date, agent: str | None = None) -> int:
         source = documents.daily_source(documents.scope_of(agent), day)
         path = self.vault.paths.daily_file(day, agent)
-        with self._lock, memory.paused(freeze=True):  # as in `_catch_up`
+        with self._lock, process_tuning.paused(freeze=True):  # as in `_catch_up`
             if not path.is_file():
                 self._apply({}, [source])
                 return 0
@@ -407,7 +407,7 @@ class SearchEngine:
         # 10^6 small objects are made here and live as long as the engine: the collector
         # stays off meanwhile (most of the cost, and a full collection holds the
         # interpreter long enough to freeze the window), then they are frozen out of reach
-        with memory.paused(freeze=True):
+        with process_tuning.paused(freeze=True):
             if self.folder is None:
                 return False, None
             loaded, notice = persistence.load_index(self.folder, self.source.root, self._header())

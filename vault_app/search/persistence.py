@@ -481,7 +481,7 @@ Loaded = tuple[IndexState, columns.DocumentColumns, bm25.BM25Index]
 def load_index(folder: Path, root: Path, head: dict[str, Any]) -> tuple[Loaded | None, str | None]:
     """The index saved in `folder` if it was saved with `head` (`header()`), whole; else
     None, and why it is rebuilt (None when there was none). 10^6 small objects are made
-    here: the engine calls it with the collector paused (`memory.paused`).
+    here: the engine calls it with the collector paused (`process_tuning.paused`).
     """
     path = folder / "docs.jsonl"
     try:

@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from vault_app.core import errors, memory
+from vault_app.core import errors, process_tuning
 from vault_app.search import coarse, documents, embedding_cache, encoders, int8_dots
 
 log = logging.getLogger(__name__)
@@ -272,7 +272,7 @@ class VectorRows:
                 index = held[start : start + FILL_ROWS]
                 stage.store(index, self.vectors(index))
             self.coarse = stage
-        memory.release()  # the fit's and the projection's temporaries, in a tuned process
+        process_tuning.release()  # the fit's and the projection's temporaries, in a tuned process
         return True
 
     def prepare(self, query: str) -> None:

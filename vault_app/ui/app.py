@@ -15,7 +15,7 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.core import errors, memory, neighbours, vault
+from vault_app.core import errors, neighbours, process_tuning, vault
 from vault_app.ui import neighbour_window, quit_signals, session, settings
 from vault_app.ui.main_window import APPLICATION, ORGANIZATION, MainWindow
 from vault_app.ui.neighbour_window import NeighbourWindow
@@ -65,10 +65,10 @@ def tune_process() -> None:
     """The app owns its process: the process-wide tunings the library leaves alone.
 
     Bulk loads pause the garbage collector and freeze their long-lived results
-    (`core.memory`); workers hand the interpreter over every 1 ms instead of 5 ms, so
+    (`core.process_tuning`); workers hand the interpreter over every 1 ms instead of 5 ms, so
     the GUI thread never waits long for it while a scan or an index load runs. (Live
     sync silences watchdog's benign double-watch warning when it starts: `live`.)"""
-    memory.tune_process()
+    process_tuning.tune_process()
     sys.setswitchinterval(min(sys.getswitchinterval(), 0.001))
 
 

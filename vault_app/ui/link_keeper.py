@@ -25,7 +25,7 @@ from typing import Any
 
 from PySide6 import QtCore
 
-from vault_app.core import layout, links, memory
+from vault_app.core import layout, links, process_tuning
 from vault_app.ui.session import Session
 
 
@@ -133,7 +133,7 @@ class LinkKeeper(QtCore.QObject):
 
         def work() -> links.LinkIndex:
             fresh = [w for w in (v.entity_links(a) for a in arrived) if w is not None]
-            with memory.paused(freeze=True):  # as the first build (`links.build`)
+            with process_tuning.paused(freeze=True):  # as the first build (`links.build`)
                 return links.LinkIndex(addresses, [*kept, *fresh])
 
         self._run(work, self._swap)

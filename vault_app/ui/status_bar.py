@@ -43,9 +43,11 @@ class VaultStatusBar(QtWidgets.QStatusBar):
         totals = scan.tier_totals()
         problems = f" · {unreadable(len(scan.problems))}" if scan.problems else ""
         entities = plural(len(scan.entities), "entity", "entities")
+        active = totals["hot"] + totals["warm"] + totals["cold"]  # the tiers add up
+        superseded = f", {totals['superseded']:,} superseded" if totals["superseded"] else ""
         self.counts_label.setText(
-            f"{entities} · {plural(scan.fact_count, 'fact')} "
-            f"({totals['hot']:,} hot, {totals['warm']:,} warm, {totals['cold']:,} cold)" + problems
+            f"{entities} · {plural(active, 'active fact')} ({totals['hot']:,} hot, "
+            f"{totals['warm']:,} warm, {totals['cold']:,} cold){superseded}" + problems
         )
         self.counts_label.setToolTip(
             "\n".join(f"{p.path}: {p.message}" for p in scan.problems[:20])

@@ -21,7 +21,7 @@ from typing import Any
 
 from PySide6 import QtCore, QtGui
 
-from vault_app.core import layout, memory, models, vault
+from vault_app.core import layout, models, process_tuning, vault
 from vault_app.ui import themes
 from vault_app.ui.models.base import (
     CHANGED_ROLE,
@@ -103,7 +103,7 @@ class _Item:
 
     The link to the parent is weak, so a tree holds no reference cycle: one dropped (the
     fresh tree of a rescan, once merged) is freed at once, even after `gc.freeze` (see
-    `core.memory`) has put it out of the collector's reach.
+    `core.process_tuning`) has put it out of the collector's reach.
     """
 
     key: tuple[str, ...]
@@ -427,7 +427,7 @@ class SidebarModel(ReadOnlyColumns, QtCore.QAbstractItemModel):
         Built `against` the tree on show (`tree`), it also knows which rows changed.
         The collector is paused meanwhile and the rows frozen: a full collection in the
         middle held the interpreter for 90-140 ms, so the window too."""
-        with memory.paused(freeze=True):
+        with process_tuning.paused(freeze=True):
             return _Tree(_TreeBuilder(scan, _agents(scan, agents)).build(), against)
 
     def update(
