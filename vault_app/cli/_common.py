@@ -17,7 +17,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 import orjson
 
@@ -126,14 +126,28 @@ def amount(low: float, high: float) -> Callable[[str], float]:
 # -- output --------------------------------------------------------------------------------
 
 
-def emit(args: argparse.Namespace, data: Any, text: str | Callable[[], str]) -> None:
-    """Print `data` as JSON with --json, else the human text."""
+def emit(
+    args: argparse.Namespace,
+    data: Any,
+    text: str | Callable[[], str],
+    *,
+    out: TextIO | None = None,
+) -> None:
+    """Print `data` as JSON with --json, else the human text (to `out`, or stdout)."""
+    if out is not None and out is not sys.stdout:  # a stream of text (a forwarded answer)
+        if args.json:
+            out.write(json_bytes(data, indent=True).decode("utf-8", "surrogateescape") + "\n")
+        else:
+            shown = text() if callable(text) else text
+            if shown:
+                out.write(shown + "\n")
+        return
     if args.json:
         sys.stdout.buffer.write(json_bytes(data, indent=True) + b"\n")
     else:
-        out = text() if callable(text) else text
-        if out:
-            print_text(out)
+        shown = text() if callable(text) else text
+        if shown:
+            print_text(shown)
 
 
 def json_bytes(data: Any, *, indent: bool = False) -> bytes:

@@ -15,7 +15,7 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TextIO
 
 from vault_app.cli import _common
 from vault_app.cli._common import UsageError, emit, json_bytes, open_vault
@@ -112,9 +112,9 @@ def _print_notices(*notices: str | None) -> None:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
+    """Search here: open the vault or folder as a workspace (`open_now`), then answer. A
+    `serve` already running for the vault answers the same through `serve_link`."""
     from vault_app import workspace
-    from vault_app.search import results
-    from vault_app.workspace import folder_workspace
 
     if not args.query and not args.queries:
         raise UsageError("give a QUERY, or --queries FILE")
@@ -130,31 +130,10 @@ def cmd_search(args: argparse.Namespace) -> int:
         clock=_common.clock_of(args),
         watch=False,
     )
-    filters = _search_filters(args)
-    searcher = args.agent  # whose hits count as accessed
-    if isinstance(opened, folder_workspace.FolderWorkspace):
-        if args.agent:  # one of the folder's agents (its entries are not facts)
-            opened.agent(args.agent)
-        searcher = None
-    elif args.agent or opened.reader.principal.agent is not None:  # (or --actor agent:ID)
-        # an agent searches what the access policy lets it read
-        who = args.agent or opened.reader.principal.agent
-        filters.scope = opened.scope_for(who, filters.scope)
+    searching = _Searching(args, opened)  # its scope checked before the index opens
     report = opened.open_now(progress=_progress_printer(args))
     search = opened.search_engine()
     _print_notices(report.notice, search.cache_notice(), *search.source.problems)
-
-    def run_one(query: str) -> dict[str, Any]:
-        answer = opened.search(
-            query,
-            mode=args.mode or "hybrid",
-            filters=filters,
-            limit=args.limit,
-            explain=args.explain,
-            agent=searcher,
-        )
-        return answer.person_json(query)
-
     if args.queries:
         # bytes, decoded line by line: a line that is not UTF-8 stops the run with its
         # number, after the answers to the lines before it
@@ -169,38 +148,91 @@ def cmd_search(args: argparse.Namespace) -> int:
                         f"{source} line {number}, column {exc.start + 1}: not valid UTF-8 "
                         f"({exc.reason})"
                     ) from None
-                out = run_one(line.rstrip("\r\n"))
-                sys.stdout.buffer.write(json_bytes(out) + b"\n")
+                sys.stdout.buffer.write(json_bytes(searching.run(line.rstrip("\r\n"))) + b"\n")
                 sys.stdout.flush()
         return 0
-    out = run_one(args.query)
-    if out["notice"] and not args.json:
-        print(f"vault-app: notice: {out['notice']}", file=sys.stderr)
-
-    def text() -> str:
-        if not out["hits"]:
-            never = ", ".join(out["unknown"])
-            return "no good matches" + (f" (the vault never mentions: {never})" if never else "")
-        lines = []
-        for rank, hit in enumerate(out["hits"], 1):
-            where = hit["entity"] or hit["scope"]
-            if hit.get("origin"):
-                where = hit["origin"]["where"]
-            elif hit["kind"] == "daily":
-                where = f"{hit['scope']} {hit['date']}"
-            badge = f"[{hit['tier']}]" if hit["tier"] else f"[{hit['kind']}]"
-            if hit.get("origin"):  # a neighbour's entry: its structure (notes, tiers...)
-                badge = f"[{hit['origin']['structure']}]"
-            lines.append(f"{rank:>2}. {badge:<9} {hit['score']:.3f}  {where}")
-            lines.append(f"    {hit['text'].splitlines()[0][:110] if hit['text'] else ''}")
-            if hit["id"]:
-                lines.append(f"    {hit['id']}")
-            if args.explain:
-                lines.append(f"    explain: {results.explain_text(hit['parts'])}")
-        return "\n".join(lines)
-
-    emit(args, out, text)
+    searching.answer(args.query, sys.stdout, sys.stderr)
     return 0
+
+
+def answer_search(
+    args: argparse.Namespace, opened: Any, out: TextIO, err: TextIO, *, ready_only: bool
+) -> int | None:
+    """`search QUERY` answered from an open workspace (a running `serve`'s), written to
+    `out` and `err` as a local run writes them; None, with `ready_only`, when the answer
+    would not be the one a local run gives yet (the index or the model still loading)."""
+    wants_meaning = (args.mode or "hybrid") != "bm25"
+    if ready_only and (
+        opened.search_state == "loading" or (wants_meaning and opened.search_state != "hybrid")
+    ):
+        return None
+    if args.agent:
+        layout.validate_agent_id(args.agent)
+    _Searching(args, opened).answer(args.query, out, err)
+    return 0
+
+
+class _Searching:
+    """One `search` command over an open workspace: its filters, the agent whose hits
+    count as accessed (a folder's entries are not facts: nobody's), and its answers."""
+
+    def __init__(self, args: argparse.Namespace, opened: Any) -> None:
+        from vault_app.workspace import folder_workspace
+
+        self.args = args
+        self.opened = opened
+        self.filters = _search_filters(args)
+        self.searcher = args.agent
+        if isinstance(opened, folder_workspace.FolderWorkspace):
+            if args.agent:  # one of the folder's agents
+                opened.agent(args.agent)
+            self.searcher = None
+        elif args.agent or opened.reader.principal.agent is not None:  # (or --actor agent:ID)
+            # an agent searches what the access policy lets it read
+            who = args.agent or opened.reader.principal.agent
+            self.filters.scope = opened.scope_for(who, self.filters.scope)
+
+    def run(self, query: str) -> dict[str, Any]:
+        answer = self.opened.search(
+            query,
+            mode=self.args.mode or "hybrid",
+            filters=self.filters,
+            limit=self.args.limit,
+            explain=self.args.explain,
+            agent=self.searcher,
+        )
+        return dict(answer.person_json(query))
+
+    def answer(self, query: str, out: TextIO, err: TextIO) -> None:
+        found = self.run(query)
+        if found["notice"] and not self.args.json:
+            print(f"vault-app: notice: {found['notice']}", file=err)
+        emit(self.args, found, lambda: _hits_text(found, self.args.explain), out=out)
+
+
+def _hits_text(found: dict[str, Any], explain: bool) -> str:
+    from vault_app.search import results
+
+    if not found["hits"]:
+        never = ", ".join(found["unknown"])
+        return "no good matches" + (f" (the vault never mentions: {never})" if never else "")
+    lines = []
+    for rank, hit in enumerate(found["hits"], 1):
+        where = hit["entity"] or hit["scope"]
+        if hit.get("origin"):
+            where = hit["origin"]["where"]
+        elif hit["kind"] == "daily":
+            where = f"{hit['scope']} {hit['date']}"
+        badge = f"[{hit['tier']}]" if hit["tier"] else f"[{hit['kind']}]"
+        if hit.get("origin"):  # a neighbour's entry: its structure (notes, tiers...)
+            badge = f"[{hit['origin']['structure']}]"
+        lines.append(f"{rank:>2}. {badge:<9} {hit['score']:.3f}  {where}")
+        lines.append(f"    {hit['text'].splitlines()[0][:110] if hit['text'] else ''}")
+        if hit["id"]:
+            lines.append(f"    {hit['id']}")
+        if explain:
+            lines.append(f"    explain: {results.explain_text(hit['parts'])}")
+    return "\n".join(lines)
 
 
 def cmd_context(args: argparse.Namespace) -> None:

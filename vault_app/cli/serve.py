@@ -1,8 +1,8 @@
 """`serve`: the vault's MCP server over streamable HTTP (`http://HOST:PORT/mcp`) for agents,
 each with its own bearer token (`vault-app agent token ID`), until Ctrl+C or SIGTERM.
 
-The process owner: it tunes the process for bulk loads (`process_tuning.tune_process`), configures
-logging (stderr only), has the runtime load in the background (BM25, then the semantic
+The process owner: it tunes the process for bulk loads (`process_tuning.tune_process`),
+configures logging (stderr only), has the workspace load in the background (BM25, then the semantic
 model) once the first client is through its handshake or two seconds after the start,
 whichever comes first (search says when it ran on BM25 only), binds the socket
 itself - so `--port 0` works and the address the app checks Host and Origin against is the
@@ -10,10 +10,12 @@ real one - and runs uvicorn on it. SIGINT and SIGTERM stop it cleanly, exit stat
 
 It binds 127.0.0.1 unless told otherwise, and warns on stderr when told to listen on an
 address other machines reach. Services that live as long as the server (the heartbeat's
-scheduler) are listed by `background_services` and run in the app's lifespan.
+scheduler) are listed by `background_services` and run in the app's lifespan. It also
+answers the CLI's searches for the same vault from its open index (`serve_link`), on a
+socket only this user can open.
 
 In a neighbour's folder (a Hermes home, a PicoClaw workspace, a MicroClaw runtime) it
-serves the folder as it is (`mcp.folder_runtime`), each agent of the folder with its
+serves the folder as it is (`workspace.FolderWorkspace`), each agent of the folder with its
 token (`vault-app --vault FOLDER agent token ID`, kept in vault-app's state folder for
 that folder), without the heartbeat (which works on a vault's facts).
 """
@@ -27,7 +29,7 @@ import socket
 import sys
 from typing import TYPE_CHECKING
 
-from vault_app.cli import _common
+from vault_app.cli import _common, serve_link
 from vault_app.core import errors
 
 if TYPE_CHECKING:
@@ -157,8 +159,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     services: list[http.BackgroundService] = [_give_back_memory]
+    link = None
     if isinstance(rt, vault_workspace.VaultWorkspace):  # a folder has no heartbeat
         services = [*background_services(rt), _give_back_memory]
+        link = serve_link.Listener(rt)  # the CLI's searches, answered from this index
+        if not link.start():
+            link = None
     try:
         app = http.create_app(
             rt,
@@ -179,6 +185,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         )
         server.run(sockets=[sock])
     finally:
+        if link is not None:
+            link.close()
         sock.close()
         rt.close()
     if getattr(args, "owns_process", False):
