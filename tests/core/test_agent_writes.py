@@ -312,3 +312,19 @@ def test_supersede_carries_metadata_and_revives_an_archived_fact(root: Path) -> 
     bad = {"fact_id": done.result["fact"]["id"], "text": "Gym 40", "metadata": [1]}
     with pytest.raises(errors.InvalidFactError, match="metadata must be an object"):
         agent_writes.submit(v, AgentWrite(kind="supersede_fact", agent="finance", params=bad))
+
+
+def test_every_kind_is_one_registered_record() -> None:
+    """The kinds are data (`write_kinds.KINDS`): the type the MCP tools declare names
+    exactly those, and each kind says where it lands and whether a diff is shown."""
+    import typing
+
+    from vault_app.core import write_kinds
+
+    assert set(typing.get_args(agent_writes.Kind)) == set(write_kinds.KINDS)
+    for name, kind in write_kinds.KINDS.items():
+        assert kind.name == name and kind.required.isdisjoint(kind.optional)
+    held = {n for n, k in write_kinds.KINDS.items() if k.changes_something_held}
+    assert held == {"supersede_fact", "write_document"}
+    own = {n for n, k in write_kinds.KINDS.items() if k.own_memory}
+    assert own == {"memory", "memory_batch", "tiers_write", "profile_set", "profile_delete"}

@@ -30,7 +30,16 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import ValidationError
 
-from vault_app.core import access, agent_writes, errors, injection, quotas, safe_fs, storage
+from vault_app.core import (
+    access,
+    agent_writes,
+    errors,
+    injection,
+    quotas,
+    safe_fs,
+    storage,
+    write_kinds,
+)
 
 if TYPE_CHECKING:
     from vault_app.core.vault import Vault
@@ -208,18 +217,15 @@ def describe(p: Proposal) -> dict[str, Any]:
     """The proposal for people and faces (CLI --json, MCP, window): who, when, why (the
     findings), what (kind, target, text) and, for a supersede or a document, the diff."""
     write, params = p.write, p.write.params
-    text = agent_writes.daily_text(write) if write.kind == "record_interaction" else None
-    if write.kind == "memory_batch":  # one line an operation, as the agent asked them
-        text = "\n".join(_operation_line(op) for op in params.get("operations") or [])
+    kind = write_kinds.kind_of(write)
     answer: dict[str, Any] = {
         "id": p.id,
         "status": p.status,
         "agent": p.agent,
         "created": p.created.isoformat(),
         "kind": write.kind,
-        "target": target(write),
-        # what the agent wrote: a fact's or document's text, a note's content, a value
-        "text": text or params.get("text") or params.get("content") or params.get("value"),
+        "target": kind.target(write),
+        "text": kind.shown(write),  # what the agent wrote, as a person reads it
         "at": None if write.at is None else write.at.isoformat(),
         "params": params,
         "findings": [dataclasses.asdict(f) for f in p.findings],
@@ -229,7 +235,7 @@ def describe(p: Proposal) -> dict[str, Any]:
         "result": p.result,
         "diff": None,
     }
-    if write.kind in ("supersede_fact", "write_document"):
+    if kind.changes_something_held:
         name = params.get("name") or params.get("fact_id")
         answer["diff"] = list(
             difflib.unified_diff(
@@ -241,43 +247,6 @@ def describe(p: Proposal) -> dict[str, Any]:
             )
         )
     return answer
-
-
-def _operation_line(op: Any) -> str:
-    if not isinstance(op, dict):
-        return repr(op)
-    action = op.get("action")
-    if action == "replace":
-        return f"- replace: {op.get('old_text')} -> {op.get('content')}"
-    if action == "remove":
-        return f"- remove: {op.get('old_text')}"
-    return f"- {action}: {op.get('content')}"
-
-
-def target(write: agent_writes.AgentWrite) -> str:
-    """What `write` writes, in words: an entity address, a fact, a daily note, a file."""
-    params = write.params
-    if write.kind == "add_fact":
-        return str(params.get("entity"))
-    if write.kind in ("supersede_fact", "archive_fact"):
-        return f"fact {params.get('fact_id')}"
-    if write.kind == "touch_facts":
-        return f"{len(params.get('fact_ids') or [])} facts"
-    if write.kind == "write_document":
-        return f"agents/{write.agent}/{params.get('name')}"
-    if write.kind == "memory":
-        name = "USER.md" if params.get("target") == "user" else "MEMORY.md"
-        return f"agents/{write.agent}/memories/{name} ({params.get('action')})"
-    if write.kind == "memory_batch":
-        name = "USER.md" if params.get("target") == "user" else "MEMORY.md"
-        count = len(params.get("operations") or [])
-        return f"agents/{write.agent}/memories/{name} ({count} operations)"
-    if write.kind == "tiers_write":
-        return f"agents/{write.agent}/MEMORY.md (tier {params.get('tier')})"
-    if write.kind in ("profile_set", "profile_delete"):
-        return f"agents/{write.agent}/profile.json ({params.get('key')})"
-    scope = params.get("scope") if write.kind == "append_daily" else None
-    return "global daily note" if scope == "global" else f"daily note of agent {write.agent}"
 
 
 # -- files -----------------------------------------------------------------------------
@@ -384,8 +353,4 @@ def check_person(who: access.Principal, actor: str, verb: str) -> None:
 
 def _before(vault: Vault, write: agent_writes.AgentWrite) -> str | None:
     """What the target holds now, for the diff: the old fact's text, the document's."""
-    if write.kind == "supersede_fact":
-        return vault.fact(write.params["fact_id"])[1].fact
-    if write.kind == "write_document":
-        return vault.document(write.params["name"], write.agent).text
-    return None
+    return write_kinds.kind_of(write).before(vault, write)

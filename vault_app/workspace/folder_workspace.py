@@ -139,12 +139,4 @@ class FolderWorkspace(engine_life.EngineLife):
             if len(hits) >= limit or len(result.hits) < asked:
                 break
             asked *= 2
-        return vault_workspace.SearchAnswer(
-            hits[:limit],
-            result.mode,
-            result.notice,
-            {},
-            result.unknown,
-            result.below_floor,
-            result.seconds,
-        )
+        return vault_workspace.SearchAnswer.of(result, hits[:limit])

@@ -77,6 +77,24 @@ class SearchAnswer:
     below_floor: int = 0  # weak matches the relevance floor left out
     seconds: float = 0.0
 
+    @classmethod
+    def of(
+        cls,
+        result: engine.SearchResult,
+        hits: list[engine.Hit] | None = None,
+        marked: dict[str, int] | None = None,
+    ) -> SearchAnswer:
+        """The answer of an engine's `result` (its `hits`, unless kept apart)."""
+        return cls(
+            result.hits if hits is None else hits,
+            result.mode,
+            result.notice,
+            marked or {},
+            result.unknown,
+            result.below_floor,
+            result.seconds,
+        )
+
     def agent_json(self) -> dict[str, Any]:
         """As an agent sees it: stored texts through the injection filter, each fact's
         numeric id, and no path (where a file sits on the server is not the agent's)."""
@@ -258,15 +276,7 @@ class VaultWorkspace(engine_life.EngineLife):
         if agent is not None and mark_access:
             ids = [h.fact_id for h in result.hits if h.fact_id and h.status == "active"]
             marked = self.mark_accessed(agent, ids)
-        return SearchAnswer(
-            result.hits,
-            result.mode,
-            result.notice,
-            marked,
-            result.unknown,
-            result.below_floor,
-            result.seconds,
-        )
+        return SearchAnswer.of(result, marked=marked)
 
     def scope_for(self, agent: str | None, scope: str | None) -> str | frozenset[str] | None:
         """The engine's scope filter for a search by `agent` asking for `scope`: what the

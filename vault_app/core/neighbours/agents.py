@@ -50,6 +50,7 @@ from vault_app.core import (
     review,
     tiers,
     tokens,
+    write_kinds,
 )
 from vault_app.core.neighbours import detect, files, folder
 
@@ -77,7 +78,7 @@ def check(target: folder.ForeignFolder, write: agent_writes.AgentWrite) -> list[
             f"a {target.name} keeps no place for {write.kind} ({target.root}); "
             f"it keeps {target.keeps}"
         )
-    agent_writes.check_names(write)
+    write_kinds.kind_of(write).check_names(write)
     p = write.params
     if write.kind in ("memory", "memory_batch"):
         target_name = _text(write, "target")
