@@ -6,7 +6,8 @@ so on a quiet machine it returns in milliseconds whatever its bound; pytest-qt's
 bound of 5 s, and the 10-60 s the tests name, are wall-clock margins that a loaded
 machine (two other heavy jobs on two cores) overruns. Every such wait is given at least
 `WAIT_MS` (under pytest-timeout's 600 s a test). Waits that prove something does *not*
-happen (`assertNotEmitted`, `qtbot.wait`) keep their own short bounds.
+happen (`assertNotEmitted`, a wait with `raising=False`, `qtbot.wait`) keep their own
+short bounds.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ WAIT_MS = 300_000  # the least bound of a wait for a condition that must come (p
 def _patient(wait: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(wait)
     def patient(self: QtBot, *args: Any, **kwargs: Any) -> Any:
-        kwargs["timeout"] = max(kwargs.get("timeout", 0), WAIT_MS)
+        if kwargs.get("raising") is not False:  # (assertNotEmitted waits, not raising)
+            kwargs["timeout"] = max(kwargs.get("timeout", 0), WAIT_MS)
         return wait(self, *args, **kwargs)
 
     return patient
