@@ -33,8 +33,9 @@ from PySide6 import QtCore, QtWidgets
 
 from vault_app.core import activity, layout, storage, vault
 from vault_app.heartbeat import runlog
-from vault_app.ui import activity_page, session
+from vault_app.ui import session
 from vault_app.ui.models import activity as model
+from vault_app.ui.pages import activity_page
 
 ACTORS = ("agent:finance", "agent:maintenance", "gui", "cli", "jane")
 

@@ -69,8 +69,8 @@ def main() -> int:
     args = parser.parse_args()
     app = QtWidgets.QApplication(sys.argv)
     from vault_app.core import models
-    from vault_app.ui import facts_table
     from vault_app.ui import models as qt_models
+    from vault_app.ui.widgets import facts_table
 
     with tempfile.TemporaryDirectory() as tmp:
         store = QtCore.QSettings(str(Path(tmp) / "s.ini"), QtCore.QSettings.Format.IniFormat)

@@ -381,7 +381,9 @@ def graph_phase(app: QtWidgets.QApplication, graph: object, beat: Heartbeat) -> 
 
 def graph_only(app: QtWidgets.QApplication, target: object) -> int:
     """The link index and the graph view on a session alone (no window, no search index)."""
-    from vault_app.ui import graph_view, link_keeper, session
+    from vault_app.ui import session
+    from vault_app.ui.pages import graph_view
+    from vault_app.ui.window import link_keeper
 
     live = session.Session(target)  # type: ignore[arg-type]
     beat = Heartbeat()

@@ -153,7 +153,8 @@ def render(app: QtWidgets.QApplication, out: Path, size: tuple[int, int], theme:
     """Every view at `size` in `theme`, on a fresh demo vault."""
     from vault_app.core import demo, vault
     from vault_app.ui import app as app_module
-    from vault_app.ui import palette, settings, themes
+    from vault_app.ui import themes
+    from vault_app.ui.dialogs import palette, settings
 
     themes.apply_theme(app, theme)
     with tempfile.TemporaryDirectory() as tmp:

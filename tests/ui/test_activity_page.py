@@ -15,8 +15,9 @@ from pytestqt.qtbot import QtBot
 from tests.grants import let_write_global
 from vault_app.core import vault
 from vault_app.heartbeat import runlog
-from vault_app.ui import activity_page, app, themes
+from vault_app.ui import app, themes
 from vault_app.ui.models import activity as model
+from vault_app.ui.pages import activity_page
 
 NOW = dt.datetime.now(dt.UTC)
 BATHROOM = "projects/bathroom-remodel"

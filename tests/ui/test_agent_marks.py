@@ -17,8 +17,9 @@ from pytestqt.qtbot import QtBot
 
 from tests.grants import let_write_global
 from vault_app.core import vault
-from vault_app.ui import agent_marks, app
+from vault_app.ui import app
 from vault_app.ui.models.base import CHANGED_ROLE
+from vault_app.ui.window import agent_marks
 
 RENT = "projects/rent"
 BOILER = "areas/boiler"

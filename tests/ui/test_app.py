@@ -13,7 +13,8 @@ from PySide6 import QtCore, QtWidgets
 from pytestqt.qtbot import QtBot
 
 from vault_app.core import demo, vault
-from vault_app.ui import app, main_window, recent_vaults
+from vault_app.ui import app, main_window
+from vault_app.ui.window import recent_vaults
 
 
 def test_qt_bindings_keep_none_alive(qtbot: QtBot) -> None:
@@ -177,7 +178,7 @@ def test_every_action_has_a_label_and_the_main_ones_have_shortcuts(
 def test_new_entity_and_new_vault_dialogs_validate_before_creating(
     qtbot: QtBot, tmp_path: Path
 ) -> None:
-    from vault_app.ui import dialogs
+    from vault_app.ui.dialogs import new_items as dialogs
 
     entity = dialogs.NewEntityDialog(["finance"])
     qtbot.addWidget(entity)

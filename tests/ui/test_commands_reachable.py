@@ -12,7 +12,10 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from pytestqt.qtbot import QtBot
 from window_helpers import JANE, open_window, select_active_fact, show_entity
 
-from vault_app.ui import app, context_menus, context_view, palette, search_results
+from vault_app.ui import app
+from vault_app.ui.dialogs import palette
+from vault_app.ui.pages import context_view
+from vault_app.ui.widgets import context_menus, search_results
 
 Key = QtCore.Qt.Key
 CTRL = QtCore.Qt.KeyboardModifier.ControlModifier

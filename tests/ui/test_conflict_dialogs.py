@@ -14,7 +14,9 @@ from PySide6 import QtGui
 from pytestqt.qtbot import QtBot
 
 from vault_app.core import vault
-from vault_app.ui import agent_page, conflicts, diff_view, documents, session
+from vault_app.ui import session
+from vault_app.ui.pages import agent_page, documents
+from vault_app.ui.widgets import conflicts, diff_view
 
 RULES = "# Rules\n\nRound to cents.\n\nPay on Fridays.\n\nFile receipts monthly.\n"
 

@@ -18,7 +18,8 @@ from PySide6 import QtCore
 from pytestqt.qtbot import QtBot
 
 from vault_app.core import demo, vault
-from vault_app.ui import app, context_view
+from vault_app.ui import app
+from vault_app.ui.pages import context_view
 
 
 @pytest.fixture(scope="module")

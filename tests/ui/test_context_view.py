@@ -11,7 +11,8 @@ from pytestqt.qtbot import QtBot
 
 from vault_app.core import demo, vault
 from vault_app.search import context
-from vault_app.ui import context_view, session
+from vault_app.ui import session
+from vault_app.ui.pages import context_view
 
 
 @pytest.fixture(scope="module")
@@ -105,7 +106,7 @@ def test_unknown_agent_is_said_in_words(qtbot: QtBot, live: session.Session) -> 
 
 def test_the_default_budget_is_the_builders() -> None:
     from vault_app.search import context as search_context
-    from vault_app.ui import context_view
+    from vault_app.ui.pages import context_view
 
     assert context_view.DEFAULT_BUDGET == search_context.DEFAULT_BUDGET
 

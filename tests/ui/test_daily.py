@@ -12,7 +12,8 @@ from PySide6 import QtCore, QtGui
 from pytestqt.qtbot import QtBot
 
 from vault_app.core import vault
-from vault_app.ui import daily, session
+from vault_app.ui import session
+from vault_app.ui.pages import daily
 
 Key = QtCore.Qt.Key
 MARCH_4 = dt.date(2026, 3, 4)

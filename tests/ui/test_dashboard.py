@@ -13,7 +13,10 @@ from pytestqt.qtbot import QtBot
 
 from vault_app.core import config, outlook
 from vault_app.core import vault as vault_module
-from vault_app.ui import dashboard, going_cold, session, synthesis_preview, themes
+from vault_app.ui import session, themes
+from vault_app.ui.dialogs import synthesis_preview
+from vault_app.ui.pages import dashboard
+from vault_app.ui.widgets import going_cold
 
 
 @pytest.fixture

@@ -10,7 +10,9 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from pytestqt.qtbot import QtBot
 
 from vault_app.core import vault
-from vault_app.ui import conflicts, documents, session
+from vault_app.ui import session
+from vault_app.ui.pages import documents
+from vault_app.ui.widgets import conflicts
 
 Key = QtCore.Qt.Key
 CTRL = QtCore.Qt.KeyboardModifier.ControlModifier

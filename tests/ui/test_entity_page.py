@@ -14,10 +14,12 @@ from window_helpers import scanned, shown_page
 
 from tests.grants import let_write_global
 from vault_app.core import decay, models, vault
-from vault_app.ui import entity_page, fact_lineage, session
 from vault_app.ui import models as qt_models
-from vault_app.ui.fact_dialog import FactDialog
-from vault_app.ui.related_entities import resolve_related
+from vault_app.ui import session
+from vault_app.ui.dialogs.fact_dialog import FactDialog
+from vault_app.ui.pages import entity_page
+from vault_app.ui.widgets import fact_lineage
+from vault_app.ui.widgets.related_entities import resolve_related
 
 JANE = "areas/people/jane"
 ACME = "areas/companies/acme"

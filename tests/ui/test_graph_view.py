@@ -11,7 +11,9 @@ from pytestqt.qtbot import QtBot
 from window_helpers import scanned
 
 from vault_app.core import vault
-from vault_app.ui import graph_view, link_keeper, session
+from vault_app.ui import session
+from vault_app.ui.pages import graph_view
+from vault_app.ui.window import link_keeper
 
 HUB = "projects/hub"
 FAR = "resources/far"

@@ -15,7 +15,8 @@ from pytestqt.qtbot import QtBot
 
 from vault_app.core import config, vault
 from vault_app.heartbeat import lease, runlog, schedule
-from vault_app.ui import app, dashboard, heartbeat_runner, session
+from vault_app.ui import app, heartbeat_runner, session
+from vault_app.ui.pages import dashboard
 
 
 def now() -> dt.datetime:

@@ -12,7 +12,9 @@ from PySide6 import QtCore
 from pytestqt.qtbot import QtBot
 
 from vault_app.core import vault
-from vault_app.ui import entity_page, link_keeper, session
+from vault_app.ui import session
+from vault_app.ui.pages import entity_page
+from vault_app.ui.window import link_keeper
 
 JANE = "areas/people/jane-doe"
 ACME = "areas/companies/acme"

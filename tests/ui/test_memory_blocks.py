@@ -11,7 +11,9 @@ from PySide6 import QtGui, QtWidgets
 from pytestqt.qtbot import QtBot
 
 from vault_app.core import agent_memory, notes, vault
-from vault_app.ui import agent_page, memory_blocks, session, themes, tiers_editor
+from vault_app.ui import session, themes
+from vault_app.ui.pages import agent_page
+from vault_app.ui.widgets import memory_blocks, tiers_editor
 
 AGENT = "household"
 NOTES = Path("agents/household/memories/MEMORY.md")

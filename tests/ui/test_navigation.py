@@ -11,7 +11,8 @@ from PySide6 import QtCore, QtWidgets
 from pytestqt.qtbot import QtBot
 from window_helpers import JANE, PLUMBER, open_window, show_entity
 
-from vault_app.ui import app, navigation
+from vault_app.ui import app
+from vault_app.ui.window import navigation
 
 Key = QtCore.Qt.Key
 ALT = QtCore.Qt.KeyboardModifier.AltModifier

@@ -11,7 +11,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from pytestqt.qtbot import QtBot
 from test_neighbour_review import ATTACK, PERSONA, WAIT, Opener, mcp_write, opened
 
-from vault_app.ui import activity_page, neighbour_window
+from vault_app.ui.pages import activity_page, neighbour_window
 
 _ = opened  # the fixture (imported: pytest finds it here), shared with the review tests
 

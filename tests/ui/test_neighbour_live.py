@@ -17,7 +17,9 @@ from PySide6 import QtCore
 from pytestqt.qtbot import QtBot
 
 from vault_app.core import neighbours, notes
-from vault_app.ui import app, memory_blocks, neighbour_daily, neighbour_window, tiers_editor
+from vault_app.ui import app
+from vault_app.ui.pages import neighbour_daily, neighbour_window
+from vault_app.ui.widgets import memory_blocks, tiers_editor
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "neighbours"
 AGENT = Path(__file__).with_name("_neighbour_agent.py")

@@ -19,7 +19,9 @@ from pytestqt.qtbot import QtBot
 from vault_app.core import neighbours
 from vault_app.core.neighbours import agents, files
 from vault_app.mcp import server
-from vault_app.ui import app, memory_blocks, neighbour_window, review_page
+from vault_app.ui import app
+from vault_app.ui.pages import neighbour_window, review_page
+from vault_app.ui.widgets import memory_blocks
 from vault_app.workspace.folder_workspace import FolderWorkspace
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "neighbours"

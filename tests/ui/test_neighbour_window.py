@@ -14,14 +14,9 @@ from pytestqt.qtbot import QtBot
 
 from vault_app.core import errors, neighbours, notes, vault
 from vault_app.core.neighbours import files
-from vault_app.ui import (
-    app,
-    memory_blocks,
-    neighbour_daily,
-    neighbour_pages,
-    neighbour_window,
-    tiers_editor,
-)
+from vault_app.ui import app
+from vault_app.ui.pages import neighbour_daily, neighbour_pages, neighbour_window
+from vault_app.ui.widgets import memory_blocks, tiers_editor
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "neighbours"
 WAIT = 10_000

@@ -12,7 +12,8 @@ from PySide6 import QtCore
 from pytestqt.qtbot import QtBot
 from window_helpers import open_window
 
-from vault_app.ui import app, palette
+from vault_app.ui import app
+from vault_app.ui.dialogs import palette
 
 Key = QtCore.Qt.Key
 

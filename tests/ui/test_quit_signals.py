@@ -9,7 +9,7 @@ import pytest
 from PySide6 import QtGui, QtWidgets
 from pytestqt.qtbot import QtBot
 
-from vault_app.ui import quit_signals
+from vault_app.ui.window import quit_signals
 
 
 class Window(QtWidgets.QWidget):

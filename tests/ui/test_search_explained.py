@@ -23,8 +23,9 @@ from pytestqt.qtbot import QtBot
 
 from vault_app.core import demo, vault
 from vault_app.search import results, temporal
-from vault_app.ui import app, search_panel
+from vault_app.ui import app
 from vault_app.ui import session as session_module
+from vault_app.ui.pages import search_panel
 
 
 @pytest.fixture(scope="module")

@@ -18,8 +18,9 @@ from pytestqt.qtbot import QtBot
 from vault_app.core import demo, vault
 from vault_app.search import engine as search_engine
 from vault_app.search import semantic, tokenizer
-from vault_app.ui import search_panel, search_results
 from vault_app.ui import session as session_module
+from vault_app.ui.pages import search_panel
+from vault_app.ui.widgets import search_results
 
 
 @pytest.fixture(scope="module")

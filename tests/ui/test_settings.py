@@ -13,7 +13,8 @@ from pytestqt.qtbot import QtBot
 
 from vault_app.core import config, decay, demo
 from vault_app.core import vault as vault_module
-from vault_app.ui import session, settings, themes
+from vault_app.ui import session, themes
+from vault_app.ui.dialogs import settings
 
 TODAY = dt.date(2026, 7, 15)
 NOON = dt.datetime.combine(TODAY, dt.time(12)).astimezone()

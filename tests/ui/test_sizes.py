@@ -13,8 +13,10 @@ from PySide6 import QtCore, QtWidgets
 from pytestqt.qtbot import QtBot
 from window_helpers import open_window, select_active_fact, show_entity
 
-from vault_app.ui import app, settings, sidebar_view
+from vault_app.ui import app
 from vault_app.ui import models as qt_models
+from vault_app.ui.dialogs import settings
+from vault_app.ui.widgets import sidebar_view
 
 F = qt_models.FactsModel
 
@@ -136,7 +138,7 @@ def test_optional_columns_hide_from_the_header_menu_and_stay_hidden(
 def test_the_sidebar_counts_collapse_and_stay_so(
     qtbot: QtBot, root: Path, store: QtCore.QSettings, window: app.MainWindow
 ) -> None:
-    from vault_app.ui import context_menus
+    from vault_app.ui.widgets import context_menus
 
     wide = window.sidebar.minimumWidth()
     toggle = context_menus.counts_menu(window).actions()[0]
@@ -178,7 +180,7 @@ def test_only_a_page_that_does_not_fit_scrolls(qtbot: QtBot, window: app.MainWin
 
 
 def test_a_flow_wraps_its_widgets_instead_of_widening(qtbot: QtBot) -> None:
-    from vault_app.ui import flow_layout
+    from vault_app.ui.widgets import flow_layout
 
     host = QtWidgets.QWidget()
     qtbot.addWidget(host)

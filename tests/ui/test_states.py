@@ -21,8 +21,10 @@ from pytestqt.qtbot import QtBot
 from window_helpers import scanned, shown_page
 
 from vault_app.core import vault
-from vault_app.ui import entity_page, restore_dialog, session, themes
+from vault_app.ui import session, themes
+from vault_app.ui.dialogs import restore_dialog
 from vault_app.ui.models import sidebar
+from vault_app.ui.pages import entity_page
 
 JANE = "areas/people/jane"
 FENCE = "projects/fence"

@@ -18,7 +18,9 @@ from PySide6 import QtCore, QtWidgets
 from pytestqt.qtbot import QtBot
 
 from vault_app.core import layout, vault
-from vault_app.ui import app, dialogs, states
+from vault_app.ui import app
+from vault_app.ui.dialogs import new_items as dialogs
+from vault_app.ui.window import vault_states as states
 
 
 def open_window(qtbot: QtBot, v: vault.Vault, store: QtCore.QSettings) -> app.MainWindow:

@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from vault_app.core import demo, vault
 from vault_app.ui import session as session_module
-from vault_app.ui import switcher
+from vault_app.ui.dialogs import switcher
 
 
 @pytest.fixture(scope="module")

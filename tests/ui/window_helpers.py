@@ -12,7 +12,8 @@ from PySide6 import QtCore, QtWidgets
 from pytestqt.qtbot import QtBot
 
 from vault_app.core import vault
-from vault_app.ui import app, entity_page, session
+from vault_app.ui import app, session
+from vault_app.ui.pages import entity_page
 
 JANE = "areas/people/marcus-bell"
 PLUMBER = "areas/companies/bell-and-sons-plumbing"

@@ -21,8 +21,9 @@ from pytestqt.qtbot import QtBot
 from vault_app import cli
 from vault_app.core import demo, vault
 from vault_app.mcp import server
-from vault_app.ui import search_panel, search_results
 from vault_app.ui import session as session_module
+from vault_app.ui.pages import search_panel
+from vault_app.ui.widgets import search_results
 from vault_app.workspace.vault_workspace import VaultWorkspace
 
 AGENT = "finance"

@@ -16,9 +16,12 @@ from pathlib import Path
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import errors, neighbours, process_tuning, vault
-from vault_app.ui import neighbour_window, quit_signals, session, settings
+from vault_app.ui import session
+from vault_app.ui.dialogs import settings
 from vault_app.ui.main_window import APPLICATION, ORGANIZATION, MainWindow
-from vault_app.ui.neighbour_window import NeighbourWindow
+from vault_app.ui.pages import neighbour_window
+from vault_app.ui.pages.neighbour_window import NeighbourWindow
+from vault_app.ui.window import quit_signals
 
 __all__ = [
     "MainWindow",

@@ -40,42 +40,36 @@ from typing import Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import layout, vault
-from vault_app.ui import (
-    activity_page,
-    agent_activity,
-    agent_page,
-    commands,
-    context_menus,
-    daily,
-    dashboard,
-    dialogs,
-    documents,
-    entity_page,
-    facts_table,
-    graph_view,
-    heartbeat_runner,
-    link_keeper,
-    links_window,
-    menus,
-    models,
-    navigation,
-    page_area,
-    recent_vaults,
-    review_page,
-    review_store,
-    search_panel,
-    session,
-    sidebar_view,
-    states,
-    status_bar,
-    switcher,
-    welcome,
-    window_vaults,
-)
+from vault_app.ui import commands, heartbeat_runner, menus, models, session
 from vault_app.ui import (
     live as live_module,
 )
-from vault_app.ui.recent_vaults import LAST_KEY, MAX_RECENT, RECENT_KEY
+from vault_app.ui.dialogs import new_items as dialogs
+from vault_app.ui.dialogs import switcher
+from vault_app.ui.models import review_store
+from vault_app.ui.pages import (
+    activity_page,
+    agent_page,
+    daily,
+    dashboard,
+    documents,
+    entity_page,
+    graph_view,
+    links_window,
+    review_page,
+    search_panel,
+    welcome,
+)
+from vault_app.ui.widgets import context_menus, facts_table, page_area, sidebar_view, status_bar
+from vault_app.ui.window import (
+    agent_activity,
+    link_keeper,
+    navigation,
+    recent_vaults,
+    window_vaults,
+)
+from vault_app.ui.window import vault_states as states
+from vault_app.ui.window.recent_vaults import LAST_KEY, MAX_RECENT, RECENT_KEY
 
 ORGANIZATION = "vault-app"
 APPLICATION = "vault-app"

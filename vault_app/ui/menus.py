@@ -42,11 +42,14 @@ from typing import TYPE_CHECKING, Any
 import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.ui import palette, recent_vaults, review_page, settings, themes, window_vaults
+from vault_app.ui import themes
+from vault_app.ui.dialogs import palette, settings
+from vault_app.ui.pages import review_page
+from vault_app.ui.window import recent_vaults, window_vaults
 
 if TYPE_CHECKING:
     from vault_app.ui.main_window import MainWindow
-    from vault_app.ui.neighbour_window import NeighbourWindow
+    from vault_app.ui.pages.neighbour_window import NeighbourWindow
 
 Shortcut = str | QtGui.QKeySequence | QtGui.QKeySequence.StandardKey | None
 MENUS = ("File", "Edit", "Go", "View", "Help")

@@ -44,8 +44,8 @@ from vault_app.search import kinds
 
 if TYPE_CHECKING:  # the engine pulls numpy and scipy: imported when first searched
     from vault_app.search import engine as search_engine
-from vault_app.ui import search_results
 from vault_app.ui import session as session_module
+from vault_app.ui.widgets import search_results
 
 Role = QtCore.Qt.ItemDataRole
 DEBOUNCE_MS = 200

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 
 from PySide6 import QtWidgets
 
-from vault_app.ui import agent_marks, agent_page, documents
+from vault_app.ui.pages import agent_page, documents
+from vault_app.ui.window import agent_marks
 
 if TYPE_CHECKING:
     from vault_app.ui.main_window import MainWindow

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.ui import switcher
+from vault_app.ui.dialogs import switcher
 
 Qt = QtCore.Qt
 ACTION_ROLE = Qt.ItemDataRole.UserRole + 1

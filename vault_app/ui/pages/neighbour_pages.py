@@ -25,14 +25,10 @@ from pathlib import Path
 from PySide6 import QtCore, QtWidgets
 
 from vault_app.core.neighbours import detect
-from vault_app.ui import (
-    documents,
-    memory_blocks,
-    memory_store,
-    neighbour_daily,
-    session,
-    tiers_editor,
-)
+from vault_app.ui import session
+from vault_app.ui.models import memory_store
+from vault_app.ui.pages import documents, neighbour_daily
+from vault_app.ui.widgets import memory_blocks, tiers_editor
 
 # the pages of each agent of a format, in the sidebar's order; principles: the folder's
 PAGES = {

@@ -34,11 +34,13 @@ from typing import Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import errors, layout, models, vault
-from vault_app.ui import as_of_view, commands, documents, entity_banner, fact_lineage, flow_layout
+from vault_app.ui import commands
 from vault_app.ui import models as qt_models
-from vault_app.ui.fact_dialog import FactDialog
+from vault_app.ui.dialogs.fact_dialog import FactDialog
 from vault_app.ui.models import tier_badge
+from vault_app.ui.pages import as_of_view, documents
 from vault_app.ui.session import Session, describe, plural
+from vault_app.ui.widgets import entity_banner, fact_lineage, flow_layout
 
 Qt = QtCore.Qt
 Loaded = tuple[vault.EntityFacts, dict[str, models.DecayTier]]

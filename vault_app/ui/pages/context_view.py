@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.ui import daily
+from vault_app.ui.pages import daily
 from vault_app.ui.session import Session, describe, plural
 
 if TYPE_CHECKING:  # the builder pulls the search engine (numpy, scipy): loaded on use
@@ -78,7 +78,7 @@ def _meter(
 
 def _block_meter(block: context.Block) -> QtWidgets.QProgressBar:
     """The block's meter as its header shows it; a budgeted store's against its limit."""
-    from vault_app.ui import memory_blocks  # the memory page's meter: red past the budget
+    from vault_app.ui.widgets import memory_blocks
 
     name = block.title.title()
     store = block.store

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from vault_app.ui import graph_view, link_keeper
+from vault_app.ui.pages import graph_view
+from vault_app.ui.window import link_keeper
 
 if TYPE_CHECKING:
     from vault_app.ui.main_window import MainWindow

@@ -44,11 +44,13 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import config, errors, outlook, vault
 from vault_app.heartbeat import lease, runlog, schedule
-from vault_app.ui import commands, synthesis_preview, themes, tier_chart
-from vault_app.ui.going_cold import GoingColdModel, format_day
+from vault_app.ui import commands, themes
+from vault_app.ui.dialogs import synthesis_preview
 from vault_app.ui.models import activity as activity_model
 from vault_app.ui.models import tier_badge
 from vault_app.ui.session import Session, plural, unreadable
+from vault_app.ui.widgets import tier_chart
+from vault_app.ui.widgets.going_cold import GoingColdModel, format_day
 
 Qt = QtCore.Qt
 

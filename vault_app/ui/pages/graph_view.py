@@ -26,9 +26,9 @@ from __future__ import annotations
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import links
-from vault_app.ui.entity_links import title_of
-from vault_app.ui.link_keeper import LinkKeeper
 from vault_app.ui.session import describe
+from vault_app.ui.widgets.entity_links import title_of
+from vault_app.ui.window.link_keeper import LinkKeeper
 
 Qt = QtCore.Qt
 Placed = tuple[links.Graph, dict[str, tuple[float, float]]]

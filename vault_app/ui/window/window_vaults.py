@@ -15,11 +15,13 @@ from typing import TYPE_CHECKING, TypeAlias
 from PySide6 import QtWidgets
 
 from vault_app.core import errors, layout, neighbours, vault
-from vault_app.ui import dialogs, session, settings
+from vault_app.ui import session
+from vault_app.ui.dialogs import new_items as dialogs
+from vault_app.ui.dialogs import settings
 
 if TYPE_CHECKING:
     from vault_app.ui.main_window import MainWindow
-    from vault_app.ui.neighbour_window import NeighbourWindow
+    from vault_app.ui.pages.neighbour_window import NeighbourWindow
 
     AnyWindow: TypeAlias = MainWindow | NeighbourWindow
 

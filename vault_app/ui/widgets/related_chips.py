@@ -25,8 +25,9 @@ from collections.abc import Iterable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.ui import flow_layout, themes
-from vault_app.ui.related_entities import split_related
+from vault_app.ui import themes
+from vault_app.ui.widgets import flow_layout
+from vault_app.ui.widgets.related_entities import split_related
 
 Qt = QtCore.Qt
 ADDRESS_ROLE = Qt.ItemDataRole.UserRole + 1

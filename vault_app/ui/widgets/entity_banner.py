@@ -16,7 +16,7 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.ui import restore_dialog
+from vault_app.ui.dialogs import restore_dialog
 from vault_app.ui.session import Session
 
 Qt = QtCore.Qt

@@ -23,10 +23,10 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from vault_app.core import history, layout, models
 from vault_app.ui import models as qt_models
 from vault_app.ui import themes
-from vault_app.ui.entity_links import EntityLinksPanel, title_of
-from vault_app.ui.link_keeper import LinkKeeper
-from vault_app.ui.related_entities import known_addresses, resolve_related
 from vault_app.ui.session import Session, describe
+from vault_app.ui.widgets.entity_links import EntityLinksPanel, title_of
+from vault_app.ui.widgets.related_entities import known_addresses, resolve_related
+from vault_app.ui.window.link_keeper import LinkKeeper
 
 Qt = QtCore.Qt
 

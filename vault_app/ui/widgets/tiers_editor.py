@@ -14,7 +14,9 @@ from pathlib import Path
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import agent_memory, errors, tiers
-from vault_app.ui import memory_blocks, memory_store, session
+from vault_app.ui import session
+from vault_app.ui.models import memory_store
+from vault_app.ui.widgets import memory_blocks
 
 HINTS = {
     1: "Principles-like; changed on an explicit ask or a long-term pattern.",

@@ -39,9 +39,10 @@ from typing import Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import injection
-from vault_app.ui import review_store, themes
 from vault_app.ui import session as session_module
+from vault_app.ui import themes
 from vault_app.ui.models import review as review_model
+from vault_app.ui.models import review_store
 
 Qt = QtCore.Qt
 DEBOUNCE_MS = 150

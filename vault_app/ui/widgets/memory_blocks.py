@@ -25,7 +25,9 @@ from typing import TYPE_CHECKING, Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import agent_memory, errors, notes, profile
-from vault_app.ui import conflicts, memory_store, session, themes
+from vault_app.ui import session, themes
+from vault_app.ui.models import memory_store
+from vault_app.ui.widgets import conflicts
 
 Role = QtGui.QPalette.ColorRole
 

@@ -40,21 +40,18 @@ from typing import Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import neighbours
-from vault_app.ui import (
+from vault_app.ui import menus, session
+from vault_app.ui.dialogs import new_items as dialogs
+from vault_app.ui.models import review_store
+from vault_app.ui.pages import (
     activity_page,
-    conflicts,
-    dialogs,
-    menus,
     neighbour_daily,
-    neighbour_live,
     neighbour_pages,
     neighbour_search,
-    recent_vaults,
     review_page,
-    review_store,
-    session,
-    window_vaults,
 )
+from vault_app.ui.widgets import conflicts
+from vault_app.ui.window import neighbour_live, recent_vaults, window_vaults
 
 PageKey = tuple[str, str | None]  # (page kind, agent); principles: (kind, None)
 KEY_ROLE = QtCore.Qt.ItemDataRole.UserRole

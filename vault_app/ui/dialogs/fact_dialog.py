@@ -42,15 +42,15 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import layout, models
 from vault_app.ui import commands
-from vault_app.ui.fact_changes import DiskFact, FactChangedBar, read_lineage
-from vault_app.ui.related_chips import RelatedChipsEdit
-from vault_app.ui.related_entities import (
+from vault_app.ui.session import Session, describe
+from vault_app.ui.widgets.related_chips import RelatedChipsEdit
+from vault_app.ui.widgets.related_entities import (
     entity_titles,
     known_addresses,
     problems_text,
     related_problems,
 )
-from vault_app.ui.session import Session, describe
+from vault_app.ui.window.fact_changes import DiskFact, FactChangedBar, read_lineage
 
 Qt = QtCore.Qt
 

@@ -45,10 +45,16 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import activity, errors, layout, merge, vault
 from vault_app.core.merge import MergePlan, MergeResult  # `merge` is also a pane's method
-from vault_app.ui.conflicts import Banner, ConflictBar, ConflictHighlighter, MergeNote, changed_by
-from vault_app.ui.diff_view import DiffDialog, MergeDialog
-from vault_app.ui.document_target import SUMMARY, DocumentTarget
 from vault_app.ui.session import Session, describe
+from vault_app.ui.widgets.conflicts import (
+    Banner,
+    ConflictBar,
+    ConflictHighlighter,
+    MergeNote,
+    changed_by,
+)
+from vault_app.ui.widgets.diff_view import DiffDialog, MergeDialog
+from vault_app.ui.window.document_target import SUMMARY, DocumentTarget
 
 _MD = QtGui.QTextDocument.MarkdownFeature
 _UNDERLINE = 0x4000  # md4c's MD_FLAG_UNDERLINE: "_x_" is emphasis in notes, not underline

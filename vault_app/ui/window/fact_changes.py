@@ -16,7 +16,7 @@ from typing import Any
 from PySide6 import QtCore, QtWidgets
 
 from vault_app.core import errors, models, vault
-from vault_app.ui.conflicts import Banner
+from vault_app.ui.widgets.conflicts import Banner
 
 Qt = QtCore.Qt
 

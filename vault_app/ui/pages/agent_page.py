@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from PySide6 import QtWidgets
 
-from vault_app.ui import context_view, daily, documents, memory_blocks, session, tiers_editor
+from vault_app.ui import session
+from vault_app.ui.pages import context_view, daily, documents
+from vault_app.ui.widgets import memory_blocks, tiers_editor
 
 
 class AgentPage(QtWidgets.QWidget):

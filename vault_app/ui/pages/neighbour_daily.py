@@ -22,7 +22,8 @@ from pathlib import Path
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import models, neighbours
-from vault_app.ui import daily, session
+from vault_app.ui import session
+from vault_app.ui.pages import daily
 
 _DAY_NAME = re.compile(r"^(\d{8}|\d{4}-\d{2}-\d{2})\.md$")  # PicoClaw's, MicroClaw's
 

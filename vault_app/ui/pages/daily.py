@@ -23,7 +23,8 @@ import html
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import errors, layout, models
-from vault_app.ui import commands, documents
+from vault_app.ui import commands
+from vault_app.ui.pages import documents
 from vault_app.ui.session import Session, describe
 
 

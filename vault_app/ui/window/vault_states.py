@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING
 from PySide6 import QtCore, QtWidgets
 
 from vault_app.core import errors, layout, vault
-from vault_app.ui import context_view, dialogs
+from vault_app.ui.dialogs import new_items as dialogs
 from vault_app.ui.models import activity
+from vault_app.ui.pages import context_view
 from vault_app.ui.session import unreadable
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import errors, layout, links
-from vault_app.ui.link_keeper import LinkKeeper
+from vault_app.ui.window.link_keeper import LinkKeeper
 
 Qt = QtCore.Qt
 ADDRESS_ROLE = Qt.ItemDataRole.UserRole + 1

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.ui import search_results
+from vault_app.ui.widgets import search_results
 
 if TYPE_CHECKING:  # the engine (numpy, scipy) loads after the window is shown
     from vault_app.search import engine as search_engine
