@@ -38,7 +38,7 @@ from pathlib import Path
 
 from vault_app.core import layout
 from vault_app.core.vault import Vault
-from vault_app.heartbeat import run
+from vault_app.heartbeat import runs
 
 BIG = Path("/work/bench-vaults/v10000x20-s1")
 NOW = dt.datetime(2026, 11, 24, 9, 0).astimezone()
@@ -142,7 +142,7 @@ def bench(root: Path, label: str, count: int, seed: int) -> None:
     # for the run's own writes, as on a vault at rest
     os.sync()
     started = time.perf_counter()
-    record = run.run_heartbeat(root, runner="cli", trigger="once", now=NOW)
+    record = runs.run_heartbeat(root, runner="cli", trigger="once", now=NOW)
     took = time.perf_counter() - started
     print(
         f"{label}: heartbeat (rules) {took:.2f} s wall, {record.duration_s:.2f} s recorded: "
@@ -152,7 +152,7 @@ def bench(root: Path, label: str, count: int, seed: int) -> None:
         + (f"; error: {record.error}" if record.error else "")
     )
     started = time.perf_counter()
-    again = run.run_heartbeat(root, runner="cli", trigger="once", now=NOW)
+    again = runs.run_heartbeat(root, runner="cli", trigger="once", now=NOW)
     print(
         f"{label}: second heartbeat, nothing new: {time.perf_counter() - started:.2f} s "
         f"({again.entries} entries)"

@@ -46,7 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from vault_app.heartbeat import model  # noqa: E402
+from vault_app.heartbeat import extraction as model  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data" / "extraction"
 MATCH_DICE = 0.6

@@ -106,7 +106,8 @@ def heartbeat_activity(root: Path) -> None:
     agents writing, a run stopped by a misconfigured endpoint, a catch-up run that picks
     up the agents' notes, and the weekly synthesis."""
     from vault_app.core import vault
-    from vault_app.heartbeat import run, service
+    from vault_app.heartbeat import runner as service
+    from vault_app.heartbeat import runs as run
 
     runner = service.Runner(root, runner="app")
     runner.tick()

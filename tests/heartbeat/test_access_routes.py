@@ -12,7 +12,7 @@ import json
 from tests.grants import let_write_global
 from vault_app.core import layout, models, review
 from vault_app.core.vault import Vault
-from vault_app.heartbeat import entries, model, run, runlog, state
+from vault_app.heartbeat import entries, extraction, runlog, runs, state
 
 DAY = dt.date(2026, 11, 20)
 NOW = dt.datetime(2026, 11, 21, 12, 0).astimezone()
@@ -34,17 +34,19 @@ class Addressed:
     def __init__(self, entity: str) -> None:
         self.entity = entity
 
-    def extract(self, batch: list[model.Entry]) -> model.Extraction:
-        return model.Extraction(
+    def extract(self, batch: list[extraction.Entry]) -> extraction.Extraction:
+        return extraction.Extraction(
             [
-                model.Candidate(e.text, models.FactCategory.CONTEXT, e, entity=self.entity)
+                extraction.Candidate(e.text, models.FactCategory.CONTEXT, e, entity=self.entity)
                 for e in batch
             ]
         )
 
 
-def beat(vault: Vault, extractor: model.Extractor | None = None) -> runlog.RunRecord:
-    return run.run_heartbeat(vault.root, runner="cli", trigger="once", extractor=extractor, now=NOW)
+def beat(vault: Vault, extractor: extraction.Extractor | None = None) -> runlog.RunRecord:
+    return runs.run_heartbeat(
+        vault.root, runner="cli", trigger="once", extractor=extractor, now=NOW
+    )
 
 
 def texts(vault: Vault, ref: layout.EntityRef) -> list[str]:

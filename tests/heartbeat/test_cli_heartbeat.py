@@ -22,8 +22,8 @@ MARIA = layout.EntityRef.parse("areas/people/maria")
 HOLD = """
 import sys, time
 from pathlib import Path
-from vault_app.heartbeat import service
-runner = service.Runner(Path(sys.argv[1]), runner="serve")
+from vault_app.heartbeat import runner as runners
+runner = runners.Runner(Path(sys.argv[1]), runner="serve")
 print("held" if runner.lease.acquire() else "busy", flush=True)
 time.sleep(600)
 """

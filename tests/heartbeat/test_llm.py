@@ -20,7 +20,7 @@ from tests.heartbeat.fake_llm import FakeChatEndpoint, Received, Reply
 from tests.heartbeat.test_answers import MARIA, PATEL, PLAIN
 from vault_app.core import config, models
 from vault_app.heartbeat import llm
-from vault_app.heartbeat.model import Entry
+from vault_app.heartbeat.extraction import Entry
 
 KEY = "sk-test-5ecret-key-0123456789"
 DAY = dt.date(2026, 11, 20)  # a Friday
@@ -100,7 +100,7 @@ def models_candidate(
     entity: str | None = None,
     related: tuple[str, ...] = (),
 ) -> Any:
-    from vault_app.heartbeat.model import Candidate
+    from vault_app.heartbeat.extraction import Candidate
 
     return Candidate(fact=text, category=category, entry=source, entity=entity, related=related)
 

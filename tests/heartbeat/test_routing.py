@@ -10,7 +10,7 @@ import pytest
 from vault_app.core import errors, layout, models
 from vault_app.core.vault import Vault
 from vault_app.heartbeat import routing
-from vault_app.heartbeat.model import Candidate, Entry
+from vault_app.heartbeat.extraction import Candidate, Entry
 
 DAY = dt.date(2026, 11, 20)
 

@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from vault_app.core import models
-from vault_app.heartbeat import model, rules
+from vault_app.heartbeat import extraction as model
+from vault_app.heartbeat import rules
 
 ON = dt.date(2026, 11, 20)  # a Friday
 Cat = models.FactCategory

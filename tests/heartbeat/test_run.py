@@ -9,7 +9,7 @@ from pathlib import Path
 
 from vault_app.core import layout, models
 from vault_app.core.vault import Vault
-from vault_app.heartbeat import entries, model, run, runlog, state
+from vault_app.heartbeat import entries, extraction, runlog, runs, state
 
 DAY = dt.date(2026, 11, 20)
 NOW = dt.datetime(2026, 11, 21, 12, 0).astimezone()
@@ -20,8 +20,10 @@ def at(hh: int, mm: int = 0, day: dt.date = DAY) -> dt.datetime:
     return dt.datetime.combine(day, dt.time(hh, mm)).astimezone()
 
 
-def beat(vault: Vault, extractor: model.Extractor | None = None) -> runlog.RunRecord:
-    return run.run_heartbeat(vault.root, runner="cli", trigger="once", extractor=extractor, now=NOW)
+def beat(vault: Vault, extractor: extraction.Extractor | None = None) -> runlog.RunRecord:
+    return runs.run_heartbeat(
+        vault.root, runner="cli", trigger="once", extractor=extractor, now=NOW
+    )
 
 
 def heartbeat_facts(vault: Vault, ref: layout.EntityRef) -> list[str]:
@@ -110,14 +112,14 @@ class Broken:
 
     name = "broken"
 
-    def extract(self, entries: list[model.Entry]) -> model.Extraction:
-        out = model.Extraction()
+    def extract(self, entries: list[extraction.Entry]) -> extraction.Extraction:
+        out = extraction.Extraction()
         for entry in entries:
             if "boom" in entry.text:
                 out.failed.append((entry, "the endpoint answered 500"))
             else:
                 out.candidates.append(
-                    model.Candidate(entry.text, models.FactCategory("context"), entry, "maria")
+                    extraction.Candidate(entry.text, models.FactCategory("context"), entry, "maria")
                 )
         return out
 
@@ -150,7 +152,7 @@ def test_a_corrupt_cursor_is_recorded_not_overwritten(vault: Vault) -> None:
 def test_a_synthesis_run_rewrites_summaries_and_is_logged(vault: Vault) -> None:
     vault.create_entity(MARIA)
     vault.add_fact(MARIA, "Maria prefers oat milk.", "preference")
-    record = run.run_synthesis(vault.root, runner="serve", trigger="catch-up", now=NOW)
+    record = runs.run_synthesis(vault.root, runner="serve", trigger="catch-up", now=NOW)
     assert record.job == "synthesis" and record.summaries >= 1 and record.error is None
     assert runlog.read(vault.root, job="synthesis") == [record]
     assert "oat milk" in (vault.paths.entity_dir(MARIA) / "summary.md").read_text()
@@ -159,7 +161,7 @@ def test_a_synthesis_run_rewrites_summaries_and_is_logged(vault: Vault) -> None:
 def test_the_extractor_follows_the_settings(tmp_path: Path) -> None:
     from vault_app.core import config
 
-    assert run.extractor_for(config.HeartbeatSettings()).name == "rules"
+    assert runs.extractor_for(config.HeartbeatSettings()).name == "rules"
 
 
 class Crashing:
@@ -167,7 +169,7 @@ class Crashing:
 
     name = "crashing"
 
-    def extract(self, entries: list[model.Entry]) -> model.Extraction:
+    def extract(self, entries: list[extraction.Entry]) -> extraction.Extraction:
         raise RuntimeError("index out of range")
 
 
@@ -183,7 +185,7 @@ def test_a_synthesis_that_cannot_read_a_fact_file_says_which(vault: Vault) -> No
     vault.create_entity(MARIA)
     items = vault.paths.entity_dir(MARIA) / "items.json"
     items.write_text("[{")
-    record = run.run_synthesis(vault.root, runner="cli", trigger="schedule", now=NOW)
+    record = runs.run_synthesis(vault.root, runner="cli", trigger="schedule", now=NOW)
     assert record.error is not None and "items.json" in record.error
     assert record.error.startswith("1 file(s) not synthesized; first: ")
     assert items.read_text() == "[{"

@@ -11,7 +11,7 @@ from tests.cli_process import run_cli
 from tests.heartbeat.fake_llm import FakeChatEndpoint, Received, Reply, error, facts
 from vault_app.core import layout
 from vault_app.core.vault import Vault
-from vault_app.heartbeat import entries, llm, run
+from vault_app.heartbeat import entries, llm, runs
 
 MARIA = layout.EntityRef.parse("areas/people/maria")
 DAY = dt.datetime(2026, 11, 20, 9, 0).astimezone()
@@ -38,9 +38,11 @@ def household(vault: Vault) -> None:
         vault.append_daily(text, at=DAY + dt.timedelta(hours=hour))
 
 
-def beat(vault: Vault, url: str) -> run.runlog.RunRecord:
+def beat(vault: Vault, url: str) -> runs.runlog.RunRecord:
     extractor = llm.LlmExtractor(url, "fake", retries=0, backoff_s=0)
-    return run.run_heartbeat(vault.root, runner="cli", trigger="once", extractor=extractor, now=NOW)
+    return runs.run_heartbeat(
+        vault.root, runner="cli", trigger="once", extractor=extractor, now=NOW
+    )
 
 
 def test_a_failing_endpoint_leaves_the_failed_entries_for_the_next_run(vault: Vault) -> None:

@@ -10,7 +10,8 @@ import pytest
 
 from vault_app.core import config, layout
 from vault_app.core.vault import Vault
-from vault_app.heartbeat import lease, runlog, schedule, service, state
+from vault_app.heartbeat import lease, runlog, schedule, state
+from vault_app.heartbeat import runner as service
 
 WEDNESDAY = dt.datetime(2026, 11, 18, 10, 0).astimezone()
 SUNDAY = dt.datetime(2026, 11, 22, 0, 0).astimezone()  # the default [synthesis] moment

@@ -64,7 +64,9 @@ def cmd_heartbeat(args: argparse.Namespace) -> int:
 
 def _once(args: argparse.Namespace) -> int:
     from vault_app.core import config
-    from vault_app.heartbeat import lease, run, service
+    from vault_app.heartbeat import lease
+    from vault_app.heartbeat import runner as service
+    from vault_app.heartbeat import runs as run
 
     root = _root(args)
     extractor = None

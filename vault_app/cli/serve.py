@@ -79,16 +79,16 @@ def register(commands: _common.Commands) -> None:
 
 def background_services(rt: vault_workspace.VaultWorkspace) -> list[http.BackgroundService]:
     """What runs beside the MCP endpoint for as long as the server does: the heartbeat's
-    runner (`heartbeat.service`), ticking every 30 s from `HEARTBEAT_FIRST_TICK` seconds
+    runner (`heartbeat.runner`), ticking every 30 s from `HEARTBEAT_FIRST_TICK` seconds
     after the start (a client's first handshake and the index's load come first) - the
     heartbeat every `[heartbeat] interval_minutes`, the weekly synthesis on schedule,
     while this process holds the vault's lease (the app or a cron run holding it: this
     one waits its turn). Dedup compares by cosine once the runtime's model is loaded.
     SIGTERM ends a heartbeat in progress after its current entry, all of it saved."""
-    from vault_app.heartbeat import service
+    from vault_app.heartbeat import runner
 
     return [
-        service.serve_service(
+        runner.serve_service(
             rt.root,
             runner="serve",
             clock=rt.clock,

@@ -42,7 +42,7 @@ from typing import Any
 from vault_app.core import errors, storage
 from vault_app.core.vault import Vault
 from vault_app.heartbeat import state
-from vault_app.heartbeat.model import Entry
+from vault_app.heartbeat.extraction import Entry
 
 CURSOR_NAME = "cursor.json"
 VERSION = 1

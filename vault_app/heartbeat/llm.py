@@ -57,7 +57,8 @@ from typing import Any
 import httpx2
 
 from vault_app.core import config, models
-from vault_app.heartbeat import answers, dates, model, rules
+from vault_app.heartbeat import answers, dates, rules
+from vault_app.heartbeat import extraction as model
 from vault_app.heartbeat.answers import LlmError, parse_facts
 
 log = logging.getLogger(__name__)

@@ -57,7 +57,7 @@ from pydantic import (
 from vault_app.core import errors, layout, models, safe_fs, storage, strict_json
 from vault_app.core.vault import Vault
 from vault_app.heartbeat import names, state
-from vault_app.heartbeat.model import Candidate, Entry
+from vault_app.heartbeat.extraction import Candidate, Entry
 
 MENTIONS_NAME = "mentions.json"
 CREATE_AT = 3  # entries naming an unknown entity before it is made

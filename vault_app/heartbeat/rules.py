@@ -58,7 +58,8 @@ import re
 from collections.abc import Iterator
 
 from vault_app.core import models
-from vault_app.heartbeat import dates, model, rulebook
+from vault_app.heartbeat import dates, rulebook
+from vault_app.heartbeat import extraction as model
 
 MAX_SENTENCE = 400  # characters: longer is a run-on or a pasted blob, never one fact
 MAX_SENTENCES = 2000  # an entry's sentences looked at; the rest of a pasted dump is not

@@ -43,7 +43,7 @@ from vault_app.core import agent_writes, errors, injection
 from vault_app.core.neighbours import agents as neighbour_agents
 from vault_app.core.neighbours import detect
 from vault_app.core.neighbours import entries as neighbour_entries
-from vault_app.mcp import common, memory_tools
+from vault_app.mcp import answers, memory_tools
 from vault_app.workspace import arguments, folder_workspace
 
 Mode = Literal["hybrid", "bm25", "semantic"]
@@ -80,7 +80,7 @@ def instructions(format_: str) -> str:
 
 
 def register(
-    server: MCPServer, runtime: folder_workspace.FolderWorkspace, agent_of: common.AgentOf
+    server: MCPServer, runtime: folder_workspace.FolderWorkspace, agent_of: answers.AgentOf
 ) -> None:
     """Add the tools the folder's format keeps to `server` (see the module's table)."""
     fmt = runtime.format
@@ -92,8 +92,8 @@ def register(
         ctx: Context, kind: agent_writes.Kind, params: dict[str, Any], at: str | None = None
     ) -> dict[str, Any]:
         agent = acting(ctx)
-        write = common.agent_write(kind, agent, params, at)
-        answer = common.write_answer(neighbour_agents.submit(runtime.folder_for(agent), write))
+        write = answers.agent_write(kind, agent, params, at)
+        answer = answers.write_answer(neighbour_agents.submit(runtime.folder_for(agent), write))
         answer.pop("path", None)  # the server's files are not the agent's business
         return answer
 
@@ -105,7 +105,7 @@ kinds: facts (atomic entries: § notes, tier items, profile keys), summaries (lo
 blocks, principles), daily (daily-note paragraphs).
 Example: {{"query": "trip to Porto", "limit": 5}}"""
     )
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def search(
         ctx: Context,
         query: str,
@@ -125,7 +125,7 @@ notes (those of the period when the query names one: "last week"), as this folde
 them. Each block is headed with its meter; "(+N omitted)" says what did not fit.
 Example: {"query": "what did we plan for the trip last week", "budget": 3000}"""
     )
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def context(
         ctx: Context,
         query: str | None = None,
@@ -136,7 +136,7 @@ Example: {"query": "what did we plan for the trip last week", "budget": 3000}"""
         agent = acting(ctx)
         builder = context_module.ContextBuilder.over_folder(runtime.reader, for_agents=True)
         built = builder.build(agent, query, budget=budget, mark_access=False)
-        return common.context_answer(built, budget, runtime.search_state, 0)
+        return answers.context_answer(built, budget, runtime.search_state, 0)
 
     if fmt in NOTES:
         _register_notes(server, runtime, acting, submit)
@@ -152,7 +152,7 @@ def _register_notes(
     server: MCPServer, runtime: folder_workspace.FolderWorkspace, acting: Acting, submit: Submit
 ) -> None:
     @server.tool(name="memory", description=memory_tools.MEMORY_DESCRIPTION)
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def memory(
         ctx: Context,
         action: Literal["add", "replace", "remove", "read"] | None = None,
@@ -178,14 +178,14 @@ def _register_tiers(
     server: MCPServer, runtime: folder_workspace.FolderWorkspace, acting: Acting, submit: Submit
 ) -> None:
     @server.tool(description=memory_tools.TIERS_READ_DESCRIPTION)
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def tiers_read(ctx: Context, tier: Literal[1, 2, 3] | None = None) -> dict[str, Any]:
         answer = runtime.reader.read_tiers(acting(ctx)).to_dict(runtime.root, tier)
         answer.pop("path", None)
         return answer
 
     @server.tool(description=memory_tools.TIERS_WRITE_DESCRIPTION)
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def tiers_write(ctx: Context, tier: Literal[1, 2, 3], content: str) -> dict[str, Any]:
         return submit(ctx, "tiers_write", {"tier": tier, "text": content})
 
@@ -194,7 +194,7 @@ def _register_profile(
     server: MCPServer, runtime: folder_workspace.FolderWorkspace, acting: Acting, submit: Submit
 ) -> None:
     @server.tool(description=memory_tools.PROFILE_READ_DESCRIPTION)
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def profile_read(ctx: Context, key: str | None = None) -> dict[str, Any]:
         values = runtime.reader.read_profile(acting(ctx)).values
         if key is None:
@@ -202,12 +202,12 @@ def _register_profile(
         return {"key": key, "value": values.get(key), "exists": key in values}
 
     @server.tool(description=memory_tools.PROFILE_SET_DESCRIPTION)
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def profile_set(ctx: Context, key: str, value: str) -> dict[str, Any]:
         return submit(ctx, "profile_set", {"key": key, "value": value})
 
     @server.tool(description=memory_tools.PROFILE_DELETE_DESCRIPTION)
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def profile_delete(ctx: Context, key: str) -> dict[str, Any]:
         return submit(ctx, "profile_delete", {"key": key})
 
@@ -220,7 +220,7 @@ def _register_daily(
 an ISO date), in this folder's own format.
 Example: {"text": "Booked the train to Porto for Friday."}"""
     )
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def append_daily(ctx: Context, text: str, timestamp: str | None = None) -> dict[str, Any]:
         return submit(ctx, "append_daily", {"text": text}, timestamp)
 
@@ -229,7 +229,7 @@ Example: {"text": "Booked the train to Porto for Friday."}"""
 366 days), one entry a paragraph.
 Example: {"since": "2026-11-01", "until": "2026-11-07"}"""
     )
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def read_daily(
         ctx: Context, since: str | None = None, until: str | None = None
     ) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from pydantic import BaseModel, ConfigDict
 
 from vault_app.core import agent_writes, injection, vault
-from vault_app.mcp import common
+from vault_app.mcp import answers
 from vault_app.workspace import vault_workspace
 
 if TYPE_CHECKING:  # imported by the tools when called: the handshake needs neither
@@ -73,21 +73,21 @@ class MemoryOperation(BaseModel):
 
 
 def register(
-    server: MCPServer, runtime: vault_workspace.VaultWorkspace, agent_of: common.AgentOf
+    server: MCPServer, runtime: vault_workspace.VaultWorkspace, agent_of: answers.AgentOf
 ) -> None:
     """Add the memory, tiers and profile tools to `server`."""
 
     def submit(ctx: Context, kind: agent_writes.Kind, params: dict[str, Any]) -> dict[str, Any]:
         agent = agent_of(ctx)
-        write = common.agent_write(kind, agent, params)
-        return common.write_answer(agent_writes.submit(runtime.vault_for(agent), write))
+        write = answers.agent_write(kind, agent, params)
+        return answers.write_answer(agent_writes.submit(runtime.vault_for(agent), write))
 
     def own(ctx: Context) -> tuple[vault.Vault, str]:
         agent = agent_of(ctx)
         return runtime.vault_for(agent), agent
 
     @server.tool(name="memory", description=MEMORY_DESCRIPTION)
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def memory(
         ctx: Context,
         action: Literal["add", "replace", "remove", "read"] | None = None,
@@ -111,7 +111,7 @@ def register(
         )
 
     @server.tool(description=TIERS_READ_DESCRIPTION)
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def tiers_read(ctx: Context, tier: Literal[1, 2, 3] | None = None) -> dict[str, Any]:
         from vault_app.core import agent_memory
 
@@ -121,14 +121,14 @@ def register(
         return answer
 
     @server.tool(description=TIERS_WRITE_DESCRIPTION)
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def tiers_write(ctx: Context, tier: Literal[1, 2, 3], content: str) -> dict[str, Any]:
         answer = submit(ctx, "tiers_write", {"tier": tier, "text": content})
         answer.pop("path", None)
         return answer
 
     @server.tool(description=PROFILE_READ_DESCRIPTION)
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def profile_read(ctx: Context, key: str | None = None) -> dict[str, Any]:
         from vault_app.core import agent_memory
 
@@ -139,14 +139,14 @@ def register(
         return {"key": key, "value": state.values.get(key), "exists": key in state.values}
 
     @server.tool(description=PROFILE_SET_DESCRIPTION)
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def profile_set(ctx: Context, key: str, value: str) -> dict[str, Any]:
         answer = submit(ctx, "profile_set", {"key": key, "value": value})
         answer.pop("path", None)
         return answer
 
     @server.tool(description=PROFILE_DELETE_DESCRIPTION)
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def profile_delete(ctx: Context, key: str) -> dict[str, Any]:
         answer = submit(ctx, "profile_delete", {"key": key})
         answer.pop("path", None)

@@ -92,7 +92,7 @@ from vault_app.core import (
     numeric_ids,
 )
 from vault_app.core.vault import Vault
-from vault_app.mcp import common, fact_reader
+from vault_app.mcp import answers, fact_reader
 from vault_app.search import kinds
 from vault_app.workspace import vault_workspace
 
@@ -642,13 +642,13 @@ Example: {"op": "insert", "chat_id": 42, "content": "Sam is allergic to peanuts"
 
 
 def register(
-    server: MCPServer, runtime: vault_workspace.VaultWorkspace, agent_of: common.AgentOf
+    server: MCPServer, runtime: vault_workspace.VaultWorkspace, agent_of: answers.AgentOf
 ) -> None:
     """Add `memory_query` and `memory_upsert` to `server` (synchronous tools: the SDK
     runs them in a worker thread, as the other groups' tools)."""
 
     @server.tool(name="memory_query", description=QUERY_DESCRIPTION)
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def memory_query(
         op: str,
         ctx: Context,
@@ -671,7 +671,7 @@ def register(
         return _answer(MicroClawMemory(runtime, agent_of(ctx)).query(payload))
 
     @server.tool(name="memory_upsert", description=UPSERT_DESCRIPTION)
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def memory_upsert(
         op: str,
         ctx: Context,

@@ -24,13 +24,13 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 
 from vault_app import __version__
-from vault_app.mcp import common, memory_tools, microclaw, vault_tools, write_tools
+from vault_app.mcp import answers, memory_tools, microclaw, vault_tools, write_tools
 from vault_app.workspace import vault_workspace
 
 if TYPE_CHECKING:  # a vault's server never imports the folder's modules (the handshake)
     from vault_app.workspace import folder_workspace
 
-AgentOf = common.AgentOf
+AgentOf = answers.AgentOf
 
 INSTRUCTIONS = """\
 vault-app: your long-term memory, a PARA vault (projects, areas, resources, archives) of

@@ -17,7 +17,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
 from vault_app.core import access, activity, errors, injection, layout, models, numeric_ids
-from vault_app.mcp import common
+from vault_app.mcp import answers
 from vault_app.workspace import arguments, vault_workspace
 
 Mode = Literal["hybrid", "bm25", "semantic"]
@@ -68,7 +68,7 @@ def page(total: int, offset: int, limit: int) -> dict[str, Any]:
 
 
 def register(
-    server: MCPServer, runtime: vault_workspace.VaultWorkspace, agent_of: common.AgentOf
+    server: MCPServer, runtime: vault_workspace.VaultWorkspace, agent_of: answers.AgentOf
 ) -> None:
     """Add the read tools to `server`."""
 
@@ -87,7 +87,7 @@ agentId), since/until (ISO dates) on date_field. Facts found count as accessed u
 mark_access is false.
 Example: {"query": "vanity delivery", "kinds": ["facts"], "tiers": ["hot", "warm"], "limit": 5}"""
     )
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def search(
         ctx: Context,
         query: str,
@@ -132,7 +132,7 @@ March"). Each block is headed with its meter; "(+N omitted)" says what did not f
 included count as accessed unless mark_access is false.
 Example: {"query": "what did we decide about the kitchen last week", "budget": 3000}"""
     )
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def context(
         ctx: Context,
         query: str | None = None,
@@ -150,7 +150,7 @@ Example: {"query": "what did we decide about the kitchen last week", "budget": 3
         if mark_access:
             ids = [k[5:] for b in built.blocks for k in b.keys if k.startswith("fact:")]
             marked = runtime.mark_accessed(agent, ids)
-        return common.context_answer(built, budget, runtime.search_state, len(marked))
+        return answers.context_answer(built, budget, runtime.search_state, len(marked))
 
     @server.tool(
         description=f"""One entity: its summary and its facts, a page at a time (offset, limit;
@@ -160,7 +160,7 @@ fields keeps only those fact fields, e.g. ["id", "fact"] for a compact listing; 
 "agent:<you>:projects/budget" (your workspace).
 Example: {{"entity": "areas/people/jane", "fields": ["id", "fact"], "limit": 20}}"""
     )
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def get_entity(
         ctx: Context,
         entity: str,
@@ -197,7 +197,7 @@ Example: {{"entity": "areas/people/jane", "fields": ["id", "fact"], "limit": 20}
 time. scope: global, mine or all (default); para: projects, areas, resources or archives.
 Example: {"scope": "mine", "para": "projects", "limit": 50}"""
     )
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def list_entities(
         ctx: Context,
         scope: str | None = None,
@@ -227,7 +227,7 @@ Example: {"scope": "mine", "para": "projects", "limit": 50}"""
 superseded by. Give the fact's id (uuid) or its numeric id (number).
 Example: {"fact_id": "0b6e5c8e-4c1a-4f7e-9a51-2f0f3f0b7d11"}"""
     )
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def fact_history(
         ctx: Context, fact_id: str | None = None, number: int | None = None
     ) -> dict[str, Any]:
@@ -243,7 +243,7 @@ Example: {"fact_id": "0b6e5c8e-4c1a-4f7e-9a51-2f0f3f0b7d11"}"""
 active facts name them) and incoming (their active facts name it).
 Example: {"entity": "areas/people/jane"}"""
     )
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def related(ctx: Context, entity: str) -> dict[str, Any]:
         agent = acting(ctx)
         ref = layout.as_ref(entity)
@@ -262,7 +262,7 @@ Example: {"entity": "areas/people/jane"}"""
 366 days), yours (scope "mine", default) or the global notes ("global").
 Example: {"since": "2026-03-01", "until": "2026-03-07", "scope": "mine"}"""
     )
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def read_daily(
         ctx: Context,
         since: str | None = None,
@@ -296,7 +296,7 @@ SOUL.md, MEMORY.md or USER.md, or the vault's principles, AGENTS.md (global, rea
 sha256 is what write_document's expected_sha256 takes (null when the file does not exist).
 Example: {"name": "TACIT.md"}"""
     )
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def read_document(
         ctx: Context,
         name: Literal["TACIT.md", "CONTEXT.md", "SOUL.md", "MEMORY.md", "USER.md", "AGENTS.md"],
@@ -320,7 +320,7 @@ default, everyone's with everyone=true; since (ISO time) and action (e.g. "fact.
 narrow it.
 Example: {"limit": 20, "action": "fact.add"}"""
     )
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def recent_activity(
         ctx: Context,
         limit: Annotated[int, Field(ge=1, le=500)] = 20,

@@ -18,14 +18,14 @@ from typing import Any, Literal
 from mcp.server.mcpserver import Context, MCPServer
 
 from vault_app.core import agent_writes, layout, numeric_ids, vault
-from vault_app.mcp import common
+from vault_app.mcp import answers
 from vault_app.workspace import arguments, vault_workspace
 
 Category = Literal["relationship", "milestone", "status", "preference", "context"]
 
 
 def register(
-    server: MCPServer, runtime: vault_workspace.VaultWorkspace, agent_of: common.AgentOf
+    server: MCPServer, runtime: vault_workspace.VaultWorkspace, agent_of: answers.AgentOf
 ) -> None:
     """Add the write tools to `server`."""
 
@@ -35,10 +35,10 @@ def register(
         """Submit one write as the calling agent: (its vault if applied, the answer)."""
         agent = agent_of(ctx)
         target = runtime.vault_for(agent)
-        write = common.agent_write(kind, agent, params, at)
+        write = answers.agent_write(kind, agent, params, at)
         outcome = agent_writes.submit(target, write)
         held = isinstance(outcome, agent_writes.Pending)
-        return (None if held else target), common.write_answer(outcome)
+        return (None if held else target), answers.write_answer(outcome)
 
     def with_number(answer: dict[str, Any]) -> dict[str, Any]:
         for key in ("fact", "old"):
@@ -54,7 +54,7 @@ status, preference or context. timestamp (ISO) backdates a fact learned earlier.
 Example: {"entity": "areas/people/jane", "text": "Jane prefers tea",
  "category": "preference"}"""
     )
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def add_fact(
         ctx: Context,
         entity: str,
@@ -85,7 +85,7 @@ id (number); category and the rest default to the old fact's.
 Example: {"fact_id": "fact-9a2b2b50acb149d1b53aa43aeea6046f",
  "text": "Jane now drinks coffee", "reason": "she said so today"}"""
     )
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def supersede_fact(
         ctx: Context,
         text: str,
@@ -120,7 +120,7 @@ Example: {"fact_id": "fact-9a2b2b50acb149d1b53aa43aeea6046f",
 the global one ("global", if the vault allows you). For events, decisions, what happened.
 Example: {"text": "Booked the plumber for Thursday 9:00."}"""
     )
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def append_daily(
         ctx: Context,
         text: str,
@@ -139,7 +139,7 @@ optional speaker name and chat_id), for later reflection.
 Example: {"role": "user", "speaker": "Jane", "text": "Remind me about the boiler",
  "chat_id": 42}"""
     )
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def record_interaction(
         ctx: Context,
         role: str,
@@ -162,7 +162,7 @@ must not exist yet; "*": overwrite whatever is there). A changed file is refused
 it again and merge. global AGENTS.md is read-only.
 Example: {"name": "CONTEXT.md", "text": "# Context\\n...", "expected_sha256": "3f2a..."}"""
     )
-    @common.tool_errors(runtime.root)
+    @answers.tool_errors(runtime.root)
     def write_document(
         ctx: Context,
         name: Literal["TACIT.md", "CONTEXT.md", "SOUL.md", "MEMORY.md", "USER.md"],

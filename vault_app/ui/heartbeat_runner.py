@@ -2,7 +2,7 @@
 
 Design
 ------
-`HeartbeatRunner` owns one `heartbeat.service.Runner(root, runner="app")` — the same
+`HeartbeatRunner` owns one `heartbeat.runner.Runner(root, runner="app")` — the same
 runner `vault-app serve` and `heartbeat --once` use — and calls its `tick()` every
 `TICK_MS` on a QTimer, the first tick as soon as it starts. The tick runs on a worker
 thread, never on the GUI thread (a heartbeat over many entries, or a slow model
@@ -37,8 +37,8 @@ from typing import TYPE_CHECKING
 
 from PySide6 import QtCore
 
-from vault_app.heartbeat import runlog, service
-from vault_app.heartbeat.model import Extractor
+from vault_app.heartbeat import runlog, runner
+from vault_app.heartbeat.extraction import Extractor
 
 if TYPE_CHECKING:
     from vault_app.heartbeat.dedup import Embed
@@ -95,7 +95,7 @@ class HeartbeatRunner(QtCore.QObject):
         embed: Callable[[], Embed | None] | None = None,
     ) -> None:
         super().__init__(parent)
-        self.runner = service.Runner(
+        self.runner = runner.Runner(
             Path(root), runner="app", clock=clock, extractor=extractor, embed=embed
         )
         self.closed = False

@@ -52,7 +52,7 @@ from vault_app.core import access, config, decay, errors, injection, layout
 from vault_app.core.vault import Vault
 from vault_app.heartbeat import entries as entries_mod
 from vault_app.heartbeat import runlog
-from vault_app.heartbeat.model import ACTOR, Candidate, Entry, Extraction, Extractor
+from vault_app.heartbeat.extraction import ACTOR, Candidate, Entry, Extraction, Extractor
 
 if TYPE_CHECKING:
     import numpy as np

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 from vault_app.core import config, decay, errors
 from vault_app.core.vault import Vault
 from vault_app.heartbeat import lease, runlog, schedule
-from vault_app.heartbeat.model import ACTOR, Extractor
+from vault_app.heartbeat.extraction import ACTOR, Extractor
 
 if TYPE_CHECKING:
     from vault_app.heartbeat.dedup import Embed
@@ -110,10 +110,10 @@ class Runner:
                 records.append(self.heartbeat(now, trigger=forced or "schedule"))
                 state = schedule.ScheduleState(state.since, now, state.last_synthesis)
             if due.synthesis and not self.stopping.is_set():
-                from vault_app.heartbeat import run
+                from vault_app.heartbeat import runs
 
                 records.append(
-                    run.run_synthesis(
+                    runs.run_synthesis(
                         self.root, runner=self.runner, trigger=due.synthesis_trigger, now=now
                     )
                 )
@@ -123,9 +123,9 @@ class Runner:
 
     def heartbeat(self, now: dt.datetime, *, trigger: str) -> runlog.RunRecord:
         """One heartbeat now (the caller holds the lease)."""
-        from vault_app.heartbeat import run
+        from vault_app.heartbeat import runs
 
-        return run.run_heartbeat(
+        return runs.run_heartbeat(
             self.root,
             runner=self.runner,
             trigger=trigger,
