@@ -22,11 +22,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from vault_app.cli import _common
-from vault_app.cli._common import emit, open_vault, read_text_arg
+from vault_app.cli import declaring, opening, output, reading
+from vault_app.cli.opening import open_vault
+from vault_app.cli.output import emit
+from vault_app.cli.reading import read_text_arg
 
 
-def register(commands: _common.Commands) -> None:
+def register(commands: declaring.Commands) -> None:
     group = commands.group("tiers", "show or write an agent's tiered MEMORY.md")
     p = commands.command("show", cmd_tiers_show, "print MEMORY.md, or one tier", within=group)
     _agent(p)
@@ -110,7 +112,7 @@ class _VaultMemory:
 
         def bound(agent: str | None, *rest: Any, **named: Any) -> Any:
             if agent is None:
-                raise _common.UsageError("--agent is required in a PARA vault")
+                raise declaring.UsageError("--agent is required in a PARA vault")
             return call(self.v, agent, *rest, **named)
 
         return bound
@@ -119,7 +121,7 @@ class _VaultMemory:
 def _memory(args: argparse.Namespace) -> tuple[Path, Any]:
     """(the folder's root, its agents' memory): a neighbour's folder in its own format,
     else the PARA vault's `agent_memory`."""
-    foreign = _common.open_foreign(args)
+    foreign = opening.open_foreign(args)
     if foreign is not None:
         return foreign.root, foreign
     v = open_vault(args)
@@ -204,10 +206,10 @@ def cmd_notes_batch(args: argparse.Namespace) -> int:
 
     source = "stdin" if args.file == "-" else args.file
     if args.file == "-" and sys.stdin.isatty():
-        raise _common.UsageError("give the operations with --file OPS.json, or pipe them in")
-    data = _common.read_stdin() if args.file == "-" else None
+        raise declaring.UsageError("give the operations with --file OPS.json, or pipe them in")
+    data = reading.read_stdin() if args.file == "-" else None
     if data is None:
-        data = _common.decode_input(Path(args.file).expanduser().read_bytes(), source)
+        data = reading.decode_input(Path(args.file).expanduser().read_bytes(), source)
     try:
         raw = json.loads(data)
     except json.JSONDecodeError as exc:
@@ -246,7 +248,7 @@ def _change(
         if args.json:
             refusal = {"success": False, "agent": args.agent, "target": args.target}
             refusal.update(exc.to_dict())
-            sys.stdout.buffer.write(_common.json_bytes(refusal, indent=True) + b"\n")
+            sys.stdout.buffer.write(output.json_bytes(refusal, indent=True) + b"\n")
         print(f"vault-app: error: {exc}", file=sys.stderr)
         return 1
     name = agent_memory.TARGET_NAMES[state.target]

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import argparse
 
-from vault_app.cli import _common, review
-from vault_app.cli._common import emit, open_vault, table
+from vault_app.cli import declaring, review
+from vault_app.cli.opening import open_vault
+from vault_app.cli.output import emit, table
 
 
-def register(commands: _common.Commands) -> None:
+def register(commands: declaring.Commands) -> None:
     commands.command("agents", cmd_agents, "list agents")
     agent = commands.group("agent", "manage agents")
     p = commands.command("create", cmd_agent_create, "create an agent folder", within=agent)

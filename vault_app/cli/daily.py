@@ -6,8 +6,10 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from vault_app.cli import _common
-from vault_app.cli._common import emit, open_vault, read_stdin
+from vault_app.cli import declaring, opening
+from vault_app.cli.opening import open_vault
+from vault_app.cli.output import emit
+from vault_app.cli.reading import read_stdin
 from vault_app.core import daily
 from vault_app.workspace import arguments
 
@@ -15,7 +17,7 @@ if TYPE_CHECKING:
     from vault_app.core import neighbours
 
 
-def register(commands: _common.Commands) -> None:
+def register(commands: declaring.Commands) -> None:
     group = commands.group("daily", "daily notes")
     p = commands.command(
         "append", cmd_daily_append, "append an entry to today's note", within=group
@@ -30,7 +32,7 @@ def register(commands: _common.Commands) -> None:
 
 def cmd_daily_append(args: argparse.Namespace) -> None:
     content = " ".join(args.text) if args.text else read_stdin()
-    foreign = _common.open_foreign(args)
+    foreign = opening.open_foreign(args)
     if foreign is not None:
         note = foreign.daily_append(args.agent, content)
         emit(args, note.as_json(), f"Appended to {note.date.isoformat()} ({note.path})")
@@ -46,7 +48,7 @@ def cmd_daily_append(args: argparse.Namespace) -> None:
 
 
 def cmd_daily_show(args: argparse.Namespace) -> None:
-    foreign = _common.open_foreign(args)
+    foreign = opening.open_foreign(args)
     if foreign is not None:
         _show_foreign(args, foreign)
         return

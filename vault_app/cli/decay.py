@@ -14,8 +14,9 @@ import argparse
 import datetime as dt
 from typing import TYPE_CHECKING
 
-from vault_app.cli import _common
-from vault_app.cli._common import emit, open_vault, warn
+from vault_app.cli import declaring
+from vault_app.cli.opening import open_vault
+from vault_app.cli.output import emit, warn
 from vault_app.core import models
 from vault_app.workspace import arguments
 
@@ -23,14 +24,14 @@ if TYPE_CHECKING:
     from vault_app.core import vault
 
 
-def register(commands: _common.Commands) -> None:
+def register(commands: declaring.Commands) -> None:
     p = commands.command("decay", cmd_decay, "every active fact with its tier")
     when = p.add_mutually_exclusive_group()
     when.add_argument("--at", metavar="DATE", help="compute tiers at this date/time")
     when.add_argument(
         "--going-cold",
         metavar="DAYS",
-        type=_common.whole(0, 3650),
+        type=declaring.whole(0, 3650),
         help="only the Hot and Warm facts that turn Cold within DAYS days, with the date",
     )
     p = commands.command(

@@ -13,11 +13,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from vault_app.cli import _common
-from vault_app.cli._common import Handler, emit, open_vault, read_text_arg
+from vault_app.cli import declaring
+from vault_app.cli.declaring import Handler
+from vault_app.cli.opening import open_vault
+from vault_app.cli.output import emit
+from vault_app.cli.reading import read_text_arg
 
 
-def register(commands: _common.Commands) -> None:
+def register(commands: declaring.Commands) -> None:
     _document_group(commands, "tacit", "TACIT.md", per_agent=True)
     _document_group(
         commands, "context-md", "CONTEXT.md", per_agent=True, old_names=["context-file"]
@@ -37,7 +40,7 @@ def register(commands: _common.Commands) -> None:
 
 
 def _document_group(
-    commands: _common.Commands,
+    commands: declaring.Commands,
     name: str,
     file_name: str,
     per_agent: bool,

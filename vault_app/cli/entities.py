@@ -13,15 +13,10 @@ import argparse
 import datetime as dt
 from typing import TYPE_CHECKING, Any
 
-from vault_app.cli import _common
-from vault_app.cli._common import (
-    UsageError,
-    emit,
-    fact_json,
-    fact_line,
-    open_vault,
-    table,
-)
+from vault_app.cli import declaring
+from vault_app.cli.declaring import UsageError
+from vault_app.cli.opening import open_vault
+from vault_app.cli.output import emit, fact_json, fact_line, table
 from vault_app.core import layout, models
 from vault_app.workspace import arguments
 
@@ -29,7 +24,7 @@ if TYPE_CHECKING:
     from vault_app.core import history
 
 
-def register(commands: _common.Commands) -> None:
+def register(commands: declaring.Commands) -> None:
     p = commands.command("entities", cmd_entities, "list entities with their tier counts")
     p.add_argument("--scope", help="global, agents, or agent:ID")
     p.add_argument(

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import argparse
 
-from vault_app.cli import _common
-from vault_app.cli._common import emit, fact_json, fact_line, open_vault
+from vault_app.cli import declaring
+from vault_app.cli.opening import open_vault
+from vault_app.cli.output import emit, fact_json, fact_line
 from vault_app.core import layout, models
 
 
-def register(commands: _common.Commands) -> None:
+def register(commands: declaring.Commands) -> None:
     fact = commands.group("fact", "add, supersede, access and trace facts")
     p = commands.command("add", cmd_fact_add, "add a fact to an entity", within=fact)
     p.add_argument("entity")

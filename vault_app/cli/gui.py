@@ -7,10 +7,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from vault_app.cli import _common
+from vault_app.cli import declaring
 
 
-def register(commands: _common.Commands) -> None:
+def register(commands: declaring.Commands) -> None:
     p = commands.command("gui", cmd_gui, "open the desktop app (the default)")
     p.add_argument("--demo", action="store_true", help="open the demo vault")
 

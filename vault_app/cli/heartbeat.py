@@ -21,13 +21,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from vault_app.cli import _common
+from vault_app.cli import declaring, opening, output
 from vault_app.core import errors, layout
 
 RECENT_RUNS = 5
 
 
-def register(commands: _common.Commands) -> None:
+def register(commands: declaring.Commands) -> None:
     p = commands.command(
         "heartbeat",
         cmd_heartbeat,
@@ -48,7 +48,7 @@ def register(commands: _common.Commands) -> None:
 
 
 def _root(args: argparse.Namespace) -> Path:
-    root = _common.resolve_vault_path(args.vault)
+    root = opening.resolve_vault_path(args.vault)
     if not layout.is_vault(root):
         raise errors.NotFoundError(f"no vault at {root}")
     return root
@@ -57,7 +57,7 @@ def _root(args: argparse.Namespace) -> Path:
 def cmd_heartbeat(args: argparse.Namespace) -> int:
     if args.status:
         if args.llm_base_url or args.llm_model:
-            raise _common.UsageError("--llm-base-url and --llm-model go with --once")
+            raise declaring.UsageError("--llm-base-url and --llm-model go with --once")
         return _status(args)
     return _once(args)
 
@@ -75,21 +75,21 @@ def _once(args: argparse.Namespace) -> int:
         extractor = run.extractor_for(
             settings, llm_base_url=args.llm_base_url, llm_model=args.llm_model
         )
-    runner = service.Runner(root, runner="cli", clock=_common.clock_of(args), extractor=extractor)
+    runner = service.Runner(root, runner="cli", clock=opening.clock_of(args), extractor=extractor)
     try:
         records = runner.once()
     finally:
         runner.close()
     if records is None:
         info = lease.holder(root) or {"holder": "unknown"}
-        _common.emit(
+        output.emit(
             args,
             {"ran": False, "holder": info, "runs": []},
             f"The heartbeat of {root} is run by {lease.describe(info)}: nothing done.",
         )
         return 0
     runs = [r.model_dump(mode="json", exclude_none=True) for r in records]
-    _common.emit(args, {"ran": True, "holder": None, "runs": runs}, lambda: _runs_text(records))
+    output.emit(args, {"ran": True, "holder": None, "runs": runs}, lambda: _runs_text(records))
     errors_seen = [(r.job, r.error) for r in records if r.error]
     for job, error in errors_seen:  # logged too; the status tells cron and scripts
         line = error.replace("\r", " ").replace("\n", " ")
@@ -129,7 +129,7 @@ def _status(args: argparse.Namespace) -> int:
     from vault_app.heartbeat import entries, lease, runlog, schedule
 
     root = _root(args)
-    vault = Vault(root, actor="cli", clock=_common.clock_of(args))
+    vault = Vault(root, actor="cli", clock=opening.clock_of(args))
     now = vault.now()
     holder = lease.holder(root)
     state = schedule.ScheduleState.load(root)
@@ -186,7 +186,7 @@ def _status(args: argparse.Namespace) -> int:
         lines += ["  " + line for line in _runs_text(recent, stamped=True).splitlines()]
         return "\n".join(lines)
 
-    _common.emit(args, data, text)
+    output.emit(args, data, text)
     return 0
 
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from vault_app.cli import _common
-from vault_app.cli._common import emit
+from vault_app.cli import declaring, opening
+from vault_app.cli.output import emit
 
 
-def register(commands: _common.Commands) -> None:
+def register(commands: declaring.Commands) -> None:
     p = commands.command(
         "import",
         cmd_import,
@@ -37,9 +37,9 @@ def cmd_import(args: argparse.Namespace) -> None:
     into = Path(args.into).expanduser()
     if not into.exists() or (into.is_dir() and not any(into.iterdir())):
         actor = args.actor if args.actor is not None else "cli"
-        target = vault.Vault.create(into, actor=actor, clock=_common.clock_of(args))
+        target = vault.Vault.create(into, actor=actor, clock=opening.clock_of(args))
     else:  # an existing folder must be a PARA vault (a neighbour's is refused)
         args.vault = str(into)
-        target = _common.open_vault(args)
+        target = opening.open_vault(args)
     report = importing.import_folder(source, target)
     emit(args, report.as_json(), lambda: "\n".join(importing.lines(report)))

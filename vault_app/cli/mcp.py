@@ -35,11 +35,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from vault_app.cli import _common
+from vault_app.cli import declaring, opening, output, process_end
 from vault_app.core import errors
 
 
-def register(commands: _common.Commands) -> None:
+def register(commands: declaring.Commands) -> None:
     p = commands.command("mcp", cmd_mcp, "serve the vault to an agent over MCP (stdio)")
     p.add_argument(
         "--agent",
@@ -61,7 +61,7 @@ def _agent(args: argparse.Namespace, known: list[str], foreign: str | None = Non
     if args.agent is None:
         if len(known) == 1:
             return known[0]
-        raise _common.UsageError(
+        raise declaring.UsageError(
             f"give --agent ID: the agent this client is (agents: {', '.join(known) or 'none'})"
         )
     if args.agent not in known:
@@ -70,7 +70,7 @@ def _agent(args: argparse.Namespace, known: list[str], foreign: str | None = Non
             if foreign is None
             else f"a {foreign}'s agents are its owner's to make"
         )
-        raise _common.UsageError(
+        raise declaring.UsageError(
             f"no agent {args.agent!r} in this {foreign or 'vault'} "
             f"(agents: {', '.join(known) or 'none'}); {create}"
         )
@@ -91,9 +91,9 @@ def _open(args: argparse.Namespace) -> tuple[Any, str]:
     from vault_app.workspace import folder_workspace
 
     served = workspace.open_workspace(
-        _common.resolve_vault_path(args.vault),
+        opening.resolve_vault_path(args.vault),
         semantic=False if getattr(args, "bm25", False) else None,
-        clock=_common.clock_of(args),
+        clock=opening.clock_of(args),
     )
     if isinstance(served, folder_workspace.FolderWorkspace):  # a neighbour's, as it is
         agent = _agent(args, served.reader.agents(), foreign=served.reader.name)
@@ -153,7 +153,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     finally:
         served.close()
     if getattr(args, "owns_process", False):
-        _common.end_server_process(0)
+        process_end.end_server_process(0)
     return 0
 
 
@@ -184,4 +184,4 @@ def cmd_mcp_config(args: argparse.Namespace) -> None:
             }
         }
     }
-    _common.emit(args, config, json.dumps(config, indent=2, ensure_ascii=False))
+    output.emit(args, config, json.dumps(config, indent=2, ensure_ascii=False))

@@ -21,7 +21,9 @@ One module per command group, each declaring its commands' arguments beside the 
     serve       serve                       the vault's MCP server for agents, streamable HTTP
     heartbeat   heartbeat --once|--status   daily notes turned into facts; the weekly synthesis
     gui         gui (and no command)        the desktop app
-    _common     what they share: declaring commands, output, opening the vault, input
+    declaring, output, opening, reading, process_end   what they share: how a group declares
+                its commands, what a command prints, which vault it opens, what it reads
+                besides its arguments, how a server command ends its process
 """
 
 from __future__ import annotations
@@ -34,11 +36,11 @@ from collections.abc import Sequence
 
 from vault_app import __version__
 from vault_app.cli import (
-    _common,
     agent_memory,
     agents,
     daily,
     decay,
+    declaring,
     documents,
     entities,
     facts,
@@ -95,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[common],
     )
     parser.add_argument("--version", action="version", version=f"vault-app {__version__}")
-    commands = _common.Commands(common, parser.add_subparsers(dest="command", metavar="COMMAND"))
+    commands = declaring.Commands(common, parser.add_subparsers(dest="command", metavar="COMMAND"))
     for group in GROUPS:
         group.register(commands)
     return parser
@@ -186,7 +188,7 @@ def _run(argv: Sequence[str] | None, *, owns_process: bool = False) -> int:
     if bad is not None:
         print(f"vault-app: error: argument is not valid UTF-8: {bad}", file=sys.stderr)
         return 2
-    handler: _common.Handler = getattr(args, "handler", gui.cmd_gui)
+    handler: declaring.Handler = getattr(args, "handler", gui.cmd_gui)
     try:
         result = handler(args)
     except errors.InvalidArgumentError as exc:  # a usage error (the CLI's own, a date...)

@@ -15,11 +15,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from vault_app.cli import _common
-from vault_app.cli._common import emit, open_vault, table
+from vault_app.cli import declaring, opening
+from vault_app.cli.opening import open_vault
+from vault_app.cli.output import emit, table
 
 
-def register(commands: _common.Commands) -> None:
+def register(commands: declaring.Commands) -> None:
     group = commands.group("review", "agent writes held for a person (injection scan)")
     p = commands.command("list", cmd_list, "list proposals (pending only by default)", within=group)
     p.add_argument("--all", action="store_true", help="decided ones too")
@@ -33,10 +34,10 @@ def register(commands: _common.Commands) -> None:
     p = commands.command("activity", cmd_activity, "recent writes from the audit log")
     p.add_argument("--agent", help="only this agent's writes")
     p.add_argument("--action", help="only this action (fact.add) or family (fact)")
-    p.add_argument("--limit", type=_common.whole(1, 100_000), default=50)
+    p.add_argument("--limit", type=declaring.whole(1, 100_000), default=50)
 
 
-def register_token(commands: _common.Commands, agent: _common.Subcommands) -> None:
+def register_token(commands: declaring.Commands, agent: declaring.Subcommands) -> None:
     """`agent token ID [--revoke]`, in the `agent` group that `cli.agents` declares."""
     p = commands.command(
         "token", cmd_token, "issue (or rotate) an agent's token for vault-app serve", within=agent
@@ -49,7 +50,7 @@ def cmd_list(args: argparse.Namespace) -> None:
     from vault_app.core import injection, review  # (the core: --help stays light)
     from vault_app.core.neighbours import agents
 
-    foreign = _common.open_foreign(args)  # a neighbour's folder: its queue in our state
+    foreign = opening.open_foreign(args)  # a neighbour's folder: its queue in our state
     if foreign is not None:
         found = agents.all_proposals(foreign) if args.all else agents.pending(foreign)
         rows = [agents.describe(foreign, p) for p in found]
@@ -91,7 +92,7 @@ def cmd_show(args: argparse.Namespace) -> None:
     from vault_app.core import review
     from vault_app.core.neighbours import agents
 
-    foreign = _common.open_foreign(args)
+    foreign = opening.open_foreign(args)
     if foreign is not None:
         described = agents.describe(foreign, agents.get(foreign, args.review_id))
     else:
@@ -103,7 +104,7 @@ def cmd_approve(args: argparse.Namespace) -> None:
     from vault_app.core import review
     from vault_app.core.neighbours import agents
 
-    foreign = _common.open_foreign(args)
+    foreign = opening.open_foreign(args)
     if foreign is not None:
         described = agents.describe(foreign, agents.approve(foreign, args.review_id))
     else:
@@ -115,7 +116,7 @@ def cmd_reject(args: argparse.Namespace) -> None:
     from vault_app.core import review
     from vault_app.core.neighbours import agents
 
-    foreign = _common.open_foreign(args)
+    foreign = opening.open_foreign(args)
     if foreign is not None:
         proposal = agents.reject(foreign, args.review_id, args.reason)
         described, where = agents.describe(foreign, proposal), foreign.files.state / "review"
@@ -128,7 +129,7 @@ def cmd_reject(args: argparse.Namespace) -> None:
 def cmd_activity(args: argparse.Namespace) -> None:
     from vault_app.core import activity, storage
 
-    foreign = _common.open_foreign(args)  # a neighbour's folder: its log in our state
+    foreign = opening.open_foreign(args)  # a neighbour's folder: its log in our state
     if foreign is not None:
         state = foreign.files.state
         lines = activity.recent(
@@ -156,7 +157,7 @@ def cmd_token(args: argparse.Namespace) -> None:
     from vault_app.core.neighbours import agents
 
     # a neighbour's folder: the hashes go to vault-app's state folder for it, not into it
-    foreign = _common.open_foreign(args)
+    foreign = opening.open_foreign(args)
     v = open_vault(args) if foreign is None else None
     if args.revoke:
         if foreign is not None:

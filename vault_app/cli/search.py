@@ -17,8 +17,10 @@ import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from vault_app.cli import _common
-from vault_app.cli._common import UsageError, emit, json_bytes, open_vault
+from vault_app.cli import declaring, opening
+from vault_app.cli.declaring import UsageError
+from vault_app.cli.opening import open_vault
+from vault_app.cli.output import emit, json_bytes
 from vault_app.core import errors, layout, models
 from vault_app.workspace import arguments
 
@@ -27,7 +29,7 @@ MIN_BUDGET = 200  # characters of one agent context: the context builder's minim
 MAX_BUDGET = 10_000_000
 
 
-def register(commands: _common.Commands) -> None:
+def register(commands: declaring.Commands) -> None:
     p = commands.command(
         "search",
         cmd_search,
@@ -53,7 +55,10 @@ def register(commands: _common.Commands) -> None:
     p.add_argument("--until", metavar="DATE")
     p.add_argument("--date-field", choices=["timestamp", "lastAccessed"], default="timestamp")
     p.add_argument(
-        "--limit", type=_common.whole(1, MAX_LIMIT), default=10, help="hits to return (default 10)"
+        "--limit",
+        type=declaring.whole(1, MAX_LIMIT),
+        default=10,
+        help="hits to return (default 10)",
     )
     p.add_argument("--explain", action="store_true", help="show the parts of each score")
     p.add_argument("--agent", help="the agent searching: its hits count as accessed")
@@ -70,7 +75,7 @@ def register(commands: _common.Commands) -> None:
     p.add_argument("--query", help="what the conversation is about")
     p.add_argument(
         "--budget",
-        type=_common.whole(MIN_BUDGET, MAX_BUDGET),
+        type=declaring.whole(MIN_BUDGET, MAX_BUDGET),
         default=4000,
         help="characters (default 4000)",
     )
@@ -120,14 +125,14 @@ def cmd_search(args: argparse.Namespace) -> int:
         raise UsageError("give a QUERY, or --queries FILE")
     # a neighbour's folder (Hermes, PicoClaw, MicroClaw) is searched as it is: its
     # entries, each hit naming its file and place (`origin`); nothing is written there
-    path = _common.resolve_vault_path(args.vault)
+    path = opening.resolve_vault_path(args.vault)
     if args.agent:
         layout.validate_agent_id(args.agent)
     opened = workspace.open_workspace(
         path,
         actor=args.actor if args.actor is not None else "cli",
         semantic=args.mode in (None, "semantic", "hybrid"),
-        clock=_common.clock_of(args),
+        clock=opening.clock_of(args),
         watch=False,
     )
     searching = _Searching(args, opened)  # its scope checked before the index opens
@@ -243,7 +248,7 @@ def cmd_context(args: argparse.Namespace) -> None:
     if args.words and args.query and args.words != args.query:
         raise UsageError("give the query once: as QUERY or as --query")
     query = args.words or args.query
-    foreign = _common.open_foreign(args)
+    foreign = opening.open_foreign(args)
     if foreign is not None:
         builder = context.ContextBuilder.over_folder(foreign)
     else:

@@ -29,7 +29,7 @@ import socket
 import sys
 from typing import TYPE_CHECKING
 
-from vault_app.cli import _common, serve_link
+from vault_app.cli import declaring, opening, process_end, serve_link
 from vault_app.core import errors
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 
 
-def register(commands: _common.Commands) -> None:
+def register(commands: declaring.Commands) -> None:
     p = commands.command(
         "serve", cmd_serve, "serve the vault to agents over MCP (streamable HTTP at /mcp)"
     )
@@ -54,7 +54,7 @@ def register(commands: _common.Commands) -> None:
     )
     p.add_argument(
         "--port",
-        type=_common.whole(0, 65535),
+        type=declaring.whole(0, 65535),
         default=DEFAULT_PORT,
         help=f"port to listen on; 0 picks a free one (default {DEFAULT_PORT})",
     )
@@ -136,9 +136,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from vault_app.watch import quiet
     from vault_app.workspace import vault_workspace
 
-    root = _common.resolve_vault_path(args.vault)
+    root = opening.resolve_vault_path(args.vault)
     rt = workspace.open_workspace(
-        root, semantic=False if args.bm25 else None, clock=_common.clock_of(args)
+        root, semantic=False if args.bm25 else None, clock=opening.clock_of(args)
     )
     if getattr(args, "owns_process", False):
         process_tuning.tune_process()
@@ -190,7 +190,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         sock.close()
         rt.close()
     if getattr(args, "owns_process", False):
-        _common.end_server_process(0)
+        process_end.end_server_process(0)
     return 0
 
 

@@ -17,8 +17,9 @@ socket (`listen`), and the CLI's `main` first offers a `search` to it (`forward`
   own and that runs without error; anything else (a usage error, a refused scope, a mode
   the server cannot give yet because its model is still loading) is declined, and the CLI
   runs the command itself, so that the output, errors included, is the same either way.
-* **Cost.** The client side imports the standard library only (`socket`, `json`,
-  `hashlib`): a forwarded search costs the interpreter's start and a round trip
+* **Cost.** The client side imports the standard library only, and only for a command
+  it may forward (`socket`, `json`, `hashlib`): a forwarded search costs the
+  interpreter's start and a round trip
   (`benchmarks/bench_cli_thin.py` prints it beside the cold figure).
 
 The protocol is one JSON line each way: `{"argv": [...], "cwd": "..."}`, then
@@ -28,20 +29,16 @@ The protocol is one JSON line each way: `{"argv": [...], "cwd": "..."}`, then
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import io
-import json
 import os
-import socket
 import sys
-import tempfile
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import socket
+    import threading
+
     from vault_app.workspace.vault_workspace import VaultWorkspace
 
 FORWARDED = frozenset({"search"})  # the commands a running serve answers
@@ -55,6 +52,10 @@ def socket_path(vault: Path | str) -> Path | None:
     """Where `serve` for `vault` listens: the user's runtime folder (or a folder of the
     user's own in the temp folder), named by a digest of the vault's real path. None
     where there are no Unix sockets."""
+    import hashlib
+    import socket
+    import tempfile
+
     if not hasattr(socket, "AF_UNIX"):
         return None
     real = os.path.realpath(os.fsencode(Path(vault).expanduser()))
@@ -112,6 +113,9 @@ def _forwardable(args: list[str]) -> str | None:
 
 
 def _ask(path: Path, request: dict[str, Any]) -> dict[str, Any]:
+    import json
+    import socket
+
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
         conn.settimeout(CONNECT_WAIT)
         conn.connect(str(path))
@@ -143,6 +147,9 @@ class Listener:
     def start(self) -> bool:
         """Listen; False where it cannot (no Unix sockets, a folder it cannot make, a
         live server for the same vault already there)."""
+        import socket
+        import threading
+
         if self.path is None:
             return False
         folder = self.path.parent
@@ -172,6 +179,8 @@ class Listener:
         return True
 
     def _serve(self) -> None:
+        import threading
+
         server = self._server
         while server is not None:
             try:
@@ -181,6 +190,9 @@ class Listener:
             threading.Thread(target=self._answer, args=(conn,), daemon=True).start()
 
     def _answer(self, conn: socket.socket) -> None:
+        import contextlib
+        import json
+
         with conn:
             try:
                 conn.settimeout(30)
@@ -196,6 +208,8 @@ class Listener:
 
     def run(self, argv: list[str], cwd: str) -> dict[str, Any]:
         """The answer to one forwarded command, or a refusal (see the module docstring)."""
+        import io
+
         from vault_app.cli import program, search
 
         if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
@@ -227,5 +241,7 @@ class Listener:
             return
         server.close()
         if self.path is not None:
-            with contextlib.suppress(OSError):
+            try:
                 self.path.unlink()
+            except OSError:  # gone already
+                return

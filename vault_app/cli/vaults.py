@@ -7,15 +7,16 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from vault_app.cli import _common
-from vault_app.cli._common import emit, open_vault
+from vault_app.cli import declaring, opening
+from vault_app.cli.opening import open_vault
+from vault_app.cli.output import emit
 from vault_app.core import layout
 
 if TYPE_CHECKING:
     from vault_app.core import neighbours
 
 
-def register(commands: _common.Commands) -> None:
+def register(commands: declaring.Commands) -> None:
     p = commands.command("init", cmd_init, "create a vault (empty, or the household demo)")
     p.add_argument("path")
     p.add_argument("--demo", action="store_true", help="fill it with the demo household")
@@ -46,7 +47,7 @@ def cmd_init(args: argparse.Namespace) -> None:
 
 
 def cmd_info(args: argparse.Namespace) -> None:
-    foreign = _common.open_foreign(args)
+    foreign = opening.open_foreign(args)
     if foreign is not None:
         _info_foreign(args, foreign)
         return

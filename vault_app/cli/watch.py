@@ -12,11 +12,11 @@ import time
 
 import orjson
 
-from vault_app.cli import _common
+from vault_app.cli import declaring, opening
 from vault_app.core import errors
 
 
-def register(commands: _common.Commands) -> None:
+def register(commands: declaring.Commands) -> None:
     p = commands.command("watch", cmd_watch, "print every change to the vault as it happens")
     p.add_argument(
         "--snapshot",
@@ -26,7 +26,7 @@ def register(commands: _common.Commands) -> None:
     )
     p.add_argument(
         "--quiet-ms",
-        type=_common.amount(0, 60_000),
+        type=declaring.amount(0, 60_000),
         default=100,
         help="report a burst of changes once the disk was quiet this long (default 100)",
     )
@@ -40,7 +40,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
     from vault_app.watch import events, quiet, watcher
 
-    root = _common.resolve_vault_path(args.vault)
+    root = opening.resolve_vault_path(args.vault)
     if not root.is_dir():
         raise errors.NotFoundError(f"no vault at {root}: not a folder")
     closed = threading.Event()
