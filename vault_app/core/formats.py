@@ -140,6 +140,20 @@ class FactFile:
         successor, predecessor = self.lineage()
         return to_fact(self.raw[index], index, self.path, self.dialect, successor, predecessor)
 
+    def fact(self, fact_id: str) -> models.Fact | None:
+        """The fact `fact_id` as `facts` gives it, validating its entries alone: the last
+        valid entry with that id (as a dict of `facts` by id keeps it), or None."""
+        successor, predecessor = self.lineage()
+        for index in range(len(self.raw) - 1, -1, -1):
+            entry = self.raw[index]
+            if not isinstance(entry, dict) or entry.get("id") != fact_id:
+                continue
+            try:
+                return to_fact(entry, index, self.path, self.dialect, successor, predecessor)
+            except errors.CorruptFileError:
+                continue
+        return None
+
     def facts(self) -> tuple[list[models.Fact], list[errors.CorruptFileError]]:
         """Every entry validated: the good facts, and one precise error per bad entry."""
         good: list[models.Fact] = []

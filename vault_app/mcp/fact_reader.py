@@ -11,10 +11,9 @@ query's time. `FactReader` gives the same facts at a fraction of the cost:
   while a `stat` of the path still gives that signature. Every vault write replaces a
   file atomically (a new inode), so a kept version can never be served stale: at worst a
   change between the stat and the read costs one more read;
-- one fact is validated on its own (`fact`), not the whole file: the entries holding its
-  id are validated last first, with the file's lineage, exactly as `FactFile.facts`
-  validates them, so the answer is the fact `{f.id: f for f in entity.facts}` would
-  give (the last valid entry with that id), or None;
+- one fact is validated on its own (`FactFile.fact`), not the whole file: the answer is
+  the fact `{f.id: f for f in entity.facts}` would give (the last valid entry with that
+  id), or None;
 - `facts` gives `Vault.entity(ref).facts` (every valid fact, in file order), kept too;
 - the text shown to agents (`injection.shown_to_agents`, a pure function of the text) is
   remembered for recent texts (`shown_to_agents`).
@@ -59,29 +58,13 @@ class _Version:
     path: Path
     signature: Signature
     file: formats.FactFile
-    successor: dict[str, str]
-    predecessor: dict[str, str]
     by_id: dict[str, models.Fact | None] = dataclasses.field(default_factory=dict)
     every: list[models.Fact] | None = None
 
     def fact(self, fact_id: str) -> models.Fact | None:
         if fact_id not in self.by_id:
-            self.by_id[fact_id] = self._validated(fact_id)
+            self.by_id[fact_id] = self.file.fact(fact_id)
         return self.by_id[fact_id]
-
-    def _validated(self, fact_id: str) -> models.Fact | None:
-        raw, ff = self.file.raw, self.file
-        for index in range(len(raw) - 1, -1, -1):  # the last valid one wins, as in a dict
-            entry = raw[index]
-            if not isinstance(entry, dict) or entry.get("id") != fact_id:
-                continue
-            try:
-                return formats.to_fact(
-                    entry, index, ff.path, ff.dialect, self.successor, self.predecessor
-                )
-            except errors.CorruptFileError:
-                continue
-        return None
 
     def facts(self) -> list[models.Fact]:
         if self.every is None:
@@ -156,8 +139,8 @@ class FactReader:
         except errors.CorruptFileError:
             self._forget(ref)
             return None
-        successor, predecessor = file.lineage()
-        version = _Version(path, stamp or (-1, -1, -1, -1), file, successor, predecessor)
+        file.lineage()  # (computed once, shared by every fact validated)
+        version = _Version(path, stamp or (-1, -1, -1, -1), file)
         if stamp is not None:  # a file that cannot be stat'ed is read again each time
             with self._lock:
                 self._versions[ref] = version
