@@ -62,8 +62,9 @@ class EngineLife(abc.ABC):
         """The engine (BM25 only unless `semantic`) and its open report."""
 
     @abc.abstractmethod
-    def _engine_opened(self, search: engine.SearchEngine) -> None:
-        """Catch up once the engine is open (called with the lock held)."""
+    def _engine_opened(self, search: engine.SearchEngine, background: bool) -> None:
+        """Catch up once the engine is open (called with the lock held); `background`:
+        opened for a process that stays (work done now saves its first requests)."""
 
     def start(self) -> None:
         """Open the search engine on a background thread; returns at once."""
@@ -80,7 +81,7 @@ class EngineLife(abc.ABC):
             search.semantic_notice = LOADING if self.semantic else search.semantic_notice or OFF
             with self._lock:
                 self._engine = search
-                self._engine_opened(search)
+                self._engine_opened(search, background=True)
                 self._state = "bm25"
         except Exception as exc:  # the faces keep answering; search says why it cannot
             self._log.exception("%s could not be opened", self.INDEX_NAME)
@@ -109,7 +110,7 @@ class EngineLife(abc.ABC):
                 search.semantic_notice = search.semantic_notice or OFF
             with self._lock:
                 self._engine = search
-                self._engine_opened(search)
+                self._engine_opened(search, background=False)
                 self._state = "hybrid" if search.semantic is not None else "bm25"
         finally:
             self._opened.set()

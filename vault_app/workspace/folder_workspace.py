@@ -101,7 +101,7 @@ class FolderWorkspace(engine_life.EngineLife):
 
         return engine.open_engine(self.reader, semantic=semantic, progress=progress)
 
-    def _engine_opened(self, search: engine.SearchEngine) -> None:
+    def _engine_opened(self, search: engine.SearchEngine, background: bool) -> None:
         """Nothing to catch up: each search re-reads the folder first (`search_engine`)."""
 
     def search_engine(self) -> engine.SearchEngine:
