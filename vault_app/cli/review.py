@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from vault_app.cli import declaring, opening
@@ -46,25 +45,25 @@ def register_token(commands: declaring.Commands, agent: declaring.Subcommands) -
     p.add_argument("--revoke", action="store_true", help="revoke the agent's token instead")
 
 
-def cmd_list(args: argparse.Namespace) -> None:
-    from vault_app.core import injection, review  # (the core: --help stays light)
-    from vault_app.core.neighbours import agents
+def _queue(args: argparse.Namespace) -> Any:
+    """The review queue of the vault or neighbour's folder the command works on."""
+    from vault_app.workspace import reviews
 
     foreign = opening.open_foreign(args)  # a neighbour's folder: its queue in our state
-    if foreign is not None:
-        found = agents.all_proposals(foreign) if args.all else agents.pending(foreign)
-        rows = [agents.describe(foreign, p) for p in found]
-    else:
-        v = open_vault(args)
-        found = review.all_proposals(v) if args.all else review.pending(v)
-        rows = [review.describe(p) for p in found]
-        for path in review.damaged(v):  # a held write nobody can read is never hidden
-            print(
-                f"vault-app: error: {v.paths.relative(path)} is a damaged review item (a held "
-                "write that cannot be read); `vault-app doctor --repair` restores it from "
-                "its backup",
-                file=sys.stderr,
-            )
+    return reviews.queue_of(foreign if foreign is not None else open_vault(args))
+
+
+def cmd_list(args: argparse.Namespace) -> None:
+    from vault_app.core import injection  # (the core: --help stays light)
+
+    queue = _queue(args)
+    rows = [queue.describe(p) for p in queue.proposals(every=args.all)]
+    for where in queue.damaged():  # a held write nobody can read is never hidden
+        print(
+            f"vault-app: error: {where} is a damaged review item (a held write that cannot "
+            "be read); `vault-app doctor --repair` restores it from its backup",
+            file=sys.stderr,
+        )
     emit(
         args,
         rows,
@@ -89,41 +88,21 @@ def cmd_list(args: argparse.Namespace) -> None:
 
 
 def cmd_show(args: argparse.Namespace) -> None:
-    from vault_app.core import review
-    from vault_app.core.neighbours import agents
-
-    foreign = opening.open_foreign(args)
-    if foreign is not None:
-        described = agents.describe(foreign, agents.get(foreign, args.review_id))
-    else:
-        described = review.describe(review.get(open_vault(args), args.review_id))
+    queue = _queue(args)
+    described = queue.describe(queue.get(args.review_id))
     emit(args, described, lambda: _show(described))
 
 
 def cmd_approve(args: argparse.Namespace) -> None:
-    from vault_app.core import review
-    from vault_app.core.neighbours import agents
-
-    foreign = opening.open_foreign(args)
-    if foreign is not None:
-        described = agents.describe(foreign, agents.approve(foreign, args.review_id))
-    else:
-        described = review.describe(review.approve(open_vault(args), args.review_id))
+    queue = _queue(args)
+    described = queue.describe(queue.approve(args.review_id))
     emit(args, described, f"Approved {args.review_id}: applied as agent {described['agent']}")
 
 
 def cmd_reject(args: argparse.Namespace) -> None:
-    from vault_app.core import review
-    from vault_app.core.neighbours import agents
-
-    foreign = opening.open_foreign(args)
-    if foreign is not None:
-        proposal = agents.reject(foreign, args.review_id, args.reason)
-        described, where = agents.describe(foreign, proposal), foreign.files.state / "review"
-    else:
-        proposal = review.reject(open_vault(args), args.review_id, args.reason)
-        described, where = review.describe(proposal), Path(".vault/review")
-    emit(args, described, f"Rejected {args.review_id} (kept in {where})")
+    queue = _queue(args)
+    described = queue.describe(queue.reject(args.review_id, args.reason))
+    emit(args, described, f"Rejected {args.review_id} (kept in {queue.shown_folder})")
 
 
 def cmd_activity(args: argparse.Namespace) -> None:
