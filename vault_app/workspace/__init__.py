@@ -13,6 +13,7 @@ otherwise write itself:
   scope an agent's search keeps to (`scope_for`, by the access policy);
 * a watcher batch read as re-indexing (`reindex`);
 * the heartbeat's embedding over the loaded model (`heartbeat_embed`);
+* the review queue, a vault's or a folder's, with the same calls (`reviews`);
 * the arguments faces receive as strings: dates, days, search filters (`arguments`).
 
 No Qt here (a test proves it): the window observes a workspace, it does not own one.
