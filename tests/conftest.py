@@ -17,9 +17,25 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 
+SLOW_LIST = Path(__file__).with_name("slow_tests.txt")  # measured: scripts/slow_tests.py
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Skip the tests marked `semantic` when the semantic extra is not installed, saying
-    why (the rest of the suite runs on BM25)."""
+    """Mark `slow` the tests the measured list names (`scripts/dev test --fast` leaves
+    them out; CI runs them all), and skip the tests marked `semantic` when the semantic
+    extra is not installed, saying why (the rest of the suite runs on BM25)."""
+    listed = {
+        line.strip()
+        for line in SLOW_LIST.read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    }
+    for item in items:
+        if item.nodeid in listed:
+            item.add_marker(pytest.mark.slow)
+    _skip_semantic(items)
+
+
+def _skip_semantic(items: list[pytest.Item]) -> None:
     marked = [item for item in items if item.get_closest_marker("semantic")]
     if not marked:
         return
