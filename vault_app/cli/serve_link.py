@@ -44,7 +44,8 @@ if TYPE_CHECKING:
 FORWARDED = frozenset({"search"})  # the commands a running serve answers
 LOCAL_ONLY = frozenset({"--queries", "--now", "--actor", "-h", "--help"})
 CONNECT_WAIT = 2.0  # seconds to reach the server: beyond, the CLI runs the command itself
-ANSWER_WAIT = 600.0  # seconds for its answer (a first index build is waited for)
+ANSWER_WAIT = 15.0  # seconds for its answer (ready, it takes milliseconds; a server that
+# takes longer is busy or stuck: the CLI runs the command itself rather than wait on it)
 MAX_REQUEST = 1 << 20  # bytes of one request line
 
 
