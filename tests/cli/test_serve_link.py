@@ -178,3 +178,28 @@ def test_only_this_user_reaches_the_socket(served: Path) -> None:
     assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
     assert stat.S_IMODE(path.stat().st_mode) & 0o077 == 0
     assert path.parent.stat().st_uid == os.getuid()
+
+
+def test_a_server_that_does_not_answer_is_passed_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A socket whose server accepts and then never answers (busy, stuck) costs the CLI
+    `ANSWER_WAIT`, not the rest of its life: it then runs the command itself."""
+    import socket as socket_module
+    import tempfile
+
+    root = tmp_path / "v"
+    vault.Vault.create(root)
+    run = Path(tempfile.mkdtemp(prefix="vl-"))  # short: a socket's path has a length limit
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(run))
+    monkeypatch.setattr(serve_link, "ANSWER_WAIT", 0.5)
+    path = serve_link.socket_path(root)
+    assert path is not None
+    path.parent.mkdir(parents=True, mode=0o700)
+    with socket_module.socket(socket_module.AF_UNIX, socket_module.SOCK_STREAM) as stuck:
+        stuck.bind(str(path))
+        stuck.listen(1)  # accepts (the kernel's queue) and never reads nor answers
+        started = time.monotonic()
+        assert serve_link.forward(["--vault", str(root), "search", "x", "--mode", "bm25"]) is None
+        assert time.monotonic() - started < 60  # (bounded far above the 0.5 s asked)
+    shutil.rmtree(run)
