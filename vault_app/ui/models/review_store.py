@@ -47,20 +47,27 @@ class ReviewStore(Protocol):
         """Approve (`verb` "approved") or reject the proposal `d`, off the GUI thread."""
 
 
-class VaultReviews:
-    """A PARA vault's queue (`workspace.reviews.VaultQueue`); decisions on the writer
-    thread, the views an approved write changed reloaded."""
+class _Reviews:
+    """What both stores read the same way: the workspace's queue (`workspace.reviews`)."""
 
-    def __init__(self, s: session_module.Session) -> None:
-        self.session = s
-        self._queue = reviews.VaultQueue(s.vault)
-        self.how = self._queue.how
+    def __init__(self, queue: reviews.VaultQueue | reviews.FolderQueue) -> None:
+        self._queue = queue
+        self.how = queue.how
 
     def queue(self) -> Path:
         return self._queue.folder
 
     def read(self) -> list[dict[str, Any]]:
         return [self._queue.describe(p) for p in self._queue.proposals(every=True)]
+
+
+class VaultReviews(_Reviews):
+    """A PARA vault's queue (`workspace.reviews.VaultQueue`); decisions on the writer
+    thread, the views an approved write changed reloaded."""
+
+    def __init__(self, s: session_module.Session) -> None:
+        super().__init__(reviews.VaultQueue(s.vault))
+        self.session = s
 
     def decide(
         self, d: dict[str, Any], verb: str, reason: str | None, done: Done, failed: Failed
@@ -78,20 +85,13 @@ class VaultReviews:
         )
 
 
-class FolderReviews:
+class FolderReviews(_Reviews):
     """A neighbour's folder's queue (`workspace.reviews.FolderQueue`); the window's folder
     is opened as a person ("gui"), and approve applies the write as the proposing agent."""
 
     def __init__(self, s: session_module.FolderSession) -> None:
+        super().__init__(reviews.FolderQueue(s.folder))
         self.session = s
-        self._queue = reviews.FolderQueue(s.folder)
-        self.how = self._queue.how
-
-    def queue(self) -> Path:
-        return self._queue.folder
-
-    def read(self) -> list[dict[str, Any]]:
-        return [self._queue.describe(p) for p in self._queue.proposals(every=True)]
 
     def decide(
         self, d: dict[str, Any], verb: str, reason: str | None, done: Done, failed: Failed
