@@ -10,7 +10,7 @@ answer: the handshake waits for the interpreter, the CLI and the MCP SDK's impor
 (figures: benchmarks/bench_mcp_handshake.py).
 
 In a neighbour's folder (a Hermes home, a PicoClaw workspace, a MicroClaw runtime) it
-serves the folder as it is (`workspace.FolderWorkspace`, `mcp.folder_tools`): `--agent`
+serves the folder as it is (`workspace.FolderWorkspace`, `mcp/tools/folder/`): `--agent`
 may be left out where the folder holds one agent; a MicroClaw persona is
 `--agent=CHAT/PERSONA`.
 

@@ -1,7 +1,7 @@
 """What the MCP tool groups share: who is calling (`AgentOf`), the error adapter
 (`tool_errors`), the small argument checks every group makes the same way, an agent
 write and its answer (`agent_write`, `write_answer`) and the `context` tool's answer
-(`context_answer`), in a vault or a neighbour's folder alike.
+(`context_answer`), a fact as agents see it (`fact_view`) and a page's position (`page`).
 
 The SDK turns an exception into an `isError` tool result, but shows the client the text
 of a `ToolError` only (any other exception is a crash whose text stays on the server):
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 
-from vault_app.core import agent_writes, errors
+from vault_app.core import agent_writes, errors, injection, layout, models, numeric_ids
 from vault_app.workspace import arguments
 
 if TYPE_CHECKING:  # the context builder is imported by the tools when called
@@ -104,3 +104,32 @@ def write_answer(outcome: agent_writes.Applied | agent_writes.Pending) -> dict[s
     if isinstance(outcome, agent_writes.Pending):
         return {"status": "pending_review", "review_id": outcome.review_id, "note": PENDING}
     return {"status": "applied", **outcome.result}
+
+
+def fact_view(
+    fact: models.Fact, ref: layout.EntityRef | None, tier: str | None = None
+) -> dict[str, Any]:
+    """A fact as agents see it: its JSON, the stored text through the injection filter,
+    its numeric id (MicroClaw's) and entity."""
+    data = fact.model_dump(mode="json", by_alias=True)
+    data["fact"] = injection.shown_to_agents(fact.fact)
+    data["number"] = numeric_ids.fact_number(fact.id)
+    if ref is not None:
+        data["entity"] = str(ref)
+    if tier is not None:
+        data["tier"] = tier
+    return data
+
+
+def page(total: int, offset: int, limit: int) -> dict[str, Any]:
+    """A paged answer's position: `next_offset` while more remain, else null."""
+    end = offset + limit
+    return {"total": total, "offset": offset, "next_offset": end if end < total else None}
+
+
+def with_numbers(answer: dict[str, Any]) -> dict[str, Any]:
+    """A fact write's answer with the numeric id of its facts (`fact`, `old`)."""
+    for key in ("fact", "old"):
+        if isinstance(answer.get(key), dict):
+            answer[key]["number"] = numeric_ids.fact_number(answer[key]["id"])
+    return answer

@@ -1,4 +1,5 @@
-"""MicroClaw's memory contract: the `memory_query` and `memory_upsert` tools, exactly.
+"""MicroClaw's memory contract, exactly: what the `memory_query` and `memory_upsert` tools
+(`tools/vault/memory_query.py`, `memory_upsert.py`) do, in vault terms.
 
 MicroClaw (src/memory_backend.rs) switches its structured memory to the first MCP server
 that exposes both tools. It calls each with one flat JSON object of named arguments
@@ -78,7 +79,6 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Literal
 
-from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -92,7 +92,7 @@ from vault_app.core import (
     numeric_ids,
 )
 from vault_app.core.vault import Vault
-from vault_app.mcp import answers, fact_reader
+from vault_app.mcp import fact_reader
 from vault_app.search import kinds
 from vault_app.workspace import vault_workspace
 
@@ -287,7 +287,8 @@ def _listed(facts: list[models.Fact]) -> list[models.Fact]:
     return shown
 
 
-def _answer(value: Any) -> CallToolResult:
+def answer(value: Any) -> CallToolResult:
+    """A tool's answer as MicroClaw parses it: one text block of compact JSON."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     return CallToolResult(content=[TextContent(type="text", text=text)])
 
@@ -616,85 +617,3 @@ class MicroClawMemory:
 
 def _pending(outcome: agent_writes.Pending) -> dict[str, Any]:
     return {"status": "pending_review", "review_id": outcome.review_id}
-
-
-# -- the tools --------------------------------------------------------------------------
-
-QUERY_DESCRIPTION = """MicroClaw's structured-memory read (one tool, four ops).
-op "list" {chat_id|null}: every memory of the chat (archived ones flagged is_archived).
-op "context" {chat_id, limit}: the chat's active memories for a prompt, hot first.
-op "search" {chat_id, query, limit, include_archived, broad_recall}: ranked search.
-op "get" {id}: one memory as a one-item list, [] when none.
-Answers a JSON array of {id, content, category: PROFILE|KNOWLEDGE|EVENT, chat_id,
-created_at, updated_at, last_seen_at, confidence, source, is_archived, archived_at}.
-Example: {"op": "search", "chat_id": 42, "query": "allergies", "limit": 5}"""
-
-UPSERT_DESCRIPTION = """MicroClaw's structured-memory write (one tool, five ops); nothing deleted.
-op "insert" {chat_id, content, category, source, confidence} -> {"id": n}
-op "update" {id, content, category, source, confidence} -> {"updated": true} (same id)
-op "supersede" {from_memory_id, content, category, source, confidence, reason} -> {"id": n}
-op "archive" {id} -> {"updated": true} (inactive, kept; a person can restore it)
-op "touch" {id, confidence_floor} -> {"updated": true}
-A text the injection scan flags waits for a person's review:
-{"status": "pending_review", "review_id": ...}.
-Example: {"op": "insert", "chat_id": 42, "content": "Sam is allergic to peanuts",
-"category": "PROFILE"}"""
-
-
-def register(
-    server: MCPServer, runtime: vault_workspace.VaultWorkspace, agent_of: answers.AgentOf
-) -> None:
-    """Add `memory_query` and `memory_upsert` to `server` (synchronous tools: the SDK
-    runs them in a worker thread, as the other groups' tools)."""
-
-    @server.tool(name="memory_query", description=QUERY_DESCRIPTION)
-    @answers.tool_errors(runtime.root)
-    def memory_query(
-        op: str,
-        ctx: Context,
-        chat_id: int | None = None,
-        query: str | None = None,
-        limit: int | None = None,
-        include_archived: bool = False,
-        broad_recall: bool = False,
-        id: int | None = None,
-    ) -> CallToolResult:
-        payload = {
-            "op": op,
-            "chat_id": chat_id,
-            "query": query,
-            "limit": limit,
-            "include_archived": include_archived,
-            "broad_recall": broad_recall,
-            "id": id,
-        }
-        return _answer(MicroClawMemory(runtime, agent_of(ctx)).query(payload))
-
-    @server.tool(name="memory_upsert", description=UPSERT_DESCRIPTION)
-    @answers.tool_errors(runtime.root)
-    def memory_upsert(
-        op: str,
-        ctx: Context,
-        id: int | None = None,
-        from_memory_id: int | None = None,
-        chat_id: int | None = None,
-        content: str | None = None,
-        category: str | None = None,
-        source: str | None = None,
-        confidence: float | None = None,
-        reason: str | None = None,
-        confidence_floor: float | None = None,
-    ) -> CallToolResult:
-        payload = {
-            "op": op,
-            "id": id,
-            "from_memory_id": from_memory_id,
-            "chat_id": chat_id,
-            "content": content,
-            "category": category,
-            "source": source,
-            "confidence": confidence,
-            "reason": reason,
-            "confidence_floor": confidence_floor,
-        }
-        return _answer(MicroClawMemory(runtime, agent_of(ctx)).upsert(payload))

@@ -1,13 +1,14 @@
 """The MCP server object: `build_server(runtime, agent_of)` registers every tool group.
 
-Faces are thin: each tool module (`vault_tools` reads, `write_tools` writes through
-`core.agent_writes`, `memory_tools` the agent's own notes, tiers and profile,
-`microclaw` MicroClaw's contract) adapts arguments to one core or
-search call. Over a neighbour's folder (a `folder_workspace.FolderWorkspace`) the server
-carries `folder_tools` instead: the tools its format keeps, same names and answers.
-What the groups share lives here: the server's identity and instructions,
-and `tool_errors`, which turns a vault error into a tool error the model can read (the
-SDK hides the text of any other exception from the client, as it should for a crash).
+Faces are thin: each tool, one module each in `tools/vault/` (reads, writes through
+`core.agent_writes`, the agent's own notes, tiers and profile, MicroClaw's contract),
+adapts its arguments to one workspace, core or search call. Over a neighbour's folder (a
+`folder_workspace.FolderWorkspace`) the server carries `tools/folder/` instead: the
+tools its format keeps, same names and answers. The server is a `calls.ToolServer`: it
+holds the workspace and `agent_of`, which each tool reaches through its `ctx`. Here: the
+server's identity and instructions; `answers.tool_errors` turns a vault error into a
+tool error the model can read (the SDK hides the text of any other exception from the
+client, as it should for a crash).
 
 `build_server` is a library call: it leaves the process's logging as it found it (the
 SDK's constructor calls `logging.basicConfig`); the process owner (`vault-app mcp`,
@@ -24,7 +25,7 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 
 from vault_app import __version__
-from vault_app.mcp import answers, memory_tools, microclaw, vault_tools, write_tools
+from vault_app.mcp import answers, calls, tools
 from vault_app.workspace import vault_workspace
 
 if TYPE_CHECKING:  # a vault's server never imports the folder's modules (the handshake)
@@ -47,29 +48,26 @@ a person will review it; do not retry it."""
 def build_server(
     runtime: vault_workspace.VaultWorkspace | folder_workspace.FolderWorkspace, agent_of: AgentOf
 ) -> MCPServer:
-    """The MCP server (name "vault-app"): over a vault, every tool group registered; over
-    a neighbour's folder (a `FolderWorkspace`), the tools its format keeps (`folder_tools`)."""
+    """The MCP server (name "vault-app"): over a vault, every vault tool; over a
+    neighbour's folder (a `FolderWorkspace`), the tools its format keeps."""
     root = logging.getLogger()
     handlers, level = list(root.handlers), root.level
-    instructions = INSTRUCTIONS
     if serves_a_folder(runtime):
-        from vault_app.mcp import folder_tools
+        from vault_app.mcp.tools import folder
 
-        instructions = folder_tools.instructions(runtime.format)
+        instructions, chosen = folder.instructions(runtime.format), folder.tools(runtime.format)
+    else:
+        from vault_app.mcp.tools import vault
+
+        instructions, chosen = INSTRUCTIONS, vault.tools()
     try:
-        server: MCPServer = MCPServer(
-            name="vault-app", version=__version__, instructions=instructions
+        server = calls.ToolServer(
+            runtime, agent_of, name="vault-app", version=__version__, instructions=instructions
         )
     finally:  # the SDK configures the root logger; that is the process owner's to do
         root.handlers[:] = handlers
         root.setLevel(level)
-    if serves_a_folder(runtime):
-        from vault_app.mcp import folder_tools
-
-        folder_tools.register(server, runtime, agent_of)
-        return server
-    for group in (vault_tools, write_tools, memory_tools, microclaw):
-        group.register(server, runtime, agent_of)
+    tools.add(server, chosen)
     return server
 
 
