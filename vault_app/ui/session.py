@@ -84,8 +84,7 @@ def describe(exc: BaseException) -> tuple[str, str]:
     return ("Something went wrong", f"{type(exc).__name__}: {exc}")
 
 
-class Cancelled(Exception):
-    """Raised inside a worker's long job when the window it works for has closed."""
+Cancelled = engine_life.Cancelled  # raised inside a long job whose window has closed
 
 
 class _Relay(QtCore.QObject):
@@ -384,13 +383,12 @@ class Session(Workers):
             self.engine, report = result
             self.engine_notice = report.notice
             engine = self.engine
-            if semantic:
-                engine.semantic_notice = engine_life.LOADING
             self.searchReady.emit(engine)
             if then is not None:
                 then()
             if semantic:
-                self.run(lambda: engine.enable_semantic(progress=progress), semantic_done)
+                add = engine_life.add_semantic
+                self.run(lambda: add(engine, progress=progress), semantic_done)
 
         def failed(exc: BaseException) -> None:
             self.report(exc)
@@ -401,14 +399,9 @@ class Session(Workers):
             self.engine_notice = notice
             self.searchReady.emit(self.engine)
 
-        def open_bm25() -> Any:
-            # imported here, on the worker: the engine pulls numpy and scipy (a second of
-            # imports on a busy machine) that the GUI thread must not wait for
-            from vault_app.search import engine as search_engine
-
-            return search_engine.open_engine(self.vault, semantic=False)
-
-        self.run(open_bm25, opened, failed)
+        # on a worker: the engine pulls numpy and scipy (a second of imports on a busy
+        # machine) that the GUI thread must not wait for
+        self.run(lambda: engine_life.open_bm25(self.vault, semantic), opened, failed)
 
     def reindex(self, addresses: tuple[str, ...]) -> None:
         engine = self.engine

@@ -11,6 +11,14 @@ semantic or hybrid search with BM25 and says why: the reason is the engine's
 failure), so that every face reads the same notice and there is one fallback, in
 `SearchEngine.search`.
 
+The two steps are functions every face calls, so that the notices and the handling of a
+broken model are written once: `open_bm25(source, semantic)` opens the engine without
+the model, its notice saying what comes (`LOADING`, or `OFF`), and
+`add_semantic(search, progress)` loads the model into the running engine (a broken
+model leaves BM25 answering, the reason as the notice). `EngineLife` runs them on a
+thread of its own for the workspaces; the window runs them on its session's workers,
+where their progress and results become Qt signals.
+
 `EngineLife` is what a vault's workspace (`VaultWorkspace`) and a neighbour's folder's
 (`FolderWorkspace`) share; each opens its own engine (`_open_engine`) and catches up
 once it is open (`_engine_opened`). The search engine (numpy, scipy, the model) is
@@ -28,12 +36,50 @@ from typing import TYPE_CHECKING
 from vault_app.core import errors
 
 if TYPE_CHECKING:
-    from vault_app.search import engine
+    from vault_app.core import vault
+    from vault_app.core.neighbours.folder import ForeignFolder
+    from vault_app.search import engine, sources
 
 log = logging.getLogger(__name__)
 BM25_WAIT = 600.0  # seconds a search waits for a first index build before giving up
 LOADING = "semantic search is loading"  # the engine adds "; showing BM25 results"
 OFF = "semantic search is off"
+
+
+class Cancelled(Exception):
+    """Raised by a progress callback to stop a load (the window it works for closed)."""
+
+
+def open_bm25(
+    source: vault.Vault | ForeignFolder | sources.DocumentSource,
+    semantic: bool,
+    progress: engine.Progress | None = None,
+) -> tuple[engine.SearchEngine, engine.OpenReport]:
+    """The search engine over `source` without the model (BM25: a saved index loads in a
+    fraction of a second), its `semantic_notice` saying what comes: `LOADING` when
+    `semantic` will follow, else `OFF` (or the engine's own reason)."""
+    from vault_app.search import engine as engine_module  # numpy, scipy: off the caller's path
+
+    search, report = engine_module.open_engine(source, semantic=False, progress=progress)
+    search.semantic_notice = LOADING if semantic else search.semantic_notice or OFF
+    return search, report
+
+
+def add_semantic(
+    search: engine.SearchEngine, progress: engine.Progress | None = None
+) -> str | None:
+    """Load the model into the running `search` (BM25 answers meanwhile); returns the
+    engine's notice, None when hybrid search is on. A model that fails to load leaves
+    BM25 answering, with the reason as the notice; an exception `progress` raises (the
+    caller cancelling) goes through."""
+    try:
+        return search.enable_semantic(progress=progress)  # sets the notice when it cannot
+    except Cancelled:
+        raise
+    except Exception as exc:  # a broken model: BM25 goes on
+        log.exception("semantic search could not be loaded")
+        search.semantic_notice = f"semantic search is not available: {exc}"
+        return search.semantic_notice
 
 
 class EngineLife(abc.ABC):
@@ -59,7 +105,8 @@ class EngineLife(abc.ABC):
     def _open_engine(
         self, semantic: bool = False, progress: engine.Progress | None = None
     ) -> tuple[engine.SearchEngine, engine.OpenReport]:
-        """The engine (BM25 only unless `semantic`) and its open report."""
+        """The engine (BM25 only unless `semantic`: `open_bm25` with `self.semantic`)
+        and its open report."""
 
     @abc.abstractmethod
     def _engine_opened(self, search: engine.SearchEngine, background: bool) -> None:
@@ -78,7 +125,6 @@ class EngineLife(abc.ABC):
     def _open(self) -> None:
         try:
             search, _ = self._open_engine()
-            search.semantic_notice = LOADING if self.semantic else search.semantic_notice or OFF
             with self._lock:
                 self._engine = search
                 self._engine_opened(search, background=True)
@@ -118,11 +164,7 @@ class EngineLife(abc.ABC):
         return report
 
     def _enable_semantic(self, search: engine.SearchEngine) -> None:
-        try:
-            search.enable_semantic()  # sets the engine's notice when it cannot
-        except Exception as exc:  # a broken model: BM25 goes on
-            self._log.exception("semantic search could not be loaded")
-            search.semantic_notice = f"semantic search is not available: {exc}"
+        add_semantic(search)
         if search.semantic is not None:
             with self._lock:
                 self._state = "hybrid"

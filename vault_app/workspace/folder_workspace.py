@@ -99,7 +99,9 @@ class FolderWorkspace(engine_life.EngineLife):
     ) -> tuple[engine.SearchEngine, engine.OpenReport]:
         from vault_app.search import engine  # numpy: off the handshake's path
 
-        return engine.open_engine(self.reader, semantic=semantic, progress=progress)
+        if semantic:
+            return engine.open_engine(self.reader, semantic=True, progress=progress)
+        return engine_life.open_bm25(self.reader, self.semantic, progress)
 
     def _engine_opened(self, search: engine.SearchEngine, background: bool) -> None:
         """Nothing to catch up: each search re-reads the folder first (`search_engine`)."""

@@ -202,7 +202,10 @@ class VaultWorkspace(engine_life.EngineLife):
         from vault_app.search import engine  # numpy, scipy: off the handshake's path
 
         self._start_watcher()
-        search, report = engine.open_engine(self.reader, semantic=semantic, progress=progress)
+        if semantic:
+            search, report = engine.open_engine(self.reader, semantic=True, progress=progress)
+        else:
+            search, report = engine_life.open_bm25(self.reader, self.semantic, progress)
         if report.notice:
             log.info("search index: %s", report.notice)
         return search, report

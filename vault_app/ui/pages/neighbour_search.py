@@ -19,6 +19,7 @@ from typing import Any
 from PySide6 import QtCore, QtWidgets
 
 from vault_app.ui import session
+from vault_app.workspace import engine_life
 
 ORIGIN_ROLE = QtCore.Qt.ItemDataRole.UserRole
 
@@ -69,10 +70,8 @@ class NeighbourSearch(QtWidgets.QWidget):
         """Open the folder's index on a worker (BM25; then semantic, if asked for)."""
         folder = self.session.folder
 
-        def work() -> Any:
-            from vault_app.search import engine  # numpy and scipy: on the worker
-
-            return engine.open_engine(folder, semantic=False)[0]
+        def work() -> Any:  # numpy and scipy: imported on the worker
+            return engine_life.open_bm25(folder, self.semantic)[0]
 
         self.session.run(work, self._opened, self._failed)
 
@@ -83,7 +82,8 @@ class NeighbourSearch(QtWidgets.QWidget):
         if self.query_edit.text().strip():
             self.run_query()
         if self.semantic:
-            self.session.run(engine.enable_semantic, self._semantic_done, self._failed)
+            add = engine_life.add_semantic
+            self.session.run(lambda: add(engine), self._semantic_done, self._failed)
 
     def _semantic_done(self, notice: str | None) -> None:
         if notice is None:
