@@ -19,6 +19,11 @@ exactly as asked. `submit` is what agents call (the MCP tools):
    (`review.propose`) and the agent gets `Pending`;
 3. otherwise it is applied (`apply`) and the agent gets `Applied` with the result.
 
+The flow is the same wherever the write lands: `submit_to(place, write)` over a `Place`,
+a vault (`VaultPlace`, what `submit(vault, write)` uses) or a neighbour's folder
+(`neighbours.agents.FolderPlace`: the same check, scan and review queue, applied in the
+owner's format; an owner who approves every write holds them all).
+
 `apply` is also the approval path (`review.approve`): the permission is checked again
 (the settings may have changed since), the scan is not (a person looked at it). Every
 write is made by the vault given, opened with actor `agent:<id>`, so the audit log
@@ -30,13 +35,14 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
 from vault_app.core import access, errors, facts, injection, layout, quotas, write_kinds
 
 if TYPE_CHECKING:  # vault imports most of core; only its type is needed here
+    from vault_app.core import review
     from vault_app.core.vault import Vault
 
 Kind = Literal[  # the names of `write_kinds.KINDS` (a test holds them equal)
@@ -87,16 +93,60 @@ class Pending:
     findings: list[injection.Finding]
 
 
-def submit(vault: Vault, write: AgentWrite) -> Applied | Pending:
-    """Check, scan, then apply or queue for review `write` (see the module doc)."""
-    check(vault, write)
-    findings = scan(write)
-    if findings:
+class Place(Protocol):
+    """Where an agent's writes land, as the flow needs it."""
+
+    def check(self, write: AgentWrite) -> list[str]:
+        """Refuse what `write` may not do or cannot be; the texts its agent wrote."""
+
+    def apply(self, write: AgentWrite) -> Applied:
+        """Apply `write` as its agent (checked again, not scanned)."""
+
+    def propose(self, write: AgentWrite, findings: list[injection.Finding]) -> review.Proposal:
+        """Queue `write` for a person."""
+
+    def held_by_owner(self) -> str | None:
+        """Why the owner holds every write for approval (None: only flagged ones)."""
+
+
+@dataclass(frozen=True)
+class VaultPlace:
+    """A vault as the place of agent writes (opened as the write's agent)."""
+
+    vault: Vault
+
+    def check(self, write: AgentWrite) -> list[str]:
+        return check(self.vault, write)
+
+    def apply(self, write: AgentWrite) -> Applied:
+        return apply(self.vault, write)
+
+    def propose(self, write: AgentWrite, findings: list[injection.Finding]) -> review.Proposal:
         from vault_app.core import review  # review applies through this module
 
-        proposal = review.propose(vault, write, findings)
-        return Pending(proposal.id, findings)
-    return apply(vault, write)
+        return review.propose(self.vault, write, findings)
+
+    def held_by_owner(self) -> str | None:
+        return None  # a vault's policy holds writes through `check` (AccessDeniedError)
+
+
+def submit(vault: Vault, write: AgentWrite) -> Applied | Pending:
+    """Check, scan, then apply or queue for review `write` (see the module doc)."""
+    return submit_to(VaultPlace(vault), write)
+
+
+def submit_to(place: Place, write: AgentWrite) -> Applied | Pending:
+    """The flow of every agent write, wherever it lands: checked, every string scanned,
+    then queued for a person (a finding, or an owner who approves every write) or
+    applied."""
+    place.check(write)
+    findings = scan(write)
+    reason = place.held_by_owner()
+    if reason is not None:
+        findings.append(injection.Finding("approval", "owner.write_approval", reason, ""))
+    if findings:
+        return Pending(place.propose(write, findings).id, findings)
+    return place.apply(write)
 
 
 def scan(write: AgentWrite) -> list[injection.Finding]:

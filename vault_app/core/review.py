@@ -13,10 +13,16 @@ approved (`decided_by`, and a `review.approve` audit line by the approver); `rej
 records who and why. Both happen under the proposal file's lock, so a proposal is
 decided once. Decided proposals stay in the folder, never deleted. Agents do not decide
 proposals (theirs or others'): an agent actor gets `AccessDeniedError`.
+
+The decision is the same wherever the queue is kept: `approve_in(queue, id)` and
+`reject_in(queue, id, reason)` over a `Queue`, a vault's (`InVault`, what `approve` and
+`reject` use) or a neighbour's folder's (`neighbours.agents.InFolder`, in vault-app's
+state folder for it).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as dt
 import difflib
@@ -24,9 +30,9 @@ import functools
 import json
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import ValidationError
 
@@ -171,46 +177,121 @@ def get(vault: Vault, review_id: str) -> Proposal:
     return decode(path, data)
 
 
-def approve(vault: Vault, review_id: str) -> Proposal:
-    """Apply the proposal's write as its agent and mark it approved by `vault.actor`.
+class Held(Protocol):
+    """A proposal read under its file's lock, and how its decision is recorded (once)."""
+
+    proposal: Proposal
+
+    def record(self, proposal: Proposal, action: str) -> None:
+        """Write `proposal` back and audit `action` (review.approve, .reject, .fail)."""
+
+
+class Queue(Protocol):
+    """A review queue as a decision needs it."""
+
+    @property
+    def actor(self) -> str:
+        """Who decides (the audit log's actor)."""
+
+    @property
+    def principal(self) -> access.Principal:
+        """Who decides, as the access policy knows them."""
+
+    def now(self) -> dt.datetime: ...
+
+    def holding(self, review_id: str) -> contextlib.AbstractContextManager[Held]:
+        """The proposal `review_id` under its file's lock (NotFoundError: none)."""
+
+    def as_agent(self, proposal: Proposal) -> agent_writes.Place:
+        """The place the proposal's write lands, opened as its agent."""
+
+
+def approve_in(queue: Queue, review_id: str) -> Proposal:
+    """Apply the proposal's write as its agent and mark it approved by the queue's actor.
 
     A write that fails now (the fact was superseded meanwhile, the agent lost its global
     permission, the document changed) leaves the proposal pending with the error in its
     `result`, and the error is raised.
     """
-    from vault_app.core.vault import Vault  # the facade imports most of core
-
-    check_person(vault.principal, vault.actor, "approve")
-    path = path_of(vault, review_id)
-    with vault.storage.transaction(path) as tx:
-        proposal = _pending(path, tx.data, review_id)
-        as_agent = Vault(
-            vault.root,
-            clock=vault.clock,
-            actor=proposal.write.actor,
-            settings=vault.config,
-            approved=True,  # a write the policy holds for a person's approval now has it
-        )
+    check_person(queue.principal, queue.actor, "approve")
+    with queue.holding(review_id) as held:
+        proposal = check_pending(held.proposal, review_id)
         try:
-            applied = agent_writes.apply(as_agent, proposal.write)
+            applied = queue.as_agent(proposal).apply(proposal.write)
         except errors.VaultError as exc:
             proposal.result = {"error": str(exc)}
-            tx.commit(encode(proposal), "review.fail", review=review_id, agent=proposal.agent)
+            held.record(proposal, "review.fail")
             raise
-        decide(proposal, "approved", vault.actor, vault.now(), None, applied.result)
-        tx.commit(encode(proposal), "review.approve", review=review_id, agent=proposal.agent)
+        decide(proposal, "approved", queue.actor, queue.now(), None, applied.result)
+        held.record(proposal, "review.approve")
     return proposal
+
+
+def reject_in(queue: Queue, review_id: str, reason: str | None = None) -> Proposal:
+    """Mark the proposal rejected by the queue's actor (and why); nothing is applied."""
+    check_person(queue.principal, queue.actor, "reject")
+    with queue.holding(review_id) as held:
+        proposal = check_pending(held.proposal, review_id)
+        decide(proposal, "rejected", queue.actor, queue.now(), reason, None)
+        held.record(proposal, "review.reject")
+    return proposal
+
+
+@dataclasses.dataclass
+class _VaultHeld:
+    proposal: Proposal
+    tx: storage.Transaction
+
+    def record(self, proposal: Proposal, action: str) -> None:
+        self.tx.commit(encode(proposal), action, review=proposal.id, agent=proposal.agent)
+
+
+@dataclasses.dataclass(frozen=True)
+class InVault:
+    """A vault's review queue, `.vault/review/`, decided by the vault's actor."""
+
+    vault: Vault
+
+    @property
+    def actor(self) -> str:
+        return self.vault.actor
+
+    @property
+    def principal(self) -> access.Principal:
+        return self.vault.principal
+
+    def now(self) -> dt.datetime:
+        return self.vault.now()
+
+    @contextlib.contextmanager
+    def holding(self, review_id: str) -> Iterator[Held]:
+        path = path_of(self.vault, review_id)
+        with self.vault.storage.transaction(path) as tx:
+            yield _VaultHeld(_pending(path, tx.data, review_id), tx)
+
+    def as_agent(self, proposal: Proposal) -> agent_writes.Place:
+        from vault_app.core.vault import Vault  # the facade imports most of core
+
+        v = self.vault
+        return agent_writes.VaultPlace(
+            Vault(
+                v.root,
+                clock=v.clock,
+                actor=proposal.write.actor,
+                settings=v.config,
+                approved=True,  # a write the policy holds for a person's approval now has it
+            )
+        )
+
+
+def approve(vault: Vault, review_id: str) -> Proposal:
+    """`approve_in` the vault's queue (see there)."""
+    return approve_in(InVault(vault), review_id)
 
 
 def reject(vault: Vault, review_id: str, reason: str | None = None) -> Proposal:
-    """Mark the proposal rejected by `vault.actor` (and why); nothing is applied."""
-    check_person(vault.principal, vault.actor, "reject")
-    path = path_of(vault, review_id)
-    with vault.storage.transaction(path) as tx:
-        proposal = _pending(path, tx.data, review_id)
-        decide(proposal, "rejected", vault.actor, vault.now(), reason, None)
-        tx.commit(encode(proposal), "review.reject", review=review_id, agent=proposal.agent)
-    return proposal
+    """`reject_in` the vault's queue (see there)."""
+    return reject_in(InVault(vault), review_id, reason)
 
 
 def describe(p: Proposal) -> dict[str, Any]:

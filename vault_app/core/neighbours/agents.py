@@ -6,17 +6,19 @@ a `ForeignFolder` opened as the agent (actor `agent:<id>`, so every write's audi
 names it):
 
 - `submit(folder, write)` takes the same `agent_writes.AgentWrite` an MCP tool makes in
-  a vault. It is checked (the folder acts as the write's agent, who is one of the
-  folder's agents; the kind is one the format keeps, `KINDS`; the parameters are
-  valid), every text the agent wrote is scanned (`injection.scan`), and a flagged write
-  waits for a person (`propose`) instead of being applied. Otherwise it is applied in
+  a vault, and the same flow (`agent_writes.submit_to` over a `FolderPlace`). It is
+  checked (the folder acts as the write's agent, who is one of the folder's agents; the
+  kind is one the format keeps, `KINDS`; the parameters are valid), every text the
+  agent wrote is scanned (`injection.scan`), and a flagged write waits for a person
+  (`propose`) instead of being applied. Otherwise it is applied in
   the owner's format by the folder's adapter (locks, `.bak` rules, backups). Agents
   write only their own memory; nothing here writes principles (MicroClaw's
   `groups/AGENTS.md` is a person's, `MicroClawRuntime.write_principles`).
 - The review queue lives in vault-app's state folder for the folder
   (`<state>/review/<id>.json`, `files.state_dir`), never in the folder: proposals in
   `core.review`'s own format (`review.encode`), listed, approved (applied as the
-  proposing agent) and rejected by a person, as in a vault's `.vault/review/`.
+  proposing agent) and rejected by a person with a vault's decisions
+  (`review.approve_in`, `reject_in` over an `InFolder`).
 - Tokens: `<state>/agent-tokens.json`, the hashes only, in `core.tokens`' format;
   `token_table(root)` is where `vault-app serve` checks them.
 
@@ -31,8 +33,11 @@ microclaw tiers_write, append_daily                       <chat>/<persona>/MEMOR
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import datetime as dt
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -114,21 +119,34 @@ def check(target: folder.ForeignFolder, write: agent_writes.AgentWrite) -> list[
     return [_text(write, "text", blank=False)]
 
 
+@dataclasses.dataclass(frozen=True)
+class FolderPlace:
+    """A neighbour's folder as the place of agent writes (`agent_writes.Place`)."""
+
+    folder: folder.ForeignFolder
+
+    def check(self, write: agent_writes.AgentWrite) -> list[str]:
+        return check(self.folder, write)
+
+    def apply(self, write: agent_writes.AgentWrite) -> agent_writes.Applied:
+        return apply(self.folder, write)
+
+    def propose(
+        self, write: agent_writes.AgentWrite, findings: list[injection.Finding]
+    ) -> review.Proposal:
+        return propose(self.folder, write, findings)
+
+    def held_by_owner(self) -> str | None:
+        return self.folder.approval_needed()  # Hermes' memory.write_approval
+
+
 def submit(
     target: folder.ForeignFolder, write: agent_writes.AgentWrite
 ) -> agent_writes.Applied | agent_writes.Pending:
-    """Check, scan, then apply or queue for review `write` (see the module doc): every
-    string it carries is scanned as on a vault (`agent_writes.scan`), and a folder whose
-    owner asks to approve each write (Hermes' `memory.write_approval`) holds them all."""
-    check(target, write)
-    findings = agent_writes.scan(write)
-    reason = target.approval_needed()
-    if reason is not None:
-        findings.append(injection.Finding("approval", "owner.write_approval", reason, ""))
-    if findings:
-        proposal = propose(target, write, findings)
-        return agent_writes.Pending(proposal.id, findings)
-    return apply(target, write)
+    """Check, scan, then apply or queue for review `write`: a vault's flow
+    (`agent_writes.submit_to`), and a folder whose owner asks to approve each write
+    (Hermes' `memory.write_approval`) holds them all."""
+    return agent_writes.submit_to(FolderPlace(target), write)
 
 
 def apply(target: folder.ForeignFolder, write: agent_writes.AgentWrite) -> agent_writes.Applied:
@@ -227,35 +245,55 @@ def get(target: folder.ForeignFolder, review_id: str) -> review.Proposal:
     return review.decode(target.files.state / name, data)
 
 
+@dataclasses.dataclass
+class _FolderHeld:
+    target: folder.ForeignFolder
+    proposal: review.Proposal
+
+    def record(self, proposal: review.Proposal, action: str) -> None:
+        _record(self.target, proposal, action)
+
+
+@dataclasses.dataclass(frozen=True)
+class InFolder:
+    """A folder's review queue (`review.Queue`), in vault-app's state folder for it."""
+
+    target: folder.ForeignFolder
+
+    @property
+    def actor(self) -> str:
+        return self.target.actor
+
+    @property
+    def principal(self) -> access.Principal:
+        agent = self.target.who.agent
+        return access.Principal.person() if agent is None else access.Principal.of_agent(agent)
+
+    def now(self) -> dt.datetime:
+        return _now(self.target)
+
+    @contextlib.contextmanager
+    def holding(self, review_id: str) -> Iterator[review.Held]:
+        with self.target.files.state_lock(_name(review_id)):
+            yield _FolderHeld(self.target, get(self.target, review_id))
+
+    def as_agent(self, proposal: review.Proposal) -> agent_writes.Place:
+        t = self.target
+        return FolderPlace(type(t)(t.root, actor=f"agent:{proposal.agent}", clock=t.clock))
+
+
 def approve(target: folder.ForeignFolder, review_id: str) -> review.Proposal:
     """Apply the proposal's write as its agent (a folder opened as it) and mark it
-    approved by `target.actor`; a write that fails now stays pending, its error kept."""
-    _check_person(target, "approve")
-    name = _name(review_id)
-    with target.files.state_lock(name):
-        proposal = review.check_pending(get(target, review_id), review_id)
-        as_agent = type(target)(target.root, actor=f"agent:{proposal.agent}", clock=target.clock)
-        try:
-            applied = apply(as_agent, proposal.write)
-        except errors.VaultError as exc:
-            proposal.result = {"error": str(exc)}
-            _record(target, proposal, "review.fail")
-            raise
-        review.decide(proposal, "approved", target.actor, _now(target), None, applied.result)
-        _record(target, proposal, "review.approve")
-    return proposal
+    approved by `target.actor`; a write that fails now stays pending, its error kept
+    (`review.approve_in`)."""
+    return review.approve_in(InFolder(target), review_id)
 
 
 def reject(
     target: folder.ForeignFolder, review_id: str, reason: str | None = None
 ) -> review.Proposal:
     """Mark the proposal rejected by `target.actor` (and why); nothing is applied."""
-    _check_person(target, "reject")
-    with target.files.state_lock(_name(review_id)):
-        proposal = review.check_pending(get(target, review_id), review_id)
-        review.decide(proposal, "rejected", target.actor, _now(target), reason, None)
-        _record(target, proposal, "review.reject")
-    return proposal
+    return review.reject_in(InFolder(target), review_id, reason)
 
 
 def describe(target: folder.ForeignFolder, proposal: review.Proposal) -> dict[str, Any]:
@@ -281,12 +319,6 @@ def _record(target: folder.ForeignFolder, p: review.Proposal, action: str) -> No
     target.files.audit(action, f"{review.REVIEW_DIR}/{p.id}.json", review=p.id, agent=p.agent)
 
 
-def _check_person(target: folder.ForeignFolder, verb: str) -> None:
-    agent = target.who.agent
-    who = access.Principal.person() if agent is None else access.Principal.of_agent(agent)
-    review.check_person(who, target.actor, verb)
-
-
 # -- tokens ---------------------------------------------------------------------------
 
 
@@ -306,7 +338,7 @@ def token_table(root: Path) -> tokens.Table:
 def issue_token(target: folder.ForeignFolder, agent: str) -> str:
     """A new token for one of the folder's agents (rotating any it had), stored as a
     hash in vault-app's state folder; returned once."""
-    _check_person(target, "issue tokens for")
+    review.check_person(InFolder(target).principal, target.actor, "issue tokens for")
     agent = target.agent(agent)
     table_at = token_table(target.root)
     with target.files.state_lock(tokens.TOKENS_NAME):
@@ -320,7 +352,7 @@ def issue_token(target: folder.ForeignFolder, agent: str) -> str:
 
 def revoke_token(target: folder.ForeignFolder, agent: str) -> bool:
     """Forget an agent's token; False when it had none."""
-    _check_person(target, "revoke tokens of")
+    review.check_person(InFolder(target).principal, target.actor, "revoke tokens of")
     table_at = token_table(target.root)
     with target.files.state_lock(tokens.TOKENS_NAME):
         table = tokens.read_table(table_at)
