@@ -44,7 +44,9 @@ def entry(n: int = 0, agent: str | None = None, text: str | None = None) -> Entr
     day = DAY + dt.timedelta(days=n)
     folder = "global/daily" if agent is None else f"agents/{agent}/daily"
     body = text if text is not None else f"entry number {n}"
-    return Entry(f"{folder}/{day.isoformat()}.md", day, "09:30:00", body, agent)
+    return Entry(
+        path=f"{folder}/{day.isoformat()}.md", date=day, time="09:30:00", text=body, agent=agent
+    )
 
 
 def candidate(

@@ -9,7 +9,7 @@ import pytest
 
 from vault_app.core import layout
 from vault_app.watch import events
-from vault_app.watch.events import AgentDocument, DailyNote, IndexFile, RawEvent
+from vault_app.watch.events import AgentDocument, DailyNoteKey, IndexFile, RawEvent
 
 ROOT = Path("/vaults/home")
 JANE = "global/life/areas/people/jane"
@@ -55,8 +55,8 @@ def ref(address: str) -> layout.EntityRef:
         ("global/life/projects/bathroom/items.json", ref("projects/bathroom")),
         (f"{BUDGET}/items.json", ref("agent:finance:projects/budget")),
         ("agents/finance/workspace/archives/old/q/summary.md", ref("agent:finance:archives/old/q")),
-        ("global/daily/2026-11-21.md", DailyNote(None, dt.date(2026, 11, 21))),
-        ("agents/ops/daily/2026-01-02.md", DailyNote("ops", dt.date(2026, 1, 2))),
+        ("global/daily/2026-11-21.md", DailyNoteKey(None, dt.date(2026, 11, 21))),
+        ("agents/ops/daily/2026-01-02.md", DailyNoteKey("ops", dt.date(2026, 1, 2))),
         ("agents/ops/TACIT.md", AgentDocument("ops", "TACIT.md")),
         ("agents/ops/CONTEXT.md", AgentDocument("ops", "CONTEXT.md")),
         ("agents/ops/SOUL.md", AgentDocument("ops", "SOUL.md")),
@@ -385,8 +385,8 @@ def test_daily_notes_documents_indexes_and_agents() -> None:
         agents_after={"ops", "scout"},
     )
     assert batch.daily == (
-        DailyNote(None, dt.date(2026, 11, 21)),
-        DailyNote("ops", dt.date(2026, 11, 20)),
+        DailyNoteKey(None, dt.date(2026, 11, 21)),
+        DailyNoteKey("ops", dt.date(2026, 11, 20)),
     )
     assert batch.documents == (AgentDocument(None, "AGENTS.md"), AgentDocument("ops", "TACIT.md"))
     assert batch.indexes == (IndexFile(None),)

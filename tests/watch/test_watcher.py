@@ -13,7 +13,7 @@ from vault_writer import Writer
 
 from vault_app.core import layout, vault
 from vault_app.watch import events, watcher
-from vault_app.watch.events import AgentDocument, DailyNote
+from vault_app.watch.events import AgentDocument, DailyNoteKey
 
 JANE = "areas/people/jane"
 HOUSE = "projects/house"
@@ -52,7 +52,7 @@ def test_daily_notes_new_agents_and_new_entities(
     day = home.daily_dates()[0]
     writer.do("daily", path=home.paths.daily_file(day, None), text="called the plumber")
     batch = batches.wait_for(lambda b: bool(b.daily))
-    assert batch.daily == (DailyNote(None, day),)
+    assert batch.daily == (DailyNoteKey(None, day),)
     assert batch.paths == (f"global/daily/{day.isoformat()}.md",)
 
     # an agent's folders are made at once: watchdog then watches some twice and warns,
@@ -65,7 +65,7 @@ def test_daily_notes_new_agents_and_new_entities(
     assert documents == {AgentDocument("scout", "TACIT.md"), AgentDocument("scout", "CONTEXT.md")}
 
     writer.do("daily", path=home.paths.daily_file(day, "scout"), text="scout's first day")
-    assert batches.wait_for(lambda b: DailyNote("scout", day) in b.daily)
+    assert batches.wait_for(lambda b: DailyNoteKey("scout", day) in b.daily)
 
     writer.do("entity", folder=home.paths.para_root("scout") / "projects" / "trail")
     batch = batches.wait_for(lambda b: "agent:scout:projects/trail" in names(b))
@@ -194,7 +194,7 @@ def test_rescan_on_open_reports_what_changed_while_closed(
     assert batch.rescan and not batch.everything
     assert batch.entities == (ref(HOUSE),)
     assert batch.removed_entities == (ref(KITCHEN),)
-    assert batch.daily == (DailyNote(None, home.daily_dates()[0]),)
+    assert batch.daily == (DailyNoteKey(None, home.daily_dates()[0]),)
     assert batch.agents == ("scout",)
     assert {d.agent for d in batch.documents} == {"scout"}
 

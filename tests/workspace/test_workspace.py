@@ -109,7 +109,7 @@ def test_a_batch_is_read_as_reindexing(tmp_path: Path) -> None:
         tmp_path,
         entities=(jane, bob),
         removed_entities=(jane,),
-        daily=(events.DailyNote("finance", day),),
+        daily=(events.DailyNoteKey("finance", day),),
     )
     change = reindex.Reindex.of(batch)
     assert not change.whole and change.entities == (jane, bob)

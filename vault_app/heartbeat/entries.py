@@ -187,7 +187,17 @@ def as_entries(key: str, agent: str | None, daily_entries: Iterable[Any]) -> lis
             continue  # an empty entry holds no fact; it is never new
         seen = counts.get((item.time, item.text), 0)
         counts[(item.time, item.text)] = seen + 1
-        out.append(Entry(key, item.date, item.time, item.text, agent, seen))
+        out.append(
+            Entry(
+                path=key,
+                date=item.date,
+                time=item.time,
+                text=item.text,
+                agent=agent,
+                index=item.index,
+                occurrence=seen,
+            )
+        )
     return out
 
 

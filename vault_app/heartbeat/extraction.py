@@ -12,26 +12,28 @@ next run retries them).
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 from dataclasses import dataclass, field
 from typing import Protocol
+
+from pydantic import ConfigDict
 
 from vault_app.core import models
 
 ACTOR = "heartbeat"  # the actor of every write the heartbeat makes (the audit log's name)
 
 
-@dataclass(frozen=True)
-class Entry:
-    """A daily-note entry as the heartbeat reads it."""
+class Entry(models.DailyEntry):
+    """A daily-note entry as the heartbeat reads it: the note's own entry type
+    (`models.DailyEntry`: date, time, text, agent), with the note's vault-relative POSIX
+    path (e.g. "global/daily/2026-11-20.md") and which of its equal entries it is
+    (`occurrence`: the n-th entry of this note with the same time and text). Frozen."""
 
-    path: str  # the note's vault-relative POSIX path, e.g. "global/daily/2026-11-20.md"
-    date: dt.date
-    time: str  # "HH:MM:SS" or "HH:MM", as the heading says
-    text: str
-    agent: str | None = None  # the agent whose daily note it is; None for a global note
-    occurrence: int = 0  # the n-th entry of this note with the same time and text
+    model_config = ConfigDict(frozen=True)
+
+    path: str
+    index: int = 0  # its place in the note (0 when made from elsewhere)
+    occurrence: int = 0
 
     @property
     def ref(self) -> str:
@@ -39,11 +41,6 @@ class Entry:
         digest = hashlib.sha256(self.text.encode("utf-8")).hexdigest()[:12]
         suffix = f".{self.occurrence}" if self.occurrence else ""
         return f"{self.path}@{self.time}#{digest}{suffix}"
-
-    @property
-    def moment(self) -> dt.datetime:
-        hh, mm, *rest = (int(part) for part in self.time.split(":"))
-        return dt.datetime.combine(self.date, dt.time(hh, mm, rest[0] if rest else 0))
 
 
 @dataclass(frozen=True)

@@ -147,7 +147,9 @@ def _candidate_json(candidate: Candidate) -> _CandidateJson:
 
 def _candidate(data: _CandidateJson) -> Candidate:
     e = data.entry
-    entry = Entry(e.path, e.date, e.time, e.text, e.agent, e.occurrence)
+    entry = Entry(
+        path=e.path, date=e.date, time=e.time, text=e.text, agent=e.agent, occurrence=e.occurrence
+    )
     return Candidate(
         fact=data.fact,
         category=data.category,

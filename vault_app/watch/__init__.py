@@ -11,10 +11,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from vault_app.watch.events import AgentDocument, ChangeBatch, DailyNote, IndexFile
+    from vault_app.watch.events import AgentDocument, ChangeBatch, DailyNoteKey, IndexFile
     from vault_app.watch.watcher import VaultWatcher, WatchStatus
 
-__all__ = ["AgentDocument", "ChangeBatch", "DailyNote", "IndexFile", "VaultWatcher", "WatchStatus"]
+__all__ = [
+    "AgentDocument",
+    "ChangeBatch",
+    "DailyNoteKey",
+    "IndexFile",
+    "VaultWatcher",
+    "WatchStatus",
+]
 _HOMES = {"VaultWatcher": "watcher", "WatchStatus": "watcher"}
 
 

@@ -56,8 +56,9 @@ ROOT, GLOBAL, AGENTS, AGENT, PARA, TREE, DAILY, NOTES = range(8)
 # -- change keys --------------------------------------------------------------------------
 
 
-class DailyNote(NamedTuple):
-    """A daily note: `global/daily/<date>.md` (agent None) or `agents/<id>/daily/<date>.md`."""
+class DailyNoteKey(NamedTuple):
+    """Which daily note changed: `global/daily/<date>.md` (agent None) or
+    `agents/<id>/daily/<date>.md` (the note itself is a `models.DailyNote`)."""
 
     agent: str | None
     date: dt.date
@@ -103,7 +104,7 @@ class ForeignFile(NamedTuple):
     date: dt.date | None = None
 
 
-ChangeKey = layout.EntityRef | DailyNote | AgentDocument | IndexFile | ForeignFile
+ChangeKey = layout.EntityRef | DailyNoteKey | AgentDocument | IndexFile | ForeignFile
 
 
 class Place(NamedTuple):
@@ -194,7 +195,7 @@ def classify(path: str) -> ChangeKey | None:
             return None
     if place.kind == DAILY:
         day = layout.parse_daily_name(name)
-        return None if day is None else DailyNote(place.agent, day)
+        return None if day is None else DailyNoteKey(place.agent, day)
     if place.kind == PARA:
         return IndexFile(place.agent)
     if place.kind == NOTES:
@@ -379,7 +380,7 @@ class ChangeBatch:
     entities: tuple[layout.EntityRef, ...] = ()
     removed_entities: tuple[layout.EntityRef, ...] = ()
     moved_entities: tuple[tuple[layout.EntityRef, layout.EntityRef], ...] = ()
-    daily: tuple[DailyNote, ...] = ()
+    daily: tuple[DailyNoteKey, ...] = ()
     documents: tuple[AgentDocument, ...] = ()
     agents: tuple[str, ...] = ()
     removed_agents: tuple[str, ...] = ()
@@ -467,7 +468,7 @@ def build_batch(
     """
     entities: set[layout.EntityRef] = set()
     removed: set[layout.EntityRef] = set()
-    daily: set[DailyNote] = set()
+    daily: set[DailyNoteKey] = set()
     documents: set[AgentDocument] = set()
     indexes: set[IndexFile] = set()
     paths = sorted(set(changed))
@@ -477,7 +478,7 @@ def build_batch(
             folder = path.rpartition("/")[0]
             alive = any(f"{folder}/{name}" in present for name in DATA_NAMES)
             (entities if alive else removed).add(key)
-        elif isinstance(key, DailyNote):
+        elif isinstance(key, DailyNoteKey):
             daily.add(key)
         elif isinstance(key, AgentDocument):
             documents.add(key)
@@ -505,7 +506,7 @@ def ref_order(ref: layout.EntityRef) -> tuple[bool, str, str]:
     return (ref.agent is not None, ref.agent or "", ref.path)
 
 
-def _daily_order(note: DailyNote) -> tuple[str, dt.date]:
+def _daily_order(note: DailyNoteKey) -> tuple[str, dt.date]:
     return (note.agent or "", note.date)
 
 

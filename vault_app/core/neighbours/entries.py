@@ -228,7 +228,7 @@ class _Lister:
             self.add(TIERS, agent, path, pieces, part=str(number))
         self.add_blocks(MEMORY, agent, path, "".join(p for p in memory.parts if isinstance(p, str)))
 
-    def daily(self, note: folder.DailyNote, text: str, shared: str | None = None) -> None:
+    def daily(self, note: folder.DailyText, text: str, shared: str | None = None) -> None:
         day = note.date.isoformat()
         pieces = paragraphs(text)
         self.add(DAILY, note.agent, note.path, pieces, part=day, day=note.date, shared=shared)

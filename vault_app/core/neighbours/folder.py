@@ -50,8 +50,9 @@ class UnsupportedError(errors.VaultError):
 
 
 @dataclass(frozen=True)
-class DailyNote:
-    """A day's note of a neighbour, as its owner wrote it (no entry structure imposed)."""
+class DailyText:
+    """A day's note of a neighbour, its text as its owner wrote it (no entry structure
+    imposed, unlike a vault's `models.DailyNote`)."""
 
     agent: str
     date: dt.date
@@ -191,10 +192,10 @@ class ForeignFolder(abc.ABC):
     def daily_dates(self, agent: str | None) -> list[dt.date]:
         raise self._unsupported("daily notes")
 
-    def daily_note(self, agent: str | None, day: dt.date) -> DailyNote:
+    def daily_note(self, agent: str | None, day: dt.date) -> DailyText:
         raise self._unsupported("daily notes")
 
-    def daily_append(self, agent: str | None, text: str, day: dt.date | None = None) -> DailyNote:
+    def daily_append(self, agent: str | None, text: str, day: dt.date | None = None) -> DailyText:
         raise self._unsupported("daily notes")
 
     def approval_needed(self) -> str | None:

@@ -118,14 +118,14 @@ class MicroClawRuntime(folder.ForeignFolder):
                     continue
         return sorted(days)
 
-    def daily_note(self, agent: str | None, day: dt.date) -> folder.DailyNote:
+    def daily_note(self, agent: str | None, day: dt.date) -> folder.DailyText:
         name = self.agent(agent)
         path = self._log_dir(name) / f"{day.isoformat()}.md"
-        return folder.DailyNote(name, day, path, self.files.read_text(path))
+        return folder.DailyText(name, day, path, self.files.read_text(path))
 
     def daily_append(
         self, agent: str | None, text: str, day: dt.date | None = None
-    ) -> folder.DailyNote:
+    ) -> folder.DailyText:
         name = self.agent(agent)
         if not text.strip():
             raise errors.VaultError("nothing to append: the text is empty")

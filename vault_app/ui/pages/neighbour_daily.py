@@ -42,7 +42,7 @@ class NeighbourDaily(QtWidgets.QWidget):
 
     dayShown = QtCore.Signal(object)  # dt.date, once its note (or its absence) is shown
     datesLoaded = QtCore.Signal()
-    appended = QtCore.Signal(object)  # the `folder.DailyNote` after an append
+    appended = QtCore.Signal(object)  # the `folder.DailyText` after an append
 
     def __init__(
         self,
@@ -54,7 +54,7 @@ class NeighbourDaily(QtWidgets.QWidget):
         self.session, self.folder, self.agent = s, s.folder, agent
         self.dates: list[dt.date] = []
         self.day = self.folder.today()
-        self.note: neighbours.folder.DailyNote | None = None
+        self.note: neighbours.folder.DailyText | None = None
         self._generation = 0
         self._appending = False
         self._build()
@@ -167,7 +167,7 @@ class NeighbourDaily(QtWidgets.QWidget):
             lambda exc: self._failed(generation, exc),
         )
 
-    def _shown(self, generation: int, note: neighbours.folder.DailyNote) -> None:
+    def _shown(self, generation: int, note: neighbours.folder.DailyText) -> None:
         if generation != self._generation:
             return
         self.note = note
@@ -219,7 +219,7 @@ class NeighbourDaily(QtWidgets.QWidget):
             lambda: folder.daily_append(agent, text), self._appended, self._refused, writer=True
         )
 
-    def _appended(self, note: neighbours.folder.DailyNote) -> None:
+    def _appended(self, note: neighbours.folder.DailyText) -> None:
         self._appending = False
         self.append_box.clear()
         self._update_append()
