@@ -12,10 +12,11 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from pytestqt.qtbot import QtBot
 from window_helpers import JANE, open_window, select_active_fact, show_entity
 
-from vault_app.ui import app
+from vault_app.ui import app, menus
 from vault_app.ui.dialogs import palette
-from vault_app.ui.pages import context_view
+from vault_app.ui.pages import context_view, links_window
 from vault_app.ui.widgets import context_menus, search_results
+from vault_app.ui.window import agent_activity, vault_states
 
 Key = QtCore.Qt.Key
 CTRL = QtCore.Qt.KeyboardModifier.ControlModifier
@@ -271,3 +272,21 @@ def test_each_menu_has_distinct_mnemonics(window: app.MainWindow) -> None:
             if "&" in text:
                 letters.append(text[text.index("&") + 1].lower())
         assert len(letters) == len(set(letters)), f"{top.text()}: {sorted(letters)}"
+
+
+def test_the_menus_are_made_from_the_command_tables(window: app.MainWindow) -> None:
+    """Menus, the palette and F1 (all `palette.walk`) show each declared command where
+    its record puts it, with its key; no menu command is undeclared but the ones code
+    makes (`menus.Made`: undo, redo, toggles, themes)."""
+    tables = (menus.WINDOW, links_window.COMMANDS, vault_states.COMMANDS, agent_activity.COMMANDS)
+    declared = [e for table in tables for e in table if isinstance(e, menus.Command)]
+    walked = {a.objectName(): (path, a) for path, a in palette.walk(window.menuBar())}
+    for command in declared:
+        path, action = walked.pop(command.name)
+        assert path == " › ".join(palette.plain(p) for p in command.menu.split("/"))
+        assert palette.plain(action.text()) == palette.plain(command.text)
+        if isinstance(command.key, str):
+            assert action.shortcut() == QtGui.QKeySequence(command.key), command.name
+    made = {name for name in walked if name in {"undo", "redo", "toggle_search", "sidebar_counts"}}
+    themes = {name for name in walked if name.startswith("theme_")}
+    assert set(walked) == made | themes

@@ -3,19 +3,26 @@ toolbar if asked, and so in the command palette and the keyboard-shortcuts sheet
 
 Design
 ------
-`Commands` owns the menu bar's top menus (`MENUS`, in that order) and the main toolbar.
-There is one way to add a command, from anywhere that holds the window:
+Commands are declared as data, where they act: a `Command(name, text, menu, run, key,
+tip, toolbar, fallback)` record each, in tables — `WINDOW` (a vault's window, menu by
+menu, in the order they show), `NEIGHBOUR` (a neighbour's folder's window), and the
+`COMMANDS` of the modules that add pages or marks to the window (`links_window`,
+`vault_states`, `agent_activity`) beside the functions they run:
 
-    window.commands.add("graph", "&Graph view", self.show_graph, "Ctrl+Shift+G",
-                        "The selected entity's neighbourhood", menu="Go")
+    Command("graph", "Grap&h view", "Go", show_graph, "Ctrl+Shift+G",
+            "The selected entity's neighbourhood")
 
-`add` makes a QAction named `name` (its objectName: unique, found again with
-`commands["graph"]`), puts it in `menu` ("File", "Edit", "Go", "View", "Help"; a submenu
-as "View/Theme", made on first use) and on the toolbar with `toolbar=True`. The window
-itself holds the action, so its shortcut works wherever the focus is in the window.
+`Commands.declare(table)` makes each one a QAction named `name` (its objectName: unique,
+found again with `commands["graph"]`) in `menu` ("File", "Edit", "Go", "View", "Help"; a
+submenu as "View/Theme", made on first use), on the toolbar with `toolbar=True`;
+`run(window)` runs it. The window itself holds the action, so its shortcut works
+wherever the focus is in the window. A `Separator(menu)` draws a line; a `Made(make)`
+entry is a command code must make (undo and redo from the undo stack, a dock's toggle,
+the checkable theme group) in its place in the table. `Commands` owns the menu bar's top
+menus (`MENUS`, in that order) and the main toolbar.
 
 A command that acts on what the view shown holds (Edit fact, Archive, Filter, Save
-document, Refresh...) is added with `add_view(name, text, shortcut, tip, menu, fallback)`.
+document, Refresh...) is a `Command` without `run` (`add_view`).
 The pages keep their own QAction or QShortcut for that key (so a page also works alone,
 as in its tests), but `take_keys(page)` — run on every page the window shows — clears
 the key on them and records them as the command's handlers: two shortcuts on one key
@@ -29,14 +36,13 @@ The palette and the shortcuts sheet never keep a list of their own: `palette.wal
 every action of the menus with its menu path, so commands added later by any part of the
 window appear in both.
 
-The commands of the window itself (open a vault, undo, go to a page...) are added by
-`add_window_commands`, the one table of them; a neighbour's folder's window has its own,
-shorter table (`add_neighbour_commands`: none of a vault's pages).
+`add_window_commands` and `add_neighbour_commands` declare a window's table.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import shiboken6
@@ -204,6 +210,25 @@ class Commands(QtCore.QObject):
         elif fallback is not None:
             fallback()
 
+    def declare(self, entries: Iterable[Entry]) -> None:
+        """Make the commands of a table (`Command`, `Separator`, `Made`), in order."""
+        w = self.window
+        for e in entries:
+            if isinstance(e, Separator):
+                self.separator(e.menu)
+            elif isinstance(e, Made):
+                e.make(self, w)
+            elif e.run is None:
+                assert not isinstance(e.key, list), "a routed command has one key"
+                back = e.fallback
+                fallback = None if back is None else (lambda f=back: f(w))
+                self.add_view(e.name, e.text, e.key, e.tip, e.menu, fallback)
+            else:
+                run = e.run
+                self.add(
+                    e.name, e.text, lambda r=run: r(w), e.key, e.tip, e.menu, toolbar=e.toolbar
+                )
+
     def separator(self, menu: str) -> None:
         self.menu(menu).addSeparator()
 
@@ -263,154 +288,80 @@ def _depth(widget: QtWidgets.QWidget) -> int:
     return depth
 
 
-def add_window_commands(window: MainWindow) -> Commands:
-    """The window's own commands, menu by menu (the order they show in)."""
-    keys = QtGui.QKeySequence.StandardKey
-    w = window
-    c = Commands(w)
+# -- the tables ---------------------------------------------------------------------------
 
-    c.add(
-        "new_vault",
-        "&New vault…",
-        lambda: window_vaults.new_vault(w),
-        None,
-        "Create a vault",
-        "File",
-    )
-    _add_open(c, w, "Open another vault")
-    c.separator("File")
-    c.add(
-        "settings",
-        "&Settings…",
-        lambda: window_vaults.open_settings(w),
-        "Ctrl+,",
-        "Decay, synthesis, search, theme",
-        "File",
-    )
-    c.separator("File")
-    c.add("quit", "&Quit", w.close, "Ctrl+Q", "Close the window", "File")
 
+@dataclass(frozen=True)
+class Command:
+    """One command as data: `Commands.declare` makes its QAction. `run(window)` runs it;
+    without `run` it is routed to the view shown (`Commands.add_view`: a page's own
+    action for `key`), or to `fallback(window)` when no view takes it."""
+
+    name: str
+    text: str
+    menu: str
+    run: Callable[[Any], Any] | None = None
+    key: Shortcut | list[Shortcut] = None
+    tip: str = ""
+    toolbar: bool = False
+    fallback: Callable[[Any], Any] | None = None
+
+
+@dataclass(frozen=True)
+class Separator:
+    """A line between groups of a menu."""
+
+    menu: str
+
+
+@dataclass(frozen=True)
+class Made:
+    """Commands whose QActions code makes, in their place in the table (undo and redo
+    from the undo stack, a dock's toggle, the themes' group): `make(commands, window)`."""
+
+    make: Callable[[Commands, Any], Any]
+
+
+Entry = Command | Separator | Made
+KEYS = QtGui.QKeySequence.StandardKey
+
+
+def _undo_redo(c: Commands, w: MainWindow) -> None:
     undo = w.session.undo_stack.createUndoAction(w, "&Undo")
-    undo.setShortcut(QtGui.QKeySequence(keys.Undo))
+    undo.setShortcut(QtGui.QKeySequence(KEYS.Undo))
     redo = w.session.undo_stack.createRedoAction(w, "&Redo")
     redo.setShortcuts([QtGui.QKeySequence("Ctrl+Shift+Z"), QtGui.QKeySequence("Ctrl+Y")])
     c.add_action("undo", undo, "Edit", toolbar=True)
     c.add_action("redo", redo, "Edit", toolbar=True)
     c.toolbar.addSeparator()
-    c.separator("Edit")
-    c.add_view(
-        "add_fact",
-        "Add &fact…",
-        "Ctrl+N",
-        "Add a fact to the entity shown; elsewhere, choose the entity first",
-        "Edit",
-        fallback=w.add_fact_elsewhere,
-    )
-    c.add(
-        "new_entity",
-        "New &entity…",
-        w.new_entity,
-        "Ctrl+Shift+N",
-        "Create an entity",
-        "Edit",
-        toolbar=True,
-    )
-    c.add_view("edit_fact", "Edi&t fact…", "F2", "A new version of the selected fact", "Edit")
-    c.add_view("archive", "&Archive entity…", "Ctrl+Shift+A", "Move it to archives/", "Edit")
-    c.add_view("filter", "F&ilter facts", keys.Find, "Filter the facts shown", "Edit")
-    c.separator("Edit")
-    c.add_view("edit_document", "Edit &document", "Ctrl+E", "Edit the text shown", "Edit")
-    c.add_view("save_document", "&Save document", "Ctrl+S", "Save the text edited", "Edit")
-    c.add_view("next_conflict", "&Next conflict", "F8", "The next conflict of a merge", "Edit")
-    c.separator("Edit")
 
-    def synthesize() -> None:  # on the dashboard, where its progress and preview show
-        w.show_dashboard()
-        w.dashboard.synthesize_now()
 
-    c.add(
-        "synthesize",
-        "S&ynthesize summaries now…",
-        synthesize,
-        None,
-        "Rewrite the summaries from Hot and Warm facts; the changes are shown first",
-        "Edit",
-    )
-    c.separator("Edit")
-    c.add(
-        "palette",
-        "&Command palette…",
-        lambda: palette.CommandPalette(w).open(),
-        "Ctrl+Shift+P",
-        "Run any command",
-        "Go",
-    )
-    c.add(
-        "quick_switcher",
-        "&Quick switcher…",
-        w.quick_switch,
-        "Ctrl+P",
-        "Jump to an entity, agent or day",
-        "Go",
-        toolbar=True,
-    )
-    c.add(
-        "search",
-        "&Search…",
-        w.show_search,
-        "Ctrl+Shift+F",
-        "Search facts, summaries, daily notes",
-        "Go",
-        toolbar=True,
-    )
-    c.add(
-        "dashboard",
-        "&Decay dashboard",
-        w.show_dashboard,
-        "Ctrl+Shift+D",
-        "Tiers, facts going cold",
-        "Go",
-        toolbar=True,
-    )
-    c.add(
-        "review",
-        "&Review queue",
-        w.show_review,
-        "Ctrl+Shift+R",
-        "Agent writes held back by the scan",
-        "Go",
-        toolbar=True,
-    )
+def _synthesize(w: MainWindow) -> None:
+    """On the dashboard, where its progress and preview show."""
+    w.show_dashboard()
+    w.dashboard.synthesize_now()
+
+
+def _review_badge(c: Commands, _w: Any) -> None:
     review_page.show_badge(c["review"], None)
-    c.add(
-        "activity",
-        "&Activity",
-        w.show_activity,
-        "Ctrl+Shift+L",
-        "Heartbeat runs; who wrote what",
-        "Go",
-        toolbar=True,
-    )
-    c.add("principles", "&Principles", w.show_principles, None, "global/AGENTS.md", "Go")
-    c.add(
-        "global_daily",
-        "&Global daily notes",
-        lambda: w.open_daily("global", None),
-        None,
-        "The daily notes every agent shares",
-        "Go",
-    )
-    day = "Go/Daily &notes"  # the daily view's own keys, routed to the one shown
-    c.add_view("earlier_note", "&Earlier note", "Alt+PgUp", "The closest earlier day", day)
-    c.add_view("later_note", "&Later note", "Alt+PgDown", "The closest later day", day)
-    c.add_view("today_note", "&Today", "Alt+Home", "Today's note", day)
-    c.separator("Go")
-    back = c.add("back", "&Back", w.navigator.back, "Alt+Left", "The view shown before", "Go")
-    forward = c.add("forward", "&Forward", w.navigator.forward, "Alt+Right", "", "Go")
-    w.navigator.set_actions(back, forward)
-    c.add("focus_sidebar", "Foc&us the sidebar", w.sidebar.setFocus, "Ctrl+1", "", "Go")
 
+
+def _back_forward(c: Commands, w: MainWindow) -> None:
+    w.navigator.set_actions(c["back"], c["forward"])
+
+
+def _search_toggle(c: Commands, w: MainWindow) -> None:
     c.add_action("toggle_search", w.search_dock.toggleViewAction(), "View")
+
+
+def _folder_search(c: Commands, w: NeighbourWindow) -> None:
+    """Search and its panel's toggle, when the window was given a search engine."""
+    if w.search_dock is not None:
+        c.declare([NEIGHBOUR_SEARCH])
+        c.add_action("toggle_search", w.search_dock.toggleViewAction(), "View")
+
+
+def _sidebar_counts(c: Commands, w: MainWindow) -> None:
     counts = c.add(
         "sidebar_counts",
         "Sidebar &counts",
@@ -422,77 +373,15 @@ def add_window_commands(window: MainWindow) -> Commands:
     counts.setCheckable(True)
     counts.setChecked(w.sidebar.counts_shown())
     w.sidebar.countsShown.connect(counts.setChecked)  # also from the header's menu
-    _add_themes(c, w)
-    c.add_view(
-        "refresh", "Re&fresh", "F5", "Read the view shown again", "View", fallback=w.session.rescan
-    )
-    c.add("rescan", "&Rescan the vault", w.session.rescan, "Ctrl+F5", "Read every file", "View")
-
-    _add_help(c, w)
-    return c
 
 
-def add_neighbour_commands(window: NeighbourWindow) -> Commands:
-    """The commands of a neighbour's folder's window (`neighbour_window`): opening
-    folders, saving the page shown, the review queue and the activity, the theme; none
-    of a PARA vault's pages."""
-    w = window
-    c = Commands(w)
-    _add_open(c, w, "Open a vault, or a Hermes, PicoClaw or MicroClaw folder")
-    c.separator("File")
-    c.add("quit", "&Quit", w.close, "Ctrl+Q", "Close the window", "File")
-    c.add("save_page", "&Save", w.save_page, "Ctrl+S", "Save the page shown", "Edit")
-    if w.search_dock is not None:  # only when the window was given a search engine
-        c.add(
-            "search",
-            "&Search…",
-            w.show_search,
-            "Ctrl+Shift+F",
-            "Search the folder's entries",
-            "Go",
-        )
-        c.add_action("toggle_search", w.search_dock.toggleViewAction(), "View")
-    c.add(
-        "review",
-        "&Review queue",
-        w.show_review,
-        "Ctrl+Shift+R",
-        "The folder's agent writes held back by the scan",
-        "Go",
-    )
-    review_page.show_badge(c["review"], None)
-    c.add(
-        "activity",
-        "&Activity",
-        w.show_activity,
-        "Ctrl+Shift+L",
-        "Who wrote what in the folder: its agents, you, the review queue",
-        "Go",
-    )
-    c.add("focus_sidebar", "Foc&us the sidebar", w.sidebar.setFocus, "Ctrl+1", "", "Go")
-    _add_themes(c, w)
-    c.add("refresh", "Re&fresh", w.refresh_page, "F5", "Read the page shown again", "View")
-    _add_help(c, w)
-    c.toolbar.hide()  # a few commands: the menus hold them
-    return c
-
-
-def _add_open(c: Commands, w: MainWindow | NeighbourWindow, tip: str) -> None:
-    """File: Open vault… and Open recent (filled each time it opens)."""
-    keys = QtGui.QKeySequence.StandardKey
-    c.add(
-        "open_vault",
-        "&Open vault…",
-        lambda: window_vaults.choose_vault(w),
-        keys.Open,
-        tip,
-        "File",
-    )
+def _open_recent(c: Commands, w: MainWindow | NeighbourWindow) -> None:
+    """File › Open recent, filled each time it opens."""
     recent = c.menu("File/Open &recent")
     recent.aboutToShow.connect(lambda: recent_vaults.fill_menu(recent, w.store, w.switch_vault))
 
 
-def _add_themes(c: Commands, w: MainWindow | NeighbourWindow) -> None:
+def _themes(c: Commands, w: MainWindow | NeighbourWindow) -> None:
     """View › Theme: one checkable command per theme, the saved one checked."""
     group = QtGui.QActionGroup(w)
     current = settings.AppSettings.load(w.store).theme
@@ -510,14 +399,229 @@ def _add_themes(c: Commands, w: MainWindow | NeighbourWindow) -> None:
         group.addAction(action)
 
 
-def _add_help(c: Commands, w: MainWindow | NeighbourWindow) -> None:
-    """Help: the keyboard-shortcuts sheet and About."""
-    c.add(
+def _open(tip: str) -> tuple[Entry, ...]:
+    return (
+        Command("open_vault", "&Open vault…", "File", window_vaults.choose_vault, KEYS.Open, tip),
+        Made(_open_recent),
+    )
+
+
+HELP: tuple[Entry, ...] = (
+    Command(
         "shortcuts",
         "&Keyboard shortcuts",
-        lambda: palette.ShortcutsSheet(w).open(),
+        "Help",
+        lambda w: palette.ShortcutsSheet(w).open(),
         "F1",
         "Every key",
-        "Help",
-    )
-    c.add("about", "&About vault-app", lambda: window_vaults.about(w), None, "", "Help")
+    ),
+    Command("about", "&About vault-app", "Help", window_vaults.about),
+)
+
+DAY = "Go/Daily &notes"  # the daily view's own keys, routed to the one shown
+
+WINDOW: tuple[Entry, ...] = (
+    Command("new_vault", "&New vault…", "File", window_vaults.new_vault, None, "Create a vault"),
+    *_open("Open another vault"),
+    Separator("File"),
+    Command(
+        "settings",
+        "&Settings…",
+        "File",
+        window_vaults.open_settings,
+        "Ctrl+,",
+        "Decay, synthesis, search, theme",
+    ),
+    Separator("File"),
+    Command("quit", "&Quit", "File", lambda w: w.close(), "Ctrl+Q", "Close the window"),
+    Made(_undo_redo),
+    Separator("Edit"),
+    Command(
+        "add_fact",
+        "Add &fact…",
+        "Edit",
+        key="Ctrl+N",
+        tip="Add a fact to the entity shown; elsewhere, choose the entity first",
+        fallback=lambda w: w.add_fact_elsewhere(),
+    ),
+    Command(
+        "new_entity",
+        "New &entity…",
+        "Edit",
+        lambda w: w.new_entity(),
+        "Ctrl+Shift+N",
+        "Create an entity",
+        toolbar=True,
+    ),
+    Command("edit_fact", "Edi&t fact…", "Edit", None, "F2", "A new version of the selected fact"),
+    Command("archive", "&Archive entity…", "Edit", None, "Ctrl+Shift+A", "Move it to archives/"),
+    Command("filter", "F&ilter facts", "Edit", None, KEYS.Find, "Filter the facts shown"),
+    Separator("Edit"),
+    Command("edit_document", "Edit &document", "Edit", None, "Ctrl+E", "Edit the text shown"),
+    Command("save_document", "&Save document", "Edit", None, "Ctrl+S", "Save the text edited"),
+    Command("next_conflict", "&Next conflict", "Edit", None, "F8", "The next conflict of a merge"),
+    Separator("Edit"),
+    Command(
+        "synthesize",
+        "S&ynthesize summaries now…",
+        "Edit",
+        _synthesize,
+        None,
+        "Rewrite the summaries from Hot and Warm facts; the changes are shown first",
+    ),
+    Separator("Edit"),
+    Command(
+        "palette",
+        "&Command palette…",
+        "Go",
+        lambda w: palette.CommandPalette(w).open(),
+        "Ctrl+Shift+P",
+        "Run any command",
+    ),
+    Command(
+        "quick_switcher",
+        "&Quick switcher…",
+        "Go",
+        lambda w: w.quick_switch(),
+        "Ctrl+P",
+        "Jump to an entity, agent or day",
+        toolbar=True,
+    ),
+    Command(
+        "search",
+        "&Search…",
+        "Go",
+        lambda w: w.show_search(),
+        "Ctrl+Shift+F",
+        "Search facts, summaries, daily notes",
+        toolbar=True,
+    ),
+    Command(
+        "dashboard",
+        "&Decay dashboard",
+        "Go",
+        lambda w: w.show_dashboard(),
+        "Ctrl+Shift+D",
+        "Tiers, facts going cold",
+        toolbar=True,
+    ),
+    Command(
+        "review",
+        "&Review queue",
+        "Go",
+        lambda w: w.show_review(),
+        "Ctrl+Shift+R",
+        "Agent writes held back by the scan",
+        toolbar=True,
+    ),
+    Made(_review_badge),
+    Command(
+        "activity",
+        "&Activity",
+        "Go",
+        lambda w: w.show_activity(),
+        "Ctrl+Shift+L",
+        "Heartbeat runs; who wrote what",
+        toolbar=True,
+    ),
+    Command(
+        "principles", "&Principles", "Go", lambda w: w.show_principles(), None, "global/AGENTS.md"
+    ),
+    Command(
+        "global_daily",
+        "&Global daily notes",
+        "Go",
+        lambda w: w.open_daily("global", None),
+        None,
+        "The daily notes every agent shares",
+    ),
+    Command("earlier_note", "&Earlier note", DAY, None, "Alt+PgUp", "The closest earlier day"),
+    Command("later_note", "&Later note", DAY, None, "Alt+PgDown", "The closest later day"),
+    Command("today_note", "&Today", DAY, None, "Alt+Home", "Today's note"),
+    Separator("Go"),
+    Command(
+        "back", "&Back", "Go", lambda w: w.navigator.back(), "Alt+Left", "The view shown before"
+    ),
+    Command("forward", "&Forward", "Go", lambda w: w.navigator.forward(), "Alt+Right"),
+    Made(_back_forward),
+    Command("focus_sidebar", "Foc&us the sidebar", "Go", lambda w: w.sidebar.setFocus(), "Ctrl+1"),
+    Made(_search_toggle),
+    Made(_sidebar_counts),
+    Made(_themes),
+    Command(
+        "refresh",
+        "Re&fresh",
+        "View",
+        None,
+        "F5",
+        "Read the view shown again",
+        fallback=lambda w: w.session.rescan(),
+    ),
+    Command(
+        "rescan",
+        "&Rescan the vault",
+        "View",
+        lambda w: w.session.rescan(),
+        "Ctrl+F5",
+        "Read every file",
+    ),
+    *HELP,
+)
+"""A vault's window: its commands, menu by menu, in the order they show."""
+
+NEIGHBOUR: tuple[Entry, ...] = (
+    *_open("Open a vault, or a Hermes, PicoClaw or MicroClaw folder"),
+    Separator("File"),
+    Command("quit", "&Quit", "File", lambda w: w.close(), "Ctrl+Q", "Close the window"),
+    Command("save_page", "&Save", "Edit", lambda w: w.save_page(), "Ctrl+S", "Save the page shown"),
+    Made(_folder_search),
+    Command(
+        "review",
+        "&Review queue",
+        "Go",
+        lambda w: w.show_review(),
+        "Ctrl+Shift+R",
+        "The folder's agent writes held back by the scan",
+    ),
+    Made(_review_badge),
+    Command(
+        "activity",
+        "&Activity",
+        "Go",
+        lambda w: w.show_activity(),
+        "Ctrl+Shift+L",
+        "Who wrote what in the folder: its agents, you, the review queue",
+    ),
+    Command("focus_sidebar", "Foc&us the sidebar", "Go", lambda w: w.sidebar.setFocus(), "Ctrl+1"),
+    Made(_themes),
+    Command(
+        "refresh", "Re&fresh", "View", lambda w: w.refresh_page(), "F5", "Read the page shown again"
+    ),
+    *HELP,
+)
+"""A neighbour's folder's window: opening folders, saving the page shown, the review
+queue and the activity, the theme; none of a PARA vault's pages."""
+
+NEIGHBOUR_SEARCH = Command(
+    "search",
+    "&Search…",
+    "Go",
+    lambda w: w.show_search(),
+    "Ctrl+Shift+F",
+    "Search the folder's entries",
+)
+
+
+def add_window_commands(window: MainWindow) -> Commands:
+    """A vault's window's commands (`WINDOW`)."""
+    c = Commands(window)
+    c.declare(WINDOW)
+    return c
+
+
+def add_neighbour_commands(window: NeighbourWindow) -> Commands:
+    """A neighbour's folder's window's commands (`NEIGHBOUR`)."""
+    c = Commands(window)
+    c.declare(NEIGHBOUR)
+    c.toolbar.hide()  # a few commands: the menus hold them
+    return c

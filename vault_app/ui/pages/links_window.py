@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from vault_app.ui import menus
 from vault_app.ui.pages import graph_view
 from vault_app.ui.window import link_keeper
 
@@ -27,37 +28,45 @@ def install(window: MainWindow) -> None:
     window.graph_view = graph
     window.pages.addWidget(graph)
 
-    def show_graph() -> None:
-        """The graph of the entity shown (or last shown); the whole vault without one."""
-        graph.show_entity(window.entity_view.address)
-        window.pages.setCurrentWidget(graph)
-        graph.canvas.setFocus()
-
     c = window.commands
-    c.add(
-        "graph",
-        "Grap&h view",
-        show_graph,
-        "Ctrl+Shift+G",
-        "The entity's links as a graph: its neighbourhood, or the whole of a small vault",
-        "Go",
-    )
-    page = window.entity_view
-
-    def show_as_of() -> None:
-        """The entity open (or last open) as of a past day, on its page."""
-        if page.address is not None:
-            window.pages.setCurrentWidget(page)
-            page.show_as_of()
-
-    as_of = c.add(
-        "as_of",
-        "&As of…",
-        show_as_of,
-        None,  # no key: reached from the menu, the palette and the page's button
-        "The entity as it was believed on a past day (read-only)",
-        "View",
-    )
+    c.declare(COMMANDS)
+    page, as_of = window.entity_view, c["as_of"]
     as_of.setEnabled(False)
     page.loaded.connect(lambda _address: as_of.setEnabled(page.address is not None))
     c["rescan"].triggered.connect(keeper.rebuild)
+
+
+def show_graph(window: MainWindow) -> None:
+    """The graph of the entity shown (or last shown); the whole vault without one."""
+    graph = window.graph_view
+    graph.show_entity(window.entity_view.address)
+    window.pages.setCurrentWidget(graph)
+    graph.canvas.setFocus()
+
+
+def show_as_of(window: MainWindow) -> None:
+    """The entity open (or last open) as of a past day, on its page."""
+    page = window.entity_view
+    if page.address is not None:
+        window.pages.setCurrentWidget(page)
+        page.show_as_of()
+
+
+COMMANDS = (
+    menus.Command(
+        "graph",
+        "Grap&h view",
+        "Go",
+        show_graph,
+        "Ctrl+Shift+G",
+        "The entity's links as a graph: its neighbourhood, or the whole of a small vault",
+    ),
+    menus.Command(
+        "as_of",
+        "&As of…",
+        "View",
+        show_as_of,
+        None,  # no key: reached from the menu, the palette and the page's button
+        "The entity as it was believed on a past day (read-only)",
+    ),
+)

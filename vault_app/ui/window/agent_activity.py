@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from PySide6 import QtWidgets
 
+from vault_app.ui import menus
 from vault_app.ui.pages import agent_page, documents
 from vault_app.ui.window import agent_marks
 
@@ -27,6 +28,16 @@ if TYPE_CHECKING:
     from vault_app.ui.main_window import MainWindow
 
 REVERT_KEY = "Ctrl+Alt+Z"
+COMMANDS = (
+    menus.Command(
+        "revert_write",
+        "Re&vert agent write",
+        "Edit",
+        None,  # routed to the Activity page's Revert
+        REVERT_KEY,
+        "Take the agent write selected on the Activity page back (a supersede, undoable)",
+    ),
+)
 
 
 def install(window: MainWindow) -> agent_marks.AgentMarks:
@@ -57,13 +68,7 @@ def install(window: MainWindow) -> agent_marks.AgentMarks:
 
     window.session.scanned.connect(scanned)
 
-    window.commands.add_view(
-        "revert_write",
-        "Re&vert agent write",
-        REVERT_KEY,
-        "Take the agent write selected on the Activity page back (a supersede, undoable)",
-        "Edit",
-    )
+    window.commands.declare(COMMANDS)
     window.commands.take_keys(window.activity)
 
     for pane in (window.principles, window.entity_view.summary):

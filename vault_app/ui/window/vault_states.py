@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from PySide6 import QtCore, QtWidgets
 
 from vault_app.core import errors, layout, vault
+from vault_app.ui import menus
 from vault_app.ui.dialogs import new_items as dialogs
 from vault_app.ui.models import activity
 from vault_app.ui.pages import context_view
@@ -35,22 +36,7 @@ DEMO_FOLDER = "vault-app-demo"
 
 
 def install(window: MainWindow) -> None:
-    c = window.commands
-    c.add(
-        "new_agent",
-        "New a&gent…",
-        lambda: new_agent(window),
-        None,
-        "Create an agent: its PARA workspace, daily notes, TACIT.md and CONTEXT.md",
-        menu="Edit",
-    )
-    c.add_view(
-        "unarchive",
-        "Unar&chive entity",
-        "Ctrl+Shift+U",
-        "Move the archived entity back where it was archived from",
-        "Edit",
-    )
+    window.commands.declare(COMMANDS)
     window.commands.take_keys(window.entity_view)
     page = window.welcome
     page.createEntity.connect(window.new_entity)
@@ -149,3 +135,23 @@ def open_demo(window: MainWindow, folder: Path | None = None) -> None:
         window.session.report(exc)
         return
     window.switch_vault(path)
+
+
+COMMANDS = (
+    menus.Command(
+        "new_agent",
+        "New a&gent…",
+        "Edit",
+        lambda w: new_agent(w),
+        None,
+        "Create an agent: its PARA workspace, daily notes, TACIT.md and CONTEXT.md",
+    ),
+    menus.Command(
+        "unarchive",
+        "Unar&chive entity",
+        "Edit",
+        None,  # routed to the entity page of an archived entity
+        "Ctrl+Shift+U",
+        "Move the archived entity back where it was archived from",
+    ),
+)
