@@ -53,6 +53,7 @@ class Candidate:
     entity: str | None = None  # the entity it is about: an address or a name
     related: tuple[str, ...] = ()  # other entities it names: addresses or names
     track: bool = False  # the text asks to track `entity` ("keep track of the boiler")
+    explicit: bool = False  # asked to be remembered ("remember that …"): kept, never deferred
     confidence: float = 1.0
 
 

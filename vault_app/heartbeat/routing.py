@@ -9,6 +9,11 @@
 2. else its first `related` entity that resolves;
 3. else the existing entity whose name the fact's text contains (the longest wins).
 
+An explicit request to remember (`Candidate.explicit`: "remember that …") is never
+deferred: a name it gives that is unknown is made at once (as a track request's is),
+and when it names nothing routable it goes to `remembered_in(agent)`: the agent's own
+`resources/remembered` (for the global notes, the global one), made on first use.
+
 A named `entity` that resolves to nothing is an *unknown name*: its facts wait in the
 daily notes (`reason="deferred"`, no fallback to a merely mentioned entity — the
 extractor said what the fact is about). Each entry that names it is counted once in
@@ -68,6 +73,15 @@ MAX_BYTES = 32 << 20
 _ADDRESS_PREFIXES = ("agent:", "global:")
 
 
+REMEMBERED = "resources/remembered"  # where an explicit remember naming nothing goes
+
+
+def remembered_in(agent: str | None) -> layout.EntityRef:
+    """The entity an explicit remember that names nothing goes to: the agent's own
+    `resources/remembered`, or the global one for the global notes."""
+    return layout.EntityRef(agent, REMEMBERED)
+
+
 def mentions_path(root: Path) -> Path:
     return state.path(root, MENTIONS_NAME)
 
@@ -77,7 +91,8 @@ class Route:
     ref: layout.EntityRef | None  # where the fact goes; None = deferred (stays in the notes)
     create: bool  # the entity must be created first
     name: str | None  # the unknown name that was counted, if any
-    reason: str  # "entity" | "related" | "mentioned" | "created" | "deferred" | "unrouted"
+    reason: str  # "entity" | "related" | "mentioned" | "created" | "remembered" |
+    # "deferred" | "unrouted"
 
 
 # -- mentions.json -------------------------------------------------------------------------
@@ -338,6 +353,13 @@ class Router:
         return self._index
 
     def route(self, candidate: Candidate) -> Route:
+        route = self._route(candidate)
+        if route.ref is None and candidate.explicit:  # asked to be remembered: kept
+            ref = remembered_in(candidate.entry.agent)
+            return Route(ref, not self.vault.paths.holds_entity(ref), None, "remembered")
+        return route
+
+    def _route(self, candidate: Candidate) -> Route:
         agent = candidate.entry.agent
         entity = candidate.entity
         if entity and (_is_address(entity) or not names.junk(entity)):
@@ -428,7 +450,7 @@ class Router:
         if stored is not None and not _upgrade(stored, address):
             address = layout.EntityRef.parse(stored)
         count = self.mentions.note(name_key, name, address, candidate, defer=False)
-        if count >= CREATE_AT or candidate.track:
+        if count >= CREATE_AT or candidate.track or candidate.explicit:
             self._created.add(address)
             self.index.add(address, None if _is_address(name) else name)
             return Route(address, not self.vault.paths.holds_entity(address), name, "created")

@@ -23,6 +23,8 @@ _FUNCTION = "and|or|of|in|on|at|for|with|to|from|under|by|over|near|into|the|a|a
 # after a word in -s these make it a plural noun, not a verb: "Home repairs will need"
 _AUX = "will|are|were|have|had|can|could|should|would|must|need|cost|go|come|do|don't"
 _WEEKDAY = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+USER_ROLES = frozenset({"user", "human", "me"})  # a turn's speaker who is the user
+ASSISTANT_ROLES = frozenset({"assistant", "ai", "bot", "model", "system", "tool"})
 LINK = re.compile(r"\[\[([^\[\]|\n]{1,120})(?:\|([^\[\]\n]{0,120}))?\]\]")
 _CAP_WORD = r"[A-Z][a-zA-Z’]{0,30}(?:-[A-Za-z][a-zA-Z’]{0,30}){0,3}(?![\w-])"
 CAPS = re.compile(
@@ -77,12 +79,20 @@ class Patterns:
             r"(?:\s+that)?\s*[:,]?\s+(?P<rest2>.{3,400})$"
             r"|^(?P<who3>" + NAME + r"):\s+(?P<rest3>.{3,400})$"
         )
+        # a turn's speaker: "User: ", "**Maya**: ", "**user** (Jane, chat 42): "
+        self.turn = re.compile(
+            r"^\s{0,4}(?:\*\*(?P<bold>[^*\n]{1,60})\*\*"
+            r"|(?P<role>(?i:user|human|assistant|ai|bot|system)))"
+            r"(?:\s{0,4}\((?P<detail>[^()\n]{0,80})\))?\s{0,4}:\s+"
+        )
         self.remember = re.compile(
-            r"^(?:(?i:please|also|and|oh|btw|fyi)[\s,]+)?(?:(?:" + NAME + r"|I|[Ww]e)\s+"
+            r"^(?:(?i:please|also|and|oh|btw|fyi|hey)[\s,]+)?(?:(?:" + NAME + r"|I|[Ww]e)\s+"
             r"(?:asked|wants|want|told)\s+(?:me|us|you)\s+to\s+)?"
             r"(?i:remember|note|keep\s+in\s+mind|for\s+the\s+record|do\s+not\s+forget|"
             r"don['’]t\s+forget|never\s+forget|make\s+a\s+note|note\s+to\s+self)"
-            r"(?:\s+that|\s*:|\s*,)\s*(?P<rest>.{3,400})$"
+            r"(?:\s+that|\s*:|\s*,|\s+(?!(?i:when|how|what|who|where|why|whether|if|to|me|us"
+            r"|him|her|them|it|this|that|everything|anything)\b))"
+            r"\s*(?P<rest>.{3,400})$"
         )
         self.track = re.compile(
             r"^(?:(?:please|also|and)[\s,]+)?(?:(?:can|could)\s+you\s+)?"

@@ -56,6 +56,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from vault_app.core import models
 from vault_app.heartbeat import dates, rulebook
@@ -138,10 +139,13 @@ def candidates(entry: model.Entry) -> list[model.Candidate]:
     found: list[model.Candidate] = []
     seen: set[str] = set()
     person: str | None = None  # the last person named: "She" of the next sentence
-    for sentence in sentences(entry.text):
+    turn = speaking(entry.text)
+    if turn.assistant:
+        return []  # the assistant's words are not what the user told it
+    for sentence in sentences(turn.text):
         if len(sentence) > MAX_SENTENCE:
             continue  # a run-on or a pasted blob: no fact, and no one to refer back to
-        made = _from_sentence(sentence, entry, person)
+        made = _from_sentence(sentence, entry, person, turn.speaker)
         for candidate in made:
             if candidate.fact.lower() not in seen:
                 seen.add(candidate.fact.lower())
@@ -163,14 +167,56 @@ def _person(sentence: str, last: str | None) -> str | None:
     return name if name else last
 
 
+def explicit_candidates(entry: model.Entry) -> list[model.Candidate]:
+    """The entry's explicit requests to remember, as the rules read them: what every
+    extractor's candidates are completed with (an LLM that missed one does not lose it)."""
+    return [c for c in candidates(entry) if c.explicit]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """An entry read as a turn of a conversation: who speaks, and what they say."""
+
+    text: str  # the entry without its speaker prefix
+    speaker: str | None  # the name "I" stands for; None: the user (or no prefix)
+    assistant: bool = False  # the assistant speaks: its words are no fact about the user
+
+
+def speaking(text: str) -> Turn:
+    """The entry's speaker prefix read and removed: "User: …", "**Maya**: …", a chat turn
+    as `record_interaction` writes it ("**user** (Jane, chat 42): …"), a LoCoMo turn
+    ("**Melanie** (D14:4): …"). A user's turn names the user (or the person the turn
+    gives); an assistant's is marked; a named speaker is who "I" is."""
+    match = rulebook.patterns().turn.match(text)
+    if match is None:
+        return Turn(text, None)
+    who = (match.group("bold") or match.group("role") or "").strip()
+    rest = text[match.end() :]
+    role = who.lower()
+    if role in rulebook.ASSISTANT_ROLES:
+        return Turn(rest, None, assistant=True)
+    if role in rulebook.USER_ROLES:
+        detail = (match.group("detail") or "").split(",")[0].strip()
+        named = (
+            detail if re.fullmatch(rulebook.NAME, detail) and not detail.startswith("D") else None
+        )
+        return Turn(rest, named)
+    if not re.fullmatch(rulebook.NAME, who) or role in rulebook.patterns().not_names:
+        return Turn(text, None)  # "**Note**: …" is no speaker
+    return Turn(rest, who)
+
+
 def _from_sentence(
-    sentence: str, entry: model.Entry, person: str | None = None
+    sentence: str, entry: model.Entry, person: str | None = None, turn: str | None = None
 ) -> list[model.Candidate]:
+    """The candidates of one sentence; `person`: who "she"/"he" stands for; `turn`: the
+    speaker of the entry's turn (who "I" is when the sentence does not say)."""
     if len(sentence) > MAX_SENTENCE:
         return []
     pats = rulebook.patterns()
     sentence, links = _unlink(sentence)
     sentence, speaker = _in_context(sentence, person, pats)
+    speaker = speaker or turn
     explicit = pats.remember.match(sentence)
     if explicit:
         sentence = explicit.group("rest").strip()
@@ -201,6 +247,7 @@ def _from_sentence(
                 entity=links.get(about, about) if about else None,
                 related=tuple(links.get(name, name) for name in _without(related, about)),
                 confidence=confidence,
+                explicit=explicit is not None,
             )
         )
     return out

@@ -90,6 +90,22 @@ def extractor_for(
     return rules.RuleExtractor()
 
 
+def _with_explicit(extraction: Extraction, batch: list[Entry]) -> None:
+    """Complete another extractor's candidates with the entries' explicit requests to
+    remember as the rules read them (`rules.explicit_candidates`): one it missed, or
+    wrote differently, is still kept (dedup then keeps one of two near-equal facts)."""
+    from vault_app.heartbeat import rules
+
+    failed = {entry.ref for entry, _ in extraction.failed}
+    found = {(c.entry.ref, c.fact.lower()) for c in extraction.candidates}
+    for entry in batch:
+        if entry.ref in failed:
+            continue
+        for candidate in rules.explicit_candidates(entry):
+            if (entry.ref, candidate.fact.lower()) not in found:
+                extraction.candidates.append(candidate)
+
+
 def run_heartbeat(
     root: Path,
     *,
@@ -221,11 +237,14 @@ class _Run:
 
     def _extract(self, batch: list[Entry]) -> Extraction:
         try:
-            return self.extractor.extract(batch)
+            extraction = self.extractor.extract(batch)
         except Exception as exc:  # an extractor's bug must not stop the runner
             log.exception("the %s extractor failed", self.extractor.name)
             self.problems.append(f"extractor {self.extractor.name} failed: {exc}")
             return Extraction(failed=[(entry, str(exc)) for entry in batch])
+        if self.extractor.name != "rules":  # (the rules found them already)
+            _with_explicit(extraction, batch)
+        return extraction
 
     def _save(self, done: list[Entry]) -> None:
         """The mention counts, then the cursor: in that order, so a crash between them

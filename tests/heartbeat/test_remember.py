@@ -1,0 +1,140 @@
+"""An explicit request to remember is always kept as a fact (issue 29): whatever its
+phrasing and case, after a speaker prefix ("User:", "**Maya**:", a recorded chat turn,
+a LoCoMo turn), routed to the entity it names when it names one, else to the agent's
+own workspace (`resources/remembered`), never deferred; and with the LLM extractor too."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from vault_app.core import layout
+from vault_app.core.vault import Vault
+from vault_app.heartbeat import extraction, routing, rules, runlog, runs
+
+DAY = dt.date(2026, 11, 20)
+NOW = dt.datetime(2026, 11, 21, 12, 0).astimezone()
+MARIA = layout.EntityRef.parse("areas/people/maria")
+OWN = layout.EntityRef.parse("agent:household:resources/remembered")
+
+
+def at(hh: int, mm: int = 0) -> dt.datetime:
+    return dt.datetime.combine(DAY, dt.time(hh, mm)).astimezone()
+
+
+def beat(vault: Vault, extractor: extraction.Extractor | None = None) -> runlog.RunRecord:
+    return runs.run_heartbeat(
+        vault.root, runner="cli", trigger="once", extractor=extractor, now=NOW
+    )
+
+
+def active(vault: Vault, ref: layout.EntityRef) -> list[str]:
+    return [f.fact for f in vault.entity(ref).facts if f.is_active]
+
+
+def entry(text: str, agent: str | None = "household") -> extraction.Entry:
+    where = f"agents/{agent}/daily" if agent else "global/daily"
+    return extraction.Entry(
+        path=f"{where}/{DAY}.md", date=DAY, time="09:00:00", text=text, agent=agent
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("User: Remember that the recycling pickup moved to Thursdays.",
+         "The recycling pickup moved to Thursdays."),
+        ("remember the recycling pickup moved to Thursdays",
+         "The recycling pickup moved to Thursdays."),
+        ("REMEMBER: the recycling pickup moved to Thursdays.",
+         "The recycling pickup moved to Thursdays."),
+        ("**Maya**: Don't forget that the spare key is under the blue pot.",
+         "The spare key is under the blue pot."),
+        ("**user** (chat 42): Please note that the gate code is 4512.",
+         "The gate code is 4512."),
+        ("Keep in mind the dishwasher needs the eco tab.",
+         "The dishwasher needs the eco tab."),
+        ("**Melanie** (D14:4): Remember that I signed up for a pottery class.",
+         "Melanie signed up for a pottery class."),
+        ("User: remember I prefer window seats.", "The user prefers window seats."),
+    ],
+)  # fmt: skip
+def test_every_phrasing_is_one_explicit_candidate(text: str, fact: str) -> None:
+    found = rules.candidates(entry(text))
+    assert [(c.fact, c.explicit) for c in found] == [(fact, True)]
+
+
+def test_an_assistant_turn_is_not_the_user_asking() -> None:
+    assert rules.candidates(entry("**assistant**: I will remember that you like tea.")) == []
+
+
+def test_a_plain_statement_is_not_explicit() -> None:
+    (found,) = rules.candidates(entry("Maria prefers oat milk in her coffee."))
+    assert not found.explicit
+
+
+def test_a_remember_naming_nothing_goes_to_the_agents_own_workspace(vault: Vault) -> None:
+    vault.create_agent("household")
+    vault.append_daily(
+        "User: Remember that the recycling pickup moved to Thursdays.", agent="household", at=at(9)
+    )
+    record = beat(vault)
+    assert (record.entries, record.extracted, record.written, record.deferred) == (1, 1, 1, 0)
+    assert active(vault, OWN) == ["The recycling pickup moved to Thursdays."]
+    assert vault.entity(OWN).summary.text  # a titled entity the window lists
+
+
+def test_a_remember_in_the_global_notes_goes_to_global_memory(vault: Vault) -> None:
+    vault.append_daily("Remember that the water meter is read in March.", at=at(9))
+    record = beat(vault)
+    assert (record.written, record.deferred) == (1, 0)
+    assert active(vault, routing.remembered_in(None)) == ["The water meter is read in March."]
+
+
+def test_a_remember_naming_a_known_entity_goes_there(vault: Vault) -> None:
+    vault.create_entity(MARIA)
+    vault.append_daily("User: remember that Maria is allergic to kiwi.", at=at(9))
+    assert beat(vault).written == 1
+    assert active(vault, MARIA) == ["Maria is allergic to kiwi."]
+
+
+def test_an_agents_remember_about_a_global_entity_waits_for_a_person(vault: Vault) -> None:
+    """The agent may not write global memory: the access policy holds the fact for a
+    person's review (approving it writes it there); it is not deferred."""
+    vault.create_agent("household")
+    vault.create_entity(MARIA)
+    vault.append_daily(
+        "User: remember that Maria is allergic to kiwi.", agent="household", at=at(9)
+    )
+    record = beat(vault)
+    assert (record.held, record.deferred, record.written) == (1, 0, 0)
+
+
+def test_a_remember_naming_someone_new_makes_them_at_once(vault: Vault) -> None:
+    vault.append_daily("Remember that Dr. Okafor moved her practice to Elm Street.", at=at(9))
+    record = beat(vault)
+    assert (record.written, record.deferred, record.created) == (1, 0, 1)
+    made = vault.resolve_reference("areas/people/dr-okafor", None)
+    assert made is not None and active(vault, made) == [
+        "Dr. Okafor moved her practice to Elm Street."
+    ]
+
+
+class _Nothing:
+    """An extractor (as an LLM that missed it) that finds no fact at all."""
+
+    name = "llm:nothing"
+
+    def extract(self, entries: list[extraction.Entry]) -> extraction.Extraction:
+        return extraction.Extraction()
+
+
+def test_a_remember_is_kept_when_the_extractor_misses_it(vault: Vault) -> None:
+    vault.create_agent("household")
+    vault.append_daily(
+        "user: Remember that bins go out on Wednesday nights.", agent="household", at=at(9)
+    )
+    record = beat(vault, _Nothing())
+    assert record.written == 1
+    assert active(vault, OWN) == ["Bins go out on Wednesday nights."]
