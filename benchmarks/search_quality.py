@@ -1,7 +1,7 @@
 """Search quality on the two labelled evaluation sets: hit@1/5/10 and MRR for each mode.
 
-    .venv/bin/python benchmarks/search_quality.py [--set old|new|heldout|both|all] [--vault PATH]
-        [--conv-vault PATH] [--weights 0.1,0.2,...] [--bm25]
+    .venv/bin/python benchmarks/search_quality.py [--set old|new|heldout|both|all|locomo]
+        [--vault PATH] [--conv-vault PATH] [--weights 0.1,0.2,...] [--bm25] [--locomo FILE]
 
 The conversation set first (`--set new`, `benchmarks/eval/conversations.py`: months of chat
 between two or three people, 546 questions): each question is searched for facts and for
@@ -9,7 +9,10 @@ daily-note entries apart, in each mode, and hit@1/5/10 and MRR are printed per q
 kind (single-hop, multi-hop, temporal, open-domain); the no-answer questions are reported
 apart, as the share the relevance floor answers with "no good matches" (beside that share
 of the answerable ones). The vault is searched at the set's clock (`conversations.TODAY`).
-`--set heldout` scores the held-out conversations (`benchmarks/eval/heldout.py`: new
+`--set locomo` scores LoCoMo's real conversations (`benchmarks/eval/locomo.py`: the
+development half in ../shared/data/locomo-dev/, or `--locomo FILE` / $VAULT_APP_LOCOMO;
+said and skipped when absent), facts and turns apart, per LoCoMo category, pooled over
+its samples, exactly as the data's README scores them. `--set heldout` scores the held-out conversations (`benchmarks/eval/heldout.py`: new
 people, events and phrasing, never tuned on) the same way; `--set all` runs the three.
 
 Then the household set (`--set old`): it builds the evaluation vault (the demo household
@@ -41,7 +44,7 @@ from typing import Any
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.eval import build, conversations, heldout
+from benchmarks.eval import build, conversations, heldout, locomo
 from vault_app.core import vault
 from vault_app.search import engine, relevance
 
@@ -200,6 +203,53 @@ def conversation_report(
     return figures
 
 
+def locomo_report(modes: tuple[str, ...], data: Path | None = None) -> dict[str, Any] | None:
+    """LoCoMo (`benchmarks/eval/locomo.py`): hit@1/5/10 and MRR per category and mode,
+    facts and daily turns apart, pooled over the samples; None when there is no data."""
+    source = locomo.locate(data)
+    if source is None:
+        print(f"\nLoCoMo: no data (--locomo, ${locomo.ENV}, {locomo.DATA}): skipped")
+        return None
+    print(f"\nLoCoMo {source}: {locomo.CREDIT}")
+    ranked: dict[tuple[str, str], list[list[str]]] = {}
+    asked: list[locomo.Question] = []
+    seconds = 0.0
+    with tempfile.TemporaryDirectory(prefix="locomo-") as tmp:
+        for built, questions in locomo.build_all(source, Path(tmp)):
+            search, _ = engine.open_engine(vault.Vault(built.path), semantic="semantic" in modes)
+            asked += questions
+            started = time.perf_counter()
+            for name, kind in KINDS_SEARCHED:
+                filters = engine.Filters(kinds=frozenset({kind}), status="active")
+                for mode in modes:
+                    rows = ranked.setdefault((name, mode), [])
+                    for q in questions:
+                        hits = search.search(q.query, mode=mode, limit=10, filters=filters).hits
+                        rows.append([h.key for h in hits])
+            seconds += time.perf_counter() - started
+    figures: dict[str, Any] = {}
+    groups = (*locomo.CATEGORIES.values(), "all")
+    for name, _kind in KINDS_SEARCHED:
+        print(f"\n{name}: hit@1 / hit@5 / hit@10 / MRR by category and mode")
+        print(f"{'category':<12} {'n':>4}  " + "  ".join(f"{m:^27}" for m in modes))
+        for group in groups:
+            idx = [
+                i
+                for i, q in enumerate(asked)
+                if group in ("all", q.category) and (name != "facts" or q.facts)
+            ]
+            relevant = [set(asked[i].facts if name == "facts" else asked[i].turns) for i in idx]
+            row = []
+            for mode in modes:
+                m = build.metrics([ranked[(name, mode)][i] for i in idx], relevant)
+                figures[f"{name}/{mode}/{group}"] = m
+                row.append(f"{m['hit@1']:.3f} {m['hit@5']:.3f} {m['hit@10']:.3f} {m['mrr']:.3f}")
+            print(f"{group:<12} {len(idx):>4}  " + "  ".join(f"{r:^27}" for r in row))
+    searches = len(asked) * len(KINDS_SEARCHED) * len(modes)
+    print(f"({seconds / max(searches, 1) * 1000:.1f} ms a query)")
+    return figures
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--vault", type=Path, help="an evaluation vault built before")
@@ -208,13 +258,17 @@ def main() -> int:
     parser.add_argument("--conv-vault", type=Path, help="a conversation vault built before")
     parser.add_argument(
         "--set",
-        choices=("old", "new", "heldout", "both", "all"),
+        choices=("old", "new", "heldout", "both", "all", "locomo"),
         default="both",
         help="which evaluation set (both: old and new; all: the three)",
     )
+    parser.add_argument("--locomo", type=Path, help="a LoCoMo file (--set locomo)")
     args = parser.parse_args()
     new_ok = True
     modes = ("bm25",) if args.bm25 else engine.MODES
+    if args.set == "locomo":
+        locomo_report(modes, args.locomo)
+        return 0
     if args.set in ("new", "both", "all"):
         figures = conversation_report(args.conv_vault, modes)
         new_ok = all(v for k, v in figures.items() if k.endswith("/beats"))
