@@ -12,7 +12,8 @@ of the answerable ones). The vault is searched at the set's clock (`conversation
 `--set locomo` scores LoCoMo's real conversations (`benchmarks/eval/locomo.py`: the
 development half in ../shared/data/locomo-dev/, or `--locomo FILE` / $VAULT_APP_LOCOMO;
 said and skipped when absent), facts and turns apart, per LoCoMo category, pooled over
-its samples, exactly as the data's README scores them. `--set heldout` scores the held-out conversations (`benchmarks/eval/heldout.py`: new
+its samples, exactly as the data's README scores them. `--set heldout` scores the
+held-out conversations (`benchmarks/eval/heldout.py`: new
 people, events and phrasing, never tuned on) the same way; `--set all` runs the three.
 
 Then the household set (`--set old`): it builds the evaluation vault (the demo household

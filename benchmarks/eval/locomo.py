@@ -1,7 +1,7 @@
 """LoCoMo's conversations as vaults, and its questions scored as the shared data says.
 
-    python benchmarks/eval/locomo.py                 # build each sample's vault in a temp folder, print counts
-    python benchmarks/eval/locomo.py --into DIR      # keep the vaults in DIR/<sample_id>/
+    python benchmarks/eval/locomo.py             # build each sample's vault (temp), print counts
+    python benchmarks/eval/locomo.py --into DIR  # keep the vaults in DIR/<sample_id>/
 
 LoCoMo (Maharana et al., 2024, "Evaluating Very Long-Term Conversational Memory of LLM
 Agents", github.com/snap-research/LoCoMo; CC BY-NC 4.0: evaluation only, never shipped)
