@@ -34,18 +34,21 @@ import argparse
 import datetime as dt
 import json
 import os
+import random
 import re
 import sys
 import tempfile
+import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from vault_app.core import layout  # noqa: E402
+from vault_app.core import facts, layout  # noqa: E402
 from vault_app.core.vault import Vault  # noqa: E402
 
 DATA = REPO.parent / "shared" / "data" / "locomo-dev" / "locomo-dev.json"
@@ -126,7 +129,16 @@ class Question:
 
 
 def build_vault(sample: dict[str, Any], path: Path) -> Built:
-    """Write `sample` as a new vault at `path` (see the module doc)."""
+    """Write `sample` as a new vault at `path` (see the module doc). The facts' ids are
+    drawn from the sample's id, so that every build ranks alike (BM25 breaks ties by key)."""
+    ids = random.Random(sample["sample_id"])
+    with mock.patch.object(
+        facts, "new_fact_id", lambda: f"fact-{uuid.UUID(int=ids.getrandbits(128), version=4).hex}"
+    ):
+        return _build(sample, path)
+
+
+def _build(sample: dict[str, Any], path: Path) -> Built:
     now = [dt.datetime(2000, 1, 1).astimezone()]
     v = Vault.create(path, actor="eval", clock=lambda: now[0])
     built = Built(sample["sample_id"], path)

@@ -19,7 +19,8 @@ The engine's parts live beside it: `columns` (that table, `DocumentColumns`, and
 Hybrid: both rankings give their top candidates; each score is scaled to [0, 1] over
 the candidates (BM25 by its maximum, cosine by min-max) and the two are blended,
 `w * bm25 + (1 - w) * semantic` (w = `bm25_weight`, 0.2 by default, chosen on the
-evaluation sets in `benchmarks/eval/`); `intent` then weighs the names and days a query
+evaluation sets in `benchmarks/eval/`; `LEXICAL_BM25` when one candidate holds most of
+the query's words, `LEXICAL_COVER`); `intent` then weighs the names and days a query
 mentions. Every hit carries these parts for `--explain`.
 
 A floor on the raw scores keeps noise out: min-max scaling stretches any cosines to
@@ -68,6 +69,15 @@ if TYPE_CHECKING:  # the semantic modules are imported when semantic search is t
     from vault_app.search.vector_rows import VectorRows
 
 MODES = ("bm25", "semantic", "hybrid")
+# a query whose words one document holds (its best BM25 candidate covers this share of
+# the query's weight, `relevance.Coverage`) is answered in those words: BM25 then weighs
+# `LEXICAL_BM25` in the hybrid, whatever names the query has. Chosen on LoCoMo's
+# development half and held to our own sets (benchmarks/search_quality.py): facts hit@1
+# 0.583 -> 0.599, turns hit@1 0.366 -> 0.413, hit@5 0.667 -> 0.687; our conversation set
+# facts 0.619 -> 0.613, turns 0.441 -> 0.437 (hit@5 unchanged), held out turns 0.579 ->
+# 0.592. A cover of 0.5 or a weight of 0.5 and more lose more than 0.01 on our sets.
+LEXICAL_COVER = 0.6
+LEXICAL_BM25 = 0.4
 Progress = Callable[[int, int], None]
 BoolArray = columns.BoolArray
 VaultType = vault.Vault  # (inside the class, `vault` is the engine's property)
@@ -562,6 +572,8 @@ class SearchEngine:
         lex_rank = {k: i + 1 for i, (k, _) in enumerate(lexical)}
         sem_rank = {k: i + 1 for i, (k, _) in enumerate(semantic)}
         w = self.bm25_weight * (intent.NAMED_BM25 if names else 1.0)
+        if lexical and relevance.coverages(cover, [lexical[0][0]])[0] >= LEXICAL_COVER:
+            w = LEXICAL_BM25  # the query's own words are in a document: trust them more
         scored: list[tuple[float, str, float, float, float, float, float]] = []
         below = 0
         # the coverage decides only below the cosine floor (worked out for all of those at
