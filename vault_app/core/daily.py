@@ -66,6 +66,28 @@ def entry_segment(time: str, text: str) -> str:
     return f"\n## {time}\n\n{escape_text(text)}\n"
 
 
+def insert(
+    current: str | None, day: dt.date, items: list[tuple[dt.time, str]]
+) -> tuple[str, int]:
+    """The note's new text with `items` (moment, content) placed in time order: each
+    before the first entry of a later time, the note's own entries kept as and where they
+    are; an item whose time and text an entry already has is left out (an import run
+    twice adds nothing). Returns the text and how many entries were added."""
+    text = new_note(day) if current is None else current
+    have = {(e.time, e.text) for e in parse(text, day, None, Path()).entries}
+    added = 0
+    for moment, content in sorted(items, key=lambda item: item[0]):
+        time, body = moment.strftime("%H:%M:%S"), entry_body(content)
+        if not body or (time, body) in have:
+            continue
+        have.add((time, body))
+        later = next((m for m in ENTRY_HEADING.finditer(text) if m[1] > time), None)
+        at = len(text) if later is None else later.start() - 1  # before its "\n## "
+        text = text[:at] + entry_segment(time, body) + text[at:]
+        added += 1
+    return text, added
+
+
 def append(current: str | None, day: dt.date, moment: dt.time, content: str) -> str:
     """The note's new text with one more entry (the reference writer's format)."""
     text = new_note(day) if current is None else current

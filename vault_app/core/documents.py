@@ -110,6 +110,26 @@ def append_daily(
     return note.entries[-1]
 
 
+def add_daily_entries(
+    paths: layout.VaultLayout,
+    store: storage.Storage,
+    day: dt.date,
+    items: list[tuple[dt.time, str]],
+    agent: str | None,
+) -> int:
+    """Place entries in the day's note in time order, in one write (see
+    `Vault.add_daily_entries`); returns how many were added."""
+    if agent is not None and not paths.agent_dir(agent).is_dir():
+        raise errors.NotFoundError(f"no agent {agent!r} in {paths.root}")
+    path = paths.daily_file(day, agent)
+    with store.transaction(path) as tx:
+        current = None if tx.data is None else storage.decode_text(path, tx.data)
+        text, added = daily.insert(current, day, items)
+        if added:
+            tx.commit(text.encode("utf-8"), "daily.add", agent=agent, entries=added)
+    return added
+
+
 def retract_daily_entry(
     paths: layout.VaultLayout, store: storage.Storage, entry: models.DailyEntry
 ) -> None:

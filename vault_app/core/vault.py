@@ -615,6 +615,19 @@ class Vault:
         moment = decay.as_aware(at) if at else self.now()
         return documents.append_daily(self.paths, self.storage, content, agent, moment)
 
+    def add_daily_entries(
+        self,
+        day: dt.date,
+        items: Sequence[tuple[dt.time, str]],
+        *,
+        agent: str | None = None,
+    ) -> int:
+        """Place entries (time of day, content) in the day's note in time order, in one
+        write: each before the first entry of a later time, the note's entries kept as
+        they are; one whose time and text the note already has is left out (an import
+        run twice adds nothing). Returns how many were added."""
+        return documents.add_daily_entries(self.paths, self.storage, day, list(items), agent)
+
     def retract_daily_entry(self, entry: models.DailyEntry) -> None:
         """Take an entry just appended back out of its note (the app's undo of an append).
 

@@ -19,8 +19,8 @@ The engine's parts live beside it: `columns` (that table, `DocumentColumns`, and
 Hybrid: both rankings give their top candidates; each score is scaled to [0, 1] over
 the candidates (BM25 by its maximum, cosine by min-max) and the two are blended,
 `w * bm25 + (1 - w) * semantic` (w = `bm25_weight`, 0.2 by default, chosen on the
-evaluation sets in `benchmarks/eval/`; `LEXICAL_BM25` when one candidate holds most of
-the query's words, `LEXICAL_COVER`); `intent` then weighs the names and days a query
+evaluation sets in `benchmarks/eval/`; `fusion.LEXICAL_BM25` when one candidate holds most of
+the query's words, `fusion.LEXICAL_COVER`); `intent` then weighs the names and days a query
 mentions. Every hit carries these parts for `--explain`.
 
 A floor on the raw scores keeps noise out: min-max scaling stretches any cosines to
@@ -55,6 +55,7 @@ from vault_app.search import (
     columns,
     documents,
     engine_lock,
+    fusion,
     intent,
     persistence,
     relevance,
@@ -69,15 +70,6 @@ if TYPE_CHECKING:  # the semantic modules are imported when semantic search is t
     from vault_app.search.vector_rows import VectorRows
 
 MODES = ("bm25", "semantic", "hybrid")
-# a query whose words one document holds (its best BM25 candidate covers this share of
-# the query's weight, `relevance.Coverage`) is answered in those words: BM25 then weighs
-# `LEXICAL_BM25` in the hybrid, whatever names the query has. Chosen on LoCoMo's
-# development half and held to our own sets (benchmarks/search_quality.py): facts hit@1
-# 0.583 -> 0.599, turns hit@1 0.366 -> 0.413, hit@5 0.667 -> 0.687; our conversation set
-# facts 0.619 -> 0.613, turns 0.441 -> 0.437 (hit@5 unchanged), held out turns 0.579 ->
-# 0.592. A cover of 0.5 or a weight of 0.5 and more lose more than 0.01 on our sets.
-LEXICAL_COVER = 0.6
-LEXICAL_BM25 = 0.4
 Progress = Callable[[int, int], None]
 BoolArray = columns.BoolArray
 VaultType = vault.Vault  # (inside the class, `vault` is the engine's property)
@@ -513,108 +505,21 @@ class SearchEngine:
                 keys = self.columns.keys
                 semantic = [(keys[r], c) for r, c in self.semantic.top(meaning, k, rows)]
             cover = relevance.Coverage(self.bm25, tokens)
-            ranked, below = self._fuse(
-                (query, meaning, names), tokens, mode, lexical, semantic, limit, cover, explain
+            ranked, below = fusion.fuse(
+                self,
+                (query, meaning, names),
+                tokens,
+                mode,
+                (lexical, semantic),
+                limit,
+                cover,
+                explain,
             )
             present = set(self.state.docs.fetch(key for key, _, _ in ranked))  # one read
             hits = [self._hit(k, s, p, tiers, explain) for k, s, p in ranked if k in present]
             unknown = relevance.unknown_terms(self.bm25, tokens)
         took = time.perf_counter() - started
         return SearchResult(hits, mode, notice, took, unknown=unknown, below_floor=below)
-
-    def _fuse(
-        self,
-        asked: tuple[str, str, list[str]],  # the query, its meaning (`intent`), its names
-        tokens: list[str],
-        mode: str,
-        lexical: list[tuple[str, float]],
-        semantic: list[tuple[str, float]],
-        limit: int,
-        cover: relevance.Coverage,
-        explain: bool = False,
-    ) -> tuple[list[tuple[str, float, dict[str, float | int | None]]], int]:
-        """The ranked hits with their parts, and how many fell under the floor (a hybrid
-        hit's coverage is worked out for `explain` only where the floor did not need it)."""
-        query, meaning, names = asked
-        if mode == "bm25":
-            shares = {k: cover.of(k) for k, _ in lexical}
-            kept = [(k, s) for k, s in lexical if relevance.keeps_bm25(self.floor, shares[k])]
-            ranked: list[tuple[str, float, dict[str, float | int | None]]] = [
-                (k, s, {"bm25": s, "bm25Rank": i + 1, "coverage": shares[k]})
-                for i, (k, s) in enumerate(kept[:limit])
-            ]
-            return ranked, len(lexical) - len(kept)
-        floor = self.min_cosine
-        if mode == "semantic":
-            kept = [(k, s) for k, s in semantic if s >= floor]
-            ranked = [
-                (k, s, {"semantic": s, "semanticRank": i + 1})
-                for i, (k, s) in enumerate(kept[:limit])
-            ]
-            return ranked, len(semantic) - len(kept)
-        lex = dict(lexical)
-        sem = dict(semantic)
-        union = list(dict.fromkeys([*lex, *sem]))
-        missing = [k for k in union if k not in sem]
-        if missing and (vectors := self.semantic) is not None:
-            at = np.array([self.columns.row[k] for k in missing], dtype=np.int64)
-            found = vectors.scores_of(meaning, at, self.columns.size).tolist()
-            sem.update(zip(missing, found, strict=True))
-        missing_lex = [k for k in union if k not in lex]
-        if missing_lex and tokens:
-            scores = self.bm25.scores(tokens)
-            for key in missing_lex:
-                slot = self.bm25.find(key)
-                lex[key] = float(scores[slot]) if slot >= 0 else 0.0
-        top_lex = max(lex.values(), default=0.0)
-        sem_values = [sem[k] for k in union if k in sem]
-        lo, hi = (min(sem_values), max(sem_values)) if sem_values else (0.0, 0.0)
-        lex_rank = {k: i + 1 for i, (k, _) in enumerate(lexical)}
-        sem_rank = {k: i + 1 for i, (k, _) in enumerate(semantic)}
-        w = self.bm25_weight * (intent.NAMED_BM25 if names else 1.0)
-        if lexical and relevance.coverages(cover, [lexical[0][0]])[0] >= LEXICAL_COVER:
-            w = LEXICAL_BM25  # the query's own words are in a document: trust them more
-        scored: list[tuple[float, str, float, float, float, float, float]] = []
-        below = 0
-        # the coverage decides only below the cosine floor (worked out for all of those at
-        # once); else only for the hits returned, when explained
-        needed = [
-            k for k in union if lex.get(k, 0.0) > 0.0 and sem.get(k, lo) < self.floor.min_cosine
-        ]
-        shares = dict(zip(needed, relevance.coverages(cover, needed), strict=True))
-        boost = intent.boosts(self, query, names, union)  # names and days it speaks of
-        for key in union:
-            b = lex.get(key, 0.0)
-            s = sem.get(key, lo)
-            share = shares.get(key, -1.0)
-            if key not in boost.named and not relevance.keeps_hybrid(self.floor, s, share):
-                below += 1  # no query term and a cosine of noise, or too little of both
-                continue
-            nb = b / top_lex if top_lex > 0 else 0.0
-            ns = (s - lo) / (hi - lo) if hi > lo else (1.0 if sem_values else 0.0)
-            scored.append(
-                (-(w * nb + (1 - w) * ns + boost.bonus.get(key, 0.0)), key, b, nb, s, ns, share)
-            )
-        scored.sort()  # best first, ties by key
-        ranked = [  # the parts only for what is returned
-            (
-                key,
-                -negated,
-                {
-                    "bm25": b,
-                    "bm25Norm": nb,
-                    "bm25Rank": lex_rank.get(key),
-                    "semantic": s,
-                    "semanticNorm": ns,
-                    "semanticRank": sem_rank.get(key),
-                    "bm25Weight": w,
-                    "boost": boost.bonus.get(key, 0.0),
-                    "coverage": share if share >= 0.0 or not explain else cover.of(key),
-                },
-            )
-            for negated, key, b, nb, s, ns, share in scored[:limit]
-        ]
-        return ranked, below
 
     def _hit(
         self,

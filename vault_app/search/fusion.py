@@ -1,0 +1,130 @@
+"""How the engine's two rankings become one: the floors that keep noise out, and the
+hybrid's blend (see `engine`'s docstring for the whole).
+
+Each mode keeps what its floor allows (`relevance`): BM25 a hit holding enough of the
+query's weight, semantic a cosine of at least `min_cosine`. Hybrid takes both rankings'
+candidates, scores each in both (a candidate one ranking did not return is scored by
+it here), scales BM25 by its maximum and the cosine min-max over the candidates, and
+blends them `w * bm25 + (1 - w) * semantic`: `w` is the engine's `bm25_weight` (0.2),
+halved for a query naming someone (`intent.NAMED_BM25`: its lexical match is then mostly
+the name), and `LEXICAL_BM25` when one candidate holds most of the query's words
+(`LEXICAL_COVER`). `intent`'s bonus for the names and days the query speaks of is added
+last. Ties go by key, so a ranking is the same on every run.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from vault_app.search import intent, relevance
+
+if TYPE_CHECKING:
+    from vault_app.search.engine import SearchEngine
+
+Ranked = tuple[str, float, dict[str, float | int | None]]  # key, score, parts
+
+# a query whose words one document holds (its best BM25 candidate covers this share of
+# the query's weight, `relevance.Coverage`) is answered in those words: BM25 then weighs
+# `LEXICAL_BM25` in the hybrid, whatever names the query has. Chosen on LoCoMo's
+# development half and held to our own sets (benchmarks/search_quality.py): facts hit@1
+# 0.583 -> 0.599, turns hit@1 0.366 -> 0.413, hit@5 0.667 -> 0.687; our conversation set
+# facts 0.619 -> 0.613, turns 0.441 -> 0.437 (hit@5 unchanged), held out turns 0.579 ->
+# 0.592. A cover of 0.5 or a weight of 0.5 and more lose more than 0.01 on our sets.
+LEXICAL_COVER = 0.6
+LEXICAL_BM25 = 0.4
+
+
+def fuse(
+    engine: SearchEngine,
+    asked: tuple[str, str, list[str]],  # the query, its meaning (`intent`), its names
+    tokens: list[str],
+    mode: str,
+    found: tuple[list[tuple[str, float]], list[tuple[str, float]]],  # lexical, semantic
+    limit: int,
+    cover: relevance.Coverage,
+    explain: bool = False,
+) -> tuple[list[Ranked], int]:
+    """The ranked hits with their parts, and how many fell under the floor (a hybrid
+    hit's coverage is worked out for `explain` only where the floor did not need it)."""
+    query, meaning, names = asked
+    lexical, semantic = found
+    if mode == "bm25":
+        shares = {k: cover.of(k) for k, _ in lexical}
+        kept = [(k, s) for k, s in lexical if relevance.keeps_bm25(engine.floor, shares[k])]
+        ranked: list[Ranked] = [
+            (k, s, {"bm25": s, "bm25Rank": i + 1, "coverage": shares[k]})
+            for i, (k, s) in enumerate(kept[:limit])
+        ]
+        return ranked, len(lexical) - len(kept)
+    floor = engine.min_cosine
+    if mode == "semantic":
+        kept = [(k, s) for k, s in semantic if s >= floor]
+        ranked = [
+            (k, s, {"semantic": s, "semanticRank": i + 1}) for i, (k, s) in enumerate(kept[:limit])
+        ]
+        return ranked, len(semantic) - len(kept)
+    lex = dict(lexical)
+    sem = dict(semantic)
+    union = list(dict.fromkeys([*lex, *sem]))
+    missing = [k for k in union if k not in sem]
+    if missing and (vectors := engine.semantic) is not None:
+        at = np.array([engine.columns.row[k] for k in missing], dtype=np.int64)
+        scored_now = vectors.scores_of(meaning, at, engine.columns.size).tolist()
+        sem.update(zip(missing, scored_now, strict=True))
+    missing_lex = [k for k in union if k not in lex]
+    if missing_lex and tokens:
+        scores = engine.bm25.scores(tokens)
+        for key in missing_lex:
+            slot = engine.bm25.find(key)
+            lex[key] = float(scores[slot]) if slot >= 0 else 0.0
+    top_lex = max(lex.values(), default=0.0)
+    sem_values = [sem[k] for k in union if k in sem]
+    lo, hi = (min(sem_values), max(sem_values)) if sem_values else (0.0, 0.0)
+    lex_rank = {k: i + 1 for i, (k, _) in enumerate(lexical)}
+    sem_rank = {k: i + 1 for i, (k, _) in enumerate(semantic)}
+    w = engine.bm25_weight * (intent.NAMED_BM25 if names else 1.0)
+    if lexical and relevance.coverages(cover, [lexical[0][0]])[0] >= LEXICAL_COVER:
+        w = LEXICAL_BM25  # the query's own words are in a document: trust them more
+    scored: list[tuple[float, str, float, float, float, float, float]] = []
+    below = 0
+    # the coverage decides only below the cosine floor (worked out for all of those at
+    # once); else only for the hits returned, when explained
+    needed = [
+        k for k in union if lex.get(k, 0.0) > 0.0 and sem.get(k, lo) < engine.floor.min_cosine
+    ]
+    shares = dict(zip(needed, relevance.coverages(cover, needed), strict=True))
+    boost = intent.boosts(engine, query, names, union)  # names and days it speaks of
+    for key in union:
+        b = lex.get(key, 0.0)
+        s = sem.get(key, lo)
+        share = shares.get(key, -1.0)
+        if key not in boost.named and not relevance.keeps_hybrid(engine.floor, s, share):
+            below += 1  # no query term and a cosine of noise, or too little of both
+            continue
+        nb = b / top_lex if top_lex > 0 else 0.0
+        ns = (s - lo) / (hi - lo) if hi > lo else (1.0 if sem_values else 0.0)
+        scored.append(
+            (-(w * nb + (1 - w) * ns + boost.bonus.get(key, 0.0)), key, b, nb, s, ns, share)
+        )
+    scored.sort()  # best first, ties by key
+    ranked = [  # the parts only for what is returned
+        (
+            key,
+            -negated,
+            {
+                "bm25": b,
+                "bm25Norm": nb,
+                "bm25Rank": lex_rank.get(key),
+                "semantic": s,
+                "semanticNorm": ns,
+                "semanticRank": sem_rank.get(key),
+                "bm25Weight": w,
+                "boost": boost.bonus.get(key, 0.0),
+                "coverage": share if share >= 0.0 or not explain else cover.of(key),
+            },
+        )
+        for negated, key, b, nb, s, ns, share in scored[:limit]
+    ]
+    return ranked, below
