@@ -11,7 +11,7 @@ ARGS` once the virtualenv exists), with HOME and the XDG folders in tmp:
 - the code blocks run in order in one bash session, as a reader types them: the first
   command (`vault-app init ~/memory --demo`) makes a fresh demo vault, `cd ~/memory`
   enters it, each later command sees what the earlier ones did; the files an example
-  reads (`new-context.md`, `questions.txt`; a Hermes home at `~/.hermes`, copied from
+  reads (`new-context.md`, `questions.txt`, `chats.jsonl`; a Hermes home at `~/.hermes`, copied from
   the tests' fixtures) are put where it looks just before it runs;
 - the inline ones run from a folder that is no vault (a fresh clone), where, as
   `scripts/dev run` does for the window, the CLI uses the demo vault in the user's data
@@ -52,6 +52,10 @@ WATCH_SECONDS = 3
 INPUTS = {
     "new-context.md": "# Current context — finance\n\nClosing the November books.\n",
     "questions.txt": "who fixes our pipes\nwhen is the roof replaced\nplumber\n",
+    "chats.jsonl": (
+        '{"time": "2026-11-20T08:00:00", "speaker": "user", "conversation": "kitchen", '
+        '"text": "Remember that the recycling pickup moved to Thursdays."}\n'
+    ),
 }
 # The neighbours' folders the examples open, copied from the tests' real-format fixtures
 FOLDERS = {"~/.hermes": ROOT / "tests" / "fixtures" / "neighbours" / "hermes"}
