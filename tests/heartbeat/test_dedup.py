@@ -270,3 +270,17 @@ def test_cached_embed_encodes_a_fact_once_across_runs(vault: Vault) -> None:
         [text, "The recycling goes out on Tuesday evenings", "Biscuit the dog eats twice a day"]
     )
     assert any((vault.root / ".vault" / "cache" / "embeddings").rglob("*.npy"))
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [  # two of a speaker's unrelated sentences that open alike (issue 29, LoCoMo conv-26)
+        ("**Melanie** (D14:4): Yeah, the user made it in pottery class on 2023-08-24.",
+         "**Melanie** (D17:4): Yeah, a buddy of the user's adopted in 2022."),
+        ("Yeah, Melanie made it in pottery class on 2023-08-24.",
+         "Yeah, a buddy of Melanie's adopted in 2022."),
+    ],
+)  # fmt: skip
+def test_an_opening_in_common_is_no_subject_in_common(old: str, new: str) -> None:
+    facts = [dedup.prepare("f1", old)]
+    assert dedup.judge(facts, new).kind == "new"

@@ -189,3 +189,15 @@ def test_a_synthesis_that_cannot_read_a_fact_file_says_which(vault: Vault) -> No
     assert record.error is not None and "items.json" in record.error
     assert record.error.startswith("1 file(s) not synthesized; first: ")
     assert items.read_text() == "[{"
+
+
+def test_two_unrelated_turns_of_one_speaker_are_two_facts(vault: Vault) -> None:
+    """LoCoMo conv-26 (issue 29): the second turn superseded the first, hiding a true fact
+    from every search; they share only their speaker and an opening."""
+    melanie = layout.EntityRef.parse("areas/people/melanie")
+    vault.create_entity(melanie)
+    vault.append_daily("**Melanie** (D14:4): Yeah, I made it in pottery class yesterday.", at=at(9))
+    vault.append_daily("**Melanie** (D17:4): Yeah, a buddy of mine adopted last year.", at=at(10))
+    record = beat(vault)
+    assert (record.written, record.superseded) == (2, 0)
+    assert len(heartbeat_facts(vault, melanie)) == 2

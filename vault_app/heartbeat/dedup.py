@@ -18,8 +18,9 @@ then set arithmetic: 1.2 ms a check on the 200,000-fact vault, each entity read 
   door is locked" -> "unlocked"). Not an update: "Theo is allergic to peanuts" -> "...
   to cats" (a many-valued attribute: two facts), a past event on another date ("was
   serviced on ..."), a change of the subject itself ("colour is blue" -> "food is
-  lasagna"). A statement and its denial ("likes" / "doesn't like") is an update;
-  "does not like" and "dislikes" agree.
+  lasagna"), two texts that share less than `MIN_UPDATE` of their words (an opening in
+  common is no subject in common). A statement and its denial ("likes" / "doesn't
+  like") is an update; "does not like" and "dislikes" agree.
 - "near": word-shingle Jaccard (words and word pairs) at or above `jaccard`, or, when an
   `embed` callable is given (L2-normalised float32 rows), embedding cosine at or above
   `cosine` — never when the numbers differ, one text denies the other, or a few content
@@ -58,6 +59,11 @@ if TYPE_CHECKING:
 JACCARD = 0.35  # calibrated on benchmarks/data/dedup_pairs.jsonl: benchmarks/bench_dedup.py
 COSINE = 0.86  # calibrated the same way, all-MiniLM-L6-v2 vectors
 MAX_VALUE = 5  # words a changed value may span, each side
+# an update shares at least this share of the longer text's words (subject and the rest
+# around the value): sure of both the subject and the attribute. Every update of the
+# calibration pairs shares 0.45 or more; two of a speaker's unrelated sentences that open
+# alike ("**Melanie** (D14:4): Yeah, …" / "**Melanie** (D17:4): Yeah, …") share 0.15.
+MIN_UPDATE = 0.4
 MAX_SWAP = 4  # words a swapped value (`substituted`) may span, each side
 POSTINGS_FROM = 64  # facts from which an entity's facts are indexed by shared words
 
@@ -242,7 +248,8 @@ def update_score(old: list[str], new: list[str]) -> float | None:
         return None
     if not _single_valued(subject, was, now):
         return None
-    return shared_words / max(len(old), len(new))
+    share = shared_words / max(len(old), len(new))
+    return share if share >= MIN_UPDATE else None
 
 
 def substituted(old: list[str], new: list[str]) -> bool:
