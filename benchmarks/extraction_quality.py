@@ -272,13 +272,129 @@ def run_llm(items: list[Labeled]) -> tuple[dict[str, list[model.Candidate]], flo
     return results, seconds
 
 
+LOCOMO_DICE = 0.4  # an extracted fact and an observation of the same turn: close in meaning
+
+
+def meaning_words(text: str) -> frozenset[str]:
+    """Content words without numbers: a date the rules resolved ("on 2023-07-28") and the
+    observation's own ("two weeks ago") say the same time."""
+    return frozenset(w for w in content_words(text) if not w[0].isdigit())
+
+
+def locomo_report(data: Path | None, show: bool) -> int:
+    """The rules over LoCoMo's real conversations (`benchmarks/eval/locomo.py`): recall
+    and precision against its observations, then the supersessions a heartbeat makes."""
+
+    from benchmarks.eval import locomo
+    from vault_app.heartbeat import rules
+
+    source = locomo.locate(data)
+    if source is None:
+        print(f"LoCoMo: no data (--locomo, ${locomo.ENV}, {locomo.DATA}): skipped")
+        return 0
+    print(f"LoCoMo {source}: {locomo.CREDIT}")
+    print(
+        "match: the extracted fact cites a turn the observation cites, and their content "
+        f"words (numbers aside) overlap, Dice >= {LOCOMO_DICE}; one to one, best first"
+    )
+    totals = Counter()
+    started = time.perf_counter()
+    misses: list[str] = []
+    for sample in locomo.load(source):
+        got: dict[str, list[model.Candidate]] = {}
+        for at, dia, text in locomo.turn_entries(sample):
+            entry = model.Entry(
+                path=f"global/daily/{at.date().isoformat()}.md",
+                date=at.date(),
+                time=at.strftime("%H:%M:%S"),
+                text=text,
+            )
+            got[dia] = rules.candidates(entry)
+        noted = list(locomo.observations(sample))
+        pairs = []
+        for o, (_speaker, text, cited) in enumerate(noted):
+            words = meaning_words(text)
+            for dia in cited:
+                for c, candidate in enumerate(got.get(dia, [])):
+                    d = dice(words, meaning_words(candidate.fact))
+                    if d >= LOCOMO_DICE:
+                        pairs.append((d, o, (dia, c)))
+        pairs.sort(key=lambda p: -p[0])
+        used_o, used_c = set(), set()
+        for _d, o, c in pairs:
+            if o not in used_o and c not in used_c:
+                used_o.add(o)
+                used_c.add(c)
+        extracted = sum(len(v) for v in got.values())
+        totals.update(
+            observations=len(noted), extracted=extracted, matched=len(used_o), turns=len(got)
+        )
+        print(
+            f"{sample['sample_id']}: {len(got)} turns, {len(noted)} observations, "
+            f"{extracted} extracted, {len(used_o)} matched"
+        )
+        if show:
+            for dia, c in sorted(
+                set((d, i) for d, v in got.items() for i in range(len(v))) - used_c
+            ):
+                misses.append(f"  extra {dia}: {got[dia][c].fact}")
+    seconds = time.perf_counter() - started
+    recall = totals["matched"] / max(totals["observations"], 1)
+    precision = totals["matched"] / max(totals["extracted"], 1)
+    print(
+        f"rules on LoCoMo: recall {recall:.3f} ({totals['matched']} of "
+        f"{totals['observations']} observations), precision {precision:.3f} "
+        f"({totals['matched']} of {totals['extracted']} extracted); "
+        f"{seconds / max(totals['turns'], 1) * 1000:.2f} ms a turn"
+    )
+    for line in misses[:80]:
+        print(line)
+    _locomo_supersessions(source)
+    return 0
+
+
+def _locomo_supersessions(source: Path) -> None:
+    """A heartbeat (rules) over each sample's daily notes, in a fresh vault: how many
+    facts it writes, and every supersession it makes, old -> new, for a person to judge
+    (a wrong one hides a true fact from every search and summary)."""
+    import tempfile
+
+    from benchmarks.eval import locomo
+    from vault_app.core.vault import Vault
+    from vault_app.heartbeat import runs
+
+    written = superseded = 0
+    shown = []
+    with tempfile.TemporaryDirectory(prefix="locomo-beat-") as tmp:
+        for sample in locomo.load(source):
+            built = locomo.build_vault(sample, Path(tmp) / sample["sample_id"], facts_too=False)
+            record = runs.run_heartbeat(built.path, runner="cli", trigger="once")
+            written += record.written
+            superseded += record.superseded
+            v = Vault(built.path)
+            for folder in v.paths.iter_all_entities():
+                by_id = {f.id: f for f in v.entity(folder.ref).facts}
+                for fact in by_id.values():
+                    if fact.superseded_by and fact.superseded_by in by_id:
+                        shown.append(f"  {fact.fact!r} -> {by_id[fact.superseded_by].fact!r}")
+    print(
+        f"heartbeat (rules) over the daily notes: {written} facts written, {superseded} superseded"
+    )
+    for line in shown:
+        print(line)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--extractor", choices=("rules", "llm"), default="rules")
     parser.add_argument(
         "--show", metavar="SPLIT", help="print the misses and extra facts of a split, or all"
     )
+    parser.add_argument("--set", choices=("own", "locomo"), default="own", help="which set")
+    parser.add_argument("--locomo", type=Path, help="a LoCoMo file (--set locomo)")
     args = parser.parse_args(argv)
+    if args.set == "locomo":
+        return locomo_report(args.locomo, args.show is not None)
     items = load()
     runner = run_rules if args.extractor == "rules" else run_llm
     results, seconds = runner(items)

@@ -40,6 +40,7 @@ import sys
 import tempfile
 import uuid
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -128,17 +129,36 @@ class Question:
     turns: frozenset[str]  # relevant daily-entry keys
 
 
-def build_vault(sample: dict[str, Any], path: Path) -> Built:
-    """Write `sample` as a new vault at `path` (see the module doc). The facts' ids are
-    drawn from the sample's id, so that every build ranks alike (BM25 breaks ties by key)."""
+def build_vault(sample: dict[str, Any], path: Path, *, facts_too: bool = True) -> Built:
+    """Write `sample` as a new vault at `path` (see the module doc); without `facts_too`,
+    the daily notes and the speakers' entities only (what a heartbeat starts from). The
+    facts' ids are drawn from the sample's id, so that every build ranks alike (BM25 breaks
+    ties by key)."""
     ids = random.Random(sample["sample_id"])
     with mock.patch.object(
         facts, "new_fact_id", lambda: f"fact-{uuid.UUID(int=ids.getrandbits(128), version=4).hex}"
     ):
-        return _build(sample, path)
+        return _build(sample, path, facts_too)
 
 
-def _build(sample: dict[str, Any], path: Path) -> Built:
+def turn_entries(sample: dict[str, Any]) -> Iterator[tuple[dt.datetime, str, str]]:
+    """Each turn as the vault holds it: (its moment, its dia_id, its entry's text)."""
+    for when, turns in sessions(sample):
+        for i, turn in enumerate(turns):
+            text = f"**{turn['speaker']}** ({turn['dia_id']}): {turn['text']}"
+            yield when + dt.timedelta(seconds=i), turn["dia_id"], text
+
+
+def observations(sample: dict[str, Any]) -> Iterator[tuple[str, str, list[str]]]:
+    """Each observation: (its speaker, its text, the dia_ids it cites)."""
+    for by_speaker in (sample.get("observation") or {}).values():
+        for speaker, items in by_speaker.items():
+            for item in items:
+                if isinstance(item[0], str) and item[0].strip():
+                    yield speaker, item[0], dia_ids(item[1:])
+
+
+def _build(sample: dict[str, Any], path: Path, facts_too: bool) -> Built:
     now = [dt.datetime(2000, 1, 1).astimezone()]
     v = Vault.create(path, actor="eval", clock=lambda: now[0])
     built = Built(sample["sample_id"], path)
@@ -147,18 +167,15 @@ def _build(sample: dict[str, Any], path: Path) -> Built:
     for speaker in speakers:
         other = next(s for s in speakers if s != speaker)
         v.create_entity(person(speaker), f"{speaker}: talks with {other}.")
-    times = {}
-    for when, turns in sessions(sample):
-        for i, turn in enumerate(turns):
-            at = when + dt.timedelta(seconds=i)
-            now[0] = at
-            text = f"**{turn['speaker']}** ({turn['dia_id']}): {turn['text']}"
-            entry = v.append_daily(text, at=at)
-            key = f"daily:{layout.GLOBAL_SCOPE}:{entry.date.isoformat()}:{entry.index}"
-            built.turns.setdefault(turn["dia_id"], set()).add(key)
-            times[turn["dia_id"]] = at
-    observations = sample.get("observation") or {}
-    for name, by_speaker in sorted(observations.items(), key=lambda kv: _number(kv[0])):
+    for at, dia, text in turn_entries(sample):
+        now[0] = at
+        entry = v.append_daily(text, at=at)
+        key = f"daily:{layout.GLOBAL_SCOPE}:{entry.date.isoformat()}:{entry.index}"
+        built.turns.setdefault(dia, set()).add(key)
+    if not facts_too:
+        return built
+    noted = sample.get("observation") or {}
+    for name, by_speaker in sorted(noted.items(), key=lambda kv: _number(kv[0])):
         when = moment(conv[f"session_{_number(name)}_date_time"])
         for speaker, items in by_speaker.items():
             ref = person(speaker)

@@ -308,3 +308,31 @@ HOUSEHOLD_WORDS = [
 def test_sentences_of_household_words_never_fail(words: list[str]) -> None:
     text = " ".join(words)
     assert isinstance(rules.candidates(_entry(text)), list)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [  # a turn of a real conversation (LoCoMo's shape): its opening and its speaker read
+        ("**Melanie** (D14:4): Yeah, I made it in pottery class yesterday.",
+         "Melanie made it in pottery class on 2026-11-19."),
+        ("**Jon** (D1:1): Hey Gina! I started a dance studio.", "Jon started a dance studio."),
+        ("**Maria** (D30:1): Guess what - I got a puppy two weeks ago!",
+         "Maria got a puppy on 2026-11-06!"),
+    ],
+)  # fmt: skip
+def test_a_turn_is_read_as_its_speaker_says_it(text: str, fact: str) -> None:
+    assert [c.fact for c in rules.candidates(_entry(text))] == [fact]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [  # what one speaker says to the other in the moment: no fact about anyone
+        "**Caroline** (D3:2): Sounds like your event was amazing!",
+        "**Gina** (D5:11): Gina is always here for you.",
+        "**Melanie** (D6:16): Unconditional love is so important.",
+        "**John** (D14:10): It must be such an honor to be a positive role model for them.",
+        "**Jon** (D19:2): Just do it! Good luck!",
+    ],
+)
+def test_reactions_and_opinions_are_no_facts(text: str) -> None:
+    assert rules.candidates(_entry(text)) == []

@@ -56,6 +56,17 @@ class Patterns:
         )
         self.hedge = re.compile(r"\b(?:" + alt(gate["hedges"]) + r")\b", re.IGNORECASE)
         self.chore = re.compile(r"(?:^|\b)(?:" + alt(gate["chores"]) + r")", re.IGNORECASE)
+        self.reaction = re.compile(r"\b(?:" + alt(gate["reactions"]) + r")\b", re.IGNORECASE)
+        self.addressed = re.compile(r"\b(?:" + alt(gate["addressed"]) + r")\b", re.IGNORECASE)
+        self.opinion = re.compile(
+            r"\b(?:is|are|was|were|'s)\s+(?:so|such|really|very|super|pretty|truly|a)\s+"
+            r"(?:" + alt(gate["opinions"]) + r")\b",
+            re.IGNORECASE,
+        )
+        self.interjection = re.compile(
+            r"^(?:(?i:" + alt(gate["interjections"]) + r")(?:\s*,?\s*" + NAME + r"(?=\s*[,.!]))?"
+            r"[\s,.!-]+)+"  # "Yeah, ", "Hey Mel! ", "Guess what - ": not the "I" after it
+        )
         self.verb = re.compile(
             r"(?i:\b(?:" + alt(gate["verbs"]) + r")\b|\b[a-z]{3,20}ed\b|['’](?:s|re|ve|m|d|ll)\b"
             r"|\b(?:never|always|usually|often|rarely|sometimes|to)\s+[a-z]{2,20}\b)"

@@ -5,7 +5,11 @@ checkboxes stripped, headings skipped), then sentence ends and semicolons, not a
 "Dr.", "St." or an initial. Each sentence passes the quality gate or is dropped: small
 talk ("thanks", "good morning"), hedges ("maybe", "I think", "probably"), questions,
 requests to the agent ("can you", "remind me"), fragments (under three words, no verb,
-a heading ending in ":") and run-ons (over `MAX_SENTENCE` characters).
+a heading ending in ":"), run-ons (over `MAX_SENTENCE` characters), and in a
+conversation the reactions to the other person ("Sounds like…", "That must have been…"),
+what is said to them ("you", "your") and opinions of the moment ("… is so important").
+A turn's speaker prefix ("**Maya** (D1:3): ") is read first (`speaking`: who "I" is),
+and its opening interjection ("Yeah, ", "Hey Mel! ", "Guess what - ") dropped.
 
 Before the rules, a sentence is read in its entry's context: a `[[address|alias]]` link
 reads as its name (the candidate then names the address); "She"/"He" opening it stands
@@ -92,9 +96,19 @@ def passes_gate(text: str) -> bool:
         return False
     if pats.hedge.search(sentence) or pats.chore.search(sentence):
         return False
+    if pats.reaction.search(sentence) or pats.addressed.search(sentence):
+        return False  # a reaction to the other person, or about them in the moment
+    if pats.opinion.search(sentence):
+        return False  # "… is so important": an opinion in the moment
     if sentence.endswith(":"):
         return False  # a heading for the bullets below it
     return pats.verb.search(sentence) is not None
+
+
+def _enough_words(sentence: str) -> bool:
+    """An explicit request to remember keeps its rest whatever the gate says of it (a
+    hedge, "you"), if that rest says something."""
+    return len(_WORD.findall(sentence)) >= MIN_WORDS and sentence.rstrip()[-1:] != "?"
 
 
 # -- splitting -----------------------------------------------------------------------------
@@ -217,6 +231,7 @@ def _from_sentence(
     sentence, links = _unlink(sentence)
     sentence, speaker = _in_context(sentence, person, pats)
     speaker = speaker or turn
+    sentence = pats.interjection.sub("", sentence, 1) or sentence  # "Yeah, I made it…"
     explicit = pats.remember.match(sentence)
     if explicit:
         sentence = explicit.group("rest").strip()
@@ -224,7 +239,7 @@ def _from_sentence(
     tracked = pats.track.match(sentence)
     if tracked:
         return [_track(sentence, tracked, entry)]
-    if not passes_gate(sentence):
+    if not (passes_gate(sentence) or (explicit and _enough_words(sentence))):
         return []
     ruled = _classify(sentence, entry.date)
     if ruled is None:
