@@ -160,9 +160,9 @@ def read(
     if fmt not in FORMATS:
         raise errors.VaultError(f"unknown format {fmt!r}: use auto, {', '.join(FORMATS)}")
     opened = _Opened(path)
+    counted = None
     try:
-        handle = opened.open()
-        counted = _Counting(handle, opened.size, progress)
+        counted = _Counting(opened.open(), opened.size, progress)
         if fmt == "jsonl":
             yield from _jsonl(counted, report)
             return
@@ -187,6 +187,8 @@ def read(
             report.conversations += 1
             yield sorted(messages, key=lambda m: m.moment)
     finally:
+        if counted is not None:
+            counted.close()
         opened.close()
 
 
