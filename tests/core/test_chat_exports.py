@@ -226,3 +226,10 @@ def test_a_large_export_is_streamed_with_its_progress(vault: Vault, tmp_path: Pa
     size = path.stat().st_size
     assert seen[-1] == (size, size) and len(seen) > 2
     assert all(a[0] <= b[0] for a, b in itertools.pairwise(seen))
+
+
+def test_an_export_damaged_at_its_start_is_said_precisely(tmp_path: Path) -> None:
+    path = tmp_path / "conversations.json"
+    path.write_text('[{"mapping": {"a": [}')
+    with pytest.raises(errors.VaultError, match="damaged JSON at its start"):
+        chat_exports.detect(path)

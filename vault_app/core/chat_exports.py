@@ -30,7 +30,6 @@ added again, so importing twice adds nothing.
 from __future__ import annotations
 
 import datetime as dt
-import io
 import json
 import zipfile
 from collections.abc import Callable, Iterator
@@ -118,8 +117,7 @@ def detect(path: Path) -> str:
         with opened.open() as handle:
             head = handle.read(4096).lstrip()
             if head.startswith(b"["):
-                handle.close()
-                first = next(_items(opened.open()), None)
+                first = _first_item(opened)
                 if isinstance(first, dict) and "mapping" in first:
                     return "chatgpt"
                 if isinstance(first, dict) and "chat_messages" in first:
@@ -144,12 +142,22 @@ def detect(path: Path) -> str:
         opened.close()
 
 
-def _items(handle: IO[bytes]) -> Iterator[Any]:
-    """The elements of the JSON list in `handle`, one at a time."""
+def _items(handle: IO[bytes] | _Counting) -> Iterator[Any]:
+    """The elements of the JSON list in `handle`, one at a time (the caller closes it)."""
     import ijson  # the incremental parser: only an import needs it
 
-    with handle:
-        yield from ijson.items(handle, "item", use_float=True)
+    yield from ijson.items(handle, "item", use_float=True)
+
+
+def _first_item(opened: _Opened) -> Any:
+    """The first element of the export's JSON list (None when it is empty)."""
+    import ijson
+
+    with opened.open() as handle:
+        try:
+            return next(_items(handle), None)
+        except ijson.JSONError as exc:
+            raise errors.VaultError(f"{opened.path}: damaged JSON at its start: {exc}") from exc
 
 
 def read(
@@ -169,7 +177,7 @@ def read(
         import ijson
 
         parse = _chatgpt if fmt == "chatgpt" else _claude
-        conversations = enumerate(_items(counted))  # type: ignore[arg-type]
+        conversations = enumerate(_items(counted))
         while True:
             try:
                 index, conversation = next(conversations)
@@ -192,30 +200,27 @@ def read(
         opened.close()
 
 
-class _Counting(io.RawIOBase):
-    """A binary stream that reports how many bytes were read."""
+class _Counting:
+    """A binary stream read by chunks or by lines, reporting how many bytes were read."""
 
     def __init__(self, inner: IO[bytes], total: int, progress: Progress | None) -> None:
         self.inner, self.total, self.progress, self.done = inner, total, progress, 0
 
-    def readable(self) -> bool:
-        return True
-
-    def read(self, size: int = -1) -> bytes:
-        data = self.inner.read(size)
+    def _count(self, data: bytes) -> bytes:
         self.done += len(data)
         if self.progress is not None:
             self.progress(min(self.done, self.total), self.total)
         return data
 
-    def readinto(self, buffer: Any) -> int:
-        data = self.read(len(buffer))
-        buffer[: len(data)] = data
-        return len(data)
+    def read(self, size: int = -1) -> bytes:  # what the JSON parser calls
+        return self._count(self.inner.read(size))
+
+    def lines(self) -> Iterator[bytes]:
+        for line in self.inner:
+            yield self._count(line)
 
     def close(self) -> None:
         self.inner.close()
-        super().close()
 
 
 def _conversation_id(conversation: Any, index: int) -> str:
@@ -322,7 +327,7 @@ def _jsonl(handle: _Counting, report: Report) -> Iterator[list[Message]]:
     together (a line that cannot be read is a problem named by its line number)."""
     batch: list[Message] = []
     current: str | None = None
-    for number, raw in enumerate(io.BufferedReader(handle), 1):
+    for number, raw in enumerate(handle.lines(), 1):
         if not raw.strip():
             continue
         try:
