@@ -284,3 +284,15 @@ def test_cached_embed_encodes_a_fact_once_across_runs(vault: Vault) -> None:
 def test_an_opening_in_common_is_no_subject_in_common(old: str, new: str) -> None:
     facts = [dedup.prepare("f1", old)]
     assert dedup.judge(facts, new).kind == "new"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "kind"),
+    [  # a denial updates what it denies; another statement with "never" in it does not
+        ("Alex is a vegetarian.", "Alex is not a vegetarian anymore.", "update"),
+        ("Jon is gonna keep on believing in himself.",
+         "Jon is gonna keep on going and never quit.", "new"),
+    ],
+)  # fmt: skip
+def test_a_denial_says_the_same_but_for_one_word(old: str, new: str, kind: str) -> None:
+    assert dedup.judge([dedup.prepare("f1", old)], new).kind == kind

@@ -336,3 +336,51 @@ def test_a_turn_is_read_as_its_speaker_says_it(text: str, fact: str) -> None:
 )
 def test_reactions_and_opinions_are_no_facts(text: str) -> None:
     assert rules.candidates(_entry(text)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [  # a speaker telling of themselves: what a careful reader keeps, in the third person
+        ("**Caroline** (D1:3): I went to a LGBTQ support group yesterday.",
+         "Caroline went to a LGBTQ support group on 2026-11-19."),
+        ("**Melanie** (D2:7): My kids are spending the summer with their grandparents.",
+         "Melanie's kids are spending the summer with their grandparents."),
+        ("**Tim** (D21:11): I'm learning how to play the violin now.",
+         "Tim is learning how to play the violin now."),
+        ("**John** (D10:1): I'd been wanting to try yoga for a while and finally took the plunge.",
+         "John had been wanting to try yoga for a while and finally took the plunge."),
+        ("**Gina** (D13:8): I seriously enjoy teaching the beginners class at the studio.",
+         "Gina seriously enjoys teaching the beginners class at the studio."),
+        ("User: I spent the whole summer teaching kids to swim.",
+         "The user spent the whole summer teaching kids to swim."),
+    ],
+)  # fmt: skip
+def test_a_speaker_telling_of_themselves_is_a_fact_about_them(text: str, fact: str) -> None:
+    made = rules.candidates(_entry(text))
+    assert [c.fact for c in made] == [fact]
+    assert made[0].category is Cat.CONTEXT
+
+
+@pytest.mark.parametrize(
+    "text",
+    [  # first person, but no disclosure to keep
+        "**Caroline** (D16:9): I'm so grateful for all of it.",  # a feeling of the moment
+        "**Caroline** (D17:11): I would love to check out the new gallery.",  # a wish
+        "**Nate** (D2:12): I've had them for 3 years now.",  # "them": another turn's
+        "**Melanie** (D14:4): I made it in pottery class.",  # too little, "it" at its end
+        "**Jon** (D14:13): I won't quit, no matter what happens next.",  # a resolve
+        "**Melanie** (D3:6): We all have our different paths in life.",  # about everyone
+    ],
+)
+def test_a_feeling_a_wish_or_a_pointer_to_other_turns_is_no_disclosure(text: str) -> None:
+    assert rules.candidates(_entry(text)) == []
+
+
+def test_first_person_outside_a_conversation_keeps_todays_rules() -> None:
+    """Without a speaker prefix (an agent's own note) a first-person line is no
+    disclosure: the household rules alone decide, as before."""
+    assert rules.candidates(_entry("I went to the hardware store for some paint.")) == []
+    said = rules.candidates(_entry("User: I went to the hardware store for some paint."))
+    assert [c.fact for c in said] == ["The user went to the hardware store for some paint."]
+    assert rules.disclosure("I went to the hardware store for some paint.")
+    assert not rules.disclosure("The store was busy today with all the paint.")

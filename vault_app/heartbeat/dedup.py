@@ -20,7 +20,8 @@ then set arithmetic: 1.2 ms a check on the 200,000-fact vault, each entity read 
   serviced on ..."), a change of the subject itself ("colour is blue" -> "food is
   lasagna"), two texts that share less than `MIN_UPDATE` of their words (an opening in
   common is no subject in common). A statement and its denial ("likes" / "doesn't
-  like") is an update; "does not like" and "dislikes" agree.
+  like", the rest the same but for `DENIAL_SLACK` word) is an update; "does not like"
+  and "dislikes" agree.
 - "near": word-shingle Jaccard (words and word pairs) at or above `jaccard`, or, when an
   `embed` callable is given (L2-normalised float32 rows), embedding cosine at or above
   `cosine` — never when the numbers differ, one text denies the other, or a few content
@@ -64,6 +65,11 @@ MAX_VALUE = 5  # words a changed value may span, each side
 # calibration pairs shares 0.45 or more; two of a speaker's unrelated sentences that open
 # alike ("**Melanie** (D14:4): Yeah, …" / "**Melanie** (D17:4): Yeah, …") share 0.15.
 MIN_UPDATE = 0.4
+# a denial updates the statement it denies when it says the same otherwise, each side
+# with at most this many content words of its own: "Alex is a vegetarian" / "Alex is not
+# a vegetarian anymore" (one), not "Jon is gonna keep on believing in himself" / "… keep
+# on going and never quit" (two a side: another statement, not a denial)
+DENIAL_SLACK = 1
 MAX_SWAP = 4  # words a swapped value (`substituted`) may span, each side
 POSTINGS_FROM = 64  # facts from which an entity's facts are indexed by shared words
 
@@ -234,7 +240,8 @@ def update_score(old: list[str], new: list[str]) -> float | None:
     if _negated(old) != _negated(new):
         said, says = _content_stems(old), _content_stems(new)
         shared = len(said & says) / max(len(said), len(says), 1)
-        return shared if shared >= 0.6 else None
+        slack = max(len(said - says), len(says - said))
+        return shared if shared >= 0.6 and slack <= DENIAL_SLACK else None
     subject, was, now, shared_words = _difference(old, new)
     if not was or not now:
         return None

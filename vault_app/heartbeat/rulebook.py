@@ -63,6 +63,14 @@ class Patterns:
             r"(?:" + alt(gate["opinions"]) + r")\b",
             re.IGNORECASE,
         )
+        self.moment = re.compile(r"\b(?:" + alt(gate["moments"]) + r")\b", re.IGNORECASE)
+        # a conversation's first-person turn opening with its speaker: "I signed up…",
+        # "My kids are…", "We're going camping…" (rules.disclosure reads the rest)
+        self.disclosure = re.compile(r"^(?:I|I['’](?:m|ve|d)|We|We['’](?:re|ve|d)|My|Our)\s+\S")
+        self.pronoun_end = re.compile(r"\b(?:it|that|this|them|those|these|so|too)\W*$")
+        self.pointer = re.compile(r"\b(?:" + alt(gate["pointers"]) + r")\b", re.IGNORECASE)
+        # "it" among the first words, the thing done: "I made it in pottery class"
+        self.early_it = re.compile(r"^(?:\S+\s+){1,3}it\b", re.IGNORECASE)
         self.interjection = re.compile(
             r"^(?:(?i:" + alt(gate["interjections"]) + r")(?:\s*,?\s*" + NAME + r"(?=\s*[,.!]))?"
             r"[\s,.!-]+)+"  # "Yeah, ", "Hey Mel! ", "Guess what - ": not the "I" after it
@@ -177,10 +185,14 @@ class Patterns:
         grammar = lists["grammar"]
         self.keep = frozenset(grammar["keep"])
         self.first_person = re.compile(
-            r"\b(?P<c>I['’]m|I['’]ve|I['’]d|I['’]ll|we['’]re|we['’]ve|we['’]d|we['’]ll)"
-            r"|\b(?P<pro>I|we|We)\b(?P<tail>(?:\s+(?:" + alt(grammar["adverbs"]) + r")){0,2}"
+            r"\b(?P<c>I['’]m|I['’]ve|I['’]d|I['’]ll|[Ww]e['’]re|[Ww]e['’]ve|[Ww]e['’]d|[Ww]e['’]ll)"
+            r"|\b(?P<pro>I|we|We)\b(?P<tail>(?:\s+(?:"
+            + alt(grammar["adverbs"])
+            # an adverb in -ly ("totally"), not a verb ("apply", "rely", "rally")
+            + r"|(?!(?:bul|tal|ral|sul)ly\b)[a-z]{2,14}[a-oq-z]ly|even)){0,2}"
             r"\s+(?P<verb>[A-Za-z'’]{1,20}))?"
             r"|\b(?P<obj>me|us)\b|\b(?P<pos>[Mm]y|[Oo]ur|mine|ours)\b"
+            r"|\b(?P<self>myself|ourselves)\b"
         )
         self.pronoun = re.compile(r"^(?:She|He)(?P<c>['’](?:d|s|ll))?\s+(?=[a-z])")
         self.possessive = re.compile(r"^(?:Her|His)\s+(?=[a-z])")  # "Her coach, Mr. Feld, …"

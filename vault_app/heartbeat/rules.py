@@ -36,6 +36,10 @@ Then the rules, in order; the first that fires makes the sentence a candidate:
                  without a subject ("Replaced the furnace filter")
     context      a named subject doing something on a schedule ("Rosa cleans every other
                  Thursday", "Maya has piano on Tuesdays", "… twice a week")
+    disclosure   in a turn of a conversation (a speaker prefix was read), what the speaker
+                 tells of themselves, when no rule above fired: "I signed up for a pottery
+                 class", "My kids are spending the summer with their grandparents"
+                 (`disclosure` says which first-person sentences are kept)
 
 The fact text is the sentence made standalone, by one convention: the request words
 go ("remember that"), relative dates are made absolute against the entry's date
@@ -69,6 +73,7 @@ from vault_app.heartbeat import extraction as model
 MAX_SENTENCE = 400  # characters: longer is a run-on or a pasted blob, never one fact
 MAX_SENTENCES = 2000  # an entry's sentences looked at; the rest of a pasted dump is not
 MIN_WORDS = 3
+MIN_DISCLOSURE = 6  # words: "I went there." tells too little without the turns around it
 # a capitalised first word with one of these endings is a common noun, not a name
 _NOUN_ENDINGS = ("s", "ed", "ment", "tion", "sion", "ness", "ity", "ance", "ence", "ing", "ery")
 
@@ -103,6 +108,26 @@ def passes_gate(text: str) -> bool:
     if sentence.endswith(":"):
         return False  # a heading for the bullets below it
     return pats.verb.search(sentence) is not None
+
+
+def disclosure(sentence: str) -> bool:
+    """Whether a conversation's sentence tells something of its speaker worth keeping: it
+    opens with the first person ("I signed up for a pottery class", "My kids are
+    spending the summer with their grandparents", "We're going camping next month"),
+    says it in at least `MIN_DISCLOSURE` words, needs no other turn to be understood (no
+    "them", "her", no "it" done or at its end: "I painted it", "I made it in class") and
+    is no feeling or wish of the moment ("I'm so grateful", "I'd love to", "I agree").
+    The gate has passed it already."""
+    pats = rulebook.patterns()
+    if pats.disclosure.match(sentence) is None:
+        return False
+    if len(_WORD.findall(sentence)) < MIN_DISCLOSURE:
+        return False
+    if pats.pointer.search(sentence) or pats.pronoun_end.search(sentence):
+        return False
+    if pats.early_it.match(sentence):
+        return False
+    return pats.moment.search(sentence) is None
 
 
 def _enough_words(sentence: str) -> bool:
@@ -159,7 +184,7 @@ def candidates(entry: model.Entry) -> list[model.Candidate]:
     for sentence in sentences(turn.text):
         if len(sentence) > MAX_SENTENCE:
             continue  # a run-on or a pasted blob: no fact, and no one to refer back to
-        made = _from_sentence(sentence, entry, person, turn.speaker)
+        made = _from_sentence(sentence, entry, person, turn)
         for candidate in made:
             if candidate.fact.lower() not in seen:
                 seen.add(candidate.fact.lower())
@@ -194,6 +219,7 @@ class Turn:
     text: str  # the entry without its speaker prefix
     speaker: str | None  # the name "I" stands for; None: the user (or no prefix)
     assistant: bool = False  # the assistant speaks: its words are no fact about the user
+    said: bool = False  # a speaker prefix was read: a turn of a conversation
 
 
 def speaking(text: str) -> Turn:
@@ -214,23 +240,23 @@ def speaking(text: str) -> Turn:
         named = (
             detail if re.fullmatch(rulebook.NAME, detail) and not detail.startswith("D") else None
         )
-        return Turn(rest, named)
+        return Turn(rest, named, said=True)
     if not re.fullmatch(rulebook.NAME, who) or role in rulebook.patterns().not_names:
         return Turn(text, None)  # "**Note**: …" is no speaker
-    return Turn(rest, who)
+    return Turn(rest, who, said=True)
 
 
 def _from_sentence(
-    sentence: str, entry: model.Entry, person: str | None = None, turn: str | None = None
+    sentence: str, entry: model.Entry, person: str | None = None, turn: Turn | None = None
 ) -> list[model.Candidate]:
     """The candidates of one sentence; `person`: who "she"/"he" stands for; `turn`: the
-    speaker of the entry's turn (who "I" is when the sentence does not say)."""
+    entry read as a turn (its speaker is who "I" is when the sentence does not say)."""
     if len(sentence) > MAX_SENTENCE:
         return []
     pats = rulebook.patterns()
     sentence, links = _unlink(sentence)
     sentence, speaker = _in_context(sentence, person, pats)
-    speaker = speaker or turn
+    speaker = speaker or (turn.speaker if turn else None)
     sentence = pats.interjection.sub("", sentence, 1) or sentence  # "Yeah, I made it…"
     explicit = pats.remember.match(sentence)
     if explicit:
@@ -242,6 +268,8 @@ def _from_sentence(
     if not (passes_gate(sentence) or (explicit and _enough_words(sentence))):
         return []
     ruled = _classify(sentence, entry.date)
+    if ruled is None and turn is not None and turn.said and disclosure(sentence):
+        ruled = Category.CONTEXT, "We" if sentence.startswith(("We", "Our")) else "I"
     if ruled is None:
         if not explicit:
             return []
@@ -545,6 +573,8 @@ def _standalone(text: str, speaker: str | None) -> str:
         if match.group("c"):
             word = match.group("c").replace("’", "'")
             head, _, tail = word.partition("'")
+            if tail.lower() == "d" and re.match(r"\s+been\b", text[match.end() :]):
+                return who(head) + " had"  # "I'd been wanting to" -> "… had been wanting to"
             return who(head) + _CONTRACTION["'" + tail.lower()]
         if match.group("pro"):
             pro = match.group("pro")
@@ -558,6 +588,8 @@ def _standalone(text: str, speaker: str | None) -> str:
             return who(pro) + head + _agree(verb)
         if match.group("obj"):
             return who(match.group("obj"))
+        if match.group("self"):
+            return "themselves"  # "to remind myself" -> "to remind themselves"
         return who(match.group("pos")) + "'s"
 
     out = rulebook.patterns().first_person.sub(swap, text)
