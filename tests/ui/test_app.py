@@ -57,8 +57,11 @@ def test_window_opens_on_the_vault_and_shows_an_entity(
     qtbot: QtBot, window: app.MainWindow
 ) -> None:
     assert "54 entities" in window.counts_label.text()
+    # the listing comes first ("54 entities · counting facts…"), the scan's counts after
+    qtbot.waitUntil(lambda: "active fact" in window.counts_label.text(), timeout=20_000)
     # the figures add up: hot + warm + cold = active, and the superseded are named
     scan = window.session.scan
+    assert scan is not None
     totals = scan.tier_totals()
     numbers = [int(n.replace(",", "")) for n in re.findall(r"\d[\d,]*", window.counts_label.text())]
     assert numbers[1] == totals["hot"] + totals["warm"] + totals["cold"] == sum(numbers[2:5])

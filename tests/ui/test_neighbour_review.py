@@ -182,8 +182,12 @@ def test_reject_leaves_the_file_as_it_was(qtbot: QtBot, opened: Opener) -> None:
     page = window.review
     qtbot.waitUntil(lambda: page.current() is not None, timeout=WAIT)
     page.reason.setText("prompt injection")
+    page.reject_button.click()  # asks first, as Approve does
+    prompt = page.prompt
+    assert prompt is not None and "prompt injection" in prompt.informativeText()
+    confirm = next(b for b in prompt.buttons() if b.text() == "Reject")
     with qtbot.waitSignal(page.decided, timeout=WAIT):
-        page.reject_button.click()
+        confirm.click()
     qtbot.waitUntil(lambda: window.review_count == 0, timeout=WAIT)
     assert path.read_bytes() == before
     on_disk = json.loads((files.state_dir(root) / "review" / f"{review_id}.json").read_bytes())

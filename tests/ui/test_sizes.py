@@ -196,3 +196,22 @@ def test_a_flow_wraps_its_widgets_instead_of_widening(qtbot: QtBot) -> None:
     assert flow.heightForWidth(widest + 10) >= 4 * buttons[0].sizeHint().height() > one_row
     assert len({b.geometry().top() for b in buttons}) == 4  # one per row
     assert all(host.rect().contains(b.geometry()) for b in buttons)
+
+
+def test_a_first_window_fits_the_screen_it_opens_on(
+    qtbot: QtBot, root: Path, store: QtCore.QSettings
+) -> None:
+    """First run (no saved geometry): the window fits the screen's available area with its
+    frame, whatever that screen is (1280×800 asked for; the test screen is smaller)."""
+    from vault_app.core import vault
+    from vault_app.ui.window import window_vaults
+
+    main = app.MainWindow(vault.Vault(root, actor="gui"), store, search=False, live=False)
+    qtbot.addWidget(main)
+    room = main.screen().availableGeometry()
+    wanted = QtCore.QSize(*window_vaults.FIRST_SIZE)
+    assert main.width() <= room.width() - window_vaults.FRAME[0]
+    assert main.height() <= room.height() - window_vaults.FRAME[1]
+    fits = room.width() >= wanted.width() + 16 and room.height() >= wanted.height() + 48
+    assert (main.size() == wanted) == fits  # the size asked for, when the screen has room
+    main.session.close()

@@ -47,7 +47,7 @@ def test_an_empty_vault_offers_what_to_do_first(empty: app.MainWindow) -> None:
     assert "This vault is empty" in page.text()
     assert page.buttons.isVisible()
     titles = [b.text() for b in (page.entity_button, page.agent_button, page.demo_button)]
-    assert titles == ["Create &entity…", "Create &agent…", "Open the &demo vault"]
+    assert titles == ["Create e&ntity…", "Create &agent…", "Open the &demo vault"]
     assert not empty.message_bar.isVisible()
 
 

@@ -40,7 +40,7 @@ from typing import Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import layout, vault
-from vault_app.ui import commands, heartbeat_runner, menus, models, session
+from vault_app.ui import commands, heartbeat_runner, keyboard, menus, models, session
 from vault_app.ui import (
     live as live_module,
 )
@@ -96,7 +96,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.session = session.Session(target, self)
         self.setWindowTitle(f"{target.root.name} — vault-app")
         self.setObjectName("mainWindow")
-        self.resize(1280, 800)
+        window_vaults.first_size(self)  # within the screen
         self._agent_pages: dict[str, agent_page.AgentPage] = {}
         self._global_daily: daily.DailyView | None = None
         self._first_scan = True
@@ -173,6 +173,7 @@ class MainWindow(QtWidgets.QMainWindow):
         app = QtWidgets.QApplication.instance()
         if isinstance(app, QtWidgets.QApplication):
             app.focusChanged.connect(self.commands.refresh)
+        keyboard.install()  # Tab leaves a table; entering one selects a row
 
     def _build_pages(self) -> None:
         self.pages = QtWidgets.QStackedWidget()

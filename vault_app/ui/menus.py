@@ -50,7 +50,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.ui import themes
 from vault_app.ui.dialogs import palette, settings
-from vault_app.ui.pages import review_page
+from vault_app.ui.pages import context_view, daily, graph_view, review_page
 from vault_app.ui.window import recent_vaults, window_vaults
 
 if TYPE_CHECKING:
@@ -418,6 +418,24 @@ HELP: tuple[Entry, ...] = (
     Command("about", "&About vault-app", "Help", window_vaults.about),
 )
 
+REVIEW: tuple[Entry, ...] = (  # routed to the review page's own actions
+    Command(
+        "approve",
+        "Appr&ove proposal…",
+        "Edit",
+        None,
+        review_page.APPROVE_KEY,
+        "Write the proposal selected in the review queue, as its agent (asks first)",
+    ),
+    Command(
+        "reject",
+        "Re&ject proposal…",
+        "Edit",
+        None,
+        review_page.REJECT_KEY,
+        "Keep the proposal selected in the review queue as rejected (asks first)",
+    ),
+)
 DAY = "Go/Daily &notes"  # the daily view's own keys, routed to the one shown
 
 WINDOW: tuple[Entry, ...] = (
@@ -460,6 +478,24 @@ WINDOW: tuple[Entry, ...] = (
     Command("edit_document", "Edit &document", "Edit", None, "Ctrl+E", "Edit the text shown"),
     Command("save_document", "&Save document", "Edit", None, "Ctrl+S", "Save the text edited"),
     Command("next_conflict", "&Next conflict", "Edit", None, "F8", "The next conflict of a merge"),
+    Command(
+        "append_entry",
+        "A&ppend entry",
+        "Edit",
+        None,
+        daily.APPEND_KEY,
+        "Add the text typed under a daily note to today's note, with the time",
+    ),
+    Command(
+        "copy_context",
+        "Copy conte&xt",
+        "Edit",
+        None,
+        context_view.COPY_KEY,
+        "Copy the agent's context previewed, headers included, to the clipboard",
+    ),
+    Separator("Edit"),
+    *REVIEW,
     Separator("Edit"),
     Command(
         "synthesize",
@@ -557,6 +593,7 @@ WINDOW: tuple[Entry, ...] = (
         "Read the view shown again",
         fallback=lambda w: w.session.rescan(),
     ),
+    Command("fit_graph", "F&it the graph", "View", None, graph_view.FIT_KEY, "Zoom to it all"),
     Command(
         "rescan",
         "&Rescan the vault",
@@ -574,6 +611,8 @@ NEIGHBOUR: tuple[Entry, ...] = (
     Separator("File"),
     Command("quit", "&Quit", "File", lambda w: w.close(), "Ctrl+Q", "Close the window"),
     Command("save_page", "&Save", "Edit", lambda w: w.save_page(), "Ctrl+S", "Save the page shown"),
+    Separator("Edit"),
+    *REVIEW,
     Made(_folder_search),
     Command(
         "review",

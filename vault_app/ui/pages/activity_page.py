@@ -94,7 +94,7 @@ class VaultActivity:
 
     heartbeat = True
     revert = True
-    subject = ("&Entity", "entity or file")  # what the words filter matches
+    subject = ("En&tity", "entity or file")  # what the words filter matches
     families = tuple(f for f in model.FAMILY_TITLES if f not in ("notes", "profile", "tiers"))
 
     def __init__(self, s: session_module.Session) -> None:
@@ -228,14 +228,14 @@ class ActivityPage(QtWidgets.QWidget):
         self.span_combo.setCurrentIndex(self.span_combo.findData(model.Filter().span))
         self.first_date = self._date_edit("The first day shown (local time)", -7)
         self.last_date = self._date_edit("The last day shown, included", 0)
-        self.range_label = QtWidgets.QLabel("&to")
+        self.range_label = QtWidgets.QLabel("t&o")
         self.range_label.setBuddy(self.last_date)
         filters = QtWidgets.QHBoxLayout()
         for label, widget, stretch in (
             ("&Who", self.actor_combo, 0),
-            ("W&hat", self.family_combo, 0),
+            ("Wh&at", self.family_combo, 0),
             (words_label, self.entity_edit, 1),
-            ("&When", self.span_combo, 0),
+            ("Whe&n", self.span_combo, 0),
         ):
             caption = QtWidgets.QLabel(label)
             caption.setBuddy(widget)
@@ -247,7 +247,7 @@ class ActivityPage(QtWidgets.QWidget):
         self.range_row = QtWidgets.QWidget()
         days = QtWidgets.QHBoxLayout(self.range_row)
         days.setContentsMargins(0, 0, 0, 0)
-        from_label = QtWidgets.QLabel("&From")
+        from_label = QtWidgets.QLabel("Fro&m")
         from_label.setBuddy(self.first_date)
         for part in (from_label, self.first_date, self.range_label, self.last_date):
             days.addWidget(part)
@@ -288,7 +288,7 @@ class ActivityPage(QtWidgets.QWidget):
         self.writes_empty = QtWidgets.QLabel()
         self.writes_empty.setProperty("notice", True)
         self.writes_empty.setWordWrap(True)
-        self.revert_button = QtWidgets.QPushButton("Re&vert")
+        self.revert_button = QtWidgets.QPushButton("&Revert")
         self.revert_button.setAutoDefault(False)
         self.revert_button.setToolTip(
             "Take the selected agent write back (Ctrl+Alt+Z): the fact goes back to its "

@@ -31,6 +31,8 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from vault_app.ui.pages import daily
 from vault_app.ui.session import Session, describe, plural
 
+COPY_KEY = "Ctrl+Shift+C"  # the whole context to the clipboard
+
 if TYPE_CHECKING:  # the builder pulls the search engine (numpy, scipy): loaded on use
     from vault_app.search import context
 
@@ -219,7 +221,7 @@ class ContextPreview(QtWidgets.QWidget):
         budget_label = QtWidgets.QLabel("&Budget:")
         budget_label.setBuddy(self.budget_spin)
 
-        self.preview_button = QtWidgets.QPushButton("Preview")
+        self.preview_button = QtWidgets.QPushButton("Refresh preview")
         self.preview_button.setToolTip(
             "Build the context this agent would get now (F5). Nothing is marked as accessed."
         )
@@ -233,6 +235,13 @@ class ContextPreview(QtWidgets.QWidget):
         self.copy_button.setAutoDefault(False)
         self.copy_button.setEnabled(False)
         self.copy_button.clicked.connect(self.copy)
+        # its key (the window routes Edit › Copy context to it), enabled with the button
+        self.copy_action = QtGui.QAction("Copy context", self)
+        self.copy_action.setShortcut(QtGui.QKeySequence(COPY_KEY))
+        self.copy_action.setShortcutContext(QtCore.Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.copy_action.triggered.connect(self.copy)
+        self.copy_action.setEnabled(False)
+        self.addAction(self.copy_action)
 
         controls = QtWidgets.QHBoxLayout()
         controls.addWidget(query_label)
@@ -329,6 +338,7 @@ class ContextPreview(QtWidgets.QWidget):
         used = len(result.text)
         self._set_total(used, result.budget, result.tokens)
         self.copy_button.setEnabled(bool(result.text))
+        self.copy_action.setEnabled(bool(result.text))
         count = len(result.blocks)
         what = f"{count} block{'s' if count != 1 else ''}" if count else "nothing to give"
         period = ""
@@ -375,6 +385,7 @@ class ContextPreview(QtWidgets.QWidget):
         self.context = None
         self.warning_label.hide()
         self.copy_button.setEnabled(False)
+        self.copy_action.setEnabled(False)
         self._set_total(0, self.budget_spin.value())
         while self.blocks_box.count() > 1:
             item = self.blocks_box.takeAt(0)

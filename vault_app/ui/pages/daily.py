@@ -27,6 +27,8 @@ from vault_app.ui import commands
 from vault_app.ui.pages import documents
 from vault_app.ui.session import Session, describe
 
+APPEND_KEY = "Ctrl+Return"  # appends the entry typed (Ctrl+Enter on the keypad too)
+
 
 def scope_of(agent: str | None) -> str:
     """The scope name `Session.dailyChanged` uses for these notes."""
@@ -290,7 +292,8 @@ class DailyView(QtWidgets.QWidget):
         self.append_button.setToolTip("Add this text to today's note with the time (Ctrl+Enter)")
         self.append_button.setAutoDefault(False)
         self.append_button.clicked.connect(self.append)
-        for keys in ("Ctrl+Return", "Ctrl+Enter"):
+        # the box's own keys; the window routes Edit › Append entry (APPEND_KEY) to them
+        for keys in (APPEND_KEY, "Ctrl+Enter"):
             shortcut = QtGui.QShortcut(QtGui.QKeySequence(keys), self.append_box)
             shortcut.setContext(QtCore.Qt.ShortcutContext.WidgetShortcut)
             shortcut.activated.connect(self.append)

@@ -182,7 +182,7 @@ class DecayDashboard(QtWidgets.QWidget):
         header.setColumnStretch(1, 1)
 
         self.chart = tier_chart.TierChart()
-        self.shares = QtWidgets.QCheckBox("Compare &shares (each bar 100 %)")
+        self.shares = QtWidgets.QCheckBox("Co&mpare shares (each bar 100 %)")
         self.shares.setToolTip("Scale every bar to its own total, to compare the mix of tiers")
         self.shares.toggled.connect(self.chart.set_shares)
         chart_box = QtWidgets.QGroupBox("Facts per tier")

@@ -238,7 +238,7 @@ class EntityPage(QtWidgets.QWidget):
         self.filter_edit.setMinimumWidth(180)  # never squeezed to "…" by a docked panel
         self.filter_edit.setToolTip("Show only facts containing all these words (Ctrl+F)")
         self.filter_edit.textChanged.connect(self.proxy.set_text)
-        filter_label = QtWidgets.QLabel("&Filter:")
+        filter_label = QtWidgets.QLabel("F&ilter:")
         filter_label.setBuddy(self.filter_edit)
 
         self.tier_buttons: dict[models.DecayTier, QtWidgets.QToolButton] = {}
@@ -262,7 +262,7 @@ class EntityPage(QtWidgets.QWidget):
         self.category_combo.currentIndexChanged.connect(
             lambda _i: self.proxy.set_category(self.category_combo.currentData())
         )
-        category_label = QtWidgets.QLabel("C&ategory:")
+        category_label = QtWidgets.QLabel("Ca&tegory:")
         category_label.setBuddy(self.category_combo)
 
         self.superseded_check = QtWidgets.QCheckBox("Show &superseded")

@@ -30,6 +30,8 @@ from vault_app.ui.session import describe
 from vault_app.ui.widgets.entity_links import title_of
 from vault_app.ui.window.link_keeper import LinkKeeper
 
+FIT_KEY = "Ctrl+0"  # zoom to the whole graph
+
 Qt = QtCore.Qt
 Placed = tuple[links.Graph, dict[str, tuple[float, float]]]
 RADIUS = {0: 16.0, 1: 11.0, 2: 8.0}  # a node's radius by depth (the centre largest)
@@ -166,9 +168,15 @@ class GraphView(QtWidgets.QWidget):
             f"Every entity and link (vaults of up to {links.WHOLE_VAULT_LIMIT} entities)"
         )
         self.whole_check.toggled.connect(self._whole_toggled)
-        self.fit_button = QtWidgets.QPushButton("&Fit")
+        self.fit_button = QtWidgets.QPushButton("F&it")
         self.fit_button.setToolTip("Zoom to see the whole graph (Ctrl+wheel or +/− to zoom)")
         self.fit_button.clicked.connect(self.fit)
+        # its key (the window routes View › Fit the graph to it)
+        fit = QtGui.QAction("Fit the graph", self)
+        fit.setShortcut(QtGui.QKeySequence(FIT_KEY))
+        fit.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        fit.triggered.connect(self.fit)
+        self.addAction(fit)
         bar = QtWidgets.QHBoxLayout()
         bar.addWidget(self.title, 1)
         bar.addWidget(depth_label)

@@ -40,7 +40,7 @@ from typing import Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import neighbours
-from vault_app.ui import menus, session
+from vault_app.ui import keyboard, menus, session
 from vault_app.ui.dialogs import new_items as dialogs
 from vault_app.ui.models import review_store
 from vault_app.ui.pages import (
@@ -82,7 +82,7 @@ class NeighbourWindow(QtWidgets.QMainWindow):
         self.format_name = folder.name  # "Hermes home"...
         self.setWindowTitle(f"{self.format_name} — {folder.root.name} — vault-app")
         self.setObjectName("neighbourWindow")
-        self.resize(1280, 800)
+        window_vaults.first_size(self)  # within the screen
         self.agents: list[str] = []
         self.pages: dict[PageKey, QtWidgets.QWidget] = {}
         self.review_count: int | None = None  # pending proposals, once read
@@ -94,6 +94,8 @@ class NeighbourWindow(QtWidgets.QMainWindow):
         if search:
             self._build_search_dock(semantic)
         self.commands = menus.add_neighbour_commands(self)
+        self.commands.take_keys(self.review)  # Approve and Reject: the page's own keys
+        keyboard.install()  # Tab leaves a table; entering one selects a row
         self.review_action = self.commands["review"]
         self.session.error.connect(self.message_bar.show_message)
         if self.live is not None:

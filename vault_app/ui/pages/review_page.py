@@ -9,9 +9,12 @@ review`). The list reads every proposal through the store and shows each as the 
 describes it (who, when, why, what, the diff); Approve has the store apply the agent's
 write as that agent — the vault's normal safe write, or the folder's adapter in its
 owner's format — and Reject records the optional reason. Both run on the session's
-writer thread, so they queue behind the window's own edits. Approve asks first (the
-write cannot be taken back from here); a failed approve leaves the proposal pending and
-the page says why, in the core's own words. The page holds no review logic of its own.
+writer thread, so they queue behind the window's own edits. Both ask first, alike (a
+decision is recorded for good: neither is taken back from here); a failed approve leaves
+the proposal pending and the page says why, in the core's own words. The page holds no
+review logic of its own. Each is also a command: the page's own action on its key
+(`APPROVE_KEY`, `REJECT_KEY`), which the window routes from Edit › Approve proposal and
+Reject proposal, so the palette and F1 list them.
 
 The list shows the pending proposals, oldest first; "Show decided" adds the approved and
 rejected ones (kept, never deleted). The detail pane is rich text drawn in the palette's
@@ -45,6 +48,8 @@ from vault_app.ui.models import review as review_model
 from vault_app.ui.models import review_store
 
 Qt = QtCore.Qt
+APPROVE_KEY = "Ctrl+Alt+A"
+REJECT_KEY = "Ctrl+Alt+R"
 DEBOUNCE_MS = 150
 WIDTHS = (80, 90, 130, 130, 230)  # the columns' least widths (Findings takes the rest)
 GROWN = {1: 300, 4: 420}  # Agent, Target: widened to their text up to this (a MicroClaw
@@ -155,7 +160,7 @@ class ReviewPage(QtWidgets.QWidget):
         self.session = store.session
         self._heading = heading  # False: the window titles the page itself
         self.count: int | None = None  # pending proposals, once read
-        self.approve_prompt: QtWidgets.QMessageBox | None = None
+        self.prompt: QtWidgets.QMessageBox | None = None
         self._all: list[dict[str, Any]] = []
         self._reads = 0  # the latest read wins (a slow one must not overwrite it)
         self._build()
@@ -212,12 +217,19 @@ class ReviewPage(QtWidgets.QWidget):
         self.error_label.hide()
         self.reason = QtWidgets.QLineEdit()
         self.reason.setPlaceholderText("Why you reject it (optional, kept with the proposal)")
-        self.approve_button = QtWidgets.QPushButton("Approve…")
-        self.approve_button.setToolTip("Apply the agent's write, as the agent (asks first)")
+        self.approve_button = QtWidgets.QPushButton("&Approve…")
+        self.approve_button.setToolTip(
+            f"Apply the agent's write, as the agent (asks first) — {APPROVE_KEY}"
+        )
         self.approve_button.clicked.connect(self.approve)
-        self.reject_button = QtWidgets.QPushButton("Reject")
-        self.reject_button.setToolTip("Keep the proposal as rejected; nothing is written")
+        self.reject_button = QtWidgets.QPushButton("Re&ject…")
+        self.reject_button.setToolTip(
+            f"Keep the proposal as rejected; nothing is written (asks first) — {REJECT_KEY}"
+        )
         self.reject_button.clicked.connect(self.reject)
+        # the page's own keys (the window routes Edit › Approve / Reject proposal to them)
+        self.approve_action = self._key_action("Approve", APPROVE_KEY, self.approve)
+        self.reject_action = self._key_action("Reject", REJECT_KEY, self.reject)
         actions = QtWidgets.QHBoxLayout()
         actions.addWidget(self.reason, 1)
         actions.addWidget(self.reject_button)
@@ -239,6 +251,15 @@ class ReviewPage(QtWidgets.QWidget):
         column.addLayout(top)
         column.addWidget(split, 1)
         self._show_current()
+
+    def _key_action(self, text: str, key: str, run: Any) -> QtGui.QAction:
+        action = QtGui.QAction(text, self)
+        action.setShortcut(QtGui.QKeySequence(key))
+        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        action.triggered.connect(lambda _checked=False: run())
+        action.setEnabled(False)
+        self.addAction(action)
+        return action
 
     # -- reading the queue ----------------------------------------------------------------
 
@@ -325,9 +346,10 @@ class ReviewPage(QtWidgets.QWidget):
     def _show_current(self) -> None:
         d = self.current()
         pending = d is not None and d["status"] == "pending"
-        self.approve_button.setEnabled(pending)
-        self.reject_button.setEnabled(pending)
-        self.reason.setEnabled(pending)
+        for control in (self.approve_button, self.reject_button, self.reason):
+            control.setEnabled(pending)
+        self.approve_action.setEnabled(pending)
+        self.reject_action.setEnabled(pending)
         if d is None:
             self.detail.setHtml("<p>Select a proposal to see what the agent asked for.</p>")
             return
@@ -340,40 +362,58 @@ class ReviewPage(QtWidgets.QWidget):
         d = self.current()
         if d is None or d["status"] != "pending":
             return None
+        kinds = ", ".join(dict.fromkeys(f["kind"] for f in d["findings"]))
+        return self._ask(
+            d,
+            "approved",
+            f"The scan flagged it ({kinds}). Approving writes it as the agent wrote it, "
+            f"{self.store.how}, and agents will read it. It is not undone from here: "
+            "change or remove it later if you change your mind.",
+        )
+
+    def reject(self) -> QtWidgets.QMessageBox | None:
+        """Ask, then record the selected proposal as rejected, with the reason typed."""
+        d = self.current()
+        if d is None or d["status"] != "pending":
+            return None
+        reason = self.reason.text().strip() or None
+        why = f"Your reason, kept with it: “{reason}”." if reason else "No reason given."
+        return self._ask(
+            d,
+            "rejected",
+            f"Nothing is written; the proposal is kept as rejected. {why} It is not undone "
+            "from here: the agent can propose it again.",
+            reason,
+        )
+
+    def _ask(
+        self, d: dict[str, Any], verb: str, consequence: str, reason: str | None = None
+    ) -> QtWidgets.QMessageBox:
+        """The one confirmation of both decisions; `verb` "approved" or "rejected"."""
         kind = review_model.KIND_TITLES.get(d["kind"], d["kind"])
+        word = "Approve" if verb == "approved" else "Reject"
         box = QtWidgets.QMessageBox(
             QtWidgets.QMessageBox.Icon.Warning,
-            "Approve this write?",
+            f"{word} this write?",
             f"{kind} by agent {d['agent']} → {d['target']}.",
             QtWidgets.QMessageBox.StandardButton.NoButton,
             self,
         )
-        kinds = ", ".join(dict.fromkeys(f["kind"] for f in d["findings"]))
-        box.setInformativeText(
-            f"The scan flagged it ({kinds}). Approving writes it as the agent wrote it, "
-            f"{self.store.how}, and agents will read it. It is not undone from here: "
-            "change or remove it later if you change your mind."
-        )
-        confirm = box.addButton("Approve", QtWidgets.QMessageBox.ButtonRole.AcceptRole)
+        box.setInformativeText(consequence)
+        confirm = box.addButton(word, QtWidgets.QMessageBox.ButtonRole.AcceptRole)
         cancel = box.addButton(QtWidgets.QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(cancel)
         review_id = str(d["id"])
 
         def answered(button: QtWidgets.QAbstractButton) -> None:
-            self.approve_prompt = None
+            self.prompt = None
             if button is confirm:
-                self._decide(review_id, "approved", d)
+                self._decide(review_id, verb, d, reason)
 
         box.buttonClicked.connect(answered)
-        self.approve_prompt = box
+        self.prompt = box
         box.open()
         return box
-
-    def reject(self) -> None:
-        d = self.current()
-        if d is None or d["status"] != "pending":
-            return
-        self._decide(str(d["id"]), "rejected", d, self.reason.text().strip() or None)
 
     def _decide(
         self, review_id: str, verb: str, d: dict[str, Any], reason: str | None = None

@@ -31,7 +31,7 @@ class WelcomePage(QtWidgets.QWidget):
         self.label = QtWidgets.QLabel()
         self.label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.label.setWordWrap(True)
-        self.entity_button = QtWidgets.QPushButton("Create &entity…")
+        self.entity_button = QtWidgets.QPushButton("Create e&ntity…")
         self.entity_button.setToolTip("A person, project or topic the agents remember facts about")
         self.entity_button.clicked.connect(self.createEntity)
         self.agent_button = QtWidgets.QPushButton("Create &agent…")

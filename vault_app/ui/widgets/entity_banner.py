@@ -75,7 +75,7 @@ class ProblemBanner(QtWidgets.QFrame):
         self.restore_button = QtWidgets.QPushButton("&Restore from backup…")
         self.restore_button.setToolTip("Choose a version kept in .vault/backups/ and put it back")
         self.restore_button.clicked.connect(self.open_restore)
-        self.folder_button = QtWidgets.QPushButton("Show in &folder")
+        self.folder_button = QtWidgets.QPushButton("Show in f&older")
         self.folder_button.setToolTip("Open the folder that holds the file")
         self.folder_button.clicked.connect(self.show_folder)
         words = QtWidgets.QVBoxLayout()

@@ -4,7 +4,8 @@ File and Help menus' window-level commands (`menus.add_window_commands` calls th
 Switching vaults opens a fresh window on the folder chosen — the composition root says
 which kind (`app.window_for`: a PARA vault's, or a neighbour's folder's), with the same
 search and heartbeat choices — then closes this one after asking about unsaved edits.
-The neighbour's window (`neighbour_window`) uses Open, the theme and About from here too.
+The neighbour's window (`neighbour_window`) uses Open, the theme and About from here too,
+and both windows their first size (`first_size`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
-from PySide6 import QtWidgets
+from PySide6 import QtGui, QtWidgets
 
 from vault_app.core import errors, layout, neighbours, vault
 from vault_app.ui import session
@@ -24,6 +25,23 @@ if TYPE_CHECKING:
     from vault_app.ui.pages.neighbour_window import NeighbourWindow
 
     AnyWindow: TypeAlias = MainWindow | NeighbourWindow
+
+
+FIRST_SIZE = (1280, 800)  # a window's size on first run, when the screen has the room
+FRAME = (16, 48)  # what a window manager's frame and title bar take around it, about
+
+
+def first_size(window: QtWidgets.QMainWindow) -> None:
+    """Size a window never opened before: `FIRST_SIZE`, within the screen's available area
+    (its panels and docks aside) with room for the frame, so a 1280×720 screen shows all
+    of it; a saved geometry restored afterwards wins."""
+    screen = window.screen() or QtGui.QGuiApplication.primaryScreen()
+    width, height = FIRST_SIZE
+    if screen is not None:
+        room = screen.availableGeometry()
+        width = min(width, room.width() - FRAME[0])
+        height = min(height, room.height() - FRAME[1])
+    window.resize(max(width, 640), max(height, 480))
 
 
 def choose_vault(window: AnyWindow) -> None:

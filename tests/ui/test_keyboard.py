@@ -1,0 +1,178 @@
+"""The keyboard the same everywhere (issue 30, `vault_app.ui.keyboard`): Tab moves between
+widgets and never walks a table's cells, so what sits under a table (Revert, Approve,
+Reject, the reason box) is reached; entering a view from the keyboard selects a row, so
+the commands of a selection are ready."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6 import QtCore, QtWidgets
+from pytestqt.qtbot import QtBot
+from window_helpers import JANE, open_window, show_entity
+
+from tests.ui.test_activity_page import activity as activity
+from tests.ui.test_activity_page import shown
+from tests.ui.test_review_page import add_fact, propose
+from vault_app.ui import app
+
+Key = QtCore.Qt.Key
+SHIFT = QtCore.Qt.KeyboardModifier.ShiftModifier
+
+
+@pytest.fixture
+def window(qtbot: QtBot, activity: Path, store: QtCore.QSettings) -> Iterator[app.MainWindow]:
+    main = open_window(qtbot, activity, store)
+    yield main
+    main.session.wait()
+
+
+def focus() -> QtWidgets.QWidget | None:
+    return QtWidgets.QApplication.focusWidget()
+
+
+def tab(qtbot: QtBot, backwards: bool = False) -> QtWidgets.QWidget | None:
+    before = focus()
+    assert before is not None
+    if backwards:
+        qtbot.keyClick(before, Key.Key_Backtab, SHIFT)
+    else:
+        qtbot.keyClick(before, Key.Key_Tab)
+    return focus()
+
+
+def walk(qtbot: QtBot, start: QtWidgets.QWidget, steps: int, backwards: bool = False) -> list:
+    start.setFocus(QtCore.Qt.FocusReason.TabFocusReason)
+    assert focus() is start
+    return [tab(qtbot, backwards) for _ in range(steps)]
+
+
+def test_tab_leaves_the_activity_tables_and_reaches_revert(
+    qtbot: QtBot, window: app.MainWindow
+) -> None:
+    page = shown(qtbot, window)
+    qtbot.waitUntil(lambda: page.writes_model.rowCount() > 0, timeout=10_000)
+    for table in (page.runs_table, page.writes_table):
+        for backwards in (False, True):
+            seen = walk(qtbot, table, 1, backwards)
+            assert seen[0] is not table  # one Tab: out of the table, not to its next cell
+    lines = page.writes_model.lines()
+    agent_write = next(i for i, line in enumerate(lines) if line.get("actor") == "agent:finance")
+    page.writes_table.selectRow(agent_write)  # Revert is enabled for an agent's write
+    assert page.revert_button.isEnabled()
+    seen = walk(qtbot, page.writes_table, 12)
+    assert page.revert_button in seen
+
+
+def test_tab_reaches_the_reason_reject_and_approve_under_the_queue(
+    qtbot: QtBot,
+    window: app.MainWindow,
+    activity: Path,
+) -> None:
+    propose(activity, add_fact())
+    window.show_review()
+    page = window.review
+    qtbot.waitUntil(lambda: page.model.rowCount() > 0, timeout=10_000)
+    seen = walk(qtbot, page.table, 12)
+    assert {page.reason, page.reject_button, page.approve_button} <= set(seen)
+    assert page.table.selectionModel().hasSelection()  # entering it selected the proposal
+
+
+def test_entering_the_facts_table_selects_a_row_so_f2_works(
+    qtbot: QtBot, window: app.MainWindow
+) -> None:
+    show_entity(qtbot, window, JANE)
+    table = window.entity_view.table
+    assert not table.selectionModel().hasSelection()
+    assert not window.commands["edit_fact"].isEnabled()
+    table.setFocus(QtCore.Qt.FocusReason.TabFocusReason)
+    assert table.selectionModel().hasSelection() and table.currentIndex().row() == 0
+    qtbot.waitUntil(lambda: window.commands["edit_fact"].isEnabled(), timeout=5_000)
+
+
+MENU_LETTERS = {"F", "E", "G", "V", "H"}  # File, Edit, Go, View, Help: Alt+letter opens them
+
+
+def mnemonics(root: QtWidgets.QWidget, shown: bool = False) -> list[tuple[str, str]]:
+    """(letter, text) of every mnemonic under `root`: a label's with a buddy, a button's,
+    a group box's, a tab's; what Alt+letter reaches in the window. `shown`: only those
+    shown now (two banners' buttons that never show together may share a letter)."""
+    found: list[tuple[str, str]] = []
+
+    def take(text: str, widget: QtWidgets.QWidget) -> None:
+        if shown and not widget.isVisibleTo(root):
+            return
+        plain = text.replace("&&", "")
+        at = plain.find("&")
+        if 0 <= at < len(plain) - 1:
+            found.append((plain[at + 1].upper(), text))
+
+    for label in root.findChildren(QtWidgets.QLabel):
+        if label.buddy() is not None:
+            take(label.text(), label)
+    for button in root.findChildren(QtWidgets.QAbstractButton):
+        take(button.text(), button)
+    for box in root.findChildren(QtWidgets.QGroupBox):
+        take(box.title(), box)
+    for bar in root.findChildren(QtWidgets.QTabBar):
+        for i in range(bar.count()):
+            take(bar.tabText(i), bar)
+    return found
+
+
+def every_page(qtbot: QtBot, window: app.MainWindow) -> list[QtWidgets.QWidget]:
+    show_entity(qtbot, window, JANE)
+    window.show_agent("finance", "context")
+    window.show_dashboard()
+    window.show_review()
+    window.show_activity()
+    window.open_daily("global", None)
+    return [window.pages.widget(i) for i in range(window.pages.count())]
+
+
+def test_no_label_or_button_takes_a_menu_letter_and_none_share_one(
+    qtbot: QtBot, window: app.MainWindow
+) -> None:
+    """Alt+F, E, G, V, H always open the menus; on a page, one letter is one control."""
+    clashes: list[str] = []
+    for page in every_page(qtbot, window):
+        letters = mnemonics(page)
+        name = type(page).__name__
+        clashes += [f"{name}: {text!r} takes Alt+{c}" for c, text in letters if c in MENU_LETTERS]
+        seen: dict[str, str] = {}
+        for c, text in mnemonics(page, shown=True):
+            if c in seen and seen[c] != text:
+                clashes.append(f"{name}: {seen[c]!r} and {text!r} share Alt+{c}")
+            seen.setdefault(c, text)
+    assert clashes == [], "\n".join(clashes)
+
+
+def test_every_button_a_page_shows_is_a_command(qtbot: QtBot, window: app.MainWindow) -> None:
+    """What a page offers as a button is also a command (menu, palette, F1, a key): a
+    command whose text opens with the button's verb ("Approve…" / "Approve proposal…")."""
+    from vault_app.ui.dialogs import palette
+
+    verbs = {palette.plain(a.text()).split()[0] for _p, a in palette.walk(window.menuBar())}
+    missing: list[str] = []
+    for page in every_page(qtbot, window):
+        window.pages.setCurrentWidget(page)
+        for button in page.findChildren(QtWidgets.QAbstractButton):
+            words = [w for w in palette.plain(button.text()).split() if w.isalpha()]
+            shown = button.isVisibleTo(page) and isinstance(button, QtWidgets.QPushButton)
+            if shown and words and words[0] not in verbs:  # "◀ Earlier note": Earlier note
+                missing.append(f"{type(page).__name__}: {button.text()!r}")
+    assert missing == [], "\n".join(missing)
+
+
+def test_a_page_command_is_on_exactly_while_its_page_shows(
+    qtbot: QtBot, window: app.MainWindow
+) -> None:
+    fit, append = window.commands["fit_graph"], window.commands["append_entry"]
+    show_entity(qtbot, window, JANE)
+    window.commands["graph"].trigger()
+    qtbot.waitUntil(fit.isEnabled, timeout=5_000)
+    assert not append.isEnabled()
+    window.open_daily("global", None)
+    qtbot.waitUntil(lambda: append.isEnabled() and not fit.isEnabled(), timeout=5_000)
