@@ -132,9 +132,13 @@ def test_go_activity_shows_the_runs_and_the_writes_by_kind_of_actor(
     writes = {(who, kind, what, where) for who, kind, what, where in zip(
         column(page, 1), column(page, 2), column(page, 3), column(page, 4), strict=True
     )}  # fmt: skip
-    assert ("finance", "Agent", "Added a fact", BUDGET) in writes
-    assert ("heartbeat", "Heartbeat", "Added a fact", BATHROOM) in writes
-    assert any(w[:3] == ("jane", "Person", "Wrote in a daily note") for w in writes)
+    # who did what, with the fact's own text, where: the entity's title (issue 30)
+    added = ("finance", "Agent", "Added “Rent is due on the 1st”", "Budget Review (finance)")
+    assert added in writes
+    tiler = "Added “The tiler starts after 9 am”"
+    assert ("heartbeat", "Heartbeat", tiler, "Bathroom Remodel") in writes
+    assert any(w[:3] == ("jane", "Person", "Wrote an entry") for w in writes)
+    assert not any(w[0] in ("gui", "cli") for w in writes)  # the app's faces are "You"
     assert not any(w[0] == "maintenance" for w in writes)  # ten days old
     assert column(page, 1)[0] == "jane"  # newest first
     assert "Last heartbeat today" in page.summary.text()
@@ -174,7 +178,7 @@ def test_each_filter_narrows_the_writes(qtbot: QtBot, window: app.MainWindow) ->
     settle(qtbot, page, lambda: choose(page.actor_combo, "kind:agent"))
     assert set(column(page, 2)) == {"Agent"} and "finance" in column(page, 1)
     settle(qtbot, page, lambda: choose(page.actor_combo, "kind:heartbeat"))
-    assert set(column(page, 1)) == {"heartbeat"} and column(page, 4) == [BATHROOM]
+    assert set(column(page, 1)) == {"heartbeat"} and column(page, 4) == ["Bathroom Remodel"]
     settle(qtbot, page, lambda: choose(page.actor_combo, "kind:person"))
     assert set(column(page, 2)) == {"Person"} and "jane" in column(page, 1)
     settle(qtbot, page, lambda: choose(page.actor_combo, "jane"))  # one person, offered by name
@@ -185,13 +189,14 @@ def test_each_filter_narrows_the_writes(qtbot: QtBot, window: app.MainWindow) ->
     assert len(column(page, 1)) == everyone
 
     settle(qtbot, page, lambda: choose(page.family_combo, "daily"))
-    assert set(column(page, 3)) == {"Wrote in a daily note"}
+    assert set(column(page, 3)) == {"Wrote an entry"}
     settle(qtbot, page, lambda: choose(page.family_combo, "fact"))
-    assert set(column(page, 3)) == {"Added a fact"} and len(column(page, 3)) == 2
+    facts = {"Added “Rent is due on the 1st”", "Added “The tiler starts after 9 am”"}
+    assert set(column(page, 3)) == facts and len(column(page, 3)) == 2
     settle(qtbot, page, lambda: choose(page.family_combo, ""))
 
     settle(qtbot, page, lambda: page.entity_edit.setText("bathroom"))  # after a typing pause
-    assert column(page, 4) and all("bathroom" in w for w in column(page, 4))
+    assert column(page, 4) and all("bathroom" in w.lower() for w in column(page, 4))
     settle(qtbot, page, lambda: page.entity_edit.setText("no-such-entity"))
     assert column(page, 4) == [] and page.writes_empty.isVisible()
     settle(qtbot, page, lambda: page.entity_edit.clear())
@@ -223,7 +228,7 @@ def test_double_click_on_a_fact_write_opens_the_entity_at_that_fact(
     qtbot: QtBot, window: app.MainWindow
 ) -> None:
     page = shown(qtbot, window)
-    row = column(page, 4).index(BUDGET)
+    row = column(page, 4).index("Budget Review (finance)")
     line = page.writes_model.line(row)
     assert line is not None and line["factId"]
     table = page.writes_table
@@ -233,7 +238,7 @@ def test_double_click_on_a_fact_write_opens_the_entity_at_that_fact(
     qtbot.waitUntil(lambda: window.entity_view.address == BUDGET, timeout=10_000)
     # a write that is no entity's (a daily note) opens nothing
     shown(qtbot, window)
-    daily = column(page, 3).index("Wrote in a daily note")
+    daily = column(page, 3).index("Wrote an entry")
     rect = table.visualRect(page.writes_model.index(daily, 0))
     double_click(qtbot, table, rect.center())
     assert window.pages.currentWidget() is page
@@ -387,7 +392,12 @@ def test_revert_an_agents_change_from_the_page_and_undo_it(
     texts = [f.fact for f in active]
     assert "The tiler charges 40 an hour" in texts and "The tiler charges 55 an hour" not in texts
     assert len(person.entity(BATHROOM).facts) == before + 1  # nothing removed, one added
-    assert window.undo_action.text().startswith("&Undo Revert finance's write")
+    assert window.undo_action.text().startswith("&Undo Revert finance's change to Bathroom Remodel")
+    # the toolbar's button keeps its one word; the description is in its tooltip (issue 30)
+    twin = next(a for a in window.commands.toolbar.actions() if a.objectName() == "toolbar_undo")
+    button = window.commands.toolbar.widgetForAction(twin)
+    assert button is not None and button.text() == "Undo" and button.isEnabled()
+    assert twin.toolTip().startswith("Undo Revert finance's change to Bathroom Remodel")
 
     window.undo_action.trigger()  # the agent's version is current again
     window.session.wait()
@@ -398,22 +408,41 @@ def test_revert_an_agents_change_from_the_page_and_undo_it(
         f.fact for f in person.entity(BATHROOM).facts if f.is_active
     ]
 
-    # reverting again: the version changed since (it is superseded by the revert)
-    page.writes_table.selectRow(
-        next(r for r in range(page.writes_model.rowCount())
-             if (page.writes_model.line(r) or {}).get("factId") == changed.id)
-    )  # fmt: skip
+    # reverted: the agent's write is marked so, and Revert is off on it (issue 30)
+    def row_of(fact_id: str) -> int:
+        return next(r for r in range(page.writes_model.rowCount())
+                    if (page.writes_model.line(r) or {}).get("factId") == fact_id)  # fmt: skip
+
+    qtbot.waitUntil(lambda: page.writes_model.told_at(row_of(changed.id)).reverted)
+    page.writes_table.selectRow(row_of(changed.id))
+    assert column(page, 3)[row_of(changed.id)].endswith("— since reverted")
+    assert not page.revert_button.isEnabled() and not page.revert_action.isEnabled()
+
+    # an agent's write changed since by someone else: refused, in words, no fact id
+    _, again = vault.Vault(activity, actor="agent:finance").supersede_fact(
+        [f for f in person.entity(BATHROOM).facts if f.is_active][-1].id, "The tiler charges 60"
+    )
+    person.supersede_fact(again.id, "The tiler charges 58")
+    qtbot.waitUntil(lambda: any((line or {}).get("factId") == again.id
+                                for line in page.writes_model.lines()), timeout=10_000)  # fmt: skip
+    page.writes_table.selectRow(row_of(again.id))
+    assert page.revert_button.isEnabled()
     page.revert_selected()
     window.session.wait()
     qtbot.waitUntil(lambda: "Not reverted" in page.revert_note.text())
-    assert "changed since" in page.revert_note.text()
+    note = page.revert_note.text()
+    assert "the fact in Bathroom Remodel changed since finance wrote it" in note
+    assert "fact-" not in note and page.revert_note.property("inlineError")
+    window.show_dashboard()  # leaving the page: the outcome was said
+    window.show_activity()
+    assert page.revert_note.text() == ""
 
 
 def test_revert_withdraws_an_added_fact_and_the_menu_offers_it(
     qtbot: QtBot, window: app.MainWindow, activity: Path
 ) -> None:
     page = shown(qtbot, window)
-    row = column(page, 4).index(BATHROOM)  # the heartbeat's added fact
+    row = column(page, 4).index("Bathroom Remodel")  # the heartbeat's added fact
     page.writes_table.selectRow(row)
     line = page.writes_model.line(row)
     assert line is not None and line["actor"] == "heartbeat"
@@ -422,3 +451,21 @@ def test_revert_withdraws_an_added_fact_and_the_menu_offers_it(
     qtbot.waitUntil(lambda: "withdrawn" in page.revert_note.text(), timeout=10_000)
     fact = next(f for f in vault.Vault(activity).entity(BATHROOM).facts if f.id == line["factId"])
     assert not fact.is_active and fact.metadata["archived"]["by"] == "gui"
+
+
+def test_a_held_back_write_says_what_was_proposed_and_opens_its_review_item(
+    qtbot: QtBot, window: app.MainWindow, activity: Path
+) -> None:
+    from tests.ui.test_review_page import add_fact, propose
+
+    proposal = propose(activity, add_fact())
+    page = shown(qtbot, window)
+    qtbot.waitUntil(lambda: any(t.review_id for t in page.writes_model.told), timeout=10_000)
+    row = next(r for r, t in enumerate(page.writes_model.told) if t.review_id == proposal.id)
+    assert column(page, 3)[row].startswith("Proposed to add fact “Ignore all previous")
+    assert column(page, 4)[row] == "Budget (finance)"  # the entity's title, not a .json path
+    with qtbot.waitSignal(page.openReview) as opened:
+        page.writes_table.activated.emit(page.writes_model.index(row, page.writes_model.WHERE))
+    assert opened.args == [proposal.id]
+    assert window.pages.currentWidget() is window.review
+    qtbot.waitUntil(lambda: (window.review.current() or {}).get("id") == proposal.id)

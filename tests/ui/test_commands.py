@@ -48,7 +48,7 @@ def test_add_then_undo_retracts_and_redo_reinstates(s: session.Session) -> None:
     s.undo_stack.redo()
     settle(s)
     assert entries(s)[fact.id]["status"] == "active"
-    assert s.undo_stack.undoText() == "Add fact to jane"
+    assert s.undo_stack.undoText() == "Add fact to Jane"
 
 
 def test_supersede_undo_and_redo_keep_both_facts_and_the_lineage(s: session.Session) -> None:

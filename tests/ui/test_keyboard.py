@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 from pytestqt.qtbot import QtBot
 from window_helpers import JANE, open_window, show_entity
 
@@ -75,9 +75,10 @@ def test_tab_reaches_the_reason_reject_and_approve_under_the_queue(
     window.show_review()
     page = window.review
     qtbot.waitUntil(lambda: page.model.rowCount() > 0, timeout=10_000)
+    page.table.setFocus(QtCore.Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(page.table.selectionModel().hasSelection)  # entering it selected one
     seen = walk(qtbot, page.table, 12)
     assert {page.reason, page.reject_button, page.approve_button} <= set(seen)
-    assert page.table.selectionModel().hasSelection()  # entering it selected the proposal
 
 
 def test_entering_the_facts_table_selects_a_row_so_f2_works(
@@ -88,7 +89,8 @@ def test_entering_the_facts_table_selects_a_row_so_f2_works(
     assert not table.selectionModel().hasSelection()
     assert not window.commands["edit_fact"].isEnabled()
     table.setFocus(QtCore.Qt.FocusReason.TabFocusReason)
-    assert table.selectionModel().hasSelection() and table.currentIndex().row() == 0
+    qtbot.waitUntil(table.selectionModel().hasSelection, timeout=5_000)
+    assert table.currentIndex().row() == 0
     qtbot.waitUntil(lambda: window.commands["edit_fact"].isEnabled(), timeout=5_000)
 
 
@@ -176,3 +178,87 @@ def test_a_page_command_is_on_exactly_while_its_page_shows(
     assert not append.isEnabled()
     window.open_daily("global", None)
     qtbot.waitUntil(lambda: append.isEnabled() and not fit.isEnabled(), timeout=5_000)
+
+
+Binding = tuple[str, QtCore.Qt.ShortcutContext, QtWidgets.QWidget, str]
+
+
+def bindings(window: app.MainWindow) -> list[Binding]:
+    """Every key live now: (key, context, the widget it works in, what it is), enabled and
+    on a widget shown."""
+    found: list[Binding] = []
+    for action in window.findChildren(QtGui.QAction):
+        owner = next(
+            (
+                o
+                for o in action.associatedObjects()
+                if isinstance(o, QtWidgets.QWidget) and not isinstance(o, QtWidgets.QMenu)
+            ),
+            action.parent(),
+        )
+        if not action.isEnabled() or not isinstance(owner, QtWidgets.QWidget):
+            continue
+        for key in action.shortcuts():
+            if not key.isEmpty() and owner.isVisible():
+                found.append((key.toString(), action.shortcutContext(), owner, action.text()))
+    for shortcut in window.findChildren(QtGui.QShortcut):
+        owner = shortcut.parent()
+        live = shortcut.isEnabled() and not shortcut.key().isEmpty()
+        if live and isinstance(owner, QtWidgets.QWidget) and owner.isVisible():
+            found.append((shortcut.key().toString(), shortcut.context(), owner, "a shortcut"))
+    return found
+
+
+def clash(a: Binding, b: Binding) -> bool:
+    """Whether the two could be live at once for one focus: Qt then runs neither."""
+    ctx = QtCore.Qt.ShortcutContext
+    wide = (ctx.WindowShortcut, ctx.ApplicationShortcut)
+    if a[1] in wide or b[1] in wide:
+        return True  # window-wide: live wherever the other is
+    if a[1] == ctx.WidgetShortcut or b[1] == ctx.WidgetShortcut:
+        return a[2] is b[2]
+    return a[2] is b[2] or a[2].isAncestorOf(b[2]) or b[2].isAncestorOf(a[2])
+
+
+def test_no_key_is_bound_twice_where_both_would_be_live(
+    qtbot: QtBot, window: app.MainWindow
+) -> None:
+    """A shortcut scan over the live window, page by page (the As-of panel open on an
+    entity): no two enabled bindings of one key can be live for one focus."""
+    found: list[str] = []
+
+    def scan(where: str) -> None:
+        live = bindings(window)
+        for i, a in enumerate(live):
+            for b in live[i + 1 :]:
+                if a[0] == b[0] and clash(a, b):
+                    found.append(f"{where}: {a[0]} — {a[3]!r} and {b[3]!r}")
+
+    show_entity(qtbot, window, JANE)
+    scan("entity")
+    window.commands["as_of"].trigger()
+    qtbot.waitUntil(
+        lambda: window.entity_view.as_of is not None and window.entity_view.as_of.isVisible(),
+        timeout=5_000,
+    )
+    scan("as of")
+    for page in every_page(qtbot, window):
+        window.pages.setCurrentWidget(page)
+        scan(type(page).__name__)
+    assert found == [], "\n".join(sorted(set(found)))
+
+
+def test_a_page_never_binds_a_key_window_wide(qtbot: QtBot, window: app.MainWindow) -> None:
+    """Window-wide keys are the window's commands; a page's own key works inside the page
+    (a window-wide Esc of the As-of panel took Esc from the search field beside it)."""
+    ctx = QtCore.Qt.ShortcutContext
+    wide = (ctx.WindowShortcut, ctx.ApplicationShortcut)
+    found: list[str] = []
+    for page in every_page(qtbot, window):
+        for s in page.findChildren(QtGui.QShortcut):
+            if s.context() in wide and not s.key().isEmpty():
+                found.append(f"{type(page).__name__}: {s.key().toString()}")
+        for a in page.findChildren(QtGui.QAction):
+            if a.shortcutContext() in wide and a.shortcuts():
+                found.append(f"{type(page).__name__}: {a.text()!r}")
+    assert found == [], "\n".join(found)

@@ -101,7 +101,7 @@ def test_history_shows_author_time_and_a_word_diff(
     newest = history.topLevelItem(1)
     assert newest is not None
     qtbot.waitUntil(lambda: newest.text(1) != "…", timeout=10_000)
-    assert newest.text(1) == "api"  # the vault fixture's actor, from the audit log
+    assert newest.text(1) == "You"  # the vault fixture's actor "api": the person, in words
     assert len(newest.text(0)) == len("2026-01-31 14:05")
     diff = page.lineage.diff_view
     assert diff.isVisible()

@@ -58,7 +58,7 @@ def test_the_agents_writes_show_as_they_happen(qtbot: QtBot, opened: Opener) -> 
     with qtbot.waitSignal(page.refreshed, timeout=WAIT):
         window.show_activity()
     qtbot.waitUntil(lambda: page.writes_model.rowCount() == 4, timeout=WAIT)
-    assert column(page, 1)[:2] == ["gui", "hermes"]
+    assert column(page, 1)[:2] == ["You", "hermes"]  # the person at the window: "You"
     assert column(page, 3)[:2] == ["Approved a held-back write", "Added a notes entry"]
     assert column(page, 4)[1] == "memories/USER.md"
     # Who: one agent

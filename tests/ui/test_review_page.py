@@ -118,7 +118,7 @@ def test_approve_applies_the_fact_and_the_badge_drops(
     assert page.model.rowCount() == 0  # decided ones hidden until asked for
     page.show_decided.setChecked(True)
     assert page.model.rowCount() == 1 and page.model.index(0, 0).data() == "Approved"
-    assert "Approved by gui" in page.detail.toPlainText()
+    assert "Approved by You" in page.detail.toPlainText()  # the person, in their words
     assert not page.approve_button.isEnabled()
 
 

@@ -32,7 +32,7 @@ from typing import Any
 
 from PySide6 import QtGui
 
-from vault_app.core import activity, errors, layout, models, revert, vault
+from vault_app.core import errors, feed, layout, models, revert, vault
 from vault_app.ui.session import Callback, ErrorCallback, Session, plural
 
 Step = Callable[[vault.Vault], Any]
@@ -329,8 +329,8 @@ class RevertWrite(VaultCommand):
     """Take back the fact version an agent's audit line wrote (see `core.revert`)."""
 
     def __init__(self, session: Session, address: str, line: dict[str, Any], **kw: Any) -> None:
-        who = activity.actor_title(str(line.get("actor", "")))
-        text = f"Revert {who}'s write to {_title(address)}"
+        who = feed.who(str(line.get("actor", "")))
+        text = f"Revert {who}'s change to {_title(address)}"
         super().__init__(session, text, entities=(address,), **kw)
         self.line = dict(line)
         self.result: revert.Reverted | None = None
@@ -530,4 +530,5 @@ def _push(session: Session, command: Any) -> Any:
 
 
 def _title(address: str) -> str:
-    return address.rsplit("/", 1)[-1].replace("-", " ")
+    """The entity as an Undo label names it: its title ("Marcus Bell")."""
+    return feed.title(address)

@@ -11,9 +11,9 @@ Two rules hold for every list, table and tree of every window, made now or later
   has it turned off.
 - **Entering a view from the keyboard selects its current row, else its first**, so the
   commands of a selection (F2 on a fact, Revert on a write, Approve on a proposal) are
-  ready as soon as the focus is there. A click selects what it clicks instead, so a
-  view entered with a mouse button down is left alone; popups (a completer's list, a
-  combo box's) are never touched.
+  ready as soon as the focus is there. A click selects what it clicks instead: the
+  row is chosen once the event that moved the focus is done, and only if nothing is
+  selected by then. Popups (a completer's list, a combo box's) are never touched.
 
 Both hang on the application's `focusChanged` signal, connected once by `install` (each
 window calls it): no per-view code, no event filter on every event, and a view added by
@@ -43,8 +43,8 @@ def focused(_old: QtWidgets.QWidget | None, new: QtWidgets.QWidget | None) -> No
     if new.window().windowType() == QtCore.Qt.WindowType.Popup:
         return  # a completer's or a combo box's list: its owner decides
     new.setTabKeyNavigation(False)
-    if QtWidgets.QApplication.mouseButtons() == QtCore.Qt.MouseButton.NoButton:
-        enter(new)
+    # after the event that moved the focus: a click has selected what it clicked by then
+    QtCore.QTimer.singleShot(0, new, lambda: enter(new) if new.hasFocus() else None)
 
 
 def enter(view: QtWidgets.QAbstractItemView) -> None:

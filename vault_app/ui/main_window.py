@@ -194,6 +194,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.activity = activity_page.ActivityPage(activity_page.VaultActivity(self.session))
         self.activity.openEntity.connect(self.open_entity)
         self.activity.openFact.connect(self.open_fact)
+        self.activity.openReview.connect(self.open_review_item)
         pages = (self.welcome, self.entity_view, self.principles, self.dashboard, self.review)
         for page in (*pages, self.activity):
             self.pages.addWidget(page)
@@ -444,6 +445,11 @@ class MainWindow(QtWidgets.QMainWindow):
         self._select_index(QtCore.QModelIndex())
         self.pages.setCurrentWidget(self.review)
         self.navigator.visit(("page", "review"))
+
+    def open_review_item(self, review_id: str) -> None:
+        """The review queue with one proposal selected (a held-back write's line)."""
+        self.show_review()
+        self.review.show_item(review_id)
 
     def show_activity(self) -> None:
         self._select_index(QtCore.QModelIndex())

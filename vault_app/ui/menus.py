@@ -331,9 +331,31 @@ def _undo_redo(c: Commands, w: MainWindow) -> None:
     undo.setShortcut(QtGui.QKeySequence(KEYS.Undo))
     redo = w.session.undo_stack.createRedoAction(w, "&Redo")
     redo.setShortcuts([QtGui.QKeySequence("Ctrl+Shift+Z"), QtGui.QKeySequence("Ctrl+Y")])
-    c.add_action("undo", undo, "Edit", toolbar=True)
-    c.add_action("redo", redo, "Edit", toolbar=True)
+    c.add_action("undo", undo, "Edit")
+    c.add_action("redo", redo, "Edit")
+    for source, text in ((undo, "Undo"), (redo, "Redo")):
+        c.toolbar.addAction(_steady(source, text, w))
     c.toolbar.addSeparator()
+
+
+def _steady(source: QtGui.QAction, text: str, parent: QtCore.QObject) -> QtGui.QAction:
+    """A toolbar twin of `source` whose text stays `text` ("Undo"): the description the
+    stack gives ("Undo Edit fact in Marcus Bell") goes to its tooltip and stays in the Edit
+    menu, so the button never grows and shifts the others."""
+    twin = QtGui.QAction(text, parent)
+    twin.setObjectName(f"toolbar_{source.objectName() or text.lower()}")
+    twin.triggered.connect(source.trigger)
+
+    def follow() -> None:
+        if not (shiboken6.isValid(twin) and shiboken6.isValid(source)):
+            return  # the window is being taken down
+        twin.setEnabled(source.isEnabled())
+        keys = source.shortcut().toString(QtGui.QKeySequence.SequenceFormat.NativeText)
+        twin.setToolTip(palette.plain(source.text()) + (f" ({keys})" if keys else ""))
+
+    source.changed.connect(follow)
+    follow()
+    return twin
 
 
 def _synthesize(w: MainWindow) -> None:

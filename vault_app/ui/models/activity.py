@@ -24,7 +24,7 @@ from typing import Any
 
 from PySide6 import QtCore, QtGui
 
-from vault_app.core import activity, revert
+from vault_app.core import activity, feed, revert
 from vault_app.heartbeat import runlog
 from vault_app.ui import themes
 from vault_app.ui.models.base import ColumnTable
@@ -67,44 +67,7 @@ FAMILY_TITLES = {
 }
 BOOKKEEPING = activity.BOOKKEEPING
 
-ACTION_TITLES = {
-    "fact.add": "Added a fact",
-    "fact.supersede": "Changed a fact",
-    "fact.archive": "Archived a fact",
-    "fact.retract": "Retracted a fact",
-    "fact.reinstate": "Reinstated a fact",
-    "fact.access": "Marked facts read",
-    "daily.append": "Wrote in a daily note",
-    "daily.retract": "Retracted a daily entry",
-    "document.edit": "Edited a document",
-    "summary.edit": "Edited a summary",
-    "summary.synthesize": "Rewrote a summary",
-    "index.synthesize": "Rewrote an index",
-    "entity.create": "Created an entity",
-    "entity.archive": "Archived an entity",
-    "entity.restore": "Restored an entity",
-    "config.save": "Changed the settings",
-    "review.propose": "Held back for review",
-    "review.approve": "Approved a held-back write",
-    "review.reject": "Rejected a held-back write",
-    "file.create": "Created a file",
-    "doctor.restore": "Restored a file from backup",
-    "heartbeat.cursor": "Moved its cursor",
-    "heartbeat.schedule": "Noted its schedule",
-    "heartbeat.lease": "Took the runner lease",
-    "heartbeat.mentions": "Counted mentions",
-    # a neighbour's folder (Hermes' § notes, PicoClaw's profile, MicroClaw's tiers)
-    "notes.add": "Added a notes entry",
-    "notes.replace": "Replaced a notes entry",
-    "notes.remove": "Removed a notes entry",
-    "notes.batch": "Changed notes entries",
-    "notes.write": "Rewrote the notes",
-    "notes.drift_backup": "Kept a .bak of the notes",
-    "profile.set": "Set a profile key",
-    "profile.delete": "Deleted a profile key",
-    "profile.write": "Rewrote the profile",
-    "tiers.write": "Wrote a memory tier",
-}
+ACTION_TITLES = feed.ACTIONS  # "Added a fact": the core's, one list for every face
 
 # Text colours of the kinds of actor, each ≥ 4.5:1 on the theme's Base (light, dark);
 # a person is the palette's own text colour
@@ -119,6 +82,10 @@ actor_title = activity.actor_title
 family = activity.family
 entity_of = activity.entity_of
 moment = activity.moment
+
+
+def _held(told: feed.Told | None) -> bool:
+    return told is not None and told.review_id is not None
 
 
 def action_title(action: str) -> str:
@@ -347,24 +314,32 @@ class WritesModel(ColumnTable, QtCore.QAbstractTableModel):
     COLUMNS = ("When", "Who", "Kind", "What", "Where")
     COLUMN_TIPS = (
         "When the write was made (local time)",
-        "The agent, the heartbeat, or the person (gui: this app, cli: the command line)",
+        "The agent, the heartbeat, or You (this app, the command line)",
         "Agent, heartbeat or person",
-        "What was written (the audit log's action in the tooltip)",
-        "The entity (double-click to open it) or the file in the vault",
+        "What was done, with the fact's own text (the audit log's action in the tooltip)",
+        "The entity (double-click to open it), the review queue, a daily note or a file",
     )
     WHERE = 4
 
     def __init__(self, parent: QtCore.QObject | None = None) -> None:
         super().__init__(parent)
         self._rows: list[dict[str, Any]] = []
+        self.told: list[feed.Told] = []  # the rows in words (`core.feed`), when read
         self.agent_ids: tuple[str, ...] = ()
         self.now = dt.datetime.now(dt.UTC)
 
     def set_lines(
-        self, lines: Sequence[dict[str, Any]], now: dt.datetime, agent_ids: Iterable[str] = ()
+        self,
+        lines: Sequence[dict[str, Any]],
+        now: dt.datetime,
+        agent_ids: Iterable[str] = (),
+        told: Sequence[feed.Told] = (),
     ) -> None:
+        """The lines shown, newest first, and `told`, each in words (`core.feed.tell`;
+        without them a row says what its line says)."""
         self.beginResetModel()
         self._rows, self.now, self.agent_ids = list(lines), now, tuple(agent_ids)
+        self.told = list(told) if len(told) == len(self._rows) else []
         self.endResetModel()
 
     def lines(self) -> list[dict[str, Any]]:
@@ -373,47 +348,64 @@ class WritesModel(ColumnTable, QtCore.QAbstractTableModel):
     def line(self, row: int) -> dict[str, Any] | None:
         return self._rows[row] if 0 <= row < len(self._rows) else None
 
+    def told_at(self, row: int) -> feed.Told | None:
+        return self.told[row] if 0 <= row < len(self.told) else None
+
     def data(self, index: Index, role: int = Role.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
         line, column = self._rows[index.row()], index.column()
         actor = str(line.get("actor", ""))
+        told = self.told_at(index.row())
         if role == Role.DisplayRole:
-            return self._text(line, column)
+            return self._text(line, column, told)
         if role == LINE_ROLE:
             return line
         if role == Role.ToolTipRole:
-            return self._tip(line, column)
+            return self._tip(line, column, told)
         if role == Role.ForegroundRole and column in (1, 2):
             kind = actor_kind(actor, self.agent_ids)
             return QtGui.QBrush(kind_colour(kind, QtGui.QGuiApplication.palette()))
-        if role == Role.FontRole and column == 4 and entity_of(line):
+        if role == Role.FontRole and column == 4 and (entity_of(line) or _held(told)):
             font = QtGui.QFont()
             font.setUnderline(True)  # it opens: a link's look
             return font
+        if role == Role.FontRole and column == 3 and told is not None and told.reverted:
+            font = QtGui.QFont()
+            font.setItalic(True)  # taken back since
+            return font
         return None
 
-    def _text(self, line: dict[str, Any], column: int) -> str:
+    def _text(self, line: dict[str, Any], column: int, told: feed.Told | None) -> str:
         actor = str(line.get("actor", ""))
         if column == 0:
             return when_text(moment(line), self.now)
         if column == 1:
-            return actor_title(actor, self.agent_ids)
+            return told.who if told is not None else actor_title(actor, self.agent_ids)
         if column == 2:
             return KIND_TITLES[actor_kind(actor, self.agent_ids)]
         if column == 3:
-            return action_title(str(line.get("action", "")))
+            if told is None:
+                return action_title(str(line.get("action", "")))
+            did = told.did[:1].upper() + told.did[1:]
+            return did + (" — since reverted" if told.reverted else "")
+        if told is not None:
+            return "The review queue" if told.where == "the review queue" else told.where
         return where(line)
 
-    def _tip(self, line: dict[str, Any], column: int) -> str:
+    def _tip(self, line: dict[str, Any], column: int, told: feed.Told | None) -> str:
         if column == 1:
             return f"actor: {line.get('actor', '')}"
         if column == 3:
             action = str(line.get("action", ""))
+            said = f"{told.sentence}\n" if told is not None else ""
+            if told is not None and told.reverted:
+                return f"{said}{action}\nTaken back since: nothing to revert"
             if revertible(line, self.agent_ids):
-                return f"{action}\nRevert (Ctrl+Alt+Z) takes it back: a supersede, nothing deleted"
-            return action
+                back = "Revert (Ctrl+Alt+Z) takes it back: a supersede, nothing deleted"
+                return f"{said}{action}\n{back}"
+            return said + action
         tip = str(line.get("target", ""))
-        if line.get("factId"):
-            tip += f"\nfact {line['factId']}"
+        if _held(told):
+            return tip + "\nDouble-click to open it in the review queue"
         return tip + ("\nDouble-click to open the entity" if entity_of(line) else "")

@@ -51,7 +51,7 @@ from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.core import activity, decay, storage
+from vault_app.core import activity, decay, feed, revert, storage
 from vault_app.heartbeat import runlog
 from vault_app.ui import commands, themes
 from vault_app.ui import session as session_module
@@ -73,6 +73,7 @@ class Snapshot:
     now: dt.datetime
     actors: list[str]  # the actors of the writes read (for the Who list)
     more: bool  # the limit cut the writes
+    told: list[feed.Told] = dataclasses.field(default_factory=list)  # the writes in words
 
 
 def read(
@@ -114,7 +115,9 @@ class VaultActivity:
         return [self.state() / storage.AUDIT_NAME, runlog.log_path(self.session.vault.root)]
 
     def read(self, chosen: model.Filter, now: dt.datetime, agent_ids: tuple[str, ...]) -> Snapshot:
-        return read(self.session.vault.root, chosen, now, agent_ids)
+        snapshot = read(self.session.vault.root, chosen, now, agent_ids)
+        told = feed.tell(self.session.vault, snapshot.writes, agent_ids)
+        return dataclasses.replace(snapshot, told=told)
 
 
 class FolderActivity:
@@ -147,7 +150,8 @@ class FolderActivity:
         found = activity.query(
             state, chosen.query(now, agent_ids), limit=LIMIT, log=state / storage.AUDIT_NAME
         )
-        return Snapshot([], found.lines, now, sorted(found.actors), found.more)
+        told = feed.tell(None, found.lines, agent_ids)
+        return Snapshot([], found.lines, now, sorted(found.actors), found.more, told)
 
 
 Source = VaultActivity | FolderActivity
@@ -158,6 +162,7 @@ class ActivityPage(QtWidgets.QWidget):
 
     openEntity = QtCore.Signal(str)  # entity address
     openFact = QtCore.Signal(str, str)  # entity address, fact id
+    openReview = QtCore.Signal(str)  # a held-back write's review id
     refreshed = QtCore.Signal()  # after every read shown (tests wait for it)
 
     def __init__(
@@ -304,6 +309,7 @@ class ActivityPage(QtWidgets.QWidget):
         self.revert_action.setEnabled(False)
         self.addAction(self.revert_action)
         self.revert_note = QtWidgets.QLabel()
+        self.revert_note.setTextFormat(Qt.TextFormat.PlainText)
         self.revert_note.setWordWrap(True)
         self.revert_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         actions = QtWidgets.QHBoxLayout()
@@ -425,9 +431,10 @@ class ActivityPage(QtWidgets.QWidget):
             chosen_run = _selected(self.runs_table, self.runs_model.runs())
             self.runs_model.set_runs(snapshot.runs, snapshot.now)
             _reselect(self.runs_table, snapshot.runs, chosen_run)
-        if not (same_day and snapshot.writes == self.writes_model.lines()):
+        unchanged = snapshot.writes == self.writes_model.lines()
+        if not (same_day and unchanged and snapshot.told == self.writes_model.told):
             chosen_line = _selected(self.writes_table, self.writes_model.lines())
-            self.writes_model.set_lines(snapshot.writes, snapshot.now, agent_ids)
+            self.writes_model.set_lines(snapshot.writes, snapshot.now, agent_ids, snapshot.told)
             _reselect(self.writes_table, snapshot.writes, chosen_line)
         self._fill_actors(snapshot.actors, agent_ids)
         chosen = self.current_filter()
@@ -515,6 +522,12 @@ class ActivityPage(QtWidgets.QWidget):
         if wanted - watched:
             self._watch.addPaths(sorted(wanted - watched))
 
+    def hideEvent(self, event: QtGui.QHideEvent) -> None:
+        """Leaving the page: a revert's outcome was said; it is not news on return."""
+        super().hideEvent(event)
+        self._noted = None
+        self.revert_note.clear()
+
     def showEvent(self, event: QtGui.QShowEvent) -> None:
         super().showEvent(event)
         self.refresh()
@@ -532,7 +545,9 @@ class ActivityPage(QtWidgets.QWidget):
         """Revert is offered for a revertible write; a revert's outcome stays said while
         its write is selected (a refresh re-selects it)."""
         line = self.selected_line()
+        told = self.writes_model.told_at(self.writes_table.currentIndex().row())
         able = self.source.revert and line is not None and model.revertible(line, self._agent_ids())
+        able = able and not (told is not None and told.reverted)  # taken back already
         self.revert_button.setEnabled(able)
         self.revert_action.setEnabled(able)
         if line is None or line != self._noted:
@@ -546,28 +561,35 @@ class ActivityPage(QtWidgets.QWidget):
             return
         if not isinstance(self.source, VaultActivity):  # only a vault's facts revert
             return
-        who = model.actor_title(str(line.get("actor", "")), self._agent_ids())
+        who = feed.who(str(line.get("actor", "")), self._agent_ids())
         address = model.entity_of(line) or ""
+        where = feed.title(address)
 
         def done(result: Any) -> None:
             withdrawn = getattr(result, "withdrawn", False)
-            what = "withdrawn (kept in its history)" if withdrawn else "back to its version before"
-            self._note(line, f"Reverted {who}'s write to {address}: the fact is {what}. "
-                       "Undo (Ctrl+Z) takes the revert back.")  # fmt: skip
+            what = "withdrawn, kept in its history" if withdrawn else "back to its version before"
+            self._note(line, f"Reverted {who}'s change to {where} ({what}) — Ctrl+Z to undo.")
 
         def failed(exc: BaseException) -> None:
-            _title, message = session_module.describe(exc)
+            if isinstance(exc, revert.ChangedSinceError):  # in words, without the fact's id
+                message = (
+                    f"the fact in {where} changed since {who} wrote it (changed again, "
+                    "archived or reverted); nothing was written"
+                )
+            else:
+                message = session_module.describe(exc)[1]
             self._note(line, f"Not reverted: {message}", error=True)
 
         commands.revert_write(self.source.session, address, line, on_done=done, on_error=failed)
 
     def _note(self, line: dict[str, Any], text: str, *, error: bool = False) -> None:
-        escaped = html.escape(text)
-        if error:
-            colour = themes.error_colour(self.palette()).name()
-            escaped = f'<span style="color:{colour}"><b>⚠</b> {escaped}</span>'
+        """Say how a revert went, under the table: an error in the theme's error colour
+        (the `inlineError` style: it follows a theme change), with its ⚠."""
         self._noted = line
-        self.revert_note.setText(escaped)
+        self.revert_note.setProperty("inlineError", error)
+        self.revert_note.style().unpolish(self.revert_note)
+        self.revert_note.style().polish(self.revert_note)
+        self.revert_note.setText(("⚠ " if error else "") + text)
 
     def _writes_menu(self, where: QtCore.QPoint) -> None:
         index = self.writes_table.indexAt(where)
@@ -586,6 +608,10 @@ class ActivityPage(QtWidgets.QWidget):
     # -- opening ------------------------------------------------------------------------
 
     def _open(self, index: QtCore.QModelIndex) -> None:
+        told = self.writes_model.told_at(index.row()) if index.isValid() else None
+        if told is not None and told.review_id is not None:
+            self.openReview.emit(told.review_id)  # a held-back write: its review item
+            return
         line = self.writes_model.line(index.row()) if index.isValid() else None
         address = model.entity_of(line) if line is not None else None
         if address is None:

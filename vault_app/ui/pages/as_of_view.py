@@ -64,12 +64,12 @@ class AsOfPanel(QtWidgets.QWidget):
         self.back_button = QtWidgets.QPushButton("Back to now")
         self.back_button.setToolTip("Leave the past view: the entity as it is now (Esc)")
         self.back_button.clicked.connect(self.backToNow)
-        QtGui.QShortcut(
-            QtGui.QKeySequence(Qt.Key.Key_Escape),
-            self,
-            self.backToNow.emit,
-            context=Qt.ShortcutContext.WidgetWithChildrenShortcut,
-        )
+        # Esc in the panel only: window-wide it would share the key with a document
+        # pane's Esc on the same page, and Qt runs neither of two (the context must be
+        # set, not passed: this constructor overload drops it)
+        leave = QtGui.QShortcut(QtGui.QKeySequence(Qt.Key.Key_Escape), self)
+        leave.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        leave.activated.connect(self.backToNow.emit)
         row = QtWidgets.QHBoxLayout(self.banner)
         row.setContentsMargins(10, 6, 10, 6)
         row.addWidget(self.banner_label, 1)

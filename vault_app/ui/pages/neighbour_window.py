@@ -146,6 +146,7 @@ class NeighbourWindow(QtWidgets.QMainWindow):
         self.stack.addWidget(self.review)
         self.activity_source = activity_page.FolderActivity(self.session)
         self.activity = activity_page.ActivityPage(self.activity_source, heading=False)
+        self.activity.openReview.connect(self.open_review_item)
         self.pages[ACTIVITY] = self.activity
         self.stack.addWidget(self.activity)
         self.page_title = QtWidgets.QLabel()
@@ -347,6 +348,11 @@ class NeighbourWindow(QtWidgets.QMainWindow):
     def show_review(self) -> QtWidgets.QWidget:
         """The review queue (Go › Review queue)."""
         return self.open_page(*REVIEW)
+
+    def open_review_item(self, review_id: str) -> None:
+        """The review queue with one proposal selected (a held-back write's line)."""
+        self.show_review()
+        self.review.show_item(review_id)
 
     def show_activity(self) -> QtWidgets.QWidget:
         """Who wrote what in the folder (Go › Activity)."""

@@ -41,7 +41,7 @@ from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.core import injection
+from vault_app.core import feed, injection
 from vault_app.ui import session as session_module
 from vault_app.ui import themes
 from vault_app.ui.models import review as review_model
@@ -119,7 +119,7 @@ def detail_html(d: dict[str, Any], palette: QtGui.QPalette) -> str:
         how = "Approved" if d["status"] == "approved" else "Rejected"
         reason = f" — “{_esc(d['reason'])}”" if d.get("reason") else ""
         parts.append(
-            f"<p><b>{how}</b> by {_esc(d['decidedBy'])} at "
+            f"<p><b>{how}</b> by {_esc(feed.who(str(d['decidedBy'] or '')))} at "
             f"{_esc(review_model.when(d['decidedAt']))}{reason}</p>"
         )
     parts.append("<h4>What</h4>")
@@ -163,6 +163,7 @@ class ReviewPage(QtWidgets.QWidget):
         self.prompt: QtWidgets.QMessageBox | None = None
         self._all: list[dict[str, Any]] = []
         self._reads = 0  # the latest read wins (a slow one must not overwrite it)
+        self._wanted: str | None = None  # a proposal to select once it is listed
         self._build()
         self._debounce = QtCore.QTimer(self)
         self._debounce.setSingleShot(True)
@@ -306,6 +307,7 @@ class ReviewPage(QtWidgets.QWidget):
         if row >= 0:
             self.table.selectRow(row)
         self._show_current()
+        self._select_wanted()
 
     def _watch_folder(self) -> None:
         """Watch the queue folder, or its nearest parent that exists (to see it made)."""
@@ -336,6 +338,22 @@ class ReviewPage(QtWidgets.QWidget):
             return None
         row = self.model.data(index, review_model.PROPOSAL_ROLE)
         return row if isinstance(row, dict) else None
+
+    def show_item(self, review_id: str) -> None:
+        """Select the proposal `review_id` (a held-back write opened from the Activity
+        page), once read; a decided one shows with "Show decided" ticked."""
+        self._wanted = review_id
+        self._select_wanted()
+        self.refresh()  # it may be newer than the list read
+
+    def _select_wanted(self) -> None:
+        if self._wanted is None:
+            return
+        d = next((d for d in self._all if d["id"] == self._wanted), None)
+        if d is not None and d["status"] != "pending" and not self.show_decided.isChecked():
+            self.show_decided.setChecked(True)  # lists the decided too (and comes back here)
+        if self._wanted is not None and self.select(self._wanted):
+            self._wanted = None
 
     def select(self, review_id: str) -> bool:
         row = self.model.row_of(review_id)

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.core import history, layout, models
+from vault_app.core import feed, history, layout, models
 from vault_app.ui import models as qt_models
 from vault_app.ui import themes
 from vault_app.ui.session import Session, describe
@@ -226,7 +226,9 @@ class FactLineagePanel(QtWidgets.QSplitter):
                 _address, fact_id = item.data(0, self.HISTORY_ROLE)
                 fact = item.data(3, self.HISTORY_ROLE)[1]
                 author = found.get(fact_id) or (f"agent:{fact.agent_id}" if fact.agent_id else "")
-                item.setText(1, author or "unknown")
+                known = self.session.known
+                agents = known.agents if known is not None else ()
+                item.setText(1, feed.who(author, agents) if author else "unknown")  # "You"
                 item.setToolTip(
                     1,
                     f"Written by {author}"
