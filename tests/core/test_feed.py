@@ -83,3 +83,10 @@ def test_an_unreadable_entity_leaves_the_line_told_without_its_text(root: Path) 
     assert told(root)[0].sentence == "finance added a fact to Rent"
     lines = activity.recent(root, limit=1)
     assert feed.tell(None, lines, ["finance"])[0].did == "added a fact"  # no vault: no files
+
+
+def test_the_heartbeat_writing_for_an_agent_is_the_heartbeat(root: Path) -> None:
+    """It writes an agent's notes' facts as `heartbeat:AGENT`: no person (issue 30)."""
+    assert activity.actor_kind("heartbeat:finance", ["finance"]) == "heartbeat"
+    assert activity.actor_title("heartbeat:finance", ["finance"]) == "heartbeat"
+    assert feed.who("heartbeat:finance", ["finance"]) == "heartbeat"

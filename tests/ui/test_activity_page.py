@@ -162,10 +162,16 @@ def test_a_failed_run_is_marked_and_its_error_is_spelled_out(
     assert m.data(m.index(0, 0), QtCore.Qt.ItemDataRole.BackgroundRole) is None
     assert m.index(1, m.ERROR).data() == ERROR
     assert m.index(1, m.FIRST_COUNT + 6).data() == "8"  # the entries that failed
-    # nothing selected: the line under the table spells the newest failure out
-    assert page.run_detail.isVisible()
+    # folded (issue 30): the newest run, then the newest failure spelled out
+    assert page.run_detail.isVisible() and not page.runs_table.isVisible()
     detail = page.run_detail.text()
+    assert detail.startswith("Latest run: ") and "1 fact written" in detail
     assert "Latest failure" in detail and "connection refused" in detail and "llm:qwen" in detail
+    assert page.runs_toggle.text() == "All runs (3)"
+    page.runs_toggle.click()  # unfolded, nothing selected: the newest failure alone
+    assert page.runs_table.isVisible()
+    assert page.run_detail.text().startswith('<span style="color:')
+    assert "Latest failure" in page.run_detail.text()
     page.runs_table.selectRow(0)
     assert "1 fact written" in page.run_detail.text()
     assert "Latest failure" not in page.run_detail.text()

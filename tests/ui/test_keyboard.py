@@ -54,6 +54,7 @@ def test_tab_leaves_the_activity_tables_and_reaches_revert(
 ) -> None:
     page = shown(qtbot, window)
     qtbot.waitUntil(lambda: page.writes_model.rowCount() > 0, timeout=10_000)
+    page.runs_toggle.setChecked(True)  # the runs unfolded: their table takes the focus
     for table in (page.runs_table, page.writes_table):
         for backwards in (False, True):
             seen = walk(qtbot, table, 1, backwards)

@@ -189,7 +189,7 @@ def actor_kind(actor: str, agent_ids: Iterable[str] = ()) -> str:
 @functools.lru_cache(maxsize=1024)
 def _kind(actor: str, agent_ids: tuple[str, ...]) -> str:
     # a log names a handful of actors many times over: each is read once (cached)
-    if actor.strip().casefold() == HEARTBEAT_ACTOR:
+    if _heartbeat(actor):
         return "heartbeat"
     if _listed(actor, agent_ids) is not None:
         return "agent"
@@ -204,8 +204,17 @@ def actor_title(actor: str, agent_ids: Iterable[str] = ()) -> str:
     return _title(actor, tuple(agent_ids))
 
 
+def _heartbeat(actor: str) -> bool:
+    """The heartbeat: `heartbeat`, or `heartbeat:AGENT` (its writes for an agent's notes,
+    made with that agent's rights)."""
+    name = actor.strip().casefold()
+    return name == HEARTBEAT_ACTOR or name.startswith(HEARTBEAT_ACTOR + ":")
+
+
 @functools.lru_cache(maxsize=1024)
 def _title(actor: str, agent_ids: tuple[str, ...]) -> str:
+    if _heartbeat(actor):  # also its writes for an agent's notes (the line's actor says whose)
+        return HEARTBEAT_ACTOR
     listed = _listed(actor, agent_ids)
     if listed is not None:
         return listed

@@ -209,7 +209,8 @@ class MainWindow(QtWidgets.QMainWindow):
         column.addWidget(self.pages_scroll, 1)
 
         self.splitter = QtWidgets.QSplitter()
-        self.splitter.addWidget(self.sidebar)
+        self.sidebar_panel = sidebar_view.SidebarPanel(self.sidebar)  # the filter box above
+        self.splitter.addWidget(self.sidebar_panel)
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([400, 880])  # room for "Household Budget" beside 4 counts

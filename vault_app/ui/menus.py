@@ -383,6 +383,31 @@ def _folder_search(c: Commands, w: NeighbourWindow) -> None:
         c.add_action("toggle_search", w.search_dock.toggleViewAction(), "View")
 
 
+def _focus_sidebar(w: MainWindow) -> None:
+    w.sidebar_panel.show()
+    w.sidebar.setFocus()
+
+
+def _filter_sidebar(w: MainWindow) -> None:
+    w.sidebar_panel.show()
+    w.sidebar_panel.filter_edit.setFocus()
+    w.sidebar_panel.filter_edit.selectAll()
+
+
+def _sidebar_toggle(c: Commands, w: MainWindow) -> None:
+    """View › Sidebar (Ctrl+B): the sidebar panel hidden or shown, for room to read."""
+    shown = c.add(
+        "toggle_sidebar",
+        "Side&bar",
+        lambda: w.sidebar_panel.setVisible(shown.isChecked()),
+        "Ctrl+B",
+        "Show or hide the sidebar",
+        "View",
+    )
+    shown.setCheckable(True)
+    shown.setChecked(True)
+
+
 def _sidebar_counts(c: Commands, w: MainWindow) -> None:
     counts = c.add(
         "sidebar_counts",
@@ -602,8 +627,17 @@ WINDOW: tuple[Entry, ...] = (
     ),
     Command("forward", "&Forward", "Go", lambda w: w.navigator.forward(), "Alt+Right"),
     Made(_back_forward),
-    Command("focus_sidebar", "Foc&us the sidebar", "Go", lambda w: w.sidebar.setFocus(), "Ctrl+1"),
+    Command("focus_sidebar", "Foc&us the sidebar", "Go", _focus_sidebar, "Ctrl+1"),
+    Command(
+        "filter_sidebar",
+        "F&ilter the sidebar",
+        "Go",
+        _filter_sidebar,
+        "Ctrl+Shift+B",
+        "Type part of a title: the sidebar keeps what matches",
+    ),
     Made(_search_toggle),
+    Made(_sidebar_toggle),
     Made(_sidebar_counts),
     Made(_themes),
     Command(

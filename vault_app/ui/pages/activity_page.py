@@ -280,14 +280,31 @@ class ActivityPage(QtWidgets.QWidget):
         self.run_detail = QtWidgets.QLabel()
         self.run_detail.setWordWrap(True)
         self.run_detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        runs_box = self._group("Heartbeat runs", self.runs_empty, self.runs_table, self.run_detail)
+        # folded by default into one line (the newest run): the writes get the room
+        self.runs_toggle = QtWidgets.QToolButton()
+        self.runs_toggle.setCheckable(True)
+        self.runs_toggle.setAutoRaise(True)
+        self.runs_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.runs_toggle.setAccessibleName("Show every run")
+        self.runs_toggle.toggled.connect(self._fold_runs)
+        line = QtWidgets.QHBoxLayout()
+        line.setContentsMargins(0, 0, 0, 0)
+        line.addWidget(self.run_detail, 1)
+        line.addWidget(self.runs_toggle, 0, Qt.AlignmentFlag.AlignTop)
+        runs_line = QtWidgets.QWidget()
+        runs_line.setLayout(line)
+        runs_box = self._group("Heartbeat runs", self.runs_empty, runs_line, self.runs_table)
+        self.runs_box = runs_box
 
         self.writes_model = model.WritesModel(self)
         self.writes_table = self._table(self.writes_model, "Recent writes")
         writes_head = self.writes_table.horizontalHeader()
-        for column, sample in enumerate(("yesterday 00:00:00", "maintenance", "Heartbeat",
-                                         "Wrote in a daily note")):  # fmt: skip
+        for column, sample in enumerate(("yesterday 00:00:00", "maintenance", "Heartbeat")):
             writes_head.resizeSection(column, metrics.horizontalAdvance(sample) + 28)
+        # What holds the fact's own text: it takes the room; Where a title's worth
+        writes_head.setStretchLastSection(False)
+        writes_head.setSectionResizeMode(3, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        writes_head.resizeSection(4, metrics.horizontalAdvance("Budget Review (finance)") + 28)
         self.writes_table.doubleClicked.connect(self._open)
         self.writes_table.activated.connect(self._open)
         self.writes_empty = QtWidgets.QLabel()
@@ -330,7 +347,7 @@ class ActivityPage(QtWidgets.QWidget):
         split.addWidget(runs_box)
         split.addWidget(writes_box)
         split.setStretchFactor(1, 2)
-        split.setSizes([300, 420])  # five runs and the line under them
+        self.split = split
         page = QtWidgets.QVBoxLayout(self)
         page.setContentsMargins(12, 8, 12, 8)
         page.addLayout(top)
@@ -338,6 +355,7 @@ class ActivityPage(QtWidgets.QWidget):
         page.addWidget(self.range_row)
         page.addWidget(split, 1)
         runs_box.setVisible(self.source.heartbeat)  # a neighbour's folder has no heartbeat
+        self._fold_runs(False)
         refresh = QtGui.QShortcut(QtGui.QKeySequence(Qt.Key.Key_F5), self)
         refresh.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         refresh.activated.connect(self.refresh)
@@ -455,24 +473,42 @@ class ActivityPage(QtWidgets.QWidget):
         self._update_revert()
         self.refreshed.emit()
 
+    def _fold_runs(self, shown: bool) -> None:
+        """Every run in the table (`shown`), or the runs folded into one line: the newest."""
+        self.runs_table.setVisible(shown)
+        self.runs_toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+        self.runs_toggle.setToolTip("Fold the runs into the newest" if shown else "Every run")
+        self._show_run()
+        folded = self.runs_box.sizeHint().height()
+        self.split.setSizes([300, 420] if shown else [folded, 720 - folded])
+
     def _show_run(self) -> None:
         """The selected run in full under the table; with none selected, the newest failure
-        shown (its error would otherwise sit at the table's far right)."""
+        shown (its error would otherwise sit at the table's far right). Folded: the newest
+        run, and the newest failure after it when that is another run."""
         index = self.runs_table.currentIndex()
         runs = self.runs_model.runs()
-        record = runs[index.row()] if index.isValid() and index.row() < len(runs) else None
-        prefix = ""
-        if record is None:
-            record = next((r for r in runs if r.error), None)
-            prefix = "Latest failure: "
-        self.run_detail.setVisible(record is not None)
-        if record is None:
-            return
+        folded = not self.runs_toggle.isChecked()
+        self.runs_toggle.setText(f"All runs ({len(runs)})" if folded else "Fold the runs")
+        failure = next((r for r in runs if r.error), None)
+        shown: list[tuple[str, runlog.RunRecord]] = []
+        if folded and runs:
+            shown.append(("Latest run: ", runs[0]))
+            if failure is not None and failure is not runs[0]:
+                shown.append(("Latest failure: ", failure))
+        elif index.isValid() and index.row() < len(runs):
+            shown.append(("", runs[index.row()]))
+        elif failure is not None:
+            shown.append(("Latest failure: ", failure))
+        self.run_detail.setVisible(bool(shown))
+        self.run_detail.setText("<br>".join(self._run_line(p, r) for p, r in shown))
+
+    def _run_line(self, prefix: str, record: runlog.RunRecord) -> str:
         text = prefix + html.escape(model.run_detail(record, self.runs_model.now))
         if record.error:
             colour = themes.error_colour(self.palette()).name()
             text = f'<span style="color:{colour}"><b>⚠</b> {text}</span>'
-        self.run_detail.setText(text)
+        return text
 
     def _summary(self, snapshot: Snapshot) -> str:
         parts = []

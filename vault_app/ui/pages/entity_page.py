@@ -174,7 +174,7 @@ class EntityPage(QtWidgets.QWidget):
         self.as_of_action = self._action(
             "As of…", "", "See this entity as it was believed on a past day", self.show_as_of
         )
-        self.as_of_action.setToolTip("See this entity as it was believed on a past day")  # no keys
+        self.as_of_action.setToolTip("See this entity as believed on a past day (Ctrl+Shift+T)")
 
     def _tool_button(self, action: QtGui.QAction) -> QtWidgets.QToolButton:
         button = QtWidgets.QToolButton()

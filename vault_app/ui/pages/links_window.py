@@ -66,7 +66,7 @@ COMMANDS = (
         "&As of…",
         "View",
         show_as_of,
-        None,  # no key: reached from the menu, the palette and the page's button
+        "Ctrl+Shift+T",  # T for time
         "The entity as it was believed on a past day (read-only)",
     ),
 )

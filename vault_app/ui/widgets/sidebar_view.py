@@ -1,14 +1,23 @@
-"""The sidebar: the vault's tree (`models.SidebarModel`) with its four count columns.
+"""The sidebar: the vault's tree (`models.SidebarModel`) with its four count columns, and
+the panel that holds it under a type-to-filter box (`SidebarPanel`).
 
 The count columns get a fixed width that fits five digits: measuring them to their contents
 would re-read thousands of rows after every scan of a big vault. They can be hidden
 together (the header's context menu, or `set_counts_shown`), for a narrow window; the
 choice is kept in the settings under `SHOW_COUNTS_KEY`.
+
+Filtering (issue 30: a vault of 2,000 entities is a long tree): the words typed in the
+box keep the rows whose title holds every one of them, any case, with the groups above
+them (opened), and hide the rest; the rows stay the model's own (no proxy model: the
+window finds rows by address in the model), so the tree filters with `setRowHidden` and
+filters again when a scan changes the rows. Down moves into the tree, Enter opens the
+first row kept, Esc clears the box. The panel hides and shows whole (View › Sidebar,
+Ctrl+B), for a narrow window.
 """
 
 from __future__ import annotations
 
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.ui import models
 
@@ -51,3 +60,102 @@ class SidebarView(QtWidgets.QTreeView):
         self.setMinimumWidth(counts + 140)  # room for names beside the counts
         self.store.setValue(SHOW_COUNTS_KEY, shown)
         self.countsShown.emit(shown)
+
+
+class SidebarPanel(QtWidgets.QWidget):
+    """The sidebar's tree under its filter box (see the module docstring)."""
+
+    def __init__(self, view: SidebarView, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.view = view
+        self.filter_edit = QtWidgets.QLineEdit()
+        self.filter_edit.setObjectName("sidebarFilter")
+        self.filter_edit.setPlaceholderText("Filter entities, agents…")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.setAccessibleName("Filter the sidebar")
+        self.filter_edit.setToolTip("Keep the rows whose title holds every word typed (Esc clears)")
+        self.filter_edit.textChanged.connect(lambda _text: self.apply())
+        self.filter_edit.installEventFilter(self)
+        column = QtWidgets.QVBoxLayout(self)
+        column.setContentsMargins(4, 4, 0, 0)
+        column.setSpacing(4)
+        column.addWidget(self.filter_edit)
+        column.addWidget(view, 1)
+        model = view.model()
+        for signal in (
+            model.modelReset,
+            model.rowsInserted,
+            model.rowsRemoved,
+            model.layoutChanged,
+        ):
+            signal.connect(lambda *_args: self._again())
+        self._later = QtCore.QTimer(self)  # one filtering for a burst of model changes
+        self._later.setSingleShot(True)
+        self._later.setInterval(0)
+        self._later.timeout.connect(self.apply)
+
+    def words(self) -> list[str]:
+        return self.filter_edit.text().casefold().split()
+
+    def _again(self) -> None:
+        if self.words():
+            self._later.start()
+
+    def apply(self) -> int:
+        """Hide the rows the words do not keep; the number of rows kept that match."""
+        words = self.words()
+        model = self.view.model()
+        matched = 0
+
+        def visit(parent: QtCore.QModelIndex) -> bool:
+            nonlocal matched
+            any_kept = False
+            for row in range(model.rowCount(parent)):
+                index = model.index(row, 0, parent)
+                title = str(index.data() or "").casefold()
+                own = bool(words) and all(word in title for word in words)
+                below = visit(index)
+                keep = not words or own or below
+                self.view.setRowHidden(row, parent, not keep)
+                if words and below:
+                    self.view.expand(index)
+                matched += own
+                any_kept = any_kept or own or below
+            return any_kept
+
+        visit(QtCore.QModelIndex())
+        return matched
+
+    def first_kept(self) -> QtCore.QModelIndex:
+        """The first row the words keep that matches them (depth first), else invalid."""
+        words = self.words()
+        model = self.view.model()
+
+        def visit(parent: QtCore.QModelIndex) -> QtCore.QModelIndex:
+            for row in range(model.rowCount(parent)):
+                index = model.index(row, 0, parent)
+                title = str(index.data() or "").casefold()
+                if words and all(word in title for word in words):
+                    return index
+                found = visit(index)
+                if found.isValid():
+                    return found
+            return QtCore.QModelIndex()
+
+        return visit(QtCore.QModelIndex())
+
+    def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:
+        if watched is self.filter_edit and event.type() == QtCore.QEvent.Type.KeyPress:
+            assert isinstance(event, QtGui.QKeyEvent)
+            key = event.key()
+            if key == QtCore.Qt.Key.Key_Escape and self.filter_edit.text():
+                self.filter_edit.clear()
+                return True
+            if key in (QtCore.Qt.Key.Key_Down, QtCore.Qt.Key.Key_Return, QtCore.Qt.Key.Key_Enter):
+                first = self.first_kept()
+                if first.isValid():
+                    self.view.setCurrentIndex(first)  # the window opens what is current
+                if key == QtCore.Qt.Key.Key_Down or first.isValid():
+                    self.view.setFocus(QtCore.Qt.FocusReason.TabFocusReason)
+                return True
+        return super().eventFilter(watched, event)
