@@ -173,7 +173,10 @@ def test_supersede_through_the_dialog_keeps_both_facts_with_lineage(
     assert dialog.text_edit.toPlainText() == "Jane fixed the kitchen leak"
     assert dialog.related.text() == ACME
     assert not dialog.ok_button.isEnabled()  # nothing changed yet
-    assert "Change something" in dialog.text_error.text()
+    assert not dialog.text_error.isVisible()  # and no red before you type (issue 30)
+    dialog.text_edit.setPlainText("Jane fixed the kitchen leak!")
+    dialog.text_edit.setPlainText("Jane fixed the kitchen leak")  # changed, then back
+    assert "Change something" in dialog.text_error.text() and dialog.text_error.isVisible()
     dialog.text_edit.setPlainText("Jane fixed the kitchen leak and the bathroom tap")
     assert dialog.ok_button.isEnabled()
     with qtbot.waitSignal(view.loaded, timeout=10_000):
@@ -644,3 +647,21 @@ def test_entity_moved_outside_is_followed(qtbot: QtBot, s: session.Session) -> N
     facts = {e["fact"]: e for e in on_disk(s, moved)}
     assert facts["Jane lives in Bellevue"]["status"] == "active"
     assert facts["Jane lives in Seattle"]["status"] == "superseded"
+
+
+def test_a_long_fact_gives_the_room_to_the_field_being_edited(
+    qtbot: QtBot, s: session.Session, view: entity_page.EntityPage
+) -> None:
+    """The read-only current version scrolls within four lines; the editable field grows
+    to ten (issue 30: the old version took the room, the field had five)."""
+    long = " ".join(["Marcus inspected the main stack and the relief valve."] * 12)
+    fact = s.vault.add_fact(JANE, long, "context")
+    open_entity(qtbot, view, JANE)
+    assert view.select_fact(fact.id)
+    dialog = view.supersede_selected()
+    assert dialog is not None
+    line = dialog.fontMetrics().lineSpacing()
+    assert dialog.current_box.maximumHeight() <= line * 4 + 8
+    assert dialog.text_edit.height() >= line * 10
+    assert dialog.text_edit.height() > dialog.current_box.maximumHeight()
+    dialog.reject()

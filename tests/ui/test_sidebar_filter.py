@@ -72,3 +72,16 @@ def test_ctrl_b_hides_the_sidebar_and_ctrl_1_brings_it_back(
     window.commands["focus_sidebar"].trigger()
     assert window.sidebar_panel.isVisible() and window.sidebar.hasFocus()
     assert QtWidgets.QApplication.focusWidget() is window.sidebar
+
+
+def test_counts_read_as_everywhere_and_five_digits_fit_in_bold(window: app.MainWindow) -> None:
+    """One number format ("10,579", as the status bar writes it), and the widest count a
+    group shows, five digits in bold, fits its column (issue 30: "301…")."""
+    from PySide6 import QtGui
+
+    delegate = window.sidebar.itemDelegate()
+    assert delegate.displayText(10579, QtCore.QLocale()) == "10,579"
+    bold = QtGui.QFont(window.sidebar.font())
+    bold.setBold(True)
+    needed = QtGui.QFontMetrics(bold).horizontalAdvance("88,888")
+    assert all(window.sidebar.columnWidth(c) >= needed + 6 for c in range(1, 5))

@@ -41,7 +41,7 @@ from typing import Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import layout, models
-from vault_app.ui import commands
+from vault_app.ui import commands, themes
 from vault_app.ui.session import Session, describe
 from vault_app.ui.widgets.related_chips import RelatedChipsEdit
 from vault_app.ui.widgets.related_entities import (
@@ -54,6 +54,7 @@ from vault_app.ui.window.fact_changes import DiskFact, FactChangedBar, read_line
 
 Qt = QtCore.Qt
 
+FACT_LINES = (5, 10)  # the fact field's lines: at least, and at most for a long fact
 CATEGORY_TIPS = {
     models.FactCategory.RELATIONSHIP: "Who or what this entity is connected to",
     models.FactCategory.MILESTONE: "Something that happened (an event, a date reached)",
@@ -61,7 +62,6 @@ CATEGORY_TIPS = {
     models.FactCategory.PREFERENCE: "What someone likes, wants or avoids",
     models.FactCategory.CONTEXT: "Background worth knowing",
 }
-ERROR_COLOUR = "#e03131"
 
 
 def _wrapping(label: QtWidgets.QLabel) -> None:
@@ -168,7 +168,7 @@ class FactDialog(QtWidgets.QDialog):
         self.text_edit.setTabChangesFocus(True)
         self.text_edit.setPlaceholderText("One atomic fact, e.g. “Jane fixed the kitchen leak”")
         self.text_edit.setToolTip("The fact itself: one short statement")
-        self.text_edit.setFixedHeight(self.fontMetrics().lineSpacing() * 5 + 12)
+        self.text_edit.setFixedHeight(self.fontMetrics().lineSpacing() * FACT_LINES[0] + 12)
         self.text_error = self._error_label()
 
         self.category = QtWidgets.QComboBox()
@@ -217,7 +217,15 @@ class FactDialog(QtWidgets.QDialog):
             current.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             current.setForegroundRole(QtGui.QPalette.ColorRole.PlaceholderText)
             current.setToolTip("The version that will be kept in the history")
-            form.addRow("Current version:", current)
+        # a long current version scrolls in four lines: the editable field gets the room
+        self.current_box = QtWidgets.QScrollArea()
+        self.current_box.setWidget(self.current)
+        self.current_box.setWidgetResizable(True)
+        self.current_box.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        self.current_box.setMaximumHeight(self.fontMetrics().lineSpacing() * 4 + 8)
+        self.current_box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        if self.editing:
+            form.addRow("Current version:", self.current_box)
         form.addRow(
             self._label("&Fact:", self.text_edit), _with_error(self.text_edit, self.text_error)
         )
@@ -269,9 +277,7 @@ class FactDialog(QtWidgets.QDialog):
     def _error_label(self) -> QtWidgets.QLabel:
         label = QtWidgets.QLabel()
         _wrapping(label)
-        palette = label.palette()
-        palette.setColor(QtGui.QPalette.ColorRole.WindowText, QtGui.QColor(ERROR_COLOUR))
-        label.setPalette(palette)
+        label.setProperty("inlineError", True)  # the theme's error colour (themes.stylesheet)
         label.hide()
         return label
 
@@ -282,11 +288,15 @@ class FactDialog(QtWidgets.QDialog):
             self._select_agent(self.ref.agent)
             return
         self.text_edit.setPlainText(old.fact)
+        lines = min(FACT_LINES[1], max(FACT_LINES[0], len(old.fact) // 70 + 1))
+        self.text_edit.setFixedHeight(self.fontMetrics().lineSpacing() * lines + 12)
         self._fill_details(old)
         self._select_agent(old.agent_id)
         self.agent.setEnabled(False)
         self.agent.setToolTip("A new version keeps the agent of the old one")
         self.text_edit.selectAll()
+        self._typed = False  # filling in the old version is no change of the user's
+        self.validate()
 
     def _fill_details(self, old: models.Fact) -> None:
         self.category.setCurrentIndex(self.category.findData(old.category.value))
@@ -340,13 +350,16 @@ class FactDialog(QtWidgets.QDialog):
     def validate(self) -> bool:
         """Show each problem next to its field and enable OK only when there is none.
 
-        An empty fact is not scolded before the user has typed in it (OK is disabled).
+        An empty fact is not scolded before the user has typed in it, nor an unchanged
+        version before the user changed something (OK is disabled meanwhile).
         """
         found = self.problems()
-        if self.text_edit.toPlainText():
+        if self.editing:  # a version to edit: told off only once something was changed
+            self._typed = self._typed or (self.old is not None and self._changed())
+        elif self.text_edit.toPlainText():
             self._typed = True
         for name, label in (("text", self.text_error), ("related", self.related_error)):
-            shown = name in found and (name != "text" or self._typed or self.editing)
+            shown = name in found and (name != "text" or self._typed)
             label.setText(found.get(name, "") if shown else "")
             label.setVisible(shown)
         self.ok_button.setEnabled(not found and not self.saving and self.pending is None)
@@ -426,7 +439,8 @@ class FactDialog(QtWidgets.QDialog):
     def _show_error(self, exc: BaseException) -> None:
         title, message = describe(exc)
         self.status.setText(
-            f"<span style='color:{ERROR_COLOUR}'><b>{html.escape(title)}.</b></span> "
+            f"<span style='color:{themes.error_colour(self.palette()).name()}'>"
+            f"<b>{html.escape(title)}.</b></span> "
             f"{html.escape(message)}"
         )
 
@@ -540,7 +554,7 @@ class FactDialog(QtWidgets.QDialog):
             "The fact you were editing was withdrawn on disk and has no newer version. "
             f"Saving adds your text to {self.address} as a new fact; nothing is deleted."
         )
-        self.form.setRowVisible(self.current, False)
+        self.form.setRowVisible(self.current_box, False)
         self.ok_button.setText("Add fact")
 
     def _close_with_notice(self, disk: DiskFact) -> None:

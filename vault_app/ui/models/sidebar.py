@@ -655,7 +655,7 @@ class SidebarModel(ReadOnlyColumns, QtCore.QAbstractItemModel):
                 return item.node.name
             if item.counts is None:
                 return LOADING if self._counting(item) else None
-            return item.counts[column - 1]
+            return item.counts[column - 1]  # shown "10,579" by the view (`sidebar_view`)
         if role == Role.DecorationRole and column == 0 and (item.problem or item.warned):
             return warning_icon()
         if role == Role.ToolTipRole:

@@ -1,7 +1,8 @@
 """The sidebar: the vault's tree (`models.SidebarModel`) with its four count columns, and
 the panel that holds it under a type-to-filter box (`SidebarPanel`).
 
-The count columns get a fixed width that fits five digits: measuring them to their contents
+The count columns get a fixed width that fits five digits in bold with their separator
+("10,579", the one number format of the window): measuring them to their contents
 would re-read thousands of rows after every scan of a big vault. They can be hidden
 together (the header's context menu, or `set_counts_shown`), for a narrow window; the
 choice is kept in the settings under `SHOW_COUNTS_KEY`.
@@ -40,7 +41,10 @@ class SidebarView(QtWidgets.QTreeView):
         header = self.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)
-        self._digits = self.fontMetrics().horizontalAdvance("00000") + 8
+        bold = QtGui.QFont(self.font())  # a group's totals are bold: the widest a count is
+        bold.setBold(True)
+        self._digits = QtGui.QFontMetrics(bold).horizontalAdvance("00,000") + 10
+        self.setItemDelegate(_Counts(self))
         for column in range(1, model.columnCount()):
             header.setSectionResizeMode(column, QtWidgets.QHeaderView.ResizeMode.Fixed)
             header.resizeSection(column, self._digits)
@@ -60,6 +64,16 @@ class SidebarView(QtWidgets.QTreeView):
         self.setMinimumWidth(counts + 140)  # room for names beside the counts
         self.store.setValue(SHOW_COUNTS_KEY, shown)
         self.countsShown.emit(shown)
+
+
+class _Counts(QtWidgets.QStyledItemDelegate):
+    """Counts with their thousands separator ("10,579"), as the status bar and the pages
+    write them; the model keeps them numbers."""
+
+    def displayText(self, value: object, locale: QtCore.QLocale) -> str:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return f"{value:,}"
+        return super().displayText(value, locale)
 
 
 class SidebarPanel(QtWidgets.QWidget):
