@@ -18,6 +18,8 @@ Ctrl+B), for a narrow window.
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.ui import models
@@ -70,7 +72,7 @@ class _Counts(QtWidgets.QStyledItemDelegate):
     """Counts with their thousands separator ("10,579"), as the status bar and the pages
     write them; the model keeps them numbers."""
 
-    def displayText(self, value: object, locale: QtCore.QLocale) -> str:
+    def displayText(self, value: Any, locale: QtCore.QLocale | QtCore.QLocale.Language) -> str:
         if isinstance(value, int) and not isinstance(value, bool):
             return f"{value:,}"
         return super().displayText(value, locale)
