@@ -215,3 +215,24 @@ def test_a_first_window_fits_the_screen_it_opens_on(
     fits = room.width() >= wanted.width() + 16 and room.height() >= wanted.height() + 48
     assert (main.size() == wanted) == fits  # the size asked for, when the screen has room
     main.session.close()
+
+
+def test_the_bottom_panel_shows_when_a_fact_is_selected_and_folds_on_ctrl_j(
+    qtbot: QtBot, window: app.MainWindow
+) -> None:
+    """History, related and links take room only when there is a fact to show them for,
+    and View › Fact details (Ctrl+J) folds them away (issue 30: ~5 rows of facts)."""
+    show_entity(qtbot, window)
+    page = window.entity_view
+    assert not page.lineage.isVisible()  # nothing selected: the facts have the room
+    room = page.table.height()
+    select_active_fact(window)
+    assert page.lineage.isVisible()
+    qtbot.waitUntil(lambda: page.table.height() < room)
+    details = window.commands["fact_details"]
+    assert details.shortcut().toString() == "Ctrl+J" and details.isChecked()
+    details.trigger()
+    assert not page.lineage.isVisible() and not details.isChecked()
+    qtbot.waitUntil(lambda: page.table.height() >= room)
+    details.trigger()
+    assert page.lineage.isVisible()

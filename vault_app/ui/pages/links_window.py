@@ -30,6 +30,9 @@ def install(window: MainWindow) -> None:
 
     c = window.commands
     c.declare(COMMANDS)
+    details = c["fact_details"]
+    details.setCheckable(True)
+    details.setChecked(window.entity_view.lineage.wanted)
     page, as_of = window.entity_view, c["as_of"]
     as_of.setEnabled(False)
     page.loaded.connect(lambda _address: as_of.setEnabled(page.address is not None))
@@ -52,7 +55,21 @@ def show_as_of(window: MainWindow) -> None:
         page.show_as_of()
 
 
+def toggle_details(window: MainWindow) -> None:
+    """View › Fact details: the entity page's bottom panel (history, related, links)
+    shown whenever a fact is selected, or never."""
+    window.entity_view.lineage.set_wanted(window.commands["fact_details"].isChecked())
+
+
 COMMANDS = (
+    menus.Command(
+        "fact_details",
+        "Fact &details",
+        "View",
+        toggle_details,
+        "Ctrl+J",
+        "The selected fact's history, related entities and links, under the facts",
+    ),
     menus.Command(
         "graph",
         "Grap&h view",

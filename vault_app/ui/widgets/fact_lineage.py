@@ -11,6 +11,11 @@ The history comes from the facts the page shows when the whole lineage is in the
 asked on a worker, and a lookup that finishes after a newer selection is dropped.
 Activating a version in this entity emits `factRequested(fact id)` (the page selects it);
 a version elsewhere, or a related entity that is in the vault, emits `openEntity(address)`.
+
+The panel is the page's bottom panel (VS Code's): shown when there is something to show —
+a fact selected — and the person wants it (`set_wanted`: View › Fact details, Ctrl+J);
+otherwise hidden, and the facts table above it has the room (issue 30: a third of the
+page stood empty until a fact was selected).
 """
 
 from __future__ import annotations
@@ -59,7 +64,18 @@ class FactLineagePanel(QtWidgets.QSplitter):
         self.session = session
         self.address: str | None = None  # the entity whose fact is shown
         self._history_generation = 0
+        self.wanted = True  # the person's choice (View › Fact details)
+        self._has_fact = False  # a fact is shown: something to show
         self._build()
+        self.setVisible(False)
+
+    def set_wanted(self, wanted: bool) -> None:
+        """Show the panel whenever a fact is selected (True), or never (False)."""
+        self.wanted = wanted
+        self._update_shown()
+
+    def _update_shown(self) -> None:
+        self.setVisible(self.wanted and self._has_fact)
 
     def _build(self) -> None:
         self.history_label = QtWidgets.QLabel("History (old → new)")
@@ -150,6 +166,8 @@ class FactLineagePanel(QtWidgets.QSplitter):
         if address != self.links.address:
             self.links.show_entity(address)
         self.address = address
+        self._has_fact = fact is not None
+        self._update_shown()
         if fact is None:
             self.history_label.setText("History (old → new): select a fact")
             return
