@@ -103,3 +103,33 @@ def test_after_the_switcher_the_focus_is_in_the_opened_view(
     qtbot.keyClicks(switcher.query_edit, "principles")
     qtbot.keyClick(switcher.query_edit, Key.Key_Return)
     qtbot.waitUntil(lambda: window.principles.isAncestorOf(QtWidgets.QApplication.focusWidget()))
+
+
+def test_the_switcher_lists_where_you_were_last_first(qtbot: QtBot, window: app.MainWindow) -> None:
+    """Nothing typed: the entities and agents visited lead, newest first (issue 30)."""
+    for address in ("areas/people/marcus-bell", "areas/people/maya", "areas/pets"):
+        with qtbot.waitSignal(window.entity_view.loaded, timeout=10_000):
+            window.open_entity(address)
+    window.show_agent("finance", "context")
+    window.quick_switch()
+    switcher = window.switcher
+    assert switcher is not None
+    shown = [switcher.model.item(r) for r in range(4)]
+    assert [(i.kind, i.payload) for i in shown] == [
+        ("agent", "finance"),
+        ("entity", "areas/pets"),
+        ("entity", "areas/people/maya"),
+        ("entity", "areas/people/marcus-bell"),
+    ]
+    qtbot.keyClicks(switcher.query_edit, "mar")  # typing ranks by the words again
+    assert switcher.model.item(0).kind == "entity"
+    switcher.reject()
+
+
+def test_history_lists_recent_places_newest_first_each_once() -> None:
+    history = navigation.History()
+    for place in (("entity", "a"), ("entity", "b"), ("entity", "a"), ("page", "dashboard")):
+        history.visit(place)
+    assert history.recent() == [("page", "dashboard"), ("entity", "a"), ("entity", "b")]
+    history.back()
+    assert history.recent() == [("entity", "a"), ("entity", "b")]

@@ -480,7 +480,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def quick_switch(self) -> None:
         if self.switcher is None:
-            self.switcher = switcher.QuickSwitcher(self.session, self)
+            self.switcher = switcher.QuickSwitcher(self.session, self, self.navigator.recent)
             self.switcher.chosen.connect(self._on_switch)
         self.switcher.popup()
 

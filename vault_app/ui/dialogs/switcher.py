@@ -12,6 +12,8 @@ Design
   start of a word, then a scattered subsequence scored by how many of its letters start a
   word or follow the previous one, and how short the text is. The detail (the address,
   the day's date) counts only for a prefix or a word-start match, below the label's.
+* **Recent first.** With nothing typed, the places the user visited last (the window's
+  Back history: entities and agents, newest first) lead the list, then everything else.
 * **Choosing.** Up/Down move in the list while typing, Enter (or a click) emits
   `chosen(kind, payload)` and closes, Escape closes. Payloads: an entity address (str), an
   agent id (str), `(scope, date)` for a day (scope "global" or "agent:ID"), and
@@ -24,7 +26,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -159,10 +161,23 @@ def match_item(query: str, item: SwitcherItem) -> Match | None:
     return Match(item, detail[0] - DETAIL_PENALTY, detail_marks=detail[1])
 
 
-def rank(query: str, items: Iterable[SwitcherItem], limit: int = LIMIT) -> list[Match]:
-    """The items matching `query`, best first (all items in their own order without one)."""
+def rank(
+    query: str,
+    items: Iterable[SwitcherItem],
+    limit: int = LIMIT,
+    recent: Sequence[tuple[str, Any]] = (),
+) -> list[Match]:
+    """The items matching `query`, best first. Without one: the `recent` places first
+    ((kind, payload), newest first: where the user was last), then every item in its own
+    order."""
     if not query.strip():
-        ordered = sorted(items, key=lambda it: (KIND_ORDER[it.kind], it.sort_key, it.label))
+        first = {key: n for n, key in enumerate(recent)}
+
+        def order(it: SwitcherItem) -> tuple[Any, ...]:
+            was = first.get((it.kind, it.payload), len(first))
+            return (was, KIND_ORDER[it.kind], it.sort_key, it.label)
+
+        ordered = sorted(items, key=order)
         return [Match(item, 0.0) for item in ordered[:limit]]
     found = [m for m in (match_item(query, item) for item in items) if m is not None]
     found.sort(key=lambda m: (-m.score, KIND_ORDER[m.item.kind], m.item.sort_key, m.item.label))
@@ -352,12 +367,16 @@ class QuickSwitcher(QtWidgets.QDialog):
     chosen = QtCore.Signal(str, object)  # kind, payload (see the module's docstring)
 
     def __init__(
-        self, session: session_module.Session, parent: QtWidgets.QWidget | None = None
+        self,
+        session: session_module.Session,
+        parent: QtWidgets.QWidget | None = None,
+        recent: Callable[[], Sequence[tuple[Any, ...]]] | None = None,
     ) -> None:
         super().__init__(
             parent, QtCore.Qt.WindowType.Dialog | QtCore.Qt.WindowType.FramelessWindowHint
         )
         self.session = session
+        self.recent = recent  # the window's places visited, newest first (Back's history)
         self.setObjectName("quickSwitcher")
         self.setWindowTitle("Go to")
         self.setModal(True)
@@ -462,7 +481,10 @@ class QuickSwitcher(QtWidgets.QDialog):
 
     def _refilter(self) -> None:
         query = self.query_edit.text()
-        matches = rank(query, [*self._items, *self.days])
+        places = self.recent() if self.recent is not None and not query.strip() else ()
+        # an entity or an agent visited: what the switcher offers for it
+        keys = [(p[0], p[1]) for p in places if len(p) >= 2 and p[0] in ("entity", "agent")]
+        matches = rank(query, [*self._items, *self.days], recent=keys)
         self.model.set_matches(matches)
         if matches:
             self.view.setCurrentIndex(self.model.index(0, 0))

@@ -45,6 +45,14 @@ class History:
             del self.places[0]
         self.index = len(self.places) - 1
 
+    def recent(self) -> list[Place]:
+        """The places visited up to the current one, newest first, each once."""
+        seen: list[Place] = []
+        for place in reversed(self.places[: self.index + 1]):
+            if place not in seen:
+                seen.append(place)
+        return seen
+
     def can_back(self) -> bool:
         return self.index > 0
 
@@ -88,6 +96,9 @@ class Navigator(QtCore.QObject):
         if not self._replaying:
             self.history.visit(place)
             self._update()
+
+    def recent(self) -> list[Place]:
+        return self.history.recent()
 
     def back(self) -> None:
         self._replay(self.history.back())
