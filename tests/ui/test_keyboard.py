@@ -263,3 +263,57 @@ def test_a_page_never_binds_a_key_window_wide(qtbot: QtBot, window: app.MainWind
             if a.shortcutContext() in wide and a.shortcuts():
                 found.append(f"{type(page).__name__}: {a.text()!r}")
     assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_focus_shows_as_a_ring_on_every_kind_of_control(qtbot: QtBot, theme: str) -> None:
+    """A clear ring in the accent (3:1 on the window) around whatever holds the focus: a
+    button, a line edit, a rendered text, a tree (issue 30: a faint 1-px line on buttons,
+    nothing on the summary, History or Related); none around the others."""
+    from PySide6 import QtGui
+
+    from vault_app.ui import themes
+
+    application = QtWidgets.QApplication.instance()
+    assert isinstance(application, QtWidgets.QApplication)
+    before = themes.current_theme(application)
+    themes.apply_theme(application, theme)
+    try:
+        page = QtWidgets.QWidget()
+        qtbot.addWidget(page)
+        column = QtWidgets.QVBoxLayout(page)
+        text = QtWidgets.QTextBrowser()
+        text.setHtml("<h3>Summary</h3>")
+        tree = QtWidgets.QTreeWidget()
+        tree.addTopLevelItem(QtWidgets.QTreeWidgetItem(["a fact"]))
+        controls = [QtWidgets.QPushButton("Approve…"), QtWidgets.QLineEdit("why"), text, tree]
+        for control in controls:
+            column.addWidget(control)
+        page.resize(320, 420)
+        page.show()
+        page.activateWindow()
+        qtbot.waitUntil(lambda: QtWidgets.QApplication.activeWindow() is page)
+        ring = themes.focus_colour(page.palette()).name()
+        assert (
+            themes.contrast(
+                QtGui.QColor(ring), page.palette().color(QtGui.QPalette.ColorRole.Window)
+            )
+            >= 3
+        )
+
+        def ringed(widget: QtWidgets.QWidget) -> int:
+            image = widget.grab().toImage()
+            return sum(
+                QtGui.QColor(image.pixel(x, y)).name() == ring
+                for y in range(image.height())
+                for x in (0, 1, 2, image.width() - 3, image.width() - 2, image.width() - 1)
+            )
+
+        for control in controls:
+            control.setFocus()
+            qtbot.waitUntil(control.hasFocus)
+            others = [c for c in controls if c is not control]
+            assert ringed(control) >= control.height(), type(control).__name__
+            assert all(ringed(other) < other.height() // 2 for other in others)
+    finally:
+        themes.apply_theme(application, before)
