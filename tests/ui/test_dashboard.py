@@ -241,3 +241,22 @@ def test_diff_colours_stay_readable_in_both_themes(qtbot: QtBot) -> None:
             assert themes.contrast(text, background) >= 4.5, (name, kind)
             assert themes.is_dark(palette) == (background.lightnessF() < 0.5), (name, kind)
         assert themes.contrast(palette.color(QtGui.QPalette.ColorRole.Text), base) >= 7
+
+
+def test_an_agents_bar_compares_with_the_agents(
+    qtbot: QtBot, demo_session: session.Session
+) -> None:
+    """Global is scaled on its own and the agents on the largest agent, so an agent's bar
+    is long enough to read and to hold its numbers (issue 30: slivers beside Global)."""
+    board = shown(qtbot, demo_session)
+    left, width, _top = board.chart._geometry()
+    ends: dict[str, float] = {}
+    for rect, row, _tier in board.chart._layout():
+        ends[row.scope] = max(ends.get(row.scope, 0.0), rect.right())
+    agents = {s: e - left for s, e in ends.items() if s.startswith("agent:")}
+    assert agents and max(agents.values()) == pytest.approx(width)  # the largest: full
+    assert abs(ends["global"] - left - width) < 1
+    biggest = max(board.chart.rows, key=lambda r: r.total if r.scope != "global" else 0)
+    for row in board.chart.rows:
+        if row.scope.startswith("agent:") and row.total:
+            assert agents[row.scope] == pytest.approx(width * row.total / biggest.total)

@@ -42,7 +42,7 @@ from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from vault_app.core import config, errors, outlook, vault
+from vault_app.core import config, errors, feed, outlook, vault
 from vault_app.heartbeat import lease, runlog, schedule
 from vault_app.ui import commands, themes
 from vault_app.ui.dialogs import synthesis_preview
@@ -340,8 +340,8 @@ class DecayDashboard(QtWidgets.QWidget):
         head = self.cold_table.horizontalHeader()
         pad = 24
         widths = {
-            GoingColdModel.ENTITY: max(
-                (metrics.horizontalAdvance(f.address) for f in sample), default=120
+            GoingColdModel.ENTITY: max(  # titles: the fact's text leads and takes the room
+                (metrics.horizontalAdvance(feed.title(f.address)) for f in sample), default=120
             ),
             GoingColdModel.TIER: metrics.horizontalAdvance("Warm") + 40,
             GoingColdModel.DAYS: 0,
@@ -350,7 +350,7 @@ class DecayDashboard(QtWidgets.QWidget):
         for column, width in widths.items():
             title = metrics.horizontalAdvance(GoingColdModel.HEADERS[column]) + pad
             head.setSectionResizeMode(column, QtWidgets.QHeaderView.ResizeMode.Interactive)
-            head.resizeSection(column, min(max(width + pad, title), 360))
+            head.resizeSection(column, min(max(width + pad, title), 240))
 
     def _open_selected(self, index: QtCore.QModelIndex) -> None:
         if index.isValid():

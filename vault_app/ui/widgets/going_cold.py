@@ -13,7 +13,7 @@ from typing import Any
 
 from PySide6 import QtCore
 
-from vault_app.core import models, outlook
+from vault_app.core import feed, models, outlook
 from vault_app.ui.models import base as model_base
 from vault_app.ui.session import plural
 
@@ -102,7 +102,7 @@ class GoingColdModel(QtCore.QAbstractTableModel):
         if column == self.FACT:
             return item.text
         if column == self.ENTITY:
-            return item.address
+            return feed.title(item.address)  # its title; the address in the tooltip
         if column == self.TIER:
             return item.tier.value.capitalize()
         if column == self.DAYS:
@@ -121,6 +121,8 @@ class GoingColdModel(QtCore.QAbstractTableModel):
         return (keys[column], keys[4], keys[1], keys[0])
 
     def _tooltip(self, item: outlook.ColdFact, column: int) -> str:
+        if column == self.ENTITY:
+            return item.address
         if column == self.FACT:
             return f"{item.text}\n\n{item.fact_id} — double-click to open it in {item.address}"
         return (

@@ -45,7 +45,7 @@ class SidebarView(QtWidgets.QTreeView):
         header.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)
         bold = QtGui.QFont(self.font())  # a group's totals are bold: the widest a count is
         bold.setBold(True)
-        self._digits = QtGui.QFontMetrics(bold).horizontalAdvance("00,000") + 10
+        self._digits = QtGui.QFontMetrics(bold).horizontalAdvance("00,000") + 6
         self.setItemDelegate(_Counts(self))
         for column in range(1, model.columnCount()):
             header.setSectionResizeMode(column, QtWidgets.QHeaderView.ResizeMode.Fixed)

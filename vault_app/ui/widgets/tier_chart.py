@@ -4,6 +4,10 @@
 counts, a legend and a tooltip per segment, from the rows of `core.outlook.tier_rows`.
 QtCharts is not in PySide6-Essentials; the chart is painted by hand in palette colours,
 so it reads in the light and the dark theme. `set_shares(True)` scales every bar to 100 %.
+
+Otherwise a bar's length compares it with its own group: Global with Global, each agent
+with the largest agent (issue 30: beside the vault's hundreds of facts, an agent's twenty
+were slivers with no room for their numbers). The totals beside the bars say the sizes.
 """
 
 from __future__ import annotations
@@ -94,11 +98,14 @@ class TierChart(QtWidgets.QWidget):
     def _layout(self) -> list[tuple[QtCore.QRectF, outlook.TierRow, str]]:
         """Every segment's rectangle (widget coordinates), with its row and tier."""
         left, width, top = self._geometry()
-        largest = max((r.total for r in self.rows), default=0)
+        largest: dict[bool, int] = {}  # the largest total of each group: agents, or not
+        for row in self.rows:
+            agent = row.scope.startswith("agent:")
+            largest[agent] = max(largest.get(agent, 0), row.total)
         segments = []
         for number, row in enumerate(self.rows):
             y = top + number * (self._bar_height() + self.GAP)
-            scale = row.total if self.shares else largest
+            scale = row.total if self.shares else largest[row.scope.startswith("agent:")]
             x = left
             for tier in outlook.TIERS:
                 count = row.count(tier)
