@@ -90,14 +90,47 @@ def test_the_keyboard_steps_through_entities_and_opens_one(
 ) -> None:
     draw(qtbot, view, lambda: view.show_entity(HUB))
     view.canvas.setFocus()
-    qtbot.keyClick(view.canvas, QtCore.Qt.Key.Key_Right)
+    qtbot.keyClick(view.canvas, QtCore.Qt.Key.Key_PageDown)
     assert view.marked == HUB  # the centre first
-    qtbot.keyClick(view.canvas, QtCore.Qt.Key.Key_Right)
+    qtbot.keyClick(view.canvas, QtCore.Qt.Key.Key_PageDown)
     second = list(view.nodes)[1]
     assert view.marked == second and "Enter opens it" in view.status.text()
-    qtbot.keyClick(view.canvas, QtCore.Qt.Key.Key_Left)
-    qtbot.keyClick(view.canvas, QtCore.Qt.Key.Key_Left)  # wraps round to the last
+    qtbot.keyClick(view.canvas, QtCore.Qt.Key.Key_PageUp)
+    qtbot.keyClick(view.canvas, QtCore.Qt.Key.Key_PageUp)  # wraps round to the last
     assert view.marked == list(view.nodes)[-1]
     with qtbot.waitSignal(view.openEntity) as opened:
         qtbot.keyClick(view.canvas, QtCore.Qt.Key.Key_Return)
     assert opened.args == [list(view.nodes)[-1]]
+
+
+@pytest.mark.parametrize("key", ["Right", "Left", "Up", "Down"])
+def test_an_arrow_marks_the_entity_that_way_on_screen(
+    qtbot: QtBot, view: graph_view.GraphView, key: str
+) -> None:
+    """Right goes right (issue 30: the arrows walked a list, not the picture)."""
+    draw(qtbot, view, lambda: view.show_entity(HUB))
+    view.canvas.setFocus()
+    qtbot.keyClick(view.canvas, getattr(QtCore.Qt.Key, f"Key_{key}"))
+    assert view.marked == HUB  # the first press marks the centre
+    centre = view.nodes[HUB].pos()
+    qtbot.keyClick(view.canvas, getattr(QtCore.Qt.Key, f"Key_{key}"))
+    assert view.marked != HUB
+    moved = view.nodes[str(view.marked)].pos() - centre
+    dx, dy = {"Right": (1, 0), "Left": (-1, 0), "Up": (0, -1), "Down": (0, 1)}[key]
+    along = moved.x() * dx + moved.y() * dy
+    assert along > 0 and abs(moved.x() * dy - moved.y() * dx) <= along * 1.8
+
+
+def test_a_graph_that_cannot_be_drawn_says_why_in_the_canvas(
+    qtbot: QtBot, view: graph_view.GraphView
+) -> None:
+    draw(qtbot, view, lambda: view.whole_check.setChecked(True))
+    assert "the entity" not in view.legend.text() and "1 link away" in view.legend.text()
+    view.whole_limit = 5
+    draw(qtbot, view, view.refresh)
+    said = [i for i in view.scene.items() if hasattr(i, "toPlainText")]
+    assert said and "drawn for up to 5" in said[0].toPlainText()
+    assert not view.whole_check.isChecked() and view.depth_combo.isEnabled()  # unticked
+    draw(qtbot, view, lambda: view.show_entity(None))
+    said = [i for i in view.scene.items() if hasattr(i, "toPlainText")]
+    assert said and "Select an entity" in said[0].toPlainText()

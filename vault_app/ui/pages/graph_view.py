@@ -99,9 +99,18 @@ class Labels(QtWidgets.QGraphicsItem):
             painter.drawText(point, text)
 
 
+_ARROWS = {
+    Qt.Key.Key_Right: (1.0, 0.0),
+    Qt.Key.Key_Left: (-1.0, 0.0),
+    Qt.Key.Key_Down: (0.0, 1.0),
+    Qt.Key.Key_Up: (0.0, -1.0),
+}
+
+
 class _Canvas(QtWidgets.QGraphicsView):
-    """Pans by dragging, zooms with Ctrl+wheel and +/−; arrow keys step from entity to
-    entity (nearest first) and Enter opens the one marked."""
+    """Pans by dragging, zooms with Ctrl+wheel and +/−; an arrow key marks the entity that
+    way on screen (Right: the nearest to the right), Page Down/Up step through them all
+    (nearest first), Enter opens the one marked."""
 
     def __init__(self, scene: QtWidgets.QGraphicsScene, view: GraphView) -> None:
         super().__init__(scene)
@@ -119,10 +128,10 @@ class _Canvas(QtWidgets.QGraphicsView):
             self.scale(1.2, 1.2)
         elif event.key() == Qt.Key.Key_Minus:
             self.scale(1 / 1.2, 1 / 1.2)
-        elif event.key() in (Qt.Key.Key_Right, Qt.Key.Key_Down):
-            self.view.step(+1)
-        elif event.key() in (Qt.Key.Key_Left, Qt.Key.Key_Up):
-            self.view.step(-1)
+        elif event.key() in _ARROWS:
+            self.view.step_towards(*_ARROWS[Qt.Key(event.key())])
+        elif event.key() in (Qt.Key.Key_PageDown, Qt.Key.Key_PageUp):
+            self.view.step(+1 if event.key() == Qt.Key.Key_PageDown else -1)
         elif event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             self.view.open_marked()
         else:
@@ -199,11 +208,14 @@ class GraphView(QtWidgets.QWidget):
         self.status = QtWidgets.QLabel()
         self.status.setWordWrap(True)
         self.status.setProperty("notice", True)
+        self.legend = QtWidgets.QLabel()  # what the dots' shades mean (set when drawn)
+        self.legend.setTextFormat(Qt.TextFormat.RichText)
 
         box = QtWidgets.QVBoxLayout(self)
         box.setContentsMargins(10, 8, 10, 8)
         box.addLayout(bar)
         box.addWidget(self.canvas, 1)
+        box.addWidget(self.legend)
         box.addWidget(self.status)
 
     # -- what to show ---------------------------------------------------------------------
@@ -260,15 +272,26 @@ class GraphView(QtWidgets.QWidget):
         )
 
     def _failed(self, generation: int, exc: BaseException) -> None:
-        if generation == self._generation:
-            self._message(str(exc) if isinstance(exc, links.TooLargeError) else describe(exc)[1])
+        if generation != self._generation:
+            return
+        if isinstance(exc, links.TooLargeError) and self.whole_check.isChecked():
+            with QtCore.QSignalBlocker(self.whole_check):  # unticked: say why, draw nothing
+                self.whole_check.setChecked(False)
+            self.depth_combo.setEnabled(True)
+        self._message(str(exc) if isinstance(exc, links.TooLargeError) else describe(exc)[1])
 
     def _message(self, text: str) -> None:
+        """Nothing to draw: say why in the canvas, where the graph would be, and below."""
         self.scene.clear()
         self.nodes = {}
         self.marked = None
         self.labels = Labels(self.font())
         self.graph = None
+        said = self.scene.addText(text)
+        said.setDefaultTextColor(self.palette().color(QtGui.QPalette.ColorRole.PlaceholderText))
+        said.setTextWidth(420)
+        self.scene.setSceneRect(said.boundingRect().adjusted(-20, -20, 20, 20))
+        self.canvas.resetTransform()
         self.status.setText(text)
         self.drawn.emit()
 
@@ -317,6 +340,10 @@ class GraphView(QtWidgets.QWidget):
                 self.labels.add(x + radius + 4, y - height / 2, f"+{more} more", muted)
                 node.setToolTip(f"{node.toolTip()}\n{more} linked entities are not shown")
         self.scene.addItem(self.labels)
+        dot = '<span style="color:{}">●</span> {}'
+        keys = [(accent, "the entity")] if graph.centre else []
+        keys += [(fills[1], "1 link away"), (fills[2], "2 links away")][: 2 if graph.centre else 1]
+        self.legend.setText(" &nbsp; ".join(dot.format(c.name(), t) for c, t in keys))
         self._say(graph)
         self.fit()
         self.drawn.emit()
@@ -345,6 +372,30 @@ class GraphView(QtWidgets.QWidget):
             return
         at = order.index(self.marked) if self.marked in self.nodes else -1 if by > 0 else 0
         self._mark(order[(at + by) % len(order)])
+
+    def step_towards(self, dx: float, dy: float) -> None:
+        """Mark the entity in direction (dx, dy) from the marked one (the centre first): the
+        nearest within 60° of that way, closer to the line counting more."""
+        if not self.nodes:
+            return
+        if self.marked not in self.nodes:
+            self._mark(
+                self.graph.centre if self.graph and self.graph.centre else next(iter(self.nodes))
+            )
+            return
+        here = self.nodes[str(self.marked)].pos()
+        best: tuple[float, str] | None = None
+        for address, node in self.nodes.items():
+            vx, vy = node.pos().x() - here.x(), node.pos().y() - here.y()
+            along = vx * dx + vy * dy  # how far that way
+            across = abs(vx * dy - vy * dx)  # how far off the line
+            if along <= 0 or across > along * 1.8:  # behind, or beyond 60° off the line
+                continue
+            score = along + 2 * across
+            if best is None or score < best[0]:
+                best = (score, address)
+        if best is not None:
+            self._mark(best[1])
 
     def _mark(self, address: str | None) -> None:
         if self.marked in self.nodes:
