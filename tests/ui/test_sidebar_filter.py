@@ -85,3 +85,19 @@ def test_counts_read_as_everywhere_and_five_digits_fit_in_bold(window: app.MainW
     bold.setBold(True)
     needed = QtGui.QFontMetrics(bold).horizontalAdvance("88,888")
     assert all(window.sidebar.columnWidth(c) >= needed + 6 for c in range(1, 5))
+
+
+def test_a_group_selected_shows_its_overview(qtbot: QtBot, window: app.MainWindow) -> None:
+    """Global, Areas, People: the group's counts and what it holds, each entity a link
+    (issue 30: "Select an entity" said nothing of the group chosen)."""
+    model = window.sidebar_model
+    people = model.index_for_node(lambda n: n.kind in ("category", "group") and n.name == "People")
+    assert people.isValid()
+    window.sidebar.setCurrentIndex(people)
+    assert window.pages.currentWidget() is window.welcome
+    text = window.welcome.text()
+    assert "<h2>People</h2>" in text and "active facts:" in text and "hot" in text
+    assert '<a href="areas/people/marcus-bell">Marcus Bell</a>' in text
+    with qtbot.waitSignal(window.entity_view.loaded, timeout=10_000):
+        window.welcome.label.linkActivated.emit("areas/people/marcus-bell")
+    assert window.entity_view.address == MARCUS

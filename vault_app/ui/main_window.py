@@ -178,6 +178,7 @@ class MainWindow(QtWidgets.QMainWindow):
     def _build_pages(self) -> None:
         self.pages = QtWidgets.QStackedWidget()
         self.welcome = welcome.WelcomePage()  # loading, then the empty state or a hint
+        self.welcome.openEntity.connect(self.open_entity)
         self.entity_view = entity_page.EntityPage(self.session)
         self.entity_view.openEntity.connect(self.open_entity)
         self.entity_view.entityMoved.connect(lambda _old, new: self.open_entity(new))
@@ -365,6 +366,25 @@ class MainWindow(QtWidgets.QMainWindow):
         elif node.kind == "document" and node.agent and node.document:
             self._agent_page(node.agent).show_tab(node.document)
             self.navigator.visit(("agent", node.agent, node.document))
+        elif node.kind in ("scope", "category", "group"):
+            self._show_group(index, node.name)
+
+    def _show_group(self, index: QtCore.QModelIndex, title: str) -> None:
+        """A group of the sidebar: its overview (counts, what it holds), not "Select"."""
+        model = self.sidebar_model
+
+        def counts(at: QtCore.QModelIndex) -> tuple[int, int, int, int] | None:
+            a, h, w, c = (model.index(at.row(), n, at.parent()).data() for n in range(1, 5))
+            numbers = all(isinstance(v, int) for v in (a, h, w, c))
+            return (a, h, w, c) if numbers else None
+
+        children = []
+        for row in range(model.rowCount(index)):
+            child = model.node(model.index(row, 0, index))
+            if child is not None:
+                children.append((child.name, child.address if child.kind == "entity" else None))
+        self.welcome.show_group(title, counts(index), children)
+        self.pages.setCurrentWidget(self.welcome)
 
     def _select_in_sidebar(self, address: str) -> None:
         self._select_index(self.sidebar_model.index_for_address(address))

@@ -3,10 +3,15 @@
 While the vault is read it says so. Once scanned, an empty vault (no entity, no agent)
 offers what to do first — Create entity, Create agent, Open the demo vault — as buttons
 that emit `createEntity`, `createAgent`, `openDemo` (the window acts); a vault with
-content says how to find things (the sidebar, Ctrl+P, Ctrl+Shift+F).
+content says how to find things (the sidebar, Ctrl+P, Ctrl+Shift+F). A group of the
+sidebar selected (Global, Areas, People, an agent's Workspace…) shows that group's
+overview (`show_group`): its counts and what it holds, each entity a link that opens it
+(`openEntity`).
 """
 
 from __future__ import annotations
+
+import html
 
 from PySide6 import QtCore, QtWidgets
 
@@ -20,7 +25,12 @@ def is_empty(scan: vault.VaultScan) -> bool:
     return not scan.entities and not scan.agents and not scan.problems
 
 
+Counts = tuple[int, int, int, int]  # active, hot, warm, cold
+GROUP_LIMIT = 60  # the most entries a group's overview lists
+
+
 class WelcomePage(QtWidgets.QWidget):
+    openEntity = QtCore.Signal(str)  # an entity of a group's overview
     createEntity = QtCore.Signal()
     createAgent = QtCore.Signal()
     openDemo = QtCore.Signal()
@@ -31,6 +41,8 @@ class WelcomePage(QtWidgets.QWidget):
         self.label = QtWidgets.QLabel()
         self.label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+        self.label.linkActivated.connect(self.openEntity.emit)
         self.entity_button = QtWidgets.QPushButton("Create e&ntity…")
         self.entity_button.setToolTip("A person, project or topic the agents remember facts about")
         self.entity_button.clicked.connect(self.createEntity)
@@ -75,3 +87,33 @@ class WelcomePage(QtWidgets.QWidget):
                 "<h2>Select an entity</h2><p>Browse the tree on the left, press "
                 "<b>Ctrl+P</b> to jump anywhere, or <b>Ctrl+Shift+F</b> to search.</p>"
             )
+
+    def show_group(
+        self, title: str, counts: Counts | None, children: list[tuple[str, str | None]]
+    ) -> None:
+        """A group's overview: its counts, and its entries (`(name, address)`; an entity's
+        address makes it a link; a sub-group has none)."""
+        self.buttons.hide()
+        parts = [f"<h2>{html.escape(title)}</h2>"]
+        if counts is not None:
+            active, hot, warm, cold = counts
+            parts.append(
+                f"<p>{active:,} active fact{'s' if active != 1 else ''}: {hot:,} hot, "
+                f"{warm:,} warm, {cold:,} cold</p>"
+            )
+        shown = [
+            f'<a href="{html.escape(address)}">{html.escape(name)}</a>'
+            if address
+            else html.escape(name)
+            for name, address in children[:GROUP_LIMIT]
+        ]
+        more = len(children) - len(shown)
+        if shown:
+            parts.append(
+                "<p>" + " · ".join(shown) + (f" · and {more} more" if more else "") + "</p>"
+            )
+        parts.append(
+            "<p>Open one, or type part of a title in the sidebar's filter "
+            "(<b>Ctrl+Shift+B</b>).</p>"
+        )
+        self.label.setText("".join(parts))
