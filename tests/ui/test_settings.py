@@ -318,3 +318,21 @@ def test_a_widget_painted_in_the_dark_theme_is_dark(
     themes.apply_theme(qapp, "light")
     light = label.grab().toImage().pixelColor(2, 2)
     assert dark.lightnessF() < 0.3 < 0.8 < light.lightnessF()
+
+
+def test_a_setting_is_found_by_its_words(
+    qtbot: QtBot, live: session.Session, store: QtCore.QSettings
+) -> None:
+    """Typing in the box keeps the groups that speak of it, on their tab (issue 30)."""
+    dialog = settings.SettingsDialog(live, store)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    boxes = {b.title(): b for b in dialog.findChildren(QtWidgets.QGroupBox)}
+    assert dialog.find_setting("theme") == 1
+    assert dialog.tabs.currentIndex() == 1 and boxes["Appearance"].isVisibleTo(dialog)
+    assert not boxes["Decay"].isVisibleTo(dialog)
+    assert dialog.find_setting("BACKUPS kept") == 1 and dialog.tabs.currentIndex() == 0
+    assert boxes["Files"].isVisibleTo(dialog) and not boxes["Search"].isVisibleTo(dialog)
+    assert dialog.find_setting("no such setting anywhere") == 0
+    assert dialog.find_setting("") == len(boxes)  # cleared: everything again
+    dialog.reject()

@@ -152,6 +152,19 @@ def _note(text: str) -> QtWidgets.QLabel:
     return label
 
 
+def _words_of(box: QtWidgets.QGroupBox) -> list[str]:
+    """What a settings group says: its title, its labels' and buttons' texts, the choices
+    of its lists and every tooltip."""
+    said = [box.title()]
+    for widget in box.findChildren(QtWidgets.QWidget):
+        said.append(widget.toolTip())
+        if isinstance(widget, QtWidgets.QLabel | QtWidgets.QAbstractButton):
+            said.append(widget.text())
+        elif isinstance(widget, QtWidgets.QComboBox):
+            said += [widget.itemText(i) for i in range(widget.count())]
+    return said
+
+
 def _scrolling(page: QtWidgets.QWidget) -> QtWidgets.QScrollArea:
     """`page` in a scroll area without a frame, scrolling only up and down."""
     area = QtWidgets.QScrollArea()
@@ -178,7 +191,9 @@ _KEPT_TABLES = ("heartbeat", "agents", "quotas")
 
 
 class SettingsDialog(QtWidgets.QDialog):
-    """Vault settings (saved to .vault/config.toml) and app settings (QSettings)."""
+    """Vault settings (saved to .vault/config.toml) and app settings (QSettings). The box
+    at the top finds a setting (`find_setting`): the groups whose words hold every word typed
+    stay, on the first tab that has one."""
 
     applied = QtCore.Signal()  # after OK, once everything is saved and in effect
 
@@ -210,7 +225,13 @@ class SettingsDialog(QtWidgets.QDialog):
         defaults.clicked.connect(self.restore_defaults)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
+        self.find_edit = QtWidgets.QLineEdit()
+        self.find_edit.setPlaceholderText("Find a setting…")
+        self.find_edit.setClearButtonEnabled(True)
+        self.find_edit.setAccessibleName("Find a setting")
+        self.find_edit.textChanged.connect(self.find_setting)
         layout = QtWidgets.QVBoxLayout(self)
+        layout.addWidget(self.find_edit)
         layout.addWidget(self.tabs)
         layout.addWidget(self.status)
         layout.addWidget(self.buttons)
@@ -517,6 +538,24 @@ class SettingsDialog(QtWidgets.QDialog):
         self.tabs.setTabIcon(0, QtGui.QIcon() if ok else self.style().standardIcon(icon))
         self.tabs.setTabToolTip(0, "" if ok else "Some vault settings need fixing before OK")
         return ok
+
+    def find_setting(self, query: str) -> int:
+        """Keep the groups whose titles, labels, choices and tips hold every word of
+        `query` (any case); show the first tab with one. The number of groups kept."""
+        words = query.casefold().split()
+        kept, first_tab = 0, -1
+        for tab in range(self.tabs.count()):
+            page = self.tabs.widget(tab)
+            for box in page.findChildren(QtWidgets.QGroupBox) if page is not None else []:
+                said = " ".join(_words_of(box)).casefold().replace("&", "")
+                keep = all(word in said for word in words)
+                box.setVisible(keep)
+                kept += keep
+                if keep and first_tab < 0:
+                    first_tab = tab
+        if words and first_tab >= 0:
+            self.tabs.setCurrentIndex(first_tab)
+        return kept
 
     def restore_defaults(self) -> None:
         """Reset the tab shown (nothing is saved before OK)."""
