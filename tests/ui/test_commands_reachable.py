@@ -12,7 +12,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from pytestqt.qtbot import QtBot
 from window_helpers import JANE, open_window, select_active_fact, show_entity
 
-from vault_app.ui import app, menus
+from vault_app.ui import app, menu_tables, menus
 from vault_app.ui.dialogs import palette
 from vault_app.ui.pages import context_view, links_window
 from vault_app.ui.widgets import context_menus, search_results
@@ -278,7 +278,12 @@ def test_the_menus_are_made_from_the_command_tables(window: app.MainWindow) -> N
     """Menus, the palette and F1 (all `palette.walk`) show each declared command where
     its record puts it, with its key; no menu command is undeclared but the ones code
     makes (`menus.Made`: undo, redo, toggles, themes)."""
-    tables = (menus.WINDOW, links_window.COMMANDS, vault_states.COMMANDS, agent_activity.COMMANDS)
+    tables = (
+        menu_tables.WINDOW,
+        links_window.COMMANDS,
+        vault_states.COMMANDS,
+        agent_activity.COMMANDS,
+    )
     declared = [e for table in tables for e in table if isinstance(e, menus.Command)]
     walked = {a.objectName(): (path, a) for path, a in palette.walk(window.menuBar())}
     for command in declared:

@@ -40,7 +40,7 @@ from typing import Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import layout, vault
-from vault_app.ui import commands, heartbeat_runner, keyboard, menus, models, session
+from vault_app.ui import commands, heartbeat_runner, keyboard, menu_tables, models, session
 from vault_app.ui import (
     live as live_module,
 )
@@ -114,7 +114,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self._build_search_dock()
         self.navigator = navigation.Navigator(self, self.open_place)
         self._add_fact_next = False  # Ctrl+N away from an entity: add once one is chosen
-        self.commands = menus.add_window_commands(self)
+        self.commands = menu_tables.add_window_commands(self)
         self._name_actions()
         self._route_page_keys()
         context_menus.install(self)

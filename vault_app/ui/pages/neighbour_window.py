@@ -40,7 +40,7 @@ from typing import Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import neighbours
-from vault_app.ui import keyboard, menus, session
+from vault_app.ui import keyboard, menu_tables, session
 from vault_app.ui.dialogs import new_items as dialogs
 from vault_app.ui.models import review_store
 from vault_app.ui.pages import (
@@ -93,7 +93,7 @@ class NeighbourWindow(QtWidgets.QMainWindow):
         self.search_dock: QtWidgets.QDockWidget | None = None
         if search:
             self._build_search_dock(semantic)
-        self.commands = menus.add_neighbour_commands(self)
+        self.commands = menu_tables.add_neighbour_commands(self)
         self.commands.take_keys(self.review)  # Approve and Reject: the page's own keys
         keyboard.install()  # Tab leaves a table; entering one selects a row
         self.review_action = self.commands["review"]

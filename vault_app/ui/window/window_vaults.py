@@ -1,5 +1,5 @@
 """Opening, creating and switching vaults, the settings dialog, the theme and About: the
-File and Help menus' window-level commands (`menus.add_window_commands` calls them).
+File and Help menus' window-level commands (`menu_tables.add_window_commands` calls them).
 
 Switching vaults opens a fresh window on the folder chosen — the composition root says
 which kind (`app.window_for`: a PARA vault's, or a neighbour's folder's), with the same
