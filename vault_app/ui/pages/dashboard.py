@@ -146,7 +146,7 @@ class DecayDashboard(QtWidgets.QWidget):
     # -- building -------------------------------------------------------------------------
 
     def _build(self) -> None:
-        title = QtWidgets.QLabel("Decay")
+        title = QtWidgets.QLabel("Decay dashboard")  # as its toolbar button and Go menu say
         font = title.font()
         font.setPointSizeF(font.pointSizeF() * 1.4)
         font.setBold(True)
