@@ -11,7 +11,8 @@ Filtering (issue 30: a vault of 2,000 entities is a long tree): the words typed 
 box keep the rows whose title holds every one of them, any case, with the groups above
 them (opened), and hide the rest; the rows stay the model's own (no proxy model: the
 window finds rows by address in the model), so the tree filters with `setRowHidden` and
-filters again when a scan changes the rows. Down moves into the tree, Enter opens the
+filters again when a scan changes the rows, after a pause in typing (`TYPING_MS`). Down
+moves into the tree, Enter opens the
 first row kept, Esc clears the box. The panel hides and shows whole (View › Sidebar,
 Ctrl+B), for a narrow window.
 """
@@ -25,6 +26,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from vault_app.ui import models
 
 SHOW_COUNTS_KEY = "sidebar/showCounts"
+TYPING_MS = 120  # the filter waits for a pause in typing
 
 
 class SidebarView(QtWidgets.QTreeView):
@@ -84,13 +86,22 @@ class SidebarPanel(QtWidgets.QWidget):
     def __init__(self, view: SidebarView, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
         self.view = view
+        self._hidden: set[tuple[str, ...]] = set()  # the rows hidden, by their tree key
+        self._later = QtCore.QTimer(self)  # one filtering for a burst of model changes
+        self._later.setSingleShot(True)
+        self._later.setInterval(0)
+        self._later.timeout.connect(lambda: self.apply(full=True))
+        self._typing = QtCore.QTimer(self)  # and for a burst of keys: a pause in typing
+        self._typing.setSingleShot(True)
+        self._typing.setInterval(TYPING_MS)
+        self._typing.timeout.connect(lambda: self.apply())
         self.filter_edit = QtWidgets.QLineEdit()
         self.filter_edit.setObjectName("sidebarFilter")
         self.filter_edit.setPlaceholderText("Filter entities, agents…")
         self.filter_edit.setClearButtonEnabled(True)
         self.filter_edit.setAccessibleName("Filter the sidebar")
         self.filter_edit.setToolTip("Keep the rows whose title holds every word typed (Esc clears)")
-        self.filter_edit.textChanged.connect(lambda _text: self.apply())
+        self.filter_edit.textChanged.connect(lambda _text: self._typing.start())
         self.filter_edit.installEventFilter(self)
         column = QtWidgets.QVBoxLayout(self)
         column.setContentsMargins(4, 4, 0, 0)
@@ -105,41 +116,51 @@ class SidebarPanel(QtWidgets.QWidget):
             model.layoutChanged,
         ):
             signal.connect(lambda *_args: self._again())
-        self._later = QtCore.QTimer(self)  # one filtering for a burst of model changes
-        self._later.setSingleShot(True)
-        self._later.setInterval(0)
-        self._later.timeout.connect(self.apply)
 
     def words(self) -> list[str]:
         return self.filter_edit.text().casefold().split()
 
     def _again(self) -> None:
-        if self.words():
+        """The model's rows changed: filter again, asking the view what it hides."""
+        if self.words() or self._hidden:
             self._later.start()
 
-    def apply(self) -> int:
-        """Hide the rows the words do not keep; the number of rows kept that match."""
+    def apply(self, full: bool = False) -> int:
+        """Hide the rows the words do not keep; the number of rows kept that match.
+
+        The titles are read from the model's own tree (`SidebarModel.tree`: no index or
+        data call a row), an index is made only for a row with rows below it, and only a
+        row whose state changes is told to the view (the rows hidden are kept by key);
+        after the model's rows changed (`full`), each row's state is asked of the view."""
         words = self.words()
         model = self.view.model()
+        assert isinstance(model, models.SidebarModel)
+        view = self.view
+        hidden = self._hidden
         matched = 0
 
-        def visit(parent: QtCore.QModelIndex) -> bool:
+        def visit(children: list[Any], parent: QtCore.QModelIndex) -> bool:
             nonlocal matched
             any_kept = False
-            for row in range(model.rowCount(parent)):
-                index = model.index(row, 0, parent)
-                title = str(index.data() or "").casefold()
+            for row, item in enumerate(children):
+                title = item.node.name.casefold()
                 own = bool(words) and all(word in title for word in words)
-                below = visit(index)
+                below = False
+                if item.children:
+                    index = model.index(row, 0, parent)
+                    below = visit(item.children, index)
+                    if words and below and not view.isExpanded(index):
+                        view.expand(index)
                 keep = not words or own or below
-                self.view.setRowHidden(row, parent, not keep)
-                if words and below:
-                    self.view.expand(index)
+                was = view.isRowHidden(row, parent) if full else item.key in hidden
+                if was == keep:  # its state changes: tell the view
+                    view.setRowHidden(row, parent, not keep)
+                (hidden.discard if keep else hidden.add)(item.key)
                 matched += own
                 any_kept = any_kept or own or below
             return any_kept
 
-        visit(QtCore.QModelIndex())
+        visit(model.tree.root.children, QtCore.QModelIndex())
         return matched
 
     def first_kept(self) -> QtCore.QModelIndex:
@@ -168,6 +189,9 @@ class SidebarPanel(QtWidgets.QWidget):
                 self.filter_edit.clear()
                 return True
             if key in (QtCore.Qt.Key.Key_Down, QtCore.Qt.Key.Key_Return, QtCore.Qt.Key.Key_Enter):
+                if self._typing.isActive():  # typed and pressed at once: filter first
+                    self._typing.stop()
+                    self.apply()
                 first = self.first_kept()
                 if first.isValid():
                     self.view.setCurrentIndex(first)  # the window opens what is current
