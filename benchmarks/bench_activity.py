@@ -83,7 +83,7 @@ def stall(root: Path, reads: int = 20) -> tuple[float, float]:
     long a time with nothing to do (the machine's own noise)."""
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
     s = session.Session(vault.Vault(root, actor="gui"))
-    page = activity_page.ActivityPage(s)
+    page = activity_page.ActivityPage(activity_page.VaultActivity(s))  # what the window shows
     page.resize(1000, 700)
     page.show()
     worst, last = 0.0, time.perf_counter()
