@@ -101,6 +101,8 @@ def test_a_group_selected_shows_its_overview(qtbot: QtBot, window: app.MainWindo
     model = window.sidebar_model
     people = model.index_for_node(lambda n: n.kind in ("category", "group") and n.name == "People")
     assert people.isValid()
+    counted = model.index(people.row(), 1, people.parent())
+    qtbot.waitUntil(lambda: isinstance(counted.data(), int), timeout=20_000)  # scan's counts
     window.sidebar.setCurrentIndex(people)
     assert window.pages.currentWidget() is window.welcome
     text = window.welcome.text()
