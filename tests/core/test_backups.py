@@ -105,6 +105,37 @@ def test_a_summary_is_restored_too(vault: vault_module.Vault) -> None:
     assert "First words." in summary.read_text("utf-8")
 
 
+def test_a_version_reads_as_its_facts_active_first(corrupt: vault_module.Vault) -> None:
+    newest = corrupt.backup_versions(_facts_path(corrupt, JANE))[0]
+    lines = newest.readable.splitlines()
+    assert lines[0] == "2 facts: 2 active"
+    assert lines[2:] == [
+        "• Jane fixed the leak  (milestone)",
+        "• Jane prefers texts  (preference)",
+    ]
+    assert '"id"' not in newest.readable  # no JSON for a person to read
+
+
+def test_a_superseded_fact_is_listed_after_the_active_ones(vault: vault_module.Vault) -> None:
+    vault.create_entity(JANE)
+    old = vault.add_fact(JANE, "Jane charges $90 an hour", "status")
+    vault.add_fact(JANE, "Jane prefers texts", "preference")
+    vault.supersede_fact(old.id, "Jane charges $110 an hour")
+    path = _facts_path(vault, JANE)
+    path.write_bytes(path.read_bytes() + b"{")  # spoilt after the last write
+    lines = vault.backup_versions(path)[0].readable.splitlines()
+    assert lines[0] == "3 facts: 2 active, 1 superseded"
+    assert lines[-1] == "• Jane charges $90 an hour  (status, superseded)"
+
+
+def test_a_document_version_reads_as_its_text(vault: vault_module.Vault) -> None:
+    vault.create_entity(JANE, "First words.")
+    doc = vault.summary(JANE)
+    vault.write_summary(JANE, "# Jane\n\nSecond words.\n", expected=doc.digest)
+    summary = vault.paths.entity_dir(layout.EntityRef.parse(JANE)) / "summary.md"
+    assert vault.backup_versions(summary)[0].readable == "# Jane\n\nSecond words.\n"
+
+
 def test_an_archived_entity_takes_no_new_facts(vault: vault_module.Vault) -> None:
     vault.create_entity("projects/fence")
     fact = vault.add_fact("projects/fence", "The fence is rebuilt", "milestone")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from vault_app.core import doctor, errors, vault
+from vault_app.core import doctor, errors, synthesis, vault
 
 
 @pytest.fixture
@@ -176,3 +176,26 @@ def test_an_agent_s_memory_files_are_checked(v: vault.Vault) -> None:
             "by profile set/delete)",
         ),
     }
+
+
+def test_repair_restores_a_summary_that_is_not_utf8(v: vault.Vault) -> None:
+    doc = v.summary("areas/people/jane")
+    v.write_summary("areas/people/jane", "# Jane\n\nThe plumber.\n", expected=doc.digest)
+    summary = v.paths.life_dir / "areas/people/jane/summary.md"
+    summary.write_bytes(b"# Jane\n\xff\xfe broken by another program\n")
+    report = doctor.run(v, repair=True)
+    problem = next(p for p in report.problems if p.path.endswith("jane/summary.md"))
+    assert problem.message.startswith("invalid UTF-8") and problem.repaired
+    assert summary.read_text("utf-8") == "# Jane\n\nThe plumber.\n"
+    kept = list((v.paths.state_dir / "quarantine").rglob("summary.md"))
+    assert [k.read_bytes() for k in kept] == [b"# Jane\n\xff\xfe broken by another program\n"]
+    assert report.ok and doctor.run(v).ok
+
+
+def test_a_summary_without_its_marker_is_reported_not_replaced(v: vault.Vault) -> None:
+    summary = v.paths.life_dir / "areas/people/jane/summary.md"
+    broken = f"# Jane\n\n{synthesis.BEGIN}\nThe plumber.\n\nMy own note.\n"  # END lost
+    summary.write_text(broken, "utf-8")
+    report = doctor.run(v, repair=True)
+    assert any(p.path.endswith("jane/summary.md") and not p.repaired for p in report.problems)
+    assert summary.read_text("utf-8") == broken  # the person's words: never replaced

@@ -3,8 +3,10 @@
 `versions(store, path)` lists what `.vault/backups/` keeps of `path` (`Storage.backups`),
 newest first, each with the time it was kept (read from its name: nanoseconds since the
 epoch), its size, whether its bytes still match the hash in its name, a short preview
-and, when it would not parse as the file it stands for (a fact file through
-`formats.decode` and `formats.check_lossless`, markdown as UTF-8), why not.
+of its bytes, a `readable` one (a fact file's facts one per line, active first, each with
+its category and whether it was superseded; a markdown file's text) and, when it would not
+parse as the file it stands for (a fact file through `formats.decode` and
+`formats.check_lossless`, markdown as UTF-8), why not.
 
 `restore(store, path, number)` puts version `number` (1 = newest) back as a normal safe
 write of its bytes: under the file's lock, atomically, the version it replaces kept in the
@@ -23,6 +25,8 @@ from pathlib import Path
 from vault_app.core import errors, formats, layout, storage
 
 PREVIEW_CHARS = 600
+READABLE_FACTS = 200  # facts listed in a readable preview (the rest counted)
+READABLE_CHARS = 100_000  # of a text file's readable preview
 UNSET = "unset"  # `restore(expected=...)` not given: no check of the current content
 
 
@@ -38,6 +42,7 @@ class Version:
     preview: str  # the start of its text ("" when it is not text)
     problem: str | None  # why it cannot be restored, None when it can
     facts: int | None = None  # how many facts it holds (a fact file that parses)
+    readable: str = ""  # what a person reads to choose it (see the module doc)
 
     @property
     def restorable(self) -> bool:
@@ -52,15 +57,40 @@ def _kept_time(kept: Path) -> dt.datetime:
         return dt.datetime.fromtimestamp(kept.stat().st_mtime).astimezone()
 
 
-def check_parses(path: Path, data: bytes) -> int | None:
+def check_parses(path: Path, data: bytes) -> formats.FactFile | str:
     """Raise `errors.CorruptFileError` unless `data` reads as the file `path` stands for;
-    returns how many entries a fact file holds (None for another file)."""
+    returns the decoded fact file, or the text of another file."""
     if path.name in layout.FACT_FILE_NAMES:
         ff = formats.decode(path, data)
         formats.check_lossless(ff, data)
-        return len(ff.raw)
-    storage.decode_text(path, data)
-    return None
+        return ff
+    return storage.decode_text(path, data)
+
+
+def readable(ff: formats.FactFile) -> str:
+    """A fact file as a person reads it: `12 facts: 10 active, 2 superseded`, then one
+    line per fact, active first, `• text  (category)` / `• text  (category, superseded)`."""
+    successor, _ = ff.lineage()
+    active: list[str] = []
+    superseded: list[str] = []
+    for entry in ff.raw:
+        if not isinstance(entry, dict):
+            continue
+        text = entry.get(ff.dialect.text_key)
+        words = " ".join(text.split()) if isinstance(text, str) else "(no text)"
+        category = entry.get("category")
+        kind = category if isinstance(category, str) and category else "fact"
+        if formats.is_superseded_raw(entry, successor):
+            superseded.append(f"• {words}  ({kind}, superseded)")
+        else:
+            active.append(f"• {words}  ({kind})")
+    count = len(active) + len(superseded)
+    head = f"{count} fact{'' if count == 1 else 's'}: {len(active)} active"
+    head += f", {len(superseded)} superseded" if superseded else ""
+    lines = (active + superseded)[:READABLE_FACTS]
+    more = count - len(lines)
+    tail = [f"…and {more} more"] if more > 0 else []
+    return "\n".join([head, "", *lines, *tail])
 
 
 def _version(store: storage.Storage, path: Path, number: int, kept: Path) -> Version:
@@ -71,15 +101,23 @@ def _version(store: storage.Storage, path: Path, number: int, kept: Path) -> Ver
     intact = storage.sha256(data).startswith(kept.name.rsplit("-", 1)[-1])
     problem = None if intact else "its bytes no longer match the hash in its name"
     facts = None
+    text = data[: PREVIEW_CHARS * 4].decode("utf-8", errors="replace")
+    preview = text[:PREVIEW_CHARS]
+    shown = preview
     if problem is None:
         try:
-            facts = check_parses(path, data)
+            parsed = check_parses(path, data)
         except errors.CorruptFileError as exc:
             where = f" ({exc.location})" if exc.location else ""
             problem = f"does not parse{where}: {exc.reason}"
-    text = data[: PREVIEW_CHARS * 4].decode("utf-8", errors="replace")
-    preview = text[:PREVIEW_CHARS]
-    return Version(number, kept, _kept_time(kept), len(data), intact, preview, problem, facts)
+        else:
+            if isinstance(parsed, formats.FactFile):
+                facts, shown = len(parsed.raw), readable(parsed)
+            else:
+                shown = parsed[:READABLE_CHARS] + ("\n…" if len(parsed) > READABLE_CHARS else "")
+    return Version(
+        number, kept, _kept_time(kept), len(data), intact, preview, problem, facts, shown
+    )
 
 
 def versions(store: storage.Storage, path: Path) -> list[Version]:

@@ -18,10 +18,10 @@ which is read through but never written through) and every FIFO, socket or devic
 error at a name vault-app reads, such as items.json, where a folder is one too). Each
 problem names its file and the place in it.
 
-Repair never discards anything: a corrupt fact file is copied to
-`.vault/quarantine/<time>/` and the newest backup that parses (for an emptied file, the
-newest that holds facts) is put in its place through the normal locked, audited write;
-leftover temp files are quarantined too.
+Repair never discards anything: a corrupt fact file (or a markdown file that is not
+UTF-8) is copied to `.vault/quarantine/<time>/` and the newest backup that parses (for an
+emptied file, the newest that holds facts) is put in its place through the normal locked,
+audited write; leftover temp files are quarantined too.
 Problems that would need a guess (a fact with a bad field) are only reported.
 """
 
@@ -318,9 +318,16 @@ class Doctor:
             self.report.files_checked += 1
             try:
                 doc = self.vault.storage.read_text(path)
+            except errors.CorruptFileError as exc:  # not UTF-8: a kept version can replace it
+                item = self.problem(exc.path, exc.reason, exc.location)
+                special = isinstance(exc, errors.NotRegularFileError | errors.SymlinkError)
+                if not special and "MB limit" not in exc.reason:
+                    self._corrupt.append((path, item, storage.decode_text))
+                continue
+            try:
                 if doc is not None and path.name in markers:
                     synthesis.find_block(doc[0], *markers[path.name], path)
-            except errors.CorruptFileError as exc:
+            except errors.CorruptFileError as exc:  # a marker lost: the user's text, kept
                 self.problem(exc.path, exc.reason, exc.location)
 
     def _check_agent_memory(self) -> None:

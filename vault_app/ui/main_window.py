@@ -130,6 +130,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.session.scanned.connect(self._on_scan)
         self.session.listed.connect(self._on_listed)
         self.session.error.connect(self.message_bar.show_message)
+        self.session.notice.connect(self.message_bar.show_notice)
         self.session.searchReady.connect(self._on_search_ready)
         self.session.searchProgress.connect(self.status.show_search_progress)
         self.session.busy.connect(self._on_busy)

@@ -14,7 +14,14 @@ and through the session's signals:
 * `searchReady(engine)` once the search index is usable, `searchProgress(done, total,
   label)` while it is built or embeddings are computed;
 * `error(title, message)`: a refused write, a corrupt file, a failed call, in plain words
-  (`describe`). Widgets show it; nothing is ever raised into the event loop.
+  (`describe`). Widgets show it; nothing is ever raised into the event loop;
+* `notice(title, message)`: something done that the person should hear of (a file
+  restored from its backups), shown as a notice, not a warning.
+
+The scan reads fact files only. A document a page found unreadable when it read it (a
+summary.md that is not UTF-8) is told to the session (`found_unreadable`) and joins the
+scan's problems from then on, so the status bar counts it and the sidebar marks it, until
+a page reads it again whole (`found_readable`).
 
 The search engine is opened in the background after the first scan; until then
 `engine` is None and the search panel says the index is being prepared.
@@ -22,6 +29,7 @@ The search engine is opened in the background after the first scan; until then
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import logging
 import traceback
@@ -32,7 +40,7 @@ from typing import Any
 import shiboken6
 from PySide6 import QtCore, QtGui
 
-from vault_app.core import errors, layout, neighbours, vault
+from vault_app.core import errors, layout, models, neighbours, vault
 from vault_app.workspace import engine_life, reindex
 
 log = logging.getLogger(__name__)
@@ -127,6 +135,7 @@ class Workers(QtCore.QObject):
     documentChanged = QtCore.Signal(str)  # absolute path of a file written or changed
     busy = QtCore.Signal(bool)  # some worker is running
     error = QtCore.Signal(str, str)  # title, plain-words message
+    notice = QtCore.Signal(str, str)  # title, plain-words message: something done
 
     def __init__(self, parent: QtCore.QObject | None = None) -> None:
         super().__init__(parent)
@@ -269,6 +278,7 @@ class Session(Workers):
         self.undo_stack = QtGui.QUndoStack(self)
         self._latest_scan: vault.VaultScan | None = None  # touched on the refresher only
         self.count_browsing_as_access = False
+        self.read_problems: dict[str, models.Problem] = {}  # documents found unreadable
 
     def write(
         self,
@@ -338,10 +348,36 @@ class Session(Workers):
         self.run(work, lambda scan: self._scanned(scan, on_done), refresher=True)
 
     def _scanned(self, scan: vault.VaultScan, on_done: Callback | None = None) -> None:
-        self.scan = scan
-        self.scanned.emit(scan)
+        self.scan = self._with_read_problems(scan)
+        self.scanned.emit(self.scan)
         if on_done is not None:
-            on_done(scan)
+            on_done(self.scan)
+
+    def found_unreadable(self, exc: errors.CorruptFileError) -> None:
+        """A page could not read `exc.path` (a document the scan does not read): it is
+        counted and marked with the scan's problems from now on."""
+        relative = self.vault.paths.relative(exc.path)
+        problem = models.Problem(path=relative, location=exc.location, message=exc.reason)
+        if self.read_problems.get(relative) != problem:
+            self.read_problems[relative] = problem
+            self._show_read_problems()
+
+    def found_readable(self, path: Path) -> None:
+        """A page read `path` whole: it is no longer counted as unreadable."""
+        if self.read_problems.pop(self.vault.paths.relative(path), None) is not None:
+            self._show_read_problems()
+
+    def _show_read_problems(self) -> None:
+        if self.scan is not None:
+            self._scanned(self.scan)
+
+    def _with_read_problems(self, scan: vault.VaultScan) -> vault.VaultScan:
+        """`scan` with the documents found unreadable among its problems (once each)."""
+        problems = [p for p in scan.problems if p.path not in self.read_problems]
+        problems += self.read_problems.values()
+        if problems == scan.problems:
+            return scan
+        return dataclasses.replace(scan, problems=problems)
 
     def absorb(
         self, change: reindex.Reindex, entities: tuple[str, ...] = (), *, rescan: bool = False

@@ -173,6 +173,11 @@ def warning_background(palette: QtGui.QPalette) -> QtGui.QColor:
     return QtGui.QColor("#4a3b12" if is_dark(palette) else "#fff3bf")
 
 
+def notice_background(palette: QtGui.QPalette) -> QtGui.QColor:
+    """The message bar's ground for a notice (something done), not a warning."""
+    return QtGui.QColor("#16324a" if is_dark(palette) else "#e7f5ff")
+
+
 def tier_colour(tier: models.DecayTier | str) -> QtGui.QColor:
     """The fill colour of a tier (the same in both themes)."""
     return QtGui.QColor(TIER_COLOURS[models.DecayTier(tier)])
@@ -227,10 +232,12 @@ def text_pairs(palette: QtGui.QPalette) -> list[tuple[str, QtGui.QColor, QtGui.Q
         "alternate base": c(Role.AlternateBase),
         "button": c(Role.Button),
         "warning banner": warning_background(palette),
+        "notice banner": notice_background(palette),
     }
     pairs = [
         ("window text", c(Role.WindowText), grounds["window"]),
         ("window text", c(Role.WindowText), grounds["warning banner"]),
+        ("window text", c(Role.WindowText), grounds["notice banner"]),
         ("text", c(Role.Text), grounds["base"]),
         ("text", c(Role.Text), grounds["alternate base"]),
         ("button text", c(Role.ButtonText), grounds["button"]),

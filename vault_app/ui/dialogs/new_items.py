@@ -14,7 +14,9 @@ from vault_app.ui import themes
 class MessageBar(QtWidgets.QFrame):
     """An error or notice in plain words across the top of the window, until dismissed.
 
-    Several messages in a row are kept: the bar shows the latest and how many more.
+    Several messages in a row are kept: the bar shows the latest and how many more. A
+    warning (the default) is drawn on the warning ground with the warning icon; a notice
+    (something done, `notice=True`) on the notice ground with the information icon.
     """
 
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
@@ -24,6 +26,7 @@ class MessageBar(QtWidgets.QFrame):
         self.setAutoFillBackground(True)
         self.messages: list[tuple[str, str, tuple[str, Callable[[], None]] | None]] = []
         self.keys: list[str | None] = []  # what each message is about (`dismiss_key`)
+        self.notices: list[bool] = []  # whether each message is a notice, not a warning
         self.icon = QtWidgets.QLabel()
         self.title = QtWidgets.QLabel()
         self.title.setTextFormat(QtCore.Qt.TextFormat.PlainText)
@@ -61,18 +64,26 @@ class MessageBar(QtWidgets.QFrame):
         action: tuple[str, Callable[[], None]] | None = None,
         *,
         key: str | None = None,
+        notice: bool = False,
     ) -> None:
         """Show `message`; `action` (label, callback) adds a button that acts and dismisses;
         `key` names what it is about, so that a page that shows the same problem can take
         it back (`dismiss_key`): one bar for one problem, not two."""
         self.messages.append((title, message, action))
         self.keys.append(key)
+        self.notices.append(notice)
         self._render()
+
+    def show_notice(self, title: str, message: str) -> None:
+        """Say that something was done (`show_message` with `notice`)."""
+        self.show_message(title, message, notice=True)
 
     def dismiss_key(self, key: str) -> None:
         """Drop the messages about `key`."""
-        kept = [(m, k) for m, k in zip(self.messages, self.keys, strict=True) if k != key]
-        self.messages, self.keys = [m for m, _ in kept], [k for _, k in kept]
+        kept = [i for i, k in enumerate(self.keys) if k != key]
+        self.messages = [self.messages[i] for i in kept]
+        self.keys = [self.keys[i] for i in kept]
+        self.notices = [self.notices[i] for i in kept]
         self._render()
 
     def _act(self) -> None:
@@ -84,6 +95,7 @@ class MessageBar(QtWidgets.QFrame):
         if self.messages:
             self.messages.pop()
             self.keys.pop()
+            self.notices.pop()
         self._render()
 
     def _render(self) -> None:
@@ -96,11 +108,14 @@ class MessageBar(QtWidgets.QFrame):
         self.title.setText(title)
         self.text.setText(message)
         self.more.setText(f"+{len(self.messages) - 1} more" if len(self.messages) > 1 else "")
+        notice = self.notices[-1]
         palette = self.palette()
-        palette.setColor(QtGui.QPalette.ColorRole.Window, themes.warning_background(palette))
+        ground = themes.notice_background if notice else themes.warning_background
+        palette.setColor(QtGui.QPalette.ColorRole.Window, ground(palette))
         self.setPalette(palette)
-        icon = self.style().standardIcon(QtWidgets.QStyle.StandardPixmap.SP_MessageBoxWarning)
-        self.icon.setPixmap(icon.pixmap(22, 22))
+        pixmap = QtWidgets.QStyle.StandardPixmap
+        kind = pixmap.SP_MessageBoxInformation if notice else pixmap.SP_MessageBoxWarning
+        self.icon.setPixmap(self.style().standardIcon(kind).pixmap(22, 22))
         self.show()
 
 

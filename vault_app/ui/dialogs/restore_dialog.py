@@ -3,9 +3,11 @@
 `RestoreDialog(session, path)` lists the versions `.vault/backups/` keeps of the file
 (`Vault.backup_versions`, read on a worker): when each was kept, its size, and whether it
 can be restored (a version that does not parse says why and cannot be chosen); the
-selected one is previewed beside the list. Restore writes it back through the core
+selected one is previewed beside the list as a person reads it (`Version.readable`: a fact
+file's facts one per line, a document's text). Restore writes it back through the core
 (`Vault.restore_backup`: a safe write, the damaged version kept in the ring too), guarded
-by the hash the file had when the dialog opened, so a change made meanwhile is not lost.
+by the hash the file had when the dialog opened, so a change made meanwhile is not lost;
+once it is written the window says so (`Session.notice`).
 
 `folder_url(path)` is the URL "Show in folder" opens (`QDesktopServices.openUrl`): the
 folder that holds the file, as a local-file URL.
@@ -48,6 +50,17 @@ def version_title(version: backups.Version) -> str:
     return f"#{version.number} · {when} · {_size(version.size)}{facts}{state}"
 
 
+def restored_text(session: Session, path: Path, version: backups.Version) -> str:
+    """`global/life/…/items.json is back as it was kept on 29 Nov 2026 at 04:58 (15
+    facts). The version it replaced is kept in the backups too.`"""
+    when = version.time.strftime("%d %b %Y at %H:%M")
+    facts = "" if version.facts is None else f" ({plural(version.facts, 'fact')})"
+    return (
+        f"{session.vault.paths.relative(path)} is back as it was kept on {when}{facts}. "
+        "The version it replaced is kept in the backups too."
+    )
+
+
 class RestoreDialog(QtWidgets.QDialog):
     """Pick a kept version of `path`, see it, restore it."""
 
@@ -80,9 +93,6 @@ class RestoreDialog(QtWidgets.QDialog):
         self.preview = QtWidgets.QPlainTextEdit()
         self.preview.setReadOnly(True)
         self.preview.setAccessibleName("Preview of the selected version")
-        self.preview.setFont(
-            QtGui.QFontDatabase.systemFont(QtGui.QFontDatabase.SystemFont.FixedFont)
-        )
         self.problem = QtWidgets.QLabel()
         self.problem.setWordWrap(True)
         self.problem.setProperty("inlineError", True)
@@ -90,7 +100,7 @@ class RestoreDialog(QtWidgets.QDialog):
         split = QtWidgets.QSplitter()
         split.addWidget(self.list)
         split.addWidget(self.preview)
-        split.setSizes([260, 420])
+        split.setSizes([340, 480])
         self.buttons = QtWidgets.QDialogButtonBox(QtWidgets.QDialogButtonBox.StandardButton.Cancel)
         self.restore_button = self.buttons.addButton(
             "&Restore this version", QtWidgets.QDialogButtonBox.ButtonRole.AcceptRole
@@ -103,7 +113,7 @@ class RestoreDialog(QtWidgets.QDialog):
         box.addWidget(split, 1)
         box.addWidget(self.problem)
         box.addWidget(self.buttons)
-        self.resize(720, 440)
+        self.resize(840, 460)
         self.list.addItem("Reading the backups…")
         self.list.setEnabled(False)
         session.run(self._read, self._listed, self._failed)
@@ -142,7 +152,7 @@ class RestoreDialog(QtWidgets.QDialog):
 
     def _show_version(self, _row: int) -> None:
         version = self.selected()
-        self.preview.setPlainText(version.preview if version else "")
+        self.preview.setPlainText(version.readable or version.preview if version else "")
         self.restore_button.setEnabled(version is not None and version.restorable)
         self.problem.setText(
             f"Version {version.number} {version.problem}." if version and version.problem else ""
@@ -157,6 +167,9 @@ class RestoreDialog(QtWidgets.QDialog):
 
         def done(digest: Any) -> None:
             self.restored.emit(str(digest))
+            self.session.notice.emit(
+                f"Restored {path.name}", restored_text(self.session, path, version)
+            )
             self.accept()
 
         def failed(exc: BaseException) -> None:

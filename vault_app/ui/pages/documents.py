@@ -38,7 +38,6 @@ diff dialog of a conflict: `conflicts`.
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -47,13 +46,13 @@ from vault_app.core import activity, errors, layout, merge, vault
 from vault_app.core.merge import MergePlan, MergeResult  # `merge` is also a pane's method
 from vault_app.ui.session import Session, describe
 from vault_app.ui.widgets.conflicts import (
-    Banner,
     ConflictBar,
     ConflictHighlighter,
     MergeNote,
     changed_by,
 )
 from vault_app.ui.widgets.diff_view import DiffDialog, MergeDialog
+from vault_app.ui.widgets.entity_banner import ProblemBanner
 from vault_app.ui.window.document_target import SUMMARY, DocumentTarget
 
 _MD = QtGui.QTextDocument.MarkdownFeature
@@ -137,16 +136,8 @@ class DocumentPane(QtWidgets.QWidget):
         for button in (self.edit_button, self.save_button, self.cancel_button):
             header.addWidget(button)
 
-        self.banner = Banner("#d9480f")
-        self.banner_label = QtWidgets.QLabel()
-        self.banner_label.setWordWrap(True)
-        self.banner_label.setTextInteractionFlags(
-            QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
-        )
-        banner_row = QtWidgets.QHBoxLayout(self.banner)
-        banner_row.setContentsMargins(10, 6, 10, 6)
-        banner_row.addWidget(self.banner_label)
-        self.banner.hide()
+        self.banner = ProblemBanner(self.session)  # an unreadable file: Restore, Show in folder
+        self.banner_label = self.banner.label
 
         self.conflict_bar = ConflictBar()
         self.conflict_bar.reloadTheirs.connect(self.reload_theirs)
@@ -424,8 +415,10 @@ class DocumentPane(QtWidgets.QWidget):
         self._load_error = None
         if doc.error is not None:
             self._show_banner(doc.error)
-        elif not self._saving:
-            self.banner.hide()
+        else:
+            self.session.found_readable(doc.path)
+            if not self._saving:
+                self.banner.hide()
         if self._editing:
             if self._dirty and doc.digest != self.digest:
                 self._raise_conflict(doc)
@@ -625,8 +618,15 @@ class DocumentPane(QtWidgets.QWidget):
 
     def _show_banner(self, exc: BaseException) -> None:
         title, message = describe(exc)
-        self.banner_label.setText(f"<b>{_html(title)}</b><br>{_html(message)}")
-        self.banner.show()
+        path = None
+        if isinstance(exc, errors.CorruptFileError):
+            path = exc.path  # counted with the vault's unreadable files; Restore offered
+            self.session.found_unreadable(exc)
+            message = message.split("\n\n")[0] + (
+                "\n\nThe file was left untouched. Restore from backup… puts a kept version "
+                "back; or fix it in an editor."
+            )
+        self.banner.show_problem(title, message, path=path)  # the path line says it all
 
     def _show_state(self) -> None:
         doc = self.document
@@ -690,7 +690,3 @@ class DocumentPane(QtWidgets.QWidget):
         except errors.VaultError:
             return
         self.entityRequested.emit(str(ref))
-
-
-def _html(text: str) -> str:
-    return html.escape(text).replace("\n", "<br>")

@@ -18,40 +18,24 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.ui.dialogs import restore_dialog
 from vault_app.ui.session import Session
+from vault_app.ui.widgets.conflicts import Banner
 
 Qt = QtCore.Qt
 
 
-def tint(frame: QtWidgets.QFrame, colour: str) -> None:
-    """Give a banner a light wash of `colour` over the palette's window colour."""
-    frame.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
-    frame.setAutoFillBackground(True)
-    palette = frame.palette()
-    base = palette.color(QtGui.QPalette.ColorRole.Window)
-    wash = QtGui.QColor(colour)
-    palette.setColor(
-        QtGui.QPalette.ColorRole.Window,
-        QtGui.QColor(
-            (base.red() * 4 + wash.red()) // 5,
-            (base.green() * 4 + wash.green()) // 5,
-            (base.blue() * 4 + wash.blue()) // 5,
-        ),
-    )
-    frame.setPalette(palette)
-
-
-class ProblemBanner(QtWidgets.QFrame):
-    """A warning strip: title, message, the full error, and the actions that fix it."""
+class ProblemBanner(Banner):
+    """A warning strip: title, message, the full error, and the actions that fix it (on
+    the entity page for its fact file, on a document pane for its markdown file). Its
+    tint follows the theme (`conflicts.Banner`)."""
 
     shown = QtCore.Signal(str)  # the file the banner is about ("" when none)
 
     def __init__(self, session: Session, parent: QtWidgets.QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__("#e03131", parent)
         self.session = session
         self.path: Path | None = None
         self.address: str | None = None
         self.dialog: restore_dialog.RestoreDialog | None = None
-        tint(self, "#e03131")
         self.setAccessibleName("Problem with this entity")
         icon = QtWidgets.QLabel()
         warning = self.style().standardIcon(QtWidgets.QStyle.StandardPixmap.SP_MessageBoxWarning)
