@@ -270,6 +270,34 @@ def test_related_chips_complete_after_double_brackets(qtbot: QtBot, s: session.S
     dialog.reject()
 
 
+@pytest.mark.qt_log_ignore("This plugin does not support")  # offscreen: popups, raise()
+def test_the_add_dialog_holds_still_while_double_brackets_are_typed(
+    qtbot: QtBot, s: session.Session
+) -> None:
+    dialog = FactDialog.add(s, JANE)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.text_edit.setPlainText("Jane works with Acme")
+    field = dialog.related
+    field.setFocus()
+    qtbot.waitUntil(field.editor.hasFocus)
+
+    def where() -> tuple[int, int]:
+        return field.mapTo(dialog, QtCore.QPoint(0, 0)).y(), dialog.height()
+
+    still = where()
+    for key in "[[acm":  # the first "[" is a completion on its way: not scolded
+        qtbot.keyClicks(field.editor, key)
+        assert where() == still and not dialog.related_error.isVisible(), key
+    field.editor.clear()
+    qtbot.keyClicks(field.editor, "x")  # a word that is no address is named at once
+    assert dialog.related_error.isVisible()
+    qtbot.keyClick(field.editor, QtCore.Qt.Key.Key_Backspace)
+    assert not dialog.related_error.isVisible()
+    assert where()[0] == still[0]  # the room the message took stays below the form
+    dialog.reject()
+
+
 def test_every_bad_related_address_is_reported_at_once(qtbot: QtBot, s: session.Session) -> None:
     dialog = FactDialog.add(s, JANE)
     qtbot.addWidget(dialog)

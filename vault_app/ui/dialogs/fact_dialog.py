@@ -259,6 +259,7 @@ class FactDialog(QtWidgets.QDialog):
         box.addSpacing(4)
         box.addLayout(form)
         box.addWidget(self.status)
+        box.addStretch(1)  # room the dialog keeps after a message goes stays at the bottom
         box.addWidget(self.buttons)
 
         self.text_edit.textChanged.connect(self.validate)

@@ -16,7 +16,8 @@ reason as tooltip, and so is the whole field. Chips wrap onto new lines
 
 For the form, the field reads like the comma-separated line it replaces: `text()`,
 `setText()`, `clear()`, `textChanged`; `items()` includes what is typed but not yet a chip
-(not a `[[` completion under way: it is not scolded while it is being typed).
+(not a `[[` completion under way, nor the first `[` of one: neither is scolded while it is
+being typed).
 """
 
 from __future__ import annotations
@@ -130,8 +131,8 @@ class RelatedChipsEdit(QtWidgets.QFrame):
 
     def items(self) -> list[str]:
         """The chips' addresses, then what is typed and not yet a chip (unless it is a
-        `[[` completion under way), without repeats."""
-        typed = "" if self.editor.text().lstrip().startswith("[[") else self._typed()
+        `[[` completion under way, or its first `[`), without repeats."""
+        typed = "" if self.editor.text().lstrip().startswith("[") else self._typed()
         return list(dict.fromkeys([c.address for c in self.chips] + ([typed] if typed else [])))
 
     def text(self) -> str:
