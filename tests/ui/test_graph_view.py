@@ -4,15 +4,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from PySide6 import QtCore
 from pytestqt.qtbot import QtBot
-from window_helpers import scanned
+from window_helpers import open_window, scanned
 
 from vault_app.core import vault
 from vault_app.ui import session
 from vault_app.ui.pages import graph_view
+from vault_app.ui.widgets.entity_links import title_of
 from vault_app.ui.window import link_keeper
 
 HUB = "projects/hub"
@@ -134,3 +136,28 @@ def test_a_graph_that_cannot_be_drawn_says_why_in_the_canvas(
     draw(qtbot, view, lambda: view.show_entity(None))
     said = [i for i in view.scene.items() if hasattr(i, "toPlainText")]
     assert said and "Select an entity" in said[0].toPlainText()
+
+
+def test_labels_never_collide_at_two_links_on_the_demo(
+    qtbot: QtBot, root: Path, store: QtCore.QSettings
+) -> None:
+    window = open_window(qtbot, root, store)
+    view = window.graph_view
+    qtbot.waitUntil(lambda: window.link_keeper.ready)
+    window.open_entity("areas/people/marcus-bell")
+    view.depth_combo.setCurrentIndex(view.depth_combo.findData(2))
+    with qtbot.waitSignal(view.drawn):
+        window.commands["graph"].trigger()
+    labels = view.labels
+    rects = labels.rects
+    assert len(view.nodes) > 20 and len(rects) > 20  # the crowded case of issue 30
+    for i, one in enumerate(rects):
+        assert not any(one.intersects(other) for other in rects[i + 1 :]), labels.texts()[i]
+    dots = [node.sceneBoundingRect() for node in view.nodes.values()]
+    inner = [dot.adjusted(1.5, 1.5, -1.5, -1.5) for dot in dots]  # (the pen's width)
+    assert not any(r.intersects(d) for r in rects for d in inner)
+    centre_and_near = [a for a, d in view.graph.depth.items() if d <= 1]
+    shown = set(labels.texts())
+    for address in centre_and_near:  # the nearer entities always keep their names
+        title = title_of(address)
+        assert title in shown or title[:11] + "…" in shown or title[:21] + "…" in shown

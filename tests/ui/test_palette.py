@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 import shiboken6
-from PySide6 import QtCore
+from PySide6 import QtCore, QtWidgets
 from pytestqt.qtbot import QtBot
 from window_helpers import open_window
 
-from vault_app.ui import app
+from vault_app.ui import app, themes
 from vault_app.ui.dialogs import palette
 
 Key = QtCore.Qt.Key
@@ -90,6 +90,26 @@ def test_enter_runs_the_first_runnable_match(qtbot: QtBot, window: app.MainWindo
     qtbot.keyClicks(dialog.query_edit, "decay dash")
     qtbot.keyClick(dialog.query_edit, Key.Key_Return)
     qtbot.waitUntil(lambda: window.pages.currentWidget() is window.dashboard)
+
+
+def test_one_enter_runs_a_theme_and_the_theme_in_use_is_ticked(
+    qtbot: QtBot, window: app.MainWindow
+) -> None:
+    dialog = open_palette(qtbot, window)
+    qtbot.keyClicks(dialog.query_edit, "dark")
+    qtbot.keyClick(dialog.query_edit, Key.Key_Return)  # once
+    qtbot.waitUntil(lambda: window.commands["theme_dark"].isChecked())
+    qtbot.waitUntil(lambda: themes.is_dark(QtWidgets.QApplication.palette()))
+    # the window has its activation and focus back: the next keys reach it
+    qtbot.waitUntil(lambda: QtWidgets.QApplication.activeWindow() is window)
+    assert QtWidgets.QApplication.focusWidget() is not None
+    dialog = open_palette(qtbot, window)
+    qtbot.keyClicks(dialog.query_edit, "theme")
+    rows = {dialog.list.topLevelItem(r).text(0) for r in range(dialog.list.topLevelItemCount())}
+    assert "Dark  ✓" in rows and "Light" in rows
+    qtbot.keyClicks(dialog.query_edit, " light")
+    qtbot.keyClick(dialog.query_edit, Key.Key_Return)
+    qtbot.waitUntil(lambda: not themes.is_dark(QtWidgets.QApplication.palette()))
 
 
 def test_the_shortcuts_sheet_is_made_from_the_actions(qtbot: QtBot, window: app.MainWindow) -> None:

@@ -22,7 +22,7 @@ from window_helpers import scanned, shown_page
 
 from vault_app.core import vault
 from vault_app.ui import session, themes
-from vault_app.ui.dialogs import restore_dialog
+from vault_app.ui.dialogs import restore_dialog, settings
 from vault_app.ui.models import sidebar
 from vault_app.ui.pages import entity_page
 
@@ -194,6 +194,26 @@ def test_tier_toggles_and_check_boxes_show_their_state_in_dark(
         qapp.setStyle(style)
         qapp.setPalette(palette)
         qapp.setStyleSheet(sheet)
+
+
+def test_the_system_theme_styles_the_toggles_from_the_first_paint(
+    qapp: QtWidgets.QApplication,
+) -> None:
+    """At launch the saved theme is applied even when it is "system" (the default): the
+    tier toggles were grey until a theme change put the style sheet in."""
+    style, palette, sheet = qapp.style().name(), QtGui.QPalette(qapp.palette()), qapp.styleSheet()
+    applied = themes.applied_theme(qapp)
+    try:
+        qapp.setProperty(themes._THEME_PROPERTY, None)  # a fresh application
+        qapp.setStyleSheet("")
+        settings.AppSettings().apply(None, qapp)  # what `app.main` does first
+        assert themes.applied_theme(qapp) == "system"
+        assert 'QToolButton[toggle="true"]:checked' in qapp.styleSheet()
+    finally:
+        qapp.setStyle(style)
+        qapp.setPalette(palette)
+        qapp.setStyleSheet(sheet)
+        qapp.setProperty(themes._THEME_PROPERTY, applied)
 
 
 def _option(check: QtWidgets.QCheckBox) -> QtWidgets.QStyleOptionButton:

@@ -153,6 +153,14 @@ def apply_theme(app: QtWidgets.QApplication, name: str) -> None:
     app.setStyleSheet(stylesheet(app.palette()))
 
 
+def applied_theme(app: QtCore.QCoreApplication | None = None) -> str | None:
+    """The theme `apply_theme` last applied; None before the first (the app then has no
+    style sheet yet: the "system" theme too must be applied once, from the first paint)."""
+    target = app or QtCore.QCoreApplication.instance()
+    name = target.property(_THEME_PROPERTY) if target is not None else None
+    return name if name in THEMES else None
+
+
 def current_theme(app: QtCore.QCoreApplication | None = None) -> str:
     """The theme last applied ("system" when none was)."""
     target = app or QtCore.QCoreApplication.instance()

@@ -6,7 +6,8 @@ is written twice. The palette matches what is typed with the quick switcher's fu
 matching (`switcher.fuzzy_match`) against the command's text and its menu path; Up/Down
 choose, Enter runs the command chosen (after the palette closes, so a dialog the command
 opens is not under it), Escape closes. A disabled command is listed greyed with "not
-available here" and cannot be run.
+available here" and cannot be run; a toggle that is on (the theme in use, the sidebar
+shown) carries a ✓, so running it again is seen to change nothing.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.ui.dialogs import switcher
@@ -93,6 +95,7 @@ class CommandPalette(QtWidgets.QDialog):
     def __init__(self, window: QtWidgets.QMainWindow) -> None:
         super().__init__(window, Qt.WindowType.Dialog | Qt.WindowType.FramelessWindowHint)
         self.window_ = window
+        self.came_from = QtWidgets.QApplication.focusWidget()  # given the focus back on close
         self.setObjectName("commandPalette")
         self.setWindowTitle("Run a command")
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -142,6 +145,16 @@ class CommandPalette(QtWidgets.QDialog):
         self._refilter()
         self.query_edit.setFocus(Qt.FocusReason.PopupFocusReason)
 
+    def done(self, result: int) -> None:
+        """Close, and give the window back its activation and the focus where it was: a
+        frameless popup leaves neither behind it on every platform (offscreen, Xvfb
+        without a window manager), and the next key would go nowhere."""
+        super().done(result)
+        self.window_.activateWindow()
+        came_from = self.came_from
+        if came_from is not None and shiboken6.isValid(came_from) and came_from.isVisible():
+            came_from.setFocus(Qt.FocusReason.PopupFocusReason)
+
     def shown(self) -> list[Entry]:
         """The entries listed now, in order."""
         items = (self.list.topLevelItem(row) for row in range(self.list.topLevelItemCount()))
@@ -164,7 +177,10 @@ class CommandPalette(QtWidgets.QDialog):
         self.list.clear()
         matches = rank(self.query_edit.text(), self.entries)
         for entry in matches:
-            item = QtWidgets.QTreeWidgetItem([entry.text, entry.path, entry.keys])
+            on = entry.action.isCheckable() and entry.action.isChecked()  # the theme in use
+            shown = f"{entry.text}  ✓" if on else entry.text
+            item = QtWidgets.QTreeWidgetItem([shown, entry.path, entry.keys])
+            item.setData(0, Qt.ItemDataRole.AccessibleTextRole, f"{entry.text}, on" if on else None)
             item.setData(0, ACTION_ROLE, entry)
             item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             item.setForeground(1, self.palette().brush(QtGui.QPalette.ColorRole.PlaceholderText))

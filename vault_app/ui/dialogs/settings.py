@@ -63,7 +63,7 @@ class AppSettings:
 
     def apply(self, session: Session | None, app: QtWidgets.QApplication | None) -> None:
         """Put the settings into effect: the theme, and the access rule of the session."""
-        if app is not None and themes.current_theme(app) != self.theme:
+        if app is not None and themes.applied_theme(app) != self.theme:
             themes.apply_theme(app, self.theme)
         if session is not None:
             session.count_browsing_as_access = self.browsing_counts_as_access

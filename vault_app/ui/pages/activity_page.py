@@ -56,6 +56,7 @@ from vault_app.heartbeat import runlog
 from vault_app.ui import commands, themes
 from vault_app.ui import session as session_module
 from vault_app.ui.models import activity as model
+from vault_app.ui.widgets import flow_layout
 
 Qt = QtCore.Qt
 DEBOUNCE_MS = 200  # folds a burst of writes into one read
@@ -235,7 +236,7 @@ class ActivityPage(QtWidgets.QWidget):
         self.last_date = self._date_edit("The last day shown, included", 0)
         self.range_label = QtWidgets.QLabel("t&o")
         self.range_label.setBuddy(self.last_date)
-        filters = QtWidgets.QHBoxLayout()
+        filters = flow_layout.FlowLayout(spacing=14)  # wraps in a narrow page, never widens it
         for label, widget, stretch in (
             ("&Who", self.actor_combo, 0),
             ("Wh&at", self.family_combo, 0),
@@ -244,9 +245,8 @@ class ActivityPage(QtWidgets.QWidget):
         ):
             caption = QtWidgets.QLabel(label)
             caption.setBuddy(widget)
-            filters.addWidget(caption)
-            filters.addWidget(widget, stretch)
-            filters.addSpacing(8)
+            filters.add(flow_layout.group(caption, widget), stretch=stretch)
+        self.entity_edit.setMinimumWidth(160)
         # the days of "Between dates…" on a row of their own: at 1280 px beside the other
         # filters they left the entity field a few characters wide
         self.range_row = QtWidgets.QWidget()
@@ -277,6 +277,8 @@ class ActivityPage(QtWidgets.QWidget):
         self.runs_empty = QtWidgets.QLabel()
         self.runs_empty.setProperty("notice", True)
         self.runs_empty.setWordWrap(True)
+        # two lines of room: the splitter does not ask a wrapped label for its height
+        self.runs_empty.setMinimumHeight(self.runs_empty.fontMetrics().lineSpacing() * 2 + 4)
         self.run_detail = QtWidgets.QLabel()
         self.run_detail.setWordWrap(True)
         self.run_detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -414,6 +416,20 @@ class ActivityPage(QtWidgets.QWidget):
             first=first,
             last=last,
         )
+
+    def show_about(self, words: str) -> None:
+        """Every write about `words` (an entity's address: its History), by anyone, of all
+        time: the filters set so, and read once."""
+        for combo, data in ((self.actor_combo, ""), (self.family_combo, "")):
+            with QtCore.QSignalBlocker(combo):
+                combo.setCurrentIndex(combo.findData(data))
+        with QtCore.QSignalBlocker(self.span_combo):
+            self.span_combo.setCurrentIndex(self.span_combo.findData("all"))
+        self._show_range()
+        with QtCore.QSignalBlocker(self.entity_edit):
+            self.entity_edit.setText(words)
+        self._typing.stop()
+        self.refresh()
 
     def refresh(self) -> None:
         """Read both logs again on a worker; the tables follow."""

@@ -113,6 +113,7 @@ class DocumentPane(QtWidgets.QWidget):
         self.title_label.setTextInteractionFlags(
             QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
         )
+        self.title_label.setMinimumWidth(80)  # a long address is cut, never widens the page
         self.state_label = QtWidgets.QLabel()
         self.state_label.setForegroundRole(QtGui.QPalette.ColorRole.PlaceholderText)
 

@@ -5,9 +5,11 @@ Design
 `EntityPage.show_entity(address)` reads the entity on a worker (`Session.run`: the
 validated facts and their tiers) and shows, top to bottom:
 
-* a header (title, address, tier counts) with the actions Add fact (Ctrl+N), Edit =
-  supersede (F2, or Enter / double-click on an active fact) and Archive (asks first and
-  says that nothing is deleted); there is no delete;
+* a header (`entity_header.EntityHeader`: title, address, tier counts) with the actions
+  Add fact (Ctrl+N), Edit = supersede (F2, or Enter / double-click on an active fact),
+  Archive (asks first and says that nothing is deleted; Unarchive in its place for an
+  archived entity), As of… and History (every change to it, in Activity); those that do
+  not fit fold into a More menu; there is no delete;
 * a banner in plain words (`session.describe`) when items.json cannot be read or some of
   its entries are invalid; the summary and the rest of the window keep working;
 * the summary as a `documents.DocumentPane` (rendered / edit / save with a hash check);
@@ -40,7 +42,7 @@ from vault_app.ui.dialogs.fact_dialog import FactDialog
 from vault_app.ui.models import tier_badge
 from vault_app.ui.pages import as_of_view, documents
 from vault_app.ui.session import Session, describe, plural
-from vault_app.ui.widgets import entity_banner, fact_lineage, flow_layout
+from vault_app.ui.widgets import entity_banner, entity_header, fact_lineage, flow_layout
 
 Qt = QtCore.Qt
 Loaded = tuple[vault.EntityFacts, dict[str, models.DecayTier]]
@@ -60,6 +62,7 @@ class EntityPage(QtWidgets.QWidget):
     openEntity = QtCore.Signal(str)  # the user activated a related entity: navigate there
     entityMoved = QtCore.Signal(str, str)  # archived here: old address, new address
     loaded = QtCore.Signal(str)  # the entity at this address is shown (after each load)
+    historyRequested = QtCore.Signal(str)  # History: every change to this entity, in Activity
 
     EMPTY, CONTENT = range(2)
 
@@ -126,7 +129,7 @@ class EntityPage(QtWidgets.QWidget):
 
         box = QtWidgets.QVBoxLayout(content)
         box.setContentsMargins(10, 8, 10, 8)
-        box.addLayout(self._build_header())
+        box.addWidget(self._build_header())
         box.addWidget(self.banner)
         box.addWidget(self.body, 1)
 
@@ -175,53 +178,33 @@ class EntityPage(QtWidgets.QWidget):
             "As of…", "", "See this entity as it was believed on a past day", self.show_as_of
         )
         self.as_of_action.setToolTip("See this entity as believed on a past day (Ctrl+Shift+T)")
+        self.history_action = self._action(
+            "History", "", "Every change to this entity, by anyone, in Activity", self._history
+        )
+        self.history_action.setToolTip(
+            "Every change to this entity, by anyone, in Activity (Ctrl+Shift+H)"
+        )
 
-    def _tool_button(self, action: QtGui.QAction) -> QtWidgets.QToolButton:
-        button = QtWidgets.QToolButton()
-        button.setDefaultAction(action)
-        button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        button.setAutoRaise(False)
-        return button
-
-    def _build_header(self) -> QtWidgets.QLayout:
-        self.title_label = QtWidgets.QLabel()
-        font = self.title_label.font()
-        font.setPointSizeF(font.pointSizeF() * 1.5)
-        font.setBold(True)
-        self.title_label.setFont(font)
-        self.title_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.address_label = QtWidgets.QLabel()
-        self.address_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.address_label.setForegroundRole(QtGui.QPalette.ColorRole.PlaceholderText)
-        self.address_label.setToolTip("The entity's address in the vault")
-        self.address_label.setMinimumWidth(60)  # cut rather than widen a squeezed page
-        self.counts_label = QtWidgets.QLabel()
-        self.counts_label.setTextFormat(Qt.TextFormat.RichText)
-        self.counts_label.setMinimumWidth(120)  # cut, not wrapped (wrapping would make the
-        # page ask the scroll area for its height by width) nor widening a squeezed page
-        self.counts_label.setToolTip("Active facts by tier: how recently they were used")
-
-        names = QtWidgets.QVBoxLayout()
-        names.setSpacing(2)
-        first = QtWidgets.QHBoxLayout()
-        first.addWidget(self.title_label)
-        first.addSpacing(10)
-        first.addWidget(self.address_label, 0, Qt.AlignmentFlag.AlignBottom)
-        first.addStretch(1)
-        names.addLayout(first)
-        names.addWidget(self.counts_label)
-
-        self.add_button = self._tool_button(self.add_action)
-        self.supersede_button = self._tool_button(self.supersede_action)
-        self.archive_button = self._tool_button(self.archive_action)
-        self.unarchive_button = self._tool_button(self.unarchive_action)
-        header = QtWidgets.QHBoxLayout()
-        header.addLayout(names, 1)
-        self.as_of_button = self._tool_button(self.as_of_action)
-        buttons = (self.add_button, self.supersede_button, self.archive_button, self.as_of_button)
-        for button in (*buttons, self.unarchive_button):
-            header.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
-        return header
+    def _build_header(self) -> QtWidgets.QWidget:
+        actions = (
+            self.add_action,
+            self.supersede_action,
+            self.archive_action,
+            self.unarchive_action,
+            self.as_of_action,
+            self.history_action,
+        )
+        self.header = entity_header.EntityHeader(actions)
+        self.title_label = self.header.title_label
+        self.address_label = self.header.address_label
+        self.counts_label = self.header.counts_label
+        self.add_button, self.supersede_button, self.archive_button = (
+            self.header.button(a) for a in actions[:3]
+        )
+        self.unarchive_button, self.as_of_button, self.history_button = (
+            self.header.button(a) for a in actions[3:]
+        )
+        return self.header
 
     def _build_banner(self) -> None:
         self.banner = entity_banner.ProblemBanner(self.session)
@@ -442,23 +425,10 @@ class EntityPage(QtWidgets.QWidget):
     # -- showing --------------------------------------------------------------------------
 
     def _show_header(self, view: vault.EntityFacts, tiers: dict[str, models.DecayTier]) -> None:
-        self.title_label.setText(view.ref.title)
         archived = " · archived" if view.ref.category == "archives" else ""
-        self.address_label.setText(f"{view.ref}{archived}")
-        if view.error is not None:
-            self.counts_label.setText("The facts cannot be read (see below)")
-            return
-        counts = {tier: 0 for tier in models.DecayTier}
-        for tier in tiers.values():
-            counts[tier] += 1
+        self.header.show_names(view.ref.title, f"{view.ref}{archived}")
         superseded = sum(1 for fact in view.facts if not fact.is_active)
-        parts = [f"<b>{sum(counts.values())}</b> active facts"]
-        for tier, count in counts.items():
-            colour = qt_models.TIER_COLOURS[tier]
-            parts.append(f"<span style='color:{colour}'>●</span> {count} {tier.value}")
-        if superseded:
-            parts.append(f"{superseded} superseded")
-        self.counts_label.setText(" &nbsp;·&nbsp; ".join(parts))
+        self.header.show_counts(None if view.error else tiers.values(), superseded)
 
     def _show_banner(self, view: vault.EntityFacts) -> None:
         if view.error is not None:
@@ -522,8 +492,8 @@ class EntityPage(QtWidgets.QWidget):
             else "Add a new fact to this entity (Ctrl+N)"
         )
         self.unarchive_action.setEnabled(archived and now)
-        self.unarchive_button.setVisible(archived)
-        self.archive_button.setVisible(not archived)
+        self.unarchive_action.setVisible(archived)  # the header shows one of the two
+        self.archive_action.setVisible(not archived)
         fact = self.selected_fact()
         self.supersede_action.setEnabled(writable and fact is not None and fact.is_active)
         if fact is not None and not fact.is_active:
@@ -536,6 +506,11 @@ class EntityPage(QtWidgets.QWidget):
             )
         self.archive_action.setEnabled(now and view is not None and view.ref.category != "archives")
         self.as_of_action.setEnabled(self.address is not None)
+        self.history_action.setEnabled(self.address is not None)
+
+    def _history(self) -> None:
+        if self.address is not None:
+            self.historyRequested.emit(self.address)
 
     # -- selection and lineage ------------------------------------------------------------
 

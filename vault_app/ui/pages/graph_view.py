@@ -13,7 +13,8 @@ how many entities the ball holds in all. "Whole vault" draws every entity and li
 vault up to `links.WHOLE_VAULT_LIMIT` entities and says plainly why it will not above.
 
 The scene: one path item for every edge (one item, not thousands), one item for every
-label (`Labels`: made and painted in one go), one ellipse per entity (the centre in the
+label (`Labels`: made and painted in one go, each text placed where no other text or dot
+is, nearer entities first), one ellipse per entity (the centre in the
 accent colour, the rest in tints of it, lighter further out). The palette's colours are
 read when the scene is drawn, so both themes read well. Drag to pan, Ctrl+wheel (or +/-)
 to zoom, "Fit" to see it all; from the keyboard, the arrows step from entity to entity
@@ -64,7 +65,17 @@ class NodeItem(QtWidgets.QGraphicsEllipseItem):
 
 class Labels(QtWidgets.QGraphicsItem):
     """Every text of the graph in one item, painted in one call: a text item each would
-    cost more to make than the whole draw of the rest."""
+    cost more to make than the whole draw of the rest.
+
+    `place` keeps texts apart: a title goes under its dot, else over it, else to its
+    right or left, shortened once if none of those is free; a text that still finds no
+    free place is left out (its dot's tooltip has it). Texts placed first win, so the
+    centre and the nearer entities keep theirs. The rectangles taken are kept in a grid
+    of `CELL`-sized buckets: a check looks at the few texts near it, not at all of them.
+    """
+
+    CELL = 120.0
+    GAP = 2.0  # between two texts, and between a dot and its text
 
     def __init__(self, font: QtGui.QFont) -> None:
         super().__init__()
@@ -73,18 +84,83 @@ class Labels(QtWidgets.QGraphicsItem):
         self.bold.setBold(True)
         self.metrics = QtGui.QFontMetricsF(font)
         self.entries: list[tuple[QtCore.QPointF, str, QtGui.QColor, bool]] = []
+        self.rects: list[QtCore.QRectF] = []
+        self._grid: dict[tuple[int, int], list[QtCore.QRectF]] = {}
         self._bounds = QtCore.QRectF()
 
-    def add(self, x: float, y: float, text: str, colour: QtGui.QColor, *, bold: bool = False,
-            centred: bool = False) -> None:  # fmt: skip
-        """`text` with its top-left at (x, y), or its top-centre with `centred`."""
-        shown = text if len(text) <= 22 else text[:21] + "…"
+    def place(
+        self,
+        x: float,
+        y: float,
+        radius: float,
+        text: str,
+        colour: QtGui.QColor,
+        *,
+        bold: bool = False,
+        beside: bool = False,
+    ) -> bool:
+        """`text` near the dot of `radius` at (x, y), where no text is yet (see the class
+        doc); with `beside`, only to its right (a "+N more"). False when left out."""
+        height = (QtGui.QFontMetricsF(self.bold) if bold else self.metrics).height()
+        gap = radius + self.GAP
+        for shown in dict.fromkeys([_short(text, 22), _short(text, 12)]):
+            width = self._width(shown, bold)
+            spots = [(x + gap, y - height / 2, False)]
+            if not beside:
+                spots = [
+                    (x, y + gap, True),
+                    (x, y - gap - height, True),
+                    *spots,
+                    (x - gap - width, y - height / 2, False),
+                ]
+            for left, top, centred in spots:
+                rect = self._rect(left, top, shown, bold, centred)
+                if not self._collides(rect):
+                    self._take(rect, shown, colour, bold)
+                    return True
+            if beside:
+                break
+        return False
+
+    def avoid(self, x: float, y: float, radius: float) -> None:
+        """Keep texts off the dot at (x, y)."""
+        self._remember(QtCore.QRectF(x - radius, y - radius, 2 * radius, 2 * radius))
+
+    def _width(self, text: str, bold: bool) -> float:
         metrics = QtGui.QFontMetricsF(self.bold) if bold else self.metrics
-        width = metrics.horizontalAdvance(shown)
-        left = x - width / 2 if centred else x
-        self.entries.append((QtCore.QPointF(left, y + metrics.ascent()), shown, colour, bold))
+        return metrics.horizontalAdvance(text)
+
+    def _rect(self, x: float, y: float, text: str, bold: bool, centred: bool) -> QtCore.QRectF:
+        metrics = QtGui.QFontMetricsF(self.bold) if bold else self.metrics
+        width = metrics.horizontalAdvance(text)
+        return QtCore.QRectF(x - width / 2 if centred else x, y, width, metrics.height())
+
+    def _cells(self, rect: QtCore.QRectF) -> list[tuple[int, int]]:
+        cell = self.CELL
+        xs = range(int(rect.left() // cell), int(rect.right() // cell) + 1)
+        ys = range(int(rect.top() // cell), int(rect.bottom() // cell) + 1)
+        return [(i, j) for i in xs for j in ys]
+
+    def _collides(self, rect: QtCore.QRectF) -> bool:
+        padded = rect.adjusted(-self.GAP, -self.GAP, self.GAP, self.GAP)
+        return any(
+            padded.intersects(other)
+            for key in self._cells(padded)
+            for other in self._grid.get(key, ())
+        )
+
+    def _remember(self, rect: QtCore.QRectF) -> None:
+        for key in self._cells(rect):
+            self._grid.setdefault(key, []).append(rect)
+
+    def _take(self, rect: QtCore.QRectF, shown: str, colour: QtGui.QColor, bold: bool) -> None:
+        metrics = QtGui.QFontMetricsF(self.bold) if bold else self.metrics
+        self.entries.append((QtCore.QPointF(rect.left(), rect.top() + metrics.ascent()), shown,
+                             colour, bold))  # fmt: skip
+        self.rects.append(rect)
+        self._remember(rect)
         self.prepareGeometryChange()
-        self._bounds = self._bounds.united(QtCore.QRectF(left, y, width, metrics.height()))
+        self._bounds = self._bounds.united(rect)
 
     def texts(self) -> list[str]:
         return [text for _point, text, _colour, _bold in self.entries]
@@ -97,6 +173,10 @@ class Labels(QtWidgets.QGraphicsItem):
             painter.setFont(self.bold if bold else self.font)
             painter.setPen(colour)
             painter.drawText(point, text)
+
+
+def _short(text: str, most: int) -> str:
+    return text if len(text) <= most else text[: most - 1] + "…"
 
 
 _ARROWS = {
@@ -322,22 +402,26 @@ class GraphView(QtWidgets.QWidget):
         border.setCosmetic(True)
         self._border = border
         self.marked = None
-        for address, depth in graph.depth.items():
+        radii = {a: RADIUS.get(d, 8.0) if graph.centre else 9.0 for a, d in graph.depth.items()}
+        for address, radius in radii.items():  # no text over a dot
+            self.labels.avoid(*where[address], radius)
+        for address, depth in graph.depth.items():  # nearer first: they keep their labels
             x, y = where[address]
             centre = address == graph.centre
             title = title_of(address)
-            radius = RADIUS.get(depth, 8.0) if graph.centre else 9.0
+            radius = radii[address]
             node = NodeItem(self, address, title, radius)
             node.setPos(x, y)
             node.setBrush(accent if centre else fills.get(depth, fills[1]))
             node.setPen(border)
             self.scene.addItem(node)
             self.nodes[address] = node
-            self.labels.add(x, y + radius + 2, title, text, bold=centre, centred=True)
-            more = graph.more.get(address)
-            if more:  # beside the dot, on its right: never over its label (below it)
-                height = self.labels.metrics.height()
-                self.labels.add(x + radius + 4, y - height / 2, f"+{more} more", muted)
+            self.labels.place(x, y, radius, title, text, bold=centre)
+        for address, more in graph.more.items():  # then the "+N more" marks, where room is
+            if address in self.nodes:
+                x, y = where[address]
+                self.labels.place(x, y, radii[address], f"+{more} more", muted, beside=True)
+                node = self.nodes[address]
                 node.setToolTip(f"{node.toolTip()}\n{more} linked entities are not shown")
         self.scene.addItem(self.labels)
         dot = '<span style="color:{}">●</span> {}'

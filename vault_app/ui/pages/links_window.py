@@ -1,5 +1,5 @@
 """Links and time in the window: the link index it keeps, the graph page and the commands
-that reach them (Go › Graph view, View › As of…).
+that reach them (Go › Graph view, View › As of…, View › Entity history).
 
 `install(window)` is called once by the main window after its commands exist: it makes
 the window's `link_keeper.LinkKeeper` (built off-thread after the first scan, rebuilt on
@@ -35,7 +35,15 @@ def install(window: MainWindow) -> None:
     details.setChecked(window.entity_view.lineage.wanted)
     page, as_of = window.entity_view, c["as_of"]
     as_of.setEnabled(False)
-    page.loaded.connect(lambda _address: as_of.setEnabled(page.address is not None))
+    history = c["entity_history"]
+    history.setEnabled(False)
+
+    def loaded(_address: str) -> None:
+        as_of.setEnabled(page.address is not None)
+        history.setEnabled(page.address is not None)
+
+    page.loaded.connect(loaded)
+    page.historyRequested.connect(lambda address: _show_history(window, address))
     c["rescan"].triggered.connect(keeper.rebuild)
 
 
@@ -53,6 +61,18 @@ def show_as_of(window: MainWindow) -> None:
     if page.address is not None:
         window.pages.setCurrentWidget(page)
         page.show_as_of()
+
+
+def show_history(window: MainWindow) -> None:
+    """Every change to the entity open (or last open), by anyone, on the Activity page."""
+    address = window.entity_view.address
+    if address is not None:
+        _show_history(window, address)
+
+
+def _show_history(window: MainWindow, address: str) -> None:
+    window.show_activity()
+    window.activity.show_about(address)
 
 
 def toggle_details(window: MainWindow) -> None:
@@ -85,5 +105,13 @@ COMMANDS = (
         show_as_of,
         "Ctrl+Shift+T",  # T for time
         "The entity as it was believed on a past day (read-only)",
+    ),
+    menus.Command(
+        "entity_history",
+        "Entity histor&y",
+        "View",
+        show_history,
+        "Ctrl+Shift+H",
+        "Every change to the entity, by anyone, on the Activity page",
     ),
 )
