@@ -16,6 +16,7 @@ One module per command group, each declaring its commands' arguments beside the 
     agents      agents, agent create|token
     review      review list|show|approve|reject, activity   agents' writes, for a person
     search      search, context             the search engine and an agent's context
+    sync        sync merge|git-setup|syncthing setup   a vault on several devices
     watch       watch                       changes on disk as they happen
     mcp         mcp, mcp-config             the vault's MCP server for one agent, over stdio
     serve       serve                       the vault's MCP server for agents, streamable HTTP
@@ -51,6 +52,7 @@ from vault_app.cli import (
     review,
     search,
     serve,
+    sync,
     vaults,
     watch,
 )
@@ -69,6 +71,7 @@ GROUPS = (
     agents,
     review,
     search,
+    sync,
     watch,
     mcp,
     serve,

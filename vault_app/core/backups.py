@@ -49,7 +49,8 @@ class Version:
         return self.problem is None
 
 
-def _kept_time(kept: Path) -> dt.datetime:
+def kept_time(kept: Path) -> dt.datetime:
+    """When a version was kept (from its name; its mtime when the name says nothing)."""
     stamp = kept.name.split("-", 1)[0]
     try:
         return dt.datetime.fromtimestamp(int(stamp) / 1e9).astimezone()
@@ -97,7 +98,7 @@ def _version(store: storage.Storage, path: Path, number: int, kept: Path) -> Ver
     try:
         data = store.read_backup(kept)
     except (errors.VaultError, OSError) as exc:
-        return Version(number, kept, _kept_time(kept), 0, False, "", f"cannot be read: {exc}")
+        return Version(number, kept, kept_time(kept), 0, False, "", f"cannot be read: {exc}")
     intact = storage.sha256(data).startswith(kept.name.rsplit("-", 1)[-1])
     problem = None if intact else "its bytes no longer match the hash in its name"
     facts = None
@@ -116,7 +117,7 @@ def _version(store: storage.Storage, path: Path, number: int, kept: Path) -> Ver
             else:
                 shown = parsed[:READABLE_CHARS] + ("\n…" if len(parsed) > READABLE_CHARS else "")
     return Version(
-        number, kept, _kept_time(kept), len(data), intact, preview, problem, facts, shown
+        number, kept, kept_time(kept), len(data), intact, preview, problem, facts, shown
     )
 
 

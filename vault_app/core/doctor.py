@@ -12,6 +12,7 @@ an agent's own memory files read as they should (`agent_memory`: `§` notes with
 budget and written as the notes tools write them, a tier heading once, profile.json a flat
 map of strings);
 daily-note names are real dates; no temp files are left over from an interrupted write;
+no Syncthing conflict copy waits unmerged (`--repair` merges it, `sync_files`);
 `.vault/config.toml` is valid; and, over the whole vault with `.vault/`, every symlink (an
 error in `.vault/` or when it leads outside the vault, a warning for a link inside it,
 which is read through but never written through) and every FIFO, socket or device (an
@@ -49,6 +50,7 @@ from vault_app.core import (
     review,
     safe_fs,
     storage,
+    sync_files,
     synthesis,
     tiers,
     vault,
@@ -115,6 +117,7 @@ class Doctor:
             self._check_agent_memory()
             self._check_reviews()
             self._check_tree(repair)
+            self._check_sync_conflicts(repair)
             if repair:
                 self._repair_corrupt()
         self.report.seconds = time.perf_counter() - started
@@ -329,6 +332,31 @@ class Doctor:
                     synthesis.find_block(doc[0], *markers[path.name], path)
             except errors.CorruptFileError as exc:  # a marker lost: the user's text, kept
                 self.problem(exc.path, exc.reason, exc.location)
+
+    def _check_sync_conflicts(self, repair: bool) -> None:
+        """Syncthing's conflict copies not merged yet (`sync_files`): a warning each; with
+        `repair`, merged as `vault-app sync merge` merges them."""
+        for copy in sync_files.conflicts(self.paths.root):
+            original = sync_files.original_of(copy)
+            name = self.paths.relative(original) if original else copy.name
+            item = self.problem(
+                copy,
+                f"a Syncthing conflict copy of {name}, not merged yet: its changes are in "
+                "no view; `vault-app sync merge` merges it",
+                severity="warning",
+            )
+            if not repair:
+                continue
+            try:
+                merged = sync_files.merge_conflict(self.vault, copy)
+            except errors.VaultError as exc:
+                item.message += f"; not merged: {exc}"
+                continue
+            if merged.merged:
+                kept = self.paths.relative(merged.kept_at) if merged.kept_at else ""
+                item.repaired = f"merged into {name}; the copy is kept in {kept}"
+            else:
+                item.message += f"; left for a person: {merged.reason}"
 
     def _check_agent_memory(self) -> None:
         """Each agent's notes, tiers and profile.json, read as `agent_memory` reads them:

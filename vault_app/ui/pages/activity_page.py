@@ -392,6 +392,7 @@ class ActivityPage(QtWidgets.QWidget):
         table.setWordWrap(False)
         table.verticalHeader().hide()
         table.horizontalHeader().setStretchLastSection(True)
+        table.horizontalHeader().setTextElideMode(Qt.TextElideMode.ElideRight)
         return table
 
     @staticmethod

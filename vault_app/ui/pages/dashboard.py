@@ -217,6 +217,7 @@ class DecayDashboard(QtWidgets.QWidget):
             GoingColdModel.TIER, tier_badge.TierBadgeDelegate(self.cold_table)
         )
         head = self.cold_table.horizontalHeader()
+        head.setTextElideMode(Qt.TextElideMode.ElideRight)
         head.setSectionResizeMode(GoingColdModel.FACT, QtWidgets.QHeaderView.ResizeMode.Stretch)
         head.setStretchLastSection(False)
         self.cold_table.activated.connect(self._open_selected)

@@ -204,6 +204,7 @@ class ReviewPage(QtWidgets.QWidget):
         self.table.setWordWrap(False)
         header = self.table.horizontalHeader()
         header.setStretchLastSection(True)
+        header.setTextElideMode(Qt.TextElideMode.ElideRight)
         for section, width in enumerate(WIDTHS):
             header.resizeSection(section, width)
         self.table.selectionModel().currentRowChanged.connect(lambda *_: self._show_current())

@@ -51,6 +51,7 @@ class FactsTable(QtCore.QObject):
         table.setWordWrap(True)
         table.setTextElideMode(Qt.TextElideMode.ElideRight)
         header = table.horizontalHeader()
+        header.setTextElideMode(Qt.TextElideMode.ElideRight)  # "Last acce…", not ".ast accesse"
         header.setSectionResizeMode(_F.FACT, QtWidgets.QHeaderView.ResizeMode.Stretch)
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         header.customContextMenuRequested.connect(self._header_menu)
