@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import shiboken6
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 from pytestqt.qtbot import QtBot
 from window_helpers import open_window
 
@@ -92,8 +92,20 @@ def test_enter_runs_the_first_runnable_match(qtbot: QtBot, window: app.MainWindo
     qtbot.waitUntil(lambda: window.pages.currentWidget() is window.dashboard)
 
 
+@pytest.fixture
+def theme_kept(qapp: QtWidgets.QApplication) -> Iterator[None]:
+    """The application's theme as it was before the test (a theme is process-wide)."""
+    style, colours, sheet = qapp.style().name(), QtGui.QPalette(qapp.palette()), qapp.styleSheet()
+    applied = themes.applied_theme(qapp)
+    yield
+    qapp.setStyle(style)
+    qapp.setPalette(colours)
+    qapp.setStyleSheet(sheet)
+    qapp.setProperty(themes._THEME_PROPERTY, applied)
+
+
 def test_one_enter_runs_a_theme_and_the_theme_in_use_is_ticked(
-    qtbot: QtBot, window: app.MainWindow
+    qtbot: QtBot, window: app.MainWindow, theme_kept: None
 ) -> None:
     dialog = open_palette(qtbot, window)
     qtbot.keyClicks(dialog.query_edit, "dark")

@@ -13,6 +13,9 @@ Commands (paths are absolute):
   {"op": "vim", "path": P, "text": T}              save like vim: probe file, swap file,
                                                    backup by rename, write in place
   {"op": "noise", "folder": F}                     temp, lock, swap and backup files only
+  {"op": "syncthing", "path": P, "text": T}        receive a file as Syncthing does: written
+                                                   in .syncthing.<name>.tmp, renamed to P
+  {"op": "syncthing_tmp", "folder": F}             Syncthing's temporary files only
 """
 
 from __future__ import annotations
@@ -91,6 +94,16 @@ def run(command: dict[str, Any]) -> None:
         vim_save(Path(command["path"]), command["text"])
     elif op == "noise":
         noise(Path(command["folder"]))
+    elif op == "syncthing":
+        target = Path(command["path"])
+        temp = target.with_name(f".syncthing.{target.name}.tmp")
+        temp.write_text(command["text"], "utf-8")
+        os.replace(temp, target)
+    elif op == "syncthing_tmp":
+        folder = Path(command["folder"])
+        for name in (".syncthing.items.json.tmp", "~syncthing~summary.md.tmp"):
+            (folder / name).write_bytes(b"half a file")
+            (folder / name).unlink()
     else:
         raise SystemExit(f"unknown op {op!r}")
 

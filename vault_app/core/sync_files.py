@@ -143,6 +143,43 @@ def merge_conflict(vault: Vault, conflict: Path) -> Merged:
     return Merged(conflict, original, True, outcome.kind, outcome.said, kept)
 
 
+def resolve(vault: Vault, conflict: Path, text: str, *, expected: str | None) -> Path:
+    """A person's merge of a conflict copy: `text` written to the copy's file, if that
+    file still holds what the person merged against (`expected`, its hash), audited
+    `sync.resolve`; the copy put away. Returns where the copy went."""
+    original = original_of(conflict)
+    if original is None:
+        raise errors.InvalidIdError(f"{conflict.name} is not a Syncthing conflict file")
+    with vault.storage.transaction(original) as tx:
+        tx.check(expected)
+        tx.commit(
+            text.encode("utf-8"), "sync.resolve", mergedFrom=vault.paths.relative(conflict)
+        )
+    return put_away(vault, conflict)
+
+
+def plan(vault: Vault, conflict: Path) -> tuple[str, str | None, str, str]:
+    """What a person merges: (the ancestor, the file's hash, the file's text, the copy's
+    text); the ancestor chosen as `merge_conflict` chooses it."""
+    original = original_of(conflict)
+    if original is None:
+        raise errors.InvalidIdError(f"{conflict.name} is not a Syncthing conflict file")
+    store = vault.storage
+    ours_data, theirs_data = store.read(original), store.read(conflict)
+    if theirs_data is None:
+        raise errors.NotFoundError(f"{vault.paths.relative(conflict)} is gone: merged already")
+    ours = "" if ours_data is None else storage.decode_text(original, ours_data)
+    theirs = storage.decode_text(conflict, theirs_data)
+    bases = []
+    for data in _bases(store, original, _mtime(conflict)):
+        try:
+            bases.append(storage.decode_text(original, data))
+        except errors.CorruptFileError:
+            continue
+    digest = None if ours_data is None else storage.sha256(ours_data)
+    return sync_merge.best_base(ours, theirs, bases), digest, ours, theirs
+
+
 def merge_all(vault: Vault) -> list[Merged]:
     """Merge every conflict file of the vault; what became of each."""
     results = []

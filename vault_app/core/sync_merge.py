@@ -476,7 +476,17 @@ def _merge_profile(path: Path, ours: str, theirs: str, later: str | None) -> Out
 
 def merge_document(ours: str, theirs: str, bases: Sequence[str] = ()) -> Outcome:
     """Three-way merge against the kept version that drops the fewest lines (module doc)."""
-    best: tuple[tuple[int, int, int], text_merge.MergeResult] | None = None
+    result = text_merge.merge_text(best_base(ours, theirs, bases), ours, theirs)
+    clean = result.conflicts == 0
+    said = ["merged"] if clean else [f"{result.conflicts} conflicts for a person to resolve"]
+    return Outcome(result.text.encode("utf-8"), clean=clean, kind="document", said=said)
+
+
+def best_base(ours: str, theirs: str, bases: Sequence[str] = ()) -> str:
+    """The ancestor to merge `ours` and `theirs` against: the kept version that drops the
+    fewest lines of either side, then makes the fewest conflicts, then is the newest; the
+    lines both share when no kept version will do (module doc)."""
+    best: tuple[tuple[int, int, int], str] | None = None
     for age, base in enumerate(bases):
         if base in (ours, theirs):
             continue  # both sides changed since their ancestor: it is neither of them
@@ -485,14 +495,8 @@ def merge_document(ours: str, theirs: str, bases: Sequence[str] = ()) -> Outcome
         result = text_merge.merge_text(base, ours, theirs)
         score = (_dropped(result.text, ours, theirs), result.conflicts, age)
         if best is None or score < best[0]:
-            best = (score, result)
-    if best is None:  # no usable ancestor: the shared lines stand in (nothing is dropped)
-        result = text_merge.merge_text(_shared_lines(ours, theirs), ours, theirs)
-    else:
-        result = best[1]
-    clean = result.conflicts == 0
-    said = ["merged"] if clean else [f"{result.conflicts} conflicts for a person to resolve"]
-    return Outcome(result.text.encode("utf-8"), clean=clean, kind="document", said=said)
+            best = (score, base)
+    return best[1] if best is not None else _shared_lines(ours, theirs)
 
 
 def _no_pure_deletion(base: str, side: str, other: str) -> bool:

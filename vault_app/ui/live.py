@@ -130,6 +130,8 @@ class LiveSync(WatcherRelay):
             session.dailyChanged.emit(note.scope, note.date)
         for document in batch.documents:
             session.documentChanged.emit(str(root / document.path))
+        if batch.unmerged:
+            session.syncConflicts.emit(tuple(batch.unmerged))
         change = reindex.Reindex.of(batch)
         if not change.empty:
             session.absorb(change, tuple(str(ref) for ref in change.entities))

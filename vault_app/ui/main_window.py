@@ -66,6 +66,7 @@ from vault_app.ui.window import (
     link_keeper,
     navigation,
     recent_vaults,
+    sync_conflicts,
     window_vaults,
 )
 from vault_app.ui.window import vault_states as states
@@ -79,6 +80,7 @@ __all__ = ["APPLICATION", "LAST_KEY", "MAX_RECENT", "ORGANIZATION", "RECENT_KEY"
 class MainWindow(QtWidgets.QMainWindow):
     vaultSwitched = QtCore.Signal(object)  # the new MainWindow
     link_keeper: link_keeper.LinkKeeper  # set by `links_window.install`
+    sync_merge_dialog: Any = None  # the merge of a sync conflict, while open
     graph_view: graph_view.GraphView
 
     def __init__(
@@ -121,6 +123,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.agent_marks = agent_activity.install(self)  # marks, Revert, the title's "*"
         links_window.install(self)  # the link index, the graph page, Graph view and As of…
         states.install(self)  # New agent, Unarchive, the welcome page's buttons
+        sync_conflicts.install(self)  # Syncthing conflicts left for a person: Merge…
         self.status = status_bar.VaultStatusBar(target.root)
         self.setStatusBar(self.status)
         # the labels the status bar shows (read by tests and benchmarks)

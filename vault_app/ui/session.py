@@ -265,6 +265,7 @@ class Session(Workers):
     entityRemoved = QtCore.Signal(str)  # deleted outside the app
     entityMoved = QtCore.Signal(str, str)  # moved outside the app: old address, new address
     liveStatus = QtCore.Signal(str, str)  # live sync: state, plain-words message
+    syncConflicts = QtCore.Signal(object)  # Syncthing conflict copies left for a person
     searchReady = QtCore.Signal(object)  # search.engine.SearchEngine
     searchProgress = QtCore.Signal(int, int, str)  # done, total, label
 

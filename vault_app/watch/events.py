@@ -367,7 +367,8 @@ class ChangeBatch:
     `reason` says where it comes from: "events" (live), "open" (the rescan when the
     watcher starts), "restarted" (after the observer died or the vault folder came back),
     "overflow" (the kernel dropped events), "poll" (periodic rescan when the folders
-    cannot all be watched) or "rescan" (asked for). `rescan` is True when the batch comes
+    cannot all be watched), "rescan" (asked for) or "sync" (`unmerged`: Syncthing conflict
+    copies the watcher could not merge, left for a person). `rescan` is True when the batch comes
     from comparing the whole vault with the snapshot rather than from events.
     `everything` is True when there was no snapshot to compare with: the lists are empty
     and everything must be considered changed.
@@ -386,6 +387,7 @@ class ChangeBatch:
     removed_agents: tuple[str, ...] = ()
     indexes: tuple[IndexFile, ...] = ()
     files: tuple[ForeignFile, ...] = ()  # a neighbour's folder: its memory files
+    unmerged: tuple[str, ...] = ()  # Syncthing conflict copies left for a person
     paths: tuple[str, ...] = ()
     created: float = field(default_factory=time.time)
 
@@ -401,6 +403,7 @@ class ChangeBatch:
             or self.removed_agents
             or self.indexes
             or self.files
+            or self.unmerged
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -423,6 +426,7 @@ class ChangeBatch:
             "removedAgents": list(self.removed_agents),
             "indexes": [i.scope for i in self.indexes],
             "files": [{"kind": f.kind, "agent": f.agent, "path": f.path} for f in self.files],
+            "unmerged": list(self.unmerged),
             "paths": list(self.paths),
         }
 
@@ -445,6 +449,7 @@ class ChangeBatch:
         parts += [f"agent removed {a}" for a in self.removed_agents]
         parts += [f"index {i.scope}" for i in self.indexes]
         parts += [f"{f.kind} {f.path}" for f in self.files]
+        parts += [f"sync conflict left for a person: {p}" for p in self.unmerged]
         return f"{self.reason}: " + ("; ".join(parts) if parts else "nothing changed")
 
 

@@ -59,7 +59,7 @@ from watchdog import events as wd_events
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver, ObservedWatch
 
-from vault_app.core import errors, storage
+from vault_app.core import errors, storage, sync_files
 from vault_app.core import vault as vault_module
 from vault_app.watch import events, layouts
 from vault_app.watch import snapshot as snapshots
@@ -159,6 +159,8 @@ class VaultWatcher:
             tracks_folder=layout.tracks_folder,
         )
         self._requests: list[_Request] = []
+        self._conflicts: set[str] = set()  # Syncthing conflict copies that arrived
+        self._merger: vault_module.Vault | None = None  # writes merges as "sync"
         self._overflow = False
         self._resync = False  # the last work failed: compare the whole vault at the next check
         self._stopping = False
@@ -284,9 +286,28 @@ class VaultWatcher:
             kind, path, dest = "created", dest, None
         assert path is not None
         raw = events.RawEvent(kind, path, dest, event.is_directory)
+        copies = [] if event.is_directory else [p for p in (path, dest) if p and self._is_copy(p)]
         with self._wake:
-            if self._coalescer.add(raw):
+            hinted = self._coalescer.add(raw)
+            for copy in copies:  # merged once the disk is quiet (the copy is whole then)
+                self._conflicts.add(copy)
+                original = str(sync_files.original_of(Path(copy)))
+                hinted |= self._coalescer.add(events.RawEvent("modified", original, None, False))
+            if hinted:
                 self._wake.notify_all()
+
+    def _is_copy(self, path: str | None) -> bool:
+        """A Syncthing conflict copy of a file this vault's layout follows."""
+        if not path or self.layout is not layouts.PARA:
+            return False
+        folder, _, name = path.rpartition("/")
+        original = sync_files.original_of(Path(name))
+        if original is None:
+            return False
+        return (
+            self.layout.classify(f"{folder}/{original.name}" if folder else original.name)
+            is not None
+        )
 
     def _note_overflow(self) -> None:
         with self._wake:
@@ -319,6 +340,11 @@ class VaultWatcher:
         with self._state:
             self._start_observer()
         self._rescan("open")
+        if self.layout is layouts.PARA:  # copies that arrived while nobody watched
+            found = [self._relative(os.fspath(p)) for p in sync_files.conflicts(self.root)]
+            waiting = [p for p in found if p is not None and self._is_copy(p)]
+            if waiting:
+                self._merge_copies(waiting)
         self._announce(f"watching {self.root}")
         self._ready.set()
 
@@ -340,12 +366,17 @@ class VaultWatcher:
                 requests, self._requests = self._requests, []
                 overflow, self._overflow = self._overflow, False
                 pending = self._coalescer.take()
+                copies: set[str] = set()
+                if pending is not None:
+                    copies, self._conflicts = self._conflicts, set()
             health = now >= next_health
             if health:
                 next_health = now + self.health_s
             try:
                 if health:
                     self._check_health()
+                if copies:
+                    self._merge_copies(sorted(copies))
                 if overflow:
                     self._rescan("overflow", deliver_empty=True)
                 for request in requests:
@@ -359,6 +390,30 @@ class VaultWatcher:
             finally:
                 for request in requests:
                     request.done.set()
+
+    def _merge_copies(self, copies: list[str]) -> None:
+        """Merge Syncthing conflict copies into their files (`core.sync_files`), as the
+        actor "sync" through a vault of its own: the merged file is then seen and reported
+        like any other change. A copy left for a person is reported in a batch."""
+        if self._merger is None:
+            self._merger = vault_module.Vault(self.root, actor="sync")
+        unmerged = []
+        for relative in copies:
+            path = self.root / relative
+            if not path.exists():
+                continue  # merged already (another watcher, `sync merge`)
+            try:
+                merged = sync_files.merge_conflict(self._merger, path)
+            except errors.VaultError as exc:
+                log.warning("could not merge %s: %s", relative, exc)
+                unmerged.append(relative)
+                continue
+            if merged.merged:
+                log.info("%s", merged.describe(self.root))
+            elif path.exists():
+                unmerged.append(relative)
+        if unmerged:
+            self._deliver(events.ChangeBatch(self.root, reason="sync", unmerged=tuple(unmerged)))
 
     def _flush(self, pending: events.Pending) -> None:
         """Compare the hinted files and folders with the snapshot; report what changed."""

@@ -383,18 +383,31 @@ class MergeDialog(QtWidgets.QDialog):
     """Choose, per changed hunk, mine / theirs / both (or leave a conflict marked); the
     result is previewed as it is chosen."""
 
-    def __init__(self, name: str, plan: merge.MergePlan, parent: QtWidgets.QWidget) -> None:
+    def __init__(
+        self,
+        name: str,
+        plan: merge.MergePlan,
+        parent: QtWidgets.QWidget,
+        *,
+        why: str | None = None,
+        apply_text: str = "Put in the editor",
+        apply_tip: str = "Replace the editor's text with the merged text (unsaved)",
+    ) -> None:
         super().__init__(parent)
         self.plan = plan
         self.setWindowTitle(f"Merge {name}")
         self.resize(1000, 620)
         changed = plan.changed
         conflicts = sum(plan.hunks[i].kind == "conflict" for i in changed)
+        counted = (
+            f"{len(changed)} change{'' if len(changed) == 1 else 's'}, {conflicts} of them "
+            "made on both sides."
+        )
         intro = QtWidgets.QLabel(
-            f"{name} changed on disk while you were editing it: {len(changed)} "
-            f"change{'' if len(changed) == 1 else 's'}, {conflicts} of them made on both "
-            "sides. Choose what to keep in each; the result goes in the editor (unsaved, "
-            "one Undo away)."
+            f"{why} {counted}"
+            if why
+            else f"{name} changed on disk while you were editing it: {counted} Choose what "
+            "to keep in each; the result goes in the editor (unsaved, one Undo away)."
         )
         intro.setWordWrap(True)
         self.choosers: dict[int, HunkChooser] = {}
@@ -428,9 +441,9 @@ class MergeDialog(QtWidgets.QDialog):
         split.setStretchFactor(1, 2)
         buttons = QtWidgets.QDialogButtonBox()
         self.apply_button = buttons.addButton(
-            "Put in the editor", QtWidgets.QDialogButtonBox.ButtonRole.AcceptRole
+            apply_text, QtWidgets.QDialogButtonBox.ButtonRole.AcceptRole
         )
-        self.apply_button.setToolTip("Replace the editor's text with the merged text (unsaved)")
+        self.apply_button.setToolTip(apply_tip)
         self.apply_button.setDefault(True)
         cancel = buttons.addButton("Cancel", QtWidgets.QDialogButtonBox.ButtonRole.RejectRole)
         cancel.setToolTip("Merge nothing; your text and the conflict bar stay")
