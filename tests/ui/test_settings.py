@@ -196,11 +196,14 @@ def test_app_settings_go_to_qsettings_and_take_effect(
     dialog.tabs.setCurrentIndex(1)
     dialog.theme.setCurrentIndex(dialog.theme.findData("dark"))
     dialog.browsing.setChecked(True)
+    assert dialog.run_heartbeat.isChecked()  # on by default
+    dialog.run_heartbeat.setChecked(False)  # this device leaves the heartbeat to another
     click_ok(qtbot, dialog)
     qtbot.waitUntil(lambda: dialog.result() == QtWidgets.QDialog.DialogCode.Accepted)
     assert store.value(settings.THEME_KEY) == "dark"
     assert store.value(settings.ACCESS_KEY, type=bool) is True
-    assert settings.AppSettings.load(store) == settings.AppSettings("dark", True)
+    assert store.value(settings.HEARTBEAT_KEY, type=bool) is False
+    assert settings.AppSettings.load(store) == settings.AppSettings("dark", True, False)
     assert live.count_browsing_as_access is True
     assert themes.current_theme() == "dark"
     assert qapp.palette().color(Role.Window) == themes.palette_for("dark").color(Role.Window)

@@ -157,17 +157,17 @@ def merge_facts(
     theirs_time: dt.datetime | None = None,
 ) -> Outcome:
     """The union of two fact files by id (see the module doc); written in ours' shape."""
-    mine = formats.decode(path, ours)
-    other = formats.decode(path, theirs)
+    mine = formats.decode(path, ours)  # written back in its shape: the whole dialect
+    other_raw = formats.decode_entries(path, theirs)[0]  # only read: the entries
     ancestors: dict[str, dict[str, Any]] = {}
     if base is not None:
         try:
-            ancestors = _by_id(formats.decode(path, base).raw)
+            ancestors = _by_id(formats.decode_entries(path, base)[0])
         except errors.CorruptFileError:
             ancestors = {}
     later_side = _later(ours_time, theirs_time)
     word = mine.dialect.superseded_word
-    theirs_by_id = _by_id(other.raw)
+    theirs_by_id = _by_id(other_raw)
     result: list[Any] = []
     seen: set[str] = set()
     plain = {_canonical(e) for e in mine.raw if _id(e) is None}
@@ -184,10 +184,12 @@ def merge_facts(
             result.append(entry)
             continue
         if theirs_entry == entry:  # the same on both sides; an access on each still counts
-            count = _count(entry, theirs_entry, ancestors.get(fid))
-            if count is not None and count != entry.get("accessCount"):
-                entry = {**entry, "accessCount": count}
-                said.add("access counts combined")
+            before = ancestors.get(fid)
+            if before is not None and before.get("accessCount") != entry.get("accessCount"):
+                count = _count(entry, theirs_entry, before)
+                if count is not None and count != entry.get("accessCount"):
+                    entry = {**entry, "accessCount": count}
+                    said.add("access counts combined")
             result.append(entry)
             continue
         merged, kept = _merge_fact(ancestors.get(fid), entry, theirs_entry, later_side, word, said)
@@ -198,7 +200,7 @@ def merge_facts(
         pointers = {p for p in (_pointer(entry), _pointer(theirs_entry)) if p}
         if len(pointers) > 1:
             successors[fid] = pointers
-    for entry in other.raw:
+    for entry in other_raw:
         fid = _id(entry)
         if fid is None:
             if _canonical(entry) not in plain:
@@ -274,6 +276,8 @@ def _merge_fact(
 
 def _chain(entries: list[Any], successors: dict[str, set[str]], word: str, said: _Tally) -> None:
     """A fact superseded by two different new versions: old → earlier → later."""
+    if not successors:
+        return
     by_id = {_id(e): e for e in entries if _id(e) is not None}
     for old, pointers in successors.items():
         versions = [by_id[p] for p in pointers if p in by_id]
@@ -343,8 +347,10 @@ def _pointer(entry: dict[str, Any]) -> str | None:
 
 
 def _id(entry: Any) -> str | None:
-    value = entry.get("id") if isinstance(entry, dict) else None
-    return value if isinstance(value, str) and value else None
+    if not isinstance(entry, dict):
+        return None
+    value = entry.get("id")
+    return value if type(value) is str and value else None
 
 
 def _by_id(raw: list[Any]) -> dict[str, dict[str, Any]]:

@@ -110,7 +110,8 @@ def run(path: Path | None, *, demo: bool = False) -> int:
     store = QtCore.QSettings(ORGANIZATION, APPLICATION)
     settings.AppSettings.load(store).apply(None, app)
     try:  # a vault runs the heartbeat's schedule if nothing else does
-        window = window_for(open_or_create_demo(path, demo), store, heartbeat=True)
+        here = settings.AppSettings.load(store).run_heartbeat  # per device (docs/sync.md)
+        window = window_for(open_or_create_demo(path, demo), store, heartbeat=here)
     except errors.VaultError as exc:
         QtWidgets.QMessageBox.critical(None, "vault-app", f"Cannot open the vault:\n{exc}")
         return 1

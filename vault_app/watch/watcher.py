@@ -48,6 +48,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import stat
 import threading
 import time
 from collections.abc import Callable
@@ -59,9 +60,9 @@ from watchdog import events as wd_events
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver, ObservedWatch
 
-from vault_app.core import errors, storage, sync_files
+from vault_app.core import errors, storage
 from vault_app.core import vault as vault_module
-from vault_app.watch import events, layouts
+from vault_app.watch import events, layouts, sync_copies
 from vault_app.watch import snapshot as snapshots
 
 log = logging.getLogger(__name__)
@@ -159,8 +160,7 @@ class VaultWatcher:
             tracks_folder=layout.tracks_folder,
         )
         self._requests: list[_Request] = []
-        self._conflicts: set[str] = set()  # Syncthing conflict copies that arrived
-        self._merger: vault_module.Vault | None = None  # writes merges as "sync"
+        self._copies = sync_copies.SyncCopies(self.root, layout)
         self._overflow = False
         self._resync = False  # the last work failed: compare the whole vault at the next check
         self._stopping = False
@@ -286,28 +286,15 @@ class VaultWatcher:
             kind, path, dest = "created", dest, None
         assert path is not None
         raw = events.RawEvent(kind, path, dest, event.is_directory)
-        copies = [] if event.is_directory else [p for p in (path, dest) if p and self._is_copy(p)]
+        found = self._copies.is_copy
+        copies = [] if event.is_directory else [p for p in (path, dest) if p and found(p)]
         with self._wake:
             hinted = self._coalescer.add(raw)
             for copy in copies:  # merged once the disk is quiet (the copy is whole then)
-                self._conflicts.add(copy)
-                original = str(sync_files.original_of(Path(copy)))
+                original = self._copies.arrived(copy)
                 hinted |= self._coalescer.add(events.RawEvent("modified", original, None, False))
             if hinted:
                 self._wake.notify_all()
-
-    def _is_copy(self, path: str | None) -> bool:
-        """A Syncthing conflict copy of a file this vault's layout follows."""
-        if not path or self.layout is not layouts.PARA:
-            return False
-        folder, _, name = path.rpartition("/")
-        original = sync_files.original_of(Path(name))
-        if original is None:
-            return False
-        return (
-            self.layout.classify(f"{folder}/{original.name}" if folder else original.name)
-            is not None
-        )
 
     def _note_overflow(self) -> None:
         with self._wake:
@@ -340,11 +327,9 @@ class VaultWatcher:
         with self._state:
             self._start_observer()
         self._rescan("open")
-        if self.layout is layouts.PARA:  # copies that arrived while nobody watched
-            found = [self._relative(os.fspath(p)) for p in sync_files.conflicts(self.root)]
-            waiting = [p for p in found if p is not None and self._is_copy(p)]
-            if waiting:
-                self._merge_copies(waiting)
+        waiting = self._copies.waiting()  # copies that arrived while nobody watched
+        if waiting:
+            self._merge_copies(waiting)
         self._announce(f"watching {self.root}")
         self._ready.set()
 
@@ -366,9 +351,7 @@ class VaultWatcher:
                 requests, self._requests = self._requests, []
                 overflow, self._overflow = self._overflow, False
                 pending = self._coalescer.take()
-                copies: set[str] = set()
-                if pending is not None:
-                    copies, self._conflicts = self._conflicts, set()
+                copies = self._copies.take() if pending else []  # whole by now
             health = now >= next_health
             if health:
                 next_health = now + self.health_s
@@ -376,7 +359,7 @@ class VaultWatcher:
                 if health:
                     self._check_health()
                 if copies:
-                    self._merge_copies(sorted(copies))
+                    self._merge_copies(copies)
                 if overflow:
                     self._rescan("overflow", deliver_empty=True)
                 for request in requests:
@@ -392,28 +375,10 @@ class VaultWatcher:
                     request.done.set()
 
     def _merge_copies(self, copies: list[str]) -> None:
-        """Merge Syncthing conflict copies into their files (`core.sync_files`), as the
-        actor "sync" through a vault of its own: the merged file is then seen and reported
-        like any other change. A copy left for a person is reported in a batch."""
-        if self._merger is None:
-            self._merger = vault_module.Vault(self.root, actor="sync")
-        unmerged = []
-        for relative in copies:
-            path = self.root / relative
-            if not path.exists():
-                continue  # merged already (another watcher, `sync merge`)
-            try:
-                merged = sync_files.merge_conflict(self._merger, path)
-            except errors.VaultError as exc:
-                log.warning("could not merge %s: %s", relative, exc)
-                unmerged.append(relative)
-                continue
-            if merged.merged:
-                log.info("%s", merged.describe(self.root))
-            elif path.exists():
-                unmerged.append(relative)
+        """Merge Syncthing conflict copies (`sync_copies`); report those left for a person."""
+        unmerged = self._copies.merge(copies)
         if unmerged:
-            self._deliver(events.ChangeBatch(self.root, reason="sync", unmerged=tuple(unmerged)))
+            self._deliver(events.ChangeBatch(self.root, reason="sync", unmerged=unmerged))
 
     def _flush(self, pending: events.Pending) -> None:
         """Compare the hinted files and folders with the snapshot; report what changed."""
@@ -723,9 +688,7 @@ def _identity(path: Path) -> tuple[int, int] | None:
         info = os.stat(path)
     except OSError:
         return None
-    if not os.path.isdir(path):
-        return None
-    return (info.st_dev, info.st_ino)
+    return (info.st_dev, info.st_ino) if stat.S_ISDIR(info.st_mode) else None
 
 
 def _inotify_watch_limit() -> int | None:

@@ -9,8 +9,9 @@ model, the hybrid BM25 weight, and the storage limits. These travel with the vau
 they are saved to `.vault/config.toml` by `VaultConfig.save` on the session's writer
 thread (lock, backup, atomic replace, audit line; edited in place, so the user's comments
 and unknown keys stay), and the open vault adopts them.
-**App** holds what belongs to this computer, in QSettings (`AppSettings`): the theme
-and whether browsing a fact in the window counts as an access.
+**App** holds what belongs to this computer, in QSettings (`AppSettings`): the theme,
+whether browsing a fact in the window counts as an access, and whether this device runs
+the heartbeat (a vault synced between devices wants it on one of them).
 
 The form is checked on every change: thresholds must increase (warm ≥ hot in a row; a
 row for more accesses never cools sooner than the row above), then the whole config is
@@ -36,6 +37,7 @@ Qt = QtCore.Qt
 
 THEME_KEY = "appearance/theme"
 ACCESS_KEY = "access/browsingCountsAsAccess"
+HEARTBEAT_KEY = "heartbeat/runHere"
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MAX_LEVELS = 8
 
@@ -46,6 +48,7 @@ class AppSettings:
 
     theme: str = "system"
     browsing_counts_as_access: bool = False
+    run_heartbeat: bool = True  # this device runs the heartbeat when nothing else does
 
     @classmethod
     def load(cls, store: QtCore.QSettings) -> AppSettings:
@@ -54,11 +57,13 @@ class AppSettings:
         return cls(
             theme=theme if theme in themes.THEMES else "system",
             browsing_counts_as_access=bool(access),
+            run_heartbeat=bool(store.value(HEARTBEAT_KEY, True, type=bool)),
         )
 
     def save(self, store: QtCore.QSettings) -> None:
         store.setValue(THEME_KEY, self.theme)
         store.setValue(ACCESS_KEY, self.browsing_counts_as_access)
+        store.setValue(HEARTBEAT_KEY, self.run_heartbeat)
         store.sync()
 
     def apply(self, session: Session | None, app: QtWidgets.QApplication | None) -> None:
@@ -443,8 +448,23 @@ class SettingsDialog(QtWidgets.QDialog):
                 "change a fact, so looking around does not disturb the tiers."
             )
         )
+        device = QtWidgets.QGroupBox("This device")
+        device_layout = QtWidgets.QVBoxLayout(device)
+        self.run_heartbeat = QtWidgets.QCheckBox(
+            "Run the &heartbeat and the synthesis here when nothing else does"
+        )
+        self.run_heartbeat.setToolTip("Takes effect when the app next starts")
+        device_layout.addWidget(self.run_heartbeat)
+        device_layout.addWidget(
+            _note(
+                "With the vault on several devices (Syncthing, git), leave this on for one "
+                "of them only (the server): each device's heartbeat would turn the same "
+                "daily notes into facts."
+            )
+        )
         layout.addWidget(look)
         layout.addWidget(access)
+        layout.addWidget(device)
         layout.addWidget(_note("These settings belong to this computer, not to the vault."))
         layout.addStretch()
         return page
@@ -471,11 +491,13 @@ class SettingsDialog(QtWidgets.QDialog):
     def set_app_form(self, settings: AppSettings) -> None:
         self.theme.setCurrentIndex(themes.THEMES.index(settings.theme))
         self.browsing.setChecked(settings.browsing_counts_as_access)
+        self.run_heartbeat.setChecked(settings.run_heartbeat)
 
     def app_settings(self) -> AppSettings:
         return AppSettings(
             theme=self.theme.currentData(),
             browsing_counts_as_access=self.browsing.isChecked(),
+            run_heartbeat=self.run_heartbeat.isChecked(),
         )
 
     def vault_settings(self) -> config.VaultConfig | None:

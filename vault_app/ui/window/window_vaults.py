@@ -95,7 +95,9 @@ def switch_vault(window: AnyWindow, path: Path) -> QtWidgets.QMainWindow | None:
             path,
             window.store,
             search=getattr(window, "_search_enabled", True),
-            heartbeat=para and getattr(window, "heartbeat", None) is not None,
+            heartbeat=para
+            and getattr(window, "heartbeat", None) is not None
+            and settings.AppSettings.load(window.store).run_heartbeat,
         )
     except errors.VaultError as exc:
         window.message_bar.show_message("Cannot open that folder", str(exc))
