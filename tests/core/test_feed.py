@@ -90,3 +90,18 @@ def test_the_heartbeat_writing_for_an_agent_is_the_heartbeat(root: Path) -> None
     assert activity.actor_kind("heartbeat:finance", ["finance"]) == "heartbeat"
     assert activity.actor_title("heartbeat:finance", ["finance"]) == "heartbeat"
     assert feed.who("heartbeat:finance", ["finance"]) == "heartbeat"
+
+
+def test_a_merge_from_another_device_is_told_in_words(root: Path) -> None:
+    import json
+
+    from vault_app.core import sync_files
+
+    v = vault_module.Vault(root, actor="gui")
+    items = v.paths.life_dir / RENT / "items.json"
+    copy = items.with_name("items.sync-conflict-20261129-120000-ABCDEF1.json")
+    copy.write_text(json.dumps([{"id": "f-1", "fact": "Rent is due", "category": "status"}]))
+    merger = vault_module.Vault(root, actor="sync")
+    assert sync_files.merge_conflict(merger, copy).merged
+    newest = told(root)[0]
+    assert newest.sentence == "sync merged another device's changes in Rent"

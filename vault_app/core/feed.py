@@ -170,6 +170,9 @@ ACTIONS = {  # each audit action titled, as a list shows it
     "review.reject": "Rejected a held-back write",
     "file.create": "Created a file",
     "doctor.restore": "Restored a file from backup",
+    "file.restore": "Restored a file from backup",
+    "sync.merge": "Merged another device's changes",
+    "sync.resolve": "Merged a sync conflict by hand",
     "heartbeat.cursor": "Moved its cursor",
     "heartbeat.schedule": "Noted its schedule",
     "heartbeat.lease": "Took the runner lease",
@@ -201,6 +204,9 @@ _ACTION_WORDS = {
     "config.save": "changed the settings",
     "file.create": "created",
     "doctor.restore": "restored from a backup",
+    "file.restore": "restored from a backup",
+    "sync.merge": "merged another device's changes",
+    "sync.resolve": "merged a sync conflict by hand",
 }
 
 

@@ -60,6 +60,7 @@ FAMILY_TITLES = {
     "file": "Files",
     "token": "Access tokens",
     "doctor": "Repairs",
+    "sync": "Merges from other devices",
     "heartbeat": "Heartbeat bookkeeping",
     "notes": "Notes entries",
     "profile": "Profile",
