@@ -79,6 +79,7 @@ class FactLineagePanel(QtWidgets.QSplitter):
 
     def _build(self) -> None:
         self.history_label = QtWidgets.QLabel("History (old → new)")
+        self.history_label.setWordWrap(True)  # a narrow column: two lines, never cut
         self.history_list = QtWidgets.QTreeWidget()
         self.history_list.setHeaderLabels(["Written", "By", "Status", "Fact"])
         self.history_list.setRootIsDecorated(False)
@@ -108,6 +109,7 @@ class FactLineagePanel(QtWidgets.QSplitter):
         self.diff_view.hide()
 
         self.related_label = QtWidgets.QLabel("Related entities")
+        self.related_label.setWordWrap(True)
         self.related_list = QtWidgets.QListWidget()
         self.related_list.setAccessibleName("Entities related to the selected fact")
         self.related_list.setToolTip("Enter or double-click opens the entity")
@@ -195,7 +197,7 @@ class FactLineagePanel(QtWidgets.QSplitter):
         self.history_list.clear()
         versions = len(chain)
         self.history_label.setText(
-            "History (old → new): this fact has no other versions"
+            "History (old → new): no other versions"
             if versions == 1
             else f"History (old → new): {versions} versions"
         )
