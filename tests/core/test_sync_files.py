@@ -17,6 +17,8 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+
 from vault_app.core import doctor, sync_files, sync_setup
 from vault_app.core import vault as vault_module
 
@@ -151,3 +153,23 @@ def test_doctor_repair_merges_conflict_copies(vault: vault_module.Vault) -> None
     assert [f.fact for f in vault.entity(JANE).facts] == ["Jane has a van"]
     assert not any(STAMP in name for _r, _d, files in os.walk(vault.paths.life_dir)
                    for name in files)  # fmt: skip
+
+
+def test_two_processes_merging_one_copy_both_end_well(
+    vault: vault_module.Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    vault.create_entity(JANE)
+    items = vault.paths.life_dir / JANE / "items.json"
+    copy = conflict_of(items)
+    copy.write_text(json.dumps([{"id": "f-t", "fact": "Jane has a van", "category": "context"}]))
+    other = vault_module.Vault(vault.root, actor="sync")
+    put_away = sync_files.put_away
+
+    def raced(v: vault_module.Vault, path: Path) -> Path:  # the other one was first
+        put_away(other, path)
+        return put_away(v, path)
+
+    monkeypatch.setattr(sync_files, "put_away", raced)
+    merged = sync_files.merge_conflict(vault, copy)
+    assert merged.merged and merged.kept_at is None and not copy.exists()
+    assert [f.fact for f in vault.entity(JANE).facts] == ["Jane has a van"]

@@ -139,7 +139,10 @@ def merge_conflict(vault: Vault, conflict: Path) -> Merged:
             mergedFrom=vault.paths.relative(conflict),
             merged=outcome.describe(),
         )
-    kept = put_away(vault, conflict)
+    try:
+        kept: Path | None = put_away(vault, conflict)
+    except FileNotFoundError:  # another process merged the same copy and put it away
+        kept = None
     return Merged(conflict, original, True, outcome.kind, outcome.said, kept)
 
 
@@ -152,9 +155,7 @@ def resolve(vault: Vault, conflict: Path, text: str, *, expected: str | None) ->
         raise errors.InvalidIdError(f"{conflict.name} is not a Syncthing conflict file")
     with vault.storage.transaction(original) as tx:
         tx.check(expected)
-        tx.commit(
-            text.encode("utf-8"), "sync.resolve", mergedFrom=vault.paths.relative(conflict)
-        )
+        tx.commit(text.encode("utf-8"), "sync.resolve", mergedFrom=vault.paths.relative(conflict))
     return put_away(vault, conflict)
 
 
@@ -201,9 +202,7 @@ def put_away(vault: Vault, conflict: Path) -> Path:
     return target
 
 
-def _bases(
-    store: storage.Storage, original: Path, before: dt.datetime | None
-) -> list[bytes]:
+def _bases(store: storage.Storage, original: Path, before: dt.datetime | None) -> list[bytes]:
     """The versions the backup ring keeps of `original`, newest first (a few), kept no
     later than `before` (the other side's change: their ancestor is older than it)."""
     found: list[bytes] = []
