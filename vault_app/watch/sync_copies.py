@@ -74,7 +74,7 @@ class SyncCopies:
                 continue  # merged already (another watcher, `sync merge`)
             try:
                 merged = sync_files.merge_conflict(self._merger, path)
-            except errors.VaultError as exc:
+            except (errors.VaultError, OSError) as exc:  # a side unreadable, a lock held...
                 log.warning("could not merge %s: %s", relative, exc)
                 unmerged.append(relative)
                 continue
