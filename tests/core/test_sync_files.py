@@ -173,3 +173,17 @@ def test_two_processes_merging_one_copy_both_end_well(
     merged = sync_files.merge_conflict(vault, copy)
     assert merged.merged and merged.kept_at is None and not copy.exists()
     assert [f.fact for f in vault.entity(JANE).facts] == ["Jane has a van"]
+
+
+def test_a_synced_device_counts_accesses_under_its_own_id(vault: vault_module.Vault) -> None:
+    vault.create_entity(JANE)
+    fact = vault.add_fact(JANE, "Jane is the plumber", "relationship")
+    vault.mark_accessed([fact.id])  # not set up for sync: only the count
+    items = vault.paths.life_dir / JANE / "items.json"
+    assert "accessBy" not in json.loads(items.read_text("utf-8"))[0].get("metadata", {})
+    sync_setup.syncthing_ignore(vault.root)  # the set-up gives this device an id
+    device = sync_setup.device_id(vault.root)
+    assert device is not None and sync_setup.ensure_device_id(vault.root) == device
+    assert vault.mark_accessed([fact.id]) == {fact.id: 2}
+    entry = json.loads(items.read_text("utf-8"))[0]
+    assert entry["accessCount"] == 2 and entry["metadata"]["accessBy"] == {device: 1}

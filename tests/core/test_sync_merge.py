@@ -80,6 +80,20 @@ def test_access_counts_combine_and_the_later_access_stays() -> None:
     assert merged(ours, theirs)[0]["accessCount"] == 9  # without the ancestor: the larger
 
 
+def test_accesses_counted_per_device_sum_exactly_without_an_ancestor() -> None:
+    def counted(total: int, **by: int) -> dict[str, Any]:
+        return fact("a", "Jane is the plumber", accessCount=total, metadata={"accessBy": by})
+
+    ours = counted(7, laptop=2)  # 5 before any device counted, 2 here
+    theirs = counted(8, server=3)  # the same 5, 3 on the server
+    one = merged([ours], [theirs])[0]  # Syncthing: no ancestor
+    assert one["accessCount"] == 10 and one["metadata"]["accessBy"] == {"laptop": 2, "server": 3}
+    assert merged([one], [theirs]) == [one]  # merging again counts nothing twice
+    later = counted(11, laptop=2, server=4)  # the server counted one more meanwhile
+    assert merged([one], [later])[0]["accessCount"] == 11
+    assert len(merged([ours], [theirs])) == 1  # counts are no change of content
+
+
 def test_a_text_changed_on_both_sides_keeps_both_versions() -> None:
     base = [fact("a", "Jane charges $90")]
     ours = [fact("a", "Jane charges $95")]

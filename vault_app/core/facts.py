@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from vault_app.core import decay, errors, formats, layout, models, scanner, storage
+from vault_app.core import decay, errors, formats, layout, models, scanner, storage, sync_setup
 
 T = TypeVar("T")
 
@@ -255,6 +255,7 @@ class Facts:
 
             def change(ff: formats.FactFile, ids: list[str] = ids) -> None:
                 now = self.now()
+                device = sync_setup.device_id(self.paths.root)  # a synced vault counts per device
                 for fid in ids:
                     index = ff.index_of(fid)
                     ff.fact_at(index)  # an entry that does not validate is reported, not edited
@@ -266,7 +267,7 @@ class Facts:
                             f"accessCount is {current!r}, not a count",
                             f"[{index}].accessCount",
                         )
-                    formats.mark_accessed(entry, now)
+                    formats.mark_accessed(entry, now, device)
                     counts[fid] = entry["accessCount"]
 
             self.edit(ref, "fact.access", change, factIds=ids)

@@ -41,6 +41,7 @@ import pydantic
 from vault_app.core import errors, models, strict_json
 
 SUPERSEDED_WORDS = ("superseded", "historical")
+ACCESS_BY = "accessBy"  # metadata: accesses counted per device (a synced vault)
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -547,9 +548,18 @@ def mark_superseded(ff: FactFile, entry: dict[str, Any], new_id: str | None) -> 
     ff.invalidate()
 
 
-def mark_accessed(entry: dict[str, Any], now: dt.datetime) -> None:
-    """Count one access (up to `models.MAX_ACCESS_COUNT`, where the count stays)."""
+def mark_accessed(entry: dict[str, Any], now: dt.datetime, device: str | None = None) -> None:
+    """Count one access (up to `models.MAX_ACCESS_COUNT`, where the count stays); with
+    `device` (a vault synced between devices), also under that device's id in
+    `metadata.accessBy`, which a merge sums (`sync_merge`)."""
     count = entry.get("accessCount", 0)
     count = count if isinstance(count, int) and count >= 0 else 0
     entry["accessCount"] = min(count + 1, models.MAX_ACCESS_COUNT)
     entry["lastAccessed"] = iso(now)
+    metadata = entry.setdefault("metadata", {}) if device else None
+    if isinstance(metadata, dict):
+        by = metadata.get(ACCESS_BY)
+        by = dict(by) if isinstance(by, dict) else {}
+        mine = by.get(device)
+        by[device] = (mine if isinstance(mine, int) and mine >= 0 else 0) + 1
+        metadata[ACCESS_BY] = by

@@ -8,18 +8,18 @@ is missing from every view.
 
 `conflicts(root)` lists them (the whole vault but `.vault/`; `original_of` names the file
 each belongs to). `merge_conflict(vault, path)` merges one into its file with the rules of
-`sync_merge` — under the file's lock, the file read in the same transaction that writes the
-result (so a writer on this device is never overwritten), an atomic replace, the version
-it replaces kept in the backup ring, and one audit line `sync.merge` saying what was
-merged and from which conflict file. The candidate ancestors of a document are the
-versions the backup ring keeps (newest first) from before the other side's change. A
-fact file is merged without one: which kept version both devices last shared is not
-known, and the union without an ancestor loses nothing (the larger count; both versions
-of a text changed on both sides). The side times are the two files' modification times
-(Syncthing keeps the other device's). Once merged the conflict file is moved under
-`.vault/sync/merged/<time>/` at its own relative path — never deleted. A document whose
-merge would need a person (`Outcome.clean` False) is left where it is, reported as
-unmerged: the window and `doctor` show it, and the person merges it.
+`sync_merge` — under the file's lock, the file read in the same transaction that writes
+the result (so a writer on this device is never overwritten), an atomic replace, the
+version it replaces kept in the backup ring, and one audit line `sync.merge` saying what
+was merged and from which conflict file. The candidate ancestors of a document are the
+versions the backup ring keeps (newest first) from before the other side's change. A fact
+file is merged without one: which kept version both devices last shared is not known, and
+the union without an ancestor loses nothing (accesses summed per device, the ids
+`sync_setup` gave them; both versions of a text changed on both sides). The side times are
+the two files' modification times (Syncthing keeps the other device's). Once merged the
+conflict file is moved under `.vault/sync/merged/<time>/` at its own relative path — never
+deleted. A document whose merge would need a person (`Outcome.clean` False) is left where
+it is, reported as unmerged: the window and `doctor` show it, and the person merges it.
 
 Syncthing's own temporary files (`.syncthing.<name>.tmp`, `~syncthing~<name>.tmp`) are
 never vault files either (`is_temporary`): the watcher ignores them and reacts to the

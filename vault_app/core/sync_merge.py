@@ -6,19 +6,19 @@ common ancestor and both sides. Both end here (`merge_file(path, ours, theirs, b
 set of rules, chosen by what the file is.
 
 Fact files (`items.json`, `facts.json`, every shape `formats` reads)
-    The union of the facts by id, ours in our order, then theirs' new ones in theirs'.
-    A fact present on both sides: the access count combines (with the ancestor, the
-    ancestor's count plus each side's increase; without one, the larger: a count is never
-    lost), the last access is the later. Superseded on either side: superseded, its
-    pointer kept. Different content (the text, category, related entities...): when only
-    one side changed it from the ancestor, that side's; when both did (or there is no
-    ancestor), the version with the later change (the side's own time when given: the
-    file's modification time under Syncthing; else the fact's own times) is the active
-    one, and the other is kept beside it as a superseded version with a derived id
-    (`<id>-<8 hex of its content>`, so that merging again adds nothing) pointing at it.
-    A fact superseded on the two sides by two different new versions: both are kept,
-    chained in the order of their change (old → earlier → later), the later active.
-    Entries without an id are kept from both sides, once each.
+    The union of the facts by id, ours in our order, then theirs' new ones in theirs'. A fact
+    present on both sides: the access count combines — exactly when both sides counted per
+    device (`metadata.accessBy`, kept once a sync set-up gave the device its id: each device's
+    larger count, summed), else with the ancestor (its count plus each side's increase), else
+    the larger; the last access is the later. Superseded on either side: superseded, its pointer
+    kept. Different content (the text, category, related entities...): when only one side
+    changed it from the ancestor, that side's; when both did (or there is no ancestor), the
+    version with the later change (the side's own time when given: the file's modification time
+    under Syncthing; else the fact's own times) is the active one, and the other is kept beside
+    it as a superseded version with a derived id (`<id>-<8 hex of its content>`, so that merging
+    again adds nothing) pointing at it. A fact superseded on the two sides by two different new
+    versions: both are kept, chained in the order of their change (old → earlier → later), the
+    later active. Entries without an id are kept from both sides, once each.
 
 Daily notes (`YYYY-MM-DD.md`)
     The union of the entries, in time order (`daily.insert`: an entry both sides have is
@@ -248,8 +248,11 @@ def _merge_fact(
         kept["supersededBy"] = _id(winner)
         kept.pop("supersedes", None)
         said.add("facts changed on both sides: the later kept active, the other superseded")
-    # the counters combine, on top of whichever content won
-    count = _count(ours, theirs, base)
+    # the counters combine, on top of whichever content won: per device when both sides
+    # counted so (exact), else against the ancestor, else the larger
+    count = _combine_devices(merged, ours, theirs)
+    if count is None:
+        count = _count(ours, theirs, base)
     if count is not None:
         merged["accessCount"] = count
     last = _latest_time(ours.get("lastAccessed"), theirs.get("lastAccessed"))
@@ -330,7 +333,54 @@ def _is_count(value: Any) -> bool:
 
 
 def _content(entry: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in entry.items() if k not in COUNTERS and k not in LINEAGE}
+    """What a fact says: everything but its counters (`metadata.accessBy` too) and lineage."""
+    found = {k: v for k, v in entry.items() if k not in COUNTERS and k not in LINEAGE}
+    metadata = found.get("metadata")
+    if isinstance(metadata, dict) and formats.ACCESS_BY in metadata:
+        found["metadata"] = {k: v for k, v in metadata.items() if k != formats.ACCESS_BY}
+    return found
+
+
+def _by_device(entry: dict[str, Any]) -> dict[str, int] | None:
+    """The accesses a fact counted per device (`metadata.accessBy`), None without."""
+    metadata = entry.get("metadata")
+    by = metadata.get(formats.ACCESS_BY) if isinstance(metadata, dict) else None
+    if not isinstance(by, dict):
+        return None
+    return {k: v for k, v in by.items() if isinstance(k, str) and _is_count(v) and v >= 0}
+
+
+def _combine_devices(
+    merged: dict[str, Any], ours: dict[str, Any], theirs: dict[str, Any]
+) -> int | None:
+    """Both sides counted per device: each device's larger count (a device's own count only
+    grows), written into `merged`; the total they make with what was counted before any
+    device was (the larger of the two sides' remainders). None when a side did not."""
+    a, b = _by_device(ours), _by_device(theirs)
+    if a is None or b is None:
+        by = a if a is not None else b
+        if by is not None:  # one side counted per device: keep its counts
+            _set_by_device(merged, by)
+        return None
+    union = {k: max(a.get(k, 0), b.get(k, 0)) for k in sorted(set(a) | set(b))}
+    _set_by_device(merged, union)
+    before = max(
+        _as_count(ours.get("accessCount")) - sum(a.values()),
+        _as_count(theirs.get("accessCount")) - sum(b.values()),
+        0,
+    )
+    return min(before + sum(union.values()), models.MAX_ACCESS_COUNT)
+
+
+def _set_by_device(merged: dict[str, Any], by: dict[str, int]) -> None:
+    metadata = merged.get("metadata")
+    metadata = dict(metadata) if isinstance(metadata, dict) else {}
+    metadata[formats.ACCESS_BY] = dict(by)
+    merged["metadata"] = metadata
+
+
+def _as_count(value: Any) -> int:
+    return value if _is_count(value) and value >= 0 else 0
 
 
 def _counters(entry: dict[str, Any]) -> tuple[Any, Any]:

@@ -11,6 +11,11 @@ appends to it many times a second: synced, nearly every concurrent write would t
 into a conflict copy of a file that grows to tens of MB, while what it describes travels
 anyway (each fact names its agent, source and times; the review queue travels whole).
 
+Both give this device an id of its own (`device_id`, kept in `.vault/sync/device`, which
+stays on the device): from then on an access counted here is also counted under that id
+in the fact's `metadata.accessBy`, so that a merge sums what each device counted, exactly,
+without knowing which version both last shared (a grow-only counter per device).
+
 `syncthing_ignore(root)` writes the vault's `.stignore` and `git_setup(root, driver)` its
 `.gitignore` and `.gitattributes` (the fact files, daily notes, documents and agent
 memory files merged by vault-app's driver) and registers the driver in the repository's
@@ -20,6 +25,7 @@ keeps every other line as the person wrote it; running it again changes nothing.
 
 from __future__ import annotations
 
+import secrets
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
@@ -37,6 +43,7 @@ LOCAL = (
     storage.AUDIT_NAME,
     "agent-tokens.json",
 )
+DEVICE_FILE = "device"  # in .vault/sync/: this device's id (never synced)
 BEGIN = "vault-app: begin (written by `vault-app sync`; your own lines go outside)"
 END = "vault-app: end"
 DRIVER = "vault-app"
@@ -66,8 +73,34 @@ def git_attribute_lines() -> list[str]:
     return [f"{pattern} merge={DRIVER}" for pattern in MERGED_BY_DRIVER]
 
 
+def device_id(root: Path) -> str | None:
+    """This device's id in the vault at `root`, None before a sync set-up made one."""
+    try:
+        text = (root / layout.STATE_DIR / "sync" / DEVICE_FILE).read_text("ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text if text.isalnum() and 4 <= len(text) <= 64 else None
+
+
+def ensure_device_id(root: Path) -> str:
+    """This device's id, made (random, 12 hex digits) when it has none yet."""
+    known = device_id(root)
+    if known is not None:
+        return known
+    folder = root / layout.STATE_DIR / "sync"
+    safe_fs.check_tree(root, folder / DEVICE_FILE)
+    folder.mkdir(parents=True, exist_ok=True)
+    made = secrets.token_hex(6)
+    temp = folder / f".{DEVICE_FILE}{storage.TEMP_SUFFIX}"
+    temp.write_text(made + "\n", "ascii")
+    temp.replace(folder / DEVICE_FILE)
+    return made
+
+
 def syncthing_ignore(root: Path) -> tuple[Path, bool]:
-    """Write the vault's `.stignore`; (its path, whether it changed)."""
+    """Write the vault's `.stignore` (and give this device its id); (its path, whether
+    it changed)."""
+    ensure_device_id(root)
     return _write_block(root, root / ".stignore", syncthing_lines(), "//")
 
 
@@ -78,6 +111,7 @@ def git_setup(root: Path, driver: Sequence[str]) -> list[tuple[Path, bool]]:
     repo = _git(root, "rev-parse", "--show-toplevel").strip()
     if not repo:
         raise errors.NotFoundError(f"{root} is in no git repository: run `git init` first")
+    ensure_device_id(root)
     written = [
         _write_block(root, root / ".gitignore", git_ignore_lines(), "#"),
         _write_block(root, root / ".gitattributes", git_attribute_lines(), "#"),
