@@ -7,7 +7,9 @@ and what Syncthing's temporary files cost the watcher.
 Merge: `sync_merge.merge_file` of an items.json of 10,000 facts against a copy where 100
 facts changed on both sides (the text on one, the access count and the text on the
 other), 50 facts added on each side: the time of one merge, best and median of 15, as
-Syncthing's conflict copy is merged (no ancestor) and as git's driver merges (with it).
+Syncthing's conflict copy is merged (no ancestor) and as git's driver merges (with it), in a
+process tuned as the CLI and the app tune theirs (`process_tuning.tune_process()`: the
+collector waits during a bulk load).
 
 Latency: two real Syncthing daemons on 127.0.0.1 (tests/sync/syncthing_pair.py: discovery,
 relays and every outside contact off; folder watch delay 1 s) share a vault. On B a
@@ -37,7 +39,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "sync"))
 
-from vault_app.core import formats, sync_merge, sync_setup
+from vault_app.core import formats, process_tuning, sync_merge, sync_setup
 from vault_app.core import vault as vault_module
 
 ITEMS = Path("global/life/areas/people/jane/items.json")
@@ -63,6 +65,7 @@ def fact(n: int, **more: Any) -> dict[str, Any]:
 
 
 def bench_merge() -> None:
+    process_tuning.tune_process()  # as the CLI (the git driver) and the app run it
     base = [fact(n) for n in range(10_000)]
     ours = [dict(e) for e in base] + [fact(20_000 + n) for n in range(50)]
     theirs = [dict(e) for e in base] + [fact(30_000 + n) for n in range(50)]

@@ -69,6 +69,7 @@ from vault_app.core import (
     layout,
     models,
     notes,
+    process_tuning,
     profile,
     storage,
     tiers,
@@ -157,6 +158,18 @@ def merge_facts(
     theirs_time: dt.datetime | None = None,
 ) -> Outcome:
     """The union of two fact files by id (see the module doc); written in ours' shape."""
+    with process_tuning.paused():  # a bulk load: the collector waits where the process opted in
+        return _merge_facts(path, ours, theirs, base, ours_time, theirs_time)
+
+
+def _merge_facts(
+    path: Path,
+    ours: bytes,
+    theirs: bytes,
+    base: bytes | None,
+    ours_time: dt.datetime | None,
+    theirs_time: dt.datetime | None,
+) -> Outcome:
     mine = formats.decode(path, ours)  # written back in its shape: the whole dialect
     other_raw = formats.decode_entries(path, theirs)[0]  # only read: the entries
     ancestors: dict[str, dict[str, Any]] = {}
