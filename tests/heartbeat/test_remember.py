@@ -69,6 +69,26 @@ def test_an_assistant_turn_is_not_the_user_asking() -> None:
     assert rules.candidates(entry("**assistant**: I will remember that you like tea.")) == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**Gina** (D19:12): Remember Jon, Just do it!",
+        "**Gina** (D10:10): Don't forget, believe in yourself and your abilities.",
+        "**Maya**: Remember, always trust your gut on these things.",
+        "User: remember to stay positive this week, okay.",
+    ],
+)
+def test_advice_to_the_person_spoken_to_is_no_request_to_remember(text: str) -> None:
+    assert not any(c.explicit for c in rules.candidates(entry(text)))
+
+
+def test_a_remember_opening_with_a_name_or_a_noun_is_still_one() -> None:
+    (found,) = rules.candidates(entry("**Gina**: Remember, Jon starts at the studio on Monday."))
+    assert found.explicit and found.fact.startswith("Jon starts at the studio")
+    (found,) = rules.candidates(entry("User: remember, keys are under the blue pot."))
+    assert found.explicit
+
+
 def test_a_plain_statement_is_not_explicit() -> None:
     (found,) = rules.candidates(entry("Maria prefers oat milk in her coffee."))
     assert not found.explicit

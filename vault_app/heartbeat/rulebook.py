@@ -69,6 +69,11 @@ class Patterns:
         self.disclosure = re.compile(r"^(?:I|I['’](?:m|ve|d)|We|We['’](?:re|ve|d)|My|Our)\s+\S")
         self.pronoun_end = re.compile(r"\b(?:it|that|this|them|those|these|so|too)\W*$")
         self.pointer = re.compile(r"\b(?:" + alt(gate["pointers"]) + r")\b", re.IGNORECASE)
+        # the rest of "remember, …" when it is advice, not a fact ("Jon, just do it!")
+        self.advice = re.compile(
+            r"^(?:" + NAME + r"\s*,\s*)?(?i:(?:just|always|never|please)\s+)?"
+            r"(?i:(?:don['’]t|do\s+not)\s+)?(?i:" + alt(gate["advice"]) + r")\b"
+        )
         # "it" among the first words, the thing done: "I made it in pottery class"
         self.early_it = re.compile(r"^(?:\S+\s+){1,3}it\b", re.IGNORECASE)
         self.interjection = re.compile(

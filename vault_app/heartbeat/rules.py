@@ -19,7 +19,8 @@ Then the rules, in order; the first that fires makes the sentence a candidate:
 
     remember     "remember (that) …", "note that …", "don't forget that …", "keep in
                  mind …": the rest is the fact, categorised by the rules below (context
-                 when none fires)
+                 when none fires); not when the rest is advice to the person spoken to
+                 ("Remember, just do it!", "Don't forget, believe in yourself": `advice`)
     track        "keep track of X", "track X", "keep an eye on X": `track=True`, entity X
     milestone    "X's birthday is March 3"; an event word and a date ("we got married on
                  …", "passed the exam yesterday", "demolition is scheduled for …"); a
@@ -259,6 +260,8 @@ def _from_sentence(
     speaker = speaker or (turn.speaker if turn else None)
     sentence = pats.interjection.sub("", sentence, 1) or sentence  # "Yeah, I made it…"
     explicit = pats.remember.match(sentence)
+    if explicit and pats.advice.match(explicit.group("rest").strip()):
+        explicit = None  # "Remember, just do it!": advice to the other person, no fact
     if explicit:
         sentence = explicit.group("rest").strip()
         sentence = sentence[:1].upper() + sentence[1:]
