@@ -158,6 +158,39 @@ def test_boosts_favour_the_named_person_and_the_days_asked_about(chats: vault.Va
     assert intent.boosts(search, "pets", [], keys).bonus == {}
 
 
+def test_a_name_a_document_only_mentions_counts_less_than_its_owners(
+    tmp_path: Path,
+) -> None:
+    """A fact of Maya's entity and a turn Maya speaks are *of* Maya; Leo's fact that
+    names her and a turn said to her only mention her (`documents.owner`)."""
+    v = vault.Vault.create(tmp_path / "v", clock=decay.fixed_clock(NOW))
+    v.add_fact("areas/people/maya-chen", "Maya took up bouldering.", "context", create=True)
+    v.add_fact("areas/people/leo-park", "Leo drove Maya to the gym.", "context", create=True)
+    v.append_daily("**Maya** (D1:1): I finally climbed the orange route!", at=_at("2025-05-10"))
+    v.append_daily("**Leo** (D1:2): Maya, that is huge, well done!", at=_at("2025-05-10", "10:01"))
+    v.append_daily("**user** (Maya Chen, chat 7): my arms hurt", at=_at("2025-05-11"))
+    search, _ = engine.open_engine(v, semantic=False)
+    hers, his, said, told, chat = _keys(
+        search,
+        [
+            "Maya took up bouldering.",
+            "Leo drove Maya to the gym.",
+            "**Maya** (D1:1): I finally climbed the orange route!",
+            "**Leo** (D1:2): Maya, that is huge, well done!",
+            "**user** (Maya Chen, chat 7): my arms hurt",
+        ],
+    )
+    got = intent.boosts(search, "What did Maya do?", ["maya"], [hers, his, said, told, chat])
+    full, fact = intent.NAME_BOOST, intent.NAME_BOOST * intent.MENTION
+    turn = intent.NAME_BOOST * intent.MENTION_TURN
+    assert intent.MENTION_TURN < intent.MENTION < 1.0
+    assert got.bonus == pytest.approx({hers: full, his: fact, said: full, told: turn, chat: full})
+    assert got.named == {hers, his, said, told, chat}  # all hold the name: all are matches
+    # two names: Leo's fact is of Leo and mentions Maya
+    two = intent.boosts(search, "Maya and Leo", ["maya", "leo"], [hers, his]).bonus
+    assert two == pytest.approx({hers: full / 2, his: (full + fact) / 2})
+
+
 def test_the_window_is_the_days_in_local_time() -> None:
     start, end = intent.window("what did we do in March 2025", dt.date(2026, 2, 16)) or (0, 0)
     assert dt.datetime.fromtimestamp(start).date() == dt.date(2025, 3, 1)

@@ -11,6 +11,12 @@ as one (`## 12:00:00`, `## 12:00`, with trailing blanks or a CR) gets a backslas
 already is such a heading behind backslashes gets one more, so reading the entry back
 removes exactly one and gives the text as it was appended (`escape_text` /
 `unescape_text`, exact inverses of each other).
+
+An entry is often a turn of a conversation, opening with its speaker: "**Maya**: …",
+"**Melanie** (D14:4): …" (LoCoMo), "**user** (Jane, chat 42): …" (`record_interaction`),
+"User: …", "Maya: …". `TURN` reads that prefix (the heartbeat reads who "I" is with it)
+and `speaker` says whose turn it is (search weighs a name the turn is *by* above one it
+only mentions).
 """
 
 from __future__ import annotations
@@ -25,6 +31,32 @@ _HEADING = r"## (\d{2}:\d{2}(?::\d{2})?)[ \t]*\r?"
 ENTRY_HEADING = re.compile(rf"^{_HEADING}$", re.MULTILINE)
 _FORGED = re.compile(rf"^(\\*{_HEADING})$", re.MULTILINE)  # a heading behind 0+ backslashes
 _ESCAPED = re.compile(rf"^\\(\\*{_HEADING})$", re.MULTILINE)  # ... behind 1+ backslashes
+
+# a turn's speaker: "**Maya**: ", "**user** (Jane, chat 42): ", "User: " (the heartbeat's
+# rules read the groups: `bold` a name or a role, `role` a bare role, `detail` the brackets)
+TURN = re.compile(
+    r"^\s{0,4}(?:\*\*(?P<bold>[^*\n]{1,60})\*\*"
+    r"|(?P<role>(?i:user|human|assistant|ai|bot|system)))"
+    r"(?:\s{0,4}\((?P<detail>[^()\n]{0,80})\))?\s{0,4}:\s+"
+)
+# "Maya: …", "Maya Chen: …": a plain capitalised name of up to three words before a colon
+_PLAIN_TURN = re.compile(r"^\s{0,4}([A-Z][\w'’.-]{0,30}(?: [A-Z][\w'’.-]{0,30}){0,2}):\s")
+_ROLES = frozenset({"user", "human", "me", "assistant", "ai", "bot", "model", "system", "tool"})
+
+
+def speaker(text: str) -> str | None:
+    """Whose turn the entry `text` is, as written: the bold or plain name before its colon,
+    or for a role ("**user** (Jane, chat 42)") the name in its brackets; None when it is no
+    turn, or a role with no name."""
+    match = TURN.match(text)
+    if match is None:
+        plain = _PLAIN_TURN.match(text)
+        return plain[1] if plain else None
+    who = (match["bold"] or match["role"] or "").strip()
+    if who.lower() not in _ROLES:
+        return who or None
+    detail = (match["detail"] or "").split(",")[0].strip()
+    return detail if _PLAIN_TURN.match(f"{detail}: ") else None  # not "chat 42", "D1:3"
 
 
 def escape_text(text: str) -> str:

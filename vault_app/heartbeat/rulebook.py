@@ -16,6 +16,8 @@ import tomllib
 from collections.abc import Iterable
 from typing import Any
 
+from vault_app.core import daily
+
 NAME = (
     r"(?:Dr\.\s|Mr\.\s|Mrs\.\s|Ms\.\s|St\.\s)?[A-Z][a-zA-Z’-]{0,30}(?:\s[A-Z][a-zA-Z’-]{0,30}){0,3}"
 )
@@ -104,11 +106,7 @@ class Patterns:
             r"|^(?P<who3>" + NAME + r"):\s+(?P<rest3>.{3,400})$"
         )
         # a turn's speaker: "User: ", "**Maya**: ", "**user** (Jane, chat 42): "
-        self.turn = re.compile(
-            r"^\s{0,4}(?:\*\*(?P<bold>[^*\n]{1,60})\*\*"
-            r"|(?P<role>(?i:user|human|assistant|ai|bot|system)))"
-            r"(?:\s{0,4}\((?P<detail>[^()\n]{0,80})\))?\s{0,4}:\s+"
-        )
+        self.turn = daily.TURN
         self.remember = re.compile(
             r"^(?:(?i:please|also|and|oh|btw|fyi|hey)[\s,]+)?(?:(?:" + NAME + r"|I|[Ww]e)\s+"
             r"(?:asked|wants|want|told)\s+(?:me|us|you)\s+to\s+)?"

@@ -3,7 +3,8 @@
 `DocumentColumns` holds one row per document ever added (facts, summaries, daily entries):
 kind, status, times, access count, and small vocabularies (scope, PARA category, fact
 category, agent) as codes. A search's `Filters` become one vectorised mask over these
-rows (`DocumentColumns.mask`), applied inside the BM25 and semantic top-k, never after it;
+rows (`DocumentColumns.mask`), applied inside the BM25 and semantic top-k, never after it
+(the owner, `documents.owner`, is a code too: whom a document is of, for the ranking);
 tiers are computed for every row at query time with the vault's decay policy
 (`DocumentColumns.tiers`).
 """
@@ -76,10 +77,11 @@ class DocumentColumns:
         self.para = grown(get("para"), np.int32, -1)
         self.category = grown(get("category"), np.int32, -1)
         self.agent = grown(get("agent"), np.int32, -1)
+        self.owner = grown(get("owner"), np.int32, -1)  # documents.owner: whom it is of
         self.text_key = grown(get("text_key"), np.uint64, 0)  # documents.text_key(text)
         if old is None:
             self.codes: dict[str, dict[str | None, int]] = {
-                name: {} for name in ("scope", "para", "category", "agent")
+                name: {} for name in ("scope", "para", "category", "agent", "owner")
             }
 
     def code(self, column: str, value: str | None) -> int:
@@ -121,6 +123,7 @@ class DocumentColumns:
         self.access[index] = [d.access_count for d in docs]
         for column in ("scope", "para", "category", "agent"):
             getattr(self, column)[index] = [self.code(column, getattr(d, column)) for d in docs]
+        self.owner[index] = [self.code("owner", documents.owner(d)) for d in docs]
         self.text_key[index] = documents.text_keys(d.text for d in docs)
 
     def text_key_of(self, key: str) -> int:
@@ -135,7 +138,7 @@ class DocumentColumns:
 
     _ARRAYS = (
         "live", "kind", "status", "timestamp", "last", "access",
-        "scope", "para", "category", "agent", "text_key",
+        "scope", "para", "category", "agent", "owner", "text_key",
     )  # fmt: skip
 
     def arrays(self, keys: Sequence[str]) -> dict[str, npt.NDArray[Any]]:

@@ -12,11 +12,14 @@ The text BM25 sees (`index_text`) is the fact plus its category and entity name 
 "plumber" finds facts of `areas/people/plumber-joe`); the text semantic search embeds and
 the text shown is the fact alone. A source is an entity (its facts + summary) or a daily
 note; `source_of(key)` says which, so a change re-indexes only that source's documents.
+A document's `owner` is whom it is of: its entity's title, or the speaker of a daily
+entry written as a turn (hybrid weighs a name a document is of above one it mentions).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -26,7 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from vault_app.core import decay, formats, layout, models, synthesis
+from vault_app.core import daily, decay, errors, formats, layout, models, synthesis
 from vault_app.search.kinds import DAILY as DAILY  # the kinds, for the search modules
 from vault_app.search.kinds import FACT as FACT
 from vault_app.search.kinds import KINDS as KINDS
@@ -75,6 +78,23 @@ class SearchDoc:
     # answer reads no entity file.
     confidence: float = 1.0
     metadata: dict[str, Any] | None = field(default=None, hash=False, compare=False)
+
+
+def owner(doc: SearchDoc) -> str | None:
+    """Whom `doc` is of, as a name: its entity's title (a fact, a summary), or the speaker
+    of a daily entry written as a turn ("**Maya** (D1:3): …", `daily.speaker`); None
+    when it is neither."""
+    if doc.entity is not None:
+        return _title(doc.entity)
+    return daily.speaker(doc.text) if doc.kind == DAILY else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _title(address: str) -> str | None:
+    try:
+        return layout.EntityRef.parse(address).title
+    except errors.InvalidIdError:
+        return None
 
 
 def entity_source(ref: layout.EntityRef) -> str:
