@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from vault_app.core import models
 from vault_app.heartbeat import extraction as model
-from vault_app.heartbeat import rules
+from vault_app.heartbeat import rulebook, rules
 
 ON = dt.date(2026, 11, 20)  # a Friday
 Cat = models.FactCategory
@@ -219,6 +219,34 @@ def test_the_gate_drops_small_talk_hedges_questions_and_fragments(text: str) -> 
 )  # fmt: skip
 def test_the_gate_lets_facts_through(text: str) -> None:
     assert rules.passes_gate(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**Nate** (D28:4): It's super yummy, just made it on Friday!",
+        "**Caroline** (D13:11): Here's a recent self-portrait I made last week.",
+        "**John** (D3:19): It's Seattle, I'm stoked for my game there next month!",
+        "**Tim** (D8:2): This is a book I found with tons of them!",
+        "**John** (D9:4): This was my Rocky Mountains trip last year and it was stunning.",
+        "It was delivered on Monday.",
+    ],
+)
+def test_a_sentence_about_what_it_points_at_around_it_is_no_fact(text: str) -> None:
+    assert rules.candidates(_entry(text)) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "There's a leak under the kitchen sink since Monday.",
+        "This week the plumber comes on Tuesday.",
+        "Itzel is our new babysitter.",
+        "Thatcher prefers the window seat.",
+    ],
+)
+def test_a_sentence_opening_with_a_time_or_a_name_is_not_pointing(text: str) -> None:
+    assert not rulebook.patterns().pointed.match(text)
 
 
 # -- splitting -----------------------------------------------------------------------------

@@ -71,6 +71,14 @@ class Patterns:
         self.disclosure = re.compile(r"^(?:I|I['’](?:m|ve|d)|We|We['’](?:re|ve|d)|My|Our)\s+\S")
         self.pronoun_end = re.compile(r"\b(?:it|that|this|them|those|these|so|too)\W*$")
         self.pointer = re.compile(r"\b(?:" + alt(gate["pointers"]) + r")\b", re.IGNORECASE)
+        # a sentence whose subject points at what is shown or said around it: "It's super
+        # yummy", "This is a book Tim found", "Here's a recent self-portrait" (not "There's
+        # a leak": that one says what is there; not "This week …": a time, no subject)
+        self.pointed = re.compile(
+            r"^(?:(?:It|This|That|These|Those)(?:['’]s\b|\s+(?:is|was|are|were|has|had|made"
+            r"|makes|reminds|reminded|looks|looked|means|meant|became|gets|got)\b)"
+            r"|Here(?:['’]s|\s+is|\s+are)\b)"
+        )
         # the rest of "remember, …" when it is advice, not a fact ("Jon, just do it!")
         self.advice = re.compile(
             r"^(?:" + NAME + r"\s*,\s*)?(?i:(?:just|always|never|please)\s+)?"

@@ -5,7 +5,8 @@ checkboxes stripped, headings skipped), then sentence ends and semicolons, not a
 "Dr.", "St." or an initial. Each sentence passes the quality gate or is dropped: small
 talk ("thanks", "good morning"), hedges ("maybe", "I think", "probably"), questions,
 requests to the agent ("can you", "remind me"), fragments (under three words, no verb,
-a heading ending in ":"), run-ons (over `MAX_SENTENCE` characters), and in a
+a heading ending in ":"), run-ons (over `MAX_SENTENCE` characters), sentences whose
+subject points at what is around them ("It's super yummy", "Here's my new bowl"), and in a
 conversation the reactions to the other person ("Sounds like…", "That must have been…"),
 what is said to them ("you", "your") and opinions of the moment ("… is so important").
 A turn's speaker prefix ("**Maya** (D1:3): ") is read first (`speaking`: who "I" is),
@@ -89,7 +90,8 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{0,40}")
 
 def passes_gate(text: str) -> bool:
     """Whether a sentence may hold a durable fact: not small talk, not a hedge, not a
-    question or a request to the agent, not a fragment (too short, no verb), not a run-on."""
+    question or a request to the agent, not a fragment (too short, no verb), not a run-on,
+    not about what "it", "this" or "here" points at around it."""
     sentence = " ".join(_CONTROL.sub(" ", text).split())
     if not sentence or len(sentence) > MAX_SENTENCE:
         return False
@@ -108,6 +110,8 @@ def passes_gate(text: str) -> bool:
         return False  # "… is so important": an opinion in the moment
     if sentence.endswith(":"):
         return False  # a heading for the bullets below it
+    if pats.pointed.match(sentence):
+        return False  # "It's super yummy", "Here's my new bowl": about what is around it
     return pats.verb.search(sentence) is not None
 
 
