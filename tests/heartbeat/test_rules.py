@@ -360,6 +360,7 @@ def test_a_turn_is_read_as_its_speaker_says_it(text: str, fact: str) -> None:
         "**Melanie** (D6:16): Unconditional love is so important.",
         "**John** (D14:10): It must be such an honor to be a positive role model for them.",
         "**Jon** (D19:2): Just do it! Good luck!",
+        "**John** (D9:2): I'm doing OK these days, cheers for asking.",
     ],
 )
 def test_reactions_and_opinions_are_no_facts(text: str) -> None:
@@ -381,6 +382,10 @@ def test_reactions_and_opinions_are_no_facts(text: str) -> None:
          "Gina seriously enjoys teaching the beginners class at the studio."),
         ("User: I spent the whole summer teaching kids to swim.",
          "The user spent the whole summer teaching kids to swim."),
+        ("**John** (D12:6): I'd never felt so much love and happiness at a wedding before.",
+         "John had never felt so much love and happiness at a wedding before."),
+        ("**Nate** (D4:2): I'd finished the whole controller mod before the tournament.",
+         "Nate had finished the whole controller mod before the tournament."),
     ],
 )  # fmt: skip
 def test_a_speaker_telling_of_themselves_is_a_fact_about_them(text: str, fact: str) -> None:

@@ -564,6 +564,14 @@ _AGREE = {
     "aren't": "isn't", "haven't": "hasn't", "weren't": "wasn't",
 }  # fmt: skip
 _CONTRACTION = {"'m": " is", "'ve": " has", "'d": " would", "'ll": " will", "'re": " is"}
+# after "I'd", a past participle makes it "had" ("I'd been", "I'd never felt", "I'd
+# finished"), else it is "would" ("I'd love", "I'd need")
+_PARTICIPLE = re.compile(
+    r"\s+(?:(?:never|already|just|always|ever|finally|recently)\s+)?(?:been|felt|seen|done"
+    r"|gone|had|made|known|heard|thought|taken|given|met|found|left|lost|got|gotten|told"
+    r"|won|written|read|eaten|spent|begun|built|bought|brought|[a-z]+(?<!e)ed)\b",
+    re.IGNORECASE,
+)
 
 
 def _standalone(text: str, speaker: str | None) -> str:
@@ -580,8 +588,8 @@ def _standalone(text: str, speaker: str | None) -> str:
         if match.group("c"):
             word = match.group("c").replace("’", "'")
             head, _, tail = word.partition("'")
-            if tail.lower() == "d" and re.match(r"\s+been\b", text[match.end() :]):
-                return who(head) + " had"  # "I'd been wanting to" -> "… had been wanting to"
+            if tail.lower() == "d" and _PARTICIPLE.match(text, match.end()):
+                return who(head) + " had"  # "I'd never felt" -> "… had never felt"
             return who(head) + _CONTRACTION["'" + tail.lower()]
         if match.group("pro"):
             pro = match.group("pro")
