@@ -102,7 +102,7 @@ def fuse(
     w = engine.bm25_weight * (intent.NAMED_BM25 if names else 1.0)
     if lexical and relevance.coverages(cover, [lexical[0][0]])[0] >= LEXICAL_COVER:
         w = LEXICAL_BM25  # the query's own words are in a document: trust them more
-    scored: list[tuple[float, str, float, float, float, float, float]] = []
+    passed: list[tuple[str, float, float, float, float, float]] = []  # key and its parts
     below = 0
     # the coverage decides only below the cosine floor (worked out for all of those at
     # once); else only for the hits returned, when explained
@@ -122,13 +122,12 @@ def fuse(
         nb = b / top_lex if top_lex > 0 else 0.0
         ns = (s - lo) / (hi - lo) if hi > lo else (1.0 if sem_values else 0.0)
         blended[key] = w * nb + (1 - w) * ns
-        scored.append((0.0, key, b, nb, s, ns, share))
+        passed.append((key, b, nb, s, ns, share))
     gain = replies(blended)
-    scored = [
+    scored = sorted(  # best first, ties by key
         (-(blended[k] + gain.get(k, 0.0) + boost.bonus.get(k, 0.0)), k, b, nb, s, ns, share)
-        for _, k, b, nb, s, ns, share in scored
-    ]
-    scored.sort()  # best first, ties by key
+        for k, b, nb, s, ns, share in passed
+    )
     ranked = [  # the parts only for what is returned
         (
             key,
