@@ -16,7 +16,7 @@ An entry is often a turn of a conversation, opening with its speaker: "**Maya**:
 "**Melanie** (D14:4): …" (LoCoMo), "**user** (Jane, chat 42): …" (`record_interaction`),
 "User: …", "Maya: …". `TURN` reads that prefix (the heartbeat reads who "I" is with it)
 and `speaker` says whose turn it is (search weighs a name the turn is *by* above one it
-only mentions).
+only mentions); `turn_id` reads the id in its brackets, which a fact may cite as its source.
 """
 
 from __future__ import annotations
@@ -42,6 +42,25 @@ TURN = re.compile(
 # "Maya: …", "Maya Chen: …": a plain capitalised name of up to three words before a colon
 _PLAIN_TURN = re.compile(r"^\s{0,4}([A-Z][\w'’.-]{0,30}(?: [A-Z][\w'’.-]{0,30}){0,2}):\s")
 _ROLES = frozenset({"user", "human", "me", "assistant", "ai", "bot", "model", "system", "tool"})
+
+
+# a turn's id: the one word in its header's brackets that names it ("D14:4", "msg-42"),
+# which a fact's `source` may cite (search weighs a fact by how well its turn matches)
+_TURN_ID = re.compile(r"[A-Za-z]{0,12}[-_]?\d{1,9}(?:[:._-]\d{1,9}){0,3}")
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def is_turn_id(word: str) -> bool:
+    """Whether `word` reads as a turn's id ("D1:3", "msg-42", "17"), a day aside."""
+    return _TURN_ID.fullmatch(word) is not None and _ISO_DAY.fullmatch(word) is None
+
+
+def turn_id(text: str) -> str | None:
+    """The id of the turn the entry `text` is ("**Melanie** (D14:4): …" -> "D14:4"): its
+    header's brackets when they hold one word that reads as an id; else None."""
+    match = TURN.match(text)
+    detail = (match["detail"] or "").strip() if match is not None else ""
+    return detail if detail and is_turn_id(detail) else None
 
 
 def speaker(text: str) -> str | None:

@@ -49,12 +49,16 @@ class DocumentColumns:
     """Document metadata as numpy columns, one row per document ever added."""
 
     GROW = 1024
+    CODED = ("scope", "para", "category", "agent", "owner", "turn", "cites")
 
     def __init__(self) -> None:
         self.row: dict[str, int] = {}
         self.keys: list[str] = []  # key of each row
         self.size = 0
         self.version = 0  # changes with every put/drop (keys the engine's mask caches)
+        self._named: dict[str, list[str | None]] = {}
+        self._by_code: dict[str, tuple[int, dict[int, list[int]]]] = {}
+        self._memos: dict[str, tuple[int, dict[Any, Any]]] = {}
         self._alloc(self.GROW)
 
     def _alloc(self, n: int) -> None:
@@ -79,10 +83,10 @@ class DocumentColumns:
         self.agent = grown(get("agent"), np.int32, -1)
         self.owner = grown(get("owner"), np.int32, -1)  # documents.owner: whom it is of
         self.text_key = grown(get("text_key"), np.uint64, 0)  # documents.text_key(text)
+        self.turn = grown(get("turn"), np.int32, -1)  # documents.turn: a turn's id
+        self.cites = grown(get("cites"), np.int32, -1)  # documents.cites: a fact's origin
         if old is None:
-            self.codes: dict[str, dict[str | None, int]] = {
-                name: {} for name in ("scope", "para", "category", "agent", "owner")
-            }
+            self.codes: dict[str, dict[str | None, int]] = {name: {} for name in self.CODED}
 
     def code(self, column: str, value: str | None) -> int:
         if value is None:
@@ -124,7 +128,38 @@ class DocumentColumns:
         for column in ("scope", "para", "category", "agent"):
             getattr(self, column)[index] = [self.code(column, getattr(d, column)) for d in docs]
         self.owner[index] = [self.code("owner", documents.owner(d)) for d in docs]
+        self.turn[index] = [self.code("turn", documents.turn(d)) for d in docs]
+        self.cites[index] = [self.code("cites", documents.cites(d)) for d in docs]
         self.text_key[index] = documents.text_keys(d.text for d in docs)
+
+    def named(self, column: str) -> list[str | None]:
+        """The values of a coded column, by code (cached until the column gains one)."""
+        table = self.codes[column]
+        cached = self._named.get(column)
+        if cached is None or len(cached) != len(table):
+            cached = self._named[column] = list(table)  # a dict keeps the codes' order
+        return cached
+
+    def memo(self, name: str) -> dict[Any, Any]:
+        """A cache of what is worked out from the rows, emptied when they change."""
+        version, table = self._memos.get(name, (-1, {}))
+        if version != self.version:
+            table = {}
+            self._memos[name] = (self.version, table)
+        return table
+
+    def rows_by_code(self, column: str) -> dict[int, list[int]]:
+        """The live rows of each code of a coded column (cached until the rows change)."""
+        cached = self._by_code.get(column)
+        if cached is None or cached[0] != self.version:
+            n = self.size
+            codes = getattr(self, column)[:n]
+            rows = np.flatnonzero((codes >= 0) & self.live[:n])
+            grouped: dict[int, list[int]] = {}
+            for row, code in zip(rows.tolist(), codes[rows].tolist(), strict=True):
+                grouped.setdefault(code, []).append(row)
+            cached = self._by_code[column] = (self.version, grouped)
+        return cached[1]
 
     def text_key_of(self, key: str) -> int:
         """`documents.text_key` of the text of `key`'s document (KeyError if none)."""
@@ -138,7 +173,7 @@ class DocumentColumns:
 
     _ARRAYS = (
         "live", "kind", "status", "timestamp", "last", "access",
-        "scope", "para", "category", "agent", "owner", "text_key",
+        "scope", "para", "category", "agent", "owner", "text_key", "turn", "cites",
     )  # fmt: skip
 
     def arrays(self, keys: Sequence[str]) -> dict[str, npt.NDArray[Any]]:
@@ -165,6 +200,7 @@ class DocumentColumns:
                 raise ValueError(f"column {name} has {array.shape}, expected ({len(keys)},)")
             setattr(columns, name, array.copy())
         columns.codes = {name: dict(table) for name, table in codes.items()}
+        columns._named, columns._by_code, columns._memos = {}, {}, {}
         return columns
 
     def tiers(self, policy: decay.DecayPolicy, now: float) -> npt.NDArray[np.int8]:

@@ -14,6 +14,8 @@ the text shown is the fact alone. A source is an entity (its facts + summary) or
 note; `source_of(key)` says which, so a change re-indexes only that source's documents.
 A document's `owner` is whom it is of: its entity's title, or the speaker of a daily
 entry written as a turn (hybrid weighs a name a document is of above one it mentions).
+A daily entry written as a turn may carry an id (`turn`); a fact may say which entries it
+was taken from (`cites`): hybrid weighs a fact by how well they answer (`origins`).
 """
 
 from __future__ import annotations
@@ -87,6 +89,27 @@ def owner(doc: SearchDoc) -> str | None:
     if doc.entity is not None:
         return _title(doc.entity)
     return daily.speaker(doc.text) if doc.kind == DAILY else None
+
+
+def turn(doc: SearchDoc) -> str | None:
+    """The id of the turn a daily entry is ("**Melanie** (D14:4): …" -> "D14:4",
+    `daily.turn_id`), which facts may cite; None for anything else."""
+    return daily.turn_id(doc.text) if doc.kind == DAILY else None
+
+
+def cites(doc: SearchDoc) -> str | None:
+    """Where a fact says it was taken from (`origins`): the heartbeat's entry ref
+    (`metadata.heartbeat.entry`), else a `source` made of turn ids ("D1:3 D1:4"); None
+    when it names neither."""
+    if doc.kind != FACT:
+        return None
+    made = (doc.metadata or {}).get("heartbeat")
+    if isinstance(made, dict) and isinstance(made.get("entry"), str):
+        return str(made["entry"])
+    words = (doc.source_ref or "").split()
+    if 0 < len(words) <= 16 and all(daily.is_turn_id(w) for w in words):
+        return " ".join(words)
+    return None
 
 
 @functools.lru_cache(maxsize=4096)

@@ -514,6 +514,7 @@ class SearchEngine:
                 limit,
                 cover,
                 explain,
+                filters.scope,
             )
             present = set(self.state.docs.fetch(key for key, _, _ in ranked))  # one read
             hits = [self._hit(k, s, p, tiers, explain) for k, s, p in ranked if k in present]
