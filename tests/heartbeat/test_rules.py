@@ -249,6 +249,41 @@ def test_a_sentence_opening_with_a_time_or_a_name_is_not_pointing(text: str) -> 
     assert not rulebook.patterns().pointed.match(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**Tim** (D23:14): Definitely. We both have so much potential!",
+        "**Maria** (D4:1): We both love helping others.",
+        "**John** (D3:7): We push each other to be our best and the love for it is infectious.",
+        "**John** (D6:22): I'm glad we have each other's backs and can work towards a goal.",
+        "**Jon** (D9:9): I'm happy that dance has such a special meaning to both of us.",
+        "**Melanie** (D10:12): We roast marshmallows and just enjoy each other's company.",
+        "We all went to the lake for the weekend.",
+    ],
+)
+def test_what_holds_of_a_group_only_is_no_fact_of_the_speaker(text: str) -> None:
+    """ "We both have potential" is not "Tim both has potential": no name stands for it."""
+    assert rules.candidates(_entry(text)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("**Melanie** (D15:28): I'm a fan of both classical like Bach and modern music.",
+         "Melanie is a fan of both classical like Bach and modern music."),
+        ("**Caroline** (D15:9): I really believe in community and supporting each other.",
+         "Caroline really believes in community and supporting each other."),
+    ],
+)  # fmt: skip
+def test_both_and_each_other_without_a_group_subject_stay_facts(text: str, fact: str) -> None:
+    assert [c.fact for c in rules.candidates(_entry(text))] == [fact]
+
+
+def test_a_group_s_fact_asked_to_be_remembered_is_kept() -> None:
+    (kept,) = rules.candidates(_entry("Remember that we both need to renew our passports."))
+    assert kept.explicit and "renew" in kept.fact
+
+
 # -- splitting -----------------------------------------------------------------------------
 
 

@@ -79,6 +79,14 @@ class Patterns:
             r"|makes|reminds|reminded|looks|looked|means|meant|became|gets|got)\b)"
             r"|Here(?:['’]s|\s+is|\s+are)\b)"
         )
+        # a "we" that holds of the group only ("We both love helping others", "We push each
+        # other", "I'm glad we have each other's backs"): what it says is not the speaker's
+        # alone, and their name cannot stand for it ("Tim both has so much potential")
+        self.together = re.compile(
+            r"\bwe(?:['’](?:re|ve|d|ll))?\s+(?:both|all)\b|\bboth of us\b"
+            r"|\b(?:we|us|our)\b(?=.*\b(?:each other|one another|ourselves)\b)",
+            re.IGNORECASE,
+        )
         # the rest of "remember, …" when it is advice, not a fact ("Jon, just do it!")
         self.advice = re.compile(
             r"^(?:" + NAME + r"\s*,\s*)?(?i:(?:just|always|never|please)\s+)?"

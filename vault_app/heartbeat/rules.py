@@ -6,9 +6,11 @@ checkboxes stripped, headings skipped), then sentence ends and semicolons, not a
 talk ("thanks", "good morning"), hedges ("maybe", "I think", "probably"), questions,
 requests to the agent ("can you", "remind me"), fragments (under three words, no verb,
 a heading ending in ":"), run-ons (over `MAX_SENTENCE` characters), sentences whose
-subject points at what is around them ("It's super yummy", "Here's my new bowl"), and in a
-conversation the reactions to the other person ("Sounds like…", "That must have been…"),
-what is said to them ("you", "your") and opinions of the moment ("… is so important").
+subject points at what is around them ("It's super yummy", "Here's my new bowl"), what
+holds of a group only ("We both love helping others", "We push each other": no name can
+stand for "we" there), and in a conversation the reactions to the other person ("Sounds
+like…", "That must have been…"), what is said to them ("you", "your") and opinions of
+the moment ("… is so important").
 A turn's speaker prefix ("**Maya** (D1:3): ") is read first (`speaking`: who "I" is),
 and its opening interjection ("Yeah, ", "Hey Mel! ", "Guess what - ") dropped.
 
@@ -112,6 +114,8 @@ def passes_gate(text: str) -> bool:
         return False  # a heading for the bullets below it
     if pats.pointed.match(sentence):
         return False  # "It's super yummy", "Here's my new bowl": about what is around it
+    if pats.together.search(sentence):
+        return False  # "We both love helping others": the group's, not the speaker's
     return pats.verb.search(sentence) is not None
 
 
