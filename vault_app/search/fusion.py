@@ -97,7 +97,7 @@ def fuse(
     sem = dict(semantic)
     union = list(dict.fromkeys([*lex, *sem]))
     cited = origins.linked(engine, union, scope)  # facts' entries: scored, never returned
-    sources = _with_beside(engine, cited, set(union))
+    sources = _with_beside(engine, cited, set(union)) if cited else []
     missing = [k for k in [*union, *sources] if k not in sem]
     if missing and (vectors := engine.semantic) is not None:
         at = np.array([engine.columns.row[k] for k in missing], dtype=np.int64)

@@ -37,6 +37,8 @@ def linked(
     """The fact keys among `keys` that cite entries the query may read, with those entries'
     keys."""
     columns = engine.columns
+    if not columns.codes["cites"]:
+        return {}  # no fact of the vault cites anything: nothing to pay
     rows = [columns.row[k] for k in keys if k.startswith("fact:") and k in columns.row]
     if not rows:
         return {}
