@@ -155,10 +155,10 @@ def fuse(
         for key, entries in cited.items()
         if key in blended
     }
-    total = {k: blended[k] + gain.get(k, 0.0) + came.get(k, 0.0) for k in blended}
+    add = boost.bonus
     scored = sorted(  # best first, ties by key
-        (-(total[k] + boost.bonus.get(k, 0.0)), k, b, nb, s, ns, share)
-        for k, b, nb, s, ns, share in passed
+        (-(blended[k] + gain.get(k, 0.0) + came.get(k, 0.0) + add.get(k, 0.0)), k, b, nb, s, ns, c)
+        for k, b, nb, s, ns, c in passed
     )
     ranked = [  # the parts only for what is returned
         (
@@ -218,6 +218,8 @@ def replies(blended: dict[str, float]) -> dict[str, float]:
     and after it (`_beside`, when a candidate too) scored above it."""
     gain: dict[str, float] = {}
     for key, own in blended.items():
+        if not key.startswith("daily:"):
+            continue  # (most candidates: a fact's search has no entry among them)
         near = max((blended.get(k, 0.0) for k in _beside(key)), default=0.0)
         if near > own:
             gain[key] = NEIGHBOUR * (near - own)
