@@ -48,6 +48,22 @@ ON = dt.date(2026, 11, 20)  # a Friday
         ("Valid until next week.", "Valid until the week of 2026-11-23."),
         ("An inspection tomorrow morning.", "An inspection on the morning of 2026-11-21."),
         ("Drafted today's brief.", "Drafted 2026-11-20's brief."),
+        ("The bins go out on Wednesday night.", "The bins go out on the night of 2026-11-25."),
+        ("We got home on Sunday evening.", "We got home on the evening of 2026-11-15."),
+        # the tense is the weekday's clause's, not another's of the sentence
+        (
+            "The pickup moved to Thursdays, the bins go out on Wednesday night.",
+            "The pickup moved to Thursdays, the bins go out on the night of 2026-11-25.",
+        ),
+        (
+            "The van came early, the plumber comes on Monday.",
+            "The van came early, the plumber comes on 2026-11-23.",
+        ),
+        ("On Monday, we went to the vet.", "On 2026-11-16, we went to the vet."),
+        (
+            "We went to the vet on Monday, and it rained.",
+            "We went to the vet on 2026-11-16, and it rained.",
+        ),
     ],
 )
 def test_relative_dates_are_resolved_against_the_entry_date(text: str, resolved: str) -> None:

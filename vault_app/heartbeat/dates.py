@@ -7,6 +7,7 @@ place, against `on` (the entry's date), and leaves the rest of the text alone:
     yesterday / today / tomorrow / tonight / this morning   -> "on 2026-11-19"
     the day before yesterday / the day after tomorrow       -> "on 2026-11-18"
     last / next / this / on <weekday>                       -> "on 2026-11-13"
+    (on) <weekday> morning|afternoon|evening|night          -> "on the night of 2026-11-13"
     in N days|weeks, N days|weeks ago, a week ago           -> "on 2026-12-04"
     last / next / this week                                 -> "in the week of 2026-11-09"
     last / next / this weekend                              -> "on the weekend of 2026-11-21"
@@ -15,8 +16,9 @@ place, against `on` (the entry's date), and leaves the rest of the text alone:
 
 A preposition before the phrase is kept ("since yesterday" -> "since 2026-11-19"); "on" is
 only added where none stood. "last Friday" is the latest Friday before `on`, "next Friday"
-the first one after it; a bare "on Friday" / "this Friday" looks back when the sentence
-is in the past tense ("we went on Friday") and forward otherwise ("the plumber comes on
+the first one after it; a bare "on Friday" / "this Friday" looks back when its clause
+is in the past tense ("we went on Friday"; "On Friday, we went": a phrase alone in its
+clause takes the sentence's) and forward otherwise ("the plumber comes on
 Friday"). `dates_in` lists the days a text names, relative ones resolved (a week stands
 for its Monday, a weekend for its Saturday, a month for its first day) and absolute ones
 read ("March 3", "3 March 2026", "March 3rd, 2026", "2026-03-03", "3/3", "3/3/2026";
@@ -66,6 +68,7 @@ _RELATIVE = re.compile(
     + _WD
     + r")"
     + _HABIT
+    + r"(?:\s+(?P<part2>morning|afternoon|evening|night)\b(?!s))?"
     + r"|(?<!every\s)(?<!each\s)(?<!other\s)(?P<wd3>"
     + _WD
     + r")\s+(?P<part>morning|afternoon|evening|night)"
@@ -83,6 +86,8 @@ _PAST = re.compile(
 )
 _FUTURE = re.compile(r"\b(?:will|going\s+to|'ll|is\s+coming|scheduled|planned|booked)\b")
 _SENTENCE_END = re.compile(r"[.!?\n]")
+_CLAUSE_END = re.compile(r"[,;]")
+_WORDS = re.compile(r"[A-Za-z']+")
 
 _MONTH_NAMES = "|".join((*MONTHS, "sept", *(n[:3] for n in MONTHS if n != "may")))
 _ABSOLUTE = re.compile(
@@ -143,7 +148,7 @@ def _rewrite(match: re.Match[str], text: str, on: dt.date) -> str:
     else:  # year
         phrase = str(day.year)
         lead = "in"
-    part = match.group("part") or match.group("part0")
+    part = match.group("part") or match.group("part0") or match.group("part2")
     if part:  # "Thursday morning" -> "on the morning of 2026-10-08"
         phrase = f"the {part.lower()} of {phrase}"
     if text.startswith(("'s", "’s"), match.end()):
@@ -192,16 +197,24 @@ def _interpret(match: re.Match[str], text: str, on: dt.date) -> tuple[dt.date, s
 
 
 def _past_tense(text: str, start: int, end: int) -> bool:
-    """Whether the sentence around [start, end) reads as past (a bounded look around)."""
+    """Whether the clause around [start, end) reads as past (a bounded look around): the
+    part of its sentence between commas or semicolons ("The pickup moved to Thursdays,
+    the bins go out on Wednesday night": not past), or the whole sentence when the phrase
+    stands alone in its clause ("On Friday, we went to the zoo")."""
     lo = max(0, start - 100)
     head = text[lo:start]
     cut = max(head.rfind(mark) for mark in ".!?\n") + 1
     tail = text[end : end + 100]
     stop = _SENTENCE_END.search(tail)
-    sentence = head[cut:] + " " + tail[: stop.start() if stop else len(tail)]
-    if _FUTURE.search(sentence):
+    head, tail = head[cut:], tail[: stop.start() if stop else len(tail)]
+    near = head[max(head.rfind(","), head.rfind(";")) + 1 :]
+    after = _CLAUSE_END.split(tail, maxsplit=1)[0]
+    clause = f"{near} {after}"
+    if len(_WORDS.findall(clause)) < 3:  # "On Friday," / "on Monday": no verb of its own
+        clause = f"{head} {tail}"
+    if _FUTURE.search(clause):
         return False
-    return _PAST.search(sentence) is not None
+    return _PAST.search(clause) is not None
 
 
 def _weekday(on: dt.date, target: int, *, back: bool) -> dt.date:
