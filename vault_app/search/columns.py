@@ -57,7 +57,6 @@ class DocumentColumns:
         self.size = 0
         self.version = 0  # changes with every put/drop (keys the engine's mask caches)
         self._named: dict[str, list[str | None]] = {}
-        self._by_code: dict[str, tuple[int, dict[int, list[int]]]] = {}
         self._memos: dict[str, tuple[int, dict[Any, Any]]] = {}
         self._alloc(self.GROW)
 
@@ -150,16 +149,16 @@ class DocumentColumns:
 
     def rows_by_code(self, column: str) -> dict[int, list[int]]:
         """The live rows of each code of a coded column (cached until the rows change)."""
-        cached = self._by_code.get(column)
-        if cached is None or cached[0] != self.version:
+        cached = self.memo("rows by code")
+        if column not in cached:
             n = self.size
             codes = getattr(self, column)[:n]
             rows = np.flatnonzero((codes >= 0) & self.live[:n])
             grouped: dict[int, list[int]] = {}
             for row, code in zip(rows.tolist(), codes[rows].tolist(), strict=True):
                 grouped.setdefault(code, []).append(row)
-            cached = self._by_code[column] = (self.version, grouped)
-        return cached[1]
+            cached[column] = grouped
+        return cached[column]
 
     def text_key_of(self, key: str) -> int:
         """`documents.text_key` of the text of `key`'s document (KeyError if none)."""
@@ -200,7 +199,7 @@ class DocumentColumns:
                 raise ValueError(f"column {name} has {array.shape}, expected ({len(keys)},)")
             setattr(columns, name, array.copy())
         columns.codes = {name: dict(table) for name, table in codes.items()}
-        columns._named, columns._by_code, columns._memos = {}, {}, {}
+        columns._named, columns._memos = {}, {}
         return columns
 
     def tiers(self, policy: decay.DecayPolicy, now: float) -> npt.NDArray[np.int8]:
