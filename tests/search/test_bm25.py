@@ -291,6 +291,9 @@ def test_an_index_sharing_the_callers_rows_stays_exact(seed: int, order: str) ->
         assert shared.find(key) == (shared.slot(key) if key in docs else -1)
         if step % 150 == 0:
             assert_parity(shared, docs, ["t0", "t1", "t7"])
+            asked = [*pool_keys[:550], "nope"]
+            for index in (shared, alone):  # by the shared rows, and by its own dict
+                assert index.find_many(asked).tolist() == [index.find(k) for k in asked]
     assert shared.keys() == alone.keys()
     assert [shared.slot(k) for k in docs] == [alone.slot(k) for k in docs]
     for query in (["t0"], ["t3", "t3", "t50"], ["t1", "t120", "t399", "nope"]):
@@ -298,6 +301,7 @@ def test_an_index_sharing_the_callers_rows_stays_exact(seed: int, order: str) ->
         assert shared.top(query, 10) == alone.top(query, 10)
     shared.compact()
     assert shared.n_slots == len(docs)
+    assert shared.find_many(pool_keys).tolist() == [shared.find(k) for k in pool_keys]
     assert_parity(shared, docs, ["t0", "t2"])
     with pytest.raises(KeyError):
         shared.remove("never there")

@@ -12,7 +12,7 @@ import pytest
 
 from vault_app.core import daily, decay, layout, vault
 from vault_app.heartbeat import runs
-from vault_app.search import documents, engine, fusion
+from vault_app.search import documents, engine, fusion, proximity
 
 NOW = dt.datetime(2026, 3, 2, 12, 0).astimezone()
 CAROLINE = layout.EntityRef.parse("areas/people/caroline")
@@ -92,7 +92,8 @@ def _facts(v: vault.Vault, query: str, scope: frozenset[str] | None = None) -> l
 def test_a_fact_ranks_by_the_turn_it_was_taken_from(
     talk: vault.Vault, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    query = "When did Caroline go to the LGBTQ support group?"
+    monkeypatch.setattr(proximity, "PHRASE", 0.0)  # the origin alone ("support group" is
+    query = "When did Caroline go to the LGBTQ support group?"  # side by side in others)
     powerful = "Caroline found the stories at her group so powerful."
     hits = _facts(talk, query)
     at = next(i for i, h in enumerate(hits) if h.text == powerful)

@@ -135,6 +135,10 @@ class BM25Index:
         slot: int = self._slot_of.get(key, -1)
         return slot
 
+    def find_many(self, keys: Sequence[str]) -> IntArray:
+        """The slot of each of `keys`, -1 where it is not live (`find`, at once)."""
+        return self._slot_of.get_many(keys)
+
     def key_of(self, slot: int) -> str | None:
         """The key in a slot, None when the slot is dead."""
         return self._keys[slot]

@@ -68,6 +68,18 @@ class SlotMap:
                 return found
         return default
 
+    def get_many(self, keys: Sequence[str]) -> IntArray:
+        """The slot of each of `keys`, -1 where it has none (the shared rows looked up
+        at once: a query asks this of its hundreds of candidates)."""
+        if self.own or not self.rows:
+            return np.fromiter((self.get(k, -1) for k in keys), dtype=np.int64, count=len(keys))
+        rows = self.rows
+        at = np.fromiter((rows.get(k, -1) for k in keys), dtype=np.int64, count=len(keys))
+        inside = (at >= 0) & (at < self.slot_at.size)
+        out = np.full(len(keys), -1, dtype=np.int64)
+        out[inside] = self.slot_at[at[inside]]
+        return out
+
     def __contains__(self, key: object) -> bool:
         return isinstance(key, str) and self.get(key) is not None
 

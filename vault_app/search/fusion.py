@@ -11,8 +11,9 @@ the name), and `LEXICAL_BM25` when one candidate holds most of the query's words
 (`LEXICAL_COVER`). A daily entry then gains from the entries beside it in its note
 (`replies`): a turn of a conversation is often answered, or asked, by the next one. A fact
 that cites the entries it was taken from gains from how well they answer (`origins`,
-`ORIGIN`). `intent`'s bonus for the names and days the query speaks of is added last. Ties
-go by key, so a ranking is the same on every run.
+`ORIGIN`). A candidate holding two of the query's words side by side gains from it
+(`proximity`). `intent`'s bonus for the names and days the query speaks of is added last.
+Ties go by key, so a ranking is the same on every run.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from vault_app.search import intent, origins, relevance
+from vault_app.search import intent, origins, proximity, relevance
 
 if TYPE_CHECKING:
     from vault_app.search.engine import SearchEngine
@@ -156,9 +157,10 @@ def fuse(
         if key in blended
     }
     add = boost.bonus
+    total = {k: blended[k] + gain.get(k, 0.0) + came.get(k, 0.0) + add.get(k, 0.0) for k in blended}
+    near = proximity.bonuses(engine, tokens, total, limit)  # the query's words side by side
     scored = sorted(  # best first, ties by key
-        (-(blended[k] + gain.get(k, 0.0) + came.get(k, 0.0) + add.get(k, 0.0)), k, b, nb, s, ns, c)
-        for k, b, nb, s, ns, c in passed
+        (-(total[k] + near.get(k, 0.0)), k, b, nb, s, ns, c) for k, b, nb, s, ns, c in passed
     )
     ranked = [  # the parts only for what is returned
         (
@@ -175,6 +177,7 @@ def fuse(
                 "boost": boost.bonus.get(key, 0.0),
                 "neighbour": gain.get(key, 0.0),
                 "origin": came.get(key, 0.0),
+                "phrase": near.get(key, 0.0),
                 "coverage": share if share >= 0.0 or not explain else cover.of(key),
             },
         )

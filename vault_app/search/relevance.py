@@ -70,7 +70,7 @@ def coverages(cover: Coverage, keys: Sequence[str]) -> list[float]:
     if not cover.terms or cover.total <= 0:
         return [0.0] * len(keys)
     index = cover.index
-    slots = np.fromiter((index.find(k) for k in keys), dtype=np.int64, count=len(keys))
+    slots = index.find_many(keys)
     live = slots >= 0
     held = np.zeros(len(keys), dtype=np.float64)
     for term, weight in zip(cover.terms, cover.weights, strict=True):
