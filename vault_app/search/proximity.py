@@ -31,10 +31,12 @@ without the names' words (facts 0.613 / 0.848), a fact's origin entries gaining 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 if TYPE_CHECKING:
     from vault_app.search.engine import SearchEngine
@@ -49,11 +51,16 @@ def pairs(tokens: Sequence[str]) -> list[tuple[str, str]]:
 
 
 def bonuses(
-    engine: SearchEngine, tokens: Sequence[str], scores: Mapping[str, float], limit: int
+    engine: SearchEngine,
+    tokens: Sequence[str],
+    scores: Mapping[str, float],
+    limit: int,
+    lexical: Mapping[str, float],
 ) -> dict[str, float]:
     """`PHRASE` times the idf-weighted share of the query's pairs a candidate holds
     adjacent, for the candidates (`scores`: key -> score before it) that it could bring
-    into the first `limit`; only those that gain are in it."""
+    into the first `limit`; only those that gain are in it. Only a candidate with a BM25
+    score (`lexical`) holds a query word at all."""
     wanted = pairs(tokens)
     if not wanted or not scores or PHRASE <= 0.0:
         return {}
@@ -62,8 +69,15 @@ def bonuses(
     if limit <= 0 or float(idf.sum()) <= 0.0:
         return {}
     weights = PHRASE * idf / float(idf.sum())  # what each pair held adjacent adds
-    keys = list(scores)
-    base = np.fromiter(scores.values(), dtype=np.float64, count=len(keys))
+    every = list(scores)
+    known = np.fromiter(scores.values(), dtype=np.float64, count=len(every))  # the totals
+    bar = _kth(known, limit)  # the limit-th best total, as known so far
+    worded = np.fromiter((lexical.get(k, 0.0) > 0.0 for k in every), dtype=np.bool_)
+    at = np.flatnonzero(worded & (known + PHRASE >= bar))  # the candidates worth a look
+    if at.size == 0:
+        return {}
+    keys = [every[i] for i in at.tolist()]
+    base = known[at]
     slots = index.find_many(keys)
     live = slots >= 0
     held = {}
@@ -75,13 +89,12 @@ def bonuses(
         most += weight * (held[a] & held[b])
     # the threshold algorithm: read the likeliest first, a batch at a time, until no
     # candidate left could reach the limit-th best total known (each at least its score)
-    known = base.copy()
     order = np.argsort(-(base + most), kind="stable")
     order = order[most[order] > 0.0]
     out: dict[str, float] = {}
     wanted_weights = list(zip(wanted, weights.tolist(), strict=True))
     for start in range(0, order.size, BATCH):
-        bar = np.partition(known, -limit)[-limit] if len(keys) > limit else -np.inf
+        bar = _kth(known, limit)
         batch = [i for i in order[start : start + BATCH].tolist() if base[i] + most[i] >= bar]
         if not batch:
             break
@@ -91,5 +104,10 @@ def bonuses(
             got = sum(w for p, w in wanted_weights if p in beside)
             if got > 0.0:
                 out[key] = got
-                known[i] += got
+                known[at[i]] += got
     return out
+
+
+def _kth(values: npt.NDArray[np.float64], k: int) -> float:
+    """The k-th largest of `values` (-inf when they are fewer)."""
+    return float(np.partition(values, -k)[-k]) if values.size >= k else -math.inf
