@@ -5,10 +5,13 @@ the pairs are the query's adjacent tokens, weighed by idf; only what can change 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import itertools
 import random
 from collections.abc import Iterable
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from vault_app.core import decay, layout, vault
@@ -24,6 +27,37 @@ def test_the_pairs_are_the_query_tokens_side_by_side() -> None:
     assert proximity.pairs(["blue", "bin", "blue", "bin"]) == [("blue", "bin"), ("bin", "blue")]
     assert proximity.pairs(["bin", "bin"]) == []  # a word beside itself is no pair
     assert proximity.pairs(["bin"]) == []
+
+
+def test_a_signature_holds_every_pair_of_its_document_and_none_across_two() -> None:
+    rng = random.Random(11)
+    words = [f"w{i}" for i in range(300)]
+    docs = [[rng.choice(words) for _ in range(rng.randint(0, 60))] for _ in range(200)]
+    signed = proximity.signatures(docs)
+    assert signed.shape == (200, proximity.WORDS) and signed.dtype == np.uint64
+    for i, tokens in enumerate(docs):
+        held = list(itertools.pairwise(tokens))
+        if held:  # no false negative, ever
+            assert proximity._maybe(signed[[i]], held).all()
+        else:
+            assert not signed[i].any()
+    # the last word of one and the first of the next are no pair of either
+    two = proximity.signatures([["blue", "bin"], ["take", "paper"]])
+    assert not proximity._maybe(two, [("bin", "take")]).any()
+    # a fact's dozen pairs leave a pair it lacks found out (the bits of 2 in 1,000 set)
+    facts = [[rng.choice(words) for _ in range(13)] for _ in range(300)]
+    lacking = [("w1", "w2"), ("w3", "w4"), ("w5", "w6")]
+    maybe = proximity._maybe(proximity.signatures(facts), lacking)
+    truly = [[p in set(itertools.pairwise(f)) for p in lacking] for f in facts]
+    assert (maybe >= np.array(truly)).all() and maybe.sum() - np.sum(truly) <= 10
+
+
+def test_a_token_hashes_alike_in_every_process() -> None:
+    """The signatures are saved with the index: a token's hash must not be Python's
+    (salted per process), but a fixed one."""
+    assert proximity._hash("bin") == int.from_bytes(
+        hashlib.blake2b(b"bin", digest_size=8).digest(), "little"
+    )
 
 
 @pytest.fixture
@@ -91,3 +125,13 @@ def test_a_bonus_read_only_where_it_can_count_changes_no_first_hits(
         assert len(read) < all_read
         assert [(h.key, h.score) for h in first] == [(h.key, h.score) for h in every[:3]]
     assert any(i < 3 for found in gained for i in found)  # it decides some first three
+
+
+def test_the_signatures_are_saved_with_the_index(bins: vault.Vault) -> None:
+    first, _ = engine.open_engine(bins, semantic=False)
+    again, report = engine.open_engine(vault.Vault(bins.root), semantic=False)
+    assert report.loaded
+    for key in first.columns.keys:
+        a, b = first.columns.row[key], again.columns.row[key]
+        mine, saved = first.columns.pairs(np.array([a])), again.columns.pairs(np.array([b]))
+        assert (mine == saved).all() and mine.any()  # a fact has pairs

@@ -40,7 +40,10 @@ def test_a_summary_that_is_not_utf8_is_counted_marked_and_restored(
     summary.write_bytes(b"\xff\xfe" + good.encode("utf-16-le"))  # saved by another editor
     (root / "global/life" / MARCUS / "items.json").write_text('[{"id": ', "utf-8")
     window = open_window(qtbot, root, store)
-    assert window.status.counts_label.text().endswith("1 file could not be read")
+    qtbot.waitUntil(  # the facts are counted off the GUI thread
+        lambda: window.status.counts_label.text().endswith("1 file could not be read"),
+        timeout=20_000,
+    )
 
     show_entity(qtbot, window, MAYA)
     pane = window.entity_view.summary

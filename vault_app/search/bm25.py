@@ -297,7 +297,7 @@ class BM25Index:
         """
         if values.size <= k:
             return np.arange(values.size, dtype=np.int64)
-        part = np.argpartition(-values, k - 1)[:k]
+        part = np.argpartition(values, values.size - k)[values.size - k :]  # (of -values: slower)
         kth = values[part].min()
         if np.count_nonzero(values == kth) == np.count_nonzero(values[part] == kth):
             return part.astype(np.int64)  # no equal value left out: nothing to break

@@ -50,6 +50,7 @@ class DocumentColumns:
 
     GROW = 1024
     CODED = ("scope", "para", "category", "agent", "owner", "turn", "cites")
+    PAIRS = ("pairs_0", "pairs_1", "pairs_2", "pairs_3")  # proximity.WORDS of them
 
     def __init__(self) -> None:
         self.row: dict[str, int] = {}
@@ -84,6 +85,9 @@ class DocumentColumns:
         self.text_key = grown(get("text_key"), np.uint64, 0)  # documents.text_key(text)
         self.turn = grown(get("turn"), np.int32, -1)  # documents.turn: a turn's id
         self.cites = grown(get("cites"), np.int32, -1)  # documents.cites: a fact's origin
+        # proximity.signatures: which adjacent token pairs it may hold, in 4 x 64 bits
+        for name in self.PAIRS:
+            setattr(self, name, grown(get(name), np.uint64, 0))
         if old is None:
             self.codes: dict[str, dict[str | None, int]] = {name: {} for name in self.CODED}
 
@@ -131,6 +135,17 @@ class DocumentColumns:
         self.cites[index] = [self.code("cites", documents.cites(d)) for d in docs]
         self.text_key[index] = documents.text_keys(d.text for d in docs)
 
+    def put_pairs(self, keys: Sequence[str], signatures: npt.NDArray[np.uint64]) -> None:
+        """The pair signatures of `keys`' rows (`proximity.signatures`: a row of four
+        words each), once BM25's tokens are known."""
+        at = np.fromiter((self.row[k] for k in keys), dtype=np.int64, count=len(keys))
+        for word, name in enumerate(self.PAIRS):
+            getattr(self, name)[at] = signatures[:, word]
+
+    def pairs(self, rows: npt.NDArray[np.int64]) -> npt.NDArray[np.uint64]:
+        """The pair signatures of `rows` (rows x 4 words)."""
+        return np.stack([getattr(self, name)[rows] for name in self.PAIRS], axis=1)
+
     def named(self, column: str) -> list[str | None]:
         """The values of a coded column, by code (cached until the column gains one)."""
         table = self.codes[column]
@@ -173,6 +188,7 @@ class DocumentColumns:
     _ARRAYS = (
         "live", "kind", "status", "timestamp", "last", "access",
         "scope", "para", "category", "agent", "owner", "text_key", "turn", "cites",
+        "pairs_0", "pairs_1", "pairs_2", "pairs_3",
     )  # fmt: skip
 
     def arrays(self, keys: Sequence[str]) -> dict[str, npt.NDArray[Any]]:

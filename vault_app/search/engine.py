@@ -58,6 +58,7 @@ from vault_app.search import (
     fusion,
     intent,
     persistence,
+    proximity,
     relevance,
     results,
     sources,
@@ -170,6 +171,7 @@ class SearchEngine:
             state.docs[doc.key] = doc
         texts = self.tokens.tokenize_many(d.index_text for d in added)
         self.bm25.add_many(zip((d.key for d in added), texts, strict=True))
+        self.columns.put_pairs([d.key for d in added], proximity.signatures(texts))
         if self.semantic is not None:
             rows = self.columns.row
             self.semantic.drop([rows[k] for k in gone if k in rows])

@@ -158,7 +158,7 @@ def fuse(
     }
     add = boost.bonus
     total = {k: blended[k] + gain.get(k, 0.0) + came.get(k, 0.0) + add.get(k, 0.0) for k in blended}
-    near = proximity.bonuses(engine, tokens, total, limit, lex)  # its words side by side
+    near = proximity.bonuses(engine, tokens, total, limit)  # its words side by side
     scored = sorted(  # best first, ties by key
         (-(total[k] + near.get(k, 0.0)), k, b, nb, s, ns, c) for k, b, nb, s, ns, c in passed
     )

@@ -32,8 +32,8 @@ from vault_app.core import errors, safe_fs, storage
 from vault_app.search import bm25, columns, documents
 from vault_app.search.documents import text_key
 
-INDEX_VERSION = 9  # 7: a fact document holds its confidence and metadata; 8: owners;
-# 9: turn ids and facts' origins
+INDEX_VERSION = 10  # 7: a fact document holds its confidence and metadata; 8: owners;
+# 9: turn ids and facts' origins; 10: the adjacent token pairs' signatures
 _T = TypeVar("_T")
 _CHUNK = 8192  # keys and sources per line of docs.jsonl (and per step of loading it)
 

@@ -405,7 +405,8 @@ class VectorRows:
             if rows.size > coarse.width(k):
                 first = self._first(query)[:n]
                 first = first if rows.size == n else first[rows]  # all allowed: no copy
-                rows = rows[np.argpartition(-first, coarse.width(k) - 1)[: coarse.width(k)]]
+                cut = first.size - coarse.width(k)  # the best width(k), in no order
+                rows = rows[np.argpartition(first, cut)[cut:]]  # (of -first: 40% slower)
                 rows.sort()  # the columns read in order
             elif isinstance(query, str):
                 self._taken(query)  # few rows allowed: every one is a candidate
