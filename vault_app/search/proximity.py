@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 PHRASE = 0.4
 BATCH = 8  # candidates read at once
 WORDS, HASHES = 4, 3  # a signature's 64-bit words, and the bits each pair sets
-_CHUNK = 16384  # documents signed at once
+_CHUNK = 4096  # documents signed at once (a bitmap of 1 MB)
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # a pair's hash: splitmix64's constants
 _MIX2 = np.uint64(0xBF58476D1CE4E5B9)
 _MASK = (1 << 64) - 1
