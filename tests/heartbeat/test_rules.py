@@ -430,6 +430,21 @@ def test_a_speaker_telling_of_themselves_is_a_fact_about_them(text: str, fact: s
 
 
 @pytest.mark.parametrize(
+    ("text", "fact"),
+    [  # a fact and then an opinion of the moment: the fact is kept, the opinion cut
+        ("**Caroline** (D1:3): I went to a LGBTQ support group yesterday and it was so powerful.",
+         "Caroline went to a LGBTQ support group on 2026-11-19."),
+        ("**Gina** (D4:2): I started teaching a beginners class, it's really fulfilling!",
+         "Gina started teaching a beginners class."),
+        ("**Nate** (D7:5): I adopted a third turtle last week - it was so special.",
+         "Nate adopted a third turtle in the week of 2026-11-09."),
+    ],
+)  # fmt: skip
+def test_an_opinion_after_a_fact_is_cut_and_the_fact_kept(text: str, fact: str) -> None:
+    assert [c.fact for c in rules.candidates(_entry(text))] == [fact]
+
+
+@pytest.mark.parametrize(
     "text",
     [  # first person, but no disclosure to keep
         "**Caroline** (D16:9): I'm so grateful for all of it.",  # a feeling of the moment
