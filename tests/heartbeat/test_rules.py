@@ -431,16 +431,20 @@ def test_a_speaker_telling_of_themselves_is_a_fact_about_them(text: str, fact: s
 
 @pytest.mark.parametrize(
     ("text", "fact"),
-    [  # a fact and then an opinion of the moment: the fact is kept, the opinion cut
+    [  # a fact, then an opinion, reaction or feeling of the moment: the fact is kept
         ("**Caroline** (D1:3): I went to a LGBTQ support group yesterday and it was so powerful.",
          "Caroline went to a LGBTQ support group on 2026-11-19."),
         ("**Gina** (D4:2): I started teaching a beginners class, it's really fulfilling!",
          "Gina started teaching a beginners class."),
         ("**Nate** (D7:5): I adopted a third turtle last week - it was so special.",
          "Nate adopted a third turtle in the week of 2026-11-09."),
+        ("**John** (D9:6): I love discovering new cities - check out this pic from my trip!",
+         "John loves discovering new cities."),
+        ("**Tim** (D2:3): I got the job at the bookshop, I'm so grateful.",
+         "Tim got the job at the bookshop."),
     ],
 )  # fmt: skip
-def test_an_opinion_after_a_fact_is_cut_and_the_fact_kept(text: str, fact: str) -> None:
+def test_an_aside_after_a_fact_is_cut_and_the_fact_kept(text: str, fact: str) -> None:
     assert [c.fact for c in rules.candidates(_entry(text))] == [fact]
 
 

@@ -86,7 +86,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BULLET = re.compile(r"^\s{0,12}(?:[-*+•]|\d{1,3}[.)]|\[[ xX]\])\s+(?:\[[ xX]\]\s+)?")
 _SENT_END = re.compile(r"([.!?])[\"')\]]?\s+(?=[\"'(\[$]?[A-Z0-9$])|(;|\s[—–])\s+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{0,40}")
-_CLAUSE = re.compile(r",?\s+(?:and|but|so)\s+|[,;]\s+|\s+[-–—]\s+")  # where a clause starts
+_CLAUSE = re.compile(r",?\s+(?:and|but)\s+|[,;]\s+|\s+[-–—]\s+")  # where a clause starts
 
 # -- the gate ------------------------------------------------------------------------------
 
@@ -277,7 +277,7 @@ def _from_sentence(
     tracked = pats.track.match(sentence)
     if tracked:
         return [_track(sentence, tracked, entry)]
-    sentence = _without_opinion(sentence, pats)
+    sentence = _without_aside(sentence, pats)
     if not (passes_gate(sentence) or (explicit and _enough_words(sentence))):
         return []
     ruled = _classify(sentence, entry.date)
@@ -309,15 +309,20 @@ def _from_sentence(
     return out
 
 
-def _without_opinion(sentence: str, pats: rulebook.Patterns) -> str:
-    """The sentence without a last clause that is an opinion of the moment: "I went to a
-    support group yesterday and it was so powerful" tells where its speaker went (the
-    gate refuses the opinion, `Patterns.opinion`, and would refuse it whole). A sentence
-    that is the opinion ("Unconditional love is so important") stays as it is."""
-    found = pats.opinion.search(sentence)
-    if found is None:
+def _without_aside(sentence: str, pats: rulebook.Patterns) -> str:
+    """The sentence without a last clause that is an aside of the moment, which the gate
+    refuses and would refuse it whole with: an opinion ("I went to a support group
+    yesterday and it was so powerful", `Patterns.opinion`), a reaction to the other
+    person ("I love discovering new cities - check out this pic", `reaction`) or a
+    feeling ("I got the job, I'm so grateful", `moment`). What is left must have a verb
+    and enough words; a sentence that is the aside ("Unconditional love is so important")
+    stays as it is."""
+    found = [
+        m for m in (p.search(sentence) for p in (pats.opinion, pats.reaction, pats.moment)) if m
+    ]
+    if not found:
         return sentence
-    cuts = list(_CLAUSE.finditer(sentence, 0, found.start()))
+    cuts = list(_CLAUSE.finditer(sentence, 0, min(m.start() for m in found)))
     if not cuts:
         return sentence
     kept = sentence[: cuts[-1].start()].rstrip(" ,;-")
