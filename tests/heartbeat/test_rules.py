@@ -381,6 +381,8 @@ def test_sentences_of_household_words_never_fail(words: list[str]) -> None:
         ("**Jon** (D1:1): Hey Gina! I started a dance studio.", "Jon started a dance studio."),
         ("**Maria** (D30:1): Guess what - I got a puppy two weeks ago!",
          "Maria got a puppy on 2026-11-06!"),
+        ("**John** (D3:1): Last week I scored 40 points in the cup game against Leeds.",
+         "In the week of 2026-11-09 John scored 40 points in the cup game against Leeds."),
     ],
 )  # fmt: skip
 def test_a_turn_is_read_as_its_speaker_says_it(text: str, fact: str) -> None:
@@ -421,6 +423,8 @@ def test_reactions_and_opinions_are_no_facts(text: str) -> None:
          "John had never felt so much love and happiness at a wedding before."),
         ("**Nate** (D4:2): I'd finished the whole controller mod before the tournament.",
          "Nate had finished the whole controller mod before the tournament."),
+        ("**Joanna** (D26:11): Apart from meetings, I'm working on a screenplay about my town.",
+         "Apart from meetings, Joanna is working on a screenplay about Joanna's town."),
     ],
 )  # fmt: skip
 def test_a_speaker_telling_of_themselves_is_a_fact_about_them(text: str, fact: str) -> None:

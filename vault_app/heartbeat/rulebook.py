@@ -67,8 +67,15 @@ class Patterns:
         )
         self.moment = re.compile(r"\b(?:" + alt(gate["moments"]) + r")\b", re.IGNORECASE)
         # a conversation's first-person turn opening with its speaker: "I signed up…",
-        # "My kids are…", "We're going camping…" (rules.disclosure reads the rest)
-        self.disclosure = re.compile(r"^(?:I|I['’](?:m|ve|d)|We|We['’](?:re|ve|d)|My|Our)\s+\S")
+        # "My kids are…", "We're going camping…", maybe after a time or a short lead
+        # ("Last week I scored…", "Apart from meetings, I'm…"; rules.disclosure reads the rest)
+        self.disclosure = re.compile(
+            r"^(?:(?:(?:Last|This|Next|Every)\s+(?:week|weekend|month|year|night|summer|"
+            r"winter|spring|fall|autumn|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|"
+            r"Sunday)|Yesterday|Today|Tonight|Recently|Lately|Earlier|Finally|Actually|Also|"
+            r"Apart from [a-z]+(?: [a-z]+)?)\s*,?\s+)?"
+            r"(?:I|I['’](?:m|ve|d)|We|We['’](?:re|ve|d)|My|Our)\s+\S"
+        )
         self.pronoun_end = re.compile(r"\b(?:it|that|this|them|those|these|so|too)\W*$")
         self.pointer = re.compile(r"\b(?:" + alt(gate["pointers"]) + r")\b", re.IGNORECASE)
         # a sentence whose subject points at what is shown or said around it: "It's super

@@ -123,7 +123,9 @@ def passes_gate(text: str) -> bool:
 def disclosure(sentence: str) -> bool:
     """Whether a conversation's sentence tells something of its speaker worth keeping: it
     opens with the first person ("I signed up for a pottery class", "My kids are
-    spending the summer with their grandparents", "We're going camping next month"),
+    spending the summer with their grandparents", "We're going camping next month"), or
+    with a time or a short lead before it ("Last week I scored 40 points", "Apart from
+    meetings, I'm working on a project"),
     says it in at least `MIN_DISCLOSURE` words, needs no other turn to be understood (no
     "them", "her", no "it" done or at its end: "I painted it", "I made it in class") and
     is no feeling or wish of the moment ("I'm so grateful", "I'd love to", "I agree").
