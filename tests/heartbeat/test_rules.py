@@ -425,6 +425,10 @@ def test_reactions_and_opinions_are_no_facts(text: str) -> None:
          "Nate had finished the whole controller mod before the tournament."),
         ("**Joanna** (D26:11): Apart from meetings, I'm working on a screenplay about my town.",
          "Apart from meetings, Joanna is working on a screenplay about Joanna's town."),
+        ("**Tim** (D3:3): Something awesome happened - I'm writing articles for a magazine.",
+         "Tim is writing articles for a magazine."),
+        ("**John** (D1:2): my goal is to improve my shooting percentage this season.",
+         "John's goal is to improve John's shooting percentage this season."),
     ],
 )  # fmt: skip
 def test_a_speaker_telling_of_themselves_is_a_fact_about_them(text: str, fact: str) -> None:

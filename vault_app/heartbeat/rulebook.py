@@ -74,7 +74,7 @@ class Patterns:
             r"winter|spring|fall|autumn|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|"
             r"Sunday)|Yesterday|Today|Tonight|Recently|Lately|Earlier|Finally|Actually|Also|"
             r"Apart from [a-z]+(?: [a-z]+)?)\s*,?\s+)?"
-            r"(?:I|I['’](?:m|ve|d)|We|We['’](?:re|ve|d)|My|Our)\s+\S"
+            r"(?:I|I['’](?:m|ve|d)|We|We['’](?:re|ve|d)|[Mm]y|[Oo]ur)\s+\S"
         )
         self.pronoun_end = re.compile(r"\b(?:it|that|this|them|those|these|so|too)\W*$")
         self.pointer = re.compile(r"\b(?:" + alt(gate["pointers"]) + r")\b", re.IGNORECASE)

@@ -86,6 +86,8 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BULLET = re.compile(r"^\s{0,12}(?:[-*+•]|\d{1,3}[.)]|\[[ xX]\])\s+(?:\[[ xX]\]\s+)?")
 _SENT_END = re.compile(r"([.!?])[\"')\]]?\s+(?=[\"'(\[$]?[A-Z0-9$])|(;|\s[—–])\s+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{0,40}")
+_LEAD = re.compile(r"\s+[-–—]\s+|:\s+")  # where a lead clause ends ("Guess what - I…")
+MAX_LEAD = 6  # words
 _CLAUSE = re.compile(r",?\s+(?:and|but)\s+|[,;]\s+|\s+[-–—]\s+")  # where a clause starts
 
 # -- the gate ------------------------------------------------------------------------------
@@ -270,6 +272,8 @@ def _from_sentence(
     sentence, speaker = _in_context(sentence, person, pats)
     speaker = speaker or (turn.speaker if turn else None)
     sentence = pats.interjection.sub("", sentence, 1) or sentence  # "Yeah, I made it…"
+    if turn is not None and turn.said:
+        sentence = _after_lead(sentence, pats)
     explicit = pats.remember.match(sentence)
     if explicit and pats.advice.match(explicit.group("rest").strip()):
         explicit = None  # "Remember, just do it!": advice to the other person, no fact
@@ -309,6 +313,19 @@ def _from_sentence(
             )
         )
     return out
+
+
+def _after_lead(sentence: str, pats: rulebook.Patterns) -> str:
+    """A turn's sentence from the first person after a lead clause that only announces
+    it: "Something awesome happened - I'm writing articles…", "Gina, you won't believe
+    it - I got mentored…" read from the "I"."""
+    if pats.disclosure.match(sentence):
+        return sentence
+    lead = _LEAD.search(sentence)
+    if lead is None or len(_WORD.findall(sentence[: lead.start()])) > MAX_LEAD:
+        return sentence
+    rest = sentence[lead.end() :]
+    return rest if pats.disclosure.match(rest) else sentence
 
 
 def _without_aside(sentence: str, pats: rulebook.Patterns) -> str:
