@@ -429,6 +429,8 @@ def test_reactions_and_opinions_are_no_facts(text: str) -> None:
          "Tim is writing articles for a magazine."),
         ("**John** (D1:2): my goal is to improve my shooting percentage this season.",
          "John's goal is to improve John's shooting percentage this season."),
+        ("**Tim** (D2:2): I already work at the bakery on weekends.",  # no "alreadies"
+         "Tim already works at the bakery on weekends."),
     ],
 )  # fmt: skip
 def test_a_speaker_telling_of_themselves_is_a_fact_about_them(text: str, fact: str) -> None:
