@@ -54,7 +54,6 @@ WORDS, HASHES = 4, 3  # a signature's 64-bit words, and the bits each pair sets
 _CHUNK = 4096  # documents signed at once (a bitmap of 1 MB)
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # a pair's hash: splitmix64's constants
 _MIX2 = np.uint64(0xBF58476D1CE4E5B9)
-_MASK = (1 << 64) - 1
 _HASHES: dict[str, int] = {}  # token -> its stable 64-bit hash
 _HASHES_LIMIT = 500_000
 
@@ -122,21 +121,19 @@ def _hash(token: str) -> int:
 
 def _maybe(signed: npt.NDArray[np.uint64], wanted: list[tuple[str, str]]) -> npt.NDArray[np.bool_]:
     """(documents x pairs): whether each signature (`signatures`' rows) may hold each
-    pair: has every bit the pair sets (`_bits`, worked out here for a query's few)."""
+    pair: has every bit the pair sets (`_bits`)."""
+    left = np.fromiter((_hash(a) for a, _ in wanted), dtype=np.uint64, count=len(wanted))
+    right = np.fromiter((_hash(b) for _, b in wanted), dtype=np.uint64, count=len(wanted))
+    masks = [[0] * WORDS for _ in wanted]  # each pair's bits, by signature word
+    for word, shift in _bits(left, right):
+        for p, (w, bit) in enumerate(zip(word.tolist(), shift.tolist(), strict=True)):
+            masks[p][w] |= 1 << bit
     out = np.ones((signed.shape[0], len(wanted)), dtype=np.bool_)
-    for p, (a, b) in enumerate(wanted):
-        mixed = (_hash(a) * int(_MIX) & _MASK) ^ _hash(b)
-        mixed ^= mixed >> 31
-        mixed = mixed * int(_MIX2) & _MASK
-        mixed ^= mixed >> 29
-        masks = [0] * WORDS
-        for j in range(HASHES):
-            bit = (mixed >> (8 * j)) & (WORDS * 64 - 1)
-            masks[bit >> 6] |= 1 << (bit & 63)
-        for word, mask in enumerate(masks):
+    for p, pair in enumerate(masks):
+        for w, mask in enumerate(pair):
             if mask:
                 m = np.uint64(mask)
-                out[:, p] &= (signed[:, word] & m) == m
+                out[:, p] &= (signed[:, w] & m) == m
     return out
 
 
