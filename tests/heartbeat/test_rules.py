@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from vault_app.core import models
 from vault_app.heartbeat import extraction as model
-from vault_app.heartbeat import rulebook, rules
+from vault_app.heartbeat import rulebook, rules, turns
 
 ON = dt.date(2026, 11, 20)  # a Friday
 Cat = models.FactCategory
@@ -383,6 +383,11 @@ def test_sentences_of_household_words_never_fail(words: list[str]) -> None:
          "Maria got a puppy on 2026-11-06!"),
         ("**John** (D3:1): Last week I scored 40 points in the cup game against Leeds.",
          "In the week of 2026-11-09 John scored 40 points in the cup game against Leeds."),
+        # where the conversation left off, or a change of subject, is no part of the fact
+        ("**Maria** (D31:2): Since we last spoke, I adopted a puppy from the shelter.",
+         "Maria adopted a puppy from the shelter."),
+        ("**Nate** (D27:15): On another note, I just upgraded some of my equipment at home.",
+         "Nate just upgraded some of Nate's equipment at home."),
     ],
 )  # fmt: skip
 def test_a_turn_is_read_as_its_speaker_says_it(text: str, fact: str) -> None:
@@ -431,6 +436,25 @@ def test_reactions_and_opinions_are_no_facts(text: str) -> None:
          "John's goal is to improve John's shooting percentage this season."),
         ("**Tim** (D2:2): I already work at the bakery on weekends.",  # no "alreadies"
          "Tim already works at the bakery on weekends."),
+        ("**Joanna** (D1:10): Besides writing, I also enjoy reading, watching movies, and "
+         "exploring nature.",
+         "Besides writing, Joanna also enjoys reading, watching movies, and exploring nature."),
+        ("**Jon** (D1:6): I wanna start a dance studio in my hometown.",  # no "wannas"
+         "Jon wants to start a dance studio in Jon's hometown."),
+        ("**Melanie** (D2:5): I carve out some me-time each day for running.",  # not "Melanie-time"
+         "Melanie carves out some me-time each day for running."),
+        # the "I" left out, put back
+        ("**Nate** (D26:12): Just been helping some friends reset their high scores.",
+         "Nate has just been helping some friends reset their high scores."),
+        ("**Maria** (D25:8): Gonna volunteer at the animal shelter every Saturday.",
+         "Maria is going to volunteer at the animal shelter every Saturday."),
+        ("**Tim** (D4:1): Got some new books from the library downtown.",
+         "Tim got some new books from the library downtown."),
+        # an activity of the speaker's as the subject, told with "me"/"my"
+        ("**Melanie** (D14:30): Painting landscapes and still life is my favorite!",
+         "Painting landscapes and still life is Melanie's favorite!"),
+        ("**Jon** (D11:3): Losing my job gave me the push to start my own dance studio.",
+         "Losing Jon's job gave Jon the push to start Jon's own dance studio."),
     ],
 )  # fmt: skip
 def test_a_speaker_telling_of_themselves_is_a_fact_about_them(text: str, fact: str) -> None:
@@ -452,6 +476,8 @@ def test_a_speaker_telling_of_themselves_is_a_fact_about_them(text: str, fact: s
          "John loves discovering new cities."),
         ("**Tim** (D2:3): I got the job at the bookshop, I'm so grateful.",
          "Tim got the job at the bookshop."),
+        ("**Nate** (D3:12): I made a dairy-free chocolate cake with berries, maybe you would "
+         "like it!", "Nate made a dairy-free chocolate cake with berries."),
     ],
 )  # fmt: skip
 def test_an_aside_after_a_fact_is_cut_and_the_fact_kept(text: str, fact: str) -> None:
@@ -467,6 +493,9 @@ def test_an_aside_after_a_fact_is_cut_and_the_fact_kept(text: str, fact: str) ->
         "**Melanie** (D14:4): I made it in pottery class.",  # too little, "it" at its end
         "**Jon** (D14:13): I won't quit, no matter what happens next.",  # a resolve
         "**Melanie** (D3:6): We all have our different paths in life.",  # about everyone
+        "**Caroline** (D8:1): Been a busy week since we talked.",  # "It's" left out, not "I"
+        "**Caroline** (D14:35): Gonna be a great night for all the artists.",
+        "**Caroline** (D14:7): The colors make me feel so calm and happy.",  # what is shown
     ],
 )
 def test_a_feeling_a_wish_or_a_pointer_to_other_turns_is_no_disclosure(text: str) -> None:
@@ -479,5 +508,5 @@ def test_first_person_outside_a_conversation_keeps_todays_rules() -> None:
     assert rules.candidates(_entry("I went to the hardware store for some paint.")) == []
     said = rules.candidates(_entry("User: I went to the hardware store for some paint."))
     assert [c.fact for c in said] == ["The user went to the hardware store for some paint."]
-    assert rules.disclosure("I went to the hardware store for some paint.")
-    assert not rules.disclosure("The store was busy today with all the paint.")
+    assert turns.disclosure("I went to the hardware store for some paint.")
+    assert not turns.disclosure("The store was busy today with all the paint.")

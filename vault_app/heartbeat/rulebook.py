@@ -27,11 +27,23 @@ _AUX = "will|are|were|have|had|can|could|should|would|must|need|cost|go|come|do|
 _WEEKDAY = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 USER_ROLES = frozenset({"user", "human", "me"})  # a turn's speaker who is the user
 ASSISTANT_ROLES = frozenset({"assistant", "ai", "bot", "model", "system", "tool"})
+MIN_WORDS = 3  # a sentence's fewest words: fewer is a fragment
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{0,40}")
 LINK = re.compile(r"\[\[([^\[\]|\n]{1,120})(?:\|([^\[\]\n]{0,120}))?\]\]")
 _CAP_WORD = r"[A-Z][a-zA-Z’]{0,30}(?:-[A-Za-z][a-zA-Z’]{0,30}){0,3}(?![\w-])"
 CAPS = re.compile(
     r"(?<![\w’'-])(?:Dr\.|St\.|" + _CAP_WORD + r")(?:\s(?:&\s)?" + _CAP_WORD + r"){0,4}"
 )
+
+
+def word_count(text: str) -> int:
+    return len(_WORD.findall(text))
+
+
+def enough_words(sentence: str) -> bool:
+    """Whether a sentence says something on its own: `MIN_WORDS` words, not a question
+    (what is left of a sentence once its aside or its request words are gone)."""
+    return word_count(sentence) >= MIN_WORDS and sentence.rstrip()[-1:] != "?"
 
 
 @functools.cache
@@ -68,13 +80,20 @@ class Patterns:
         self.moment = re.compile(r"\b(?:" + alt(gate["moments"]) + r")\b", re.IGNORECASE)
         # a conversation's first-person turn opening with its speaker: "I signed up…",
         # "My kids are…", "We're going camping…", maybe after a time or a short lead
-        # ("Last week I scored…", "Apart from meetings, I'm…"; rules.disclosure reads the rest)
+        # ("Last week I scored…", "Besides writing, I…"; turns.disclosure reads the rest)
         self.disclosure = re.compile(
             r"^(?:(?:(?:Last|This|Next|Every)\s+(?:week|weekend|month|year|night|summer|"
             r"winter|spring|fall|autumn|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|"
             r"Sunday)|Yesterday|Today|Tonight|Recently|Lately|Earlier|Finally|Actually|Also|"
-            r"Apart from [a-z]+(?: [a-z]+)?)\s*,?\s+)?"
+            r"(?:Apart from|Aside from|Besides|Other than|Along with|Outside of)"
+            r" [a-z]+(?: [a-z]+){0,2})\s*,?\s+)?"
             r"(?:I|I['’](?:m|ve|d)|We|We['’](?:re|ve|d)|[Mm]y|[Oo]ur)\s+\S"
+        )
+        # a turn's sentence whose subject is an activity of the speaker's, told with "me"
+        # or "my": "Painting landscapes is my favorite", "Losing my job gave me the push"
+        self.about_me = re.compile(
+            r"^(?!(?:Some|No|Any|Every)thing|Morning|Evening)[A-Z][a-z]{2,20}ing\s"
+            r"[^.!?]{0,200}\b(?:me|my|myself)\b"
         )
         self.pronoun_end = re.compile(r"\b(?:it|that|this|them|those|these|so|too)\W*$")
         self.pointer = re.compile(r"\b(?:" + alt(gate["pointers"]) + r")\b", re.IGNORECASE)
@@ -217,7 +236,7 @@ class Patterns:
             # an adverb in -ly ("totally"), not a verb ("apply", "rely", "rally")
             + r"|(?!(?:bul|tal|ral|sul)ly\b)[a-z]{2,14}[a-oq-z]ly|even)){0,2}"
             r"\s+(?P<verb>[A-Za-z'’]{1,20}))?"
-            r"|\b(?P<obj>me|us)\b|\b(?P<pos>[Mm]y|[Oo]ur|mine|ours)\b"
+            r"|\b(?P<obj>me|us)\b(?!-)|\b(?P<pos>[Mm]y|[Oo]ur|mine|ours)\b"
             r"|\b(?P<self>myself|ourselves)\b"
         )
         self.pronoun = re.compile(r"^(?:She|He)(?P<c>['’](?:d|s|ll))?\s+(?=[a-z])")

@@ -11,8 +11,9 @@ holds of a group only ("We both love helping others", "We push each other": no n
 stand for "we" there), and in a conversation the reactions to the other person ("Sounds
 like…", "That must have been…"), what is said to them ("you", "your") and opinions of
 the moment ("… is so important").
-A turn's speaker prefix ("**Maya** (D1:3): ") is read first (`speaking`: who "I" is),
-and its opening interjection ("Yeah, ", "Hey Mel! ", "Guess what - ") dropped.
+A turn's speaker prefix ("**Maya** (D1:3): ") is read first (`turns.speaking`: who "I"
+is), and its opening interjection ("Yeah, ", "Hey Mel! ", "Guess what - ", "Since we last
+spoke, ") dropped; how a turn's sentence is read further is in `turns`.
 
 Before the rules, a sentence is read in its entry's context: a `[[address|alias]]` link
 reads as its name (the candidate then names the address); "She"/"He" opening it stands
@@ -43,7 +44,7 @@ Then the rules, in order; the first that fires makes the sentence a candidate:
     disclosure   in a turn of a conversation (a speaker prefix was read), what the speaker
                  tells of themselves, when no rule above fired: "I signed up for a pottery
                  class", "My kids are spending the summer with their grandparents"
-                 (`disclosure` says which first-person sentences are kept)
+                 (`turns.disclosure` says which sentences are kept)
 
 The fact text is the sentence made standalone, by one convention: the request words
 go ("remember that"), relative dates are made absolute against the entry's date
@@ -68,16 +69,13 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from vault_app.core import models
-from vault_app.heartbeat import dates, rulebook
+from vault_app.heartbeat import dates, rulebook, turns
 from vault_app.heartbeat import extraction as model
 
 MAX_SENTENCE = 400  # characters: longer is a run-on or a pasted blob, never one fact
 MAX_SENTENCES = 2000  # an entry's sentences looked at; the rest of a pasted dump is not
-MIN_WORDS = 3
-MIN_DISCLOSURE = 6  # words: "I went there." tells too little without the turns around it
 # a capitalised first word with one of these endings is a common noun, not a name
 _NOUN_ENDINGS = ("s", "ed", "ment", "tion", "sion", "ness", "ity", "ance", "ence", "ing", "ery")
 
@@ -85,10 +83,6 @@ Category = models.FactCategory
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BULLET = re.compile(r"^\s{0,12}(?:[-*+•]|\d{1,3}[.)]|\[[ xX]\])\s+(?:\[[ xX]\]\s+)?")
 _SENT_END = re.compile(r"([.!?])[\"')\]]?\s+(?=[\"'(\[$]?[A-Z0-9$])|(;|\s[—–])\s+")
-_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{0,40}")
-_LEAD = re.compile(r"\s+[-–—]\s+|:\s+")  # where a lead clause ends ("Guess what - I…")
-MAX_LEAD = 6  # words
-_CLAUSE = re.compile(r",?\s+(?:and|but)\s+|[,;]\s+|\s+[-–—]\s+")  # where a clause starts
 
 # -- the gate ------------------------------------------------------------------------------
 
@@ -103,7 +97,7 @@ def passes_gate(text: str) -> bool:
     pats = rulebook.patterns()
     if pats.small_talk.match(sentence):
         return False
-    if len(_WORD.findall(sentence)) < MIN_WORDS:
+    if rulebook.word_count(sentence) < rulebook.MIN_WORDS:
         return False
     if sentence.rstrip().endswith("?") or pats.question.match(sentence):
         return False
@@ -120,34 +114,6 @@ def passes_gate(text: str) -> bool:
     if pats.together.search(sentence):
         return False  # "We both love helping others": the group's, not the speaker's
     return pats.verb.search(sentence) is not None
-
-
-def disclosure(sentence: str) -> bool:
-    """Whether a conversation's sentence tells something of its speaker worth keeping: it
-    opens with the first person ("I signed up for a pottery class", "My kids are
-    spending the summer with their grandparents", "We're going camping next month"), or
-    with a time or a short lead before it ("Last week I scored 40 points", "Apart from
-    meetings, I'm working on a project"),
-    says it in at least `MIN_DISCLOSURE` words, needs no other turn to be understood (no
-    "them", "her", no "it" done or at its end: "I painted it", "I made it in class") and
-    is no feeling or wish of the moment ("I'm so grateful", "I'd love to", "I agree").
-    The gate has passed it already."""
-    pats = rulebook.patterns()
-    if pats.disclosure.match(sentence) is None:
-        return False
-    if len(_WORD.findall(sentence)) < MIN_DISCLOSURE:
-        return False
-    if pats.pointer.search(sentence) or pats.pronoun_end.search(sentence):
-        return False
-    if pats.early_it.match(sentence):
-        return False
-    return pats.moment.search(sentence) is None
-
-
-def _enough_words(sentence: str) -> bool:
-    """An explicit request to remember keeps its rest whatever the gate says of it (a
-    hedge, "you"), if that rest says something."""
-    return len(_WORD.findall(sentence)) >= MIN_WORDS and sentence.rstrip()[-1:] != "?"
 
 
 # -- splitting -----------------------------------------------------------------------------
@@ -192,7 +158,7 @@ def candidates(entry: model.Entry) -> list[model.Candidate]:
     found: list[model.Candidate] = []
     seen: set[str] = set()
     person: str | None = None  # the last person named: "She" of the next sentence
-    turn = speaking(entry.text)
+    turn = turns.speaking(entry.text)
     if turn.assistant:
         return []  # the assistant's words are not what the user told it
     for sentence in sentences(turn.text):
@@ -226,42 +192,8 @@ def explicit_candidates(entry: model.Entry) -> list[model.Candidate]:
     return [c for c in candidates(entry) if c.explicit]
 
 
-@dataclass(frozen=True)
-class Turn:
-    """An entry read as a turn of a conversation: who speaks, and what they say."""
-
-    text: str  # the entry without its speaker prefix
-    speaker: str | None  # the name "I" stands for; None: the user (or no prefix)
-    assistant: bool = False  # the assistant speaks: its words are no fact about the user
-    said: bool = False  # a speaker prefix was read: a turn of a conversation
-
-
-def speaking(text: str) -> Turn:
-    """The entry's speaker prefix read and removed: "User: …", "**Maya**: …", a chat turn
-    as `record_interaction` writes it ("**user** (Jane, chat 42): …"), a LoCoMo turn
-    ("**Melanie** (D14:4): …"). A user's turn names the user (or the person the turn
-    gives); an assistant's is marked; a named speaker is who "I" is."""
-    match = rulebook.patterns().turn.match(text)
-    if match is None:
-        return Turn(text, None)
-    who = (match.group("bold") or match.group("role") or "").strip()
-    rest = text[match.end() :]
-    role = who.lower()
-    if role in rulebook.ASSISTANT_ROLES:
-        return Turn(rest, None, assistant=True)
-    if role in rulebook.USER_ROLES:
-        detail = (match.group("detail") or "").split(",")[0].strip()
-        named = (
-            detail if re.fullmatch(rulebook.NAME, detail) and not detail.startswith("D") else None
-        )
-        return Turn(rest, named, said=True)
-    if not re.fullmatch(rulebook.NAME, who) or role in rulebook.patterns().not_names:
-        return Turn(text, None)  # "**Note**: …" is no speaker
-    return Turn(rest, who, said=True)
-
-
 def _from_sentence(
-    sentence: str, entry: model.Entry, person: str | None = None, turn: Turn | None = None
+    sentence: str, entry: model.Entry, person: str | None = None, turn: turns.Turn | None = None
 ) -> list[model.Candidate]:
     """The candidates of one sentence; `person`: who "she"/"he" stands for; `turn`: the
     entry read as a turn (its speaker is who "I" is when the sentence does not say)."""
@@ -273,7 +205,7 @@ def _from_sentence(
     speaker = speaker or (turn.speaker if turn else None)
     sentence = pats.interjection.sub("", sentence, 1) or sentence  # "Yeah, I made it…"
     if turn is not None and turn.said:
-        sentence = _after_lead(sentence, pats)
+        sentence = turns.opening(sentence)
     explicit = pats.remember.match(sentence)
     if explicit and pats.advice.match(explicit.group("rest").strip()):
         explicit = None  # "Remember, just do it!": advice to the other person, no fact
@@ -283,11 +215,11 @@ def _from_sentence(
     tracked = pats.track.match(sentence)
     if tracked:
         return [_track(sentence, tracked, entry)]
-    sentence = _without_aside(sentence, pats)
-    if not (passes_gate(sentence) or (explicit and _enough_words(sentence))):
+    sentence = turns.without_aside(sentence)
+    if not (passes_gate(sentence) or (explicit and rulebook.enough_words(sentence))):
         return []
     ruled = _classify(sentence, entry.date)
-    if ruled is None and turn is not None and turn.said and disclosure(sentence):
+    if ruled is None and turn is not None and turn.said and turns.disclosure(sentence):
         ruled = Category.CONTEXT, "We" if sentence.startswith(("We", "Our")) else "I"
     if ruled is None:
         if not explicit:
@@ -313,39 +245,6 @@ def _from_sentence(
             )
         )
     return out
-
-
-def _after_lead(sentence: str, pats: rulebook.Patterns) -> str:
-    """A turn's sentence from the first person after a lead clause that only announces
-    it: "Something awesome happened - I'm writing articles…", "Gina, you won't believe
-    it - I got mentored…" read from the "I"."""
-    if pats.disclosure.match(sentence):
-        return sentence
-    lead = _LEAD.search(sentence)
-    if lead is None or len(_WORD.findall(sentence[: lead.start()])) > MAX_LEAD:
-        return sentence
-    rest = sentence[lead.end() :]
-    return rest if pats.disclosure.match(rest) else sentence
-
-
-def _without_aside(sentence: str, pats: rulebook.Patterns) -> str:
-    """The sentence without a last clause that is an aside of the moment, which the gate
-    refuses and would refuse it whole with: an opinion ("I went to a support group
-    yesterday and it was so powerful", `Patterns.opinion`), a reaction to the other
-    person ("I love discovering new cities - check out this pic", `reaction`) or a
-    feeling ("I got the job, I'm so grateful", `moment`). What is left must have a verb
-    and enough words; a sentence that is the aside ("Unconditional love is so important")
-    stays as it is."""
-    found = [
-        m for m in (p.search(sentence) for p in (pats.opinion, pats.reaction, pats.moment)) if m
-    ]
-    if not found:
-        return sentence
-    cuts = list(_CLAUSE.finditer(sentence, 0, min(m.start() for m in found)))
-    if not cuts:
-        return sentence
-    kept = sentence[: cuts[-1].start()].rstrip(" ,;-")
-    return kept + "." if _enough_words(kept) and pats.verb.search(kept) else sentence
 
 
 def _entity(
@@ -411,7 +310,7 @@ def _parts(sentence: str, category: Category, on: dt.date) -> list[tuple[str, Ca
     tail = re.sub(r"^\s*,(?=\s)", "", sentence[rel.end() :])  # "Zoe's mom, Hannah, drives"
     rest = (sentence[: rel.start()] + name + tail).strip()
     rest = rest[:1].upper() + rest[1:]
-    if len(_WORD.findall(rest)) > len(name.split()) + 1 and passes_gate(rest):
+    if rulebook.word_count(rest) > len(name.split()) + 1 and passes_gate(rest):
         ruled = _classify(rest, on)
         if ruled:  # "Zoe is sleeping over Friday": a one-off, no fact
             parts.append((rest, ruled[0]))
@@ -606,7 +505,8 @@ _PRONOUN_VERB = {None: " ", "'d": " would ", "’d": " would ", "'s": " is ", "�
                  "'ll": " will ", "’ll": " will "}  # fmt: skip
 _AGREE = {
     "am": "is", "are": "is", "have": "has", "do": "does", "don't": "doesn't", "were": "was",
-    "aren't": "isn't", "haven't": "hasn't", "weren't": "wasn't",
+    "aren't": "isn't", "haven't": "hasn't", "weren't": "wasn't", "wanna": "wants to",
+    "gotta": "has to",
 }  # fmt: skip
 _CONTRACTION = {"'m": " is", "'ve": " has", "'d": " would", "'ll": " will", "'re": " is"}
 # after "I'd", a past participle makes it "had" ("I'd been", "I'd never felt", "I'd

@@ -1,0 +1,161 @@
+"""How the rules read a turn of a conversation: who speaks, and which of its sentences
+tell something of the speaker.
+
+A turn is an entry with a speaker prefix (`speaking`): "User: …", "**Maya**: …", a chat
+turn as `record_interaction` writes it, a LoCoMo turn "**Melanie** (D14:4): …". In a
+turn "I" is its speaker, and people speak as they do, not as a note is written. Once
+the opening interjection is gone ("Yeah, ", "Since we last spoke, ": `rulebook`), a
+sentence of a turn is read in three steps, each undoing one habit of talk:
+
+    opening      a lead clause that only announces what follows is skipped ("Something
+                 awesome happened - I'm writing articles…" reads from the "I"), and an
+                 "I" left out is put back ("Just been helping some friends…", "Gonna
+                 volunteer at shelters next month": `_SUBJECTLESS` lists the verbs)
+    without_aside  a last clause that is an aside of the moment is cut, since the gate
+                 would refuse the whole sentence for it: an opinion, a reaction, a feeling,
+                 a word to the other person or a hedge ("I made a dairy-free cake the
+                 other day, maybe you would like that!")
+    disclosure   whether what is left is the speaker's own: it opens with the first
+                 person, maybe after a time or a short lead ("Last week I…", "Besides
+                 writing, I…"), or its subject is an activity and it holds "me"/"my"
+                 ("Painting landscapes is my favorite", "Losing my job gave me the push");
+                 long enough, needing no other turn, no feeling of the moment
+
+The rules (`rules`) apply these to a turn's sentences only; a note's sentence is read as
+written.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from vault_app.heartbeat import rulebook
+
+MIN_DISCLOSURE = 6  # words: "I went there." tells too little without the turns around it
+MAX_LEAD = 6  # words
+_LEAD = re.compile(r"\s+[-–—]\s+|:\s+")  # where a lead clause ends ("Guess what - I…")
+_CLAUSE = re.compile(r",?\s+(?:and|but)\s+|[,;]\s+|\s+[-–—]\s+")  # where a clause starts
+# a sentence that leaves its "I" out: the verbs it then opens with ("been" only before
+# what it did, not "Been a long week", which leaves out "It's"; "gonna" not before "be")
+_SUBJECTLESS = re.compile(
+    r"^(?:(?:just|also|finally|recently|still|now)\s+)?(?P<verb>been(?=\s+(?:[a-z]+ly\s+)?"
+    r"(?:[a-z]+ing|to|busy|only)\b)|gonna(?!\s+be\b)|got|went|started|"
+    r"finished|tried|bought|made|took|signed|joined|visited|spent|picked|adopted|found|"
+    r"learned|decided|planning|thinking|working|heading)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """An entry read as a turn of a conversation: who speaks, and what they say."""
+
+    text: str  # the entry without its speaker prefix
+    speaker: str | None  # the name "I" stands for; None: the user (or no prefix)
+    assistant: bool = False  # the assistant speaks: its words are no fact about the user
+    said: bool = False  # a speaker prefix was read: a turn of a conversation
+
+
+def speaking(text: str) -> Turn:
+    """The entry's speaker prefix read and removed: "User: …", "**Maya**: …", a chat turn
+    as `record_interaction` writes it ("**user** (Jane, chat 42): …"), a LoCoMo turn
+    ("**Melanie** (D14:4): …"). A user's turn names the user (or the person the turn
+    gives); an assistant's is marked; a named speaker is who "I" is."""
+    match = rulebook.patterns().turn.match(text)
+    if match is None:
+        return Turn(text, None)
+    who = (match.group("bold") or match.group("role") or "").strip()
+    rest = text[match.end() :]
+    role = who.lower()
+    if role in rulebook.ASSISTANT_ROLES:
+        return Turn(rest, None, assistant=True)
+    if role in rulebook.USER_ROLES:
+        detail = (match.group("detail") or "").split(",")[0].strip()
+        named = (
+            detail if re.fullmatch(rulebook.NAME, detail) and not detail.startswith("D") else None
+        )
+        return Turn(rest, named, said=True)
+    if not re.fullmatch(rulebook.NAME, who) or role in rulebook.patterns().not_names:
+        return Turn(text, None)  # "**Note**: …" is no speaker
+    return Turn(rest, who, said=True)
+
+
+def opening(sentence: str) -> str:
+    """A turn's sentence read from where it starts to tell: after a lead clause that
+    only announces it, with an "I" that was left out put back."""
+    return _with_subject(_after_lead(sentence, rulebook.patterns()))
+
+
+def _after_lead(sentence: str, pats: rulebook.Patterns) -> str:
+    """The sentence from the first person after a lead clause that only announces it:
+    "Something awesome happened - I'm writing articles…", "Gina, you won't believe it -
+    I got mentored…" read from the "I"."""
+    if pats.disclosure.match(sentence):
+        return sentence
+    lead = _LEAD.search(sentence)
+    if lead is None or rulebook.word_count(sentence[: lead.start()]) > MAX_LEAD:
+        return sentence
+    rest = sentence[lead.end() :]
+    return rest if pats.disclosure.match(rest) else sentence
+
+
+def _with_subject(sentence: str) -> str:
+    """A sentence that leaves its "I" out ("Just been helping some friends…", "Gonna
+    volunteer at shelters next month") with it put back."""
+    m = _SUBJECTLESS.match(sentence)
+    if m is None:
+        return sentence
+    verb = m.group("verb").lower()
+    rest = sentence[:1].lower() + sentence[1:]
+    if verb == "gonna":
+        return "I'm " + rest.replace("gonna", "going to", 1)
+    if verb == "been":
+        return "I've " + rest
+    if verb in ("planning", "thinking", "working", "heading"):
+        return "I'm " + rest
+    return "I " + rest
+
+
+def without_aside(sentence: str) -> str:
+    """The sentence without a last clause that is an aside of the moment, which the gate
+    refuses and would refuse it whole with: an opinion ("I went to a support group
+    yesterday and it was so powerful", `Patterns.opinion`), a reaction to the other
+    person ("I love discovering new cities - check out this pic", `reaction`), a
+    feeling ("I got the job, I'm so grateful", `moment`), a word to the other person or
+    a hedge ("…the other day, maybe you would like that!", `addressed`, `hedge`). What
+    is left must have a verb and enough words; a sentence that is the aside
+    ("Unconditional love is so important") stays as it is."""
+    pats = rulebook.patterns()
+    asides = (pats.opinion, pats.reaction, pats.moment, pats.addressed, pats.hedge)
+    found = [m for m in (p.search(sentence) for p in asides) if m]
+    if not found:
+        return sentence
+    cuts = list(_CLAUSE.finditer(sentence, 0, min(m.start() for m in found)))
+    if not cuts:
+        return sentence
+    kept = sentence[: cuts[-1].start()].rstrip(" ,;-")
+    return kept + "." if rulebook.enough_words(kept) and pats.verb.search(kept) else sentence
+
+
+def disclosure(sentence: str) -> bool:
+    """Whether a turn's sentence tells something of its speaker worth keeping: it opens
+    with the first person ("I signed up for a pottery class", "My kids are spending the
+    summer with their grandparents", "We're going camping next month"), maybe after a
+    time or a short lead ("Last week I scored 40 points", "Apart from meetings, I'm
+    working on a project"), or its subject is an activity and "me"/"my" is in it
+    ("Painting landscapes and still life is my favorite"); it says so in at least
+    `MIN_DISCLOSURE` words, needs no other turn to be understood (no "them", "her", no
+    "it" done or at its end: "I painted it", "I made it in class") and is no feeling or
+    wish of the moment ("I'm so grateful", "I'd love to", "I agree"). The gate has
+    passed it already."""
+    pats = rulebook.patterns()
+    if pats.disclosure.match(sentence) is None and pats.about_me.match(sentence) is None:
+        return False
+    if rulebook.word_count(sentence) < MIN_DISCLOSURE:
+        return False
+    if pats.pointer.search(sentence) or pats.pronoun_end.search(sentence):
+        return False
+    if pats.early_it.match(sentence):
+        return False
+    return pats.moment.search(sentence) is None
