@@ -1,6 +1,7 @@
 """Extraction quality: precision and recall of an extractor on the labeled entries.
 
     python benchmarks/extraction_quality.py [--extractor rules|llm] [--show SPLIT|all]
+    python benchmarks/extraction_quality.py --set locomo [--locomo FILE] [--show all]
 
 The set (`benchmarks/data/extraction/entries.jsonl`, one entry a line) holds daily-note
 entries of the demo household's agents with the facts a careful person would extract
@@ -26,6 +27,12 @@ message a model would return for each entry; how they were made: the data folder
 README) from the tests' fake OpenAI-compatible endpoint on 127.0.0.1
 (`tests/heartbeat/fake_llm.py`) and runs `vault_app.heartbeat.llm.LlmExtractor`
 against it: real HTTP, the extractor's own parsing, dates and gate.
+
+`--set locomo` runs the rules over LoCoMo's real conversations (`locomo_report`: recall
+and precision against the observations a careful reader made), then a heartbeat over
+their daily notes (`_locomo_heartbeat`: the facts it writes, each supersession, and what
+those facts answer of LoCoMo's questions through hybrid search: the pipeline a user's
+conversations go through, end to end).
 """
 
 from __future__ import annotations
@@ -359,39 +366,78 @@ def locomo_report(data: Path | None, show: bool) -> int:
     )
     for line in misses[:80]:
         print(line)
-    _locomo_supersessions(source)
+    _locomo_heartbeat(source)
     return 0
 
 
-def _locomo_supersessions(source: Path) -> None:
+def _locomo_heartbeat(source: Path) -> None:
     """A heartbeat (rules) over each sample's daily notes, in a fresh vault: how many
-    facts it writes, and every supersession it makes, old -> new, for a person to judge
-    (a wrong one hides a true fact from every search and summary)."""
+    facts it writes, every supersession it makes, old -> new, for a person to judge (a
+    wrong one hides a true fact from every search and summary), and what its facts
+    answer: for each question, the facts taken from its evidence turns are relevant
+    (their `metadata.heartbeat.entry` names the turn), and hybrid search over the facts
+    alone should rank one first. The memory a user gets from a conversation, end to end."""
     import tempfile
 
-    from benchmarks.eval import locomo
+    from benchmarks.eval import build, locomo
     from vault_app.core.vault import Vault
     from vault_app.heartbeat import runs
+    from vault_app.search import engine
 
     written = superseded = 0
-    shown = []
+    shown: list[str] = []
+    asked: list[tuple[str, set[str], list[str]]] = []  # (category, relevant, ranked keys)
     with tempfile.TemporaryDirectory(prefix="locomo-beat-") as tmp:
         for sample in locomo.load(source):
             built = locomo.build_vault(sample, Path(tmp) / sample["sample_id"], facts_too=False)
             record = runs.run_heartbeat(built.path, runner="cli", trigger="once")
             written += record.written
             superseded += record.superseded
+            turn_at = {
+                (f"global/daily/{at.date().isoformat()}.md", at.strftime("%H:%M:%S")): dia
+                for at, dia, _text in locomo.turn_entries(sample)
+            }
             v = Vault(built.path)
+            taken: dict[str, set[str]] = defaultdict(set)  # dia_id -> keys of its facts
             for folder in v.paths.iter_all_entities():
                 by_id = {f.id: f for f in v.entity(folder.ref).facts}
                 for fact in by_id.values():
                     if fact.superseded_by and fact.superseded_by in by_id:
                         shown.append(f"  {fact.fact!r} -> {by_id[fact.superseded_by].fact!r}")
+                    ref = ((fact.metadata or {}).get("heartbeat") or {}).get("entry", "")
+                    path, _, rest = ref.partition("@")
+                    dia = turn_at.get((path, rest.split("#")[0]))
+                    if dia:
+                        taken[dia].add(f"fact:{fact.id}")
+            search, _ = engine.open_engine(v, semantic=True)
+            facts_only = engine.Filters(kinds=frozenset({"fact"}), status="active")
+            for qa in sample.get("qa") or []:
+                category = locomo.CATEGORIES.get(qa.get("category"))
+                if category is None or not isinstance(qa.get("question"), str):
+                    continue
+                relevant = {k for d in locomo.dia_ids(qa.get("evidence")) for k in taken[d]}
+                hits = search.search(qa["question"], mode="hybrid", limit=10, filters=facts_only)
+                asked.append((category, relevant, [h.key for h in hits.hits]))
     print(
         f"heartbeat (rules) over the daily notes: {written} facts written, {superseded} superseded"
     )
     for line in shown:
         print(line)
+    print(
+        "what its facts answer (a fact taken from a question's evidence turn is relevant; "
+        "hybrid, facts only):"
+    )
+    for category in (None, *locomo.CATEGORIES.values()):
+        rows = [a for a in asked if category in (None, a[0])]
+        held = [a for a in rows if a[1]]
+        m = build.metrics([a[2] for a in held], [a[1] for a in held])
+        found = sum(1 for a in held if set(a[2][:5]) & a[1])
+        print(
+            f"  {category or 'all':11} {len(rows):3} questions, {len(held):3} with such a fact "
+            f"({len(held) / max(len(rows), 1):.3f}); on those hit@1 {m['hit@1']:.3f} hit@5 "
+            f"{m['hit@5']:.3f} MRR {m['mrr']:.3f}; answered in the first 5: "
+            f"{found / max(len(rows), 1):.3f} of all"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
