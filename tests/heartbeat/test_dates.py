@@ -25,6 +25,9 @@ ON = dt.date(2026, 11, 20)  # a Friday
         ("We met last Friday.", "We met on 2026-11-13."),
         ("The roofer comes next Tuesday.", "The roofer comes on 2026-11-24."),
         ("last Monday", "on 2026-11-16"),
+        ("We went hiking last Fri.", "We went hiking on 2026-11-13."),  # a short weekday
+        ("Next Thurs the plumber comes.", "On 2026-11-26 the plumber comes."),
+        ("See you next Sun!", "See you on 2026-11-22!"),
         ("The recital is this Friday.", "The recital is on 2026-11-20."),
         ("The recital is this Sunday.", "The recital is on 2026-11-22."),
         ("We painted this Tuesday.", "We painted on 2026-11-17."),
@@ -79,6 +82,8 @@ def test_relative_dates_are_resolved_against_the_entry_date(text: str, resolved:
         "Nothing relative here at all.",
         "Todayish, yesterdays, Mondays.",
         "The 1/2 hp pump.",
+        "I sat on the porch, this sun is hot.",  # a short weekday only after last/next/this
+        "The last fridge we had broke.",
         "",
     ],
 )

@@ -388,6 +388,12 @@ def test_sentences_of_household_words_never_fail(words: list[str]) -> None:
          "Maria adopted a puppy from the shelter."),
         ("**Nate** (D27:15): On another note, I just upgraded some of my equipment at home.",
          "Nate just upgraded some of Nate's equipment at home."),
+        ("**John** (D27:9): Last week, we had a meaningful experience at a military memorial.",
+         "In the week of 2026-11-09, John had a meaningful experience at a military memorial."),
+        ("**Melanie** (D8:2): Last Fri I finally took my kids to a pottery workshop.",
+         "On 2026-11-13 Melanie finally took Melanie's kids to a pottery workshop."),
+        ("**Joanna** (D6:2): Had an audition yesterday for a writing gig downtown.",
+         "Joanna had an audition on 2026-11-19 for a writing gig downtown."),
     ],
 )  # fmt: skip
 def test_a_turn_is_read_as_its_speaker_says_it(text: str, fact: str) -> None:

@@ -49,6 +49,9 @@ NUMBER_WORDS = {
 MAX_OFFSET = 999  # "in 4000 days" is no date anyone means; the digit run is bounded too
 
 _WD = "|".join(WEEKDAYS)
+# after last/next/this a weekday may be short ("last Fri"); alone, "sat" or "wed" is a
+# word, and "this sun" is the sun
+_WD_SHORT = _WD + r"|(?:mon|tues?|wed|thu(?:rs)?|fri|sat|(?<!this\s)sun)\.?(?!\w)"
 _NUM = r"\d{1,3}|a\s+couple\s+of|a\s+few|" + "|".join(
     word for word in NUMBER_WORDS if " " not in word
 )
@@ -61,7 +64,7 @@ _RELATIVE = re.compile(
     r"|(?P<day>yesterday|today|tomorrow|tonight|last\s+night|this\s+(?:morning|afternoon|evening))"
     r"(?:\s+(?P<part0>morning|afternoon|evening|night)\b(?!s))?"
     r"|(?P<wdrel>last|next|this\s+past|this\s+coming|this|coming)\s+(?P<wd1>"
-    + _WD
+    + _WD_SHORT
     + r")"
     + _HABIT
     + r"|(?<=\bon\s)(?P<wd2>"
@@ -176,7 +179,7 @@ def _interpret(match: re.Match[str], text: str, on: dt.date) -> tuple[dt.date, s
         shift = -1 if word in ("yesterday", "last night") else 1 if word == "tomorrow" else 0
         return on + dt.timedelta(days=shift), "day"
     if weekday := group("wd1") or group("wd2") or group("wd3"):
-        target = WEEKDAYS.index(weekday.lower())
+        target = [w[:3] for w in WEEKDAYS].index(weekday.lower()[:3])
         rel = " ".join((group("wdrel") or "").lower().split())
         if rel in ("last", "this past"):
             back = True

@@ -84,10 +84,11 @@ class Patterns:
         self.disclosure = re.compile(
             r"^(?:(?:(?:Last|This|Next|Every)\s+(?:week|weekend|month|year|night|summer|"
             r"winter|spring|fall|autumn|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|"
-            r"Sunday)|Yesterday|Today|Tonight|Recently|Lately|Earlier|Finally|Actually|Also|"
+            r"Sunday|Mon|Tue|Tues|Wed|Thu|Thurs|Fri|Sat|Sun)|Yesterday|Today|Tonight|Recently|"
+            r"Lately|Earlier|Finally|Actually|Also|"
             r"(?:Apart from|Aside from|Besides|Other than|Along with|Outside of)"
             r" [a-z]+(?: [a-z]+){0,2})\s*,?\s+)?"
-            r"(?:I|I['’](?:m|ve|d)|We|We['’](?:re|ve|d)|[Mm]y|[Oo]ur)\s+\S"
+            r"(?:I|I['’](?:m|ve|d)|[Ww]e|[Ww]e['’](?:re|ve|d)|[Mm]y|[Oo]ur)\s+\S"
         )
         # a turn's sentence whose subject is an activity of the speaker's, told with "me"
         # or "my": "Painting landscapes is my favorite", "Losing my job gave me the push"
