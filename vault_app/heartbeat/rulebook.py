@@ -69,7 +69,11 @@ class Patterns:
             r"^(?:(?i:" + alt(gate["small_talk"]) + r")[\s,.!]*){1,4}(?:\s*" + NAME + r")?[\s.!]*$"
         )
         self.hedge = re.compile(r"\b(?:" + alt(gate["hedges"]) + r")\b", re.IGNORECASE)
-        self.chore = re.compile(r"(?:^|\b)(?:" + alt(gate["chores"]) + r")", re.IGNORECASE)
+        # "to remind me" is what a thing is for, not a request ("…in my room to remind me")
+        chores = [c for c in gate["chores"] if c != "remind me"]
+        self.chore = re.compile(
+            r"(?:^|\b)(?:" + alt(chores) + r"|(?<!\bto\s)remind\s+me)", re.IGNORECASE
+        )
         self.reaction = re.compile(r"\b(?:" + alt(gate["reactions"]) + r")\b", re.IGNORECASE)
         self.addressed = re.compile(r"\b(?:" + alt(gate["addressed"]) + r")\b", re.IGNORECASE)
         self.opinion = re.compile(
