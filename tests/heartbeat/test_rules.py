@@ -391,6 +391,8 @@ def test_sentences_of_household_words_never_fail(words: list[str]) -> None:
          "Nate just upgraded some of Nate's equipment at home."),
         ("**John** (D27:9): Last week, we had a meaningful experience at a military memorial.",
          "In the week of 2026-11-09, John had a meaningful experience at a military memorial."),
+        ("**Maria** (D2:1): In the meantime, I donated my old car to a homeless shelter.",
+         "Maria donated Maria's old car to a homeless shelter."),
         ("**John** (D31:1): Hi Maria, since we last chatted, I'm volunteering as a mentor for "
          "a local school.", "John is volunteering as a mentor for a local school."),
         ("**Melanie** (D8:2): Last Fri I finally took my kids to a pottery workshop.",
