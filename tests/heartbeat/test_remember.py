@@ -58,6 +58,10 @@ def entry(text: str, agent: str | None = "household") -> extraction.Entry:
         ("**Melanie** (D14:4): Remember that I signed up for a pottery class.",
          "Melanie signed up for a pottery class."),
         ("User: remember I prefer window seats.", "The user prefers window seats."),
+        # a remember before a dash or a comma is the request, not a lead to skip
+        ("**Maya** (D2:3): Remember - I'm allergic to penicillin.",
+         "Maya is allergic to penicillin."),
+        ("**Maya** (D2:4): Remember, my locker code is 4411.", "Maya's locker code is 4411."),
     ],
 )  # fmt: skip
 def test_every_phrasing_is_one_explicit_candidate(text: str, fact: str) -> None:

@@ -393,6 +393,8 @@ def test_sentences_of_household_words_never_fail(words: list[str]) -> None:
          "In the week of 2026-11-09, John had a meaningful experience at a military memorial."),
         ("**Maria** (D2:1): In the meantime, I donated my old car to a homeless shelter.",
          "Maria donated Maria's old car to a homeless shelter."),
+        ("**Nate** (D19:1): Woah Joanna, I won an international tournament yesterday!",
+         "Nate won an international tournament on 2026-11-19!"),
         ("**John** (D31:1): Hi Maria, since we last chatted, I'm volunteering as a mentor for "
          "a local school.", "John is volunteering as a mentor for a local school."),
         ("**Melanie** (D8:2): Last Fri I finally took my kids to a pottery workshop.",

@@ -210,7 +210,7 @@ def _from_sentence(
     if explicit and pats.advice.match(explicit.group("rest").strip()):
         explicit = None  # "Remember, just do it!": advice to the other person, no fact
     if explicit:
-        sentence = explicit.group("rest").strip()
+        sentence = explicit.group("rest").strip(" \t-–—:,;")
         sentence = sentence[:1].upper() + sentence[1:]
     tracked = pats.track.match(sentence)
     if tracked:

@@ -8,7 +8,8 @@ the opening interjection is gone ("Yeah, ", "Since we last spoke, ": `rulebook`)
 sentence of a turn is read in three steps, each undoing one habit of talk:
 
     opening      a lead clause that only announces what follows is skipped ("Something
-                 awesome happened - I'm writing articles…" reads from the "I"), and an
+                 awesome happened - I'm writing articles…", "Woah Joanna, I won…" read
+                 from the "I"; never a request to remember, "Remember - I'm…"), and an
                  "I" left out is put back ("Just been helping some friends…", "Gonna
                  volunteer at shelters next month": `_SUBJECTLESS` lists the verbs)
     without_aside  a last clause that is an aside of the moment is cut, since the gate
@@ -34,7 +35,9 @@ from vault_app.heartbeat import rulebook
 
 MIN_DISCLOSURE = 6  # words: "I went there." tells too little without the turns around it
 MAX_LEAD = 6  # words
-_LEAD = re.compile(r"\s+[-–—]\s+|:\s+")  # where a lead clause ends ("Guess what - I…")
+# where a lead clause ends: "Guess what - I…", "Something awesome happened: I…", "Woah
+# Joanna, I…" (a comma only before the first person)
+_LEAD = re.compile(r"\s+[-–—]\s+|:\s+|,\s+(?=I\b|I['’]|My\b|We\b)")
 _CLAUSE = re.compile(r",?\s+(?:and|but)\s+|[,;]\s+|\s+[-–—]\s+")  # where a clause starts
 # a sentence that leaves its "I" out: the verbs it then opens with ("been" only before
 # what it did, not "Been a long week", which leaves out "It's"; "gonna" not before "be")
@@ -83,8 +86,12 @@ def speaking(text: str) -> Turn:
 
 def opening(sentence: str) -> str:
     """A turn's sentence read from where it starts to tell: after a lead clause that
-    only announces it, with an "I" that was left out put back."""
-    return _with_subject(_after_lead(sentence, rulebook.patterns()))
+    only announces it, with an "I" that was left out put back. A request to remember
+    ("Remember, I'm allergic to penicillin") is no lead: it stays for the rules to read."""
+    pats = rulebook.patterns()
+    if pats.remember.match(sentence):
+        return sentence
+    return _with_subject(_after_lead(sentence, pats))
 
 
 def _after_lead(sentence: str, pats: rulebook.Patterns) -> str:
@@ -96,6 +103,8 @@ def _after_lead(sentence: str, pats: rulebook.Patterns) -> str:
     lead = _LEAD.search(sentence)
     if lead is None or rulebook.word_count(sentence[: lead.start()]) > MAX_LEAD:
         return sentence
+    if lead.group().startswith(",") and pats.pointed.match(sentence):
+        return sentence  # "It's Seattle, I'm stoked for my game there": the lead is the news
     rest = sentence[lead.end() :]
     return rest if pats.disclosure.match(rest) else sentence
 
