@@ -395,6 +395,13 @@ def test_sentences_of_household_words_never_fail(words: list[str]) -> None:
          "Maria donated Maria's old car to a homeless shelter."),
         ("**Nate** (D19:1): Woah Joanna, I won an international tournament yesterday!",
          "Nate won an international tournament on 2026-11-19!"),
+        ("**John** (D2:1): Exciting things are happening--I'm exploring endorsement deals "
+         "with two sports brands.", "John is exploring endorsement deals with two sports brands."),
+        # what happened, told in a clause before how it feels since
+        ("**Jon** (D6:4): Since I lost my job at Door Dash, things have been tough.",
+         "Jon lost Jon's job at Door Dash."),
+        ("**John** (D3:11): Especially after I failed the military aptitude test recently, I've "
+         "been feeling a bit stressed out.", "John failed the military aptitude test recently."),
         ("**John** (D31:1): Hi Maria, since we last chatted, I'm volunteering as a mentor for "
          "a local school.", "John is volunteering as a mentor for a local school."),
         ("**Melanie** (D8:2): Last Fri I finally took my kids to a pottery workshop.",

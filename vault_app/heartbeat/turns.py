@@ -9,9 +9,11 @@ sentence of a turn is read in three steps, each undoing one habit of talk:
 
     opening      a lead clause that only announces what follows is skipped ("Something
                  awesome happened - I'm writing articles…", "Woah Joanna, I won…" read
-                 from the "I"; never a request to remember, "Remember - I'm…"), and an
-                 "I" left out is put back ("Just been helping some friends…", "Gonna
-                 volunteer at shelters next month": `_SUBJECTLESS` lists the verbs)
+                 from the "I"; never a request to remember, "Remember - I'm…"), an "I"
+                 left out is put back ("Just been helping some friends…", "Gonna
+                 volunteer at shelters next month": `_SUBJECTLESS` lists the verbs), and
+                 an event told before how it feels since is read alone ("Since I lost my
+                 job at Door Dash, things have been tough": `_SINCE`)
     without_aside  a last clause that is an aside of the moment is cut, since the gate
                  would refuse the whole sentence for it: an opinion, a reaction, a feeling,
                  a word to the other person or a hedge ("I made a dairy-free cake the
@@ -37,7 +39,7 @@ MIN_DISCLOSURE = 6  # words: "I went there." tells too little without the turns 
 MAX_LEAD = 6  # words
 # where a lead clause ends: "Guess what - I…", "Something awesome happened: I…", "Woah
 # Joanna, I…" (a comma only before the first person)
-_LEAD = re.compile(r"\s+[-–—]\s+|:\s+|,\s+(?=I\b|I['’]|My\b|We\b)")
+_LEAD = re.compile(r"\s+[-–—]\s+|\s*(?:--|—)\s*|:\s+|,\s+(?=I\b|I['’]|My\b|We\b)")
 _CLAUSE = re.compile(r",?\s+(?:and|but)\s+|[,;]\s+|\s+[-–—]\s+")  # where a clause starts
 # a sentence that leaves its "I" out: the verbs it then opens with ("been" only before
 # what it did, not "Been a long week", which leaves out "It's"; "gonna" not before "be")
@@ -46,6 +48,14 @@ _SUBJECTLESS = re.compile(
     r"(?:[a-z]+ing|to|busy|only)\b)|gonna(?!\s+be\b)|got|went|started|"
     r"finished|tried|bought|made|took|signed|joined|visited|spent|picked|adopted|found|"
     r"learned|decided|had|planning|thinking|working|heading)\b",
+    re.IGNORECASE,
+)
+
+
+# "Since I lost my job at Door Dash, things have been tough": the clause tells an event
+_SINCE = re.compile(
+    r"^(?:(?:especially|ever|just)\s+)?(?:since|after|ever\s+since)\s+"
+    r"(?P<what>(?:I|I['’](?:ve|d)|we|We|my|My)\s[^,]{10,200}),\s+\S",
     re.IGNORECASE,
 )
 
@@ -91,6 +101,9 @@ def opening(sentence: str) -> str:
     pats = rulebook.patterns()
     if pats.remember.match(sentence):
         return sentence
+    told = _SINCE.match(sentence)
+    if told:  # what happened, before how it feels since
+        return told.group("what").rstrip() + "."
     return _with_subject(_after_lead(sentence, pats))
 
 
