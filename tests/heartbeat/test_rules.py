@@ -514,6 +514,7 @@ def test_an_aside_after_a_fact_is_cut_and_the_fact_kept(text: str, fact: str) ->
         "**Jon** (D14:13): I won't quit, no matter what happens next.",  # a resolve
         "**Melanie** (D3:6): We all have our different paths in life.",  # about everyone
         "**Caroline** (D8:1): Been a busy week since we talked.",  # "It's" left out, not "I"
+        "**Jon** (D19:1): We haven't talked in a few days.",  # about the conversation
         "**Caroline** (D14:35): Gonna be a great night for all the artists.",
         "**Caroline** (D14:7): The colors make me feel so calm and happy.",  # what is shown
     ],
