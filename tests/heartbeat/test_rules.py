@@ -498,6 +498,8 @@ def test_a_speaker_telling_of_themselves_is_a_fact_about_them(text: str, fact: s
          "Tim got the job at the bookshop."),
         ("**Nate** (D3:12): I made a dairy-free chocolate cake with berries, maybe you would "
          "like it!", "Nate made a dairy-free chocolate cake with berries."),
+        ("**Joanna** (D17:18): I have never really tried publishing a book, but this might be "
+         "the first!", "Joanna has never really tried publishing a book."),
     ],
 )  # fmt: skip
 def test_an_aside_after_a_fact_is_cut_and_the_fact_kept(text: str, fact: str) -> None:
@@ -515,6 +517,8 @@ def test_an_aside_after_a_fact_is_cut_and_the_fact_kept(text: str, fact: str) ->
         "**Melanie** (D3:6): We all have our different paths in life.",  # about everyone
         "**Caroline** (D8:1): Been a busy week since we talked.",  # "It's" left out, not "I"
         "**Jon** (D19:1): We haven't talked in a few days.",  # about the conversation
+        "**Tim** (D2:3): I got the job at the bookshop downtown, I think.",  # unsure of it all
+        "The home insurance claim is covered, I think.",  # a note's hedge, as before
         "**Caroline** (D14:35): Gonna be a great night for all the artists.",
         "**Caroline** (D14:7): The colors make me feel so calm and happy.",  # what is shown
     ],

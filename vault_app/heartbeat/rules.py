@@ -215,7 +215,7 @@ def _from_sentence(
     tracked = pats.track.match(sentence)
     if tracked:
         return [_track(sentence, tracked, entry)]
-    sentence = turns.without_aside(sentence)
+    sentence = turns.without_aside(sentence, said=turn is not None and turn.said)
     if not (passes_gate(sentence) or (explicit and rulebook.enough_words(sentence))):
         return []
     ruled = _classify(sentence, entry.date)

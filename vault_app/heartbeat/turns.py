@@ -16,16 +16,17 @@ sentence of a turn is read in three steps, each undoing one habit of talk:
                  job at Door Dash, things have been tough": `_SINCE`)
     without_aside  a last clause that is an aside of the moment is cut, since the gate
                  would refuse the whole sentence for it: an opinion, a reaction, a feeling,
-                 a word to the other person or a hedge ("I made a dairy-free cake the
-                 other day, maybe you would like that!")
+                 and in a turn a word to the other person or a hedge that opens a thought
+                 of its own ("I made a dairy-free cake the other day, maybe you would
+                 like that!"; not "I got the job, I think", unsure of all of it)
     disclosure   whether what is left is the speaker's own: it opens with the first
                  person, maybe after a time or a short lead ("Last week I…", "Besides
                  writing, I…"), or its subject is an activity and it holds "me"/"my"
                  ("Painting landscapes is my favorite", "Losing my job gave me the push");
                  long enough, needing no other turn, no feeling of the moment
 
-The rules (`rules`) apply these to a turn's sentences only; a note's sentence is read as
-written.
+The rules (`rules`) apply `opening` and `disclosure` to a turn's sentences only; a note's
+sentence loses only an opinion, a reaction or a feeling after its fact, as before.
 """
 
 from __future__ import annotations
@@ -139,18 +140,26 @@ def _with_subject(sentence: str) -> str:
     return "I " + rest
 
 
-def without_aside(sentence: str) -> str:
+def without_aside(sentence: str, said: bool = False) -> str:
     """The sentence without a last clause that is an aside of the moment, which the gate
     refuses and would refuse it whole with: an opinion ("I went to a support group
     yesterday and it was so powerful", `Patterns.opinion`), a reaction to the other
     person ("I love discovering new cities - check out this pic", `reaction`), a
-    feeling ("I got the job, I'm so grateful", `moment`), a word to the other person or
-    a hedge ("…the other day, maybe you would like that!", `addressed`, `hedge`). What
-    is left must have a verb and enough words; a sentence that is the aside
-    ("Unconditional love is so important") stays as it is."""
+    feeling ("I got the job, I'm so grateful", `moment`), and in a turn (`said`) a word
+    to the other person or a hedge that opens a new thought ("…the other day, maybe
+    you would like that!", `addressed`, `hedge`). What is left must have a verb and
+    enough words; a sentence that is the aside ("Unconditional love is so important")
+    stays as it is. A last clause that is only the hedge is unsure of all the sentence
+    ("I got the job, I think"): nothing is cut."""
     pats = rulebook.patterns()
-    asides = (pats.opinion, pats.reaction, pats.moment, pats.addressed, pats.hedge)
+    asides = (pats.opinion, pats.reaction, pats.moment) + ((pats.addressed,) if said else ())
     found = [m for m in (p.search(sentence) for p in asides) if m]
+    hedge = pats.hedge.search(sentence) if said else None
+    if hedge:
+        opens = [c.end() for c in _CLAUSE.finditer(sentence, 0, hedge.start())]
+        clause = sentence[opens[-1] if opens else 0 :]
+        if rulebook.word_count(clause) - rulebook.word_count(hedge.group()) >= 2:
+            found.append(hedge)  # the hedge opens a thought of its own
     if not found:
         return sentence
     cuts = list(_CLAUSE.finditer(sentence, 0, min(m.start() for m in found)))
