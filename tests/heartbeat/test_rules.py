@@ -423,6 +423,14 @@ def test_a_turn_is_read_as_its_speaker_says_it(text: str, fact: str) -> None:
         "**John** (D14:10): It must be such an honor to be a positive role model for them.",
         "**Jon** (D19:2): Just do it! Good luck!",
         "**John** (D9:2): I'm doing OK these days, cheers for asking.",
+        "**Nate** (D11:4): It must be scary stepping into the unknown.",  # a guess
+        "**Joanna** (D21:5): Being a pro basketball player must be quite a journey.",
+        "**Maria** (D28:2): I can only imagine how tough it must be.",
+        "**Caroline** (D18:22): I can picture waking up to nature in the mountains.",
+        "**Maria** (D22:4): I'm here to lend an ear or help out however I can.",  # an offer
+        "**Joanna** (D9:15): I'm definitely going to check it out!",  # what was shown
+        "**Tim** (D6:2): I get how life can be busy.",
+        "**John** (D13:4): I'd say I did pretty well at the tournament.",
     ],
 )
 def test_reactions_and_opinions_are_no_facts(text: str) -> None:
@@ -500,6 +508,8 @@ def test_a_speaker_telling_of_themselves_is_a_fact_about_them(text: str, fact: s
          "like it!", "Nate made a dairy-free chocolate cake with berries."),
         ("**Joanna** (D17:18): I have never really tried publishing a book, but this might be "
          "the first!", "Joanna has never really tried publishing a book."),
+        ("**Caroline** (D14:5): I've been painting landscapes all month - here's something I "
+         "just finished.", "Caroline has been painting landscapes all month."),
     ],
 )  # fmt: skip
 def test_an_aside_after_a_fact_is_cut_and_the_fact_kept(text: str, fact: str) -> None:
@@ -525,6 +535,39 @@ def test_an_aside_after_a_fact_is_cut_and_the_fact_kept(text: str, fact: str) ->
 )
 def test_a_feeling_a_wish_or_a_pointer_to_other_turns_is_no_disclosure(text: str) -> None:
     assert rules.candidates(_entry(text)) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [  # what is liked is in the turns around it: no fact a reader could use alone
+        "**Nate** (D25:23): I also like holding them.",
+        "**Nate** (D29:8): I love seeing them soak up the sun like this.",
+        "**Gina** (D3:8): I want 'em to feel like they're in a cool oasis.",
+        "**Melanie** (D16:6): I love how it shows the togetherness.",
+        "**Melanie** (D13:10): I love to!",
+    ],
+)
+def test_a_liking_of_what_another_turn_showed_is_no_fact(text: str) -> None:
+    assert rules.candidates(_entry(text)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("**Nate** (D9:10): I love fantasy and sci-fi movies, they're a great escape.",
+         "Nate loves fantasy and sci-fi movies, they're a great escape."),  # "they": the movies
+        ("**John** (D23:5): I love seeing my teammates succeed.",
+         "John loves seeing John's teammates succeed."),
+        # a rule or a plan in a note, or in a user's turn, is no guess at the moment
+        ("User: The trash must be out by 7 am on Thursdays.",
+         "The trash must be out by 7 am on Thursdays."),
+        ("User: Maya should practice piano 25 minutes a day.",
+         "Maya should practice piano 25 minutes a day."),
+        ("Alex must have his inhaler at all times.", "Alex must have his inhaler at all times."),
+    ],
+)  # fmt: skip
+def test_a_liking_that_says_what_it_likes_and_a_rule_stay_facts(text: str, fact: str) -> None:
+    assert [c.fact for c in rules.candidates(_entry(text))] == [fact]
 
 
 def test_first_person_outside_a_conversation_keeps_todays_rules() -> None:

@@ -82,6 +82,7 @@ class Patterns:
             re.IGNORECASE,
         )
         self.moment = re.compile(r"\b(?:" + alt(gate["moments"]) + r")\b", re.IGNORECASE)
+        self.offer = re.compile(r"\b(?:" + alt(gate["offers"]) + r")\b", re.IGNORECASE)
         # a conversation's first-person turn opening with its speaker: "I signed up…",
         # "My kids are…", "We're going camping…", maybe after a time or a short lead
         # ("Last week I scored…", "Besides writing, I…"; turns.disclosure reads the rest)

@@ -4,13 +4,15 @@ An entry is split into sentences: lines first, so bullets stand alone (list mark
 checkboxes stripped, headings skipped), then sentence ends and semicolons, not after
 "Dr.", "St." or an initial. Each sentence passes the quality gate or is dropped: small
 talk ("thanks", "good morning"), hedges ("maybe", "I think", "probably"), questions,
-requests to the agent ("can you", "remind me"), fragments (under three words, no verb,
-a heading ending in ":"), run-ons (over `MAX_SENTENCE` characters), sentences whose
-subject points at what is around them ("It's super yummy", "Here's my new bowl"), what
-holds of a group only ("We both love helping others", "We push each other": no name can
-stand for "we" there), and in a conversation the reactions to the other person ("Sounds
-like…", "That must have been…"), what is said to them ("you", "your") and opinions of
-the moment ("… is so important").
+requests to the agent ("can you", "remind me"), guesses ("It must be scary"), fragments
+(under three words, no verb, a heading ending in ":"), run-ons (over `MAX_SENTENCE`
+characters), sentences whose subject points at what is around them ("It's super yummy",
+"Here's my new bowl"), what holds of a group only ("We both love helping others", "We
+push each other": no name can stand for "we" there), and in a conversation the reactions
+to the other person ("Sounds like…", "That must have been…"), what is said to them
+("you", "your", "I'm always here for…", "here's…", "I'll check it out"), opinions of the
+moment ("… is so important"), and a liking of what another turn showed ("I love seeing
+them…", `turns.points_around`).
 A turn's speaker prefix ("**Maya** (D1:3): ") is read first (`turns.speaking`: who "I"
 is), and its opening interjection ("Yeah, ", "Hey Mel! ", "Guess what - ", "Since we last
 spoke, ") dropped; how a turn's sentence is read further is in `turns`.
@@ -218,6 +220,9 @@ def _from_sentence(
     sentence = turns.without_aside(sentence, said=turn is not None and turn.said)
     if not (passes_gate(sentence) or (explicit and rulebook.enough_words(sentence))):
         return []
+    said = turn is not None and turn.said and not explicit
+    if said and pats.offer.search(sentence):
+        return []  # "I'm always here for you", "I'll check it out": said to the other
     ruled = _classify(sentence, entry.date)
     if ruled is None and turn is not None and turn.said and turns.disclosure(sentence):
         ruled = Category.CONTEXT, "We" if sentence.startswith(("We", "Our")) else "I"
@@ -226,6 +231,8 @@ def _from_sentence(
             return []
         ruled = Category.CONTEXT, None
     category, entity = ruled
+    if said and category is Category.PREFERENCE and turns.points_around(sentence):
+        return []  # "Nate likes holding them": what is liked is in the turns around it
     entity = _entity(entity, sentence, speaker, pats)
     confidence = 1.0 if explicit else 0.8  # an explicit "remember" is surer than a rule
     out = []

@@ -16,14 +16,19 @@ sentence of a turn is read in three steps, each undoing one habit of talk:
                  job at Door Dash, things have been tough": `_SINCE`)
     without_aside  a last clause that is an aside of the moment is cut, since the gate
                  would refuse the whole sentence for it: an opinion, a reaction, a feeling,
-                 and in a turn a word to the other person or a hedge that opens a thought
-                 of its own ("I made a dairy-free cake the other day, maybe you would
-                 like that!"; not "I got the job, I think", unsure of all of it)
+                 and in a turn a word to the other person ("…, here's what I made") or
+                 a hedge that opens a thought of its own ("I made a dairy-free cake the
+                 other day, maybe you would like that!"; not "I got the job, I think",
+                 unsure of all of it)
     disclosure   whether what is left is the speaker's own: it opens with the first
                  person, maybe after a time or a short lead ("Last week I…", "Besides
                  writing, I…"), or its subject is an activity and it holds "me"/"my"
                  ("Painting landscapes is my favorite", "Losing my job gave me the push");
                  long enough, needing no other turn, no feeling of the moment
+
+A liking ("I love …", which the preference rule reads) must say what it likes too: one
+of what another turn showed ("I love seeing them soak up the sun", "I love how it shows
+the togetherness", "I love to!") is no fact (`points_around`).
 
 The rules (`rules`) apply `opening` and `disclosure` to a turn's sentences only; a note's
 sentence loses only an opinion, a reaction or a feeling after its fact, as before.
@@ -52,6 +57,12 @@ _SUBJECTLESS = re.compile(
     re.IGNORECASE,
 )
 
+
+# what a liking points at when the turns around it say what it is: "them" in its first
+# clause ("I love seeing them soak in the sun"; not "I love sci-fi movies, they're a great
+# escape", where "they" is the movies), "'em", "how it", or no object at all ("I love to!")
+_POINTS_AROUND = re.compile(r"['’]em\b|\bhow\s+it\b|\sto\W*$", re.IGNORECASE)
+_FIRST_CLAUSE = re.compile(r"[,;:]|\s[-–—]\s|\s--\s")
 
 # "Since I lost my job at Door Dash, things have been tough": the clause tells an event
 _SINCE = re.compile(
@@ -140,6 +151,14 @@ def _with_subject(sentence: str) -> str:
     return "I " + rest
 
 
+def points_around(sentence: str) -> bool:
+    """Whether a turn's liking points at what the turns around it show or said: "them",
+    "those", "her"… in its first clause, "'em", "how it", or a "to" with nothing after
+    it. "I love sci-fi movies, they're a great escape" says what it likes."""
+    first = _FIRST_CLAUSE.split(sentence, 1)[0]
+    return bool(rulebook.patterns().pointer.search(first) or _POINTS_AROUND.search(sentence))
+
+
 def without_aside(sentence: str, said: bool = False) -> str:
     """The sentence without a last clause that is an aside of the moment, which the gate
     refuses and would refuse it whole with: an opinion ("I went to a support group
@@ -152,7 +171,9 @@ def without_aside(sentence: str, said: bool = False) -> str:
     stays as it is. A last clause that is only the hedge is unsure of all the sentence
     ("I got the job, I think"): nothing is cut."""
     pats = rulebook.patterns()
-    asides = (pats.opinion, pats.reaction, pats.moment) + ((pats.addressed,) if said else ())
+    asides = (pats.opinion, pats.reaction, pats.moment) + (
+        (pats.addressed, pats.offer) if said else ()
+    )
     found = [m for m in (p.search(sentence) for p in asides) if m]
     hedge = pats.hedge.search(sentence) if said else None
     if hedge:
