@@ -52,6 +52,14 @@ def _one(text: str) -> model.Candidate:
          "Alex usually takes the Subaru to the dealer.", Cat.PREFERENCE, "Alex"),
         ("Theo's favourite dinosaur is the stegosaurus.",
          "Theo's favourite dinosaur is the stegosaurus.", Cat.PREFERENCE, "Theo"),
+        ("Pad thai is Maya's favorite dinner.", "Pad thai is Maya's favorite dinner.",
+         Cat.PREFERENCE, "Maya"),  # what is liked first: still Maya's
+        ("**Melanie** (D14:30): Painting landscapes and still life is my favorite!",
+         "Painting landscapes and still life is Melanie's favorite!", Cat.PREFERENCE, "Melanie"),
+        ("**Tim** (D20:20): The Hobbit is one of my favorites too.",
+         "The Hobbit is one of Tim's favorites too.", Cat.PREFERENCE, "Tim"),
+        ("**John** (D27:24): My favorite character is Aragorn.",
+         "John's favorite character is Aragorn.", Cat.PREFERENCE, "John"),  # not Aragorn's
         ('Alex said: "I never want a solar lease."', "Alex never wants a solar lease.",
          Cat.PREFERENCE, "Alex"),
         # relationships
@@ -479,8 +487,6 @@ def test_reactions_and_opinions_are_no_facts(text: str) -> None:
         ("**Tim** (D4:1): Got some new books from the library downtown.",
          "Tim got some new books from the library downtown."),
         # an activity of the speaker's as the subject, told with "me"/"my"
-        ("**Melanie** (D14:30): Painting landscapes and still life is my favorite!",
-         "Painting landscapes and still life is Melanie's favorite!"),
         ("**Jon** (D11:3): Losing my job gave me the push to start my own dance studio.",
          "Losing Jon's job gave Jon the push to start Jon's own dance studio."),
     ],
@@ -531,6 +537,8 @@ def test_an_aside_after_a_fact_is_cut_and_the_fact_kept(text: str, fact: str) ->
         "The home insurance claim is covered, I think.",  # a note's hedge, as before
         "**Caroline** (D14:35): Gonna be a great night for all the artists.",
         "**Caroline** (D14:7): The colors make me feel so calm and happy.",  # what is shown
+        "**Nate** (D19:3): I'm super proud of what I accomplished this year.",  # a feeling
+        "**John** (D26:3): I'm really happy I could share my knowledge and help out.",
     ],
 )
 def test_a_feeling_a_wish_or_a_pointer_to_other_turns_is_no_disclosure(text: str) -> None:
@@ -545,6 +553,7 @@ def test_a_feeling_a_wish_or_a_pointer_to_other_turns_is_no_disclosure(text: str
         "**Gina** (D3:8): I want 'em to feel like they're in a cool oasis.",
         "**Melanie** (D16:6): I love how it shows the togetherness.",
         "**Melanie** (D13:10): I love to!",
+        "**Tim** (D20:22): It's one of my favorites.",
     ],
 )
 def test_a_liking_of_what_another_turn_showed_is_no_fact(text: str) -> None:

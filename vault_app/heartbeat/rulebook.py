@@ -210,6 +210,15 @@ class Patterns:
             + NAME
             + r")['’]s)\s+favou?rite(?:\s\w{2,30}){0,2}\s+is\b"
         )
+        # "Pad thai is Maya's favorite dinner", "The Hobbit is one of my favorites": what
+        # is liked opens the sentence (never a pointer: "It's one of my faves")
+        self.favourite_of = re.compile(
+            r"^(?!(?:It|This|That|These|Those|They|Here|There|He|She|Which|What)\b)"
+            r"[A-Z][^,;:!?]{1,60}?(?:\s+(?:is|are|was|were)|['’]s|['’]re)\s+"
+            r"(?:(?:still|definitely|always|also|really)\s+)?(?:(?:one|some)\s+of\s+)?"
+            r"(?P<subj>[Mm]y|[Oo]ur|(?:" + NAME + r")['’]s)\s+(?:all-time\s+|new\s+)?"
+            r"(?:favou?rites?|faves?)\b"
+        )
         self.status_is = re.compile(
             r"^(?P<subj>(?:[Tt]he|[Oo]ur|[Mm]y|"
             + NAME

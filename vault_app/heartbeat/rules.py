@@ -36,7 +36,8 @@ Then the rules, in order; the first that fires makes the sentence a candidate:
                  my sister." and "Clara lives in Boston."
     preference   "<subject> prefer/like/love/hate/can't stand/always/never/usually/wants/
                  would like …" (two verbs on one subject make two facts), "X's favourite
-                 … is …"; not with a pronoun object ("wants him at 22" is not standalone)
+                 … is …", "… is (one of) X's/my favourite(s)" (X's or the speaker's); not
+                 with a pronoun object ("wants him at 22", "It's my fave": not standalone)
     status       "the boiler is broken", "X is now …", "X has stayed dry"; "<subject>
                  moved to / started / stopped / switched to / chose …"; an amount ("the
                  premium dropped to $1,760", "Summit quoted $18,400"); an agent's log line
@@ -365,11 +366,10 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
         pref = None  # "wants him at 22", "I love it": not standalone
     if pref and _subject_ok(pref.group("subj"), pats):
         return Category.PREFERENCE, _subject(pref.group("subj"))
-    fav = pats.favourite.search(sentence)
-    if fav:
-        return Category.PREFERENCE, _subject(
-            fav.group("subj").removesuffix("'s").removesuffix("’s")
-        )
+    fav = pats.favourite.search(sentence) or pats.favourite_of.match(sentence)
+    if fav:  # whose favourite it is: "my" is the speaker's, as "I" is
+        owner = fav.group("subj").removesuffix("'s").removesuffix("’s")
+        return Category.PREFERENCE, _PERSON.get(owner.lower()) or _subject(owner)
     for rule in (pats.status_is, pats.status_change, pats.money, pats.now_verb):
         status = rule.match(sentence)
         if status and (rule is pats.money or _subject_ok(status.group("subj"), pats)):
@@ -508,6 +508,7 @@ def _related(text: str, entity: str | None, pats: rulebook.Patterns) -> tuple[st
 
 # -- the standalone sentence ---------------------------------------------------------------
 
+_PERSON = {"my": "I", "our": "We"}  # a possessive's person, as `_entity` reads it
 _PRONOUN_VERB = {None: " ", "'d": " would ", "’d": " would ", "'s": " is ", "’s": " is ",
                  "'ll": " will ", "’ll": " will "}  # fmt: skip
 _AGREE = {
