@@ -537,8 +537,6 @@ def test_an_aside_after_a_fact_is_cut_and_the_fact_kept(text: str, fact: str) ->
         "The home insurance claim is covered, I think.",  # a note's hedge, as before
         "**Caroline** (D14:35): Gonna be a great night for all the artists.",
         "**Caroline** (D14:7): The colors make me feel so calm and happy.",  # what is shown
-        "**Nate** (D19:3): I'm super proud of what I accomplished this year.",  # a feeling
-        "**John** (D26:3): I'm really happy I could share my knowledge and help out.",
     ],
 )
 def test_a_feeling_a_wish_or_a_pointer_to_other_turns_is_no_disclosure(text: str) -> None:
