@@ -8,6 +8,8 @@ fact):
 
 * what the first stage costs: its build (fit and projection) and its memory;
 * a query's first pass against the full product it replaces (median ms, one thread);
+* its candidates' full codes gathered, laid out by row as they are with a first stage
+  (`coarse.Blocks.to_rows`) against by column as the full product wants them;
 * recall: how much of the full product's top 1, 10 and 100 is among the candidates the
   first stage hands on (`coarse.width(k)` for k = 100, the hybrid search's candidates);
 * what a search answers: the hybrid search `memory_query` runs (facts, a chat's scopes,
@@ -75,6 +77,7 @@ def main() -> int:
 
     queries = make_queries(v.root, args.queries, random.Random(21))
     assert rows.encoder is not None
+    rows.full.to_columns()  # the full product's layout, for the comparison below
     vectors = [encoders.query_vector(rows.encoder, q) for q in queries]
     first, full = [], []
     recall = {1: [], 10: [], 100: []}
@@ -100,6 +103,20 @@ def main() -> int:
         f"full top 1/10/100 in {width} candidates",
         " / ".join(f"{np.mean(recall[k]):.4f}" for k in recall),
     )
+    picks = [np.sort(np.argpartition(-scorer(x)[:held], width - 1)[:width]) for x in vectors]
+    gathered = {}
+    for layout, lay_out in (("columns", rows.full.to_columns), ("rows", rows.full.to_rows)):
+        lay_out()
+        timed = []
+        for index in picks:
+            t0 = time.perf_counter()
+            rows.full.rows(index)
+            timed.append(time.perf_counter() - t0)
+        gathered[layout] = median_ms(timed)
+    line(
+        f"{width} candidates' codes gathered",
+        f"{gathered['rows']:.3f} ms by row ({gathered['columns']:.3f} by column)",
+    )
 
     agent = v.agents()[0].id if v.agents() else "bench"
     facts = Filters(
@@ -120,7 +137,9 @@ def main() -> int:
     answers()  # the documents of the hits read once, for both
     staged, staged_ms = answers()
     rows.coarse = None
+    rows.full.to_columns()  # as a process without a first stage holds them
     plain, plain_ms = answers()
+    rows.full.to_rows()
     rows.coarse = stage
     same_best = np.mean([a[:1] == b[:1] for a, b in zip(staged, plain, strict=True)])
     common = np.mean(

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from vault_app.core import demo
-from vault_app.search import coarse, engine, kinds, vector_rows
+from vault_app.search import coarse, engine, int8_dots, kinds, vector_rows
 from vault_app.search.columns import Filters
 
 DIMENSION = 64
@@ -112,10 +112,9 @@ def test_rows_added_changed_and_dropped_after_the_first_stage_are_followed() -> 
     for row in range(3000, 3100):  # one by one, as facts come: the small block
         for rows in (full, staged):
             rows.put_vectors([row], docs[row : row + 1])
-    assert staged.extra.shape[1] == vector_rows.EXTRA_MIN
-    assert (
-        staged.coarse is not None and staged.coarse.blocks.extra.shape[1] == staged.extra.shape[1]
-    )
+    assert staged.full.by_row and not full.full.by_row  # a first stage's are gathered
+    assert staged.full.added == vector_rows.EXTRA_MIN == full.full.added
+    assert staged.coarse is not None and staged.coarse.blocks.added == staged.full.added
     for query in queries:
         agree(full, staged, query, 10)
     target = queries[0]
@@ -130,8 +129,9 @@ def test_rows_added_changed_and_dropped_after_the_first_stage_are_followed() -> 
     agree(full, staged, target, 10)
     for rows in (full, staged):  # past an eighth of the main block: folded into it
         rows.put_vectors(range(3101, 4200), docs[3101:4200])
-    assert staged.extra.shape[1] == 0 and staged.codes.shape[1] == 4200
-    assert staged.coarse.blocks.codes.shape[1] == 4200
+    assert staged.full.added == 0 and staged.full.main == 4200
+    assert staged.extra.shape == (0, DIMENSION) and staged.codes.shape == (4200, DIMENSION)
+    assert staged.coarse.blocks.main == 4200
     for query in queries_near(docs, 12, seed=3):
         agree(full, staged, query, 10)
 
@@ -207,3 +207,52 @@ def test_the_engine_builds_it_where_it_pays_and_answers_as_without(
             assert kept == {h.key for h in expected} - at_the_floor, (query, mode)
             assert len(at_the_floor) <= 1, (query, mode)  # the test still says something
     assert len(first_passes) == 8  # every search went through the first stage
+
+
+def test_codes_laid_out_by_row_hold_the_same_rows_and_products() -> None:
+    """`Blocks.to_rows` keeps every row of both blocks; written, grown, folded and
+    gathered by row they are what the same steps give by column, and their product with
+    a query is the kernel's, integer for integer."""
+    rng = np.random.default_rng(3)
+    by_column, by_row = coarse.Blocks(DIMENSION, 500), coarse.Blocks(DIMENSION, 500)
+    codes = rng.integers(-127, 128, (620, DIMENSION), dtype=np.int8)
+    sums = codes.sum(axis=1, dtype=np.int32)
+    for blocks in (by_column, by_row):
+        blocks.write(np.arange(500), codes[:500])
+        blocks.grow_extra(64)
+        blocks.write(np.array([510, 3, 501]), codes[[510, 3, 501]])  # either block, any order
+    by_row.to_rows()
+    assert by_row.by_row and by_row.codes.shape == (500, DIMENSION)
+    assert by_row.extra.shape == (64, DIMENSION) and (by_row.main, by_row.added) == (500, 64)
+    picked = np.array([0, 3, 499, 501, 510, 7])
+    assert np.array_equal(by_row.rows(picked), by_column.rows(picked))
+    assert np.array_equal(by_row.rows(picked), codes[picked])
+    queries = rng.integers(-63, 64, (2, DIMENSION)).astype(np.int16)
+    dots = int8_dots.Dots(use_onnx=False)
+    assert np.array_equal(
+        by_row.product(dots, queries, sums), by_column.product(dots, queries, sums)
+    )
+    for blocks in (by_column, by_row):
+        blocks.fold(620)
+        blocks.write(np.arange(560, 620), codes[560:620])
+    assert by_row.by_row and by_row.codes.shape == (620, DIMENSION) and by_row.added == 0
+    every = np.arange(620)
+    assert np.array_equal(by_row.rows(every), by_column.rows(every))
+    with pytest.raises(ValueError):
+        _ = by_row.arrays  # never multiplied whole by the kernel
+    by_row.to_columns()
+    assert not by_row.by_row and all(
+        np.array_equal(a, b) for a, b in zip(by_row.arrays, by_column.arrays, strict=True)
+    )
+
+
+@pytest.mark.usefixtures("small_stage")
+def test_every_rows_cosine_is_the_same_with_a_first_stage() -> None:
+    """The full product a caller may still ask for (`scores`) reads the codes laid out by
+    row and gives the cosines the kernel gives by column."""
+    docs = structured_rows(3000)
+    full, staged = both(docs)
+    assert staged.full.by_row
+    for query in queries_near(docs, 3):
+        np.testing.assert_array_equal(staged.scores(query, 3000), full.scores(query, 3000))
+    np.testing.assert_allclose(staged.vectors([5, 2999]), full.vectors([5, 2999]))

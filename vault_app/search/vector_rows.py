@@ -23,7 +23,10 @@ the single block's spare eighth made one).
 On a large vault a process that stays builds a first stage (`index_coarse`, see `coarse`):
 every row projected on 128 main directions, scanned in a third of the time; its best few
 hundred rows are then scored with their full codes, and the full product is not run at
-all. `scores_of` scores given rows alone (the hybrid fusion's candidates from BM25).
+all. The full codes are then only gathered, a few hundred rows a query, so they are laid
+out by row from then on (`coarse.Blocks.to_rows`: a row's 384 codes in one place rather
+than a byte in each of 384 columns). `scores_of` scores given rows alone (the hybrid
+fusion's candidates from BM25).
 
 Concurrent queries score side by side. The engine answers one query at a time under its
 lock, so a resident server with several agents searching at once would encode and score
@@ -112,12 +115,13 @@ class VectorRows:
 
     @property
     def codes(self) -> int8_dots.Int8Matrix:
-        """The main block of codes, (dimension, rows a load asked for)."""
+        """The main block of codes, (dimension, rows a load asked for); by row, (rows,
+        dimension), once a first stage is built (`coarse.Blocks.to_rows`)."""
         return self.full.codes
 
     @property
     def extra(self) -> int8_dots.Int8Matrix:
-        """The rows added since, (dimension, room for them)."""
+        """The rows added since, (dimension, room for them), or by row as `codes` is."""
         return self.full.extra
 
     def preload(self, *, touch: bool = True) -> None:
@@ -130,7 +134,7 @@ class VectorRows:
         rows = self.cache.preload(self.encoder)
         self._grow(rows)
         if touch:
-            self.full.codes[:, :rows].fill(0)  # zero pages, now faulted in
+            self.full.touch(rows)  # zero pages, now faulted in
 
     def put(
         self,
@@ -201,7 +205,7 @@ class VectorRows:
     def vectors(self, rows: Sequence[int] | npt.NDArray[np.int64]) -> encoders.FloatMatrix:
         """The vectors held in `rows`, as the codes give them back (float32)."""
         index = np.asarray(rows, dtype=np.int64)
-        return (self.full.columns(index).T.astype(np.float32) * self.scale[index, None]).astype(
+        return (self.full.rows(index).astype(np.float32) * self.scale[index, None]).astype(
             np.float32
         )
 
@@ -209,7 +213,7 @@ class VectorRows:
         if needed <= self.valid.size:
             return
         with self._changing():
-            main, extra = self.codes.shape[1], self.extra.shape[1]
+            main, extra = self.full.main, self.full.added
             room = max(EXTRA_MIN, 2 * extra, needed - main)
             blocks = [self.full] if self.coarse is None else [self.full, self.coarse.blocks]
             if not self.valid.any():
@@ -266,12 +270,13 @@ class VectorRows:
         sample = np.sort(rng.choice(held, min(coarse.SAMPLE, held.size), replace=False))
         basis = coarse.fit(self.vectors(sample))
         with self._changing():
-            stage = coarse.CoarseStage(basis, self.codes.shape[1], self.extra.shape[1])
+            stage = coarse.CoarseStage(basis, self.full.main, self.full.added)
             stage.grow_rows(self.valid.size)
             for start in range(0, held.size, FILL_ROWS):
                 index = held[start : start + FILL_ROWS]
                 stage.store(index, self.vectors(index))
             self.coarse = stage
+            self.full.to_rows()  # from now on only gathered (`scores_of`), never multiplied
         process_tuning.release()  # the fit's and the projection's temporaries, in a tuned process
         return True
 
@@ -360,24 +365,28 @@ class VectorRows:
         if self.coarse is None:
             return self.scores(query, n)[rows]
         vector = query if not isinstance(query, str) else self.query_vector(query)
-        products = np.asarray(vector, dtype=np.float32) @ self.full.columns(rows).astype(np.float32)
+        products = self.full.rows(rows).astype(np.float32) @ np.asarray(vector, dtype=np.float32)
         return np.asarray(products * self.scale[rows], dtype=np.float32)
 
     def _product(self, vectors: Sequence[encoders.FloatVector], n: int) -> npt.NDArray[np.float32]:
         """The cosines of the first `n` rows to each vector, (len(vectors), n)."""
-        return self._cosines(vectors, self.full.arrays, self.scale, self.sums)[:, :n]
+        return self._cosines(vectors, self.full, self.scale, self.sums)[:, :n]
 
     def _cosines(
         self,
         vectors: Sequence[encoders.FloatVector],
-        arrays: tuple[int8_dots.Int8Matrix, int8_dots.Int8Matrix],
+        codes: coarse.Blocks | tuple[int8_dots.Int8Matrix, int8_dots.Int8Matrix],
         scale: npt.NDArray[np.float32],
         sums: npt.NDArray[np.int32],
     ) -> npt.NDArray[np.float32]:
-        """The cosines of every column of both code blocks (`coarse.Blocks.arrays`) to each
-        vector. Every column of each block is multiplied (the kernel wants them contiguous)."""
+        """The cosines of every row of both code blocks to each vector: the blocks as
+        `coarse.Blocks.arrays` took them (by column: every column of each block multiplied,
+        the kernel wants them contiguous), or the blocks themselves as they are now."""
         qcodes, qscale = int8_dots.quantize_queries(np.stack(vectors))
-        dots = coarse.product(self.dots, qcodes, arrays, sums)
+        if isinstance(codes, coarse.Blocks):
+            dots = codes.product(self.dots, qcodes, sums)
+        else:
+            dots = coarse.product(self.dots, qcodes, codes, sums)
         # as `dots.astype(np.float32) * qscale * scale`, bit for bit, in one new array
         # instead of three: a query's 200,000 scores are 0.8 MB each, read cache-cold
         cosines = np.multiply(dots, qscale[:, None], dtype=np.float32)
