@@ -486,6 +486,19 @@ def test_reactions_and_opinions_are_no_facts(text: str) -> None:
          "Maria is going to volunteer at the animal shelter every Saturday."),
         ("**Tim** (D4:1): Got some new books from the library downtown.",
          "Tim got some new books from the library downtown."),
+        # a longer lead, when it only says where the conversation left off
+        ("**Caroline** (D7:1): So much has happened since we last spoke - I went to an LGBTQ "
+         "conference two days ago.", "Caroline went to an LGBTQ conference on 2026-11-18."),
+        ("**Tim** (D8:12): Things have been great since we last talked - I've been focusing on "
+         "school and reading a bunch of fantasy books.",
+         "Tim has been focusing on school and reading a bunch of fantasy books."),
+        # the verb after an adverb such as "last" or "only" agrees, a past as the present not
+        ("**John** (D19:6): Last season, I had a major challenge when I hurt my ankle.",
+         "John had a major challenge when John hurt John's ankle."),
+        ("**Joanna** (D1:3): I last saw my sister in March at the lake house.",
+         "Joanna last saw Joanna's sister in March at the lake house."),  # not "lasts saw"
+        ("**Nate** (D3:3): I only eat dairy-free desserts these days.",  # a time, no pointer
+         "Nate only eats dairy-free desserts these days."),
         # an activity of the speaker's as the subject, told with "me"/"my"
         ("**Jon** (D11:3): Losing my job gave me the push to start my own dance studio.",
          "Losing Jon's job gave Jon the push to start Jon's own dance studio."),
@@ -533,6 +546,7 @@ def test_an_aside_after_a_fact_is_cut_and_the_fact_kept(text: str, fact: str) ->
         "**Melanie** (D3:6): We all have our different paths in life.",  # about everyone
         "**Caroline** (D8:1): Been a busy week since we talked.",  # "It's" left out, not "I"
         "**Jon** (D19:1): We haven't talked in a few days.",  # about the conversation
+        "**John** (D4:12): I've been keeping busy since we last talked!",
         "**Tim** (D2:3): I got the job at the bookshop downtown, I think.",  # unsure of it all
         "The home insurance claim is covered, I think.",  # a note's hedge, as before
         "**Caroline** (D14:35): Gonna be a great night for all the artists.",

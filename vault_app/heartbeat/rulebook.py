@@ -102,7 +102,10 @@ class Patterns:
             r"[^.!?]{0,200}\b(?:me|my|myself)\b"
         )
         self.pronoun_end = re.compile(r"\b(?:it|that|this|them|those|these|so|too)\W*$")
-        self.pointer = re.compile(r"\b(?:" + alt(gate["pointers"]) + r")\b", re.IGNORECASE)
+        # (not "these days", "those days": a time, pointing at nothing)
+        self.pointer = re.compile(
+            r"\b(?:" + alt(gate["pointers"]) + r")\b(?!\s+days\b)", re.IGNORECASE
+        )
         # a sentence whose subject points at what is shown or said around it: "It's super
         # yummy", "This is a book Tim found", "Here's a recent self-portrait" (not "There's
         # a leak": that one says what is there; not "This week …": a time, no subject)

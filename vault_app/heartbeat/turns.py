@@ -8,8 +8,10 @@ the opening interjection is gone ("Yeah, ", "Since we last spoke, ": `rulebook`)
 sentence of a turn is read in three steps, each undoing one habit of talk:
 
     opening      a lead clause that only announces what follows is skipped ("Something
-                 awesome happened - I'm writing articles…", "Woah Joanna, I won…" read
-                 from the "I"; never a request to remember, "Remember - I'm…"), an "I"
+                 awesome happened - I'm writing articles…", "Woah Joanna, I won…", and
+                 a longer one that says where the talk left off, "So much has happened
+                 since we last spoke - I went…", read from the "I"; never a request to
+                 remember, "Remember - I'm…"), an "I"
                  left out is put back ("Just been helping some friends…", "Gonna
                  volunteer at shelters next month": `_SUBJECTLESS` lists the verbs), and
                  an event told before how it feels since is read alone ("Since I lost my
@@ -43,6 +45,14 @@ from vault_app.heartbeat import rulebook
 
 MIN_DISCLOSURE = 6  # words: "I went there." tells too little without the turns around it
 MAX_LEAD = 6  # words
+MAX_CATCH_UP = 12  # words of a lead that says where the conversation left off
+# a lead about the time since the last talk, longer than most: "So much has happened
+# since we last spoke - I went…", "Things have been great since we last talked - I've…"
+_CATCH_UP = re.compile(
+    r"\bsince\s+(?:(?:we|I)\s+(?:last\s+)?(?:talked|spoke|chatted|caught\s+up)|"
+    r"(?:our|the)\s+last\s+(?:chat|talk)|last\s+time)\b",
+    re.IGNORECASE,
+)
 # where a lead clause ends: "Guess what - I…", "Something awesome happened: I…", "Woah
 # Joanna, I…" (a comma only before the first person)
 _LEAD = re.compile(r"\s+[-–—]\s+|\s*(?:--|—)\s*|:\s+|,\s+(?=I\b|I['’]|My\b|We\b)")
@@ -126,7 +136,12 @@ def _after_lead(sentence: str, pats: rulebook.Patterns) -> str:
     if pats.disclosure.match(sentence):
         return sentence
     lead = _LEAD.search(sentence)
-    if lead is None or rulebook.word_count(sentence[: lead.start()]) > MAX_LEAD:
+    if lead is None:
+        return sentence
+    words = rulebook.word_count(sentence[: lead.start()])
+    if words > MAX_LEAD and not (
+        words <= MAX_CATCH_UP and _CATCH_UP.search(sentence, 0, lead.start())
+    ):
         return sentence
     if lead.group().startswith(",") and pats.pointed.match(sentence):
         return sentence  # "It's Seattle, I'm stoked for my game there": the lead is the news
