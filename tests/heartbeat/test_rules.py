@@ -497,6 +497,10 @@ def test_reactions_and_opinions_are_no_facts(text: str) -> None:
          "John had a major challenge when John hurt John's ankle."),
         ("**Joanna** (D1:3): I last saw my sister in March at the lake house.",
          "Joanna last saw Joanna's sister in March at the lake house."),  # not "lasts saw"
+        ("User: I need new running shoes in size 10 wide.",  # "need" is no past in -ed
+         "The user needs new running shoes in size 10 wide."),
+        ("**Maria** (D4:2): We feed the shelter dogs twice a day on weekends.",
+         "Maria feeds the shelter dogs twice a day on weekends."),
         ("**Nate** (D3:3): I only eat dairy-free desserts these days.",  # a time, no pointer
          "Nate only eats dairy-free desserts these days."),
         # an activity of the speaker's as the subject, told with "me"/"my"

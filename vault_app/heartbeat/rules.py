@@ -516,6 +516,11 @@ _AGREE = {
     "aren't": "isn't", "haven't": "hasn't", "weren't": "wasn't", "wanna": "wants to",
     "gotta": "has to",
 }  # fmt: skip
+# present tenses that end as a past does: "I need" -> "needs", as "I moved" stays
+_PRESENT_ED = frozenset(
+    ("need", "feed", "bleed", "breed", "proceed", "succeed", "exceed", "speed", "seed",
+     "heed", "shred", "embed", "wed")
+)  # fmt: skip
 _CONTRACTION = {"'m": " is", "'ve": " has", "'d": " would", "'ll": " will", "'re": " is"}
 # after "I'd", a past participle makes it "had" ("I'd been", "I'd never felt", "I'd
 # finished"), else it is "would" ("I'd love", "I'd need")
@@ -572,7 +577,8 @@ def _agree(verb: str) -> str:
     word = verb.lower().replace("’", "'")
     if word in _AGREE:
         return _AGREE[word]
-    if word in rulebook.patterns().keep or word.endswith(("ed", "'t")) or not word.isalpha():
+    past = word.endswith("ed") and word not in _PRESENT_ED  # "moved", not "need"
+    if word in rulebook.patterns().keep or past or word.endswith("'t") or not word.isalpha():
         return verb
     if word.endswith(("s", "sh", "ch", "x", "z", "o")):
         return verb + "es"
