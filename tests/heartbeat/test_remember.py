@@ -80,10 +80,16 @@ def test_an_assistant_turn_is_not_the_user_asking() -> None:
         "**Gina** (D10:10): Don't forget, believe in yourself and your abilities.",
         "**Maya**: Remember, always trust your gut on these things.",
         "User: remember to stay positive this week, okay.",
+        "**Gina** (D5:11): And remember, I'm always here for you.",  # an offer
     ],
 )
 def test_advice_to_the_person_spoken_to_is_no_request_to_remember(text: str) -> None:
     assert not any(c.explicit for c in rules.candidates(entry(text)))
+
+
+def test_a_remember_of_where_the_user_is_is_still_one() -> None:
+    (found,) = rules.candidates(entry("User: Remember, I'm here until Friday at the lake house."))
+    assert found.explicit and found.fact == "The user is here until Friday at the lake house."
 
 
 def test_a_remember_opening_with_a_name_or_a_noun_is_still_one() -> None:

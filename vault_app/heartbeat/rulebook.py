@@ -122,10 +122,13 @@ class Patterns:
             r"|\b(?:we|us|our)\b(?=.*\b(?:each other|one another|ourselves)\b)",
             re.IGNORECASE,
         )
-        # the rest of "remember, …" when it is advice, not a fact ("Jon, just do it!")
+        # the rest of "remember, …" when it is advice or an offer to the person spoken to,
+        # not a fact ("Jon, just do it!", "I'm always here for you")
         self.advice = re.compile(
             r"^(?:" + NAME + r"\s*,\s*)?(?i:(?:just|always|never|please)\s+)?"
             r"(?i:(?:don['’]t|do\s+not)\s+)?(?i:" + alt(gate["advice"]) + r")\b"
+            # or an offer: "Remember, I'm always here for you"
+            r"|^(?i:(?:I['’]m|I\s+am|we['’]re|we\s+are)\s+(?:always\s+)?here\s+(?:for|to)\b)"
         )
         # "it" among the first words, the thing done: "I made it in pottery class"
         self.early_it = re.compile(r"^(?:\S+\s+){1,3}it\b", re.IGNORECASE)

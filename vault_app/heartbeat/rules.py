@@ -25,8 +25,9 @@ Then the rules, in order; the first that fires makes the sentence a candidate:
 
     remember     "remember (that) …", "note that …", "don't forget that …", "keep in
                  mind …": the rest is the fact, categorised by the rules below (context
-                 when none fires); not when the rest is advice to the person spoken to
-                 ("Remember, just do it!", "Don't forget, believe in yourself": `advice`)
+                 when none fires); not when the rest is advice or an offer to the person
+                 spoken to ("Remember, just do it!", "Don't forget, believe in
+                 yourself", "Remember, I'm always here for you": `advice`)
     track        "keep track of X", "track X", "keep an eye on X": `track=True`, entity X
     milestone    "X's birthday is March 3"; an event word and a date ("we got married on
                  …", "passed the exam yesterday", "demolition is scheduled for …"); a
