@@ -5,8 +5,8 @@ into a PARA vault, with a report of what went where; the source is only read.
   file to its twin, each atomic entry (a § entry, a tier's entry, a profile key) also as
   a fact of the agent (`core.neighbours.importing`).
 - A file of conversations with assistants, told by its content (`--format auto`, or
-  chatgpt, claude, jsonl): ChatGPT's or Claude's data export (`conversations.json`, or
-  the export's zip), or JSON lines of `{time, speaker, text, conversation}`. Each message
+  chatgpt, claude, jsonl): ChatGPT's or Claude's data export (`conversations.json`, the
+  export's zip, or the folder it unzips to), or JSON lines of `{time, speaker, text, conversation}`. Each message
   becomes an entry of the daily note of its date, the global notes or `--agent ID`'s
   (`core.chat_exports`); `--extract` then runs the heartbeat once, so that the facts are
   written now. A large export is streamed, with its progress on stderr.
@@ -35,7 +35,9 @@ def register(commands: declaring.Commands) -> None:
         "facts), or a ChatGPT, Claude or JSON-lines chat export (as daily-note entries)",
     )
     p.add_argument(
-        "source", metavar="SOURCE", help="the neighbour's folder, or the export file (only read)"
+        "source",
+        metavar="SOURCE",
+        help="the neighbour's folder, or the export (its file, zip or folder; only read)",
     )
     p.add_argument("--into", metavar="VAULT", help="the PARA vault (made if new; default: --vault)")
     p.add_argument(
@@ -51,10 +53,10 @@ def register(commands: declaring.Commands) -> None:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from vault_app.core import errors
+    from vault_app.core import chat_exports, errors
 
     source = Path(args.source).expanduser()
-    if source.is_file():
+    if chat_exports.is_export(source):  # a file, or the folder an export unzips to
         return _import_export(args, source)
     if args.format != "auto" or args.agent or args.extract:
         raise declaring.UsageError("--format, --agent and --extract go with an export file")

@@ -3,12 +3,20 @@ vault's daily notes (`vault-app import FILE`).
 
 Three shapes, told apart by their content (`detect`), never by their name:
 
-- **ChatGPT's data export**: `conversations.json` (or the export's zip, which holds it):
-  a list of conversations, each a tree of messages (`mapping`: node id -> `{message,
-  parent, children}`, a message with `author.role`, `create_time`, `content.parts`). A
-  regenerated answer is a side branch; only the branch the person kept is read: from
-  `current_node` up through the parents. Attachments and images are named
-  (`[attachment: name]`), never copied.
+- **ChatGPT's data export**: `conversations.json` (or the export's zip, or the folder it
+  unzips to), a list of conversations, each a tree of messages (`mapping`: node id ->
+  `{message, parent}`, a message with `author.role`, `create_time`, `content.parts`). A
+  newer export splits that list into parts (`conversations-000.json`, …, in the order a
+  manifest's `logical_files` gives, else by name); all are read. A regenerated answer or an
+  edited question is a side branch; only the branch the person kept is read: from
+  `current_node` (else the newest leaf) up through the parents. What is read is what the
+  person saw: a voice turn's transcription, never the audio; an image or attachment named
+  (`[attachment: name]`), never copied; citation markers (`\ue200cite\ue202…\ue201`,
+  `【3†source】`) gone and an entity marker shown as its name, as ChatGPT's page shows them;
+  not the assistant's calls to its tools (`recipient` other than all), its hidden reasoning
+  (`thoughts`, `reasoning_recap`) or its memory notes. A message the export dates before
+  the one it answers (voice answers are) is placed at that one's time, so the branch's
+  order is kept.
 - **Claude's data export**: `conversations.json`, a list of conversations with
   `chat_messages` (`sender` human or assistant, `text`, `created_at`; files named).
 - **JSON lines** of `{time, speaker, text, conversation}` for anything else.
@@ -31,6 +39,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -84,62 +93,138 @@ class Report:
         }
 
 
-class _Opened:
-    """A file of the import, opened (from a zip when it is one) and sized for progress."""
+_SHARD = re.compile(r"conversations[-_.]?\d+\.json")  # a part of a sharded export
+MAX_MANIFEST = 1 << 20  # bytes of a manifest read to find the parts' order
+
+
+class _Source:
+    """The file(s) an import reads: the file given, or in an export's zip or folder its
+    `conversations.json` — or a sharded export's parts, in the manifest's order when one
+    names them, else by name. Sized for progress; `missing` names parts a manifest lists
+    that are not there."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._zip: zipfile.ZipFile | None = None
-        self.member: str | None = None
-        self.size = path.stat().st_size
-        if zipfile.is_zipfile(path):
+        self.missing: list[str] = []
+        self.sizes: dict[str, int]
+        if path.is_dir():
+            self.sizes = {
+                f.relative_to(path).as_posix(): f.stat().st_size
+                for f in sorted(path.rglob("*.json"))
+                if f.is_file() and len(f.relative_to(path).parts) <= 2
+            }
+            self.parts = self._choose(path.name + "/")
+        elif zipfile.is_zipfile(path):
             self._zip = zipfile.ZipFile(path)
-            names = [n for n in self._zip.namelist() if n.rsplit("/", 1)[-1] == EXPORT_NAME]
-            if not names:
-                raise errors.VaultError(f"{path}: a zip without {EXPORT_NAME} (not an export)")
-            self.member = min(names, key=len)
-            self.size = self._zip.getinfo(self.member).file_size
+            self.sizes = {i.filename: i.file_size for i in self._zip.infolist() if not i.is_dir()}
+            self.parts = self._choose(path.name + ": a zip ")
+        else:
+            self.sizes = {"": path.stat().st_size}
+            self.parts = [""]
+        self.total = sum(self.sizes[p] for p in self.parts)
 
-    def open(self) -> IO[bytes]:
-        if self._zip is not None and self.member is not None:
-            return self._zip.open(self.member)
-        return self.path.open("rb")
+    def _choose(self, what: str) -> list[str]:
+        by_base: dict[str, list[str]] = {}
+        for name in self.sizes:
+            by_base.setdefault(name.rsplit("/", 1)[-1], []).append(name)
+        listed = self._manifest()
+        if listed:
+            parts = [p for p in listed if p in self.sizes]
+            self.missing = [p for p in listed if p not in self.sizes]
+            if parts:
+                return parts
+        if EXPORT_NAME in by_base:
+            return [min(by_base[EXPORT_NAME], key=len)]
+        shards = sorted(
+            (n for base, names in by_base.items() if _SHARD.fullmatch(base) for n in names),
+            key=_natural,
+        )
+        if shards:
+            return shards
+        raise errors.VaultError(
+            f"{what}without {EXPORT_NAME} or its parts (conversations-000.json, …): "
+            "not a ChatGPT or Claude export"
+        )
+
+    def _manifest(self) -> list[str]:
+        """The parts of `conversations.json` a sharded export's manifest lists, in order."""
+        for name, size in self.sizes.items():
+            if "manifest" not in name.rsplit("/", 1)[-1] or size > MAX_MANIFEST:
+                continue
+            try:
+                with self.open(name) as handle:
+                    data = json.loads(handle.read())
+            except (OSError, ValueError):
+                continue
+            logical = data.get("logical_files") if isinstance(data, dict) else None
+            for item in logical if isinstance(logical, list) else []:
+                if isinstance(item, dict) and item.get("name") == EXPORT_NAME:
+                    folder = name.rpartition("/")[0]
+                    return [
+                        f"{folder}/{f}" if folder else f
+                        for f in item.get("files") or []
+                        if isinstance(f, str)
+                    ]
+        return []
+
+    def open(self, part: str) -> IO[bytes]:
+        if self._zip is not None:
+            return self._zip.open(part)
+        return (self.path / part if part else self.path).open("rb")
 
     def close(self) -> None:
         if self._zip is not None:
             self._zip.close()
 
 
+def _natural(name: str) -> list[Any]:
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name)]
+
+
+def is_export(path: Path) -> bool:
+    """Whether `path` is an export's file, or the folder an export unzips to."""
+    if path.is_file():
+        return True
+    if not path.is_dir():
+        return False
+    try:
+        _Source(path).close()
+    except errors.VaultError:
+        return False
+    return True
+
+
 def detect(path: Path) -> str:
     """The export's format, from its content: chatgpt, claude or jsonl."""
-    opened = _Opened(path)
+    source = _Source(path)
     try:
-        with opened.open() as handle:
+        with source.open(source.parts[0]) as handle:
             head = handle.read(4096).lstrip()
-            if head.startswith(b"["):
-                first = _first_item(opened)
-                if isinstance(first, dict) and "mapping" in first:
-                    return "chatgpt"
-                if isinstance(first, dict) and "chat_messages" in first:
-                    return "claude"
-                raise errors.VaultError(
-                    f"{path}: a JSON list, but not of ChatGPT conversations (mapping) nor "
-                    "Claude's (chat_messages)"
-                )
-            if head.startswith(b"{"):
-                line = head.split(b"\n", 1)[0]
-                try:
-                    row = json.loads(line)
-                except ValueError:
-                    row = None
-                if isinstance(row, dict) and {"time", "text"} <= row.keys():
-                    return "jsonl"
+        if head.startswith(b"["):
+            first = _first_item(source)
+            if isinstance(first, dict) and "mapping" in first:
+                return "chatgpt"
+            if isinstance(first, dict) and "chat_messages" in first:
+                return "claude"
             raise errors.VaultError(
-                f"{path}: not a ChatGPT or Claude export ({EXPORT_NAME}, or its zip) nor "
-                "JSON lines of {time, speaker, text, conversation}"
+                f"{path}: a JSON list, but not of ChatGPT conversations (mapping) nor "
+                "Claude's (chat_messages)"
             )
+        if head.startswith(b"{"):
+            line = head.split(b"\n", 1)[0]
+            try:
+                row = json.loads(line)
+            except ValueError:
+                row = None
+            if isinstance(row, dict) and {"time", "text"} <= row.keys():
+                return "jsonl"
+        raise errors.VaultError(
+            f"{path}: not a ChatGPT or Claude export ({EXPORT_NAME}, or its zip) nor "
+            "JSON lines of {time, speaker, text, conversation}"
+        )
     finally:
-        opened.close()
+        source.close()
 
 
 def _items(handle: IO[bytes] | _Counting) -> Iterator[Any]:
@@ -149,15 +234,15 @@ def _items(handle: IO[bytes] | _Counting) -> Iterator[Any]:
     yield from ijson.items(handle, "item", use_float=True)
 
 
-def _first_item(opened: _Opened) -> Any:
+def _first_item(source: _Source) -> Any:
     """The first element of the export's JSON list (None when it is empty)."""
     import ijson
 
-    with opened.open() as handle:
+    with source.open(source.parts[0]) as handle:
         try:
             return next(_items(handle), None)
         except ijson.JSONError as exc:
-            raise errors.VaultError(f"{opened.path}: damaged JSON at its start: {exc}") from exc
+            raise errors.VaultError(f"{source.path}: damaged JSON at its start: {exc}") from exc
 
 
 def read(
@@ -167,44 +252,56 @@ def read(
     conversation that cannot be read goes to `report.problems` by its id."""
     if fmt not in FORMATS:
         raise errors.VaultError(f"unknown format {fmt!r}: use auto, {', '.join(FORMATS)}")
-    opened = _Opened(path)
-    counted = None
+    source = _Source(path)
+    report.problems.extend(
+        f"{p}: listed in the export's manifest, not in it" for p in source.missing
+    )
     try:
-        counted = _Counting(opened.open(), opened.size, progress)
-        if fmt == "jsonl":
-            yield from _jsonl(counted, report)
-            return
-        import ijson
-
-        parse = _chatgpt if fmt == "chatgpt" else _claude
-        conversations = enumerate(_items(counted))
-        while True:
-            try:
-                index, conversation = next(conversations)
-            except StopIteration:
-                return
-            except ijson.JSONError as exc:  # the file itself is cut or damaged: stop there
-                report.problems.append(f"the file is damaged after byte {counted.done:,}: {exc}")
-                return
-            name = _conversation_id(conversation, index)
-            try:
-                messages = parse(conversation, report)
-            except (KeyError, TypeError, ValueError, AttributeError) as exc:
-                report.problems.append(f"conversation {name}: {type(exc).__name__}: {exc}")
-                continue
-            report.conversations += 1
-            yield sorted(messages, key=lambda m: m.moment)
+        counted = _Counting(source.total, progress)
+        for part in source.parts:
+            with source.open(part) as handle:
+                counted.inner = handle
+                if fmt == "jsonl":
+                    yield from _jsonl(counted, report)
+                else:
+                    yield from _conversations(counted, fmt, report, part)
     finally:
-        if counted is not None:
-            counted.close()
-        opened.close()
+        source.close()
+
+
+def _conversations(
+    counted: _Counting, fmt: str, report: Report, part: str
+) -> Iterator[list[Message]]:
+    import ijson
+
+    parse = _chatgpt if fmt == "chatgpt" else _claude
+    conversations = enumerate(_items(counted))
+    while True:
+        try:
+            index, conversation = next(conversations)
+        except StopIteration:
+            return
+        except ijson.JSONError as exc:  # the file itself is cut or damaged: stop there
+            where = f"{part} " if part else "the file "
+            report.problems.append(f"{where}is damaged after byte {counted.done:,}: {exc}")
+            return
+        name = _conversation_id(conversation, index)
+        try:
+            messages = parse(conversation, report)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            report.problems.append(f"conversation {name}: {type(exc).__name__}: {exc}")
+            continue
+        report.conversations += 1
+        yield sorted(messages, key=lambda m: m.moment)
 
 
 class _Counting:
-    """A binary stream read by chunks or by lines, reporting how many bytes were read."""
+    """The stream being read (by chunks or by lines), reporting how many bytes of all the
+    import's files were read."""
 
-    def __init__(self, inner: IO[bytes], total: int, progress: Progress | None) -> None:
-        self.inner, self.total, self.progress, self.done = inner, total, progress, 0
+    def __init__(self, total: int, progress: Progress | None) -> None:
+        self.total, self.progress, self.done = total, progress, 0
+        self.inner: IO[bytes] | None = None
 
     def _count(self, data: bytes) -> bytes:
         self.done += len(data)
@@ -213,14 +310,13 @@ class _Counting:
         return data
 
     def read(self, size: int = -1) -> bytes:  # what the JSON parser calls
+        assert self.inner is not None
         return self._count(self.inner.read(size))
 
     def lines(self) -> Iterator[bytes]:
+        assert self.inner is not None
         for line in self.inner:
             yield self._count(line)
-
-    def close(self) -> None:
-        self.inner.close()
 
 
 def _conversation_id(conversation: Any, index: int) -> str:
@@ -250,52 +346,130 @@ def _iso(value: Any) -> dt.datetime:
 
 
 def _chatgpt(conversation: dict[str, Any], report: Report) -> list[Message]:
-    """The kept branch of a ChatGPT conversation: from `current_node` up to the root."""
+    """The kept branch of a ChatGPT conversation, as the person saw it (the module doc)."""
     title = _title(conversation, _conversation_id(conversation, 0))
     mapping = conversation["mapping"]
-    node = conversation.get("current_node")
-    if node is None:  # no marker: the last leaf made
-        leaves = [k for k, v in mapping.items() if not v.get("children")]
-        node = leaves[-1] if leaves else None
     branch = []
     seen: set[str] = set()
+    node = conversation.get("current_node") or _newest_leaf(mapping)
     while node is not None and node not in seen:  # a cycle is a damaged file: stop there
         seen.add(node)
         branch.append(mapping[node])
         node = mapping[node].get("parent")
-    fallback = conversation.get("create_time")
-    out = []
+    out: list[Message] = []
+    last: dt.datetime | None = None
     for item in reversed(branch):
         message = item.get("message")
         if not message:
             continue
-        role = (message.get("author") or {}).get("role")
-        hidden = (message.get("metadata") or {}).get("is_visually_hidden_from_conversation")
-        text = _chatgpt_text(message)
-        if role not in ("user", "assistant") or hidden or not text.strip():
+        when = message.get("create_time")
+        if when is not None:
+            moment = _epoch(when)
+            last = moment if last is None else max(moment, last)  # never before its question
+        text = _chatgpt_text(message) if _seen_by_person(message) else ""
+        if not text.strip():
             report.skipped += 1
             continue
+        if last is None:  # undated from the start: the conversation's time
+            last = _epoch(conversation.get("create_time"))
         report.messages += 1
-        when = message.get("create_time") or fallback
-        out.append(Message(_epoch(when), role, text, title))
+        out.append(Message(last, message["author"]["role"], text, title))
     return out
+
+
+def _newest_leaf(mapping: dict[str, Any]) -> str | None:
+    """The leaf made last, when no `current_node` marks the kept branch (a node lists its
+    parent; older exports list `children` too, newer ones do not)."""
+    parents = {v.get("parent") for v in mapping.values()}
+    leaves = [k for k in mapping if k not in parents]
+
+    def made(key: str) -> float:
+        when = (mapping[key].get("message") or {}).get("create_time")
+        return float(when) if isinstance(when, int | float) else float("-inf")
+
+    return max(reversed(leaves), key=made) if leaves else None
+
+
+# What ChatGPT's page never shows, whoever wrote it: reasoning, memory, tool traffic.
+_UNSEEN = frozenset({
+    "thoughts", "reasoning_recap", "model_editable_context", "user_editable_context",
+    "tether_browsing_display", "tether_quote", "execution_output", "system_error",
+    "sonic_webpage",
+})  # fmt: skip
+_VOICE = frozenset({
+    "audio_asset_pointer", "real_time_user_audio_video_asset_pointer",
+    "video_container_asset_pointer",
+})  # fmt: skip
+
+
+def _seen_by_person(message: dict[str, Any]) -> bool:
+    role = (message.get("author") or {}).get("role")
+    content = message.get("content") or {}
+    return (
+        role in ("user", "assistant")
+        and not (message.get("metadata") or {}).get("is_visually_hidden_from_conversation")
+        and message.get("recipient") in (None, "all")  # not a call to a tool
+        and content.get("content_type") not in _UNSEEN
+    )
 
 
 def _chatgpt_text(message: dict[str, Any]) -> str:
     content = message.get("content") or {}
+    named = [
+        a["name"]
+        for a in (message.get("metadata") or {}).get("attachments") or []
+        if isinstance(a, dict) and a.get("name")
+    ]
     parts = []
+    voice = False
     for part in content.get("parts") or []:
         if isinstance(part, str):
-            parts.append(part)
-        elif isinstance(part, dict):  # an image or a file: named, not copied
-            kind = part.get("content_type", "attachment").replace("_", " ")
-            parts.append(f"[{kind}]")
+            parts.append(_visible(part))
+            continue
+        if not isinstance(part, dict):
+            continue
+        kind = part.get("content_type", "attachment")
+        if kind == "audio_transcription" and isinstance(part.get("text"), str):
+            parts.append(part["text"])  # what was said, in a voice turn
+        elif kind in _VOICE:
+            voice = True
+        elif kind == "image_asset_pointer":
+            if not named:  # an upload is named below; a made picture only said
+                parts.append("[image]")
+        else:
+            parts.append(f"[{kind.replace('_', ' ')}]")
+    if voice and not any(p.strip() for p in parts):
+        parts.append("[voice message]")
     if not parts and isinstance(content.get("text"), str):
-        parts.append(content["text"])
-    for attachment in (message.get("metadata") or {}).get("attachments") or []:
-        if isinstance(attachment, dict) and attachment.get("name"):
-            parts.append(f"[attachment: {attachment['name']}]")
+        parts.append(_visible(content["text"]))
+    parts.extend(f"[attachment: {name}]" for name in named)
     return "\n\n".join(p for p in parts if p.strip())
+
+
+# ChatGPT's markers in an answer's text, drawn by its page as chips, cards or nothing:
+# \ue200 kind \ue202 value … \ue201, and the older 【3†source】.
+_MARKER = re.compile(r"(\s*)\ue200([^\ue201]*)\ue201")
+_OLD_CITATION = re.compile(r"\s*【[^】]{0,80}†[^】]{0,80}】")
+_PRIVATE = re.compile(r"[\ue200-\ue2ff]")
+
+
+def _visible(text: str) -> str:
+    """`text` as ChatGPT's page shows it: an entity marker is its name, the rest gone."""
+
+    def shown(match: re.Match[str]) -> str:
+        kind, _, value = match.group(2).partition("\ue202")
+        if kind == "entity":
+            try:
+                about = json.loads(value)
+            except ValueError:
+                about = None
+            if isinstance(about, list) and len(about) > 1 and isinstance(about[1], str):
+                return match.group(1) + about[1]
+        return ""
+
+    if "\ue200" not in text and "【" not in text:
+        return text
+    return _PRIVATE.sub("", _OLD_CITATION.sub("", _MARKER.sub(shown, text)))
 
 
 def _claude(conversation: dict[str, Any], report: Report) -> list[Message]:
@@ -376,8 +550,8 @@ def import_export(
     progress: Progress | None = None,
 ) -> Report:
     """Read the export at `path` into `vault`'s daily notes (see the module doc)."""
-    if not path.is_file():
-        raise errors.NotFoundError(f"no file {path}")
+    if not path.exists():
+        raise errors.NotFoundError(f"no file or folder {path}")
     chosen = detect(path) if fmt == "auto" else fmt
     report = Report(chosen)
     days: set[tuple[dt.date, str | None]] = set()

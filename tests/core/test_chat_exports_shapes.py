@@ -1,0 +1,232 @@
+"""ChatGPT's export as people have it now (issue 29): voice turns carry their words as a
+transcription, answers carry citation markers, an assistant's calls to its tools and its
+hidden reasoning sit on the kept branch, a voice answer is dated before its question,
+newer nodes list no children, and a newer export comes in parts with a manifest, zipped
+or unzipped. What is imported is what the person saw, in the order they saw it. The
+fixtures are ours, written in those shapes."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from vault_app import cli
+from vault_app.core import chat_exports, errors
+from vault_app.core.vault import Vault
+
+T0 = dt.datetime(2025, 9, 4, 15, 0).astimezone().timestamp()
+DAY = dt.date(2025, 9, 4)
+CITE = "\ue200cite\ue202turn0search0\ue201"
+ENTITY = "\ue200entity\ue202" + json.dumps(["people", "Ada Lovelace", "synthetic"]) + "\ue201"
+
+
+def message(role: str, content: dict[str, Any], at: float | None, **extra: Any) -> dict[str, Any]:
+    return {
+        "author": {"role": role, "name": extra.pop("name", None), "metadata": {}},
+        "content": content,
+        "create_time": at,
+        "recipient": extra.pop("recipient", "all"),
+        "metadata": extra.pop("metadata", {}),
+        "status": "finished_successfully",
+    }
+
+
+def text(*parts: Any) -> dict[str, Any]:
+    return {"content_type": "text", "parts": list(parts)}
+
+
+def conversation(
+    cid: str, nodes: list[tuple[str, str | None, Any]], **extra: Any
+) -> dict[str, Any]:
+    """Nodes in the newer layout: `{id, message, parent}`, no `children`."""
+    mapping = {nid: {"id": nid, "message": m, "parent": parent} for nid, parent, m in nodes}
+    return {"conversation_id": cid, "title": cid.title(), "create_time": T0, "mapping": mapping,
+            **extra}  # fmt: skip
+
+
+def voice_and_tools() -> dict[str, Any]:
+    spoken = {"content_type": "multimodal_text", "parts": [
+        {"content_type": "audio_transcription", "direction": "in",
+         "text": "Remember that my sister Ana lands on Friday."},
+        {"content_type": "audio_asset_pointer", "asset_pointer": "sediment://file_a1",
+         "format": "wav"},
+    ]}  # fmt: skip
+    answer = {"content_type": "multimodal_text", "parts": [
+        {"content_type": "audio_transcription", "direction": "out", "text": "Noted: Friday."},
+        {"content_type": "real_time_user_audio_video_asset_pointer", "frames_asset_pointers": []},
+    ]}  # fmt: skip
+    return conversation("c-voice", [
+        ("root", None, None),
+        ("sys", "root", message("system", text(""), None,
+                                metadata={"is_visually_hidden_from_conversation": True})),
+        ("ctx", "sys", message("user", {"content_type": "user_editable_context",
+                                        "user_instructions": "Be brief"}, None)),
+        ("u1", "ctx", message("user", spoken, T0 + 60)),
+        ("a1", "u1", message("assistant", answer, T0 + 50)),  # dated before its question
+        ("u2", "a1", message("user", text("What is 2**10? And who was Ada?"), T0 + 120)),
+        ("think", "u2", message("assistant", {"content_type": "thoughts", "thoughts": [
+            {"summary": "s", "content": "SECRET REASONING"}]}, T0 + 121)),
+        ("recap", "think", message("assistant", {"content_type": "reasoning_recap",
+                                                 "content": "Thought for 2s"}, T0 + 122)),
+        ("code", "recap", message("assistant", {"content_type": "code", "language": "python",
+                                                "text": "print(2**10)"}, T0 + 123,
+                                  recipient="python")),
+        ("out", "code", message("tool", {"content_type": "execution_output", "text": "1024"},
+                                T0 + 124, name="python")),
+        ("bio", "out", message("assistant", {"content_type": "code", "text": "Ana: Friday"},
+                               T0 + 125, recipient="bio")),
+        ("a2", "bio", message("assistant", text(
+            f"It is 1024 {CITE}. {ENTITY} wrote the first program 【11†source】.\ue203"),
+            T0 + 126)),
+        ("hidden", "a2", message("assistant", text("Memory updated"), T0 + 127,
+                                 metadata={"is_visually_hidden_from_conversation": True})),
+    ], current_node="hidden")  # fmt: skip
+
+
+def write(path: Path, data: Any) -> Path:
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def entries(vault: Vault) -> list[tuple[str, str]]:
+    return [(e.time, e.text) for e in vault.daily_note(DAY).entries]
+
+
+def at(seconds: float) -> str:
+    return dt.datetime.fromtimestamp(T0 + seconds).strftime("%H:%M:%S")
+
+
+def test_what_is_imported_is_what_the_person_saw_in_that_order(
+    vault: Vault, tmp_path: Path
+) -> None:
+    path = write(tmp_path / "conversations.json", [voice_and_tools()])
+    report = chat_exports.import_export(vault, path)
+    head = "(from ChatGPT: C-Voice): "
+    assert entries(vault) == [
+        (at(60), f"**user** {head}Remember that my sister Ana lands on Friday."),
+        (at(60), f"**assistant** {head}Noted: Friday."),  # at its question's time, after it
+        (at(120), f"**user** {head}What is 2**10? And who was Ada?"),
+        (at(126), f"**assistant** {head}It is 1024. Ada Lovelace wrote the first program."),
+    ]
+    assert (report.messages, report.skipped) == (4, 8)
+
+
+def test_pictures_are_named_once_and_a_voice_turn_without_words_is_said(
+    vault: Vault, tmp_path: Path
+) -> None:
+    upload = {"content_type": "multimodal_text", "parts": [
+        {"content_type": "image_asset_pointer", "asset_pointer": "file-service://f1"},
+        "What is in this picture?"]}  # fmt: skip
+    made = {"content_type": "multimodal_text", "parts": [
+        {"content_type": "image_asset_pointer", "asset_pointer": "sediment://f2"}]}  # fmt: skip
+    silent = {"content_type": "multimodal_text", "parts": [
+        {"content_type": "audio_asset_pointer", "asset_pointer": "sediment://f3"}]}  # fmt: skip
+    chat = conversation("c-media", [
+        ("u1", None, message("user", upload, T0, metadata={"attachments": [
+            {"id": "f1", "name": "fridge.jpg"}]})),
+        ("a1", "u1", message("assistant", made, T0 + 10)),
+        ("u2", "a1", message("user", silent, T0 + 20)),
+    ], current_node="u2")  # fmt: skip
+    chat_exports.import_export(vault, write(tmp_path / "conversations.json", [chat]))
+    assert [t.split("): ", 1)[1] for _, t in entries(vault)] == [
+        "What is in this picture?\n\n[attachment: fridge.jpg]",
+        "[image]",
+        "[voice message]",
+    ]
+
+
+def test_without_a_current_node_the_newest_leaf_is_the_kept_branch(
+    vault: Vault, tmp_path: Path
+) -> None:
+    chat = conversation("c-leaf", [
+        ("u1", None, message("user", text("Question"), T0)),
+        ("old", "u1", message("assistant", text("Regenerated away"), T0 + 5)),
+        ("new", "u1", message("assistant", text("Kept answer"), T0 + 9)),
+    ])  # fmt: skip
+    chat_exports.import_export(vault, write(tmp_path / "conversations.json", [chat]))
+    assert [t.rsplit(": ", 1)[1] for _, t in entries(vault)] == ["Question", "Kept answer"]
+
+
+def small(cid: str, words: str, seconds: int) -> dict[str, Any]:
+    return conversation(cid, [("u", None, message("user", text(words), T0 + seconds))])
+
+
+def sharded(folder: Path, manifest: bool) -> None:
+    """Parts named so that their order by name is not the manifest's."""
+    write(folder / "conversations-10.json", [small("c-3", "third", 30)])
+    write(folder / "conversations-2.json", [small("c-2", "second", 20)])
+    write(folder / "conversations-1.json", [small("c-1", "first", 10)])
+    write(folder / "shared_conversations.json", [{"id": "not a conversation"}])
+    if manifest:
+        files = ["conversations-1.json", "conversations-10.json", "conversations-2.json",
+                 "conversations-11.json"]  # fmt: skip
+        logical = [{"name": "conversations.json", "files": files}]
+        write(folder / "export_manifest.json", {"logical_files": logical, "version": 1})
+
+
+@pytest.mark.parametrize("manifest", [True, False])
+def test_a_sharded_export_is_read_whole_from_its_folder(
+    vault: Vault, tmp_path: Path, manifest: bool
+) -> None:
+    folder = tmp_path / "export"
+    folder.mkdir()
+    sharded(folder, manifest)
+    assert chat_exports.is_export(folder) and chat_exports.detect(folder) == "chatgpt"
+    seen: list[int] = []
+    report = chat_exports.import_export(vault, folder, progress=lambda d, t: seen.append(d))
+    order = ["first", "third", "second"] if manifest else ["first", "second", "third"]
+    assert report.conversations == 3 and report.added == 3
+    assert [c.conversation for c in _read_all(folder)] == [
+        f"C-{dict(first=1, second=2, third=3)[w]}" for w in order
+    ]
+    assert seen[-1] == sum((folder / f"conversations-{n}.json").stat().st_size for n in (1, 2, 10))
+    missing = ["conversations-11.json: listed in the export's manifest, not in it"]
+    assert report.problems == (missing if manifest else [])
+
+
+def _read_all(path: Path) -> list[chat_exports.Message]:
+    report = chat_exports.Report("chatgpt")
+    return [m for batch in chat_exports.read(path, "chatgpt", report) for m in batch]
+
+
+def test_a_sharded_zip_in_a_subfolder(vault: Vault, tmp_path: Path) -> None:
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    sharded(folder, manifest=True)
+    path = tmp_path / "export.zip"
+    with zipfile.ZipFile(path, "w") as z:
+        for f in folder.iterdir():
+            z.write(f, f"chatgpt-export/{f.name}")
+        z.writestr("chatgpt-export/chat.html", "<html></html>")
+    assert chat_exports.detect(path) == "chatgpt"
+    assert [m.text for m in _read_all(path)] == ["first", "third", "second"]
+
+
+def test_a_folder_or_zip_without_conversations_is_said_precisely(tmp_path: Path) -> None:
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    write(folder / "user.json", {"id": "u"})
+    assert not chat_exports.is_export(folder)
+    path = tmp_path / "photos.zip"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("user.json", "{}")
+    with pytest.raises(errors.VaultError, match=r"without conversations\.json or its parts"):
+        chat_exports.detect(path)
+
+
+def test_the_command_imports_an_unzipped_export_folder(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    vault = Vault.create(tmp_path / "v")
+    folder = tmp_path / "export"
+    folder.mkdir()
+    write(folder / "conversations.json", [voice_and_tools()])
+    code = cli.main(["--vault", str(vault.root), "import", str(folder), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert (json.loads(out)["format"], json.loads(out)["added"]) == ("chatgpt", 4)
