@@ -230,3 +230,56 @@ def test_the_command_imports_an_unzipped_export_folder(
     out, err = capsys.readouterr()
     assert code == 0, err
     assert (json.loads(out)["format"], json.loads(out)["added"]) == ("chatgpt", 4)
+
+
+ROOT = "00000000-0000-4000-8000-000000000000"  # what Claude writes as a first message's parent
+
+
+def claude_message(uuid: str, parent: str, sender: str, seconds: int, **fields: Any) -> dict:
+    moment = dt.datetime.fromtimestamp(T0 + seconds, dt.UTC).isoformat()
+    return {"uuid": uuid, "parent_message_uuid": parent, "sender": sender,
+            "created_at": moment, **fields}  # fmt: skip
+
+
+def test_a_claude_export_keeps_the_branch_and_the_text_the_person_saw(
+    vault: Vault, tmp_path: Path
+) -> None:
+    unshown = "```\nThis block is not supported on your current device yet.\n```"
+    chat = {"uuid": "k-1", "name": "Flights", "current_leaf_message_uuid": "a2",
+            "chat_messages": [
+        claude_message("q1", ROOT, "human", 0, text="When does Ana land?", content=[]),
+        claude_message("q1-edited", ROOT, "human", 5, content=[
+            {"type": "text", "text": "When does my sister Ana land on Friday?"}],
+            attachments=[{"file_name": "", "extracted_content": "LONG PASTED ITINERARY"}],
+            files=[{"file_name": "ticket.pdf"}], files_v2=[{"file_name": "ticket.pdf"}]),
+        claude_message("a1", "q1", "assistant", 2, text="EDITED AWAY", content=[]),
+        claude_message("a2", "q1-edited", "assistant", 9,
+                       text=f"Let me check.\n{unshown}\nAt 18:05.", content=[
+            {"type": "thinking", "thinking": "SECRET REASONING"},
+            {"type": "text", "text": "Let me check."},
+            {"type": "tool_use", "name": "web_search", "input": {"q": "flight"}},
+            {"type": "tool_result", "content": [{"type": "text", "text": "TOOL OUTPUT"}]},
+            {"type": "text", "text": "At 18:05."}]),
+    ]}  # fmt: skip
+    path = write(tmp_path / "conversations.json", [chat])
+    assert chat_exports.detect(path) == "claude"
+    chat_exports.import_export(vault, path)
+    assert [t.split("): ", 1)[1] for _, t in entries(vault)] == [
+        "When does my sister Ana land on Friday?\n\n[attachment: ticket.pdf]\n\n[pasted text]",
+        "Let me check.\n\nAt 18:05.",
+    ]
+
+
+def test_claude_text_without_blocks_loses_only_its_placeholders(
+    vault: Vault, tmp_path: Path
+) -> None:
+    unshown = "```\nThis block is not supported on your current device yet.\n```"
+    chat = {"uuid": "k-2", "name": "Old", "chat_messages": [  # no parents: one line
+        claude_message("a", None, "assistant", 0, text=f"Searching.\n{unshown}\n\nFound it."),
+        claude_message("b", None, "human", 3, text="Thanks"),
+    ]}  # fmt: skip
+    chat_exports.import_export(vault, write(tmp_path / "conversations.json", [chat]))
+    assert [t.split("): ", 1)[1] for _, t in entries(vault)] == [
+        "Searching.\n\nFound it.",
+        "Thanks",
+    ]

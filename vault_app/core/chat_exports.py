@@ -18,7 +18,10 @@ Three shapes, told apart by their content (`detect`), never by their name:
   the one it answers (voice answers are) is placed at that one's time, so the branch's
   order is kept.
 - **Claude's data export**: `conversations.json`, a list of conversations with
-  `chat_messages` (`sender` human or assistant, `text`, `created_at`; files named).
+  `chat_messages` (`sender` human or assistant, `content` blocks or `text`, `created_at`;
+  files named). Its messages hold every branch; only the kept one is read, from
+  `current_leaf_message_uuid` up through each `parent_message_uuid`, and of a message only
+  its text blocks (not its `thinking`, its tools' calls or their results).
 - **JSON lines** of `{time, speaker, text, conversation}` for anything else.
 
 Files are streamed (`ijson`, the well-kept incremental JSON parser with a C backend): a
@@ -475,25 +478,68 @@ def _visible(text: str) -> str:
 def _claude(conversation: dict[str, Any], report: Report) -> list[Message]:
     title = _title(conversation, _conversation_id(conversation, 0))
     out = []
-    for message in conversation["chat_messages"]:
+    for message in _claude_branch(conversation):
         sender = message.get("sender")
         role = "user" if sender == "human" else sender
-        text = message.get("text") or "\n\n".join(
-            c.get("text", "") for c in message.get("content") or [] if isinstance(c, dict)
-        )
-        names = [
-            f["file_name"]
-            for key in ("attachments", "files")
-            for f in message.get(key) or []
-            if isinstance(f, dict) and f.get("file_name")
-        ]
-        text = "\n\n".join([text, *(f"[attachment: {n}]" for n in names)]).strip()
+        text = _claude_text(message)
         if role not in ("user", "assistant") or not text:
             report.skipped += 1
             continue
         report.messages += 1
         out.append(Message(_iso(message["created_at"]), role, text, title))
     return out
+
+
+def _claude_branch(conversation: dict[str, Any]) -> list[dict[str, Any]]:
+    """The messages of the kept branch: `chat_messages` holds every branch (an edited
+    question, a retried answer), so the walk goes from `current_leaf_message_uuid` (else
+    the newest leaf) up through each `parent_message_uuid`. An export that names no
+    parents is one line of messages, read whole."""
+    messages = conversation["chat_messages"]
+    by_id = {m.get("uuid"): m for m in messages if isinstance(m, dict)}
+    parents = {m.get("parent_message_uuid") for m in by_id.values()}
+    if parents <= {None}:
+        return list(messages)
+    node = conversation.get("current_leaf_message_uuid")
+    if node not in by_id:
+        leaves = [m for key, m in by_id.items() if key not in parents]
+        node = max(leaves, key=lambda m: str(m.get("created_at"))).get("uuid") if leaves else None
+    branch: list[dict[str, Any]] = []
+    seen: set[Any] = set()
+    while node in by_id and node not in seen:  # a cycle is a damaged file: stop there
+        seen.add(node)
+        branch.append(by_id[node])
+        node = by_id[node].get("parent_message_uuid")
+    return branch[::-1]
+
+
+# What Claude's export writes in a message's `text` for a block it cannot show (a tool's
+# call or result); the `content` blocks say what each one is.
+_UNSHOWN = re.compile(r"\s*```\s*This block is not supported on your current device yet\.?\s*```")
+
+
+def _claude_text(message: dict[str, Any]) -> str:
+    """What the person saw: the text blocks (not `thinking`, `tool_use`, `tool_result`),
+    files named once, a large paste (an attachment without a name) said."""
+    blocks = [b for b in message.get("content") or [] if isinstance(b, dict)]
+    if blocks:
+        parts = [
+            b["text"]
+            for b in blocks
+            if b.get("type") in (None, "text") and isinstance(b.get("text"), str)
+        ]
+    else:
+        parts = [_UNSHOWN.sub("", message.get("text") or "")]
+    names: dict[str, None] = {}
+    pasted = False
+    for key in ("attachments", "files", "files_v2"):
+        for item in message.get(key) or []:
+            if isinstance(item, dict) and item.get("file_name"):
+                names[item["file_name"]] = None
+            elif isinstance(item, dict) and item.get("extracted_content"):
+                pasted = True
+    parts += [f"[attachment: {n}]" for n in names] + (["[pasted text]"] if pasted else [])
+    return "\n\n".join(p.strip() for p in parts if p.strip())
 
 
 def _jsonl(handle: _Counting, report: Report) -> Iterator[list[Message]]:
