@@ -17,6 +17,7 @@ import pytest
 
 from vault_app import cli
 from vault_app.core import chat_exports, errors
+from vault_app.core.layout import EntityRef
 from vault_app.core.vault import Vault
 
 T0 = dt.datetime(2025, 9, 4, 15, 0).astimezone().timestamp()
@@ -226,10 +227,12 @@ def test_the_command_imports_an_unzipped_export_folder(
     folder = tmp_path / "export"
     folder.mkdir()
     write(folder / "conversations.json", [voice_and_tools()])
-    code = cli.main(["--vault", str(vault.root), "import", str(folder), "--json"])
+    code = cli.main(["--vault", str(vault.root), "import", str(folder), "--json", "--extract"])
     out, err = capsys.readouterr()
     assert code == 0, err
     assert (json.loads(out)["format"], json.loads(out)["added"]) == ("chatgpt", 4)
+    kept = sorted(f.fact for f in vault.entity(EntityRef.parse("areas/people/ana")).facts)
+    assert kept == ["Ana is the user's sister.", "Ana lands on 2025-09-05."]  # said aloud
 
 
 ROOT = "00000000-0000-4000-8000-000000000000"  # what Claude writes as a first message's parent

@@ -99,6 +99,24 @@ def test_a_remember_opening_with_a_name_or_a_noun_is_still_one() -> None:
     assert found.explicit
 
 
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        ("User: Remember that my sister Ana lands on Friday.",
+         ["Ana is the user's sister.", "Ana lands on 2026-11-27."]),
+        ("User: remember that my brother Tom's flight is at 6.",
+         ["Tom is the user's brother.", "Tom's flight is at 6."]),
+    ],
+)  # fmt: skip
+def test_a_remember_about_someone_named_with_their_role_keeps_what_was_asked(
+    text: str, facts: list[str]
+) -> None:
+    """Before, the role was kept ("Ana is the user's sister.") and what the person asked
+    to remember was dropped as a one-off."""
+    found = rules.candidates(entry(text))
+    assert [(c.fact, c.explicit) for c in found] == [(f, True) for f in facts]
+
+
 def test_a_plain_statement_is_not_explicit() -> None:
     (found,) = rules.candidates(entry("Maria prefers oat milk in her coffee."))
     assert not found.explicit

@@ -238,7 +238,7 @@ def _from_sentence(
     entity = _entity(entity, sentence, speaker, pats)
     confidence = 1.0 if explicit else 0.8  # an explicit "remember" is surer than a rule
     out = []
-    for part, kind in _parts(sentence, category, entry.date):
+    for part, kind in _parts(sentence, category, entry.date, explicit=explicit is not None):
         text = _standalone(dates.resolve(part, entry.date), speaker)
         related = _related(text, entity, pats)
         about = entity or _fallback(related)
@@ -306,9 +306,13 @@ def _in_context(
     return sentence, None
 
 
-def _parts(sentence: str, category: Category, on: dt.date) -> list[tuple[str, Category]]:
+def _parts(
+    sentence: str, category: Category, on: dt.date, *, explicit: bool = False
+) -> list[tuple[str, Category]]:
     """The facts one sentence makes: an appositive relationship is a fact of its own ("My
-    sister Clara lives in Boston" -> "Clara is my sister.", "Clara lives in Boston.")."""
+    sister Clara lives in Boston" -> "Clara is my sister.", "Clara lives in Boston."). What
+    a person asked to remember is kept even when it is a one-off ("Remember that my sister
+    Ana lands on Friday": "Ana lands on Friday." too)."""
     pats = rulebook.patterns()
     rel = pats.rel_my.search(sentence) if category is Category.RELATIONSHIP else None
     if rel is None:
@@ -319,10 +323,12 @@ def _parts(sentence: str, category: Category, on: dt.date) -> list[tuple[str, Ca
     tail = re.sub(r"^\s*,(?=\s)", "", sentence[rel.end() :])  # "Zoe's mom, Hannah, drives"
     rest = (sentence[: rel.start()] + name + tail).strip()
     rest = rest[:1].upper() + rest[1:]
-    if rulebook.word_count(rest) > len(name.split()) + 1 and passes_gate(rest):
+    if rulebook.word_count(rest) > len(name.split()) + 1 and (passes_gate(rest) or explicit):
         ruled = _classify(rest, on)
         if ruled:  # "Zoe is sleeping over Friday": a one-off, no fact
             parts.append((rest, ruled[0]))
+        elif explicit:
+            parts.append((rest, Category.CONTEXT))
     return parts
 
 
