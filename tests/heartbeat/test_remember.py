@@ -62,6 +62,13 @@ def entry(text: str, agent: str | None = "household") -> extraction.Entry:
         ("**Maya** (D2:3): Remember - I'm allergic to penicillin.",
          "Maya is allergic to penicillin."),
         ("**Maya** (D2:4): Remember, my locker code is 4411.", "Maya's locker code is 4411."),
+        # asked as a question or a wish, as people ask assistants
+        ("User: could you remember that Lisa is vegan?", "Lisa is vegan."),
+        ("User: Can you please note that the gate code is 4512?", "The gate code is 4512."),
+        ("User: I'd like you to remember that Theo is allergic to cats.",
+         "Theo is allergic to cats."),
+        ("User: make sure you remember that the bins go out on Mondays.",
+         "The bins go out on Mondays."),
     ],
 )  # fmt: skip
 def test_every_phrasing_is_one_explicit_candidate(text: str, fact: str) -> None:
@@ -81,6 +88,8 @@ def test_an_assistant_turn_is_not_the_user_asking() -> None:
         "**Maya**: Remember, always trust your gut on these things.",
         "User: remember to stay positive this week, okay.",
         "**Gina** (D5:11): And remember, I'm always here for you.",  # an offer
+        "**Gina** (D4:2): Can you remember when we went to Paris?",  # a question
+        "User: Could you remember to call me?",  # a task, not a fact
     ],
 )
 def test_advice_to_the_person_spoken_to_is_no_request_to_remember(text: str) -> None:

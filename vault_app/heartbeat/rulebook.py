@@ -163,7 +163,10 @@ class Patterns:
         self.turn = daily.TURN
         self.remember = re.compile(
             r"^(?:(?i:please|also|and|oh|btw|fyi|hey)[\s,]+)?(?:(?:" + NAME + r"|I|[Ww]e)\s+"
-            r"(?:asked|wants|want|told)\s+(?:me|us|you)\s+to\s+)?"
+            r"(?:asked|wants|want|told)\s+(?:me|us|you)\s+to\s+"
+            # asked as a question or a wish: "Can you remember…?", "I'd like you to note…"
+            r"|(?i:(?P<asked>can|could|would|will)\s+you|I['’]d\s+like\s+you\s+to|I\s+need\s+you\s+to"
+            r"|make\s+sure\s+(?:you|to))\s+(?i:please\s+|also\s+|just\s+)?)?"
             r"(?i:remember|note|keep\s+in\s+mind|for\s+the\s+record|do\s+not\s+forget|"
             r"don['’]t\s+forget|never\s+forget|make\s+a\s+note|note\s+to\s+self)"
             r"(?:\s+that|\s*:|\s*,|\s+(?!(?i:when|how|what|who|where|why|whether|if|to|me|us"

@@ -215,6 +215,8 @@ def _from_sentence(
         explicit = None  # "Remember, just do it!": advice to the other person, no fact
     if explicit:
         sentence = explicit.group("rest").strip(" \t-–—:,;")
+        if explicit.group("asked") and sentence.endswith("?"):  # "Can you note that …?"
+            sentence = sentence.rstrip("?").rstrip() + "."
         sentence = sentence[:1].upper() + sentence[1:]
     tracked = pats.track.match(sentence)
     if tracked:
