@@ -396,24 +396,24 @@ def test_sentences_of_household_words_never_fail(words: list[str]) -> None:
         ("**Maria** (D31:2): Since we last spoke, I adopted a puppy from the shelter.",
          "Maria adopted a puppy from the shelter."),
         ("**Nate** (D27:15): On another note, I just upgraded some of my equipment at home.",
-         "Nate just upgraded some of Nate's equipment at home."),
+         "Nate just upgraded some of their equipment at home."),
         ("**John** (D27:9): Last week, we had a meaningful experience at a military memorial.",
          "In the week of 2026-11-09, John had a meaningful experience at a military memorial."),
         ("**Maria** (D2:1): In the meantime, I donated my old car to a homeless shelter.",
-         "Maria donated Maria's old car to a homeless shelter."),
+         "Maria donated their old car to a homeless shelter."),
         ("**Nate** (D19:1): Woah Joanna, I won an international tournament yesterday!",
          "Nate won an international tournament on 2026-11-19!"),
         ("**John** (D2:1): Exciting things are happening--I'm exploring endorsement deals "
          "with two sports brands.", "John is exploring endorsement deals with two sports brands."),
         # what happened, told in a clause before how it feels since
         ("**Jon** (D6:4): Since I lost my job at Door Dash, things have been tough.",
-         "Jon lost Jon's job at Door Dash."),
+         "Jon lost their job at Door Dash."),
         ("**John** (D3:11): Especially after I failed the military aptitude test recently, I've "
          "been feeling a bit stressed out.", "John failed the military aptitude test recently."),
         ("**John** (D31:1): Hi Maria, since we last chatted, I'm volunteering as a mentor for "
          "a local school.", "John is volunteering as a mentor for a local school."),
         ("**Melanie** (D8:2): Last Fri I finally took my kids to a pottery workshop.",
-         "On 2026-11-13 Melanie finally took Melanie's kids to a pottery workshop."),
+         "On 2026-11-13 Melanie finally took their kids to a pottery workshop."),
         ("**Joanna** (D6:2): Had an audition yesterday for a writing gig downtown.",
          "Joanna had an audition on 2026-11-19 for a writing gig downtown."),
     ],
@@ -465,18 +465,18 @@ def test_reactions_and_opinions_are_no_facts(text: str) -> None:
         ("**Nate** (D4:2): I'd finished the whole controller mod before the tournament.",
          "Nate had finished the whole controller mod before the tournament."),
         ("**Joanna** (D26:11): Apart from meetings, I'm working on a screenplay about my town.",
-         "Apart from meetings, Joanna is working on a screenplay about Joanna's town."),
+         "Apart from meetings, Joanna is working on a screenplay about their town."),
         ("**Tim** (D3:3): Something awesome happened - I'm writing articles for a magazine.",
          "Tim is writing articles for a magazine."),
         ("**John** (D1:2): my goal is to improve my shooting percentage this season.",
-         "John's goal is to improve John's shooting percentage this season."),
+         "John's goal is to improve their shooting percentage this season."),
         ("**Tim** (D2:2): I already work at the bakery on weekends.",  # no "alreadies"
          "Tim already works at the bakery on weekends."),
         ("**Joanna** (D1:10): Besides writing, I also enjoy reading, watching movies, and "
          "exploring nature.",
          "Besides writing, Joanna also enjoys reading, watching movies, and exploring nature."),
         ("**Jon** (D1:6): I wanna start a dance studio in my hometown.",  # no "wannas"
-         "Jon wants to start a dance studio in Jon's hometown."),
+         "Jon wants to start a dance studio in their hometown."),
         ("**Melanie** (D2:5): I carve out some me-time each day for running.",  # not "Melanie-time"
          "Melanie carves out some me-time each day for running."),
         # the "I" left out, put back
@@ -494,9 +494,9 @@ def test_reactions_and_opinions_are_no_facts(text: str) -> None:
          "Tim has been focusing on school and reading a bunch of fantasy books."),
         # the verb after an adverb such as "last" or "only" agrees, a past as the present not
         ("**John** (D19:6): Last season, I had a major challenge when I hurt my ankle.",
-         "John had a major challenge when John hurt John's ankle."),
+         "John had a major challenge when John hurt their ankle."),
         ("**Joanna** (D1:3): I last saw my sister in March at the lake house.",
-         "Joanna last saw Joanna's sister in March at the lake house."),  # not "lasts saw"
+         "Joanna last saw their sister in March at the lake house."),  # not "lasts saw"
         ("User: I need new running shoes in size 10 wide.",  # "need" is no past in -ed
          "The user needs new running shoes in size 10 wide."),
         ("**Maria** (D4:2): We feed the shelter dogs twice a day on weekends.",
@@ -505,7 +505,7 @@ def test_reactions_and_opinions_are_no_facts(text: str) -> None:
          "Nate only eats dairy-free desserts these days."),
         # an activity of the speaker's as the subject, told with "me"/"my"
         ("**Jon** (D11:3): Losing my job gave me the push to start my own dance studio.",
-         "Losing Jon's job gave Jon the push to start Jon's own dance studio."),
+         "Losing Jon's job gave Jon the push to start their own dance studio."),
     ],
 )  # fmt: skip
 def test_a_speaker_telling_of_themselves_is_a_fact_about_them(text: str, fact: str) -> None:
@@ -582,7 +582,7 @@ def test_a_liking_of_what_another_turn_showed_is_no_fact(text: str) -> None:
         ("**Nate** (D9:10): I love fantasy and sci-fi movies, they're a great escape.",
          "Nate loves fantasy and sci-fi movies, they're a great escape."),  # "they": the movies
         ("**John** (D23:5): I love seeing my teammates succeed.",
-         "John loves seeing John's teammates succeed."),
+         "John loves seeing their teammates succeed."),
         # a rule or a plan in a note, or in a user's turn, is no guess at the moment
         ("User: The trash must be out by 7 am on Thursdays.",
          "The trash must be out by 7 am on Thursdays."),

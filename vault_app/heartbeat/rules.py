@@ -542,8 +542,13 @@ _PARTICIPLE = re.compile(
 
 
 def _standalone(text: str, speaker: str | None) -> str:
-    """`text` with its first person named: the speaker, or the user / the household."""
+    """`text` with its first person named: the speaker, or the user / the household. A
+    possessive after the speaker was named, with no one else named between, is "their"
+    ("I take my coffee black" -> "The user takes their coffee black", not "… the user's
+    coffee"); after another name it stays the speaker's ("Jon told Gina about Jon's
+    plan")."""
     text = " ".join(text.split()).strip()
+    named_at = [-1]  # where the speaker was last named in `text`, -1 before
 
     def who(word: str) -> str:
         singular = word.lower() in ("i", "me", "my", "mine") or word.lower().startswith("i")
@@ -574,11 +579,23 @@ def _standalone(text: str, speaker: str | None) -> str:
             return "themselves"  # "to remind myself" -> "to remind themselves"
         return who(match.group("pos")) + "'s"
 
-    out = rulebook.patterns().first_person.sub(swap, text)
+    def named(match: re.Match[str]) -> str:
+        out = swap(match)
+        if match.group("pos") and named_at[0] >= 0:
+            between = text[named_at[0] : match.start()]
+            if not _SOMEONE.search(between):
+                out = "their"
+        named_at[0] = match.end()
+        return out
+
+    out = rulebook.patterns().first_person.sub(named, text)
     out = out[:1].upper() + out[1:]
     if out and out[-1] not in ".!":
         out = out.rstrip(";,") + "."
     return out
+
+
+_SOMEONE = re.compile(r"\b[A-Z][a-z]|\b(?:he|she|him|her|his|they|them|you|your)\b")
 
 
 def _agree(verb: str) -> str:
