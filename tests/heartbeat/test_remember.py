@@ -69,6 +69,19 @@ def entry(text: str, agent: str | None = "household") -> extraction.Entry:
          "Theo is allergic to cats."),
         ("User: make sure you remember that the bins go out on Mondays.",
          "The bins go out on Mondays."),
+        # as people ask an assistant that has a memory
+        ("User: Remember this: the spare key is under the blue pot.",
+         "The spare key is under the blue pot."),
+        ("User: remember this - the spare key is under the blue pot",
+         "The spare key is under the blue pot."),
+        ("User: From now on, remember that I take my coffee black.",
+         "The user takes their coffee black."),
+        ("User: Save to memory that I'm allergic to penicillin.",
+         "The user is allergic to penicillin."),
+        ("User: Add to your memory: Theo's school is Park Lane Primary.",
+         "Theo's school is Park Lane Primary."),
+        ("User: Memorize that the gate code is 4512.", "The gate code is 4512."),
+        ("User: For future reference, the gate code is 4512.", "The gate code is 4512."),
     ],
 )  # fmt: skip
 def test_every_phrasing_is_one_explicit_candidate(text: str, fact: str) -> None:
@@ -90,6 +103,8 @@ def test_an_assistant_turn_is_not_the_user_asking() -> None:
         "**Gina** (D5:11): And remember, I'm always here for you.",  # an offer
         "**Gina** (D4:2): Can you remember when we went to Paris?",  # a question
         "User: Could you remember to call me?",  # a task, not a fact
+        "**Jon** (D3:3): Remember this, you can do anything.",
+        "User: Remember this place?",
     ],
 )
 def test_advice_to_the_person_spoken_to_is_no_request_to_remember(text: str) -> None:
