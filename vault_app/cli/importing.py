@@ -6,10 +6,11 @@ into a PARA vault, with a report of what went where; the source is only read.
   a fact of the agent (`core.neighbours.importing`).
 - A file of conversations with assistants, told by its content (`--format auto`, or
   chatgpt, claude, jsonl): ChatGPT's or Claude's data export (`conversations.json`, the
-  export's zip, or the folder it unzips to), or JSON lines of `{time, speaker, text, conversation}`. Each message
-  becomes an entry of the daily note of its date, the global notes or `--agent ID`'s
-  (`core.chat_exports`); `--extract` then runs the heartbeat once, so that the facts are
-  written now. A large export is streamed, with its progress on stderr.
+  export's zip, or the folder it unzips to), or JSON lines of `{time, speaker, text,
+  conversation}`. Each message becomes an entry of the daily note of its date, the
+  global notes or `--agent ID`'s (`core.chat_exports`); `--extract` then runs the
+  heartbeat once, so that the facts are written now. A large export is streamed, with
+  its progress on stderr.
 
 `--into` defaults to the vault the command is run on (`--vault`, `$VAULT_APP_VAULT`, the
 current folder); a VAULT that is missing or empty is made a new vault.

@@ -17,7 +17,7 @@ from vault_app.ui import themes
 from vault_app.ui.dialogs import palette, settings
 from vault_app.ui.menus import Command, Commands, Entry, Made, Separator
 from vault_app.ui.pages import context_view, daily, graph_view, review_page
-from vault_app.ui.window import recent_vaults, window_vaults
+from vault_app.ui.window import chat_import, recent_vaults, window_vaults
 
 if TYPE_CHECKING:
     from vault_app.ui.main_window import MainWindow
@@ -188,6 +188,24 @@ DAY = "Go/Daily &notes"  # the daily view's own keys, routed to the one shown
 WINDOW: tuple[Entry, ...] = (
     Command("new_vault", "&New vault…", "File", window_vaults.new_vault, None, "Create a vault"),
     *_open("Open another vault"),
+    Separator("File"),
+    Command(
+        "import_chats",
+        "&Import conversations…",
+        "File",
+        chat_import.choose_file,
+        None,
+        "Your ChatGPT or Claude export (its zip or conversations.json), or chat lines, "
+        "into the daily notes",
+    ),
+    Command(
+        "import_chats_folder",
+        "Import conversations from a &folder…",
+        "File",
+        chat_import.choose_folder,
+        None,
+        "The folder a ChatGPT or Claude export unzips to, into the daily notes",
+    ),
     Separator("File"),
     Command(
         "settings",
