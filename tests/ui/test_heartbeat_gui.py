@@ -199,3 +199,23 @@ def test_the_app_runner_compares_by_cosine_once_the_window_has_a_model(root: Pat
     made = heartbeat_runner.for_session(ready, None)  # type: ignore[arg-type]
     assert made.runner.embed is not None and made.runner.embed() is not None
     made.close()
+
+
+def test_run_now_runs_a_heartbeat_not_yet_due_only_where_the_app_runs_it(
+    qtbot: QtBot, root: Path
+) -> None:
+    """After File › Import conversations: a heartbeat at once, whatever the schedule."""
+    runner = heartbeat_runner.HeartbeatRunner(root, every_ms=3_600_000)
+    assert not runner.run_now("import")  # no lease yet: the schedule is someone else's
+    with qtbot.waitSignal(runner.ran, timeout=30_000):
+        runner.start()  # the first tick takes the lease and runs the due heartbeat
+    qtbot.waitUntil(lambda: not runner.busy)  # its thread ends after it says what ran
+    with qtbot.waitSignal(runner.ticked, timeout=30_000):
+        assert runner.tick()  # not due again: nothing runs
+    assert runlog.read(root, limit=1)[0].trigger == "schedule"
+    qtbot.waitUntil(lambda: not runner.busy)
+    with qtbot.waitSignal(runner.ran, timeout=30_000) as ran:
+        assert runner.run_now("import")
+    assert (ran.args[0][0].job, ran.args[0][0].trigger) == ("heartbeat", "import")
+    assert runner.close()
+    assert not runner.run_now("import")

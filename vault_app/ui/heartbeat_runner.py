@@ -14,6 +14,9 @@ no-op and the schedule stays theirs.
 Once the window's search has its sentence model loaded, dedup compares facts by cosine
 too (`embed_of`: the model through the vault's embedding cache), as `serve` does.
 
+`run_now(trigger)` runs one at once, due or not, when this app holds the lease: after
+File › Import conversations, so the imported turns become facts without waiting.
+
 Results come back to the GUI thread as signals: `ran(records)` after a tick that ran
 something (the window says in the status bar when facts were written, the dashboard
 and the Activity page follow), `failed(message)` when a tick raised.
@@ -124,15 +127,26 @@ class HeartbeatRunner(QtCore.QObject):
 
     def tick(self) -> bool:
         """Start a tick on a worker thread; False when one still runs (or after close)."""
+        return self._start(None)
+
+    def run_now(self, trigger: str) -> bool:
+        """Start a heartbeat now, due or not (after an import: `trigger` "import"), when
+        this app runs the heartbeat (it holds the lease); False when it does not (`serve`
+        or another window runs it, on its schedule), when one still runs, or after close."""
+        return self.holds_lease and self._start(trigger)
+
+    def _start(self, forced: str | None) -> bool:
         if self.closed or self.busy:
             return False
-        self._thread = threading.Thread(target=self._work, name="vault-app-heartbeat", daemon=True)
+        self._thread = threading.Thread(
+            target=self._work, args=(forced,), name="vault-app-heartbeat", daemon=True
+        )
         self._thread.start()
         return True
 
-    def _work(self) -> None:
+    def _work(self, forced: str | None = None) -> None:
         try:
-            records = self.runner.tick()
+            records = (self.runner.once(forced) or []) if forced else self.runner.tick()
         except Exception as exc:  # handed to the GUI thread, never lost
             log.error("heartbeat tick failed", exc_info=True)
             self._emit(self._relay.failed, exc)

@@ -16,6 +16,7 @@ be remembered becomes facts without waiting, and the daily view follows.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from vault_app.ui.main_window import MainWindow
 
 STEPS = 1000  # the progress bar's resolution: a step is a thousandth of the export
+POLL_MS = 100  # how often the dialog shows how much is read
 FILTER = "Chat exports (*.zip *.json *.jsonl);;All files (*)"
 TITLE = "Import conversations"
 
@@ -49,10 +51,16 @@ def choose_folder(window: MainWindow) -> None:
         start(window, Path(chosen))
 
 
-class _Moved(QtCore.QObject):
-    """The worker's progress, handed to the GUI thread: the step, bytes read, in all."""
+@dataclasses.dataclass
+class _Read:
+    """How much of the export the worker has read: plain numbers it writes and the GUI
+    thread's timer reads. The worker touches no Qt object and holds nothing a Qt
+    connection refers to (a bound method connected to a signal is held weakly: when a
+    worker drops its object's last reference, PySide disconnects it there, racing the
+    GUI thread — a crash)."""
 
-    moved = QtCore.Signal(int, int, int)
+    done: int = 0
+    total: int = 0
 
 
 def start(window: MainWindow, path: Path) -> QtWidgets.QProgressDialog:
@@ -64,38 +72,44 @@ def start(window: MainWindow, path: Path) -> QtWidgets.QProgressDialog:
     dialog.setMinimumDuration(400)  # a small export comes and goes without a flash
     dialog.setAutoReset(False)
     dialog.setAutoClose(False)
-    stop = threading.Event()
-    dialog.canceled.connect(stop.set)  # Stop, or the dialog closed (Escape)
-    dialog.rejected.connect(stop.set)
-    relay = _Moved(dialog)
+    stop = threading.Event()  # the worker reads it; no Qt connection holds it weakly
+    dialog.canceled.connect(lambda: stop.set())  # Stop, or the dialog closed (Escape)
+    dialog.rejected.connect(lambda: stop.set())
+    read = _Read()
+    timer = QtCore.QTimer(dialog)
+    timer.setInterval(POLL_MS)
 
-    def moved(step: int, done: int, total: int) -> None:
-        dialog.setLabelText(
-            f"Importing {path.name}… ({done / 1e6:,.1f} of {total / 1e6:,.1f} MB read)"
-        )
-        dialog.setValue(step)
+    def show_read() -> None:
+        if read.total:
+            dialog.setLabelText(
+                f"Importing {path.name}… ({read.done / 1e6:,.1f} of "
+                f"{read.total / 1e6:,.1f} MB read)"
+            )
+            dialog.setValue(STEPS * read.done // read.total)
 
-    relay.moved.connect(moved, QtCore.Qt.ConnectionType.QueuedConnection)
-    shown = [-1]
+    timer.timeout.connect(show_read)
+    timer.start()
 
     def progress(done: int, total: int) -> None:  # on the worker
         if stop.is_set() or session.closed:
             raise session_module.Cancelled("stopped")
-        step = STEPS * done // total if total else STEPS
-        if step != shown[0]:  # a JSON-lines file reports every line: one signal a step
-            shown[0] = step
-            relay.moved.emit(step, done, total)
+        read.done, read.total = done, total
 
     target = session.vault
 
     def work() -> chat_exports.Report:
         return chat_exports.import_export(target, path, progress=progress)
 
+    def end() -> None:
+        timer.stop()
+        dialog.hide()  # not close(): that would say Stop
+        dialog.deleteLater()
+
     def done(report: chat_exports.Report) -> None:
-        dialog.close()
+        end()
         text = summary(report, path)
         if report.added:
-            ran = window.heartbeat is not None and window.heartbeat.tick()
+            ran = window.heartbeat is not None and window.heartbeat.run_now("import")
             text += (
                 " The heartbeat is turning them into facts now."
                 if ran
@@ -112,7 +126,7 @@ def start(window: MainWindow, path: Path) -> QtWidgets.QProgressDialog:
         session.rescan()
 
     def failed(exc: BaseException) -> None:
-        dialog.close()
+        end()
         if isinstance(exc, session_module.Cancelled):
             session.notice.emit(
                 "Import stopped",
