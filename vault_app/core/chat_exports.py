@@ -112,10 +112,9 @@ class _Source:
         self.missing: list[str] = []
         self.sizes: dict[str, int]
         if path.is_dir():
+            found = sorted([*path.glob("*.json"), *path.glob("*/*.json")])  # not deeper
             self.sizes = {
-                f.relative_to(path).as_posix(): f.stat().st_size
-                for f in sorted(path.rglob("*.json"))
-                if f.is_file() and len(f.relative_to(path).parts) <= 2
+                f.relative_to(path).as_posix(): f.stat().st_size for f in found if f.is_file()
             }
             self.parts = self._choose(path.name + "/")
         elif zipfile.is_zipfile(path):
