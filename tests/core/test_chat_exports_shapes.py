@@ -235,6 +235,27 @@ def test_the_command_imports_an_unzipped_export_folder(
     assert kept == ["Ana is the user's sister.", "Ana lands on 2025-09-05."]  # said aloud
 
 
+def test_a_conversation_kept_out_of_chatgpts_memory_is_left_out_and_said(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    vault = Vault.create(tmp_path / "v")
+    private = small("c-private", "Remember that my PIN is 4921.", 10)
+    kept = small("c-kept", "Remember that the recycling goes out on Thursdays.", 20)
+    path = write(tmp_path / "conversations.json", [
+        {**private, "is_do_not_remember": True}, {**kept, "is_do_not_remember": False},
+    ])  # fmt: skip
+    code = cli.main(["--vault", str(vault.root), "import", str(path), "--extract"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert [t.rsplit(": ", 1)[1] for _, t in entries(vault)] == [
+        "Remember that the recycling goes out on Thursdays."
+    ]
+    assert "1 conversations, 1 messages" in out
+    assert "left out: 1 conversation kept out of ChatGPT's memory" in out
+    assert not [f for f in vault.root.rglob("*") if f.is_file() and b"4921" in f.read_bytes()]
+    assert any(vault.root.rglob("items.json"))  # the other conversation's fact was kept
+
+
 ROOT = "00000000-0000-4000-8000-000000000000"  # what Claude writes as a first message's parent
 
 

@@ -28,7 +28,8 @@ T0 = dt.datetime(2025, 9, 4, 15, 0).astimezone().timestamp()
 DAY = dt.date(2025, 9, 4)
 
 
-def export(tmp_path: Path, conversations: int = 3) -> Path:
+def export(tmp_path: Path, conversations: int = 3, opted_out: int = 0) -> Path:
+    """A ChatGPT export's zip; its last `opted_out` conversations kept out of memory."""
     chats = []
     for c in range(conversations):
         mapping: dict[str, Any] = {}
@@ -42,7 +43,8 @@ def export(tmp_path: Path, conversations: int = 3) -> Path:
                 "content": {"content_type": "text", "parts": [words]}}}  # fmt: skip
             parent = nid
         chats.append({"conversation_id": f"c{c}", "title": f"Locker {c}", "mapping": mapping,
-                      "current_node": parent, "create_time": T0})  # fmt: skip
+                      "current_node": parent, "create_time": T0,
+                      "is_do_not_remember": c >= conversations - opted_out})  # fmt: skip
     path = tmp_path / "chatgpt-export.zip"
     with zipfile.ZipFile(path, "w") as z:
         z.writestr("conversations.json", json.dumps(chats))
@@ -85,6 +87,19 @@ def test_an_export_is_imported_and_said(
     qtbot.waitUntil(lambda: [m[0] for m in bar.messages].count("Conversations imported") == 2)
     assert "0 messages" in bar.messages[-1][1] and "(6 already there)" in bar.messages[-1][1]
     assert len(entries(window)) == 6
+
+
+def test_conversations_kept_out_of_memory_are_left_out_and_said(
+    qtbot: QtBot, root: Path, store: QtCore.QSettings, tmp_path: Path
+) -> None:
+    window = open_window(qtbot, root, store)
+    bar = window.message_bar
+    chat_import.start(window, export(tmp_path, conversations=3, opted_out=1))
+    qtbot.waitUntil(lambda: any(m[0] == "Conversations imported" for m in bar.messages))
+    text = bar.messages[-1][1]
+    assert text.startswith("4 messages of 2 ChatGPT conversations")
+    assert "1 conversation kept out of ChatGPT's memory was left out." in text
+    assert not [e for e in entries(window) if "Locker 2" in e]
 
 
 def test_stop_leaves_nothing_half_done_and_a_second_import_adds_the_rest(

@@ -16,7 +16,9 @@ Three shapes, told apart by their content (`detect`), never by their name:
   not the assistant's calls to its tools (`recipient` other than all), its hidden reasoning
   (`thoughts`, `reasoning_recap`) or its memory notes. A message the export dates before
   the one it answers (voice answers are) is placed at that one's time, so the branch's
-  order is kept.
+  order is kept. A conversation the person kept out of ChatGPT's memory
+  (`is_do_not_remember`) is left out and counted (`Report.opted_out`): a memory vault
+  would otherwise remember what they asked to be forgotten.
 - **Claude's data export**: `conversations.json`, a list of conversations with
   `chat_messages` (`sender` human or assistant, `content` blocks or `text`, `created_at`;
   files named). Its messages hold every branch; only the kept one is read, from
@@ -81,6 +83,7 @@ class Report:
     added: int = 0  # entries placed in daily notes (a message already there is not)
     days: int = 0  # notes written
     skipped: int = 0  # messages without text, system and tool messages
+    opted_out: int = 0  # conversations kept out of the assistant's memory: left out
     problems: list[str] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
@@ -92,6 +95,7 @@ class Report:
             "already_there": self.messages - self.added,
             "days": self.days,
             "skipped": self.skipped,
+            "opted_out": self.opted_out,
             "problems": self.problems,
         }
 
@@ -288,6 +292,9 @@ def _conversations(
             report.problems.append(f"{where}is damaged after byte {counted.done:,}: {exc}")
             return
         name = _conversation_id(conversation, index)
+        if isinstance(conversation, dict) and conversation.get("is_do_not_remember") is True:
+            report.opted_out += 1  # "Don't remember this chat" in ChatGPT: not ours either
+            continue
         try:
             messages = parse(conversation, report)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -624,5 +631,10 @@ def lines(report: Report, path: Path) -> Iterator[str]:
         f"notes ({report.messages - report.added} already there, {report.skipped} without "
         "text or not a person's or assistant's)"
     )
+    if report.opted_out:
+        yield (
+            f"  left out: {report.opted_out} conversation{'' if report.opted_out == 1 else 's'}"
+            f" kept out of {SOURCE_NAMES[report.format]}'s memory"
+        )
     for problem in report.problems:
         yield f"  not imported: {problem}"

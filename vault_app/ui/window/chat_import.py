@@ -150,4 +150,10 @@ def summary(report: chat_exports.Report, path: Path) -> str:
         f"{report.conversations:,} {source} conversation{'' if report.conversations == 1 else 's'}"
         f" from {path.name} into {report.days:,} daily note{'' if report.days == 1 else 's'}"
         + (f" ({already:,} already there)." if already else ".")
+        + (
+            f" {report.opted_out:,} conversation{'' if report.opted_out == 1 else 's'} kept out"
+            f" of {source}'s memory {'was' if report.opted_out == 1 else 'were'} left out."
+            if report.opted_out
+            else ""
+        )
     )
