@@ -235,6 +235,32 @@ def test_the_command_imports_an_unzipped_export_folder(
     assert kept == ["Ana is the user's sister.", "Ana lands on 2025-09-05."]  # said aloud
 
 
+def test_what_chatgpt_saved_to_its_memory_is_an_entry_and_a_fact(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Its call to `bio` (the page's "Memory updated") is imported as a `memory` entry,
+    which the heartbeat keeps as the person's own request; the tool's reply is not."""
+    vault = Vault.create(tmp_path / "v")
+    chat = conversation("c-bio", [
+        ("u1", None, message("user", text("I'm off to see my sister Ana in Porto."), T0)),
+        ("bio", "u1", message("assistant", text("User's sister Ana lives in Porto."), T0 + 5,
+                              recipient="bio")),
+        ("ack", "bio", message("tool", text("Model set context updated."), T0 + 6,
+                               name="bio", recipient="assistant")),
+        ("a1", "ack", message("assistant", text("Have a lovely trip!"), T0 + 7)),
+    ], current_node="a1")  # fmt: skip
+    path = write(tmp_path / "conversations.json", [chat])
+    code = cli.main(["--vault", str(vault.root), "import", str(path), "--extract"])
+    assert code == 0, capsys.readouterr().err
+    assert [t for _, t in entries(vault)] == [
+        "**user** (from ChatGPT: C-Bio): I'm off to see my sister Ana in Porto.",
+        "**memory** (from ChatGPT: C-Bio): User's sister Ana lives in Porto.",
+        "**assistant** (from ChatGPT: C-Bio): Have a lovely trip!",
+    ]
+    ana = vault.entity(EntityRef.parse("areas/people/ana"))
+    assert sorted(f.fact for f in ana.facts) == ["Ana is the user's sister.", "Ana lives in Porto."]
+
+
 def test_a_conversation_kept_out_of_chatgpts_memory_is_left_out_and_said(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

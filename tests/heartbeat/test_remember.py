@@ -130,6 +130,8 @@ def test_a_remember_opening_with_a_name_or_a_noun_is_still_one() -> None:
          ["Ana is the user's sister.", "Ana lands on 2026-11-27."]),
         ("User: remember that my brother Tom's flight is at 6.",
          ["Tom is the user's brother.", "Tom's flight is at 6."]),
+        ("User: remember that my daughter is named Maya and she is 7.",
+         ["Maya is the user's daughter.", "Maya is 7."]),
     ],
 )  # fmt: skip
 def test_a_remember_about_someone_named_with_their_role_keeps_what_was_asked(
@@ -139,6 +141,42 @@ def test_a_remember_about_someone_named_with_their_role_keeps_what_was_asked(
     to remember was dropped as a one-off."""
     found = rules.candidates(entry(text))
     assert [(c.fact, c.explicit) for c in found] == [(f, True) for f in facts]
+
+
+@pytest.mark.parametrize(
+    ("note", "facts"),
+    [
+        ("User prefers Python for scripting.", ["The user prefers Python for scripting."]),
+        ("The user's sister Ana lives in Porto.",
+         ["Ana is the user's sister.", "Ana lives in Porto."]),
+        ("User's daughter is named Maya and she is 7.",
+         ["Maya is the user's daughter.", "Maya is 7."]),
+        ("Is vegetarian.", ["The user is vegetarian."]),
+        ("Studies law at Coimbra.", ["The user studies law at Coimbra."]),
+        ("User often travels to Spain for work.", ["The user often travels to Spain for work."]),
+        ("Ana's birthday is May 3.", ["Ana's birthday is May 3."]),
+    ],
+)  # fmt: skip
+def test_an_assistants_memory_note_is_kept_as_the_user_telling_it(
+    note: str, facts: list[str]
+) -> None:
+    """ChatGPT's memory notes, imported as `**memory**` entries (`core.chat_exports`),
+    name the user in the third person or not at all; they are read as the user saying it,
+    and kept as asked."""
+    found = rules.candidates(entry(f"**memory** (from ChatGPT: Trip): {note}", agent=None))
+    assert [(c.fact, c.explicit) for c in found] == [(f, True) for f in facts]
+
+
+def test_a_memory_note_goes_where_a_remember_goes(vault: Vault) -> None:
+    vault.create_agent("household")
+    vault.append_daily(
+        "**memory** (from ChatGPT: Bins): Bins go out on Wednesday nights.",
+        agent="household",
+        at=at(9),
+    )
+    record = beat(vault, _Nothing())  # kept with any extractor, as a remember is
+    assert (record.written, record.deferred) == (1, 0)
+    assert active(vault, OWN) == ["Bins go out on Wednesday nights."]
 
 
 def test_a_plain_statement_is_not_explicit() -> None:

@@ -494,7 +494,7 @@ def test_reactions_and_opinions_are_no_facts(text: str) -> None:
          "Tim has been focusing on school and reading a bunch of fantasy books."),
         # the verb after an adverb such as "last" or "only" agrees, a past as the present not
         ("**John** (D19:6): Last season, I had a major challenge when I hurt my ankle.",
-         "John had a major challenge when John hurt their ankle."),
+         "John had a major challenge when they hurt their ankle."),
         ("**Joanna** (D1:3): I last saw my sister in March at the lake house.",
          "Joanna last saw their sister in March at the lake house."),  # not "lasts saw"
         ("User: I need new running shoes in size 10 wide.",  # "need" is no past in -ed
@@ -503,9 +503,14 @@ def test_reactions_and_opinions_are_no_facts(text: str) -> None:
          "Maria feeds the shelter dogs twice a day on weekends."),
         ("**Nate** (D3:3): I only eat dairy-free desserts these days.",  # a time, no pointer
          "Nate only eats dairy-free desserts these days."),
+        # named once; "they" after, unless someone else was named since
+        ("**Tim** (D2:1): I studied hard and it showed me how resilient I'm when I try.",
+         "Tim studied hard and it showed them how resilient they're when they try."),
+        ("**Jon** (D3:3): I told Gina about my plan and I was thrilled.",
+         "Jon told Gina about Jon's plan and Jon was thrilled."),
         # an activity of the speaker's as the subject, told with "me"/"my"
         ("**Jon** (D11:3): Losing my job gave me the push to start my own dance studio.",
-         "Losing Jon's job gave Jon the push to start their own dance studio."),
+         "Losing Jon's job gave them the push to start their own dance studio."),
     ],
 )  # fmt: skip
 def test_a_speaker_telling_of_themselves_is_a_fact_about_them(text: str, fact: str) -> None:

@@ -14,9 +14,12 @@ Three shapes, told apart by their content (`detect`), never by their name:
   (`[attachment: name]`), never copied; citation markers (`\ue200cite\ue202…\ue201`,
   `【3†source】`) gone and an entity marker shown as its name, as ChatGPT's page shows them;
   not the assistant's calls to its tools (`recipient` other than all), its hidden reasoning
-  (`thoughts`, `reasoning_recap`) or its memory notes. A message the export dates before
-  the one it answers (voice answers are) is placed at that one's time, so the branch's
-  order is kept. A conversation the person kept out of ChatGPT's memory
+  (`thoughts`, `reasoning_recap`) or the memory it was given. What it saved to its memory
+  of the person (its call to `bio`, which the page shows as "Memory updated") is an entry
+  of its own, `**memory** (from ChatGPT: title): User prefers Python.`, which the heartbeat
+  keeps as the person's own request to remember (`heartbeat.turns`). A message the
+  export dates before the one it answers (voice answers are) is placed at that one's
+  time, so the branch's order is kept. A conversation the person kept out of ChatGPT's memory
   (`is_do_not_remember`) is left out and counted (`Report.opted_out`): a memory vault
   would otherwise remember what they asked to be forgotten.
 - **Claude's data export**: `conversations.json`, a list of conversations with
@@ -375,14 +378,15 @@ def _chatgpt(conversation: dict[str, Any], report: Report) -> list[Message]:
         if when is not None:
             moment = _epoch(when)
             last = moment if last is None else max(moment, last)  # never before its question
-        text = _chatgpt_text(message) if _seen_by_person(message) else ""
+        noted = _memory_note(message)
+        text = noted or (_chatgpt_text(message) if _seen_by_person(message) else "")
         if not text.strip():
             report.skipped += 1
             continue
         if last is None:  # undated from the start: the conversation's time
             last = _epoch(conversation.get("create_time"))
         report.messages += 1
-        out.append(Message(last, message["author"]["role"], text, title))
+        out.append(Message(last, "memory" if noted else message["author"]["role"], text, title))
     return out
 
 
@@ -420,6 +424,20 @@ def _seen_by_person(message: dict[str, Any]) -> bool:
         and message.get("recipient") in (None, "all")  # not a call to a tool
         and content.get("content_type") not in _UNSEEN
     )
+
+
+def _memory_note(message: dict[str, Any]) -> str:
+    """What the assistant saved to its memory of the person (its call to `bio`: "User
+    prefers Python for scripting."), shown on ChatGPT's page as "Memory updated"."""
+    content = message.get("content") or {}
+    if (
+        message.get("recipient") != "bio"
+        or (message.get("author") or {}).get("role") != "assistant"
+        or content.get("content_type") != "text"
+    ):
+        return ""
+    parts = [p for p in content.get("parts") or [] if isinstance(p, str)]
+    return " ".join(" ".join(parts).split())
 
 
 def _chatgpt_text(message: dict[str, Any]) -> str:

@@ -27,6 +27,9 @@ _AUX = "will|are|were|have|had|can|could|should|would|must|need|cost|go|come|do|
 _WEEKDAY = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 USER_ROLES = frozenset({"user", "human", "me"})  # a turn's speaker who is the user
 ASSISTANT_ROLES = frozenset({"assistant", "ai", "bot", "model", "system", "tool"})
+# a note an assistant saved to its memory of the user (ChatGPT's `bio`, imported as
+# "**memory** (from ChatGPT: …): User prefers Python."): what the user asked, or let it, keep
+MEMORY_ROLES = frozenset({"memory"})
 MIN_WORDS = 3  # a sentence's fewest words: fewer is a fragment
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{0,40}")
 LINK = re.compile(r"\[\[([^\[\]|\n]{1,120})(?:\|([^\[\]\n]{0,120}))?\]\]")

@@ -27,7 +27,9 @@ Then the rules, in order; the first that fires makes the sentence a candidate:
                  mind …": the rest is the fact, categorised by the rules below (context
                  when none fires); not when the rest is advice or an offer to the person
                  spoken to ("Remember, just do it!", "Don't forget, believe in
-                 yourself", "Remember, I'm always here for you": `advice`)
+                 yourself", "Remember, I'm always here for you": `advice`); an
+                 assistant's memory note of the user ("**memory** (from ChatGPT: …): User
+                 prefers Python.") is one too, read in the first person (`turns.as_told`)
     track        "keep track of X", "track X", "keep an eye on X": `track=True`, entity X
     milestone    "X's birthday is March 3"; an event word and a date ("we got married on
                  …", "passed the exam yesterday", "demolition is scheduled for …"); a
@@ -55,7 +57,9 @@ go ("remember that"), relative dates are made absolute against the entry's date
 (dates.resolve: "yesterday" -> "on 2026-11-19"), and the first person is named: the
 speaker when one was named, otherwise "I"/"me" become "the user" and "we"/"us" "the
 household", with the verb after them agreeing ("I prefer" -> "The user prefers";
-"my"/"our" -> "the user's"/"the household's"). Names are kept as written.
+"my"/"our" -> "the user's"/"the household's"); once named, the speaker is "they",
+"them", "their" for the rest of the sentence unless someone else was named since ("Tim
+studied hard and it showed them how resilient they are"). Names are kept as written.
 
 `entity` is the name the fact is about: the subject of a preference or relationship,
 "X" of "X's birthday", the owner in "Biscuit's limp is better", the name opening the
@@ -210,14 +214,17 @@ def _from_sentence(
     sentence = pats.interjection.sub("", sentence, 1) or sentence  # "Yeah, I made it…"
     if turn is not None and turn.said:
         sentence = turns.opening(sentence)
-    explicit = pats.remember.match(sentence)
-    if explicit and pats.advice.match(explicit.group("rest").strip()):
-        explicit = None  # "Remember, just do it!": advice to the other person, no fact
-    if explicit:
-        sentence = explicit.group("rest").strip(" \t-–—:,;")
-        if explicit.group("asked") and sentence.endswith("?"):  # "Can you note that …?"
+    asked = pats.remember.match(sentence)
+    if asked and pats.advice.match(asked.group("rest").strip()):
+        asked = None  # "Remember, just do it!": advice to the other person, no fact
+    if asked:
+        sentence = asked.group("rest").strip(" \t-–—:,;")
+        if asked.group("asked") and sentence.endswith("?"):  # "Can you note that …?"
             sentence = sentence.rstrip("?").rstrip() + "."
         sentence = sentence[:1].upper() + sentence[1:]
+    elif turn is not None and turn.saved:  # an assistant's memory note: kept as asked
+        sentence = turns.as_told(sentence)
+    explicit = asked is not None or (turn is not None and turn.saved)
     tracked = pats.track.match(sentence)
     if tracked:
         return [_track(sentence, tracked, entry)]
@@ -240,7 +247,7 @@ def _from_sentence(
     entity = _entity(entity, sentence, speaker, pats)
     confidence = 1.0 if explicit else 0.8  # an explicit "remember" is surer than a rule
     out = []
-    for part, kind in _parts(sentence, category, entry.date, explicit=explicit is not None):
+    for part, kind in _parts(sentence, category, entry.date, explicit=explicit):
         text = _standalone(dates.resolve(part, entry.date), speaker)
         related = _related(text, entity, pats)
         about = entity or _fallback(related)
@@ -252,7 +259,7 @@ def _from_sentence(
                 entity=links.get(about, about) if about else None,
                 related=tuple(links.get(name, name) for name in _without(related, about)),
                 confidence=confidence,
-                explicit=explicit is not None,
+                explicit=explicit,
             )
         )
     return out
@@ -308,6 +315,10 @@ def _in_context(
     return sentence, None
 
 
+# after "my <role> is named X": "and she is 7", "and loves horses" go on about X
+_AND_SHE = re.compile(r"^\s*,?\s*and\s+(?:(?:she|he)\s+|(?=[a-z]+s\b))")
+
+
 def _parts(
     sentence: str, category: Category, on: dt.date, *, explicit: bool = False
 ) -> list[tuple[str, Category]]:
@@ -323,9 +334,11 @@ def _parts(
     owner = owner.lower() if owner.lower() in ("my", "our") else owner
     parts = [(f"{name} is {owner} {rel.group('y')}.", Category.RELATIONSHIP)]
     tail = re.sub(r"^\s*,(?=\s)", "", sentence[rel.end() :])  # "Zoe's mom, Hannah, drives"
+    tail = _AND_SHE.sub(" ", tail, 1)  # "My daughter is named Maya and she is 7"
     rest = (sentence[: rel.start()] + name + tail).strip()
     rest = rest[:1].upper() + rest[1:]
-    if rulebook.word_count(rest) > len(name.split()) + 1 and (passes_gate(rest) or explicit):
+    enough = rulebook.word_count(rest) > len(name.split()) + (0 if explicit else 1)  # "Maya is 7"
+    if enough and (passes_gate(rest) or (explicit and pats.verb.search(rest))):
         ruled = _classify(rest, on)
         if ruled:  # "Zoe is sleeping over Friday": a one-off, no fact
             parts.append((rest, ruled[0]))
@@ -542,13 +555,15 @@ _PARTICIPLE = re.compile(
 
 
 def _standalone(text: str, speaker: str | None) -> str:
-    """`text` with its first person named: the speaker, or the user / the household. A
-    possessive after the speaker was named, with no one else named between, is "their"
-    ("I take my coffee black" -> "The user takes their coffee black", not "… the user's
-    coffee"); after another name it stays the speaker's ("Jon told Gina about Jon's
-    plan")."""
+    """`text` with its first person named: the speaker, or the user / the household. Once
+    named, with no one else named between, the speaker is "they"/"them"/"their" ("I take
+    my coffee black" -> "The user takes their coffee black", not "… the user's coffee";
+    "I feel like I could write a movie when I'm out there" -> "Joanna feels like they
+    could write a movie when they're out there"); after another name it is the
+    speaker's name again ("Jon told Gina about Jon's plan")."""
     text = " ".join(text.split()).strip()
     named_at = [-1]  # where the speaker was last named in `text`, -1 before
+    first_at = [-1]  # where first
 
     def who(word: str) -> str:
         singular = word.lower() in ("i", "me", "my", "mine") or word.lower().startswith("i")
@@ -579,13 +594,32 @@ def _standalone(text: str, speaker: str | None) -> str:
             return "themselves"  # "to remind myself" -> "to remind themselves"
         return who(match.group("pos")) + "'s"
 
+    def again(match: re.Match[str]) -> str | None:
+        """The speaker named a second time: a pronoun, when no one else was named since
+        the first time (since the last, for "their")."""
+        since = named_at[0] if match.group("pos") else first_at[0]
+        if since < 0 or _SOMEONE.search(text, since, match.start()):
+            return None
+        if match.group("c"):
+            tail = match.group("c").replace("’", "'").partition("'")[2].lower()
+            return "they're" if tail in ("m", "re") else "they'" + tail
+        if match.group("pro"):
+            if match.group("pro") == "I" and match.start() > 0 and text[match.start() - 1] == "-":
+                return None
+            verb = match.group("verb")
+            if verb is None:
+                return "they"
+            tail = match.group("tail")
+            plural = _PLURAL.get(verb.lower(), verb)
+            return "they" + tail[: len(tail) - len(verb)] + plural
+        if match.group("obj"):
+            return "them"
+        return "themselves" if match.group("self") else "their"
+
     def named(match: re.Match[str]) -> str:
-        out = swap(match)
-        if match.group("pos") and named_at[0] >= 0:
-            between = text[named_at[0] : match.start()]
-            if not _SOMEONE.search(between):
-                out = "their"
+        out = again(match) or swap(match)
         named_at[0] = match.end()
+        first_at[0] = match.end() if first_at[0] < 0 else first_at[0]
         return out
 
     out = rulebook.patterns().first_person.sub(named, text)
@@ -595,6 +629,7 @@ def _standalone(text: str, speaker: str | None) -> str:
     return out
 
 
+_PLURAL = {"am": "are", "was": "were"}  # "I was" -> "they were", after the speaker's name
 _SOMEONE = re.compile(r"\b[A-Z][a-z]|\b(?:he|she|him|her|his|they|them|you|your)\b")
 
 

@@ -34,6 +34,12 @@ the togetherness", "I love to!") is no fact (`points_around`).
 
 The rules (`rules`) apply `opening` and `disclosure` to a turn's sentences only; a note's
 sentence loses only an opinion, a reaction or a feeling after its fact, as before.
+
+A note an assistant saved to its memory of the user (a `memory` turn: ChatGPT's memory
+notes, "User's sister Ana lives in Porto.", "Is vegetarian.") is what the user told it to
+keep, or let it: each sentence is read as the user's own request to remember, in the
+first person (`as_told`: "My sister Ana lives in Porto.", "I am vegetarian."), so the
+rules make of it what they make of the user saying so, and keep it.
 """
 
 from __future__ import annotations
@@ -90,6 +96,7 @@ class Turn:
     speaker: str | None  # the name "I" stands for; None: the user (or no prefix)
     assistant: bool = False  # the assistant speaks: its words are no fact about the user
     said: bool = False  # a speaker prefix was read: a turn of a conversation
+    saved: bool = False  # an assistant's memory note of the user: kept, as asked (`as_told`)
 
 
 def speaking(text: str) -> Turn:
@@ -105,6 +112,8 @@ def speaking(text: str) -> Turn:
     role = who.lower()
     if role in rulebook.ASSISTANT_ROLES:
         return Turn(rest, None, assistant=True)
+    if role in rulebook.MEMORY_ROLES:
+        return Turn(rest, None, saved=True)
     if role in rulebook.USER_ROLES:
         detail = (match.group("detail") or "").split(",")[0].strip()
         named = (
@@ -226,3 +235,55 @@ def disclosure(sentence: str) -> bool:
     if pats.early_it.match(sentence):
         return False
     return pats.moment.search(sentence) is None
+
+
+# the user as a memory note names them: "User", "The user", "The user's", "User's"
+_NOTED_USER = re.compile(r"^(?:the\s+)?user(?P<own>['’]s)?\b\s*", re.IGNORECASE)
+# a memory note's verb, with or without its subject: "prefers", "is", "often travels"
+_NOTED_VERB = re.compile(
+    r"^(?P<adverb>(?:(?:often|usually|always|never|sometimes|also|currently|recently|"
+    r"still|now|mostly|rarely|regularly|generally|frequently)\s+)?)(?P<verb>[A-Za-z]+)\b"
+)
+_IRREGULAR = {"is": "am", "has": "have", "does": "do", "was": "was", "isn't": "am not",
+              "doesn't": "don't", "hasn't": "haven't", "wasn't": "wasn't"}  # fmt: skip
+_SUBJECTLESS_NOTE = frozenset({
+    "is", "has", "was", "does", "prefers", "likes", "loves", "enjoys", "hates", "dislikes",
+    "lives", "works", "wants", "plans", "uses", "owns", "needs", "studies", "speaks",
+    "drives", "runs", "plays", "follows", "avoids", "eats", "drinks", "keeps", "goes",
+    "attends", "teaches", "writes", "reads", "cooks", "travels", "values", "finds",
+    "struggles", "tends", "intends", "recently", "often", "usually", "always", "never",
+    "currently", "also", "sometimes",
+})  # fmt: skip
+
+
+def as_told(sentence: str) -> str:
+    """A memory note's sentence as the user would have told it: "User prefers Python for
+    scripting." -> "I prefer Python for scripting.", "The user's sister Ana lives in
+    Porto." -> "My sister Ana lives in Porto.", "Is vegetarian." -> "I am vegetarian."
+    A sentence about someone else ("Ana's birthday is May 3.") is left as it is."""
+    noted = _NOTED_USER.match(sentence)
+    if noted and noted.group("own"):
+        return "My " + sentence[noted.end() :]
+    rest = sentence[noted.end() :] if noted else sentence
+    verb = _NOTED_VERB.match(rest)
+    if verb is None or (
+        noted is None
+        and (verb.group("adverb") + verb.group("verb")).split()[0].lower() not in _SUBJECTLESS_NOTE
+    ):
+        return sentence
+    said = _first_person_verb(verb.group("verb"))
+    return f"I {verb.group('adverb').lower()}{said}{rest[verb.end():]}"
+
+
+def _first_person_verb(verb: str) -> str:
+    """"prefers" -> "prefer", "studies" -> "study", "watches" -> "watch", "is" -> "am"."""
+    low = verb.lower()
+    if low in _IRREGULAR:
+        return _IRREGULAR[low]
+    if low.endswith("ies") and len(low) > 4:
+        return low[:-3] + "y"
+    if low.endswith(("sses", "shes", "ches", "xes", "zes", "oes")):
+        return low[:-2]
+    if low.endswith("s") and not low.endswith("ss"):
+        return low[:-1]
+    return low  # "can", "will", "plays"… already as "I" says them: "User can swim"
