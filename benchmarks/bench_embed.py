@@ -3,6 +3,7 @@
     python benchmarks/bench_embed.py                 # 4,000 texts; 200k figures projected
     python benchmarks/bench_embed.py --facts 2000    # fewer texts for the speed and agreement
     python benchmarks/bench_embed.py --full          # also embed all 200,000 facts for real
+    python benchmarks/bench_embed.py --model FOLDER  # another model (a local folder)
 
 Texts ("realistic"): every fact, summary and daily entry of the demo vault (written to a
 temporary folder), the hand-written facts of benchmarks/eval/extra_facts.json, facts of the
@@ -165,6 +166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--vault", help="a vault whose facts to use (default: bench-vaults/)")
     parser.add_argument("--full", action="store_true", help="embed all --docs facts for real")
     parser.add_argument("--cache-dir", help="where the ONNX export lives (default: user cache)")
+    parser.add_argument("--model", help="a sentence-transformers folder (default: the default)")
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -179,7 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
 
     start = time.perf_counter()
-    chosen = semantic.load_encoder(cache_dir=cache_dir, notice=print)
+    chosen = semantic.load_encoder(args.model, cache_dir=cache_dir, notice=print)
     print(f"chosen encoder: {chosen.backend}, loaded in {time.perf_counter() - start:.1f} s")
     int8 = getattr(chosen, "int8", None)
     if int8:
@@ -187,10 +189,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"  int8 model: {len(int8['excluded'])} of {int8['matmuls']} MatMuls kept in "
             f"float32, calibration min cosine {int8['calibration_min_cosine']}"
         )
-    plain = encoders.TorchEncoder(embedding_model.resolve_model())
+    plain = encoders.TorchEncoder(embedding_model.resolve_model(args.model))
     exact: Any = None
     if chosen.backend != encoders.ONNX_BACKEND and chosen.backend != encoders.TORCH_BACKEND:
-        exact = semantic.load_encoder(cache_dir=cache_dir, backend="onnx", int8=False)
+        exact = semantic.load_encoder(args.model, cache_dir=cache_dir, backend="onnx", int8=False)
 
     def plain_encode(batch: Sequence[str]) -> np.ndarray:
         return plain.model.encode(

@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/search_quality.py [--set old|new|heldout|both|all|locomo]
         [--vault PATH] [--conv-vault PATH] [--weights 0.1,0.2,...] [--bm25] [--locomo FILE]
+        [--model FOLDER]
 
 The conversation set first (`--set new`, `benchmarks/eval/conversations.py`: months of chat
 between two or three people, 546 questions): each question is searched for facts and for
@@ -27,7 +28,8 @@ The relevance floor (`search.relevance`) is checked on the same questions: each 
 run with the floor and without it, and the relevant hits in the top 10 that the floor
 left out are counted (the floor's values were chosen so that there are none), beside
 how many hits the floor takes from nonsense queries. `--bm25` runs BM25 alone (no
-model needed). The exit status is 1 when hybrid does not beat both single modes on
+model needed); `--model FOLDER` measures another sentence-transformers model (a local
+folder, as `[search] model` takes) in place of all-MiniLM-L6-v2. The exit status is 1 when hybrid does not beat both single modes on
 either set, or the floor loses a relevant hit.
 """
 
@@ -140,7 +142,7 @@ def conversation_report(
         questions = conversations.generate(material)[1]
     v = conversations.open_vault(path)
     labels = [conversations.resolve(v, q) for q in questions]
-    search, report = engine.open_engine(v, semantic="semantic" in modes)
+    search, report = engine.open_engine(v, semantic="semantic" in modes, model=MODEL[0])
     which = "held-out conversation set" if material is heldout.HELDOUT else "conversation set"
     print(
         f"\n{which} {path}: {report.documents} documents, {len(questions)} questions "
@@ -204,6 +206,9 @@ def conversation_report(
     return figures
 
 
+MODEL: list[str | None] = [None]  # --model: the embedding model measured (None: the default)
+
+
 def locomo_report(modes: tuple[str, ...], data: Path | None = None) -> dict[str, Any] | None:
     """LoCoMo (`benchmarks/eval/locomo.py`): hit@1/5/10 and MRR per category and mode,
     facts and daily turns apart, pooled over the samples; None when there is no data."""
@@ -217,7 +222,9 @@ def locomo_report(modes: tuple[str, ...], data: Path | None = None) -> dict[str,
     seconds = 0.0
     with tempfile.TemporaryDirectory(prefix="locomo-") as tmp:
         for built, questions in locomo.build_all(source, Path(tmp)):
-            search, _ = engine.open_engine(vault.Vault(built.path), semantic="semantic" in modes)
+            search, _ = engine.open_engine(
+                vault.Vault(built.path), semantic="semantic" in modes, model=MODEL[0]
+            )
             asked += questions
             started = time.perf_counter()
             for name, kind in KINDS_SEARCHED:
@@ -264,7 +271,11 @@ def main() -> int:
         help="which evaluation set (both: old and new; all: the three)",
     )
     parser.add_argument("--locomo", type=Path, help="a LoCoMo file (--set locomo)")
+    parser.add_argument(
+        "--model", help="another embedding model (a local folder) to measure against the default"
+    )
     args = parser.parse_args()
+    MODEL[0] = args.model
     new_ok = True
     modes = ("bm25",) if args.bm25 else engine.MODES
     if args.set == "locomo":
@@ -285,7 +296,7 @@ def main() -> int:
     v = vault.Vault(args.vault)
     questions = build.load_questions()
     relevant = [build.resolve_answers(v, q) for q in questions]
-    search, report = engine.open_engine(v, semantic=not args.bm25)
+    search, report = engine.open_engine(v, semantic=not args.bm25, model=MODEL[0])
     print(
         f"evaluation vault {args.vault}: {report.documents} documents, "
         f"{len(questions)} questions; index ready in {report.seconds:.1f} s"

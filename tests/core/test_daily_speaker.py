@@ -20,6 +20,7 @@ from vault_app.core import daily
         ("**user** (chat 42): my flight moved", None),  # a role with no name
         ("User: remember the gate code", None),
         ("**assistant**: noted", None),
+        ("**memory** (from ChatGPT: Trip): User prefers Python.", None),  # a role, no name
         ("**Melanie** (D14:4) said nothing", None),  # no colon: no turn
         ("the boiler is fixed: finally", None),
         ("Replaced the furnace filter.", None),
