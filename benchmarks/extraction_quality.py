@@ -446,12 +446,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--show", metavar="SPLIT", help="print the misses and extra facts of a split, or all"
     )
-    parser.add_argument("--set", choices=("own", "locomo"), default="own", help="which set")
+    parser.add_argument(
+        "--set", choices=("own", "imported", "locomo"), default="own", help="which set"
+    )
     parser.add_argument("--locomo", type=Path, help="a LoCoMo file (--set locomo)")
     args = parser.parse_args(argv)
     if args.set == "locomo":
         return locomo_report(args.locomo, args.show is not None)
-    items = load()
+    if args.set == "imported" and args.extractor != "rules":
+        parser.error("--set imported has no recorded model answers: --extractor rules only")
+    items = load(DATA / "imported.jsonl") if args.set == "imported" else load()
     runner = run_rules if args.extractor == "rules" else run_llm
     results, seconds = runner(items)
     facts = sum(len(i.facts) for i in items)

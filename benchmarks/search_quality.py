@@ -29,8 +29,9 @@ run with the floor and without it, and the relevant hits in the top 10 that the 
 left out are counted (the floor's values were chosen so that there are none), beside
 how many hits the floor takes from nonsense queries. `--bm25` runs BM25 alone (no
 model needed); `--model FOLDER` measures another sentence-transformers model (a local
-folder, as `[search] model` takes) in place of all-MiniLM-L6-v2. The exit status is 1 when hybrid does not beat both single modes on
-either set, or the floor loses a relevant hit.
+folder, as `[search] model` takes) in place of all-MiniLM-L6-v2. The exit status is 1
+when hybrid does not beat both single modes on either set, or the floor loses a relevant
+hit.
 """
 
 from __future__ import annotations

@@ -169,7 +169,8 @@ def candidates(entry: model.Entry) -> list[model.Candidate]:
     turn = turns.speaking(entry.text)
     if turn.assistant:
         return []  # the assistant's words are not what the user told it
-    for sentence in sentences(turn.text):
+    told = turns.without_material(turn.text) if turn.said else turn.text
+    for sentence in sentences(told):
         if len(sentence) > MAX_SENTENCE:
             continue  # a run-on or a pasted blob: no fact, and no one to refer back to
         made = _from_sentence(sentence, entry, person, turn)
@@ -232,8 +233,8 @@ def _from_sentence(
     if not (passes_gate(sentence) or (explicit and rulebook.enough_words(sentence))):
         return []
     said = turn is not None and turn.said and not explicit
-    if said and pats.offer.search(sentence):
-        return []  # "I'm always here for you", "I'll check it out": said to the other
+    if said and (pats.offer.search(sentence) or turns.asks(sentence)):
+        return []  # "I'm always here for you", "Draft a letter to…": said to the other
     ruled = _classify(sentence, entry.date)
     if ruled is None and turn is not None and turn.said and turns.disclosure(sentence):
         ruled = Category.CONTEXT, "We" if sentence.startswith(("We", "Our")) else "I"

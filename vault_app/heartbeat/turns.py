@@ -26,7 +26,7 @@ sentence of a turn is read in three steps, each undoing one habit of talk:
                  person, maybe after a time or a short lead ("Last week I…", "Besides
                  writing, I…"), or its subject is an activity and it holds "me"/"my"
                  ("Painting landscapes is my favorite", "Losing my job gave me the push");
-                 long enough, needing no other turn, no feeling of the moment
+                 long enough, needing no other turn, no feeling or need of the moment
 
 A liking ("I love …", which the preference rule reads) must say what it likes too: one
 of what another turn showed ("I love seeing them soak up the sun", "I love how it shows
@@ -34,6 +34,13 @@ the togetherness", "I love to!") is no fact (`points_around`).
 
 The rules (`rules`) apply `opening` and `disclosure` to a turn's sentences only; a note's
 sentence loses only an opinion, a reaction or a feeling after its fact, as before.
+
+What a turn hands the assistant to work on is no one's disclosure (`without_material`):
+after "Translate this to French:", "Fix the grammar please:", "Summarize this article for
+me: …", or a first paragraph such as "Here is my essay, can you proofread it?", the rest
+is the text to translate, fix or read, and "I love my cat" in it is not the user's
+("I has been working at Acme since 2019" less so); a fenced block (code, a log) and a
+quoted line ("> …") are material wherever they are.
 
 A note an assistant saved to its memory of the user (a `memory` turn: ChatGPT's memory
 notes, "User's sister Ana lives in Porto.", "Is vegetarian.") is what the user told it to
@@ -88,6 +95,22 @@ _SINCE = re.compile(
 )
 
 
+# a turn's sentence that opens by asking the other to do something: "Draft a letter to my
+# son's school…", "Write me a poem", "Please suggest some names"
+_ASKS = re.compile(
+    r"^(?:please\s+)?(?:draft|write|create|make|give|help|tell|show|list|suggest|generate|"
+    r"compose|recommend|plan|build|design|describe|explain|translate|summari[sz]e|rewrite|"
+    r"proofread|improve|edit|review|brainstorm|outline|act\s+as|pretend)\b(?!\s+(?:it|sure)\b)",
+    re.IGNORECASE,
+)
+# a need of the moment: "I need a recipe for dinner tonight", "I want a quick answer now"
+_NEED_NOW = re.compile(
+    r"\b(?:need|want|looking\s+for)\b[^.;]{0,80}?\b(?:tonight|today|right\s+now|asap|"
+    r"this\s+(?:morning|afternoon|evening))\b",
+    re.IGNORECASE,
+)
+
+
 @dataclass(frozen=True)
 class Turn:
     """An entry read as a turn of a conversation: who speaks, and what they say."""
@@ -123,6 +146,13 @@ def speaking(text: str) -> Turn:
     if not re.fullmatch(rulebook.NAME, who) or role in rulebook.patterns().not_names:
         return Turn(text, None)  # "**Note**: …" is no speaker
     return Turn(rest, who, said=True)
+
+
+def asks(sentence: str) -> bool:
+    """Whether a turn's sentence asks the other to do something ("Draft a letter to my
+    son's school saying he'll miss class on Friday"): a request, no fact, even when what
+    it asks for tells one."""
+    return _ASKS.match(sentence) is not None
 
 
 def opening(sentence: str) -> str:
@@ -223,8 +253,8 @@ def disclosure(sentence: str) -> bool:
     ("Painting landscapes and still life is my favorite"); it says so in at least
     `MIN_DISCLOSURE` words, needs no other turn to be understood (no "them", "her", no
     "it" done or at its end: "I painted it", "I made it in class") and is no feeling or
-    wish of the moment ("I'm so grateful", "I'd love to", "I agree"). The gate has
-    passed it already."""
+    wish of the moment ("I'm so grateful", "I'd love to", "I agree", "I need a recipe for
+    dinner tonight"). The gate has passed it already."""
     pats = rulebook.patterns()
     if pats.disclosure.match(sentence) is None and pats.about_me.match(sentence) is None:
         return False
@@ -234,6 +264,8 @@ def disclosure(sentence: str) -> bool:
         return False
     if pats.early_it.match(sentence):
         return False
+    if _NEED_NOW.search(sentence):
+        return False  # "I need a recipe for dinner tonight": what is asked for, not who
     return pats.moment.search(sentence) is None
 
 
@@ -287,3 +319,42 @@ def _first_person_verb(verb: str) -> str:
     if low.endswith("s") and not low.endswith("ss"):
         return low[:-1]
     return low  # "can", "will", "plays"… already as "I" says them: "User can swim"
+
+
+# a request that hands the assistant material to work on ("Translate this to French:",
+# "Fix the grammar please:", "Summarize this article for me:", "Reply to this email:")
+_TASK = re.compile(
+    r"\b(?:translate|fix|rewrite|re-?word|summari[sz]e|proof-?read|correct|improve|"
+    r"paraphrase|edit|polish|check|review|shorten|expand|simplify|format|convert|"
+    r"reply\s+to|respond\s+to|answer|analy[sz]e|critique|grade|tl;?dr)\b",
+    re.IGNORECASE,
+)
+# … or says it hands it over ("Here is my essay", "the following", "this email")
+_HANDED = re.compile(
+    r"\b(?:here(?:['’]s|\s+is|\s+are)|below\s+is|the\s+following|this\s+(?:text|email|"
+    r"message|article|paragraph|essay|letter|code|post|passage|story|poem|draft))\b",
+    re.IGNORECASE,
+)
+_FENCED = re.compile(r"^[ \t]*(```|~~~).*?(?:^[ \t]*\1[^\n]*$|\Z)", re.MULTILINE | re.DOTALL)
+_QUOTED = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+MAX_REQUEST = 240  # characters of a request before the material it hands over
+
+
+def without_material(text: str) -> str:
+    """A turn without the material it hands the assistant (the module doc): its fenced
+    blocks and quoted lines, and what follows a request that hands text over — after
+    the request's colon, or after its first paragraph."""
+    text = _QUOTED.sub("", _FENCED.sub("", text))
+    head = text.lstrip()[:MAX_REQUEST]
+    if rulebook.patterns().remember.match(head):
+        return text  # "Remember to check: …" hands nothing over: all of it is asked
+    colon = head.find(":")
+    if colon > 0 and "\n" not in head[:colon] and _TASK.search(head, 0, colon):
+        return head[:colon].rstrip() + "."  # "Translate this to French: I love my cat"
+    paragraph = _PARAGRAPH.search(text)
+    if paragraph and paragraph.start() <= MAX_REQUEST:
+        first = text[: paragraph.start()]
+        if _TASK.search(first) or _HANDED.search(first):
+            return first  # "Here is my essay, can you proofread it?" and the essay
+    return text

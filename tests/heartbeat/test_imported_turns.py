@@ -1,0 +1,67 @@
+"""The rules on what an imported assistant chat holds (issue 29): a person's prompts
+hand the assistant text to translate, fix or read, ask it to do things, and say what
+they need right now; none of that is a fact about them. What they tell of themselves
+around it still is, and what ChatGPT saved to its memory is kept (`test_remember`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from vault_app.heartbeat import extraction, rules, turns
+
+DAY = dt.date(2025, 9, 4)
+
+
+def facts(text: str) -> list[str]:
+    entry = extraction.Entry(
+        path=f"global/daily/{DAY}.md", date=DAY, time="09:00:00",
+        text=f"**user** (from ChatGPT: Chat): {text}",
+    )  # fmt: skip
+    return [c.fact for c in rules.candidates(entry)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Translate this to French: I love my cat and I live in Berlin.",
+        "Fix the grammar please:\n\nI has been working at Acme since 2019.",
+        "Here is my essay, can you proofread it?\n\nMy grandmother was born in Naples in 1931."
+        " She moved to Boston when she was twenty.",
+        "Summarize this article for me: The council voted on Monday to expand the bike lanes.",
+        "Rewrite this to sound more professional: hey guys, I won't make it, my kid is sick.",
+        "What went wrong here?\n```\nI moved to Berlin in 2019 and I work at Acme.\n```",
+        "> I adopted a greyhound named Biscuit last year.\nWhat does this sentence mean?",
+        "Draft a letter to my son's school saying he'll miss class on Friday for a dentist.",
+        "Write me a toast for my sister Ana's wedding in June.",
+        "I need a recipe for dinner tonight with chicken and rice.",
+    ],
+)
+def test_what_a_prompt_hands_over_or_asks_for_is_no_fact(text: str) -> None:
+    assert facts(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # what the person tells of themselves beside a request is still theirs
+        ("I'm running the Lisbon marathon on October 12. Build me a training plan.",
+         ["The user is running the Lisbon marathon on October 12."]),
+        ("I just got a new puppy named Rex and he keeps chewing shoes. Any tips?",
+         ["The user just got a new puppy named Rex and he keeps chewing shoes."]),
+        # a request to remember hands nothing over, whatever its words before a colon
+        ("Remember the review date: the car's warranty ends on 2026-03-01.",
+         ["The review date: the car's warranty ends on 2026-03-01."]),
+    ],
+)  # fmt: skip
+def test_what_the_person_tells_around_a_request_is_kept(text: str, kept: list[str]) -> None:
+    assert facts(text) == kept
+
+
+def test_material_is_cut_where_it_is_handed_over() -> None:
+    assert turns.without_material("Translate this: I love my cat.") == "Translate this."
+    essay = "Here is my essay, can you proofread it?\n\nMy grandmother was born in Naples."
+    assert turns.without_material(essay) == "Here is my essay, can you proofread it?"
+    told = "I moved to Porto in May.\n\nI work at a bakery there."  # no request: all kept
+    assert turns.without_material(told) == told
