@@ -58,6 +58,8 @@ def test_the_prompt_is_a_packaged_resource() -> None:
     assert '"relatedEntities"' in prompt and '{"facts": [' in prompt
     for category in models.FactCategory:
         assert f"`{category.value}`" in prompt
+    # what an imported chat holds, read as the rules read it (`heartbeat.turns`)
+    assert "`**memory** (from ChatGPT: …): …`" in prompt and "hands over" in prompt
 
 
 # -- the extractor over HTTP ---------------------------------------------------------
