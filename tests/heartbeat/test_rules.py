@@ -608,3 +608,10 @@ def test_first_person_outside_a_conversation_keeps_todays_rules() -> None:
     assert [c.fact for c in said] == ["The user went to the hardware store for some paint."]
     assert turns.disclosure("I went to the hardware store for some paint.")
     assert not turns.disclosure("The store was busy today with all the paint.")
+
+
+def test_a_place_or_a_month_between_is_no_one_their_could_be_taken_for() -> None:
+    made = rules.candidates(_entry("**Jon** (D3:3): I moved to Berlin in May with my sister."))
+    assert [c.fact for c in made] == ["Jon moved to Berlin in May with their sister."]
+    made = rules.candidates(_entry("**Jon** (D3:3): I told Gina about my plan and I was thrilled."))
+    assert [c.fact for c in made] == ["Jon told Gina about Jon's plan and Jon was thrilled."]

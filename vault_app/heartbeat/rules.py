@@ -599,7 +599,7 @@ def _standalone(text: str, speaker: str | None) -> str:
         """The speaker named a second time: a pronoun, when no one else was named since
         the first time (since the last, for "their")."""
         since = named_at[0] if match.group("pos") else first_at[0]
-        if since < 0 or _SOMEONE.search(text, since, match.start()):
+        if since < 0 or _someone(text, since, match.start()):
             return None
         if match.group("c"):
             tail = match.group("c").replace("’", "'").partition("'")[2].lower()
@@ -631,7 +631,30 @@ def _standalone(text: str, speaker: str | None) -> str:
 
 
 _PLURAL = {"am": "are", "was": "were"}  # "I was" -> "they were", after the speaker's name
-_SOMEONE = re.compile(r"\b[A-Z][a-z]|\b(?:he|she|him|her|his|they|them|you|your)\b")
+_SOMEONE = re.compile(r"\b[A-Z][a-z]+|\b(?:he|she|him|her|his|they|them|you|your)\b")
+# a capitalised word that names no one "they" could be mistaken for: a place after "in",
+# "to", "from"… ("moved to Berlin with my wife"), a month or a day
+_PLACE_BEFORE = re.compile(
+    r"\b(?:in|to|at|from|near|into|around|across|through|visit|visited|visiting)\s+$",
+    re.IGNORECASE,
+)
+_WHEN = frozenset({
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday",
+    "Friday", "Saturday", "Sunday",
+})  # fmt: skip
+
+
+def _someone(text: str, start: int, end: int) -> bool:
+    """Whether someone else is named in `text[start:end]`: a pronoun, or a capitalised
+    word that is no month, day or place after a preposition."""
+    for match in _SOMEONE.finditer(text, start, end):
+        word = match.group()
+        if word[0].islower():
+            return True
+        if word not in _WHEN and not _PLACE_BEFORE.search(text, 0, match.start()):
+            return True
+    return False
 
 
 def _agree(verb: str) -> str:
