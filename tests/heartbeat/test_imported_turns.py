@@ -36,6 +36,8 @@ def facts(text: str) -> list[str]:
         "Draft a letter to my son's school saying he'll miss class on Friday for a dentist.",
         "Write me a toast for my sister Ana's wedding in June.",
         "I need a recipe for dinner tonight with chicken and rice.",
+        "I recommend finding a fantasy book series to read through.",  # advice to the other
+        "I'd suggest asking your landlord for a written receipt every month.",
     ],
 )
 def test_what_a_prompt_hands_over_or_asks_for_is_no_fact(text: str) -> None:

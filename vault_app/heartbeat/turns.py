@@ -95,12 +95,15 @@ _SINCE = re.compile(
 )
 
 
-# a turn's sentence that opens by asking the other to do something: "Draft a letter to my
-# son's school…", "Write me a poem", "Please suggest some names"
+# a turn's sentence that opens by asking the other to do something ("Draft a letter to my
+# son's school…", "Write me a poem", "Please suggest some names") or advising them
 _ASKS = re.compile(
     r"^(?:please\s+)?(?:draft|write|create|make|give|help|tell|show|list|suggest|generate|"
     r"compose|recommend|plan|build|design|describe|explain|translate|summari[sz]e|rewrite|"
-    r"proofread|improve|edit|review|brainstorm|outline|act\s+as|pretend)\b(?!\s+(?:it|sure)\b)",
+    r"proofread|improve|edit|review|brainstorm|outline|act\s+as|pretend)\b(?!\s+(?:it|sure)\b)"
+    # advice to the other: "I recommend finding a fantasy series", "I'd suggest…"
+    r"|^I(?:\s+(?:would|really|highly|definitely|strongly)|['’]d)?\s+(?:recommend|reccomend|"
+    r"suggest|advise)\b",
     re.IGNORECASE,
 )
 # a need of the moment: "I need a recipe for dinner tonight", "I want a quick answer now"
