@@ -251,7 +251,9 @@ def test_what_chatgpt_saved_to_its_memory_is_an_entry_and_a_fact(
     ], current_node="a1")  # fmt: skip
     path = write(tmp_path / "conversations.json", [chat])
     code = cli.main(["--vault", str(vault.root), "import", str(path), "--extract"])
-    assert code == 0, capsys.readouterr().err
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "1 of them is a note ChatGPT saved to its memory of you" in out
     assert [t for _, t in entries(vault)] == [
         "**user** (from ChatGPT: C-Bio): I'm off to see my sister Ana in Porto.",
         "**memory** (from ChatGPT: C-Bio): User's sister Ana lives in Porto.",

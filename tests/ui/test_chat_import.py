@@ -21,7 +21,7 @@ from PySide6 import QtCore, QtWidgets
 from pytestqt.qtbot import QtBot
 from window_helpers import open_window
 
-from vault_app.core import errors, vault
+from vault_app.core import chat_exports, errors, vault
 from vault_app.ui.window import chat_import
 
 T0 = dt.datetime(2025, 9, 4, 15, 0).astimezone().timestamp()
@@ -137,3 +137,13 @@ def test_a_file_that_is_no_export_is_said_and_the_window_goes_on(
     qtbot.waitUntil(lambda: bool(bar.messages))
     assert "not a ChatGPT or Claude export" in bar.messages[-1][1]
     assert isinstance(window.session.vault, vault.Vault) and window.isVisible()
+
+
+def test_the_summary_counts_memory_notes_and_what_was_left_out() -> None:
+    report = chat_exports.Report("chatgpt", conversations=3, messages=9, added=7, days=2,
+                                 memories=2, opted_out=1)  # fmt: skip
+    assert chat_import.summary(report, Path("export.zip")) == (
+        "7 messages of 3 ChatGPT conversations from export.zip into 2 daily notes (2 already"
+        " there). 2 are notes ChatGPT saved to its memory of you. 1 conversation kept out of"
+        " ChatGPT's memory was left out."
+    )

@@ -87,6 +87,7 @@ class Report:
     days: int = 0  # notes written
     skipped: int = 0  # messages without text, system and tool messages
     opted_out: int = 0  # conversations kept out of the assistant's memory: left out
+    memories: int = 0  # of `messages`, what the assistant saved to its memory of the person
     problems: list[str] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
@@ -99,6 +100,7 @@ class Report:
             "days": self.days,
             "skipped": self.skipped,
             "opted_out": self.opted_out,
+            "memories": self.memories,
             "problems": self.problems,
         }
 
@@ -386,6 +388,7 @@ def _chatgpt(conversation: dict[str, Any], report: Report) -> list[Message]:
         if last is None:  # undated from the start: the conversation's time
             last = _epoch(conversation.get("create_time"))
         report.messages += 1
+        report.memories += 1 if noted else 0
         out.append(Message(last, "memory" if noted else message["author"]["role"], text, title))
     return out
 
@@ -649,6 +652,12 @@ def lines(report: Report, path: Path) -> Iterator[str]:
         f"notes ({report.messages - report.added} already there, {report.skipped} without "
         "text or not a person's or assistant's)"
     )
+    if report.memories:
+        yield (
+            f"  {report.memories} of them {'is a note' if report.memories == 1 else 'are notes'}"
+            f" {SOURCE_NAMES[report.format]} saved to its memory of you: the heartbeat keeps"
+            " them as facts"
+        )
     if report.opted_out:
         yield (
             f"  left out: {report.opted_out} conversation{'' if report.opted_out == 1 else 's'}"

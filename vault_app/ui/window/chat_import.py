@@ -151,6 +151,12 @@ def summary(report: chat_exports.Report, path: Path) -> str:
         f" from {path.name} into {report.days:,} daily note{'' if report.days == 1 else 's'}"
         + (f" ({already:,} already there)." if already else ".")
         + (
+            f" {report.memories:,} {'is a note' if report.memories == 1 else 'are notes'}"
+            f" {source} saved to its memory of you."
+            if report.memories
+            else ""
+        )
+        + (
             f" {report.opted_out:,} conversation{'' if report.opted_out == 1 else 's'} kept out"
             f" of {source}'s memory {'was' if report.opted_out == 1 else 'were'} left out."
             if report.opted_out
