@@ -54,6 +54,7 @@ class Candidate:
     related: tuple[str, ...] = ()  # other entities it names: addresses or names
     track: bool = False  # the text asks to track `entity` ("keep track of the boiler")
     explicit: bool = False  # asked to be remembered ("remember that …"): kept, never deferred
+    about_user: bool = False  # of the person the notes speak for ("I prefer…", no one named)
     confidence: float = 1.0
 
 

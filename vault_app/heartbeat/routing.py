@@ -9,6 +9,12 @@
 2. else its first `related` entity that resolves;
 3. else the existing entity whose name the fact's text contains (the longest wins).
 
+A fact of the person the notes speak for that names no other entity ("I prefer window
+seats" in the global notes, a ChatGPT prompt's "I've been vegetarian for ten years":
+`about_user`) goes to their own entity, `user_entity_in(agent)`: "Me", `areas/me` in the
+agent's workspace for its notes, the global one for the global notes, made on first use.
+It was deferred before and never written: no name in it is the person's.
+
 An explicit request to remember (`Candidate.explicit`: "remember that …") is never
 deferred: a name it gives that is unknown is made at once (as a track request's is),
 and when it names nothing routable it goes to `remembered_in(agent)`: the agent's own
@@ -74,12 +80,27 @@ _ADDRESS_PREFIXES = ("agent:", "global:")
 
 
 REMEMBERED = "resources/remembered"  # where an explicit remember naming nothing goes
+THE_USER = "areas/me"  # where a fact about the person the notes speak for goes
 
 
 def remembered_in(agent: str | None) -> layout.EntityRef:
     """The entity an explicit remember that names nothing goes to: the agent's own
     `resources/remembered`, or the global one for the global notes."""
     return layout.EntityRef(agent, REMEMBERED)
+
+
+def user_entity_in(agent: str | None) -> layout.EntityRef:
+    """The entity of the person the notes speak for ("Me"): the agent's own `areas/me`
+    for its notes, the global one for the global notes."""
+    return layout.EntityRef(agent, THE_USER)
+
+
+def about_user(candidate: Candidate) -> bool:
+    """Whether the fact is of the person the notes speak for and names no other entity:
+    the rules say so ("I prefer window seats"), or a model wrote it of "the user"."""
+    if candidate.entity:
+        return False
+    return candidate.about_user or candidate.fact.lower().startswith(("the user ", "the user's "))
 
 
 def mentions_path(root: Path) -> Path:
@@ -91,7 +112,7 @@ class Route:
     ref: layout.EntityRef | None  # where the fact goes; None = deferred (stays in the notes)
     create: bool  # the entity must be created first
     name: str | None  # the unknown name that was counted, if any
-    reason: str  # "entity" | "related" | "mentioned" | "created" | "remembered" |
+    reason: str  # "entity" | "related" | "mentioned" | "created" | "remembered" | "user" |
     # "deferred" | "unrouted"
 
 
@@ -353,6 +374,9 @@ class Router:
         return self._index
 
     def route(self, candidate: Candidate) -> Route:
+        if about_user(candidate):  # their own entity, made on first use
+            ref = user_entity_in(candidate.entry.agent)
+            return Route(ref, not self.vault.paths.holds_entity(ref), None, "user")
         route = self._route(candidate)
         if route.ref is None and candidate.explicit:  # asked to be remembered: kept
             ref = remembered_in(candidate.entry.agent)

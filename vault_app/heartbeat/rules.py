@@ -246,12 +246,15 @@ def _from_sentence(
     if said and category is Category.PREFERENCE and turns.points_around(sentence):
         return []  # "Nate likes holding them": what is liked is in the turns around it
     entity = _entity(entity, sentence, speaker, pats)
+    # "I prefer window seats" with no one named as "I": about the person the notes speak
+    # for, not about the first other name in it (routing: their own entity)
+    about_user = entity is None and speaker is None and _I_OPENS.match(sentence) is not None
     confidence = 1.0 if explicit else 0.8  # an explicit "remember" is surer than a rule
     out = []
     for part, kind in _parts(sentence, category, entry.date, explicit=explicit):
         text = _standalone(dates.resolve(part, entry.date), speaker)
         related = _related(text, entity, pats)
-        about = entity or _fallback(related)
+        about = entity or (None if about_user else _fallback(related))
         out.append(
             model.Candidate(
                 fact=text,
@@ -261,9 +264,13 @@ def _from_sentence(
                 related=tuple(links.get(name, name) for name in _without(related, about)),
                 confidence=confidence,
                 explicit=explicit,
+                about_user=about_user,
             )
         )
     return out
+
+
+_I_OPENS = re.compile(r"(?:I|I['’](?:m|ve|d|ll)|My)\b")
 
 
 def _entity(

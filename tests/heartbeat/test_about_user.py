@@ -1,0 +1,89 @@
+"""A fact of the person the notes speak for goes to their own entity, "Me" (issue 29):
+"I prefer window seats" in the global notes, what a person told ChatGPT of themselves in an
+imported chat. Before, it named no entity and stayed deferred in the notes for ever — so
+months of imported conversation gave no fact about the one person they were about.
+
+Variants thought of: the global notes' go to the global `areas/me`, an agent's to its own
+(the policy lets an agent write there); a fact that also names someone known stays
+about the person ("I work at St. Mary's" is the user's, not St. Mary's); a named speaker's
+first person is that speaker, never "Me"; a model's "the user …" fact goes there too;
+"we" is the household, not the person."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from vault_app.core import layout
+from vault_app.core.vault import Vault
+from vault_app.heartbeat import extraction, routing, runlog, runs
+
+DAY = dt.date(2026, 11, 20)
+NOW = dt.datetime(2026, 11, 21, 12, 0).astimezone()
+ME = layout.EntityRef.parse("areas/me")
+
+
+def at(hh: int) -> dt.datetime:
+    return dt.datetime.combine(DAY, dt.time(hh)).astimezone()
+
+
+def beat(vault: Vault, extractor: extraction.Extractor | None = None) -> runlog.RunRecord:
+    return runs.run_heartbeat(
+        vault.root, runner="cli", trigger="once", extractor=extractor, now=NOW
+    )
+
+
+def active(vault: Vault, ref: layout.EntityRef) -> list[str]:
+    return sorted(f.fact for f in vault.entity(ref).facts if f.is_active)
+
+
+def test_the_global_notes_facts_about_the_person_go_to_me(vault: Vault) -> None:
+    vault.append_daily("User: I prefer window seats on long flights.", at=at(9))
+    vault.append_daily(
+        "**user** (from ChatGPT: Sleep): I work night shifts as a nurse at St. Mary's."
+        " Any advice for sleeping during the day?",
+        at=at(10),
+    )
+    record = beat(vault)
+    assert (record.written, record.deferred, record.created) == (2, 0, 1)
+    assert active(vault, ME) == [
+        "The user prefers window seats on long flights.",
+        "The user works night shifts as a nurse at St. Mary's.",
+    ]
+    assert vault.entity(ME).summary.text.startswith("# Me")  # listed as "Me" in the window
+
+
+def test_an_agents_notes_keep_them_in_its_own_workspace(vault: Vault) -> None:
+    vault.create_agent("household")
+    vault.append_daily("User: I prefer oat milk in my coffee.", agent="household", at=at(9))
+    assert beat(vault).written == 1
+    assert active(vault, routing.user_entity_in("household")) == [
+        "The user prefers oat milk in their coffee."
+    ]
+    assert not vault.paths.holds_entity(ME)  # the agent does not write the global graph
+
+
+def test_a_named_speaker_or_the_household_is_not_me(vault: Vault) -> None:
+    vault.append_daily("**Jon** (D1:1): I have been working at Acme as a designer since 2019.",
+                       at=at(9))  # fmt: skip
+    vault.append_daily("We moved to Porto in 2021.", at=at(10))
+    record = beat(vault)
+    assert not vault.paths.holds_entity(ME)
+    assert record.written == 0  # Jon and Porto are named once: they wait for a third
+
+
+class _Model:
+    """An extractor (as a model answers) that writes of "the user" and names no entity."""
+
+    name = "llm:test"
+
+    def extract(self, entries: list[extraction.Entry]) -> extraction.Extraction:
+        return extraction.Extraction(
+            [extraction.Candidate("The user is vegetarian.", extraction.models.FactCategory
+                                  .CONTEXT, entry) for entry in entries]
+        )  # fmt: skip
+
+
+def test_a_models_fact_of_the_user_goes_there_too(vault: Vault) -> None:
+    vault.append_daily("**user** (from ChatGPT: Meals): I'm vegetarian, plan my week.", at=at(9))
+    assert beat(vault, _Model()).written == 1
+    assert active(vault, ME) == ["The user is vegetarian."]
