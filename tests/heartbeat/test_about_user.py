@@ -49,7 +49,8 @@ def test_the_global_notes_facts_about_the_person_go_to_me(vault: Vault) -> None:
         "The user prefers window seats on long flights.",
         "The user works night shifts as a nurse at St. Mary's.",
     ]
-    assert vault.entity(ME).summary.text.startswith("# Me")  # listed as "Me" in the window
+    summary = vault.entity(ME).summary.text  # listed as "Me" in the window, and said why
+    assert summary.startswith("# Me\n\nWhat the notes tell of you:")
 
 
 def test_an_agents_notes_keep_them_in_its_own_workspace(vault: Vault) -> None:

@@ -95,6 +95,19 @@ def user_entity_in(agent: str | None) -> layout.EntityRef:
     return layout.EntityRef(agent, THE_USER)
 
 
+_FIRST_SUMMARIES = {
+    THE_USER: "What the notes tell of you: facts the heartbeat found about the person they "
+    "speak for (\"I prefer…\", \"I've been vegetarian for ten years\").",
+    REMEMBERED: "What you asked to be remembered that names no one and nothing else.",
+}
+
+
+def first_summary(ref: layout.EntityRef) -> str | None:
+    """The summary a heartbeat-made entity starts with, for the two it makes by itself
+    (Me and Remembered); None for the others (the synthesis writes theirs)."""
+    return _FIRST_SUMMARIES.get(ref.path)
+
+
 def about_user(candidate: Candidate) -> bool:
     """Whether the fact is of the person the notes speak for and names no other entity:
     the rules say so ("I prefer window seats"), or a model wrote it of "the user"."""

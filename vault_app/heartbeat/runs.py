@@ -325,8 +325,10 @@ class _Run:
             ref, create = layout.EntityRef(agent, ref.path), True  # its own workspace
             self.record.rerouted += 1
         if create and not writer.paths.holds_entity(ref):
+            from vault_app.heartbeat import routing
+
             try:
-                writer.create_entity(ref)
+                writer.create_entity(ref, routing.first_summary(ref))
                 self.record.created += 1
             except errors.AlreadyExistsError:
                 pass
