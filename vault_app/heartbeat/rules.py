@@ -640,9 +640,10 @@ def _standalone(text: str, speaker: str | None) -> str:
 _PLURAL = {"am": "are", "was": "were"}  # "I was" -> "they were", after the speaker's name
 _SOMEONE = re.compile(r"\b[A-Z][a-z]+|\b(?:he|she|him|her|his|they|them|you|your)\b")
 # a capitalised word that names no one "they" could be mistaken for: a place after "in",
-# "to", "from"… ("moved to Berlin with my wife"), a month or a day
+# "to", "from"… ("moved to Berlin with my wife"), a name after an article ("the Lisbon
+# marathon"), a month or a day
 _PLACE_BEFORE = re.compile(
-    r"\b(?:in|to|at|from|near|into|around|across|through|visit|visited|visiting)\s+$",
+    r"\b(?:in|to|at|from|near|into|around|across|through|visit|visited|visiting|the|a|an)\s+$",
     re.IGNORECASE,
 )
 _WHEN = frozenset({
