@@ -263,6 +263,50 @@ def test_what_chatgpt_saved_to_its_memory_is_an_entry_and_a_fact(
     assert sorted(f.fact for f in ana.facts) == ["Ana is the user's sister.", "Ana lives in Porto."]
 
 
+PREAMBLE = (
+    "The user provided the following information about themselves. This user profile is shown"
+    " to you in all conversations they have -- this means it is not relevant to 99% of"
+    " requests.\nUser profile:\n```"
+)
+
+
+def test_what_the_person_wrote_about_themselves_is_one_entry_and_facts_about_them(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """ChatGPT's custom instructions ride in every conversation; their "about you" part is
+    placed once, told in the first person, and the heartbeat keeps it as facts about
+    the person (Me); how to answer ("Be brief") tells of no one and is left out."""
+    vault = Vault.create(tmp_path / "v")
+    about = {"content_type": "user_editable_context", "user_instructions": "Be brief.",
+             "user_profile": PREAMBLE + "Preferred name: Elin Voss\nRole: Machine operator at"
+             " a paper mill in Sundsvall\nOther Information: I have two kids and a dog named"
+             " Sixten```"}  # fmt: skip
+    chats = [
+        conversation(cid, [
+            ("ctx", None, message("user", about, None,
+                                  metadata={"is_visually_hidden_from_conversation": True})),
+            ("u", "ctx", message("user", text(words), T0 + seconds)),
+        ], current_node="u")
+        for cid, words, seconds in (("c-1", "Hello there", 10), ("c-2", "Hello again", 20))
+    ]  # fmt: skip
+    path = write(tmp_path / "conversations.json", chats)
+    assert cli.main(["--vault", str(vault.root), "import", str(path), "--extract"]) == 0
+    capsys.readouterr()
+    said = [t for _, t in entries(vault)]
+    assert said[0] == (
+        "**profile** (from ChatGPT: About you): My name is Elin Voss.\nMy role is Machine"
+        " operator at a paper mill in Sundsvall.\nI have two kids and a dog named Sixten."
+    )
+    assert len(said) == 3 and "Be brief" not in "".join(said)  # once, and only about you
+    assert sorted(f.fact for f in vault.entity(EntityRef.parse("areas/me")).facts) == [
+        "The user has two kids and a dog named Sixten.",
+        "The user's name is Elin Voss.",
+        "The user's role is Machine operator at a paper mill in Sundsvall.",
+    ]
+    chat_exports.import_export(vault, path)  # again: nothing new
+    assert len(entries(vault)) == 3
+
+
 def test_a_conversation_kept_out_of_chatgpts_memory_is_left_out_and_said(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

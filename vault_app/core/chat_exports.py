@@ -17,7 +17,10 @@ Three shapes, told apart by their content (`detect`), never by their name:
   (`thoughts`, `reasoning_recap`) or the memory it was given. What it saved to its memory
   of the person (its call to `bio`, which the page shows as "Memory updated") is an entry
   of its own, `**memory** (from ChatGPT: title): User prefers Python.`, which the heartbeat
-  keeps as the person's own request to remember (`heartbeat.turns`). A message the
+  keeps as the person's own request to remember (`heartbeat.turns`); what the person
+  wrote about themselves in its custom instructions is one entry, the first time the
+  import meets it, `**profile** (from ChatGPT: About you): My name is Elin. …`, kept the
+  same way. A message the
   export dates before the one it answers (voice answers are) is placed at that one's
   time, so the branch's order is kept. A conversation the person kept out of ChatGPT's memory
   (`is_do_not_remember`) is left out and counted (`Report.opted_out`): a memory vault
@@ -88,6 +91,7 @@ class Report:
     skipped: int = 0  # messages without text, system and tool messages
     opted_out: int = 0  # conversations kept out of the assistant's memory: left out
     memories: int = 0  # of `messages`, what the assistant saved to its memory of the person
+    profiles: set[str] = field(default_factory=set, repr=False)  # "About you" texts placed
     problems: list[str] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
@@ -381,7 +385,8 @@ def _chatgpt(conversation: dict[str, Any], report: Report) -> list[Message]:
             moment = _epoch(when)
             last = moment if last is None else max(moment, last)  # never before its question
         noted = _memory_note(message)
-        text = noted or (_chatgpt_text(message) if _seen_by_person(message) else "")
+        about = _about_you(message, report.profiles)
+        text = noted or about or (_chatgpt_text(message) if _seen_by_person(message) else "")
         if not text.strip():
             report.skipped += 1
             continue
@@ -389,6 +394,9 @@ def _chatgpt(conversation: dict[str, Any], report: Report) -> list[Message]:
             last = _epoch(conversation.get("create_time"))
         report.messages += 1
         report.memories += 1 if noted else 0
+        if about:  # once an import, at its first conversation: "About you", not a title
+            out.append(Message(last, "profile", about, ABOUT_YOU))
+            continue
         out.append(Message(last, "memory" if noted else message["author"]["role"], text, title))
     return out
 
@@ -427,6 +435,29 @@ def _seen_by_person(message: dict[str, Any]) -> bool:
         and message.get("recipient") in (None, "all")  # not a call to a tool
         and content.get("content_type") not in _UNSEEN
     )
+
+
+ABOUT_YOU = "About you"  # the custom instructions' entry: "User profile:\n```…```" in them
+_PROFILE = re.compile(r"User profile:\s*```(?P<text>.*?)```", re.DOTALL)
+_PROFILE_FIELD = re.compile(r"^(?P<key>Preferred name|Role|Other Information):\s*", re.MULTILINE)
+_PROFILE_SAID = {"Preferred name": "My name is ", "Role": "My role is ", "Other Information": ""}
+
+
+def _about_you(message: dict[str, Any], placed: set[str]) -> str:
+    """What the person wrote of themselves in ChatGPT's custom instructions, the first
+    time the import meets it (every conversation carries it), its fields in the first
+    person ("Preferred name: Elin" -> "My name is Elin."); never how to answer."""
+    content = message.get("content") or {}
+    if content.get("content_type") != "user_editable_context":
+        return ""
+    found = _PROFILE.search(str(content.get("user_profile") or ""))
+    text = _PROFILE_FIELD.sub(lambda m: _PROFILE_SAID[m.group("key")], found[1] if found else "")
+    lines = [" ".join(line.split()) for line in text.splitlines() if line.strip()]
+    told = "\n".join(line if line[-1] in ".!?" else line + "." for line in lines)
+    if not told or told in placed:
+        return ""
+    placed.add(told)
+    return told
 
 
 def _memory_note(message: dict[str, Any]) -> str:

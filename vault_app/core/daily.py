@@ -42,7 +42,7 @@ TURN = re.compile(
 # "Maya: …", "Maya Chen: …": a plain capitalised name of up to three words before a colon
 _PLAIN_TURN = re.compile(r"^\s{0,4}([A-Z][\w'’.-]{0,30}(?: [A-Z][\w'’.-]{0,30}){0,2}):\s")
 _ROLES = frozenset({"user", "human", "me", "assistant", "ai", "bot", "model", "system", "tool",
-                    "memory"})  # fmt: skip
+                    "memory", "profile"})  # fmt: skip
 
 
 # a turn's id: the one word in its header's brackets that names it ("D14:4", "msg-42"),

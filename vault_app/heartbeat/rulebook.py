@@ -29,7 +29,7 @@ USER_ROLES = frozenset({"user", "human", "me"})  # a turn's speaker who is the u
 ASSISTANT_ROLES = frozenset({"assistant", "ai", "bot", "model", "system", "tool"})
 # a note an assistant saved to its memory of the user (ChatGPT's `bio`, imported as
 # "**memory** (from ChatGPT: …): User prefers Python."): what the user asked, or let it, keep
-MEMORY_ROLES = frozenset({"memory"})
+MEMORY_ROLES = frozenset({"memory", "profile"})  # and what they wrote about themselves
 MIN_WORDS = 3  # a sentence's fewest words: fewer is a fragment
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{0,40}")
 LINK = re.compile(r"\[\[([^\[\]|\n]{1,120})(?:\|([^\[\]\n]{0,120}))?\]\]")

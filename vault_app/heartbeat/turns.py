@@ -44,9 +44,11 @@ quoted line ("> …") are material wherever they are.
 
 A note an assistant saved to its memory of the user (a `memory` turn: ChatGPT's memory
 notes, "User's sister Ana lives in Porto.", "Is vegetarian.") is what the user told it to
-keep, or let it: each sentence is read as the user's own request to remember, in the
-first person (`as_told`: "My sister Ana lives in Porto.", "I am vegetarian."), so the
-rules make of it what they make of the user saying so, and keep it.
+keep, or let it, and a `profile` turn what they wrote about themselves for it (ChatGPT's
+custom instructions, "My name is Elin."): each sentence is read as the user's own
+request to remember, in the first person (`as_told`: "My sister Ana lives in Porto.", "I
+am vegetarian."), so the rules make of it what they make of the user saying so, and
+keep it.
 """
 
 from __future__ import annotations
