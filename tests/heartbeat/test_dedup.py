@@ -83,6 +83,10 @@ def test_the_same_subject_with_a_changed_value_is_an_update(
         ("Theo is allergic to peanuts", "Theo is allergic to cats"),  # many-valued
         ("The boiler was serviced on 2025-10-14", "The boiler was serviced on 2026-10-20"),
         ("The kitchen faucet drips", "The bathroom faucet drips"),
+        # two words swapped with one kept between: another preference, not a rewording
+        ("The user prefers window seats on long flights",
+         "The user prefers aisle seats on short flights"),
+        ("Grandpa Leo calls every Sunday after lunch", "Grandpa Leo naps every day after lunch"),
         ("Maria's favourite colour is blue", "Maria's favourite food is lasagna"),
         ("Theo is 7 years old", "Theo is in second grade"),
         ("Jordan works at Harbor Mutual", "Jordan plays tennis on Saturdays"),

@@ -26,7 +26,8 @@ then set arithmetic: 1.2 ms a check on the 200,000-fact vault, each entity read 
   `embed` callable is given (L2-normalised float32 rows), embedding cosine at or above
   `cosine` — never when the numbers differ, one text denies the other, or a few content
   words were swapped for others ("the kitchen faucet drips" / "the bathroom faucet
-  drips"): those are other facts however alike they read. Embeddings are computed only
+  drips"; two a side around a word kept, "window seats on long flights" / "aisle seats
+  on short flights"): those are other facts however alike they read. Embeddings are computed only
   when the words did not decide (an entity's facts once, then one vector a check).
 - "new": none of those.
 
@@ -58,7 +59,7 @@ if TYPE_CHECKING:
     from vault_app.search import embedding_cache, encoders
 
 JACCARD = 0.35  # calibrated on benchmarks/data/dedup_pairs.jsonl: benchmarks/bench_dedup.py
-COSINE = 0.86  # calibrated the same way, all-MiniLM-L6-v2 vectors
+COSINE = 0.78  # calibrated the same way, all-MiniLM-L6-v2 vectors
 MAX_VALUE = 5  # words a changed value may span, each side
 # an update shares at least this share of the longer text's words (subject and the rest
 # around the value): sure of both the subject and the attribute. Every update of the
@@ -262,12 +263,17 @@ def update_score(old: list[str], new: list[str]) -> float | None:
 def substituted(old: list[str], new: list[str]) -> bool:
     """Whether `new` is `old` with a few content words swapped for others, all else
     equal: "allergic to peanuts" / "to cats", "the kitchen faucet" / "the bathroom
-    faucet", "Theo's lessons" / "Maya's lessons". Another value, not a rewording,
-    however alike the two read."""
+    faucet", "Theo's lessons" / "Maya's lessons", "window seats on long" / "aisle seats on
+    short". Another value, not a rewording, however alike the two read."""
     _, was, now, _ = _difference(old, new)
     said, says = _content_stems(was), _content_stems(now)
     short = 0 < len(was) <= MAX_SWAP and 0 < len(now) <= MAX_SWAP
-    return short and bool(said) and bool(says) and not said & says
+    if not (short and said and says):
+        return False
+    # all swapped, or two words a side with a word kept between them ("window seats on
+    # long flights" / "aisle seats on short flights"; one a side is a rewording: "we buy
+    # coffee beans" / "our coffee beans come")
+    return not said & says or (len(said - says) >= 2 and len(says - said) >= 2)
 
 
 def _valued(words: list[str]) -> bool:
