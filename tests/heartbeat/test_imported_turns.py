@@ -67,3 +67,12 @@ def test_material_is_cut_where_it_is_handed_over() -> None:
     assert turns.without_material(essay) == "Here is my essay, can you proofread it?"
     told = "I moved to Porto in May.\n\nI work at a bakery there."  # no request: all kept
     assert turns.without_material(told) == told
+    said = "I'll check the boiler tomorrow.\n\nMy sister Ana lives in Porto."  # no request
+    assert turns.without_material(said) == said
+    loved = "I loved this story.\n\nMy sister Ana lives in Porto."
+    assert turns.without_material(loved) == loved
+    leak = "I need to fix this: the sink leaks under the cabinet."  # told, not handed over
+    assert turns.without_material(leak) == leak
+    assert turns.without_material("Can you proofread this: I has a cat.") == (
+        "Can you proofread this."
+    )

@@ -334,12 +334,19 @@ _TASK = re.compile(
     r"reply\s+to|respond\s+to|answer|analy[sz]e|critique|grade|tl;?dr)\b",
     re.IGNORECASE,
 )
+# the request opening the message: "Translate this…", "Can you proofread this:" (not "I need
+# to fix this: the sink leaks", which tells of the person)
+_TASK_LEAD = re.compile(
+    r"\s*(?:(?:please|pls|can\s+you|could\s+you|would\s+you|will\s+you)\s+)?" + _TASK.pattern,
+    re.IGNORECASE,
+)
 # … or says it hands it over ("Here is my essay", "the following", "this email")
 _HANDED = re.compile(
     r"\b(?:here(?:['’]s|\s+is|\s+are)|below\s+is|the\s+following|this\s+(?:text|email|"
     r"message|article|paragraph|essay|letter|code|post|passage|story|poem|draft))\b",
     re.IGNORECASE,
 )
+_HANDING = re.compile(r"\s*(?:here(?:['’]s|\s+is|\s+are)|below\s+is)\b", re.IGNORECASE)
 _FENCED = re.compile(r"^[ \t]*(```|~~~).*?(?:^[ \t]*\1[^\n]*$|\Z)", re.MULTILINE | re.DOTALL)
 _QUOTED = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
@@ -355,11 +362,12 @@ def without_material(text: str) -> str:
     if rulebook.patterns().remember.match(head):
         return text  # "Remember to check: …" hands nothing over: all of it is asked
     colon = head.find(":")
-    if colon > 0 and "\n" not in head[:colon] and _TASK.search(head, 0, colon):
+    if colon > 0 and "\n" not in head[:colon] and _TASK_LEAD.match(head, 0, colon):
         return head[:colon].rstrip() + "."  # "Translate this to French: I love my cat"
     paragraph = _PARAGRAPH.search(text)
     if paragraph and paragraph.start() <= MAX_REQUEST:
         first = text[: paragraph.start()]
-        if _TASK.search(first) or _HANDED.search(first):
+        asks = first.rstrip().endswith(("?", ":"))  # a request, not a statement
+        if (asks and (_TASK.search(first) or _HANDED.search(first))) or _HANDING.match(first):
             return first  # "Here is my essay, can you proofread it?" and the essay
-    return text
+    return text  # "I'll check the boiler tomorrow.\n\nMy sister Ana…": a new paragraph
