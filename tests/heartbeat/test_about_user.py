@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from tests.grants import let_write_global
 from vault_app.core import layout
 from vault_app.core.vault import Vault
 from vault_app.heartbeat import extraction, routing, runlog, runs
@@ -61,6 +62,25 @@ def test_an_agents_notes_keep_them_in_its_own_workspace(vault: Vault) -> None:
         "The user prefers oat milk in their coffee."
     ]
     assert not vault.paths.holds_entity(ME)  # the agent does not write the global graph
+
+
+def test_each_agents_me_is_its_own_and_passes_the_policy(vault: Vault) -> None:
+    """The heartbeat acts for the agent whose note it reads (`_allowed` asks the access
+    policy): one agent's Me is never another's, nor the global one — even for an agent
+    that may write global memory."""
+    vault.create_agent("household")
+    vault.create_agent("finance")
+    let_write_global(vault.root, "finance")
+    vault.append_daily("User: I prefer oat milk in my coffee.", agent="household", at=at(9))
+    vault.append_daily("User: I prefer paying bills on the first.", agent="finance", at=at(10))
+    assert beat(vault).written == 2
+    assert active(vault, routing.user_entity_in("household")) == [
+        "The user prefers oat milk in their coffee."
+    ]
+    assert active(vault, routing.user_entity_in("finance")) == [
+        "The user prefers paying bills on the first."
+    ]
+    assert not vault.paths.holds_entity(ME)
 
 
 def test_a_named_speaker_or_the_household_is_not_me(vault: Vault) -> None:
