@@ -571,7 +571,7 @@ def _standalone(text: str, speaker: str | None) -> str:
     speaker's name again ("Jon told Gina about Jon's plan")."""
     text = " ".join(text.split()).strip()
     named_at = [-1]  # where the speaker was last named in `text`, -1 before
-    first_at = [-1]  # where first
+    first_at = [-1]  # where the speaker was first named, -1 before
 
     def who(word: str) -> str:
         singular = word.lower() in ("i", "me", "my", "mine") or word.lower().startswith("i")
@@ -655,12 +655,13 @@ _WHEN = frozenset({
 
 def _someone(text: str, start: int, end: int) -> bool:
     """Whether someone else is named in `text[start:end]`: a pronoun, or a capitalised
-    word that is no month, day or place after a preposition."""
+    word that is no month or day, nor a place or name after a preposition or article."""
     for match in _SOMEONE.finditer(text, start, end):
         word = match.group()
         if word[0].islower():
             return True
-        if word not in _WHEN and not _PLACE_BEFORE.search(text, 0, match.start()):
+        before = max(0, match.start() - 16)  # the word before it, no more
+        if word not in _WHEN and not _PLACE_BEFORE.search(text, before, match.start()):
             return True
     return False
 
