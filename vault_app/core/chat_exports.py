@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from vault_app.core import errors
+from vault_app.core import daily, errors
 
 if TYPE_CHECKING:
     from vault_app.core.vault import Vault
@@ -395,9 +395,10 @@ def _chatgpt(conversation: dict[str, Any], report: Report) -> list[Message]:
         report.messages += 1
         report.memories += 1 if noted else 0
         if about:  # once an import, at its first conversation: "About you", not a title
-            out.append(Message(last, "profile", about, ABOUT_YOU))
+            out.append(Message(last, daily.PROFILE_ROLE, about, ABOUT_YOU))
             continue
-        out.append(Message(last, "memory" if noted else message["author"]["role"], text, title))
+        role = daily.MEMORY_ROLE if noted else message["author"]["role"]
+        out.append(Message(last, role, text, title))
     return out
 
 

@@ -41,8 +41,13 @@ TURN = re.compile(
 )
 # "Maya: …", "Maya Chen: …": a plain capitalised name of up to three words before a colon
 _PLAIN_TURN = re.compile(r"^\s{0,4}([A-Z][\w'’.-]{0,30}(?: [A-Z][\w'’.-]{0,30}){0,2}):\s")
-_ROLES = frozenset({"user", "human", "me", "assistant", "ai", "bot", "model", "system", "tool",
-                    "memory", "profile"})  # fmt: skip
+# the roles a turn's speaker may be instead of a name (the heartbeat reads them: `turns`)
+USER_ROLES = frozenset({"user", "human", "me"})  # the user speaks
+ASSISTANT_ROLES = frozenset({"assistant", "ai", "bot", "model", "system", "tool"})
+MEMORY_ROLE = "memory"  # what an assistant saved to its memory of the user (ChatGPT's `bio`)
+PROFILE_ROLE = "profile"  # what the user wrote about themselves for it (custom instructions)
+MEMORY_ROLES = frozenset({MEMORY_ROLE, PROFILE_ROLE})
+_ROLES = USER_ROLES | ASSISTANT_ROLES | MEMORY_ROLES
 
 
 # a turn's id: the one word in its header's brackets that names it ("D14:4", "msg-42"),

@@ -25,11 +25,11 @@ _FUNCTION = "and|or|of|in|on|at|for|with|to|from|under|by|over|near|into|the|a|a
 # after a word in -s these make it a plural noun, not a verb: "Home repairs will need"
 _AUX = "will|are|were|have|had|can|could|should|would|must|need|cost|go|come|do|don't"
 _WEEKDAY = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
-USER_ROLES = frozenset({"user", "human", "me"})  # a turn's speaker who is the user
-ASSISTANT_ROLES = frozenset({"assistant", "ai", "bot", "model", "system", "tool"})
-# a note an assistant saved to its memory of the user (ChatGPT's `bio`, imported as
-# "**memory** (from ChatGPT: …): User prefers Python."): what the user asked, or let it, keep
-MEMORY_ROLES = frozenset({"memory", "profile"})  # and what they wrote about themselves
+# a turn's speaker who is the user, the assistant, or a note it kept of the user
+# ("**memory** (from ChatGPT: …): User prefers Python."): `core.daily` names them
+USER_ROLES = daily.USER_ROLES
+ASSISTANT_ROLES = daily.ASSISTANT_ROLES
+MEMORY_ROLES = daily.MEMORY_ROLES
 MIN_WORDS = 3  # a sentence's fewest words: fewer is a fragment
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{0,40}")
 LINK = re.compile(r"\[\[([^\[\]|\n]{1,120})(?:\|([^\[\]\n]{0,120}))?\]\]")
