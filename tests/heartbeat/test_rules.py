@@ -511,6 +511,8 @@ def test_reactions_and_opinions_are_no_facts(text: str) -> None:
         # an activity of the speaker's as the subject, told with "me"/"my"
         ("**Jon** (D11:3): Losing my job gave me the push to start my own dance studio.",
          "Losing Jon's job gave them the push to start their own dance studio."),
+        ("**Maria** (D13:20): Taking care of myself physically and mentally helps me.",
+         "Taking care of Maria physically and mentally helps them."),  # named, then "them"
     ],
 )  # fmt: skip
 def test_a_speaker_telling_of_themselves_is_a_fact_about_them(text: str, fact: str) -> None:
@@ -560,6 +562,12 @@ def test_an_aside_after_a_fact_is_cut_and_the_fact_kept(text: str, fact: str) ->
         "The home insurance claim is covered, I think.",  # a note's hedge, as before
         "**Caroline** (D14:35): Gonna be a great night for all the artists.",
         "**Caroline** (D14:7): The colors make me feel so calm and happy.",  # what is shown
+        # what should or would be, not what is
+        "**Gina** (D1:11): We should plan a dance session soon!",  # not "Gina should plan…"
+        "**Gina** (D1:11): Let's explore some new dance moves at the studio.",
+        "**Nate** (D27:35): I really should start writing down what my animals like a lot!",
+        "**Joanna** (D5:11): I would get two turtles today if I could!",
+        "**Joanna** (D5:11): I wish I wasn't allergic to cats and dogs and turtles.",
     ],
 )
 def test_a_feeling_a_wish_or_a_pointer_to_other_turns_is_no_disclosure(text: str) -> None:

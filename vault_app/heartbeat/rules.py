@@ -598,8 +598,8 @@ def _standalone(text: str, speaker: str | None) -> str:
             return who(pro) + head + _agree(verb)
         if match.group("obj"):
             return who(match.group("obj"))
-        if match.group("self"):
-            return "themselves"  # "to remind myself" -> "to remind themselves"
+        if match.group("self"):  # "to remind myself": "themselves" once they are named
+            return who(match.group("self")) if first_at[0] < 0 else "themselves"
         return who(match.group("pos")) + "'s"
 
     def again(match: re.Match[str]) -> str | None:

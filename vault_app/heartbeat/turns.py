@@ -108,6 +108,15 @@ _ASKS = re.compile(
     r"suggest|advise)\b",
     re.IGNORECASE,
 )
+# what should or would be, not what is: a proposal ("We should plan a dance session
+# soon!", "Let's explore some new moves", "I really should start doing that"), a wish or
+# a counterfactual ("I would get two turtles if I could!", "I wish I wasn't allergic")
+_SUPPOSES = re.compile(
+    r"^(?:so\s+|maybe\s+|then\s+)?(?:we|I)\s+(?:really\s+|definitely\s+|totally\s+)?should\b"
+    r"|^let['’]?s\b|^(?:I|we)\s+(?:just\s+|really\s+)?wish\s+(?!to\b)"
+    r"|\bif\s+(?:only\b|I\s+could\b|we\s+could\b)",
+    re.IGNORECASE,
+)
 # a need of the moment: "I need a recipe for dinner tonight", "I want a quick answer now"
 _NEED_NOW = re.compile(
     r"\b(?:need|want|looking\s+for)\b[^.;]{0,80}?\b(?:tonight|today|right\s+now|asap|"
@@ -156,8 +165,8 @@ def speaking(text: str) -> Turn:
 def asks(sentence: str) -> bool:
     """Whether a turn's sentence asks the other to do something ("Draft a letter to my
     son's school saying he'll miss class on Friday"): a request, no fact, even when what
-    it asks for tells one."""
-    return _ASKS.match(sentence) is not None
+    it asks for tells one; or proposes or wishes rather than tells (`_SUPPOSES`)."""
+    return _ASKS.match(sentence) is not None or _SUPPOSES.search(sentence) is not None
 
 
 def opening(sentence: str) -> str:
