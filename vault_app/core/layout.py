@@ -39,6 +39,7 @@ SUMMARY_NAME = "summary.md"
 PRINCIPLES_NAME = "AGENTS.md"  # global/AGENTS.md: the principles, which people write
 STATE_DIR = ".vault"
 GLOBAL_SCOPE = "global"
+USER_ENTITY = "areas/me"  # "Me": the person the notes speak for (the heartbeat fills it)
 
 _DAILY_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})\.md$")
 _BAD_PART = re.compile(r"[\x00-\x1f\x7f\\/:*?\"<>|]")

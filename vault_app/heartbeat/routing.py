@@ -80,7 +80,6 @@ _ADDRESS_PREFIXES = ("agent:", "global:")
 
 
 REMEMBERED = "resources/remembered"  # where an explicit remember naming nothing goes
-THE_USER = "areas/me"  # where a fact about the person the notes speak for goes
 
 
 def remembered_in(agent: str | None) -> layout.EntityRef:
@@ -92,12 +91,12 @@ def remembered_in(agent: str | None) -> layout.EntityRef:
 def user_entity_in(agent: str | None) -> layout.EntityRef:
     """The entity of the person the notes speak for ("Me"): the agent's own `areas/me`
     for its notes, the global one for the global notes."""
-    return layout.EntityRef(agent, THE_USER)
+    return layout.EntityRef(agent, layout.USER_ENTITY)
 
 
 _FIRST_SUMMARIES = {
-    THE_USER: "What the notes tell of you: facts the heartbeat found about the person they "
-    "speak for (\"I prefer…\", \"I've been vegetarian for ten years\").",
+    layout.USER_ENTITY: "What the notes tell of you: facts the heartbeat found about the "
+    "person they speak for (\"I prefer…\", \"I've been vegetarian for ten years\").",
     REMEMBERED: "What you asked to be remembered that names no one and nothing else.",
 }
 

@@ -43,6 +43,7 @@ class Filters:
     since: dt.datetime | None = None
     until: dt.datetime | None = None
     date_field: str = "timestamp"  # or "lastAccessed"
+    sources: frozenset[str] | None = None  # documents of these sources only ("entity:…")
 
 
 class DocumentColumns:

@@ -5,7 +5,9 @@ PARA vault through its search engine, or a neighbour's folder opened as it is):
 
 ====  ===============  ===========================================================
 L0    principles       `global/AGENTS.md` (MicroClaw: `groups/AGENTS.md`), first
-L0    user             the user profile: `memories/USER.md` § entries, `profile.json`
+L0    user             the user profile: `memories/USER.md` § entries, `profile.json`,
+                       and what the notes told of the user (Me, `areas/me`: the agent's
+                       own and the global one, active facts, hot first)
 L1    notes            the agent notes: `memories/MEMORY.md` § entries
 L1    tiers            tiered `MEMORY.md` (PicoClaw: its free-form one, `long_term`)
 L1    tacit            the agent's `TACIT.md`
@@ -27,6 +29,9 @@ the user profile the meter is the store's own usage against its own budget (as H
 shows it, `⚠ over budget` past it); for the other blocks the block's use of its share of
 the context. Tokens are the embedding model's count when it is loaded, else an estimate
 ("≈", `search.token_count`).
+
+A fact is shown once: one the user profile placed (a fact of Me) is not offered again
+among the specific facts.
 
 **Nothing cut silently.** Items are whole (a fact, an entry) or cut at a line with "…";
 items that did not fit are counted (`Block.left_out`) and the block says
@@ -377,11 +382,14 @@ class ContextBuilder:
             caps = {n: claim if n == "principles" else int(shares[n] * rest) for n in names}
         carry = 0
         blocks: list[Block] = []
+        placed: set[str] = set()  # a fact shown once: Me's in the user profile, not again
         for name in names:
             block = empty[name]
             block.cap = caps[name] + carry
             for item in offers[name].items:
-                block.offer(item)
+                if item.key is None or item.key not in placed:
+                    block.offer(item)
+            placed.update(block.keys)
             block.tokens = counter.label(counter.count(block.items_text)) if block.lines else ""
             if not block.lines and block.used > block.cap:  # not even "(+N omitted)" fits
                 warnings.append(

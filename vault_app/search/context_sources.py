@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 Shown = Callable[[str], str]
 RECENT_DAYS = 3  # a neighbour's timeline without a date in the query: its latest days
 MAX_DAYS = 31  # days of a neighbour's timeline offered at most (newest first)
+ME_FACTS = 40  # facts of Me offered to the user profile at most (the block's share cuts)
 SUMMARY_ROOM = 80  # a summary needs room for its heading and a useful line, else left out
 _DAY_HEADING = re.compile(r"^# \d{4}-\d{2}-\d{2}[ \t]*\r?\n(\r?\n)?")
 
@@ -208,11 +209,32 @@ class VaultSource(MemorySource):
         return self._document(self.vault.document(vault.PRINCIPLES).text)
 
     def user(self) -> Offer | None:
+        """USER.md's entries and profile.json, then what the notes told of the user: the
+        active facts of Me (`layout.USER_ENTITY`), the agent's own and the global one,
+        hot first, then the most used."""
         if not self.settings.profile:
             return None
         state = agent_memory.read_notes(self.vault, self.agent, "user")
         values = self._profile(lambda: agent_memory.read_profile(self.vault, self.agent))
-        return self._user(state, values)
+        offer = self._user(state, values)
+        me = self._me()
+        if me and offer is not None:
+            offer.items.extend(me)
+            offer.subtitle = "who the user is; Me: what the notes told of them"
+        return offer
+
+    def _me(self) -> list[Item]:
+        from vault_app.search import documents, engine
+
+        sources = frozenset(
+            documents.entity_source(layout.EntityRef(agent, layout.USER_ENTITY))
+            for agent in (self.agent, None)
+        )
+        filters = engine.Filters(
+            kinds=frozenset({documents.FACT}), scope=self._scopes(), sources=sources
+        )
+        hits = self.search.ranked_without_query(filters, ME_FACTS)
+        return [Item(f"{self.shown(h.text)} (Me; {h.tier})", h.key, cut=False) for h in hits]
 
     def notes(self) -> Offer | None:
         if not self.settings.notes:

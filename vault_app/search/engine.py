@@ -448,8 +448,18 @@ class SearchEngine:
             if len(self._masks) > 32:
                 self._masks.clear()
             tiers = self.columns.tiers(self.source.decay, now.timestamp())
-            cached = self._masks[key] = (self.columns.mask(filters, tiers), tiers)
+            mask = self.columns.mask(filters, tiers)
+            if filters.sources is not None:
+                mask &= self._source_rows(filters.sources)
+            cached = self._masks[key] = (mask, tiers)
         return cached
+
+    def _source_rows(self, sources: frozenset[str]) -> BoolArray:
+        """The rows of the documents of `sources` (an entity's facts and summary, a day)."""
+        rows = np.zeros(self.columns.size, dtype=np.bool_)
+        row, by_source = self.columns.row, self.state.by_source
+        rows[[row[k] for s in sources for k in by_source.get(s, ()) if k in row]] = True
+        return rows
 
     def _allowed_slots(self, filters: Filters, rows: BoolArray, now: dt.datetime) -> BoolArray:
         """`rows` as a mask over BM25 slots; cached per index generation."""
