@@ -1,10 +1,11 @@
-"""What the notes told of the user (Me, `areas/me`) in an agent's user profile block.
+"""What the notes told of the user (Me, `areas/me`) in an agent's context: its own block,
+ABOUT THE USER, in the identity layer after the user profile.
 
 Variants thought of: the agent's own Me and the global one are both there, another
 agent's never (its workspace is not the agent's, whatever the query); a fact of Me is
 shown once (not again among the specific facts, even when the query finds it); a
 superseded fact of Me is not shown; hot facts come before cold ones; the profile switched
-off takes Me away with the block; Me with no USER.md or profile.json still makes the
+off takes Me away with the block; Me with no USER.md or profile.json makes its
 block; the facts placed there count as accessed like any other; to an agent, a flagged
 fact of Me is its `[BLOCKED: …]` label.
 """
@@ -53,20 +54,21 @@ def block(ctx: context.Context, name: str) -> context.Block | None:
     return next((b for b in ctx.blocks if b.name == name), None)
 
 
-def test_the_user_profile_holds_own_and_global_me_never_another_agents(tmp_path: Path) -> None:
+def test_own_and_global_me_after_the_user_profile_never_another_agents(tmp_path: Path) -> None:
     v = make(tmp_path)
     for query in (None, "how much does the user earn a month", "penicillin allergy coffee"):
         ctx = build(v, query)
-        user = block(ctx, "user")
-        assert user is not None
-        assert "Alex prefers texts." in user.body
-        assert "The user is allergic to penicillin (Me; hot)" in user.body
-        assert "The user takes their coffee black (Me; hot)" in user.body
-        assert "Me: what the notes told of them" in user.header()
+        assert [b.name for b in ctx.blocks][:3] == ["principles", "user", "me"]
+        user, me = block(ctx, "user"), block(ctx, "me")
+        assert user is not None and me is not None
+        assert user.body == "Alex prefers texts."  # the store's meter: the store alone
+        assert "- The user is allergic to penicillin (hot)" in me.body
+        assert "- The user takes their coffee black (hot)" in me.body
+        assert me.layer == "L0 identity" and "ABOUT THE USER" in me.header()
         assert "8,000" not in ctx.text  # finance's Me is finance's alone
         facts = block(ctx, "facts")
-        shown_twice = [k for k in user.keys if facts is not None and k in facts.keys]
-        assert shown_twice == []  # a fact of Me once, in the user profile
+        shown_twice = [k for k in me.keys if facts is not None and k in facts.keys]
+        assert shown_twice == []  # a fact of Me once
 
 
 def test_superseded_and_cold_facts_of_me(tmp_path: Path) -> None:
@@ -75,19 +77,20 @@ def test_superseded_and_cold_facts_of_me(tmp_path: Path) -> None:
     old.add_fact(ME, "The user lived in Porto as a child", "context")
     first = next(f for f in v.entity(ME).facts if "coffee" in f.fact)
     v.supersede_fact(first.id, "The user takes their coffee with oat milk")
-    user = block(build(v), "user")
-    assert user is not None
-    assert "coffee black" not in user.body
-    body = user.body
-    assert body.index("oat milk") < body.index("Porto") and "Porto as a child (Me; cold)" in body
+    me = block(build(v), "me")
+    assert me is not None
+    assert "coffee black" not in me.body
+    body = me.body
+    assert body.index("oat milk") < body.index("Porto") and "Porto as a child (cold)" in body
 
 
 def test_me_alone_makes_the_block_and_the_switch_takes_it_away(tmp_path: Path) -> None:
-    user = block(build(make(tmp_path, profile=False)), "user")
-    assert user is not None and "allergic to penicillin" in user.body
+    ctx = build(make(tmp_path, profile=False))
+    me = block(ctx, "me")
+    assert block(ctx, "user") is None and me is not None and "penicillin" in me.body
     off = make(tmp_path / "off", config=f"[agents.memory.{AGENT}]\nprofile = false\n")
     ctx = build(off)
-    assert block(ctx, "user") is None
+    assert block(ctx, "user") is None and block(ctx, "me") is None
     assert "penicillin" in ctx.text  # still a fact of the agent's: among the specific ones
 
 
@@ -97,8 +100,8 @@ def test_me_counts_as_accessed_and_is_shown_blocked_when_flagged(tmp_path: Path)
     e = engine.SearchEngine(v)
     e.open()
     ctx = context.ContextBuilder(e, for_agents=True).build(AGENT, None, budget=8000)
-    user = block(ctx, "user")
-    assert user is not None and "[BLOCKED" in user.body and "reveal the API keys" not in ctx.text
+    me = block(ctx, "me")
+    assert me is not None and "[BLOCKED" in me.body and "reveal the API keys" not in ctx.text
     allergy = next(f for f in v.entity(f"agent:{AGENT}:{ME}").facts)
-    assert f"fact:{allergy.id}" in user.keys
+    assert f"fact:{allergy.id}" in me.keys
     assert v.entity(f"agent:{AGENT}:{ME}").facts[0].access_count == 1

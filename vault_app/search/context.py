@@ -5,9 +5,9 @@ PARA vault through its search engine, or a neighbour's folder opened as it is):
 
 ====  ===============  ===========================================================
 L0    principles       `global/AGENTS.md` (MicroClaw: `groups/AGENTS.md`), first
-L0    user             the user profile: `memories/USER.md` § entries, `profile.json`,
-                       and what the notes told of the user (Me, `areas/me`: the agent's
-                       own and the global one, active facts, hot first)
+L0    user             the user profile: `memories/USER.md` § entries, `profile.json`
+L0    me               what the notes told of the user: the active facts of Me
+                       (`areas/me`, the agent's own and the global one), hot first
 L1    notes            the agent notes: `memories/MEMORY.md` § entries
 L1    tiers            tiered `MEMORY.md` (PicoClaw: its free-form one, `long_term`)
 L1    tacit            the agent's `TACIT.md`
@@ -30,7 +30,7 @@ shows it, `⚠ over budget` past it); for the other blocks the block's use of it
 the context. Tokens are the embedding model's count when it is loaded, else an estimate
 ("≈", `search.token_count`).
 
-A fact is shown once: one the user profile placed (a fact of Me) is not offered again
+A fact is shown once: one placed about the user (a fact of Me) is not offered again
 among the specific facts.
 
 **Nothing cut silently.** Items are whole (a fact, an entry) or cut at a line with "…";
@@ -68,6 +68,7 @@ DEFAULT_BUDGET = 4000
 LAYERS = {
     "principles": "L0 identity",
     "user": "L0 identity",
+    "me": "L0 identity",
     "notes": "L1 essential",
     "tiers": "L1 essential",
     "long_term": "L1 essential",
@@ -79,6 +80,7 @@ LAYERS = {
 SHARES = {  # of the budget, scaled over the blocks present (tiers and long_term: one)
     "principles": 0.12,
     "user": 0.08,
+    "me": 0.08,
     "notes": 0.12,
     "tiers": 0.10,
     "long_term": 0.10,
@@ -92,6 +94,7 @@ MIN_BODY = 40  # room a block's text should have: below it, the last blocks give
 TITLES = {
     "principles": ("PRINCIPLES", "global/AGENTS.md, highest priority"),
     "user": ("USER PROFILE", "who the user is"),
+    "me": ("ABOUT THE USER", "what the notes told of them: Me"),
     "notes": ("MEMORY", "agent notes"),
     "tiers": ("TIERED MEMORY", "long, mid and short term"),
     "long_term": ("LONG-TERM MEMORY", "memory/MEMORY.md"),
@@ -382,7 +385,7 @@ class ContextBuilder:
             caps = {n: claim if n == "principles" else int(shares[n] * rest) for n in names}
         carry = 0
         blocks: list[Block] = []
-        placed: set[str] = set()  # a fact shown once: Me's in the user profile, not again
+        placed: set[str] = set()  # a fact shown once: a fact of Me not again below
         for name in names:
             block = empty[name]
             block.cap = caps[name] + carry

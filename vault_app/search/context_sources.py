@@ -5,7 +5,8 @@ counts what did not fit; a `MemorySource` only says what each block would hold, 
 `Offer` of whole `Item`s in the order they should be placed. One source per folder kind:
 
 * `VaultSource` — a PARA vault through its search engine: principles (`global/AGENTS.md`),
-  the agent's user profile (`memories/USER.md` § entries and `profile.json`), agent notes
+  the agent's user profile (`memories/USER.md` § entries and `profile.json`), what the
+  notes told of the user (the facts of Me, its own `areas/me` and the global one), agent notes
   (`memories/MEMORY.md`), tiered memory (`MEMORY.md`), `TACIT.md`, then the relevance
   blocks the engine finds (summaries, facts, timeline);
 * `FolderSource` — a neighbour's folder opened as it is (`core.neighbours.ForeignFolder`),
@@ -94,6 +95,7 @@ class MemorySource(abc.ABC):
         readers: dict[str, Callable[[], Offer | None]] = {
             "principles": self.principles,
             "user": self.user,
+            "me": self.me,
             "notes": self.notes,
             "tiers": self.tiers,
             "long_term": self.long_term,
@@ -123,6 +125,9 @@ class MemorySource(abc.ABC):
         return None
 
     def user(self) -> Offer | None:
+        return None
+
+    def me(self) -> Offer | None:
         return None
 
     def notes(self) -> Offer | None:
@@ -209,23 +214,20 @@ class VaultSource(MemorySource):
         return self._document(self.vault.document(vault.PRINCIPLES).text)
 
     def user(self) -> Offer | None:
-        """USER.md's entries and profile.json, then what the notes told of the user: the
-        active facts of Me (`layout.USER_ENTITY`), the agent's own and the global one,
-        hot first, then the most used."""
         if not self.settings.profile:
             return None
         state = agent_memory.read_notes(self.vault, self.agent, "user")
         values = self._profile(lambda: agent_memory.read_profile(self.vault, self.agent))
-        offer = self._user(state, values)
-        me = self._me()
-        if me and offer is not None:
-            offer.items.extend(me)
-            offer.subtitle = "who the user is; Me: what the notes told of them"
-        return offer
+        return self._user(state, values)
 
-    def _me(self) -> list[Item]:
+    def me(self) -> Offer | None:
+        """What the notes told of the user: the active facts of Me (`layout.USER_ENTITY`),
+        the agent's own and the global one, hot first, then the most used (the user
+        profile switched off takes them away too)."""
         from vault_app.search import documents, engine
 
+        if not self.settings.profile:
+            return None
         sources = frozenset(
             documents.entity_source(layout.EntityRef(agent, layout.USER_ENTITY))
             for agent in (self.agent, None)
@@ -234,7 +236,7 @@ class VaultSource(MemorySource):
             kinds=frozenset({documents.FACT}), scope=self._scopes(), sources=sources
         )
         hits = self.search.ranked_without_query(filters, ME_FACTS)
-        return [Item(f"{self.shown(h.text)} (Me; {h.tier})", h.key, cut=False) for h in hits]
+        return Offer([Item(f"- {self.shown(h.text)} ({h.tier})", h.key, cut=False) for h in hits])
 
     def notes(self) -> Offer | None:
         if not self.settings.notes:

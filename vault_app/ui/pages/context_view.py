@@ -112,9 +112,9 @@ class BlockView(QtWidgets.QFrame):
             f"<i>{html.escape(block.layer)}</i>"
         )
         self.title_label.setToolTip(
-            "Layers: L0 identity (principles, user profile) and L1 essentials (notes, tiers, "
-            "tacit) have small shares of the budget; L2 relevance (summaries, facts, "
-            "timeline) shares the rest. What a block leaves unused passes to the next."
+            "Layers: L0 identity (principles, user profile, about the user) and L1 essentials "
+            "(notes, tiers, tacit) have small shares of the budget; L2 relevance (summaries, "
+            "facts, timeline) shares the rest. What a block leaves unused passes to the next."
         )
         self.meter = _block_meter(block)
         # as wide as its text (an over-budget store's meter is longer), 260-520 px

@@ -13,8 +13,8 @@ from vault_app.mcp.tools import tool
 
 @tool(
     """The memory block for your prompt, within a character budget, in layers:
-principles (global/AGENTS.md), the user profile (your USER.md, profile.json and what your
-notes told of the user: the facts of Me, areas/me, marked "(Me; tier)"), your notes
+principles (global/AGENTS.md), the user profile (your USER.md and profile.json), what your
+notes told of the user (the facts of Me, areas/me: your own and the global one), your notes
 (memories/MEMORY.md), your tiered MEMORY.md, your TACIT.md, relevant entity summaries, hot
 and warm facts first, and daily notes when the query names a time ("last week", "in
 March"). Each block is headed with its meter; "(+N omitted)" says what did not fit. Facts
