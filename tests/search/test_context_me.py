@@ -105,3 +105,15 @@ def test_me_counts_as_accessed_and_is_shown_blocked_when_flagged(tmp_path: Path)
     allergy = next(f for f in v.entity(f"agent:{AGENT}:{ME}").facts)
     assert f"fact:{allergy.id}" in me.keys
     assert v.entity(f"agent:{AGENT}:{ME}").facts[0].access_count == 1
+
+
+def test_a_block_left_empty_by_what_was_shown_above_is_omitted(tmp_path: Path) -> None:
+    v = vault.Vault.create(tmp_path / "v", clock=decay.fixed_clock(NOW))
+    v.create_agent(AGENT)
+    v.create_entity(f"agent:{AGENT}:{ME}", "What the notes tell of you.")
+    v.add_fact(f"agent:{AGENT}:{ME}", "The user is allergic to penicillin", "status")
+    ctx = build(v)
+    names = [b.name for b in ctx.blocks]
+    assert "me" in names and "facts" not in names  # its one fact is Me's, shown above
+    assert "summaries" not in names  # Me's summary aside: its facts say it
+    assert "What the notes tell of you" not in ctx.text

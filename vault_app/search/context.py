@@ -393,6 +393,9 @@ class ContextBuilder:
                 if item.key is None or item.key not in placed:
                     block.offer(item)
             placed.update(block.keys)
+            if not block.lines and not block.left_out:  # all of it already shown above
+                carry = block.cap + reserved[name]
+                continue
             block.tokens = counter.label(counter.count(block.items_text)) if block.lines else ""
             if not block.lines and block.used > block.cap:  # not even "(+N omitted)" fits
                 warnings.append(

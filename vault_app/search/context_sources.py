@@ -228,10 +228,7 @@ class VaultSource(MemorySource):
 
         if not self.settings.profile:
             return None
-        sources = frozenset(
-            documents.entity_source(layout.EntityRef(agent, layout.USER_ENTITY))
-            for agent in (self.agent, None)
-        )
+        sources = frozenset(documents.entity_source(ref) for ref in self._me_refs())
         filters = engine.Filters(
             kinds=frozenset({documents.FACT}), scope=self._scopes(), sources=sources
         )
@@ -252,7 +249,16 @@ class VaultSource(MemorySource):
     def _scopes(self) -> frozenset[str]:
         return frozenset({layout.GLOBAL_SCOPE, f"agent:{self.agent}"})
 
+    def _me_refs(self) -> tuple[layout.EntityRef, layout.EntityRef]:
+        """Me: the agent's own and the global one."""
+        return (
+            layout.EntityRef(self.agent, layout.USER_ENTITY),
+            layout.EntityRef(None, layout.USER_ENTITY),
+        )
+
     def summaries(self, topic: str | None) -> Offer | None:
+        """The summaries of the entities the query is about (without one, the agent's
+        own), Me's aside: its facts are the ABOUT THE USER block's."""
         from vault_app.search import documents, engine
 
         filters = engine.Filters(kinds=frozenset({documents.SUMMARY}), scope=self._scopes())
@@ -262,8 +268,9 @@ class VaultSource(MemorySource):
             filters.scope = f"agent:{self.agent}"
             found = self.search.ranked_without_query(filters, 5)
         items = []
+        me = {str(ref) for ref in self._me_refs()}
         for doc in (self.search.document(h.key) for h in found):
-            if doc is None:
+            if doc is None or doc.entity in me:
                 continue
             prose = documents.summary_prose(doc.text) or documents.summary_body(doc.text)
             if prose:
