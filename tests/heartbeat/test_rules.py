@@ -623,3 +623,32 @@ def test_a_place_or_a_month_between_is_no_one_their_could_be_taken_for() -> None
     assert [c.fact for c in made] == ["Jon moved to Berlin in May with their sister."]
     made = rules.candidates(_entry("**Jon** (D3:3): I told Gina about my plan and I was thrilled."))
     assert [c.fact for c in made] == ["Jon told Gina about Jon's plan and Jon was thrilled."]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [  # what one is, in few words: short, and kept all the same
+        ("User: I'm allergic to shellfish.", "The user is allergic to shellfish."),
+        ("User: I'm vegetarian.", "The user is vegetarian."),
+        ("**Tim** (D1:1): I'm allergic to cats.", "Tim is allergic to cats."),
+        ("User: I live in Lisbon.", "The user lives in Lisbon."),
+        ("User: I was born in 1985.", "The user was born in 1985."),
+        ("User: I work as a nurse.", "The user works as a nurse."),
+        ("User: I speak Portuguese.", "The user speaks Portuguese."),
+    ],
+)  # fmt: skip
+def test_a_short_disclosure_of_what_one_is_is_kept(text: str, fact: str) -> None:
+    assert [c.fact for c in rules.candidates(_entry(text))] == [fact]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [  # short, and not what one is, or what it is of is in another turn
+        "**Tim** (D1:2): I'm allergic to it.",
+        "**Tim** (D1:3): I'm married to her.",
+        "**Tim** (D1:4): I went there.",
+        "User: Vegetarian.",  # no one said to be it
+    ],
+)
+def test_a_short_disclosure_that_needs_the_turns_around_is_not(text: str) -> None:
+    assert rules.candidates(_entry(text)) == []

@@ -85,6 +85,7 @@ class Patterns:
             re.IGNORECASE,
         )
         self.moment = re.compile(r"\b(?:" + alt(gate["moments"]) + r")\b", re.IGNORECASE)
+        self.identity = re.compile(r"\b(?:" + alt(gate["identity"]) + r")\b", re.IGNORECASE)
         self.offer = re.compile(r"\b(?:" + alt(gate["offers"]) + r")\b", re.IGNORECASE)
         # a conversation's first-person turn opening with its speaker: "I signed up…",
         # "My kids are…", "We're going camping…", maybe after a time or a short lead

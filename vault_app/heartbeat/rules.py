@@ -105,8 +105,8 @@ def passes_gate(text: str) -> bool:
     pats = rulebook.patterns()
     if pats.small_talk.match(sentence):
         return False
-    if rulebook.word_count(sentence) < rulebook.MIN_WORDS:
-        return False
+    if rulebook.word_count(sentence) < rulebook.MIN_WORDS and not pats.identity.search(sentence):
+        return False  # a fragment, unless it says what one is ("I'm vegetarian")
     if sentence.rstrip().endswith("?") or pats.question.match(sentence):
         return False
     if pats.hedge.search(sentence) or pats.chore.search(sentence):

@@ -265,15 +265,16 @@ def disclosure(sentence: str) -> bool:
     time or a short lead ("Last week I scored 40 points", "Apart from meetings, I'm
     working on a project"), or its subject is an activity and "me"/"my" is in it
     ("Painting landscapes and still life is my favorite"); it says so in at least
-    `MIN_DISCLOSURE` words, needs no other turn to be understood (no "them", "her", no
+    `MIN_DISCLOSURE` words (fewer when it says what one is: "I'm vegetarian", "I live
+    in Lisbon"), needs no other turn to be understood (no "them", "her", no
     "it" done or at its end: "I painted it", "I made it in class") and is no feeling or
     wish of the moment ("I'm so grateful", "I'd love to", "I agree", "I need a recipe for
     dinner tonight"). The gate has passed it already."""
     pats = rulebook.patterns()
     if pats.disclosure.match(sentence) is None and pats.about_me.match(sentence) is None:
         return False
-    if rulebook.word_count(sentence) < MIN_DISCLOSURE:
-        return False
+    if rulebook.word_count(sentence) < MIN_DISCLOSURE and not pats.identity.search(sentence):
+        return False  # few words: enough only for what one is ("I'm allergic to cats")
     if pats.pointer.search(sentence) or pats.pronoun_end.search(sentence):
         return False
     if pats.early_it.match(sentence):
