@@ -79,7 +79,7 @@ import re
 from collections.abc import Iterator
 
 from vault_app.core import models
-from vault_app.heartbeat import dates, rulebook, turns
+from vault_app.heartbeat import dates, first_person, rulebook, turns
 from vault_app.heartbeat import extraction as model
 
 MAX_SENTENCE = 400  # characters: longer is a run-on or a pasted blob, never one fact
@@ -252,7 +252,7 @@ def _from_sentence(
     confidence = 1.0 if explicit else 0.8  # an explicit "remember" is surer than a rule
     out = []
     for part, kind in _parts(sentence, category, entry.date, explicit=explicit):
-        text = _standalone(dates.resolve(part, entry.date), speaker)
+        text = first_person.standalone(dates.resolve(part, entry.date), speaker)
         related = _related(text, entity, pats)
         about = entity or (None if about_user else _fallback(related))
         out.append(
@@ -278,8 +278,8 @@ def _entity(
 ) -> str | None:
     """The name the fact is about: the rule's, the speaker's for "I"/"we", else the name
     opening the sentence or owning its subject."""
-    first_person = re.match(r"(?:I|We)\b", sentence) is not None
-    if ruled in ("I", "We") or (ruled is None and first_person):
+    opens_with_i = re.match(r"(?:I|We)\b", sentence) is not None
+    if ruled in ("I", "We") or (ruled is None and opens_with_i):
         return speaker
     return ruled or _subject_name(sentence, pats) or _owner(sentence, pats)
 
@@ -420,7 +420,7 @@ def _track(sentence: str, match: re.Match[str], entry: model.Entry) -> model.Can
     bare = re.sub(r"^(?:the|our|my)\s+", "", what, flags=re.IGNORECASE)
     named = re.match(rulebook.NAME, bare)  # "Maya's chess tournaments", "the Prius brakes"
     entity = _clean_name(named.group(0)) if named else bare.lower()
-    fact = _standalone(f"The user asked to keep track of {what}", None)
+    fact = first_person.standalone(f"The user asked to keep track of {what}", None)
     pats = rulebook.patterns()
     return model.Candidate(
         fact=fact,
@@ -541,146 +541,6 @@ def _related(text: str, entity: str | None, pats: rulebook.Patterns) -> tuple[st
 _PERSON = {"my": "I", "our": "We"}  # a possessive's person, as `_entity` reads it
 _PRONOUN_VERB = {None: " ", "'d": " would ", "’d": " would ", "'s": " is ", "’s": " is ",
                  "'ll": " will ", "’ll": " will "}  # fmt: skip
-_AGREE = {
-    "am": "is", "are": "is", "have": "has", "do": "does", "don't": "doesn't", "were": "was",
-    "aren't": "isn't", "haven't": "hasn't", "weren't": "wasn't", "wanna": "wants to",
-    "gotta": "has to",
-}  # fmt: skip
-# present tenses that end as a past does: "I need" -> "needs", as "I moved" stays
-_PRESENT_ED = frozenset(
-    ("need", "feed", "bleed", "breed", "proceed", "succeed", "exceed", "speed", "seed",
-     "heed", "shred", "embed", "wed")
-)  # fmt: skip
-_CONTRACTION = {"'m": " is", "'ve": " has", "'d": " would", "'ll": " will", "'re": " is"}
-# after "I'd", a past participle makes it "had" ("I'd been", "I'd never felt", "I'd
-# finished"), else it is "would" ("I'd love", "I'd need")
-_PARTICIPLE = re.compile(
-    r"\s+(?:(?:never|already|just|always|ever|finally|recently)\s+)?(?:been|felt|seen|done"
-    r"|gone|had|made|known|heard|thought|taken|given|met|found|left|lost|got|gotten|told"
-    r"|won|written|read|eaten|spent|begun|built|bought|brought|[a-z]+(?<!e)ed)\b",
-    re.IGNORECASE,
-)
-
-
-def _standalone(text: str, speaker: str | None) -> str:
-    """`text` with its first person named: the speaker, or the user / the household. Once
-    named, with no one else named between, the speaker is "they"/"them"/"their" ("I take
-    my coffee black" -> "The user takes their coffee black", not "… the user's coffee";
-    "I feel like I could write a movie when I'm out there" -> "Joanna feels like they
-    could write a movie when they're out there"); after another name it is the
-    speaker's name again ("Jon told Gina about Jon's plan")."""
-    text = " ".join(text.split()).strip()
-    named_at = [-1]  # where the speaker was last named in `text`, -1 before
-    first_at = [-1]  # where the speaker was first named, -1 before
-
-    def who(word: str) -> str:
-        singular = word.lower() in ("i", "me", "my", "mine") or word.lower().startswith("i")
-        if speaker:
-            return speaker
-        return "the user" if singular else "the household"
-
-    def swap(match: re.Match[str]) -> str:
-        if match.group("c"):
-            word = match.group("c").replace("’", "'")
-            head, _, tail = word.partition("'")
-            if tail.lower() == "d" and _PARTICIPLE.match(text, match.end()):
-                return who(head) + " had"  # "I'd never felt" -> "… had never felt"
-            return who(head) + _CONTRACTION["'" + tail.lower()]
-        if match.group("pro"):
-            pro = match.group("pro")
-            verb = match.group("verb")
-            if pro == "I" and match.start() > 0 and text[match.start() - 1] == "-":
-                return match.group(0)
-            if verb is None:
-                return who(pro)
-            tail = match.group("tail")
-            head = tail[: len(tail) - len(verb)]
-            return who(pro) + head + _agree(verb)
-        if match.group("obj"):
-            return who(match.group("obj"))
-        if match.group("self"):  # "to remind myself": "themselves" once they are named
-            return who(match.group("self")) if first_at[0] < 0 else "themselves"
-        return who(match.group("pos")) + "'s"
-
-    def again(match: re.Match[str]) -> str | None:
-        """The speaker named a second time: a pronoun, when no one else was named since
-        the first time (since the last, for "their")."""
-        since = named_at[0] if match.group("pos") else first_at[0]
-        if since < 0 or _someone(text, since, match.start()):
-            return None
-        if match.group("c"):
-            tail = match.group("c").replace("’", "'").partition("'")[2].lower()
-            return "they're" if tail in ("m", "re") else "they'" + tail
-        if match.group("pro"):
-            if match.group("pro") == "I" and match.start() > 0 and text[match.start() - 1] == "-":
-                return None
-            verb = match.group("verb")
-            if verb is None:
-                return "they"
-            tail = match.group("tail")
-            plural = _PLURAL.get(verb.lower(), verb)
-            return "they" + tail[: len(tail) - len(verb)] + plural
-        if match.group("obj"):
-            return "them"
-        return "themselves" if match.group("self") else "their"
-
-    def named(match: re.Match[str]) -> str:
-        out = again(match) or swap(match)
-        named_at[0] = match.end()
-        first_at[0] = match.end() if first_at[0] < 0 else first_at[0]
-        return out
-
-    out = rulebook.patterns().first_person.sub(named, text)
-    out = out[:1].upper() + out[1:]
-    if out and out[-1] not in ".!":
-        out = out.rstrip(";,") + "."
-    return out
-
-
-_PLURAL = {"am": "are", "was": "were"}  # "I was" -> "they were", after the speaker's name
-_SOMEONE = re.compile(r"\b[A-Z][a-z]+|\b(?:he|she|him|her|his|they|them|you|your)\b")
-# a capitalised word that names no one "they" could be mistaken for: a place after "in",
-# "to", "from"… ("moved to Berlin with my wife"), a name after an article ("the Lisbon
-# marathon"), a month or a day
-_PLACE_BEFORE = re.compile(
-    r"\b(?:in|to|at|from|near|into|around|across|through|visit|visited|visiting|the|a|an)\s+$",
-    re.IGNORECASE,
-)
-_WHEN = frozenset({
-    "January", "February", "March", "April", "May", "June", "July", "August", "September",
-    "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday",
-    "Friday", "Saturday", "Sunday",
-})  # fmt: skip
-
-
-def _someone(text: str, start: int, end: int) -> bool:
-    """Whether someone else is named in `text[start:end]`: a pronoun, or a capitalised
-    word that is no month or day, nor a place or name after a preposition or article."""
-    for match in _SOMEONE.finditer(text, start, end):
-        word = match.group()
-        if word[0].islower():
-            return True
-        before = max(0, match.start() - 16)  # the word before it, no more
-        if word not in _WHEN and not _PLACE_BEFORE.search(text, before, match.start()):
-            return True
-    return False
-
-
-def _agree(verb: str) -> str:
-    """The third-person singular of the verb after I/we ("prefer" -> "prefers")."""
-    word = verb.lower().replace("’", "'")
-    if word in _AGREE:
-        return _AGREE[word]
-    past = word.endswith("ed") and word not in _PRESENT_ED  # "moved", not "need"
-    if word in rulebook.patterns().keep or past or word.endswith("'t") or not word.isalpha():
-        return verb
-    if word.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return verb + "es"
-    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
-        return verb[:-1] + "ies"
-    return verb + "s"
-
-
 # -- the extractor -------------------------------------------------------------------------
 
 
