@@ -652,3 +652,31 @@ def test_a_short_disclosure_of_what_one_is_is_kept(text: str, fact: str) -> None
 )
 def test_a_short_disclosure_that_needs_the_turns_around_is_not(text: str) -> None:
     assert rules.candidates(_entry(text)) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [  # when a thing of the household is, without a day: a schedule, a deadline
+        "The car's registration expires in March.",
+        "The dishwasher warranty runs until 2027.",
+        "The pharmacy closes at 9 pm.",
+        "The trash pickup is on Thursdays.",
+        "Maya's school starts at 8:15 on weekdays.",
+        "User: My daughter's school starts at 8:15.",
+    ],
+)
+def test_when_a_thing_is_is_a_fact(text: str) -> None:
+    made = rules.candidates(_entry(text))
+    assert len(made) == 1 and made[0].category is Cat.CONTEXT
+
+
+@pytest.mark.parametrize(
+    "text",
+    [  # a time of the moment, or whose it is was in the sentence before
+        "**Tim** (D1:4): Dinner is at 7:30.",
+        "Lessons are on Tuesdays at 16:30.",
+        "Mr. Feld says she should try the regional in February.",
+    ],
+)
+def test_a_time_that_needs_more_is_no_schedule(text: str) -> None:
+    assert rules.candidates(_entry(text)) == []

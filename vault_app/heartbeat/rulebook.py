@@ -25,6 +25,9 @@ _FUNCTION = "and|or|of|in|on|at|for|with|to|from|under|by|over|near|into|the|a|a
 # after a word in -s these make it a plural noun, not a verb: "Home repairs will need"
 _AUX = "will|are|were|have|had|can|could|should|would|must|need|cost|go|come|do|don't"
 _WEEKDAY = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_MONTH = (
+    "January|February|March|April|May|June|July|August|September|October|November|December"
+)
 # a turn's speaker who is the user, the assistant, or a note it kept of the user
 # ("**memory** (from ChatGPT: …): User prefers Python."): `core.daily` names them
 USER_ROLES = daily.USER_ROLES
@@ -288,11 +291,20 @@ class Patterns:
             r"\b(?:every|each)\s+(?:other\s+|single\s+)?(?:day|night|week|month|year|quarter|"
             r"morning|evening|weekday|weekend|spring|summer|fall|autumn|winter|"
             + _WEEKDAY
-            + r")\b|\bon\s+(?:"
+            + r")\b|\bon\s+(?:weekday|weekend|"
             + _WEEKDAY
             + r")s\b|\b(?:once|twice|\w+\s+times)\s+a\s+(?:day|week|month|year)\b"
             r"|(?:\d|\b(?:[a-z]{2,20}s|times|once|twice))\s+(?:a|an|per)\s+(?:day|week|month|year|hour)\b"
             r"|\b(?:daily|weekly|monthly|yearly)\b",
+            re.IGNORECASE,
+        )
+        # when something is, without a day: a clock time ("starts at 8:15", "by 7 am"), a
+        # month or a year as a bound ("expires in March", "runs until 2027")
+        self.timed = re.compile(
+            r"\b(?:at|by|from|until|till|before|after)\s+\d{1,2}"
+            r"(?::[0-5]\d\s*(?:am|pm|a\.m\.|p\.m\.)?|\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock))(?!\w)"
+            r"|\b(?:in|until|till|by|through|before|after)\s+(?:" + _MONTH + r")\b"
+            r"|\b(?:until|till|by|through)\s+(?:19|20)\d\d\b",
             re.IGNORECASE,
         )
         self.future = re.compile(

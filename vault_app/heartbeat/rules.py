@@ -45,8 +45,10 @@ Then the rules, in order; the first that fires makes the sentence a candidate:
                  moved to / started / stopped / switched to / chose …"; an amount ("the
                  premium dropped to $1,760", "Summit quoted $18,400"); an agent's log line
                  without a subject ("Replaced the furnace filter")
-    context      a named subject doing something on a schedule ("Rosa cleans every other
-                 Thursday", "Maya has piano on Tuesdays", "… twice a week")
+    context      a named subject or a thing doing something on a schedule ("Rosa cleans
+                 every other Thursday", "Maya has piano on Tuesdays", "The trash pickup
+                 is on Thursdays"); a thing with a time or a bound and no day ("The car's
+                 registration expires in March", "The pharmacy closes at 9 pm")
     disclosure   in a turn of a conversation (a speaker prefix was read), what the speaker
                  tells of themselves, when no rule above fired: "I signed up for a pottery
                  class", "My kids are spending the summer with their grandparents"
@@ -57,7 +59,7 @@ go ("remember that"), relative dates are made absolute against the entry's date
 (dates.resolve: "yesterday" -> "on 2026-11-19"), and the first person is named: the
 speaker when one was named, otherwise "I"/"me" become "the user" and "we"/"us" "the
 household", with the verb after them agreeing ("I prefer" -> "The user prefers";
-"my"/"our" -> "the user's"/"the household's"); once named, the speaker is "they",
+"my"/"our" -> "the user's"/"the household's"; `first_person`); once named, the speaker is "they",
 "them", "their" for the rest of the sentence unless someone else was named since ("Tim
 studied hard and it showed them how resilient they are"). Names are kept as written.
 
@@ -410,7 +412,11 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
         return Category.PREFERENCE, subject
     if pats.descriptor.match(sentence) and not dated:
         return Category.CONTEXT, subject
-    if subject and (pats.routine.search(sentence) or pats.about.match(sentence)):
+    thing = pats.thing.match(sentence) or pats.owner.match(sentence)  # "The…", "Maya's…"
+    timed = pats.timed.search(sentence) and not dated  # "expires in March", "at 8:15"
+    if (pats.routine.search(sentence) and (subject or thing)) or (timed and thing):
+        return Category.CONTEXT, subject  # "The recycling goes out every other Monday"
+    if subject and pats.about.match(sentence):
         return Category.CONTEXT, subject
     return None
 
