@@ -665,11 +665,22 @@ def test_a_short_disclosure_that_needs_the_turns_around_is_not(text: str) -> Non
         "The trash pickup is on Thursdays.",
         "Maya's school starts at 8:15 on weekdays.",
         "User: My daughter's school starts at 8:15.",
+        # where it is kept
+        "The spare key is under the blue pot.",
+        "The wifi password is taped inside the pantry door.",
+        "User: Our fuse box is in the garage.",
     ],
 )
-def test_when_a_thing_is_is_a_fact(text: str) -> None:
+def test_when_or_where_a_thing_is_is_a_fact(text: str) -> None:
     made = rules.candidates(_entry(text))
     assert len(made) == 1 and made[0].category is Cat.CONTEXT
+
+
+def test_the_role_of_a_named_provider_is_a_relationship() -> None:
+    made = rules.candidates(_entry("The internet provider is Comcast."))
+    assert [(c.fact, c.category, c.entity) for c in made] == [
+        ("The internet provider is Comcast.", Cat.RELATIONSHIP, "Comcast")
+    ]
 
 
 @pytest.mark.parametrize(

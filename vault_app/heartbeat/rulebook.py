@@ -219,8 +219,8 @@ class Patterns:
         self.rel_name = re.compile(
             r"\b(?P<pos>[Mm]y|[Oo]ur|[Tt]he|(?:" + NAME + r")['’]s)\s+(?P<y>" + roles + r")"
             r"['’]s\s+name\s+is\s+(?P<x>" + NAME + r")\b"
-            r"|\b(?P<pos2>[Mm]y|[Oo]ur|(?:" + NAME + r")['’]s)\s+(?P<y2>" + roles + r")\s+is\s+"
-            r"(?:called\s+|named\s+)?(?P<x2>" + NAME + r")\b",
+            r"|\b(?P<pos2>[Mm]y|[Oo]ur|[Tt]he|(?:" + NAME + r")['’]s)\s+(?P<y2>" + roles + r")"
+            r"\s+is\s+(?:called\s+|named\s+)?(?P<x2>" + NAME + r")\b",
         )
         self.preference = re.compile(
             r"^(?:(?i:also|and|but|so|oh|btw)[\s,]+)?" + subject + r"\s+"
@@ -306,6 +306,16 @@ class Patterns:
             r"|\b(?:in|until|till|by|through|before|after)\s+(?:" + _MONTH + r")\b"
             r"|\b(?:until|till|by|through)\s+(?:19|20)\d\d\b",
             re.IGNORECASE,
+        )
+        # where a thing is kept: "The spare key is under the blue pot", "The fuse box is in
+        # the garage", "The wifi password is taped inside the pantry door"; not a person
+        # ("My kids are in the other room": where they are now)
+        self.location = re.compile(
+            r"^(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?!(?:" + roles + r")s?\b)"
+            r"[a-z][a-z'’-]{1,30}(?:\s[a-z][a-z'’-]{1,30}){0,3}\s+"
+            r"(?:is|are)\s+(?:(?:kept|stored|hidden|located|taped|hung|hanging|filed)\s+)?"
+            r"(?:in|under|underneath|behind|above|below|beside|inside|next\s+to|on\s+top\s+of)"
+            r"\s+(?:the|our|my|a|an)\s"
         )
         self.future = re.compile(
             r"\b(?:will|is\s+coming|are\s+coming|can\s+come|comes|arrives|is\s+due|are\s+due|"

@@ -34,7 +34,8 @@ Then the rules, in order; the first that fires makes the sentence a candidate:
     milestone    "X's birthday is March 3"; an event word and a date ("we got married on
                  …", "passed the exam yesterday", "demolition is scheduled for …"); a
                  subject, a future and a date ("Greenleaf will aerate the lawn next Tuesday")
-    relationship "X is my/our/the/Y's <role>", "my <role> X", "<role>'s name is X" (roles:
+    relationship "X is my/our/the/Y's <role>", "my <role> X", "the <role> is X", "<role>'s
+                 name is X" (roles:
                  rules.toml); "My sister Clara lives in Boston" makes two facts, "Clara is
                  my sister." and "Clara lives in Boston."
     preference   "<subject> prefer/like/love/hate/can't stand/always/never/usually/wants/
@@ -48,7 +49,8 @@ Then the rules, in order; the first that fires makes the sentence a candidate:
     context      a named subject or a thing doing something on a schedule ("Rosa cleans
                  every other Thursday", "Maya has piano on Tuesdays", "The trash pickup
                  is on Thursdays"); a thing with a time or a bound and no day ("The car's
-                 registration expires in March", "The pharmacy closes at 9 pm")
+                 registration expires in March", "The pharmacy closes at 9 pm"); where a
+                 thing (no person) is kept ("The spare key is under the blue pot")
     disclosure   in a turn of a conversation (a speaker prefix was read), what the speaker
                  tells of themselves, when no rule above fired: "I signed up for a pottery
                  class", "My kids are spending the summer with their grandparents"
@@ -418,6 +420,8 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
         return Category.CONTEXT, subject  # "The recycling goes out every other Monday"
     if subject and pats.about.match(sentence):
         return Category.CONTEXT, subject
+    if pats.location.match(sentence):
+        return Category.CONTEXT, subject  # "The spare key is under the blue pot"
     return None
 
 
