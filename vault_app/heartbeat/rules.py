@@ -35,9 +35,8 @@ Then the rules, in order; the first that fires makes the sentence a candidate:
                  …", "passed the exam yesterday", "demolition is scheduled for …"); a
                  subject, a future and a date ("Greenleaf will aerate the lawn next Tuesday")
     relationship "X is my/our/the/Y's <role>", "my <role> X", "the <role> is X", "<role>'s
-                 name is X" (roles:
-                 rules.toml); "My sister Clara lives in Boston" makes two facts, "Clara is
-                 my sister." and "Clara lives in Boston."
+                 name is X" (roles: rules.toml); "My sister Clara lives in Boston" makes
+                 two facts, "Clara is my sister." and "Clara lives in Boston."
     preference   "<subject> prefer/like/love/hate/can't stand/always/never/usually/wants/
                  would like …" (two verbs on one subject make two facts), "X's favourite
                  … is …", "… is (one of) X's/my favourite(s)" (X's or the speaker's); not
