@@ -108,3 +108,16 @@ def test_a_models_fact_of_the_user_goes_there_too(vault: Vault) -> None:
     vault.append_daily("**user** (from ChatGPT: Meals): I'm vegetarian, plan my week.", at=at(9))
     assert beat(vault, _Model()).written == 1
     assert active(vault, ME) == ["The user is vegetarian."]
+
+
+def test_standing_instructions_and_short_disclosures_go_to_me(vault: Vault) -> None:
+    vault.append_daily("User: Please always use metric units.", at=at(9))
+    vault.append_daily("User: I'm allergic to shellfish.", at=at(10))
+    vault.append_daily("User: Don't ever call me before 9.", at=at(11))
+    record = beat(vault)
+    assert (record.written, record.deferred) == (3, 0)
+    assert active(vault, ME) == [
+        "Always use metric units.",
+        "Don't ever call the user before 9.",
+        "The user is allergic to shellfish.",
+    ]

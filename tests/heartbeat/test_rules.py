@@ -693,3 +693,30 @@ def test_the_role_of_a_named_provider_is_a_relationship() -> None:
 )
 def test_a_time_that_needs_more_is_no_schedule(text: str) -> None:
     assert rules.candidates(_entry(text)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [  # how the person wants to be served, for good: kept as given, about them
+        ("User: Please always use metric units.", "Always use metric units."),
+        ("User: Don't ever call me before 9.", "Don't ever call the user before 9."),
+        ("User: Never schedule meetings on Fridays.", "Never schedule meetings on Fridays."),
+        ("Always lock the back door at night.", "Always lock the back door at night."),
+    ],
+)
+def test_a_standing_instruction_is_a_preference_of_the_user(text: str, fact: str) -> None:
+    made = rules.candidates(_entry(text))
+    assert [(c.fact, c.category, c.about_user) for c in made] == [(fact, Cat.PREFERENCE, True)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [  # a friend's advice in a conversation, a question, too little
+        "**Tim** (D1:1): Never give up on your dreams!",
+        "**Tim** (D1:3): Always keep going, no matter what.",
+        "User: Always?",
+        "User: Never again.",
+    ],
+)
+def test_advice_to_a_friend_is_no_standing_instruction(text: str) -> None:
+    assert rules.candidates(_entry(text)) == []

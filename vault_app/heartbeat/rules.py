@@ -31,6 +31,10 @@ Then the rules, in order; the first that fires makes the sentence a candidate:
                  assistant's memory note of the user ("**memory** (from ChatGPT: …): User
                  prefers Python.") is one too, read in the first person (`turns.as_told`)
     track        "keep track of X", "track X", "keep an eye on X": `track=True`, entity X
+    instruction  a standing instruction, kept as given, a preference of the person the notes
+                 speak for ("Please always use metric units" -> "Always use metric units.",
+                 "Don't ever call me before 9"; `turns.standing`); not in a named
+                 speaker's turn, where "Never give up!" is advice to a friend
     milestone    "X's birthday is March 3"; an event word and a date ("we got married on
                  …", "passed the exam yesterday", "demolition is scheduled for …"); a
                  subject, a future and a date ("Greenleaf will aerate the lawn next Tuesday")
@@ -233,12 +237,15 @@ def _from_sentence(
     if tracked:
         return [_track(sentence, tracked, entry)]
     sentence = turns.without_aside(sentence, said=turn is not None and turn.said)
-    if not (passes_gate(sentence) or (explicit and rulebook.enough_words(sentence))):
+    heard = turn is None or not turn.said or turn.to_assistant  # not a friend's advice
+    rule = turns.standing(sentence) if heard and not explicit else None
+    sentence = rule or sentence  # "Always use metric units": how to serve the person
+    if not (rule or passes_gate(sentence) or (explicit and rulebook.enough_words(sentence))):
         return []
     said = turn is not None and turn.said and not explicit
     if said and (pats.offer.search(sentence) or turns.asks(sentence)):
         return []  # "I'm always here for you", "Draft a letter to…": said to the other
-    ruled = _classify(sentence, entry.date)
+    ruled = (Category.PREFERENCE, "I") if rule else _classify(sentence, entry.date)
     if ruled is None and turn is not None and turn.said and turns.disclosure(sentence):
         ruled = Category.CONTEXT, "We" if sentence.startswith(("We", "Our")) else "I"
     if ruled is None:
@@ -251,7 +258,7 @@ def _from_sentence(
     entity = _entity(entity, sentence, speaker, pats)
     # "I prefer window seats" with no one named as "I": about the person the notes speak
     # for, not about the first other name in it (routing: their own entity)
-    about_user = entity is None and speaker is None and _I_OPENS.match(sentence) is not None
+    about_user = entity is None and speaker is None and bool(rule or _I_OPENS.match(sentence))
     confidence = 1.0 if explicit else 0.8  # an explicit "remember" is surer than a rule
     out = []
     for part, kind in _parts(sentence, category, entry.date, explicit=explicit):

@@ -117,6 +117,12 @@ _SUPPOSES = re.compile(
     r"|\bif\s+(?:only\b|I\s+could\b|we\s+could\b)",
     re.IGNORECASE,
 )
+# a standing instruction: "Always use metric units", "Please never call before 9", "Don't
+# ever book aisle seats", "Do not ever share my address"
+_STANDING = re.compile(
+    r"^(?:please\s*,?\s+)?(?P<rule>(?:always|never|(?:don['’]t|do\s+not)\s+ever)\s+[a-z]+\b.*)",
+    re.IGNORECASE,
+)
 # a need of the moment: "I need a recipe for dinner tonight", "I want a quick answer now"
 _NEED_NOW = re.compile(
     r"\b(?:need|want|looking\s+for)\b[^.;]{0,80}?\b(?:tonight|today|right\s+now|asap|"
@@ -133,6 +139,7 @@ class Turn:
     speaker: str | None  # the name "I" stands for; None: the user (or no prefix)
     assistant: bool = False  # the assistant speaks: its words are no fact about the user
     said: bool = False  # a speaker prefix was read: a turn of a conversation
+    to_assistant: bool = False  # a user's turn ("User:", "**user**"): what they ask of it
     saved: bool = False  # an assistant's memory note of the user: kept, as asked (`as_told`)
 
 
@@ -156,7 +163,7 @@ def speaking(text: str) -> Turn:
         named = (
             detail if re.fullmatch(rulebook.NAME, detail) and not detail.startswith("D") else None
         )
-        return Turn(rest, named, said=True)
+        return Turn(rest, named, said=True, to_assistant=True)
     if not re.fullmatch(rulebook.NAME, who) or role in rulebook.patterns().not_names:
         return Turn(text, None)  # "**Note**: …" is no speaker
     return Turn(rest, who, said=True)
@@ -167,6 +174,19 @@ def asks(sentence: str) -> bool:
     son's school saying he'll miss class on Friday"): a request, no fact, even when what
     it asks for tells one; or proposes or wishes rather than tells (`_SUPPOSES`)."""
     return _ASKS.match(sentence) is not None or _SUPPOSES.search(sentence) is not None
+
+
+def standing(sentence: str) -> str | None:
+    """The rule a standing instruction gives, as given ("Please always use metric units"
+    -> "Always use metric units."; "Don't ever call me before 9"), or None: how the person
+    wants to be served, for good. Not a question, not a fragment."""
+    match = _STANDING.match(sentence)
+    if match is None or sentence.rstrip().endswith("?"):
+        return None
+    rule = match.group("rule").rstrip()
+    if rulebook.word_count(rule) < rulebook.MIN_WORDS:
+        return None
+    return rule[:1].upper() + rule[1:]
 
 
 def opening(sentence: str) -> str:
