@@ -60,6 +60,9 @@ def test_the_prompt_is_a_packaged_resource() -> None:
         assert f"`{category.value}`" in prompt
     # what an imported chat holds, read as the rules read it (`heartbeat.turns`)
     assert "`**memory** (from ChatGPT: …): …`" in prompt and "hands over" in prompt
+    # and what the rules keep: standing instructions, schedules, what someone is
+    assert "Always use metric units." in prompt and "The trash pickup is on" in prompt
+    assert "I'm vegetarian" in prompt
 
 
 # -- the extractor over HTTP ---------------------------------------------------------
