@@ -123,6 +123,15 @@ _STANDING = re.compile(
     r"^(?:please\s*,?\s+)?(?P<rule>(?:always|never|(?:don['’]t|do\s+not)\s+ever)\s+[a-z]+\b.*)",
     re.IGNORECASE,
 )
+# a short disclosure that ends on a placeholder for what it is about ("I did something
+# new that had an impact on me", "I'm always down for something new", "I'll keep trying
+# new things"): what it was is in the sentences after it, the sentence alone says nothing
+MAX_VAGUE = 12
+_VAGUE = re.compile(
+    r"\b(?:something|anything|stuff|things)(?:\s+(?:new|good|great|special|similar|else|"
+    r"cool|fun|nice))?(?:\s+(?:that|which)\s[^,;.!?-]{0,60})?\s*[.!]*$",
+    re.IGNORECASE,
+)
 # a need of the moment: "I need a recipe for dinner tonight", "I want a quick answer now"
 _NEED_NOW = re.compile(
     r"\b(?:need|want|looking\s+for)\b[^.;]{0,80}?\b(?:tonight|today|right\s+now|asap|"
@@ -286,10 +295,11 @@ def disclosure(sentence: str) -> bool:
     working on a project"), or its subject is an activity and "me"/"my" is in it
     ("Painting landscapes and still life is my favorite"); it says so in at least
     `MIN_DISCLOSURE` words (fewer when it says what one is: "I'm vegetarian", "I live
-    in Lisbon"), needs no other turn to be understood (no "them", "her", no
-    "it" done or at its end: "I painted it", "I made it in class") and is no feeling or
-    wish of the moment ("I'm so grateful", "I'd love to", "I agree", "I need a recipe for
-    dinner tonight"). The gate has passed it already."""
+    in Lisbon"), says what it is about (not "I did something new"), needs no other turn
+    to be understood (no "them", "her", no "it" done or at its end: "I painted it", "I
+    made it in class") and is no feeling or wish of the moment ("I'm so grateful", "I'd
+    love to", "I agree", "I need a recipe for dinner tonight"). The gate has passed it
+    already."""
     pats = rulebook.patterns()
     if pats.disclosure.match(sentence) is None and pats.about_me.match(sentence) is None:
         return False
@@ -301,6 +311,8 @@ def disclosure(sentence: str) -> bool:
         return False
     if _NEED_NOW.search(sentence):
         return False  # "I need a recipe for dinner tonight": what is asked for, not who
+    if rulebook.word_count(sentence) <= MAX_VAGUE and _VAGUE.search(sentence):
+        return False  # "I did something new", "I've heard great things": what, the next says
     return pats.moment.search(sentence) is None
 
 
