@@ -568,6 +568,10 @@ def test_an_aside_after_a_fact_is_cut_and_the_fact_kept(text: str, fact: str) ->
         "**Nate** (D27:35): I really should start writing down what my animals like a lot!",
         "**Joanna** (D5:11): I would get two turtles today if I could!",
         "**Joanna** (D5:11): I wish I wasn't allergic to cats and dogs and turtles.",
+        # what "it" or "this" is, another turn said
+        "**Jon** (D15:9): I put so much into this and I want to savor all the good vibes.",
+        "**Joanna** (D27:6): I've put lots of hard work into it and I'm hoping for the best.",
+        "**Joanna** (D8:3): I chose to write about this because it's really personal.",
         # what it is about is in the sentences after it
         "**Maria** (D10:10): Last weekend I did something new that had an impact on me.",
         "**John** (D26:35): I'm always down for something new.",

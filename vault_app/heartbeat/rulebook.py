@@ -109,6 +109,14 @@ class Patterns:
             r"[^.!?]{0,200}\b(?:me|my|myself)\b"
         )
         self.pronoun_end = re.compile(r"\b(?:it|that|this|them|those|these|so|too)\W*$")
+        # "it"/"this"/"that" after a preposition, then nothing more of it: what it is was
+        # in another turn ("I put so much into this and…", "I never want to go through
+        # this again", "I'm a huge fan of it, that's why I go")
+        self.object_back = re.compile(
+            r"\b(?:into|about|for|with|on|of|from|at|through|to|like|over)\s+(?:this|that|it)\b"
+            r"(?=\s*(?:[,.;!?]|-|(?:and|but|so|because|too|again)\b|$))",
+            re.IGNORECASE,
+        )
         # (not "these days", "those days": a time, pointing at nothing)
         self.pointer = re.compile(
             r"\b(?:" + alt(gate["pointers"]) + r")\b(?!\s+days\b)", re.IGNORECASE

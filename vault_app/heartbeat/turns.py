@@ -307,6 +307,8 @@ def disclosure(sentence: str) -> bool:
         return False  # few words: enough only for what one is ("I'm allergic to cats")
     if pats.pointer.search(sentence) or pats.pronoun_end.search(sentence):
         return False
+    if pats.object_back.search(sentence):
+        return False  # "I put so much into this and…": what "this" is, another turn says
     if pats.early_it.match(sentence):
         return False
     if _NEED_NOW.search(sentence):
