@@ -554,6 +554,8 @@ def test_an_aside_after_a_fact_is_cut_and_the_fact_kept(text: str, fact: str) ->
         "**Nate** (D2:12): I've had them for 3 years now.",  # "them": another turn's
         "**Melanie** (D14:4): I made it in pottery class.",  # too little, "it" at its end
         "**Jon** (D14:13): I won't quit, no matter what happens next.",  # a resolve
+        "**Jon** (D5:22): I'm not gonna give up on my dreams - my studio needs the work.",
+        "**Joanna** (D27:14): I won't give up, I promise!",
         "**Melanie** (D3:6): We all have our different paths in life.",  # about everyone
         "**Caroline** (D8:1): Been a busy week since we talked.",  # "It's" left out, not "I"
         "**Jon** (D19:1): We haven't talked in a few days.",  # about the conversation
