@@ -645,6 +645,7 @@ def test_a_place_or_a_month_between_is_no_one_their_could_be_taken_for() -> None
         ("User: I was born in 1985.", "The user was born in 1985."),
         ("User: I work as a nurse.", "The user works as a nurse."),
         ("User: I speak Portuguese.", "The user speaks Portuguese."),
+        ("User: I gave up smoking in 2019.", "The user gave up smoking in 2019."),  # a year
         ("User: I wish to be cremated, not buried.",  # a wish "to": what one wants
          "The user wishes to be cremated, not buried."),
     ],

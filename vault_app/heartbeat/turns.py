@@ -127,6 +127,7 @@ _STANDING = re.compile(
 # new that had an impact on me", "I'm always down for something new", "I'll keep trying
 # new things"): what it was is in the sentences after it, the sentence alone says nothing
 MAX_VAGUE = 12
+_NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")  # a year, a time, an amount: a word of what it tells
 _VAGUE = re.compile(
     r"\b(?:something|anything|stuff|things)(?:\s+(?:new|good|great|special|similar|else|"
     r"cool|fun|nice))?(?:\s+(?:that|which)\s[^,;.!?-]{0,60})?\s*[.!]*$",
@@ -303,7 +304,8 @@ def disclosure(sentence: str) -> bool:
     pats = rulebook.patterns()
     if pats.disclosure.match(sentence) is None and pats.about_me.match(sentence) is None:
         return False
-    if rulebook.word_count(sentence) < MIN_DISCLOSURE and not pats.identity.search(sentence):
+    told = rulebook.word_count(sentence) + len(_NUMBER.findall(sentence))  # "in 2019" too
+    if told < MIN_DISCLOSURE and not pats.identity.search(sentence):
         return False  # few words: enough only for what one is ("I'm allergic to cats")
     if pats.pointer.search(sentence) or pats.pronoun_end.search(sentence):
         return False
