@@ -183,3 +183,23 @@ def test_errors_name_vault_paths_never_the_servers(root: Path, runtime: VaultWor
     assert "global/life/areas/family/items.json" in text(
         call(runtime, "finance", "get_entity", {"entity": "areas/family"})
     )
+
+
+def test_the_context_tells_each_agent_its_own_me_and_the_global_one(root: Path) -> None:
+    v = Vault(root, actor="jane")
+    v.add_fact("areas/me", "The user takes their coffee black", "preference", create=True)
+    v.add_fact(
+        "agent:security:areas/me", "The user works night shifts", "context", create=True
+    )
+    rt = VaultWorkspace(root, semantic=False)
+    rt.start()
+    try:
+        mine = answer(call(rt, "security", "context", {"mark_access": False}))
+        theirs = answer(call(rt, "finance", "context", {"query": "night shifts work"}))
+    finally:
+        rt.close()
+    assert "me" in [b["name"] for b in mine["blocks"]]
+    assert "ABOUT THE USER" in mine["text"]
+    assert "- The user works night shifts" in mine["text"] and "coffee black" in mine["text"]
+    assert "coffee black" in theirs["text"]  # the global Me is every agent's
+    assert "night shifts" not in theirs["text"]  # security's Me is security's alone
