@@ -731,3 +731,37 @@ def test_a_standing_instruction_is_a_preference_of_the_user(text: str, fact: str
 )
 def test_advice_to_a_friend_is_no_standing_instruction(text: str) -> None:
     assert rules.candidates(_entry(text)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "category", "entity"),
+    [  # what a named one has, said plainly; a name for its value is someone of theirs
+        ("Jordan's work number is 555-0142.", "Jordan's work number is 555-0142.",
+         Cat.CONTEXT, "Jordan"),
+        ("Maya's shoe size is 2.", "Maya's shoe size is 2.", Cat.CONTEXT, "Maya"),
+        ("Theo's soccer coach is Mr. Daniels.", "Theo's soccer coach is Mr. Daniels.",
+         Cat.RELATIONSHIP, "Mr. Daniels"),
+        ("Biscuit's groomer is Paws & Suds on Maple Street.",
+         "Biscuit's groomer is Paws & Suds on Maple Street.", Cat.RELATIONSHIP, "Paws & Suds"),
+        # a request the fact is the reason for is cut
+        ("User: I'm lactose intolerant, so go easy on the cheese in the meal plans.",
+         "The user is lactose intolerant.", Cat.CONTEXT, None),
+        ("The boiler is broken, so call Marcus Bell tomorrow.", "The boiler is broken.",
+         Cat.STATUS, None),
+        # an instruction that names someone is theirs
+        ("User: Don't ever schedule dentist appointments for Leo during school hours.",
+         "Don't ever schedule dentist appointments for Leo during school hours.",
+         Cat.PREFERENCE, "Leo"),
+        ("The spare keys to the shed are on the hook inside the pantry.",
+         "The spare keys to the shed are on the hook inside the pantry.", Cat.CONTEXT, None),
+    ],
+)  # fmt: skip
+def test_what_one_has_and_a_fact_before_its_request(
+    text: str, fact: str, category: Cat, entity: str | None
+) -> None:
+    made = rules.candidates(_entry(text))
+    assert [(c.fact, c.category, c.entity) for c in made] == [(fact, category, entity)]
+
+
+def test_praise_of_what_someone_has_is_no_fact() -> None:
+    assert rules.candidates(_entry("**Mel** (D1:1): Caroline's painting is amazing.")) == []

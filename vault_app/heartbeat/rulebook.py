@@ -320,10 +320,10 @@ class Patterns:
         # ("My kids are in the other room": where they are now)
         self.location = re.compile(
             r"^(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?!(?:" + roles + r")s?\b)"
-            r"[a-z][a-z'’-]{1,30}(?:\s[a-z][a-z'’-]{1,30}){0,3}\s+"
+            r"[a-z][a-z'’-]{1,30}(?:\s[a-z][a-z'’-]{1,30}){0,5}\s+"
             r"(?:is|are)\s+(?:(?:kept|stored|hidden|located|taped|hung|hanging|filed)\s+)?"
-            r"(?:in|under|underneath|behind|above|below|beside|inside|next\s+to|on\s+top\s+of)"
-            r"\s+(?:the|our|my|a|an)\s"
+            r"(?:in|on|under|underneath|behind|above|below|beside|inside|next\s+to|on\s+top\s+of)"
+            r"\s+(?:the|our|my|a|an)\s+[a-z]"
         )
         self.future = re.compile(
             r"\b(?:will|is\s+coming|are\s+coming|can\s+come|comes|arrives|is\s+due|are\s+due|"
@@ -361,6 +361,16 @@ class Patterns:
         self.thing = re.compile(r"^(?:[Tt]he|[Oo]ur|[Mm]y)\s+[a-z]")
         self.pronoun_object = re.compile(r"\s+(?:him|her|it|them|that|this|those|these)\b")
         self.owner = re.compile(r"^(?P<name>" + NAME + r")['’]s\s")
+        # what a named one has, said plainly: "Jordan's work number is 555-0142", "Maya's
+        # shoe size is 2" (a role of the rulebook's is `rel_name`'s; no praise: "Caroline's
+        # painting is amazing" is an opinion); a name for a value is someone of theirs
+        # ("Theo's soccer coach is Mr. Daniels")
+        self.attribute = re.compile(
+            r"^(?P<name>" + NAME + r")['’]s\s+(?!(?:" + roles + r")\b)[a-z][a-z'’-]{1,30}"
+            r"(?:\s[a-z][a-z'’-]{1,30}){0,3}\s+(?:is|are)\s+(?!(?:so|such|really|very|pretty|"
+            r"super|too|quite|amazing|awesome|great|beautiful|cute|adorable|incredible|gorgeous|"
+            r"lovely|nice|cool|the\s+best|one\s+of)\b)(?P<value>\S)"
+        )
         self.now_is = re.compile(r"\b(?:is|are)\s+now\b|\bno\s+longer\b", re.IGNORECASE)
 
 

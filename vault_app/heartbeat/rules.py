@@ -264,7 +264,8 @@ def _from_sentence(
     for part, kind in _parts(sentence, category, entry.date, explicit=explicit):
         text = first_person.standalone(dates.resolve(part, entry.date), speaker)
         related = _related(text, entity, pats)
-        about = entity or (None if about_user else _fallback(related))
+        named = about_user and not (rule and related)  # "… for Leo": Leo's, not the user's
+        about = entity or (None if named else _fallback(related))
         out.append(
             model.Candidate(
                 fact=text,
@@ -274,7 +275,7 @@ def _from_sentence(
                 related=tuple(links.get(name, name) for name in _without(related, about)),
                 confidence=confidence,
                 explicit=explicit,
-                about_user=about_user,
+                about_user=named,
             )
         )
     return out
@@ -428,6 +429,14 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
         return Category.CONTEXT, subject
     if pats.location.match(sentence):
         return Category.CONTEXT, subject  # "The spare key is under the blue pot"
+    attribute = pats.attribute.match(sentence)
+    if attribute and not dated:  # "Jordan's work number is 555-0142"
+        value = sentence[attribute.start("value") :]
+        found = (re.match(rulebook.NAME, value), rulebook.CAPS.match(value))
+        names = [m.group() for m in found if m]
+        if names:  # "Theo's soccer coach is Mr. Daniels", "… is Paws & Suds"
+            return Category.RELATIONSHIP, _clean_name(max(names, key=len))
+        return Category.CONTEXT, _clean_name(attribute.group("name"))
     return None
 
 

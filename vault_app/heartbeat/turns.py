@@ -117,6 +117,13 @@ _SUPPOSES = re.compile(
     r"|\bif\s+(?:only\b|I\s+could\b|we\s+could\b)",
     re.IGNORECASE,
 )
+# a request after the fact that is its reason: "…, so go easy on the cheese", "…, so
+# please book the early slot", "…, so don't plan anything that day"
+_SO_ASK = re.compile(
+    r"\bso\s+(?:please\s+)?(?:go|skip|avoid|don['’]t|do\s+not|make\s+sure|keep|use|leave|"
+    r"stop|check|plan|book|add|get|buy|order|adjust|cut|hold|remind|schedule|call|text)\b",
+    re.IGNORECASE,
+)
 # a standing instruction: "Always use metric units", "Please never call before 9", "Don't
 # ever book aisle seats", "Do not ever share my address"
 _STANDING = re.compile(
@@ -266,13 +273,14 @@ def without_aside(sentence: str, said: bool = False) -> str:
     to the other person or a hedge that opens a new thought ("…the other day, maybe
     you would like that!", `addressed`, `hedge`). What is left must have a verb and
     enough words; a sentence that is the aside ("Unconditional love is so important")
-    stays as it is. A last clause that is only the hedge is unsure of all the sentence
-    ("I got the job, I think"): nothing is cut."""
+    stays as it is. A request the fact is the reason for goes too ("I'm lactose
+    intolerant, so go easy on the cheese", `_SO_ASK`). A last clause that is only the
+    hedge is unsure of all the sentence ("I got the job, I think"): nothing is cut."""
     pats = rulebook.patterns()
     asides = (pats.opinion, pats.reaction, pats.moment) + (
         (pats.addressed, pats.offer) if said else ()
     )
-    found = [m for m in (p.search(sentence) for p in asides) if m]
+    found = [m for m in (p.search(sentence) for p in (*asides, _SO_ASK)) if m]
     hedge = pats.hedge.search(sentence) if said else None
     if hedge:
         opens = [c.end() for c in _CLAUSE.finditer(sentence, 0, hedge.start())]
