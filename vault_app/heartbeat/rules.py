@@ -264,8 +264,8 @@ def _from_sentence(
     for part, kind in _parts(sentence, category, entry.date, explicit=explicit):
         text = first_person.standalone(dates.resolve(part, entry.date), speaker)
         related = _related(text, entity, pats)
-        named = about_user and not (rule and related)  # "… for Leo": Leo's, not the user's
-        about = entity or (None if named else _fallback(related))
+        of_user = about_user and not (rule and related)  # "… for Leo": Leo's, not the user's
+        about = entity or (None if of_user else _fallback(related))
         out.append(
             model.Candidate(
                 fact=text,
@@ -275,7 +275,7 @@ def _from_sentence(
                 related=tuple(links.get(name, name) for name in _without(related, about)),
                 confidence=confidence,
                 explicit=explicit,
-                about_user=named,
+                about_user=of_user,
             )
         )
     return out
