@@ -765,3 +765,8 @@ def test_what_one_has_and_a_fact_before_its_request(
 
 def test_praise_of_what_someone_has_is_no_fact() -> None:
     assert rules.candidates(_entry("**Mel** (D1:1): Caroline's painting is amazing.")) == []
+
+
+def test_a_time_opening_a_sentence_is_no_entity() -> None:
+    made = rules.candidates(_entry("Last year's premium was $1,120."))
+    assert len(made) == 1 and made[0].entity is None  # not an entity "Last year's premium"

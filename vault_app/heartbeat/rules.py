@@ -95,6 +95,7 @@ MAX_SENTENCES = 2000  # an entry's sentences looked at; the rest of a pasted dum
 _NOUN_ENDINGS = ("s", "ed", "ment", "tion", "sion", "ness", "ity", "ance", "ence", "ing", "ery")
 
 Category = models.FactCategory
+_TIME_LEAD = re.compile(r"(?:last|next|this|every|each|yesterday|today|tomorrow|tonight)\b", re.I)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BULLET = re.compile(r"^\s{0,12}(?:[-*+•]|\d{1,3}[.)]|\[[ xX]\])\s+(?:\[[ xX]\]\s+)?")
 _SENT_END = re.compile(r"([.!?])[\"')\]]?\s+(?=[\"'(\[$]?[A-Z0-9$])|(;|\s[—–])\s+")
@@ -483,6 +484,8 @@ def _subject(subj: str) -> str | None:
     if owner:
         return _clean_name(owner.group(1))  # "Biscuit's limp is better": about Biscuit
     if subj[:1].isupper() and not subj.lower().startswith(("the ", "our ", "my ", "both ")):
+        if _TIME_LEAD.match(subj):
+            return None  # "Last year's premium was $1,120": a time, not a name
         if " " not in subj and subj.lower().endswith(_NOUN_ENDINGS):
             return None  # "Payment is $2,100": a common noun opening the sentence
         return _clean_name(subj)
