@@ -646,6 +646,7 @@ def test_a_place_or_a_month_between_is_no_one_their_could_be_taken_for() -> None
         ("User: I work as a nurse.", "The user works as a nurse."),
         ("User: I speak Portuguese.", "The user speaks Portuguese."),
         ("User: I gave up smoking in 2019.", "The user gave up smoking in 2019."),  # a year
+        ("User: I wear medium in shirts.", "The user wears medium in shirts."),
         ("User: I wish to be cremated, not buried.",  # a wish "to": what one wants
          "The user wishes to be cremated, not buried."),
     ],
@@ -770,3 +771,19 @@ def test_praise_of_what_someone_has_is_no_fact() -> None:
 def test_a_time_opening_a_sentence_is_no_entity() -> None:
     made = rules.candidates(_entry("Last year's premium was $1,120."))
     assert len(made) == 1 and made[0].entity is None  # not an entity "Last year's premium"
+
+
+@pytest.mark.parametrize(
+    ("text", "entity"),
+    [  # by when it must be done: a milestone
+        ("Priya Nair needs the 1099s by January 31.", "Priya Nair"),
+        ("The roof must be done by March 3.", None),
+    ],
+)
+def test_a_deadline_is_a_milestone(text: str, entity: str | None) -> None:
+    made = rules.candidates(_entry(text))
+    assert [(c.category, c.entity) for c in made] == [(Cat.MILESTONE, entity)]
+
+
+def test_by_a_place_is_no_deadline() -> None:
+    assert rules.candidates(_entry("We drove by the lake on May 3.")) == []

@@ -325,6 +325,12 @@ class Patterns:
             r"(?:in|on|under|underneath|behind|above|below|beside|inside|next\s+to|on\s+top\s+of)"
             r"\s+(?:the|our|my|a|an)\s+[a-z]"
         )
+        # a deadline: "needs the 1099s by January 31", "must be done by March 3"
+        self.deadline = re.compile(
+            r"\bby\s+(?:the\s+)?(?:end\s+of\s+)?(?:" + _MONTH + r"|\d{1,2}(?:st|nd|rd|th)?\b|"
+            r"tomorrow|next\s+\w+|" + _WEEKDAY + r")",
+            re.IGNORECASE,
+        )
         self.future = re.compile(
             r"\b(?:will|is\s+coming|are\s+coming|can\s+come|comes|arrives|is\s+due|are\s+due|"
             r"starts|begins|is\s+on|are\s+on)\b"

@@ -37,7 +37,8 @@ Then the rules, in order; the first that fires makes the sentence a candidate:
                  speaker's turn, where "Never give up!" is advice to a friend
     milestone    "X's birthday is March 3"; an event word and a date ("we got married on
                  …", "passed the exam yesterday", "demolition is scheduled for …"); a
-                 subject, a future and a date ("Greenleaf will aerate the lawn next Tuesday")
+                 subject, a future and a date ("Greenleaf will aerate the lawn next Tuesday");
+                 a deadline ("Priya needs the 1099s by January 31")
     relationship "X is my/our/the/Y's <role>", "my <role> X", "the <role> is X", "<role>'s
                  name is X" (roles: rules.toml); "My sister Clara lives in Boston" makes
                  two facts, "Clara is my sister." and "Clara lives in Boston."
@@ -403,6 +404,8 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
         return Category.MILESTONE, subject
     if dated and pats.future.search(sentence) and (subject or pats.thing.match(sentence)):
         return Category.MILESTONE, subject  # "Greenleaf will aerate the lawn next Tuesday"
+    if dated and pats.deadline.search(sentence) and (subject or pats.thing.match(sentence)):
+        return Category.MILESTONE, subject  # "Priya needs the 1099s by January 31"
     pref = pats.preference.match(sentence)
     if pref and pats.pronoun_object.match(sentence, pref.end()):
         pref = None  # "wants him at 22", "I love it": not standalone
