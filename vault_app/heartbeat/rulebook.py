@@ -34,6 +34,13 @@ USER_ROLES = daily.USER_ROLES
 ASSISTANT_ROLES = daily.ASSISTANT_ROLES
 MEMORY_ROLES = daily.MEMORY_ROLES
 MIN_WORDS = 3  # a sentence's fewest words: fewer is a fragment
+_TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+# an age reached: "turned 41", "turned forty-one", "turned eight" (what one is, in few words)
+AGE = (
+    r"turned\s+(?:\d{1,3}|(?:" + _TENS + r")(?:[\s-]+(?:one|two|three|four|five|six|seven|"
+    r"eight|nine))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+    r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|a\s+hundred)"
+)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{0,40}")
 LINK = re.compile(r"\[\[([^\[\]|\n]{1,120})(?:\|([^\[\]\n]{0,120}))?\]\]")
 _CAP_WORD = r"[A-Z][a-zA-Z’]{0,30}(?:-[A-Za-z][a-zA-Z’]{0,30}){0,3}(?![\w-])"
@@ -88,7 +95,9 @@ class Patterns:
             re.IGNORECASE,
         )
         self.moment = re.compile(r"\b(?:" + alt(gate["moments"]) + r")\b", re.IGNORECASE)
-        self.identity = re.compile(r"\b(?:" + alt(gate["identity"]) + r")\b", re.IGNORECASE)
+        self.identity = re.compile(
+            r"\b(?:" + alt(gate["identity"]) + r"|" + AGE + r")\b", re.IGNORECASE
+        )
         self.offer = re.compile(r"\b(?:" + alt(gate["offers"]) + r")\b", re.IGNORECASE)
         # a conversation's first-person turn opening with its speaker: "I signed up…",
         # "My kids are…", "We're going camping…", maybe after a time or a short lead
@@ -284,8 +293,8 @@ class Patterns:
             r"|\b(?P<obj>me|us)\b(?!-)|\b(?P<pos>[Mm]y|[Oo]ur|mine|ours)\b"
             r"|\b(?P<self>myself|ourselves)\b"
         )
-        self.pronoun = re.compile(r"^(?:She|He)(?P<c>['’](?:d|s|ll))?\s+(?=[a-z])")
-        self.possessive = re.compile(r"^(?:Her|His)\s+(?=[a-z])")  # "Her coach, Mr. Feld, …"
+        self.pronoun = re.compile(r"^(?:[Ss]he|[Hh]e)(?P<c>['’](?:d|s|ll))?\s+(?=[a-z])")
+        self.possessive = re.compile(r"^(?:[Hh]er|[Hh]is)\s+(?=[a-z])")  # "Her coach, Mr. Feld, …"
         self.reported = re.compile(
             r"^(?P<who>" + NAME + r")\s+(?:says|said|mentioned|told\s+(?:me|us)|explained)"
             r"(?:\s+that)?\s+(?:she|he)(?P<c>['’](?:d|s|ll))?\s+(?=[a-z'’])"

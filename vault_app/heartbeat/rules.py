@@ -2,7 +2,8 @@
 
 An entry is split into sentences: lines first, so bullets stand alone (list marks and
 checkboxes stripped, headings skipped), then sentence ends and semicolons, not after
-"Dr.", "St." or an initial. Each sentence passes the quality gate or is dropped: small
+"Dr.", "St." or an initial, then two clauses on one person at "and she/he/her/his"
+("Grandma Rose lives in Tucson and her landline is…", `_and_clauses`). Each sentence passes the quality gate or is dropped: small
 talk ("thanks", "good morning"), hedges ("maybe", "I think", "probably"), questions,
 requests to the agent ("can you", "remind me"), guesses ("It must be scary"), fragments
 (under three words, no verb, a heading ending in ":"), run-ons (over `MAX_SENTENCE`
@@ -18,8 +19,8 @@ is), and its opening interjection ("Yeah, ", "Hey Mel! ", "Guess what - ", "Sinc
 spoke, ") dropped; how a turn's sentence is read further is in `turns`.
 
 Before the rules, a sentence is read in its entry's context: a `[[address|alias]]` link
-reads as its name (the candidate then names the address); "She"/"He" opening it stands
-for the person the previous sentence was about; "Jordan said she …" becomes
+reads as its name (the candidate then names the address); "She"/"He" ("she" after a
+semicolon) opening it stands for the person the previous sentence was about; "Jordan said she …" becomes
 "Jordan …"; a quoted speaker ("Alex said: "I prefer …"") stands in for the first person.
 Then the rules, in order; the first that fires makes the sentence a candidate:
 
@@ -97,6 +98,8 @@ _NOUN_ENDINGS = ("s", "ed", "ment", "tion", "sion", "ness", "ity", "ance", "ence
 
 Category = models.FactCategory
 _TIME_LEAD = re.compile(r"(?:last|next|this|every|each|yesterday|today|tomorrow|tonight)\b", re.I)
+_AND_CLAUSE = re.compile(r",?\s+and\s+(?=(?:she|he|her|his)\s+[a-z])")
+_FIRST_PERSON = re.compile(r"(?:I|I['’]\w+|My|We|We['’]\w+|Our)\b")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BULLET = re.compile(r"^\s{0,12}(?:[-*+•]|\d{1,3}[.)]|\[[ xX]\])\s+(?:\[[ xX]\]\s+)?")
 _SENT_END = re.compile(r"([.!?])[\"')\]]?\s+(?=[\"'(\[$]?[A-Z0-9$])|(;|\s[—–])\s+")
@@ -143,11 +146,12 @@ def sentences(text: str) -> Iterator[str]:
         line = _BULLET.sub("", raw).strip()
         if not line or line.startswith("#"):
             continue
-        for part in _split_line(line):
-            yield part
-            count += 1
-            if count >= MAX_SENTENCES:
-                return
+        for piece in _split_line(line):
+            for part in _and_clauses(piece):
+                yield part
+                count += 1
+                if count >= MAX_SENTENCES:
+                    return
 
 
 def _split_line(line: str) -> Iterator[str]:
@@ -165,6 +169,26 @@ def _split_line(line: str) -> Iterator[str]:
     tail = line[start:].strip()
     if tail:
         yield tail
+
+
+def _and_clauses(sentence: str) -> list[str]:
+    """A sentence of two clauses on one person cut in two at "and she/he/her/his", each a
+    fact of its own ("Grandma Rose lives in Tucson and her landline is…": where she lives
+    stands without her landline); the second's pronoun is read as the first's person.
+    Only where each clause says something by itself (a verb, `MIN_WORDS` besides the
+    pronoun): "My daughter is named Maya and she is 7" stays one ("Maya is 7."); and not
+    after the first person, where "he" is someone else the clause needs ("I just got a
+    puppy named Rex and he keeps chewing shoes")."""
+    cut = _AND_CLAUSE.search(sentence)
+    if cut is None or _FIRST_PERSON.match(sentence):
+        return [sentence]
+    first, second = sentence[: cut.start()].rstrip(" ,"), sentence[cut.end() :]
+    words = rulebook.word_count
+    if words(first) < rulebook.MIN_WORDS or words(second) <= rulebook.MIN_WORDS:
+        return [sentence]
+    if rulebook.patterns().verb.search(first) is None:
+        return [sentence]
+    return [first + ".", second]
 
 
 # -- the rules -----------------------------------------------------------------------------

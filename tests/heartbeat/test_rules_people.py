@@ -1,0 +1,82 @@
+"""The rules on people across clauses: an age reached, "she" after a semicolon, and two
+clauses on one person cut in two (issue 29's household phrasings)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from vault_app.core import models
+from vault_app.heartbeat import extraction as model
+from vault_app.heartbeat import rules
+
+ON = dt.date(2026, 11, 20)  # a Friday
+Cat = models.FactCategory
+
+
+def _entry(text: str) -> model.Entry:
+    return model.Entry(path=f"global/daily/{ON}.md", date=ON, time="09:00:00", text=text)
+
+
+def _made(text: str) -> list[tuple[str, Cat, str | None]]:
+    return [(c.fact, c.category, c.entity) for c in rules.candidates(_entry(text))]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "entity"),
+    [  # an age reached is a milestone, however few its words
+        ("User: I turned 41 today.", "The user turned 41 on 2026-11-20.", None),
+        ("User: I just turned forty-one yesterday.",
+         "The user just turned forty-one on 2026-11-19.", None),
+        ("**Maya** (D1:1): I turned 30 last Friday.", "Maya turned 30 on 2026-11-13.", "Maya"),
+        ("Theo turned eight on Saturday.", "Theo turned eight on 2026-11-14.", "Theo"),
+    ],
+)  # fmt: skip
+def test_an_age_reached_is_a_milestone(text: str, fact: str, entity: str | None) -> None:
+    assert _made(text) == [(fact, Cat.MILESTONE, entity)]
+
+
+@pytest.mark.parametrize("text", ["The milk turned sour.", "User: I turned the heater off."])
+def test_turning_something_else_is_no_age(text: str) -> None:
+    assert all(c.category is not Cat.MILESTONE for c in rules.candidates(_entry(text)))
+
+
+def test_she_after_a_semicolon_is_the_one_just_named() -> None:
+    made = _made("Our accountant is Priya Nair at Nair & Co; she needs the 1099s by January 31.")
+    assert made == [
+        ("The household's accountant is Priya Nair at Nair & Co.", Cat.RELATIONSHIP, "Priya Nair"),
+        ("Priya Nair needs the 1099s by January 31.", Cat.MILESTONE, "Priya Nair"),
+    ]
+
+
+def test_his_after_a_semicolon_is_the_one_just_named() -> None:
+    made = _made("Leo's best friend is Sam Ortiz; his mom Carla does the carpool on Fridays.")
+    assert [(fact, entity) for fact, _cat, entity in made] == [
+        ("Leo's best friend is Sam Ortiz.", "Sam Ortiz"),
+        ("Carla is Sam Ortiz's mom.", "Carla"),
+        ("Carla does the carpool on Fridays.", "Carla"),
+    ]
+
+
+def test_two_clauses_on_one_person_are_two_facts() -> None:
+    made = _made("Grandma Rose lives in Tucson and her landline is the best way to reach her.")
+    # where she lives stands alone; "the best way to reach her" needs more: no fact
+    assert made == [("Grandma Rose lives in Tucson.", Cat.CONTEXT, "Grandma Rose")]
+    made = _made("Jordan hates cilantro, and he loves lemon in everything.")
+    assert [fact for fact, _cat, _entity in made] == [
+        "Jordan hates cilantro.",
+        "Jordan loves lemon in everything.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [  # the second clause too short to stand, or its "he" someone the first one needs
+        ("My daughter is named Maya and she is 7.", "Maya is the user's daughter."),
+        ("User: I just got a new puppy named Rex and he keeps chewing shoes. Any tips?",
+         "The user just got a new puppy named Rex and he keeps chewing shoes."),
+    ],
+)  # fmt: skip
+def test_a_clause_that_needs_the_other_stays_with_it(text: str, fact: str) -> None:
+    assert [made[0] for made in _made(text)][:1] == [fact]
