@@ -57,7 +57,7 @@ def _one(text: str) -> model.Candidate:
         ("**Melanie** (D14:30): Painting landscapes and still life is my favorite!",
          "Painting landscapes and still life is Melanie's favorite!", Cat.PREFERENCE, "Melanie"),
         ("**Tim** (D20:20): The Hobbit is one of my favorites too.",
-         "The Hobbit is one of Tim's favorites too.", Cat.PREFERENCE, "Tim"),
+         "The Hobbit is one of Tim's favorites.", Cat.PREFERENCE, "Tim"),
         ("**John** (D27:24): My favorite character is Aragorn.",
          "John's favorite character is Aragorn.", Cat.PREFERENCE, "John"),  # not Aragorn's
         ('Alex said: "I never want a solar lease."', "Alex never wants a solar lease.",

@@ -117,7 +117,13 @@ class Patterns:
             r"^(?!(?:Some|No|Any|Every)thing|Morning|Evening)[A-Z][a-z]{2,20}ing\s"
             r"[^.!?]{0,200}\b(?:me|my|myself)\b"
         )
-        self.pronoun_end = re.compile(r"\b(?:it|that|this|them|those|these|so|too)\W*$")
+        # what ends on a pointer, or on "too" after a verb with nothing of its own ("I do
+        # too", "I am too"); a "too" after what one has is "also" ("Just got new shoes, too!")
+        self.pronoun_end = re.compile(
+            r"\b(?:it|that|this|them|those|these|so|(?:I|me|do|does|did|am|was|were|is|are|"
+            r"have|has|had|will|can|could|would)\W+too)\W*$",
+            re.IGNORECASE,
+        )
         # "it"/"this"/"that" after a preposition, then nothing more of it: what it is was
         # in another turn ("I put so much into this and…", "I never want to go through
         # this again", "I'm a huge fan of it, that's why I go")

@@ -2,26 +2,29 @@
 
 An entry is split into sentences: lines first, so bullets stand alone (list marks and
 checkboxes stripped, headings skipped), then sentence ends and semicolons, not after
-"Dr.", "St." or an initial, then two clauses on one person at "and she/he/her/his"
-("Grandma Rose lives in Tucson and her landline is…", `_and_clauses`). Each sentence passes the quality gate or is dropped: small
-talk ("thanks", "good morning"), hedges ("maybe", "I think", "probably"), questions,
-requests to the agent ("can you", "remind me"), guesses ("It must be scary"), fragments
-(under three words, no verb, a heading ending in ":"), run-ons (over `MAX_SENTENCE`
-characters), sentences whose subject points at what is around them ("It's super yummy",
-"Here's my new bowl"), what holds of a group only ("We both love helping others", "We
-push each other": no name can stand for "we" there), and in a conversation the reactions
-to the other person ("Sounds like…", "That must have been…"), what is said to them
-("you", "your", "I'm always here for…", "here's…", "I'll check it out"), opinions of the
-moment ("… is so important"), and a liking of what another turn showed ("I love seeing
-them…", `turns.points_around`).
+"Dr.", "St." or an initial, then a first-person reason before what one does ("Since I'm
+vegetarian, I cook…", `_reason_first`) and two clauses on one person at "and
+she/he/her/his" ("Grandma Rose lives in Tucson and her landline is…", `_and_clauses`).
+Each sentence passes the quality gate or is dropped: small talk ("thanks", "good
+morning"), hedges ("maybe", "I think", "probably"), questions, requests to the agent
+("can you", "remind me"), guesses ("It must be scary"), fragments (under three words, no
+verb, a heading ending in ":"), run-ons (over `MAX_SENTENCE` characters), sentences
+whose subject points at what is around them ("It's super yummy", "Here's my new bowl"),
+what holds of a group only ("We both love helping others", "We push each other": no name
+can stand for "we" there), and in a conversation the reactions to the other person
+("Sounds like…", "That must have been…"), what is said to them ("you", "your", "I'm
+always here for…", "here's…", "I'll check it out"), opinions of the moment ("… is so
+important"), and a liking of what another turn showed ("I love seeing them…",
+`turns.points_around`).
 A turn's speaker prefix ("**Maya** (D1:3): ") is read first (`turns.speaking`: who "I"
 is), and its opening interjection ("Yeah, ", "Hey Mel! ", "Guess what - ", "Since we last
 spoke, ") dropped; how a turn's sentence is read further is in `turns`.
 
 Before the rules, a sentence is read in its entry's context: a `[[address|alias]]` link
 reads as its name (the candidate then names the address); "She"/"He" ("she" after a
-semicolon) opening it stands for the person the previous sentence was about; "Jordan said she …" becomes
-"Jordan …"; a quoted speaker ("Alex said: "I prefer …"") stands in for the first person.
+semicolon) opening it stands for the person the previous sentence was about; "Jordan
+said she …" becomes "Jordan …"; a quoted speaker ("Alex said: "I prefer …"") stands in
+for the first person.
 Then the rules, in order; the first that fires makes the sentence a candidate:
 
     remember     "remember (that) …", "note that …", "don't forget that …", "keep in
@@ -98,6 +101,11 @@ _NOUN_ENDINGS = ("s", "ed", "ment", "tion", "sion", "ness", "ity", "ance", "ence
 
 Category = models.FactCategory
 _TIME_LEAD = re.compile(r"(?:last|next|this|every|each|yesterday|today|tomorrow|tonight)\b", re.I)
+_REASON = re.compile(
+    r"^(?:[A-Z][a-z]{1,10}[,!]\s+)?(?:[Ss]ince|[Bb]ecause|[Aa]s)\s+"
+    r"(?P<why>(?:I|I['’]m|I['’]ve|I\s+am|[Mm]y)\s[^,;]{4,120}?)(?:,\s*|\s+)"
+    r"(?P<main>(?:I|I['’](?:m|ve|d|ll))\s[^;]{10,})$"
+)
 _AND_CLAUSE = re.compile(r",?\s+and\s+(?=(?:she|he|her|his)\s+[a-z])")
 _FIRST_PERSON = re.compile(r"(?:I|I['’]\w+|My|We|We['’]\w+|Our)\b")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -147,7 +155,7 @@ def sentences(text: str) -> Iterator[str]:
         if not line or line.startswith("#"):
             continue
         for piece in _split_line(line):
-            for part in _and_clauses(piece):
+            for part in (two for one in _reason_first(piece) for two in _and_clauses(one)):
                 yield part
                 count += 1
                 if count >= MAX_SENTENCES:
@@ -169,6 +177,17 @@ def _split_line(line: str) -> Iterator[str]:
     tail = line[start:].strip()
     if tail:
         yield tail
+
+
+def _reason_first(sentence: str) -> list[str]:
+    """A first-person reason before what one does, cut in two: "Since I'm lactose
+    intolerant, I'm trying out dairy-free desserts" -> "I'm lactose intolerant.", "I'm
+    trying out dairy-free desserts." (what one is stands without what it led to)."""
+    told = _REASON.match(sentence)
+    if told is None:
+        return [sentence]
+    why = told.group("why").strip()
+    return [why[:1].upper() + why[1:] + ".", told.group("main")]
 
 
 def _and_clauses(sentence: str) -> list[str]:

@@ -136,10 +136,12 @@ _STANDING = re.compile(
 MAX_VAGUE = 12
 _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")  # a year, a time, an amount: a word of what it tells
 _VAGUE = re.compile(
-    r"\b(?:something|anything|stuff|things)(?:\s+(?:new|good|great|special|similar|else|"
-    r"cool|fun|nice))?(?:\s+(?:that|which)\s[^,;.!?-]{0,60})?\s*[.!]*$",
+    r"\b(?:something|anything|stuff|(?:some\s+)?(?:big\s+)?(?:new\s+)?things)(?:\s+(?:new|good|"
+    r"great|special|similar|else|cool|fun|nice|exciting|interesting|amazing|awesome))?"
+    r"(?:\s+(?:that|which)\s[^,;.!?-]{0,60})?\s*[.!]*$",
     re.IGNORECASE,
 )
+_TOO = re.compile(r",?\s+(?:too|as\s+well)(?=[.!]*$)", re.IGNORECASE)
 # a need of the moment: "I need a recipe for dinner tonight", "I want a quick answer now"
 _NEED_NOW = re.compile(
     r"\b(?:need|want|looking\s+for)\b[^.;]{0,80}?\b(?:tonight|today|right\s+now|asap|"
@@ -275,8 +277,12 @@ def without_aside(sentence: str, said: bool = False) -> str:
     enough words; a sentence that is the aside ("Unconditional love is so important")
     stays as it is. A request the fact is the reason for goes too ("I'm lactose
     intolerant, so go easy on the cheese", `_SO_ASK`). A last clause that is only the
-    hedge is unsure of all the sentence ("I got the job, I think"): nothing is cut."""
+    hedge is unsure of all the sentence ("I got the job, I think"): nothing is cut. In a
+    turn, a last "too" or "as well" is "like you": the fact stands without it ("Just got
+    some new shoes, too!" -> "…some new shoes!")."""
     pats = rulebook.patterns()
+    if said:
+        sentence = _TOO.sub("", sentence) or sentence
     asides = (pats.opinion, pats.reaction, pats.moment) + (
         (pats.addressed, pats.offer) if said else ()
     )

@@ -1,5 +1,5 @@
-"""The rules on people across clauses: an age reached, "she" after a semicolon, and two
-clauses on one person cut in two (issue 29's household phrasings)."""
+"""The rules across clauses: an age reached, "she" after a semicolon, two clauses on one
+person cut in two, a reason before what one does, and a turn's "too" (issue 29)."""
 
 from __future__ import annotations
 
@@ -80,3 +80,55 @@ def test_two_clauses_on_one_person_are_two_facts() -> None:
 )  # fmt: skip
 def test_a_clause_that_needs_the_other_stays_with_it(text: str, fact: str) -> None:
     assert [made[0] for made in _made(text)][:1] == [fact]
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [  # what one is, told as the reason for what one does: both kept, each alone
+        ("**Joanna** (D20:10): Yeah, since I'm lactose intolerant I'm trying out dairy-free "
+         "options like almond milk instead.",
+         ["Joanna is lactose intolerant.",
+          "Joanna is trying out dairy-free options like almond milk instead."]),
+        ("User: Since I'm vegetarian, I cook a lot of lentils.",
+         ["The user is vegetarian.", "The user cooks a lot of lentils."]),
+        # a reason of the moment goes; what one did stays
+        ("**Tim** (D1:1): Because my knee hurts, I stopped running for a month.",
+         ["Tim stopped running for a month."]),
+        ("**Tim** (D1:1): As I said, I love the mountains of Colorado.",
+         ["Tim loves the mountains of Colorado."]),
+    ],
+)  # fmt: skip
+def test_a_reason_before_what_one_does_is_a_fact_of_its_own(text: str, facts: list[str]) -> None:
+    assert [fact for fact, _cat, _entity in _made(text)] == facts
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [  # a turn's last "too" is "like you": the fact stands without it
+        ("**Melanie** (D7:18): Just got some new shoes, too!", "Melanie just got some new shoes!"),
+        ("**Tim** (D20:20): I love hiking in the Alps as well.", "Tim loves hiking in the Alps."),
+    ],
+)  # fmt: skip
+def test_a_turns_last_too_is_left_out(text: str, fact: str) -> None:
+    assert [made[0] for made in _made(text)] == [fact]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [  # "too" after nothing of its own, or what it is said in another turn
+        "**Tim** (D1:1): I do too.",
+        "**Tim** (D1:1): I have been there too.",
+        "**Joanna** (D1:1): I've been working on something exciting too.",
+        "**Tim** (D1:1): I'm starting some big new things too!",
+    ],
+)
+def test_a_too_that_needs_the_other_turn_is_no_fact(text: str) -> None:
+    assert _made(text) == []
+
+
+def test_a_plan_under_consideration_is_a_fact() -> None:
+    text = "**John** (D9:6): I'm considering going into policymaking because of my degree."
+    assert [fact for fact, _cat, _entity in _made(text)] == [
+        "John is considering going into policymaking because of their degree."
+    ]
+    assert _made("User: Maybe we could get solar panels next year.") == []  # still a hedge
