@@ -1,7 +1,8 @@
 """The permission matrix over MCP (issue 27): every tool that reads or writes a target,
 for three agents (a plain one, a global writer, one granted another's memory), on each
 kind of target (its own, global memory, another agent's), stated as a table; a cell that
-answers otherwise fails, and the test names every such cell at once."""
+answers otherwise fails, and the test names every such cell at once. The context, which
+reads no one target, is in it by what it shows: a target's fact in its text or not."""
 
 from __future__ import annotations
 
@@ -27,6 +28,11 @@ ENTITY = {
     "other": "agent:security:areas/house",
 }
 SCOPE = {"own": "mine", "global": "global", "other": "agent:security"}
+TEXT = {  # each kind of target's fact, as the base vault holds it
+    "own": "{agent} keeps notes",
+    "global": "The family code word is pumpkin",
+    "other": "The garage door code is 4417",
+}
 Call = Callable[[str, dict[str, int], str], tuple[str, dict[str, Any]]]
 
 # tool -> how it is called on a target (the agent, the facts' numbers by target kind)
@@ -35,6 +41,10 @@ CALLS: dict[str, Call] = {
     "related": lambda k, n, a: ("related", {"entity": ENTITY[k].format(agent=a)}),
     "fact_history": lambda k, n, a: ("fact_history", {"number": n[k]}),
     "search": lambda k, n, a: ("search", {"query": "code", "scope": SCOPE[k]}),
+    "context": lambda k, n, a: (
+        "context",
+        {"query": TEXT[k].format(agent=a), "mark_access": False},
+    ),
     "list_entities": lambda k, n, a: ("list_entities", {"scope": SCOPE[k]}),
     "memory_query get": lambda k, n, a: ("memory_query", {"op": "get", "id": n[k]}),
     "add_fact": lambda k, n, a: (
@@ -65,6 +75,11 @@ TABLE: dict[tuple[str, str], tuple[str, str, str]] = {
     ("search", "own"): ("ok", "ok", "ok"),
     ("search", "global"): ("ok", "ok", "ok"),
     ("search", "other"): ("no", "no", "ok"),
+    # what an agent reads first is its own and the global memory, whatever it was granted
+    # (a grant is for asking: `search` with the other's scope)
+    ("context", "own"): ("ok", "ok", "ok"),
+    ("context", "global"): ("ok", "ok", "ok"),
+    ("context", "other"): ("none", "none", "none"),
     ("list_entities", "own"): ("ok", "ok", "ok"),
     ("list_entities", "global"): ("ok", "ok", "ok"),
     ("list_entities", "other"): ("no", "no", "ok"),
@@ -115,7 +130,9 @@ def numbers(root: Path, agent: str) -> dict[str, int]:
     return {kind: numeric_ids.fact_number(fact_id) for kind, fact_id in ids.items()}
 
 
-def outcome(result: CallToolResult) -> str:
+def outcome(result: CallToolResult, shows: str | None = None) -> str:
+    """ok, no or none (see TABLE); `shows`: the context's cell is whether its text holds
+    this fact."""
     if result.is_error:
         return "no"
     text = "\n".join(b.text for b in result.content if isinstance(b, TextContent))
@@ -123,6 +140,8 @@ def outcome(result: CallToolResult) -> str:
         data = json.loads(text)
     except json.JSONDecodeError:
         data = result.structured_content
+    if shows is not None:
+        return "ok" if shows in data["text"] else "none"
     if data == []:
         return "none"
     if isinstance(data, dict) and (data.get("updated") is False or ("status" in data
@@ -131,7 +150,9 @@ def outcome(result: CallToolResult) -> str:
     return "ok"
 
 
-def answer(root: Path, agent: str, name: str, args: dict[str, Any]) -> str:
+def answer(
+    root: Path, agent: str, name: str, args: dict[str, Any], shows: str | None = None
+) -> str:
     """The outcome of one call by `agent`, on a server of its own over `root`."""
     runtime = VaultWorkspace(root, semantic=False)
     runtime.start()
@@ -141,7 +162,7 @@ def answer(root: Path, agent: str, name: str, args: dict[str, Any]) -> str:
             async with Client(build_server(runtime, lambda ctx: agent)) as client:
                 return await client.call_tool(name, args)
 
-        return outcome(anyio.run(run))
+        return outcome(anyio.run(run), shows)
     finally:
         runtime.close()
 
@@ -160,7 +181,8 @@ def test_every_tool_on_every_kind_of_target_answers_as_the_table_says(
             root = tmp_path / f"cell-{cell}"
             shutil.copytree(base, root)
             name, args = CALLS[tool](kind, numbers(root, agent), agent)
-            got = answer(root, agent, name, args)
+            shows = TEXT[kind].format(agent=agent) if tool == "context" else None
+            got = answer(root, agent, name, args, shows)
             if got != wanted:
                 differ.append(f"{agent} {tool} on {kind}: {got}, the table says {wanted}")
     assert not differ, "\n".join(differ)
