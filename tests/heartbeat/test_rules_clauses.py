@@ -132,3 +132,12 @@ def test_a_plan_under_consideration_is_a_fact() -> None:
         "John is considering going into policymaking because of their degree."
     ]
     assert _made("User: Maybe we could get solar panels next year.") == []  # still a hedge
+
+
+def test_an_activity_that_is_the_subject_gets_no_i_put_back() -> None:
+    # "Thinking about…" with "me" after it is what the thinking does to the speaker
+    assert _made("**John** (D2:2): Thinking about the possibilities pumps me up.") == []
+    made = _made("**John** (D2:2): Thinking about moving to Denver next year with my family.")
+    assert [fact for fact, _cat, _entity in made] == [
+        "John is thinking about moving to Denver in 2027 with their family."
+    ]

@@ -141,6 +141,7 @@ _VAGUE = re.compile(
     r"(?:\s+(?:that|which)\s[^,;.!?-]{0,60})?\s*[.!]*$",
     re.IGNORECASE,
 )
+_ME = re.compile(r"\b(?:me|myself)\b")  # an object "me": the one it does something to
 _TOO = re.compile(r",?\s+(?:too|as\s+well)(?=[.!]*$)", re.IGNORECASE)
 # a need of the moment: "I need a recipe for dinner tonight", "I want a quick answer now"
 _NEED_NOW = re.compile(
@@ -243,9 +244,10 @@ def _after_lead(sentence: str, pats: rulebook.Patterns) -> str:
 
 def _with_subject(sentence: str) -> str:
     """A sentence that leaves its "I" out ("Just been helping some friends…", "Gonna
-    volunteer at shelters next month") with it put back."""
+    volunteer at shelters next month") with it put back; never before an activity that
+    is the subject ("Thinking about the possibilities pumps me up": the "me" after it)."""
     m = _SUBJECTLESS.match(sentence)
-    if m is None:
+    if m is None or _ME.search(sentence, m.end()):
         return sentence
     verb = m.group("verb").lower()
     rest = sentence[:1].lower() + sentence[1:]
