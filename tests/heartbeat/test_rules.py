@@ -373,6 +373,7 @@ HOUSEHOLD_WORDS = [
     "Jordan", "prefers", "is", "my", "sister", "Maya's", "the", "boiler", "broken", "yesterday",
     "remember", "that", ".", ";", "?", "next", "Friday", "$40", "She", "and", "loves", "tea",
     "Dr.", "Okafor", "keep", "track", "of:", "\n-", "[[areas/pets]]",
+    "since", "I'm", "I", "she", "her", "turned", "41", "too", "**Tim**", "(D1:1):",
 ]  # fmt: skip
 
 
