@@ -141,3 +141,21 @@ def test_an_activity_that_is_the_subject_gets_no_i_put_back() -> None:
     assert [fact for fact, _cat, _entity in made] == [
         "John is thinking about moving to Denver in 2027 with their family."
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [  # what it is, or what "it" is, another turn says
+        "**Joanna** (D12:2): Hey Nate! Just finished something - pretty wild journey!",
+        "**John** (D18:12): I love how uncomplicated it is.",
+    ],
+)
+def test_what_needs_another_turn_to_say_what_it_is_is_no_fact(text: str) -> None:
+    assert _made(text) == []
+
+
+def test_something_new_told_after_a_dash_is_a_fact() -> None:
+    made = _made("**Tim** (D1:1): Last week I tackled something new - I gave a talk in class.")
+    assert [fact for fact, _cat, _entity in made] == [
+        "In the week of 2026-11-09 Tim tackled something new - they gave a talk in class."
+    ]

@@ -86,7 +86,9 @@ _SUBJECTLESS = re.compile(
 # what a liking points at when the turns around it say what it is: "them" in its first
 # clause ("I love seeing them soak in the sun"; not "I love sci-fi movies, they're a great
 # escape", where "they" is the movies), "'em", "how it", or no object at all ("I love to!")
-_POINTS_AROUND = re.compile(r"['’]em\b|\bhow\s+it\b|\sto\W*$", re.IGNORECASE)
+_POINTS_AROUND = re.compile(
+    r"['’]em\b|\bhow\s+(?:\w+\s+)?(?:it|they)\b|\sto\W*$", re.IGNORECASE
+)  # "how it looks", "how uncomplicated it is": what "it" is, another turn says
 _FIRST_CLAUSE = re.compile(r"[,;:]|\s[-–—]\s|\s--\s")
 
 # "Since I lost my job at Door Dash, things have been tough": the clause tells an event
@@ -138,7 +140,9 @@ _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")  # a year, a time, an amount: a word o
 _VAGUE = re.compile(
     r"\b(?:something|anything|stuff|(?:some\s+)?(?:big\s+)?(?:new\s+)?things)(?:\s+(?:new|good|"
     r"great|special|similar|else|cool|fun|nice|exciting|interesting|amazing|awesome))?"
-    r"(?:\s+(?:that|which)\s[^,;.!?-]{0,60})?\s*[.!]*$",
+    r"(?:\s+(?:that|which)\s[^,;.!?-]{0,60})?"
+    # "- pretty wild journey!": a word on it, not what it was ("- I gave a presentation")
+    r"(?:\s+[-–—]\s+(?![^.!?]*\b(?:I|my|we|our|he|she|they)\b)[^.!?]{0,40})?\s*[.!]*$",
     re.IGNORECASE,
 )
 _ME = re.compile(r"\b(?:me|myself)\b")  # an object "me": the one it does something to
