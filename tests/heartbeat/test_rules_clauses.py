@@ -31,6 +31,9 @@ def _made(text: str) -> list[tuple[str, Cat, str | None]]:
          "The user just turned forty-one on 2026-11-19.", None),
         ("**Maya** (D1:1): I turned 30 last Friday.", "Maya turned 30 on 2026-11-13.", "Maya"),
         ("Theo turned eight on Saturday.", "Theo turned eight on 2026-11-14.", "Theo"),
+        # and one to come
+        ("Theo turns 8 on Saturday.", "Theo turns 8 on 2026-11-21.", "Theo"),
+        ("User: I'm turning 30 tomorrow!", "The user is turning 30 on 2026-11-21!", None),
     ],
 )  # fmt: skip
 def test_an_age_reached_is_a_milestone(text: str, fact: str, entity: str | None) -> None:

@@ -35,10 +35,10 @@ ASSISTANT_ROLES = daily.ASSISTANT_ROLES
 MEMORY_ROLES = daily.MEMORY_ROLES
 MIN_WORDS = 3  # a sentence's fewest words: fewer is a fragment
 _TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
-# an age reached: "turned 41", "turned forty-one", "turned eight" (what one is, in few words)
+# an age reached: "turned 41", "turns eight", "turning forty-one" (what one is, in few words)
 AGE = (
-    r"turned\s+(?:\d{1,3}|(?:" + _TENS + r")(?:[\s-]+(?:one|two|three|four|five|six|seven|"
-    r"eight|nine))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+    r"turn(?:ed|s|ing)\s+(?:\d{1,3}|(?:" + _TENS + r")(?:[\s-]+(?:one|two|three|four|five|"
+    r"six|seven|eight|nine))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
     r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|a\s+hundred)"
 )
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{0,40}")
