@@ -53,6 +53,9 @@ ON = dt.date(2026, 11, 20)  # a Friday
         ("Drafted today's brief.", "Drafted 2026-11-20's brief."),
         ("The bins go out on Wednesday night.", "The bins go out on the night of 2026-11-25."),
         ("We got home on Sunday evening.", "We got home on the evening of 2026-11-15."),
+        # an irregular past is past too
+        ("I won my fourth tournament on Monday!", "I won my fourth tournament on 2026-11-16!"),
+        ("Maya made the chess team on Tuesday.", "Maya made the chess team on 2026-11-17."),
         # the tense is the weekday's clause's, not another's of the sentence
         (
             "The pickup moved to Thursdays, the bins go out on Wednesday night.",

@@ -17,9 +17,9 @@ place, against `on` (the entry's date), and leaves the rest of the text alone:
 A preposition before the phrase is kept ("since yesterday" -> "since 2026-11-19"); "on" is
 only added where none stood. "last Friday" is the latest Friday before `on`, "next Friday"
 the first one after it; a bare "on Friday" / "this Friday" looks back when its clause
-is in the past tense ("we went on Friday"; "On Friday, we went": a phrase alone in its
-clause takes the sentence's) and forward otherwise ("the plumber comes on
-Friday"). `dates_in` lists the days a text names, relative ones resolved (a week stands
+is in the past tense ("we went on Friday", "I won on Friday"; "On Friday, we went": a
+phrase alone in its clause takes the sentence's) and forward otherwise ("the plumber
+comes on Friday"). `dates_in` lists the days a text names, relative ones resolved (a week stands
 for its Monday, a weekend for its Saturday, a month for its first day) and absolute ones
 read ("March 3", "3 March 2026", "March 3rd, 2026", "2026-03-03", "3/3", "3/3/2026";
 slashes are month/day, US style, as the household writes them; a year left out is the
@@ -84,6 +84,11 @@ _RELATIVE = re.compile(
 # the bare weekday needs "on" before it; the lookbehind above reads it, the prefix eats it
 _PAST = re.compile(
     r"\b(?:was|were|did|had|went|got|came|ago|yesterday|last|passed|finished|happened"
+    # the common irregular pasts ("Maya made the chess team on Friday": the Friday gone)
+    r"|made|took|saw|met|bought|sold|left|found|gave|ran|won|lost|paid|sent|told|said|began"
+    r"|brought|caught|felt|kept|spent|thought|wore|wrote|ate|drove|flew|fell|held|heard|led"
+    r"|sat|stood|swam|sang|taught|threw|woke|broke|chose|fought|forgot|grew|knew|rode|rang"
+    r"|spoke|slept|built|became|dug|drew|fed|froze|hung|meant|sank|shook|stuck|swept"
     r"|[a-z]{2,20}ed)\b",
     re.IGNORECASE,
 )
