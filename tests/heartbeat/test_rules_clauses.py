@@ -162,3 +162,21 @@ def test_something_new_told_after_a_dash_is_a_fact() -> None:
     assert [fact for fact, _cat, _entity in made] == [
         "In the week of 2026-11-09 Tim tackled something new - they gave a talk in class."
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "entity"),
+    [  # a month with no day: when a named one's event happens or is due
+        ("Clara starts at the university hospital in January.", "Clara"),
+        ("Priya Shah needs the donation receipts by the end of January.", "Priya Shah"),
+        ("Maya will visit Grandma in June.", "Maya"),
+    ],
+)
+def test_a_month_with_no_day_dates_a_milestone(text: str, entity: str) -> None:
+    assert _made(text) == [(text, Cat.MILESTONE, entity)]
+
+
+def test_a_month_that_is_no_time_makes_no_milestone() -> None:
+    assert _made("Jordan loves May in Paris.") == [
+        ("Jordan loves May in Paris.", Cat.PREFERENCE, "Jordan")
+    ]

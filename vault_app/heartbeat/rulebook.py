@@ -341,6 +341,13 @@ class Patterns:
             r"\s+(?:the|our|my|a|an)\s+[a-z]"
         )
         # a deadline: "needs the 1099s by January 31", "must be done by March 3"
+        # a month with no day, when something happens or is due ("in January", "by the
+        # end of June", "early in March")
+        self.in_month = re.compile(
+            r"\b(?:in|by|until|before)\s+(?:(?:the\s+)?(?:end|middle|start|beginning)\s+of\s+|"
+            r"early\s+|late\s+|mid-?)?(?:" + _MONTH + r")\b(?!\s+\d)",
+            re.IGNORECASE,
+        )
         self.deadline = re.compile(
             r"\bby\s+(?:the\s+)?(?:end\s+of\s+)?(?:" + _MONTH + r"|\d{1,2}(?:st|nd|rd|th)?\b|"
             r"tomorrow|next\s+\w+|" + _WEEKDAY + r")",

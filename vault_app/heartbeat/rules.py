@@ -449,6 +449,9 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
         return Category.MILESTONE, subject  # "Greenleaf will aerate the lawn next Tuesday"
     if dated and pats.deadline.search(sentence) and (subject or pats.thing.match(sentence)):
         return Category.MILESTONE, subject  # "Priya needs the 1099s by January 31"
+    month = not dated and subject and pats.in_month.search(sentence)
+    if month and any(p.search(sentence) for p in (pats.event, pats.future, pats.deadline)):
+        return Category.MILESTONE, subject  # "Clara starts at … in January", "… by June"
     pref = pats.preference.match(sentence)
     if pref and pats.pronoun_object.match(sentence, pref.end()):
         pref = None  # "wants him at 22", "I love it": not standalone
