@@ -53,6 +53,12 @@ ON = dt.date(2026, 11, 20)  # a Friday
         ("Drafted today's brief.", "Drafted 2026-11-20's brief."),
         ("The bins go out on Wednesday night.", "The bins go out on the night of 2026-11-25."),
         ("We got home on Sunday evening.", "We got home on the evening of 2026-11-15."),
+        # a season: the last one begun before the one under way, a winter across two years
+        ("The panel was upgraded last spring.", "The panel was upgraded in the spring of 2026."),
+        ("We closed the pool last winter.", "We closed the pool in the winter of 2025-26."),
+        ("Next summer we visit Maine.", "In the summer of 2027 we visit Maine."),
+        ("We paint this fall.", "We paint in the fall of 2026."),
+        ("Last fall we paved.", "In the fall of 2025 we paved."),
         # an irregular past is past too
         ("I won my fourth tournament on Monday!", "I won my fourth tournament on 2026-11-16!"),
         ("Maya made the chess team on Tuesday.", "Maya made the chess team on 2026-11-17."),
@@ -92,6 +98,14 @@ def test_relative_dates_are_resolved_against_the_entry_date(text: str, resolved:
 )
 def test_text_without_a_relative_date_comes_back_unchanged(text: str) -> None:
     assert dates.resolve(text, ON) == text
+
+
+def test_seasons_around_the_year() -> None:
+    in_july, in_january = dt.date(2026, 7, 10), dt.date(2027, 1, 15)
+    assert dates.resolve("last summer", in_july) == "in the summer of 2025"  # this one is on
+    assert dates.resolve("this winter", in_january) == "in the winter of 2026-27"
+    assert dates.resolve("next winter", in_january) == "in the winter of 2027-28"
+    assert dates.dates_in("We met last autumn.", in_july) == [dt.date(2025, 9, 1)]
 
 
 def test_year_and_month_boundaries() -> None:

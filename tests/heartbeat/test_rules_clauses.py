@@ -180,3 +180,10 @@ def test_a_month_that_is_no_time_makes_no_milestone() -> None:
     assert _made("Jordan loves May in Paris.") == [
         ("Jordan loves May in Paris.", Cat.PREFERENCE, "Jordan")
     ]
+
+
+def test_work_done_on_the_house_in_a_season_is_a_status() -> None:
+    made = _made("Elena Ruiz is our electrician. She upgraded the panel last spring.")
+    assert made[1:] == [
+        ("Elena Ruiz upgraded the panel in the spring of 2026.", Cat.STATUS, "Elena Ruiz")
+    ]

@@ -13,6 +13,7 @@ place, against `on` (the entry's date), and leaves the rest of the text alone:
     last / next / this weekend                              -> "on the weekend of 2026-11-21"
     last / next / this month, in N months, N months ago     -> "in December 2026"
     last / next / this year, N years ago                    -> "in 2025"
+    last / next / this spring|summer|fall|autumn|winter     -> "in the summer of 2026"
 
 A preposition before the phrase is kept ("since yesterday" -> "since 2026-11-19"); "on" is
 only added where none stood. "last Friday" is the latest Friday before `on`, "next Friday"
@@ -76,6 +77,7 @@ _RELATIVE = re.compile(
     + _WD
     + r")\s+(?P<part>morning|afternoon|evening|night)"
     r"|(?P<span_dir>last|next|this)\s+(?P<span>week(?:end)?|month|year)"
+    r"|(?P<season_dir>last|next|this)\s+(?P<season>spring|summer|fall|autumn|winter)"
     r"|in\s+(?P<in_n>" + _NUM + r")\s+(?P<in_unit>day|week|month|year)s?"
     r"|(?P<ago_n>" + _NUM + r")\s+(?P<ago_unit>day|week|month|year)s?\s+ago"
     r")\b(?!-)",
@@ -153,6 +155,10 @@ def _rewrite(match: re.Match[str], text: str, on: dt.date) -> str:
     elif kind == "month":
         phrase = f"{calendar.month_name[day.month]} {day.year}"
         lead = "in"
+    elif kind == "season":  # a winter spans two years: "the winter of 2026-27"
+        years = f"{day.year}-{(day.year + 1) % 100:02d}" if day.month == 12 else str(day.year)
+        phrase = f"the {_SEASONS[day.month]} of {years}"
+        lead = "in"
     else:  # year
         phrase = str(day.year)
         lead = "in"
@@ -197,6 +203,8 @@ def _interpret(match: re.Match[str], text: str, on: dt.date) -> tuple[dt.date, s
         return _weekday(on, target, back=back), "day"
     if span := group("span"):
         return _span(on, span.lower(), group("span_dir").lower())
+    if season := group("season"):
+        return _season(on, season.lower(), group("season_dir").lower()), "season"
     if group("in_n"):
         return _offset(on, _number(group("in_n")), group("in_unit").lower())
     if group("ago_n"):
@@ -244,6 +252,26 @@ def _span(on: dt.date, span: str, direction: str) -> tuple[dt.date, str] | None:
     if span == "month":
         return _add_months(on.replace(day=1), step), "month"
     return on.replace(year=on.year + step, month=1, day=1), "year"
+
+
+_SEASONS = {3: "spring", 6: "summer", 9: "fall", 12: "winter"}  # by the month it begins
+_SEASON_START = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+
+
+def _season(on: dt.date, season: str, direction: str) -> dt.date:
+    """The first day of the season meant (meteorological: spring from March, summer from
+    June, fall from September, winter from December): "this" one is the season of this
+    year's (the winter under way in January or February), "last" the latest to have begun
+    before the one under way, "next" the first to begin after today."""
+    start = _SEASON_START[season]
+    year = on.year - 1 if start == 12 and on.month < 3 else on.year
+    this = dt.date(year, start, 1)
+    under_way = this <= on < _add_months(this, 3)
+    if direction == "this":
+        return this
+    if direction == "last":
+        return this if this <= on and not under_way else this.replace(year=this.year - 1)
+    return this if this > on else this.replace(year=this.year + 1)
 
 
 def _offset(on: dt.date, n: int, unit: str) -> tuple[dt.date, str] | None:
