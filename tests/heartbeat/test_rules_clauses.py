@@ -187,3 +187,22 @@ def test_work_done_on_the_house_in_a_season_is_a_status() -> None:
     assert made[1:] == [
         ("Elena Ruiz upgraded the panel in the spring of 2026.", Cat.STATUS, "Elena Ruiz")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [  # a second clause that leaves its subject out is of the one the sentence opens on
+        ("Helen is Alex's mother. She lives forty minutes away and can take the kids on "
+         "Thursdays.",
+         ["Helen is Alex's mother.", "Helen lives forty minutes away.",
+          "Helen can take the kids on Thursdays."]),
+        ("Rosa Mendes cleans on Thursdays and always brings her own supplies.",
+         ["Rosa Mendes cleans on Thursdays.", "Rosa Mendes always brings her own supplies."]),
+        # not when what it opens on is a thing, or someone's
+        ("The boiler is old and can't be fixed anymore.", []),
+        ("Maya's teacher is strict and will call on Monday.",
+         ["Maya's teacher is strict and will call on 2026-11-23."]),
+    ],
+)  # fmt: skip
+def test_a_second_clause_without_its_subject(text: str, facts: list[str]) -> None:
+    assert [fact for fact, _cat, _entity in _made(text)] == facts

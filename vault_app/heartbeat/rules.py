@@ -106,7 +106,11 @@ _REASON = re.compile(
     r"(?P<why>(?:I|I['’]m|I['’]ve|I\s+am|[Mm]y)\s[^,;]{4,120}?)(?:,\s*|\s+)"
     r"(?P<main>(?:I|I['’](?:m|ve|d|ll))\s[^;]{10,})$"
 )
-_AND_CLAUSE = re.compile(r",?\s+and\s+(?=(?:she|he|her|his)\s+[a-z])")
+_AND_CLAUSE = re.compile(
+    r",?\s+and\s+(?:(?=(?:she|he|her|his)\s+[a-z])|(?P<modal>(?:can|can['’]t|cannot|will|"
+    r"won['’]t|usually|always|never|also)\s+(?=[a-z])))"
+)
+_PRONOUN_OPENS = re.compile(r"(?:She|He)\b")
 _FIRST_PERSON = re.compile(r"(?:I|I['’]\w+|My|We|We['’]\w+|Our)\b")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BULLET = re.compile(r"^\s{0,12}(?:[-*+•]|\d{1,3}[.)]|\[[ xX]\])\s+(?:\[[ xX]\]\s+)?")
@@ -197,11 +201,19 @@ def _and_clauses(sentence: str) -> list[str]:
     Only where each clause says something by itself (a verb, `MIN_WORDS` besides the
     pronoun): "My daughter is named Maya and she is 7" stays one ("Maya is 7."); and not
     after the first person, where "he" is someone else the clause needs ("I just got a
-    puppy named Rex and he keeps chewing shoes")."""
+    puppy named Rex and he keeps chewing shoes"). A second clause with no subject, opening
+    on "can", "will", "usually"…, is of the one the sentence opens on when that is a name
+    or "she"/"he" ("Helen lives forty minutes away and can take the kids on Thursdays")."""
     cut = _AND_CLAUSE.search(sentence)
     if cut is None or _FIRST_PERSON.match(sentence):
         return [sentence]
     first, second = sentence[: cut.start()].rstrip(" ,"), sentence[cut.end() :]
+    if cut.group("modal"):
+        opens = _PRONOUN_OPENS.match(sentence)
+        who = opens.group() if opens else _subject_name(sentence, rulebook.patterns())
+        if who is None or not sentence.startswith(who) or sentence[len(who)] in "'’":
+            return [sentence]  # "The boiler is old and can't be fixed", "Maya's teacher…"
+        second = f"{who} {cut.group('modal')}{second}"
     words = rulebook.word_count
     if words(first) < rulebook.MIN_WORDS or words(second) <= rulebook.MIN_WORDS:
         return [sentence]
