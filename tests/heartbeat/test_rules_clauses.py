@@ -206,3 +206,15 @@ def test_work_done_on_the_house_in_a_season_is_a_status() -> None:
 )  # fmt: skip
 def test_a_second_clause_without_its_subject(text: str, facts: list[str]) -> None:
     assert [fact for fact, _cat, _entity in _made(text)] == facts
+
+
+@pytest.mark.parametrize(
+    ("text", "entity"),
+    [  # who has a way in (who has access, never the access itself)
+        ("Rosa Mendes has a key to the side door.", "Rosa Mendes"),
+        ("Greg keeps a spare key for emergencies.", "Greg"),
+        ("Helen has the garage remote.", "Helen"),
+    ],
+)
+def test_who_holds_a_key_is_a_fact_of_theirs(text: str, entity: str) -> None:
+    assert _made(text) == [(text, Cat.CONTEXT, entity)]

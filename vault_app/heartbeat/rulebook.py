@@ -340,6 +340,13 @@ class Patterns:
             r"(?:in|on|under|underneath|behind|above|below|beside|inside|next\s+to|on\s+top\s+of)"
             r"\s+(?:the|our|my|a|an)\s+[a-z]"
         )
+        # who holds a way in: "Rosa Mendes has a key to the side door", "Greg keeps a spare
+        # key", "Helen has the garage remote" (who has access, never the access itself)
+        self.access = re.compile(
+            r"^(?P<subj>" + NAME + r")\s+(?:has|have|keeps|holds|got)\s+(?:a|the|our|my|an)\s+"
+            r"(?:spare\s+|extra\s+|copy\s+of\s+the\s+|house\s+|door\s+)?(?:key|keys|fob|"
+            r"garage\s+(?:door\s+)?(?:remote|opener)|alarm\s+code|door\s+code|code)\b"
+        )
         # a deadline: "needs the 1099s by January 31", "must be done by March 3"
         # a month with no day, when something happens or is due ("in January", "by the
         # end of June", "early in March")

@@ -491,6 +491,9 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
         return Category.CONTEXT, subject
     if pats.location.match(sentence):
         return Category.CONTEXT, subject  # "The spare key is under the blue pot"
+    access = pats.access.match(sentence)
+    if access and _is_name(access.group("subj"), pats):
+        return Category.CONTEXT, _clean_name(access.group("subj"))  # "Rosa has a key to…"
     attribute = pats.attribute.match(sentence)
     if attribute and not dated:  # "Jordan's work number is 555-0142"
         value = sentence[attribute.start("value") :]
