@@ -218,3 +218,19 @@ def test_a_second_clause_without_its_subject(text: str, facts: list[str]) -> Non
 )
 def test_who_holds_a_key_is_a_fact_of_theirs(text: str, entity: str) -> None:
     assert _made(text) == [(text, Cat.CONTEXT, entity)]
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [  # how it stands from now on
+        ("Greg can't do weekdays anymore.", Cat.STATUS),
+        ("Maya made the school chess team!", Cat.STATUS),
+        ("**Tim** (D1:1): I don't play piano anymore.", Cat.STATUS),
+    ],
+)
+def test_what_is_no_more_or_newly_so_is_a_status(text: str, category: Cat) -> None:
+    assert [cat for _fact, cat, _entity in _made(text)] == [category]
+
+
+def test_what_one_cannot_take_anymore_is_a_feeling() -> None:
+    assert _made("User: I can't take it anymore.") == []

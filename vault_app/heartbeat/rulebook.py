@@ -406,7 +406,12 @@ class Patterns:
             r"super|too|quite|amazing|awesome|great|beautiful|cute|adorable|incredible|gorgeous|"
             r"lovely|nice|cool|the\s+best|one\s+of)\b)(?P<value>\S)"
         )
-        self.now_is = re.compile(r"\b(?:is|are)\s+now\b|\bno\s+longer\b", re.IGNORECASE)
+        self.now_is = re.compile(
+            r"\b(?:is|are)\s+now\b|\bno\s+longer\b|\b(?:can['’]t|cannot|won['’]t|doesn['’]t|"
+            r"don['’]t|isn['’]t|aren['’]t)\b(?:(?!\b(?:it|this|that)\b)[^.;!?]){1,60}"
+            r"\bany\s?more\b",
+            re.IGNORECASE,
+        )  # "is now", "no longer", "can't do weekdays anymore" (not "can't take it anymore")
 
 
 @functools.cache
