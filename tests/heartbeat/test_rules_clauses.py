@@ -199,7 +199,8 @@ def test_work_done_on_the_house_in_a_season_is_a_status() -> None:
         ("Rosa Mendes cleans on Thursdays and always brings her own supplies.",
          ["Rosa Mendes cleans on Thursdays.", "Rosa Mendes always brings her own supplies."]),
         # not when what it opens on is a thing, or someone's
-        ("The boiler is old and can't be fixed anymore.", []),
+        ("The boiler is old and can't be fixed anymore.",  # one fact, not "The can't…"
+         ["The boiler is old and can't be fixed anymore."]),
         ("Maya's teacher is strict and will call on Monday.",
          ["Maya's teacher is strict and will call on 2026-11-23."]),
     ],
