@@ -226,6 +226,9 @@ def test_who_holds_a_key_is_a_fact_of_theirs(text: str, entity: str) -> None:
     [  # how it stands from now on
         ("Greg can't do weekdays anymore.", Cat.STATUS),
         ("Maya made the school chess team!", Cat.STATUS),
+        # a choice made
+        ("Alex chose the full roof replacement.", Cat.STATUS),
+        ("We went with Summit Roofing for the roof.", Cat.STATUS),
         ("**Tim** (D1:1): I don't play piano anymore.", Cat.STATUS),
     ],
 )
