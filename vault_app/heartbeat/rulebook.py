@@ -347,7 +347,6 @@ class Patterns:
             r"(?:spare\s+|extra\s+|copy\s+of\s+the\s+|house\s+|door\s+)?(?:key|keys|fob|"
             r"garage\s+(?:door\s+)?(?:remote|opener)|alarm\s+code|door\s+code|code)\b"
         )
-        # a deadline: "needs the 1099s by January 31", "must be done by March 3"
         # a month with no day, when something happens or is due ("in January", "by the
         # end of June", "early in March")
         self.in_month = re.compile(
@@ -355,6 +354,7 @@ class Patterns:
             r"early\s+|late\s+|mid-?)?(?:" + _MONTH + r")\b(?!\s+\d)",
             re.IGNORECASE,
         )
+        # a deadline: "needs the 1099s by January 31", "must be done by March 3"
         self.deadline = re.compile(
             r"\bby\s+(?:the\s+)?(?:end\s+of\s+)?(?:" + _MONTH + r"|\d{1,2}(?:st|nd|rd|th)?\b|"
             r"tomorrow|next\s+\w+|" + _WEEKDAY + r")",
