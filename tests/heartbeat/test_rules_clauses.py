@@ -238,3 +238,17 @@ def test_what_is_no_more_or_newly_so_is_a_status(text: str, category: Cat) -> No
 
 def test_what_one_cannot_take_anymore_is_a_feeling() -> None:
     assert _made("User: I can't take it anymore.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [  # an explicit request to remember is kept as asked, whole
+        ("User: Remember, since I'm vegetarian I cook a lot of lentils.",
+         "Since the user is vegetarian they cook a lot of lentils."),
+        ("Remember that Helen lives forty minutes away and can take the kids on Thursdays.",
+         "Helen lives forty minutes away and can take the kids on Thursdays."),
+    ],
+)  # fmt: skip
+def test_a_request_to_remember_is_not_cut(text: str, fact: str) -> None:
+    made = rules.candidates(_entry(text))
+    assert [(c.fact, c.explicit) for c in made] == [(fact, True)]

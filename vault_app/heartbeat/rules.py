@@ -159,7 +159,7 @@ def sentences(text: str) -> Iterator[str]:
         if not line or line.startswith("#"):
             continue
         for piece in _split_line(line):
-            for part in (two for one in _reason_first(piece) for two in _and_clauses(one)):
+            for part in _clauses_of(piece):
                 yield part
                 count += 1
                 if count >= MAX_SENTENCES:
@@ -181,6 +181,14 @@ def _split_line(line: str) -> Iterator[str]:
     tail = line[start:].strip()
     if tail:
         yield tail
+
+
+def _clauses_of(sentence: str) -> list[str]:
+    """A sentence as the facts it tells one by one, never an explicit request to remember
+    (it is kept as asked, whole: "Remember, since I'm vegetarian I cook lentils")."""
+    if rulebook.patterns().remember.match(sentence):
+        return [sentence]
+    return [two for one in _reason_first(sentence) for two in _and_clauses(one)]
 
 
 def _reason_first(sentence: str) -> list[str]:
