@@ -252,3 +252,46 @@ def test_what_one_cannot_take_anymore_is_a_feeling() -> None:
 def test_a_request_to_remember_is_not_cut(text: str, fact: str) -> None:
     made = rules.candidates(_entry(text))
     assert [(c.fact, c.explicit) for c in made] == [(fact, True)]
+
+
+@pytest.mark.parametrize(
+    ("text", "facts", "entity"),
+    [  # what one's family likes, or cannot eat, is kept: of the one who tells it
+        ("User: My wife is allergic to shellfish.",
+         ["The user's wife is allergic to shellfish."], None),
+        ("My dad likes golf but hates tennis.",
+         ["The user's dad likes golf.", "The user's dad hates tennis."], None),
+        ("Our son hates broccoli.", ["The household's son hates broccoli."], None),
+        ("**Maya** (D1:2): My dad loves fishing.", ["Maya's dad loves fishing."], "Maya"),
+    ],
+)  # fmt: skip
+def test_a_relative_s_preference_is_kept(text: str, facts: list[str], entity: str | None) -> None:
+    made = rules.candidates(_entry(text))
+    assert [c.fact for c in made] == facts
+    assert {(c.category, c.entity) for c in made} == {(Cat.PREFERENCE, entity)}
+    assert all(c.about_user == (entity is None and "My" in text) for c in made)
+
+
+@pytest.mark.parametrize("text", ["User: My wife loves it!", "My friend loves that place."])
+def test_a_relative_s_liking_of_what_is_around_is_no_fact(text: str) -> None:
+    assert rules.candidates(_entry(text)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [  # a title closing a sentence keeps its quotes, and no second stop is added
+        ('**Gina** (D1:19): We just did a piece called "Finding Freedom." It was powerful.',
+         'Gina just did a piece called "Finding Freedom."'),
+        ('User: My favorite book is "The Hobbit." I read it every year.',
+         'The user\'s favorite book is "The Hobbit."'),
+    ],
+)  # fmt: skip
+def test_a_quoted_title_at_a_sentence_end_keeps_its_quotes(text: str, fact: str) -> None:
+    assert _made(text)[0][0] == fact
+
+
+def test_a_noun_after_and_is_not_a_second_liking() -> None:
+    made = _made("Melanie loves the self-acceptance and love theme.")
+    assert [fact for fact, _cat, _entity in made] == [
+        "Melanie loves the self-acceptance and love theme."
+    ]

@@ -107,7 +107,7 @@ def standalone(text: str, speaker: str | None) -> str:
 
     out = rulebook.patterns().first_person.sub(named, text)
     out = out[:1].upper() + out[1:]
-    if out and out[-1] not in ".!":
+    if out and out.rstrip("\"'”’)]")[-1:] not in (".", "!"):  # 'called "Finding Home."'
         out = out.rstrip(";,") + "."
     return out
 

@@ -114,7 +114,7 @@ _PRONOUN_OPENS = re.compile(r"(?:She|He)\b")
 _FIRST_PERSON = re.compile(r"(?:I|I['’]\w+|My|We|We['’]\w+|Our)\b")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BULLET = re.compile(r"^\s{0,12}(?:[-*+•]|\d{1,3}[.)]|\[[ xX]\])\s+(?:\[[ xX]\]\s+)?")
-_SENT_END = re.compile(r"([.!?])[\"')\]]?\s+(?=[\"'(\[$]?[A-Z0-9$])|(;|\s[—–])\s+")
+_SENT_END = re.compile(r"([.!?][\"'”’)\]]?)\s+(?=[\"'“(\[$]?[A-Z0-9$])|(;|\s[—–])\s+")
 
 # -- the gate ------------------------------------------------------------------------------
 
@@ -174,7 +174,8 @@ def _split_line(line: str) -> Iterator[str]:
         word = before[-1].lower() if before else ""
         if match.group(1) == "." and (word in abbreviations or (len(word) == 1 and word.isalpha())):
             continue  # "Dr. Okafor", "St. Anne's", an initial
-        piece = line[start : match.start() + (0 if match.group(2) else 1)].strip()
+        end = len(match.group(1)) if match.group(1) else 0  # with its closing quote: 'called "X."'
+        piece = line[start : match.start() + end].strip()
         if piece:
             yield piece
         start = match.end()
@@ -352,10 +353,13 @@ _I_OPENS = re.compile(r"(?:I|I['’](?:m|ve|d|ll)|My)\b")
 def _entity(
     ruled: str | None, sentence: str, speaker: str | None, pats: rulebook.Patterns
 ) -> str | None:
-    """The name the fact is about: the rule's, the speaker's for "I"/"we", else the name
-    opening the sentence or owning its subject."""
+    """The name the fact is about: the rule's, the speaker's for "I"/"we" (and for "my":
+    "**Maya**: My dad loves fishing" is Maya's), else the name opening the sentence or
+    owning its subject."""
     opens_with_i = re.match(r"(?:I|We)\b", sentence) is not None
     if ruled in ("I", "We") or (ruled is None and opens_with_i):
+        return speaker
+    if ruled is None and speaker and re.match(r"(?:My|Our)\s", sentence):
         return speaker
     return ruled or _subject_name(sentence, pats) or _owner(sentence, pats)
 
@@ -443,6 +447,8 @@ def _clauses(sentence: str, category: Category) -> list[str]:
     split = pats.and_preference.search(sentence, head.end())
     if split is None:
         return [sentence]
+    if head.group("verb").endswith("s") and not split.group("verb").endswith("s"):
+        return [sentence]  # "loves the self-acceptance and love theme": a noun, not a verb
     first = sentence[: split.start()].rstrip(" ,")
     second = head.group("subj") + " " + sentence[split.start("verb") :]
     return [first, second]
