@@ -72,6 +72,17 @@ ON = dt.date(2026, 11, 20)  # a Friday
             "The van came early, the plumber comes on 2026-11-23.",
         ),
         ("On Monday, we went to the vet.", "On 2026-11-16, we went to the vet."),
+        # a month with no year, a day of the month: the one to come, or gone in the past tense
+        ("The membership renews in February.", "The membership renews in February 2027."),
+        ("We moved in June.", "We moved in June 2026."),
+        ("We moved in December.", "We moved in December 2025."),
+        ("The lease ends in November.", "The lease ends in November 2026."),
+        ("Nadia is flying in on the 23rd.", "Nadia is flying in on 2026-11-23."),
+        ("Grandma visits on the 5th.", "Grandma visits on 2026-12-05."),
+        ("We paid it on the 5th.", "We paid it on 2026-11-05."),
+        ("We paid it on the 28th.", "We paid it on 2026-10-28."),
+        ("It was due on the 20th.", "It was due on 2026-11-20."),
+        ("We met on the 31st.", "We met on 2026-10-31."),
         (
             "We went to the vet on Monday, and it rained.",
             "We went to the vet on 2026-11-16, and it rained.",
@@ -88,6 +99,14 @@ def test_relative_dates_are_resolved_against_the_entry_date(text: str, resolved:
         "We meet every Friday morning.",
         "Payment comes within two weeks.",
         "Lessons are on Tuesdays.",
+        "The insurance renews every year in January.",  # no one day: it recurs
+        "Rent is due on the 1st of every month.",
+        "The bill is paid on the 1st, always.",
+        "He was born in Paris in 1990.",
+        "The water meter is read in March.",  # each March, as far as it says
+        "Pay it in March 2027.",
+        "I may go, in may.",  # a month is written with its capital
+        "The plumber comes on the 31st.",  # November has no 31st
         "Nothing relative here at all.",
         "Todayish, yesterdays, Mondays.",
         "The 1/2 hp pump.",

@@ -497,7 +497,7 @@ def test_reactions_and_opinions_are_no_facts(text: str) -> None:
         ("**John** (D19:6): Last season, I had a major challenge when I hurt my ankle.",
          "John had a major challenge when they hurt their ankle."),
         ("**Joanna** (D1:3): I last saw my sister in March at the lake house.",
-         "Joanna last saw their sister in March at the lake house."),  # not "lasts saw"
+         "Joanna last saw their sister in March 2026 at the lake house."),  # not "lasts saw"
         ("User: I need new running shoes in size 10 wide.",  # "need" is no past in -ed
          "The user needs new running shoes in size 10 wide."),
         ("**Maria** (D4:2): We feed the shelter dogs twice a day on weekends.",
@@ -631,7 +631,7 @@ def test_first_person_outside_a_conversation_keeps_todays_rules() -> None:
 
 def test_a_place_or_a_month_between_is_no_one_their_could_be_taken_for() -> None:
     made = rules.candidates(_entry("**Jon** (D3:3): I moved to Berlin in May with my sister."))
-    assert [c.fact for c in made] == ["Jon moved to Berlin in May with their sister."]
+    assert [c.fact for c in made] == ["Jon moved to Berlin in May 2026 with their sister."]
     made = rules.candidates(_entry("**Jon** (D3:3): I told Gina about my plan and I was thrilled."))
     assert [c.fact for c in made] == ["Jon told Gina about Jon's plan and Jon was thrilled."]
 
@@ -672,7 +672,7 @@ def test_a_short_disclosure_that_needs_the_turns_around_is_not(text: str) -> Non
 @pytest.mark.parametrize(
     "text",
     [  # when a thing of the household is, without a day: a schedule, a deadline
-        "The car's registration expires in March.",
+        "The pool opens in June.",
         "The dishwasher warranty runs until 2027.",
         "The pharmacy closes at 9 pm.",
         "The trash pickup is on Thursdays.",
@@ -687,6 +687,13 @@ def test_a_short_disclosure_that_needs_the_turns_around_is_not(text: str) -> Non
 def test_when_or_where_a_thing_is_is_a_fact(text: str) -> None:
     made = rules.candidates(_entry(text))
     assert len(made) == 1 and made[0].category is Cat.CONTEXT
+
+
+def test_a_thing_due_in_a_month_once_is_a_milestone_of_that_month() -> None:
+    made = rules.candidates(_entry("The car's registration expires in March."))
+    assert [(c.fact, c.category) for c in made] == [
+        ("The car's registration expires in March 2027.", Cat.MILESTONE)
+    ]
 
 
 def test_the_role_of_a_named_provider_is_a_relationship() -> None:

@@ -165,15 +165,17 @@ def test_something_new_told_after_a_dash_is_a_fact() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "entity"),
-    [  # a month with no day: when a named one's event happens or is due
-        ("Clara starts at the university hospital in January.", "Clara"),
-        ("Priya Shah needs the donation receipts by the end of January.", "Priya Shah"),
-        ("Maya will visit Grandma in June.", "Maya"),
+    ("text", "fact", "entity"),
+    [  # a month with no day: when a named one's event happens or is due, of which year
+        ("Clara starts at the university hospital in January.",
+         "Clara starts at the university hospital in January 2027.", "Clara"),
+        ("Priya Shah needs the donation receipts by the end of January.",
+         "Priya Shah needs the donation receipts by the end of January.", "Priya Shah"),
+        ("Maya will visit Grandma in June.", "Maya will visit Grandma in June 2027.", "Maya"),
     ],
-)
-def test_a_month_with_no_day_dates_a_milestone(text: str, entity: str) -> None:
-    assert _made(text) == [(text, Cat.MILESTONE, entity)]
+)  # fmt: skip
+def test_a_month_with_no_day_dates_a_milestone(text: str, fact: str, entity: str) -> None:
+    assert _made(text) == [(fact, Cat.MILESTONE, entity)]
 
 
 def test_a_month_that_is_no_time_makes_no_milestone() -> None:

@@ -14,13 +14,17 @@ place, against `on` (the entry's date), and leaves the rest of the text alone:
     last / next / this month, in N months, N months ago     -> "in December 2026"
     last / next / this year, N years ago                    -> "in 2025"
     last / next / this spring|summer|fall|autumn|winter     -> "in the summer of 2026"
+    in <Month> (no day, no year), once ("renews", "will")   -> "in February 2027"
+    on the 23rd (not "of every month")                      -> "on 2026-11-23"
 
 A preposition before the phrase is kept ("since yesterday" -> "since 2026-11-19"); "on" is
 only added where none stood. "last Friday" is the latest Friday before `on`, "next Friday"
-the first one after it; a bare "on Friday" / "this Friday" looks back when its clause
+the first one after it; a bare "on Friday" / "this Friday" (and "in June", "on the 5th":
+this month's or the nearest) looks back when its clause
 is in the past tense ("we went on Friday", "I won on Friday"; "On Friday, we went": a
 phrase alone in its clause takes the sentence's) and forward otherwise ("the plumber
-comes on Friday"). `dates_in` lists the days a text names, relative ones resolved (a week stands
+comes on Friday"); never where the sentence says it recurs ("every year in January").
+`dates_in` lists the days a text names, relative ones resolved (a week stands
 for its Monday, a weekend for its Saturday, a month for its first day) and absolute ones
 read ("March 3", "3 March 2026", "March 3rd, 2026", "2026-03-03", "3/3", "3/3/2026";
 slashes are month/day, US style, as the household writes them; a year left out is the
@@ -80,6 +84,9 @@ _RELATIVE = re.compile(
     r"|(?P<season_dir>last|next|this)\s+(?P<season>spring|summer|fall|autumn|winter)"
     r"|in\s+(?P<in_n>" + _NUM + r")\s+(?P<in_unit>day|week|month|year)s?"
     r"|(?P<ago_n>" + _NUM + r")\s+(?P<ago_unit>day|week|month|year)s?\s+ago"
+    # a month with no day or year ("renews in February"), a day of the month ("on the 23rd")
+    r"|(?<=\bin\s)(?P<mon>(?-i:" + "|".join(m.title() for m in MONTHS) + r"))(?![\s,]*\d)"
+    r"|(?<=\bon\s)the\s+(?P<nth>[12]\d|3[01]|[1-9])(?:st|nd|rd|th)(?!\s+of\b)"
     r")\b(?!-)",
     re.IGNORECASE,
 )
@@ -162,6 +169,8 @@ def _rewrite(match: re.Match[str], text: str, on: dt.date) -> str:
     else:  # year
         phrase = str(day.year)
         lead = "in"
+    if match.group("mon"):
+        return phrase  # its "in" stands before it, outside the match
     part = match.group("part") or match.group("part0") or match.group("part2")
     if part:  # "Thursday morning" -> "on the morning of 2026-10-08"
         phrase = f"the {part.lower()} of {phrase}"
@@ -209,7 +218,59 @@ def _interpret(match: re.Match[str], text: str, on: dt.date) -> tuple[dt.date, s
         return _offset(on, _number(group("in_n")), group("in_unit").lower())
     if group("ago_n"):
         return _offset(on, -_number(group("ago_n")), group("ago_unit").lower())
+    if group("mon") or group("nth"):
+        if _RECURRING.search(_sentence_around(text, match.start(), match.end())):
+            return None  # "every year in January", "on the 1st, always": no one day
+        back = _past_tense(text, match.start(), match.end())
+        if group("mon"):
+            if not back and not _ONE_OFF.search(_sentence_around(text, match.start(), match.end())):
+                return None  # "The water meter is read in March": each March, as said
+            return _month_meant(on, MONTHS.index(group("mon").lower()) + 1, back=back), "month"
+        day = _day_meant(on, int(group("nth")), back=back)
+        return None if day is None else (day, "day")
     return None
+
+
+# what happens once, in the month named ("renews in February", "we're moving in June")
+_ONE_OFF = re.compile(
+    r"\b(?:will|going\s+to|['’]ll|(?:is|are|am|['’]s|['’]re|['’]m)\s+[a-z]{2,20}ing|scheduled"
+    r"|planned|booked|due|expires?|ends|renews?|starts|begins|deadline|next)\b",
+    re.IGNORECASE,
+)
+_RECURRING = re.compile(
+    r"\b(?:every|each|annually|yearly|usually|always|typically|normally)\b", re.IGNORECASE
+)
+
+
+def _sentence_around(text: str, start: int, end: int) -> str:
+    """The sentence holding [start, end), at most 100 characters either side."""
+    head, tail = text[max(0, start - 100) : start], text[end : end + 100]
+    stop = _SENTENCE_END.search(tail)
+    opening = max(head.rfind(mark) for mark in ".!?\n") + 1
+    return head[opening:] + tail[: stop.start() if stop else None]
+
+
+def _month_meant(on: dt.date, month: int, *, back: bool) -> dt.date:
+    """"in February": this month's when it is this month, else the latest one gone in a
+    clause in the past tense ("we went in June"), the next one to come otherwise."""
+    year = on.year
+    if back and month > on.month:
+        year -= 1
+    elif not back and month < on.month:
+        year += 1
+    return dt.date(year, month, 1)
+
+
+def _day_meant(on: dt.date, day: int, *, back: bool) -> dt.date | None:
+    """"on the 23rd": this month's when it is today, else the latest gone (past tense)
+    or the next to come; None for a day the month lacks ("on the 31st" in November)."""
+    first = on.replace(day=1)
+    if day != on.day and back == (day > on.day):
+        first = _add_months(first, -1 if back else 1)
+    try:
+        return first.replace(day=day)
+    except ValueError:
+        return None
 
 
 def _past_tense(text: str, start: int, end: int) -> bool:
