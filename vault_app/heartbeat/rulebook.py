@@ -319,6 +319,10 @@ class Patterns:
             + _WEEKDAY
             + r")s\b|\b(?:once|twice|\w+\s+times)\s+a\s+(?:day|week|month|year)\b"
             r"|(?:\d|\b(?:[a-z]{2,20}s|times|once|twice))\s+(?:a|an|per)\s+(?:day|week|month|year|hour)\b"
+            r"|\b(?:most|many)\s+(?:" + _WEEKDAY + r")"
+            r"(?:s|\s+(?:mornings|afternoons|evenings|nights))\b"
+            r"|\bevery\s+(?:\d{1,3}|two|three|four|five|six|eight|ten|twelve|few|couple\s+of)"
+            r"\s+(?:days|weeks|months|years|miles)\b"
             r"|\b(?:daily|weekly|monthly|yearly)\b",
             re.IGNORECASE,
         )
@@ -348,6 +352,36 @@ class Patterns:
             r"(?:spare\s+|extra\s+|copy\s+of\s+the\s+|house\s+|door\s+)?(?:key|keys|fob|"
             r"garage\s+(?:door\s+)?(?:remote|opener)|alarm\s+code|door\s+code|code)\b"
         )
+        # what someone lives with: "Leo has a peanut allergy", "My wife has type 1 diabetes"
+        self.condition = re.compile(
+            r"^(?:(?i:also|and|but|so)[\s,]+)?" + subject + r"\s+(?:(?:also|still)\s+)?"
+            r"(?:has|have|had|was\s+diagnosed\s+with|got\s+diagnosed\s+with|suffers\s+from|"
+            r"lives\s+with)\s+(?:[\w-]{1,20}\s+){0,3}?(?i:"
+            + alt(lists["health"]["conditions"])
+            + r")\b"
+        )
+        # what a thing of the house is made of or runs on: "The drain line is cast iron",
+        # "Our stove is gas" (a thing, never a person: "My brother is solid as a rock")
+        self.material = re.compile(
+            r"^(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?!(?:" + roles + r")s?\b)(?:[a-z][\w’'-]{1,30}\s+){0,3}"
+            r"[a-z][\w’'-]{1,30}\s+(?:is|are)\s+(?:all\s+|mostly\s+|made\s+of\s+|original\s+)?"
+            r"(?:" + alt(lists["house"]["materials"]) + r")\b(?!\s+(?:to|for|about)\b)"
+        )
+        # who holds what: "Our checking account is with First Harbor Bank", "My phone plan
+        # is through Mint Mobile" (the provider is the entity)
+        self.provider = re.compile(
+            r"^(?:[Tt]he|[Oo]ur|[Mm]y|" + NAME + r"['’]s)\s+(?:[\w’'()-]{1,30}\s+){0,3}?(?:"
+            + alt(lists["house"]["held"])
+            + r")\s+(?:is|are)\s+(?:now\s+|still\s+)?(?:with|through|at|from)\s+"
+            r"(?P<who>" + NAME + r")"
+        )
+        # what a worker found, said plainly: "The plumber from Rivera Plumbing said the
+        # drain line is cast iron" (what they said is the fact; not "thinks": a guess)
+        self.role_said = re.compile(
+            r"^(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?:" + roles + r")(?:\s+(?:from|at)\s+" + NAME + r")?"
+            r"\s+(?:said|says|told\s+(?:me|us)|mentioned|confirmed|explained|found)(?:\s+that)?"
+            r"\s+(?P<rest>(?:the|our|my|his|her|their)\s.{10,})$"
+        )
         # a month with no day, when something happens or is due ("in January", "by the
         # end of June", "early in March")
         self.in_month = re.compile(
@@ -363,14 +397,17 @@ class Patterns:
         )
         self.future = re.compile(
             r"\b(?:will|is\s+coming|are\s+coming|can\s+come|comes|arrives|is\s+due|are\s+due|"
+            r"(?:is|are)\s+(?:flying|arriving|landing|visiting|moving)|lands|visits|"
             r"starts|begins|is\s+on|are\s+on)\b"
         )
         self.money = re.compile(
-            r"^(?P<subj>[A-Z][\w’'&-]{0,30}(?:\s[\w’'&-]{1,30}){0,6}?)\s+"
+            r"^(?P<subj>(?:[A-Z]|the\s|our\s|my\s)[\w’'&-]{0,30}(?:\s[\w’'&-]{1,30}){0,6}?)\s+"
             r"(?:(?:now|still|already)\s+)?(?:is|are|was|were|costs?|quoted|holds|approved|"
+            r"charges|earns|gets|receives|pays|owes|saves|makes|"
             r"(?:went\s+up|dropped|rose|fell|came\s+down|was\s+raised|was\s+lowered|goes\s+up"
             r"|goes|will\s+go|increases|rises|drops|will\s+be)\s+to|will\s+be|"
-            r"came\s+(?:in\s+)?(?:at|to))\s+(?:about\s+|around\s+|roughly\s+)?\$\d"
+            r"came\s+(?:in\s+)?(?:at|to))\s+(?:about\s+|around\s+|roughly\s+)?"
+            r"(?:[$€£]\d|\d[\d,.]{0,12}\s*(?:cents|¢|dollars|euros|pounds)\b)"
         )
         self.now_verb = re.compile(r"^(?P<subj>.{1,60}?)\s+now\s+(?:[a-z]{2,20}s|is|are|has)\b")
         self.done = re.compile(
@@ -391,7 +428,7 @@ class Patterns:
             r"^(?:"
             + NAME
             + r"|(?:[Tt]he|[Oo]ur|[Mm]y)\s+[a-z][\w’'-]{1,30}(?:\s[a-z][\w’'-]{1,30})?)"
-            r"\s+(?:is|are)\s+(?:(?:a|an)\s+(?!bit\b|little\b|lot\b|good\s+day\b)[a-zA-Z]"
+            r"\s+(?:is|are)\s+(?:(?:a|an)\s+(?!bit\b|little\b|lot\b|good\s+day\b)[a-zA-Z0-9]"
             r"|(?:about\s+|nearly\s+|almost\s+|over\s+)?\d{1,3}\s+(?:years?|months?)\s+old\b)"
         )
         self.thing = re.compile(r"^(?:[Tt]he|[Oo]ur|[Mm]y)\s+[a-z]")

@@ -2,9 +2,13 @@
 
 An entry is split into sentences: lines first, so bullets stand alone (list marks and
 checkboxes stripped, headings skipped), then sentence ends and semicolons, not after
-"Dr.", "St." or an initial, then a first-person reason before what one does ("Since I'm
-vegetarian, I cook…", `_reason_first`) and two clauses on one person at "and
-she/he/her/his" ("Grandma Rose lives in Tucson and her landline is…", `_and_clauses`).
+"Dr.", "St." or an initial (a closing quote stays with its sentence: 'called "Finding
+Home."'), then a first-person reason before what one does ("Since I'm vegetarian, I
+cook…", `_reason_first`), two clauses on one person at "and she/he/her/his" or at "and"
+before a verb the opening name or she/he governs ("Grandma Rose lives in Tucson and her
+landline is…", "Nadia lives in Denver and is flying in…", `_and_clauses`), and two
+clauses at ", and" before a subject of its own ("Theo's teacher is Mr. Abara, and the
+conferences are on January 12"; not after a list: "A, B, and C were…").
 Each sentence passes the quality gate or is dropped: small talk ("thanks", "good
 morning"), hedges ("maybe", "I think", "probably"), questions, requests to the agent
 ("can you", "remind me"), guesses ("It must be scary"), fragments (under three words, no
@@ -47,7 +51,8 @@ Then the rules, in order; the first that fires makes the sentence a candidate:
                  name is X" (roles: rules.toml); "My sister Clara lives in Boston" makes
                  two facts, "Clara is my sister." and "Clara lives in Boston."
     preference   "<subject> prefer/like/love/hate/can't stand/always/never/usually/wants/
-                 would like …" (two verbs on one subject make two facts), "X's favourite
+                 would like …" (a subject may be one's kin: "My wife is allergic to
+                 shellfish"; two verbs on one subject make two facts), "X's favourite
                  … is …", "… is (one of) X's/my favourite(s)" (X's or the speaker's); not
                  with a pronoun object ("wants him at 22", "It's my fave": not standalone)
     status       "the boiler is broken", "X is now …", "X has stayed dry"; "<subject>
@@ -57,8 +62,13 @@ Then the rules, in order; the first that fires makes the sentence a candidate:
     context      a named subject or a thing doing something on a schedule ("Rosa cleans
                  every other Thursday", "Maya has piano on Tuesdays", "The trash pickup
                  is on Thursdays"); a thing with a time or a bound and no day ("The car's
-                 registration expires in March", "The pharmacy closes at 9 pm"); where a
-                 thing (no person) is kept ("The spare key is under the blue pot")
+                 registration runs through March", "The pharmacy closes at 9 pm"); where a
+                 thing (no person) is kept ("The spare key is under the blue pot"); what
+                 someone lives with ("Leo has a peanut allergy"); what a thing is made
+                 of or runs on ("The drain line is cast iron", "Our stove is gas"); who
+                 holds an account ("Our checking account is with First Harbor Bank");
+                 what a worker found ("The plumber said the drain line is …": the
+                 finding, read as the sentence)
     disclosure   in a turn of a conversation (a speaker prefix was read), what the speaker
                  tells of themselves, when no rule above fired: "I signed up for a pottery
                  class", "My kids are spending the summer with their grandparents"
@@ -75,9 +85,10 @@ studied hard and it showed them how resilient they are"). Names are kept as writ
 
 `entity` is the name the fact is about: the subject of a preference or relationship,
 "X" of "X's birthday", the owner in "Biscuit's limp is better", the name opening the
-sentence when a verb follows it, else the sentence's first other name (what routing
-would fall back to anyway); a common noun ("the boiler") is no entity unless a track
-request names it. `related` holds the other capitalised names and `[[links]]`.
+sentence when a verb follows it, the speaker for "my" ("**Maya**: My dad loves
+fishing"), else the sentence's first other name (what routing would fall back to
+anyway); a common noun ("the boiler") is no entity unless a track request names it.
+`related` holds the other capitalised names and `[[links]]` (`subjects` reads them).
 
 The patterns live in `rulebook`, the word lists in `data/rules.toml`. Every pattern is
 anchored or bounded (no nested quantifiers) and a sentence is capped before any runs,
@@ -91,16 +102,14 @@ import re
 from collections.abc import Iterator
 
 from vault_app.core import models
-from vault_app.heartbeat import dates, first_person, rulebook, turns
+from vault_app.heartbeat import dates, first_person, rulebook, subjects, turns
 from vault_app.heartbeat import extraction as model
 
 MAX_SENTENCE = 400  # characters: longer is a run-on or a pasted blob, never one fact
 MAX_SENTENCES = 2000  # an entry's sentences looked at; the rest of a pasted dump is not
 # a capitalised first word with one of these endings is a common noun, not a name
-_NOUN_ENDINGS = ("s", "ed", "ment", "tion", "sion", "ness", "ity", "ance", "ence", "ing", "ery")
 
 Category = models.FactCategory
-_TIME_LEAD = re.compile(r"(?:last|next|this|every|each|yesterday|today|tomorrow|tonight)\b", re.I)
 _REASON = re.compile(
     r"^(?:[A-Z][a-z]{1,10}[,!]\s+)?(?:[Ss]ince|[Bb]ecause|[Aa]s)\s+"
     r"(?P<why>(?:I|I['’]m|I['’]ve|I\s+am|[Mm]y)\s[^,;]{4,120}?)(?:,\s*|\s+)"
@@ -108,9 +117,16 @@ _REASON = re.compile(
 )
 _AND_CLAUSE = re.compile(
     r",?\s+and\s+(?:(?=(?:she|he|her|his)\s+[a-z])|(?P<modal>(?:can|can['’]t|cannot|will|"
-    r"won['’]t|usually|always|never|also)\s+(?=[a-z])))"
+    r"won['’]t|usually|always|never|also|is|was|has|charges|lives|works|teaches|drives|"
+    r"takes|owns|runs|needs)\s+(?=[a-z$\d])))"
 )
-_PRONOUN_OPENS = re.compile(r"(?:She|He)\b")
+# ", and" before a clause with a subject of its own: "Theo's new teacher is Mr. Abara,
+# and parent-teacher conferences are on January 12"
+_AND_SUBJECT = re.compile(
+    r",\s+and\s+(?=(?:the\s+|our\s+|my\s+|his\s+|her\s+|their\s+)?[a-z][\w'’-]{1,30}"
+    r"(?:\s[a-z][\w'’-]{1,30}){0,2}\s+(?:is|are|was|were|will|has|have)\s)"
+)
+_PRONOUN_OPENS = re.compile(r"(?:[Ss]he|[Hh]e)\b")
 _FIRST_PERSON = re.compile(r"(?:I|I['’]\w+|My|We|We['’]\w+|Our)\b")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BULLET = re.compile(r"^\s{0,12}(?:[-*+•]|\d{1,3}[.)]|\[[ xX]\])\s+(?:\[[ xX]\]\s+)?")
@@ -213,14 +229,22 @@ def _and_clauses(sentence: str) -> list[str]:
     puppy named Rex and he keeps chewing shoes"). A second clause with no subject, opening
     on "can", "will", "usually"…, is of the one the sentence opens on when that is a name
     or "she"/"he" ("Helen lives forty minutes away and can take the kids on Thursdays")."""
+    own = _AND_SUBJECT.search(sentence)
+    if own is not None:
+        first, second = sentence[: own.start()], sentence[own.end() :]
+        listed = re.search(r",\s*[\w'’-]+(?:\s[\w'’-]+){0,2}$", first)  # "A, B, and C were"
+        if not listed and _says_enough(first) and _says_enough(second):
+            return [first + ".", second[:1].upper() + second[1:]]
     cut = _AND_CLAUSE.search(sentence)
     if cut is None or _FIRST_PERSON.match(sentence):
         return [sentence]
     first, second = sentence[: cut.start()].rstrip(" ,"), sentence[cut.end() :]
     if cut.group("modal"):
         opens = _PRONOUN_OPENS.match(sentence)
-        who = opens.group() if opens else _subject_name(sentence, rulebook.patterns())
-        if who is None or not sentence.startswith(who) or sentence[len(who)] in "'’":
+        who = opens.group() if opens else subjects.subject_name(sentence, rulebook.patterns())
+        if who is None or not sentence.startswith(who) or (
+            opens is None and sentence[len(who)] in "'’"
+        ):
             return [sentence]  # "The boiler is old and can't be fixed", "Maya's teacher…"
         second = f"{who} {cut.group('modal')}{second}"
     words = rulebook.word_count
@@ -229,6 +253,13 @@ def _and_clauses(sentence: str) -> list[str]:
     if rulebook.patterns().verb.search(first) is None:
         return [sentence]
     return [first + ".", second]
+
+
+def _says_enough(clause: str) -> bool:
+    """Whether a clause stands as a sentence: `MIN_WORDS` words and a verb."""
+    return rulebook.word_count(clause) > rulebook.MIN_WORDS and bool(
+        rulebook.patterns().verb.search(clause)
+    )
 
 
 # -- the rules -----------------------------------------------------------------------------
@@ -261,9 +292,9 @@ def _person(sentence: str, last: str | None) -> str | None:
     pats = rulebook.patterns()
     if pats.pronoun.match(sentence):
         return last
-    name = _subject_name(sentence, pats) or _owner(sentence, pats)
+    name = subjects.subject_name(sentence, pats) or subjects.owner(sentence, pats)
     if name is None:
-        named = _related(sentence, None, pats)
+        named = subjects.related(sentence, None, pats)
         name = named[0] if len(named) == 1 and "/" not in named[0] else None
     return name if name else last
 
@@ -329,16 +360,16 @@ def _from_sentence(
     out = []
     for part, kind in _parts(sentence, category, entry.date, explicit=explicit):
         text = first_person.standalone(dates.resolve(part, entry.date), speaker)
-        related = _related(text, entity, pats)
+        related = subjects.related(text, entity, pats)
         of_user = about_user and not (rule and related)  # "… for Leo": Leo's, not the user's
-        about = entity or (None if of_user else _fallback(related))
+        about = entity or (None if of_user else subjects.fallback(related))
         out.append(
             model.Candidate(
                 fact=text,
                 category=kind,
                 entry=entry,
                 entity=links.get(about, about) if about else None,
-                related=tuple(links.get(name, name) for name in _without(related, about)),
+                related=tuple(links.get(name, name) for name in subjects.without(related, about)),
                 confidence=confidence,
                 explicit=explicit,
                 about_user=of_user,
@@ -361,7 +392,7 @@ def _entity(
         return speaker
     if ruled is None and speaker and re.match(r"(?:My|Our)\s", sentence):
         return speaker
-    return ruled or _subject_name(sentence, pats) or _owner(sentence, pats)
+    return ruled or subjects.subject_name(sentence, pats) or subjects.owner(sentence, pats)
 
 
 def _unlink(sentence: str) -> tuple[str, dict[str, str]]:
@@ -392,6 +423,10 @@ def _in_context(
     sentence = pats.reported.sub(
         lambda m: m.group("who") + _PRONOUN_VERB[m.group("c")], sentence, 1
     )
+    found = pats.role_said.match(sentence)
+    if found:  # "The plumber said the drain line is cast iron": what was found
+        rest = found.group("rest")
+        sentence = rest[:1].upper() + rest[1:]
     quoted = pats.speaker.match(sentence)
     if quoted:
         who = quoted.group("who") or quoted.group("who2") or quoted.group("who3")
@@ -427,11 +462,12 @@ def _parts(
     rest = rest[:1].upper() + rest[1:]
     enough = rulebook.word_count(rest) > len(name.split()) + (0 if explicit else 1)  # "Maya is 7"
     if enough and (passes_gate(rest) or (explicit and pats.verb.search(rest))):
-        ruled = _classify(rest, on)
-        if ruled:  # "Zoe is sleeping over Friday": a one-off, no fact
-            parts.append((rest, ruled[0]))
-        elif explicit:
-            parts.append((rest, Category.CONTEXT))
+        for clause in _and_clauses(rest):  # "Nadia lives in Denver and is flying in…"
+            ruled = _classify(clause, on)
+            if ruled:  # "Zoe is sleeping over Friday": a one-off, no fact
+                parts.append((clause, ruled[0]))
+            elif explicit:
+                parts.append((clause, Category.CONTEXT))
     return parts
 
 
@@ -459,16 +495,16 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
     pats = rulebook.patterns()
     birthday = pats.birthday.search(sentence)
     if birthday and dates.dates_in(sentence, on):
-        return Category.MILESTONE, _clean_name(birthday.group("who"))
+        return Category.MILESTONE, subjects.clean_name(birthday.group("who"))
     for rule in (pats.rel_name, pats.rel_my):
         rel = rule.search(sentence)
         if rel:
-            return Category.RELATIONSHIP, _clean_name(rel.group("x") or rel.group("x2"))
+            return Category.RELATIONSHIP, subjects.clean_name(rel.group("x") or rel.group("x2"))
     rel = pats.rel_is.match(sentence)
-    if rel and _is_name(rel.group("x"), pats):
-        return Category.RELATIONSHIP, _clean_name(rel.group("x"))
+    if rel and subjects.is_name(rel.group("x"), pats):
+        return Category.RELATIONSHIP, subjects.clean_name(rel.group("x"))
     dated = bool(dates.dates_in(sentence, on))
-    subject = _subject_name(sentence, pats)
+    subject = subjects.subject_name(sentence, pats)
     if dated and pats.event.search(sentence):
         return Category.MILESTONE, subject
     if dated and pats.future.search(sentence) and (subject or pats.thing.match(sentence)):
@@ -481,22 +517,30 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
     pref = pats.preference.match(sentence)
     if pref and pats.pronoun_object.match(sentence, pref.end()):
         pref = None  # "wants him at 22", "I love it": not standalone
-    if pref and _subject_ok(pref.group("subj"), pats):
-        return Category.PREFERENCE, _subject(pref.group("subj"))
+    if pref and subjects.subject_ok(pref.group("subj"), pats):
+        return Category.PREFERENCE, subjects.subject(pref.group("subj"))
+    condition = pats.condition.match(sentence)
+    if condition and subjects.subject_ok(condition.group("subj"), pats):
+        return Category.CONTEXT, subjects.subject(condition.group("subj"))  # "Leo has asthma"
     fav = pats.favourite.search(sentence) or pats.favourite_of.match(sentence)
     if fav:  # whose favourite it is: "my" is the speaker's, as "I" is
         owner = fav.group("subj").removesuffix("'s").removesuffix("’s")
-        return Category.PREFERENCE, _PERSON.get(owner.lower()) or _subject(owner)
+        return Category.PREFERENCE, _PERSON.get(owner.lower()) or subjects.subject(owner)
     for rule in (pats.status_is, pats.status_change, pats.money, pats.now_verb):
         status = rule.match(sentence)
-        if status and (rule is pats.money or _subject_ok(status.group("subj"), pats)):
-            return Category.STATUS, _subject(status.group("subj"))
+        if status and (rule is pats.money or subjects.subject_ok(status.group("subj"), pats)):
+            return Category.STATUS, subjects.subject(status.group("subj"))
     if pats.now_is.search(sentence) or pats.done.match(sentence):
-        return Category.STATUS, _subject_name(sentence, pats)
+        return Category.STATUS, subjects.subject_name(sentence, pats)
     if pats.house_rule.match(sentence) and not dated:
         return Category.PREFERENCE, subject
     if pats.descriptor.match(sentence) and not dated:
         return Category.CONTEXT, subject
+    if pats.material.match(sentence):
+        return Category.CONTEXT, subject  # "The kitchen drain line is cast iron"
+    provider = pats.provider.match(sentence)
+    if provider:  # "Our checking account is with First Harbor Bank"
+        return Category.CONTEXT, subjects.clean_name(provider.group("who"))
     thing = pats.thing.match(sentence) or pats.owner.match(sentence)  # "The…", "Maya's…"
     timed = pats.timed.search(sentence) and not dated  # "expires in March", "at 8:15"
     if (pats.routine.search(sentence) and (subject or thing)) or (timed and thing):
@@ -506,16 +550,16 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
     if pats.location.match(sentence):
         return Category.CONTEXT, subject  # "The spare key is under the blue pot"
     access = pats.access.match(sentence)
-    if access and _is_name(access.group("subj"), pats):
-        return Category.CONTEXT, _clean_name(access.group("subj"))  # "Rosa has a key to…"
+    if access and subjects.is_name(access.group("subj"), pats):
+        return Category.CONTEXT, subjects.clean_name(access.group("subj"))  # "Rosa has a key to…"
     attribute = pats.attribute.match(sentence)
     if attribute and not dated:  # "Jordan's work number is 555-0142"
         value = sentence[attribute.start("value") :]
         found = (re.match(rulebook.NAME, value), rulebook.CAPS.match(value))
         names = [m.group() for m in found if m]
         if names:  # "Theo's soccer coach is Mr. Daniels", "… is Paws & Suds"
-            return Category.RELATIONSHIP, _clean_name(max(names, key=len))
-        return Category.CONTEXT, _clean_name(attribute.group("name"))
+            return Category.RELATIONSHIP, subjects.clean_name(max(names, key=len))
+        return Category.CONTEXT, subjects.clean_name(attribute.group("name"))
     return None
 
 
@@ -523,7 +567,7 @@ def _track(sentence: str, match: re.Match[str], entry: model.Entry) -> model.Can
     what = match.group("what").strip()
     bare = re.sub(r"^(?:the|our|my)\s+", "", what, flags=re.IGNORECASE)
     named = re.match(rulebook.NAME, bare)  # "Maya's chess tournaments", "the Prius brakes"
-    entity = _clean_name(named.group(0)) if named else bare.lower()
+    entity = subjects.clean_name(named.group(0)) if named else bare.lower()
     fact = first_person.standalone(f"The user asked to keep track of {what}", None)
     pats = rulebook.patterns()
     return model.Candidate(
@@ -531,115 +575,9 @@ def _track(sentence: str, match: re.Match[str], entry: model.Entry) -> model.Can
         category=Category.CONTEXT,
         entry=entry,
         entity=entity,
-        related=_related(sentence, entity, pats),
+        related=subjects.related(sentence, entity, pats),
         track=True,
     )
-
-
-# -- names ---------------------------------------------------------------------------------
-
-
-def _is_name(text: str | None, pats: rulebook.Patterns) -> bool:
-    if not text:
-        return False
-    first = text.split()[0].rstrip(".").lower()
-    return first not in pats.not_names or first in ("dr", "st", "mr", "mrs", "ms")
-
-
-def _subject_ok(subj: str, pats: rulebook.Patterns) -> bool:
-    if subj in ("I", "We") or subj.lower().startswith(("the ", "our ", "my ", "both ")):
-        return True
-    if re.search(r"['’]s\s", subj):  # "Jordan's car"
-        return True
-    return _is_name(subj, pats)
-
-
-def _subject(subj: str) -> str | None:
-    """The entity a subject names: a person for "Alex", "Jordan's car"; none for "the boiler"."""
-    if subj in ("I", "We", "we", "i"):
-        return subj.upper() if subj.lower() == "i" else "We"
-    owner = re.match(r"^(" + rulebook.NAME + r")['’]s\s", subj)
-    if owner:
-        return _clean_name(owner.group(1))  # "Biscuit's limp is better": about Biscuit
-    if subj[:1].isupper() and not subj.lower().startswith(("the ", "our ", "my ", "both ")):
-        if _TIME_LEAD.match(subj):
-            return None  # "Last year's premium was $1,120": a time, not a name
-        if " " not in subj and subj.lower().endswith(_NOUN_ENDINGS):
-            return None  # "Payment is $2,100": a common noun opening the sentence
-        return _clean_name(subj)
-    return None
-
-
-def _fallback(related: tuple[str, ...]) -> str | None:
-    """The entity of a fact whose subject names none: its first name, as routing would
-    pick; not a link to a folder nor an acronym ("MERV 11")."""
-    return next((name for name in related if not name.isupper() and "/" not in name), None)
-
-
-def _without(names: tuple[str, ...], entity: str | None) -> tuple[str, ...]:
-    return tuple(name for name in names if name != entity)
-
-
-def _subject_name(sentence: str, pats: rulebook.Patterns) -> str | None:
-    """The name opening the sentence, when a verb or a possessive follows it ("Theo
-    started", "Maya's"), so "Demolition of the bathroom" names nobody."""
-    first = pats.subject_name.match(sentence)
-    if first and _is_name(first.group("name"), pats) and _initial_name(sentence, pats):
-        return _clean_name(first.group("name"))
-    return None
-
-
-def _initial_name(sentence: str, pats: rulebook.Patterns) -> bool:
-    """Whether the sentence's capitalised first word reads as a name: a verb or "'s"
-    follows it, and it has neither a plural's nor a common noun's ending."""
-    first = pats.subject_name.match(sentence)
-    if first is None or " " in first.group("name"):
-        return first is not None
-    word = first.group("name").lower()
-    return not word.endswith(_NOUN_ENDINGS)
-
-
-def _owner(sentence: str, pats: rulebook.Patterns) -> str | None:
-    """The name owning the sentence's subject: "Maya's recital ..." -> "Maya"."""
-    owned = pats.owner.match(sentence)
-    if owned and _is_name(owned.group("name"), pats):
-        return _clean_name(owned.group("name"))
-    return None
-
-
-def _clean_name(name: str | None) -> str | None:
-    if not name:
-        return None
-    return " ".join(name.replace("’", "'").removesuffix("'s").split()).rstrip(".,;:") or None
-
-
-def _related(text: str, entity: str | None, pats: rulebook.Patterns) -> tuple[str, ...]:
-    """The sentence's `[[links]]` and capitalised names, entity and month/day words aside."""
-    names: list[str] = [link[0].strip() for link in rulebook.LINK.findall(text)]
-    for match in rulebook.CAPS.finditer(rulebook.LINK.sub(" ", text)):
-        words = match.group(0).split()
-        if match.start() == 0 and len(words) == 1 and not _initial_name(text, pats):
-            continue  # "Payment comes by check": a sentence's first word, not a name
-        while (
-            words
-            and words[0].rstrip(".").lower() in pats.not_names
-            and words[0] not in ("Dr.", "St.")
-        ):
-            words = words[1:]
-        while words and (
-            words[-1].lower() in pats.not_names or words[-1].lower()[:-1] in pats.not_names
-        ):
-            words = words[:-1]
-        name = _clean_name(" ".join(words))
-        if name and name not in ("Dr.", "St.") and len(name) > 1:
-            names.append(name)
-    skip = {entity.lower()} if entity else set()
-    out: list[str] = []
-    for name in names:
-        if name.lower() not in skip:
-            skip.add(name.lower())
-            out.append(name)
-    return tuple(out[:12])
 
 
 # -- the standalone sentence ---------------------------------------------------------------

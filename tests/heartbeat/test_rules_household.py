@@ -1,0 +1,131 @@
+"""The rules on what a household tells its agents in passing: what someone lives with,
+what the house is made of, who holds an account, what a worker found, how often a thing
+is done, and sentences of two clauses (issue 29; the extraction set's `fresh4` slice)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from vault_app.core import models
+from vault_app.heartbeat import extraction as model
+from vault_app.heartbeat import rules
+
+ON = dt.date(2026, 12, 16)  # a Wednesday
+Cat = models.FactCategory
+
+
+def _made(text: str) -> list[tuple[str, Cat, str | None]]:
+    entry = model.Entry(path=f"global/daily/{ON}.md", date=ON, time="09:00:00", text=text)
+    return [(c.fact, c.category, c.entity) for c in rules.candidates(entry)]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "entity"),
+    [  # what someone lives with is theirs, for good
+        ("User: Leo has a peanut allergy, so no nuts in anything you plan for his lunches.",
+         "Leo has a peanut allergy.", "Leo"),
+        ("My wife has type 1 diabetes.", "The user's wife has type 1 diabetes.", None),
+        ("User: I have asthma.", "The user has asthma.", None),
+        ("**Tim** (D1:1): I have asthma.", "Tim has asthma.", "Tim"),
+        ("Jordan was diagnosed with high blood pressure.",
+         "Jordan was diagnosed with high blood pressure.", "Jordan"),
+    ],
+)  # fmt: skip
+def test_a_condition_someone_lives_with_is_a_fact(text: str, fact: str, entity: str) -> None:
+    assert _made(text) == [(fact, Cat.CONTEXT, entity)]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "entity"),
+    [  # what the house is made of or runs on, who holds what
+        ("The kitchen drain line is cast iron.", "The kitchen drain line is cast iron.", None),
+        ("Our stove is gas.", "The household's stove is gas.", None),
+        ("Our checking account is with First Harbor Bank.",
+         "The household's checking account is with First Harbor Bank.", "First Harbor Bank"),
+        ("My phone plan is through Mint Mobile.",
+         "The user's phone plan is through Mint Mobile.", "Mint Mobile"),
+        # what a worker found is the fact, without who said it
+        ("The plumber from Rivera Plumbing said the drain line is cast iron and will need "
+         "replacing within five years.",
+         "The drain line is cast iron and will need replacing within five years.", None),
+        # how often a thing is done
+        ("The furnace filter is a 16x25x1 MERV 11, changed every three months.",
+         "The furnace filter is a 16x25x1 MERV 11, changed every three months.", None),
+        ("The gutters get cleaned every six months.",
+         "The gutters get cleaned every six months.", None),
+        ("Greg is around most Saturdays.", "Greg is around most Saturdays.", "Greg"),
+    ],
+)  # fmt: skip
+def test_what_a_thing_is_and_who_holds_it(text: str, fact: str, entity: str | None) -> None:
+    assert _made(text) == [(fact, Cat.CONTEXT, entity)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My brother is solid as a rock.",  # a person is made of no material
+        "The kids are with Grandma Rose this weekend.",  # where they are now: no provider
+        "The plumber thinks the drain line is cast iron.",  # a guess
+        "The party was electric.",
+    ],
+)
+def test_what_only_looks_like_a_material_or_a_provider_is_no_fact(text: str) -> None:
+    assert all(cat is not Cat.CONTEXT or "electric" not in fact for fact, cat, _ in _made(text))
+    assert not any("cast iron" in fact or "Grandma" in fact for fact, _cat, _ in _made(text))
+    assert not any("solid" in fact for fact, _cat, _ in _made(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [  # money in cents, and what someone charges or a plan gets
+        ("We switched our electricity to Brightline Energy; the new rate is 14.2 cents per "
+         "kWh.",
+         [("The household switched their electricity to Brightline Energy.", Cat.STATUS,
+           "Brightline Energy"),
+          ("The new rate is 14.2 cents per kWh.", Cat.STATUS, None)]),
+        ("The 529 plan for Leo gets $200 on the 15th of each month.",
+         [("The 529 plan for Leo gets $200 on the 15th of each month.", Cat.STATUS, "Leo")]),
+        # a check-up with a day is a milestone
+        ("Biscuit had his annual checkup at Oak Hill Vet today, all clear.",
+         [("Biscuit had his annual checkup at Oak Hill Vet on 2026-12-16, all clear.",
+           Cat.MILESTONE, "Biscuit")]),
+    ],
+)  # fmt: skip
+def test_money_and_check_ups(text: str, facts: list[tuple[str, Cat, str | None]]) -> None:
+    assert _made(text) == facts
+
+
+def test_a_clause_with_a_subject_of_its_own_after_a_comma_and_is_cut() -> None:
+    made = _made("Theo's new teacher is Mr. Abara, and the conferences are on January 12.")
+    assert made == [
+        ("Theo's new teacher is Mr. Abara.", Cat.RELATIONSHIP, "Mr. Abara"),
+        ("The conferences are on January 12.", Cat.MILESTONE, None),
+    ]
+
+
+def test_a_list_before_and_is_no_clause() -> None:
+    made = _made("**Tim** (D1:1): Sisterhood, love, and chasing dreams were the themes we wrote.")
+    assert all(not fact.startswith("Sisterhood, love.") for fact, _cat, _entity in made)
+
+
+def test_the_rest_of_an_appositive_is_cut_into_its_clauses() -> None:
+    made = _made("User: My sister Nadia lives in Denver and is flying in on the 23rd.")
+    assert made == [
+        ("Nadia is the user's sister.", Cat.RELATIONSHIP, "Nadia"),
+        ("Nadia lives in Denver.", Cat.CONTEXT, "Nadia"),
+        ("Nadia is flying in on 2026-12-23.", Cat.MILESTONE, "Nadia"),
+    ]
+
+
+def test_she_after_a_semicolon_goes_on_across_and() -> None:
+    made = _made(
+        "User: Our babysitter is Hannah Cole; she's free most Friday nights and charges $18 "
+        "an hour."
+    )
+    assert made == [
+        ("The household's babysitter is Hannah Cole.", Cat.RELATIONSHIP, "Hannah Cole"),
+        ("Hannah Cole is free most Friday nights.", Cat.CONTEXT, "Hannah Cole"),
+        ("Hannah Cole charges $18 an hour.", Cat.STATUS, "Hannah Cole"),
+    ]

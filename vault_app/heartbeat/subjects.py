@@ -1,0 +1,121 @@
+"""Who a sentence is about, as the rules read it: the name opening it when a verb or a
+possessive follows ("Theo started", "Maya's recital"), the entity a rule's subject names
+("Jordan's car" is Jordan's; "the boiler" names no one; "Payment is $2,100" opens on a
+common noun, "Last year's premium" on a time), the owner of its subject, and the other
+capitalised names and `[[links]]` it holds (`related`: month and day words, titles and
+a sentence's first word that is no name aside). Names are cleaned as written: a trailing
+"'s" or stop dropped, curly apostrophes straightened.
+"""
+
+from __future__ import annotations
+
+import re
+
+from vault_app.heartbeat import rulebook
+
+NOUN_ENDINGS = ("s", "ed", "ment", "tion", "sion", "ness", "ity", "ance", "ence", "ing", "ery")
+_TIME_LEAD = re.compile(r"(?:last|next|this|every|each|yesterday|today|tomorrow|tonight)\b", re.I)
+
+
+
+def is_name(text: str | None, pats: rulebook.Patterns) -> bool:
+    if not text:
+        return False
+    first = text.split()[0].rstrip(".").lower()
+    return first not in pats.not_names or first in ("dr", "st", "mr", "mrs", "ms")
+
+
+def subject_ok(subj: str, pats: rulebook.Patterns) -> bool:
+    if subj in ("I", "We") or subj.lower().startswith(("the ", "our ", "my ", "both ")):
+        return True
+    if re.search(r"['’]s\s", subj):  # "Jordan's car"
+        return True
+    return is_name(subj, pats)
+
+
+def subject(subj: str) -> str | None:
+    """The entity a subject names: a person for "Alex", "Jordan's car"; none for "the boiler"."""
+    if subj in ("I", "We", "we", "i"):
+        return subj.upper() if subj.lower() == "i" else "We"
+    owner = re.match(r"^(" + rulebook.NAME + r")['’]s\s", subj)
+    if owner:
+        return clean_name(owner.group(1))  # "Biscuit's limp is better": about Biscuit
+    if subj[:1].isupper() and not subj.lower().startswith(("the ", "our ", "my ", "both ")):
+        if _TIME_LEAD.match(subj):
+            return None  # "Last year's premium was $1,120": a time, not a name
+        if " " not in subj and subj.lower().endswith(NOUN_ENDINGS):
+            return None  # "Payment is $2,100": a common noun opening the sentence
+        return clean_name(subj)
+    return None
+
+
+def fallback(related: tuple[str, ...]) -> str | None:
+    """The entity of a fact whose subject names none: its first name, as routing would
+    pick; not a link to a folder nor an acronym ("MERV 11")."""
+    return next((name for name in related if not name.isupper() and "/" not in name), None)
+
+
+def without(names: tuple[str, ...], entity: str | None) -> tuple[str, ...]:
+    return tuple(name for name in names if name != entity)
+
+
+def subject_name(sentence: str, pats: rulebook.Patterns) -> str | None:
+    """The name opening the sentence, when a verb or a possessive follows it ("Theo
+    started", "Maya's"), so "Demolition of the bathroom" names nobody."""
+    first = pats.subject_name.match(sentence)
+    if first and is_name(first.group("name"), pats) and initial_name(sentence, pats):
+        return clean_name(first.group("name"))
+    return None
+
+
+def initial_name(sentence: str, pats: rulebook.Patterns) -> bool:
+    """Whether the sentence's capitalised first word reads as a name: a verb or "'s"
+    follows it, and it has neither a plural's nor a common noun's ending."""
+    first = pats.subject_name.match(sentence)
+    if first is None or " " in first.group("name"):
+        return first is not None
+    word = first.group("name").lower()
+    return not word.endswith(NOUN_ENDINGS)
+
+
+def owner(sentence: str, pats: rulebook.Patterns) -> str | None:
+    """The name owning the sentence's subject: "Maya's recital ..." -> "Maya"."""
+    owned = pats.owner.match(sentence)
+    if owned and is_name(owned.group("name"), pats):
+        return clean_name(owned.group("name"))
+    return None
+
+
+def clean_name(name: str | None) -> str | None:
+    if not name:
+        return None
+    return " ".join(name.replace("’", "'").removesuffix("'s").split()).rstrip(".,;:") or None
+
+
+def related(text: str, entity: str | None, pats: rulebook.Patterns) -> tuple[str, ...]:
+    """The sentence's `[[links]]` and capitalised names, entity and month/day words aside."""
+    names: list[str] = [link[0].strip() for link in rulebook.LINK.findall(text)]
+    for match in rulebook.CAPS.finditer(rulebook.LINK.sub(" ", text)):
+        words = match.group(0).split()
+        if match.start() == 0 and len(words) == 1 and not initial_name(text, pats):
+            continue  # "Payment comes by check": a sentence's first word, not a name
+        while (
+            words
+            and words[0].rstrip(".").lower() in pats.not_names
+            and words[0] not in ("Dr.", "St.")
+        ):
+            words = words[1:]
+        while words and (
+            words[-1].lower() in pats.not_names or words[-1].lower()[:-1] in pats.not_names
+        ):
+            words = words[:-1]
+        name = clean_name(" ".join(words))
+        if name and name not in ("Dr.", "St.") and len(name) > 1:
+            names.append(name)
+    skip = {entity.lower()} if entity else set()
+    out: list[str] = []
+    for name in names:
+        if name.lower() not in skip:
+            skip.add(name.lower())
+            out.append(name)
+    return tuple(out[:12])
