@@ -82,6 +82,7 @@ ON = dt.date(2026, 11, 20)  # a Friday
         ("We paid it on the 5th.", "We paid it on 2026-11-05."),
         ("We paid it on the 28th.", "We paid it on 2026-10-28."),
         ("It was due on the 20th.", "It was due on 2026-11-20."),
+        ("The bill will be paid on the 28th.", "The bill will be paid on 2026-11-28."),
         ("We met on the 31st.", "We met on 2026-10-31."),
         (
             "We went to the vet on Monday, and it rained.",
@@ -102,6 +103,8 @@ def test_relative_dates_are_resolved_against_the_entry_date(text: str, resolved:
         "The insurance renews every year in January.",  # no one day: it recurs
         "Rent is due on the 1st of every month.",
         "The bill is paid on the 1st, always.",
+        "Rent is due on the 1st.",  # money keeps to its day, month after month
+        "The car payment comes out on the 15th.",
         "He was born in Paris in 1990.",
         "The water meter is read in March.",  # each March, as far as it says
         "Pay it in March 2027.",

@@ -15,7 +15,7 @@ place, against `on` (the entry's date), and leaves the rest of the text alone:
     last / next / this year, N years ago                    -> "in 2025"
     last / next / this spring|summer|fall|autumn|winter     -> "in the summer of 2026"
     in <Month> (no day, no year), once ("renews", "will")   -> "in February 2027"
-    on the 23rd (not "of every month")                      -> "on 2026-11-23"
+    on the 23rd (not "of every month", "rent is due on …")  -> "on 2026-11-23"
 
 A preposition before the phrase is kept ("since yesterday" -> "since 2026-11-19"); "on" is
 only added where none stood. "last Friday" is the latest Friday before `on`, "next Friday"
@@ -226,6 +226,9 @@ def _interpret(match: re.Match[str], text: str, on: dt.date) -> tuple[dt.date, s
             if not back and not _ONE_OFF.search(_sentence_around(text, match.start(), match.end())):
                 return None  # "The water meter is read in March": each March, as said
             return _month_meant(on, MONTHS.index(group("mon").lower()) + 1, back=back), "month"
+        said = _sentence_around(text, match.start(), match.end())
+        if not back and _MONTHLY.search(said) and not _FUTURE.search(said):
+            return None  # "Rent is due on the 1st": each month's 1st
         day = _day_meant(on, int(group("nth")), back=back)
         return None if day is None else (day, "day")
     return None
@@ -235,6 +238,12 @@ def _interpret(match: re.Match[str], text: str, on: dt.date) -> tuple[dt.date, s
 _ONE_OFF = re.compile(
     r"\b(?:will|going\s+to|['’]ll|(?:is|are|am|['’]s|['’]re|['’]m)\s+[a-z]{2,20}ing|scheduled"
     r"|planned|booked|due|expires?|ends|renews?|starts|begins|deadline|next)\b",
+    re.IGNORECASE,
+)
+# a day of the month money keeps to, month after month ("the rent is due on the 1st")
+_MONTHLY = re.compile(
+    r"\b(?:due|rent|bills?|payments?|paychecks?|payday|autopay|auto-pay|billed|charged"
+    r"|deducted|comes\s+out|goes\s+out|drafts?|renews|(?:is|are|get|gets)\s+paid)\b",
     re.IGNORECASE,
 )
 _RECURRING = re.compile(
