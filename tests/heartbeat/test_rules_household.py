@@ -129,3 +129,45 @@ def test_she_after_a_semicolon_goes_on_across_and() -> None:
         ("Hannah Cole is free most Friday nights.", Cat.CONTEXT, "Hannah Cole"),
         ("Hannah Cole charges $18 an hour.", Cat.STATUS, "Hannah Cole"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "category", "entity"),
+    [  # where one's own live and study, when a named one keeps a clock time
+        ("User: My parents live in Ohio.", "The user's parents live in Ohio.", Cat.CONTEXT, None),
+        ("Maya is in third grade at Lincoln Elementary.",
+         "Maya is in third grade at Lincoln Elementary.", Cat.CONTEXT, "Maya"),
+        ("Theo takes the bus at 7:40.", "Theo takes the bus at 7:40.", Cat.CONTEXT, "Theo"),
+        # a value of one's own with a number or a name in it
+        ("Our wifi password is bluefern22.", "The household's wifi password is bluefern22.",
+         Cat.CONTEXT, None),
+        ("User: My blood type is O negative.", "The user's blood type is O negative.",
+         Cat.CONTEXT, None),
+        # a pet named, a fear, the kids' doctor, a place on a street
+        ("We have a dog named Biscuit.", "The household has a dog named Biscuit.",
+         Cat.RELATIONSHIP, "Biscuit"),
+        ("Leo is afraid of the dark.", "Leo is afraid of the dark.", Cat.PREFERENCE, "Leo"),
+        ("The kids' pediatrician is Dr. Lee at Northside Pediatrics.",
+         "The kids' pediatrician is Dr. Lee at Northside Pediatrics.", Cat.RELATIONSHIP,
+         "Dr. Lee"),
+        ("The nearest urgent care is on Elm Street.",
+         "The nearest urgent care is on Elm Street.", Cat.CONTEXT, "Elm Street"),
+    ],
+)  # fmt: skip
+def test_what_a_household_tells_in_passing(
+    text: str, fact: str, category: Cat, entity: str | None
+) -> None:
+    assert _made(text) == [(fact, category, entity)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**Gina** (D1:13): Sounds great, Jon! Next Friday works.",  # a day is no one
+        "So Gina worked with the artist to make it happen.",  # "So Gina" opens on no name
+        "Her coach, Mr. Feld, says she should try the regional in February.",  # advice
+        "My day is going well.",  # nothing of one's own with a number or a name
+    ],
+)
+def test_a_day_advice_or_a_mood_is_no_fact(text: str) -> None:
+    assert _made(text) == []

@@ -243,7 +243,8 @@ class Patterns:
         self.rel_name = re.compile(
             r"\b(?P<pos>[Mm]y|[Oo]ur|[Tt]he|(?:" + NAME + r")['’]s)\s+(?P<y>" + roles + r")"
             r"['’]s\s+name\s+is\s+(?P<x>" + NAME + r")\b"
-            r"|\b(?P<pos2>[Mm]y|[Oo]ur|[Tt]he|(?:" + NAME + r")['’]s)\s+(?P<y2>" + roles + r")"
+            r"|\b(?P<pos2>[Mm]y|[Oo]ur|[Tt]he|(?:" + NAME + r")['’]s|(?:[Mm]y|[Oo]ur|[Tt]he)\s+"
+            r"(?:kids|children|boys|girls|twins)['’])\s+(?P<y2>" + roles + r")"
             r"\s+is\s+(?:called\s+|named\s+)?(?P<x2>" + NAME + r")\b",
         )
         self.preference = re.compile(
@@ -343,7 +344,8 @@ class Patterns:
             r"[a-z][a-z'’-]{1,30}(?:\s[a-z][a-z'’-]{1,30}){0,5}\s+"
             r"(?:is|are)\s+(?:(?:kept|stored|hidden|located|taped|hung|hanging|filed)\s+)?"
             r"(?:in|on|under|underneath|behind|above|below|beside|inside|next\s+to|on\s+top\s+of)"
-            r"\s+(?:the|our|my|a|an)\s+[a-z]"
+            r"\s+(?:(?:the|our|my|a|an)\s+[a-z]|[A-Z][a-z]+\s+(?:Street|St\.?|Avenue|Ave\.?|Road"
+            r"|Rd\.?|Boulevard|Blvd\.?|Lane|Drive|Way|Plaza|Square|Mall|Center|Centre)\b)"
         )
         # who holds a way in: "Rosa Mendes has a key to the side door", "Greg keeps a spare
         # key", "Helen has the garage remote" (who has access, never the access itself)
@@ -366,6 +368,12 @@ class Patterns:
             r"^(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?!(?:" + roles + r")s?\b)(?:[a-z][\w’'-]{1,30}\s+){0,3}"
             r"[a-z][\w’'-]{1,30}\s+(?:is|are)\s+(?:all\s+|mostly\s+|made\s+of\s+|original\s+)?"
             r"(?:" + alt(lists["house"]["materials"]) + r")\b(?!\s+(?:to|for|about)\b)"
+        )
+        # a pet named: "We have a dog named Biscuit", "Jordan adopted a cat called Miso"
+        self.pet_named = re.compile(
+            r"\b(?:have|has|got|adopted|rescued)\s+(?:a|an)\s+(?:new\s+|little\s+|rescue\s+)?"
+            r"(?:dog|cat|puppy|kitten|rabbit|bunny|hamster|parrot|bird|horse|guinea\s+pig|turtle"
+            r"|tortoise|fish|lizard|gecko|snake)\s+(?:named|called)\s+(?P<x>" + NAME + r")"
         )
         # who holds what: "Our checking account is with First Harbor Bank", "My phone plan
         # is through Mint Mobile" (the provider is the entity)
@@ -413,9 +421,14 @@ class Patterns:
         self.done = re.compile(
             r"^(?i:" + alt(lists["status"]["done"]) + r")\s+(?:the|our|my|a|an|" + NAME + r")\b"
         )
-        self.about = re.compile(  # where someone lives, works, studies: "Clara lives in Boston"
-            r"^" + NAME + r"\s+(?:lives|lived|works|worked|studies|studied|goes\s+to|is\s+from"
-            r"|grew\s+up|was\s+born|teaches)\b"
+        # where someone lives, works, studies: "Clara lives in Boston", "My parents live in
+        # Ohio", "Maya is in third grade"
+        self.about = re.compile(
+            r"^(?:" + NAME + r"\s+(?:lives|lived|works|worked|studies|studied|goes\s+to|is\s+from"
+            r"|grew\s+up|was\s+born|teaches|is\s+in\s+(?:[\w-]+\s+){1,2}grade"
+            r"|is\s+in\s+(?:kindergarten|preschool|pre-k|college|high\s+school|middle\s+school))"
+            r"|(?P<kin>" + kin + r")\s+(?:live|lives|lived|work|works|worked|study|studies|go\s+to"
+            r"|goes\s+to|are\s+from|is\s+from|grew\s+up|teaches|teach))\b"
         )
         # a standing rule of the house: "the side gate has to stay closed", "must be clear"
         self.house_rule = re.compile(
@@ -439,7 +452,8 @@ class Patterns:
         # painting is amazing" is an opinion); a name for a value is someone of theirs
         # ("Theo's soccer coach is Mr. Daniels")
         self.attribute = re.compile(
-            r"^(?P<name>" + NAME + r")['’]s\s+(?!(?:" + roles + r")\b)[a-z][a-z'’-]{1,30}"
+            r"^(?:(?P<name>" + NAME + r")['’]s|(?:[Oo]ur|[Mm]y)(?=[^.!?]{4,60}?\s(?:is|are)\s"
+            r"[^.!?]{0,40}?(?:\d|\b[A-Z])))\s+(?!(?:" + roles + r")\b)[a-z][a-z'’-]{1,30}"
             r"(?:\s[a-z][a-z'’-]{1,30}){0,3}\s+(?:is|are)\s+(?!(?:so|such|really|very|pretty|"
             r"super|too|quite|amazing|awesome|great|beautiful|cute|adorable|incredible|gorgeous|"
             r"lovely|nice|cool|the\s+best|one\s+of)\b)(?P<value>\S)"

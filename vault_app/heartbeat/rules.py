@@ -48,10 +48,11 @@ Then the rules, in order; the first that fires makes the sentence a candidate:
                  subject, a future and a date ("Greenleaf will aerate the lawn next Tuesday");
                  a deadline ("Priya needs the 1099s by January 31")
     relationship "X is my/our/the/Y's <role>", "my <role> X", "the <role> is X", "<role>'s
-                 name is X" (roles: rules.toml); "My sister Clara lives in Boston" makes
-                 two facts, "Clara is my sister." and "Clara lives in Boston."
+                 name is X" (roles: rules.toml; "the kids' pediatrician is X" too), a pet
+                 named ("We have a dog named Biscuit"); "My sister Clara lives in Boston"
+                 makes two facts, "Clara is my sister." and "Clara lives in Boston."
     preference   "<subject> prefer/like/love/hate/can't stand/always/never/usually/wants/
-                 would like …" (a subject may be one's kin: "My wife is allergic to
+                 would like/is afraid of …" (a subject may be one's kin: "My wife is allergic to
                  shellfish"; two verbs on one subject make two facts), "X's favourite
                  … is …", "… is (one of) X's/my favourite(s)" (X's or the speaker's); not
                  with a pronoun object ("wants him at 22", "It's my fave": not standalone)
@@ -68,7 +69,10 @@ Then the rules, in order; the first that fires makes the sentence a candidate:
                  of or runs on ("The drain line is cast iron", "Our stove is gas"); who
                  holds an account ("Our checking account is with First Harbor Bank");
                  what a worker found ("The plumber said the drain line is …": the
-                 finding, read as the sentence)
+                 finding, read as the sentence); where one's own live or study ("My
+                 parents live in Ohio", "Maya is in third grade"); a named one's clock
+                 time ("Theo takes the bus at 7:40"; not "Dinner is at 7:30"); a value of
+                 one's own holding a number or a name ("Our wifi password is bluefern22")
     disclosure   in a turn of a conversation (a speaker prefix was read), what the speaker
                  tells of themselves, when no rule above fired: "I signed up for a pottery
                  class", "My kids are spending the summer with their grandparents"
@@ -378,6 +382,8 @@ def _from_sentence(
     return out
 
 
+_DOES = re.compile(r"\s+(?!(?:is|was|has|does)\b)[a-z]{2,20}s\b")  # "… takes the bus"
+_CLOCK = re.compile(r"\b\d{1,2}(?::[0-5]\d|\s*(?:am|pm|a\.m\.|p\.m\.))", re.IGNORECASE)
 _I_OPENS = re.compile(r"(?:I|I['’](?:m|ve|d|ll)|My)\b")
 
 
@@ -543,10 +549,17 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
         return Category.CONTEXT, subjects.clean_name(provider.group("who"))
     thing = pats.thing.match(sentence) or pats.owner.match(sentence)  # "The…", "Maya's…"
     timed = pats.timed.search(sentence) and not dated  # "expires in March", "at 8:15"
-    if (pats.routine.search(sentence) and (subject or thing)) or (timed and thing):
+    clocked = (  # "Theo takes the bus at 7:40"; not "Dinner is at 7:30": a time, no habit
+        subject and timed and _CLOCK.search(sentence) and _DOES.match(sentence, len(subject))
+    )
+    if (pats.routine.search(sentence) and (subject or thing)) or (timed and thing) or clocked:
         return Category.CONTEXT, subject  # "The recycling goes out every other Monday"
-    if subject and pats.about.match(sentence):
-        return Category.CONTEXT, subject
+    about = pats.about.match(sentence)
+    if about and (subject or about.group("kin")):
+        return Category.CONTEXT, subject  # "Clara lives in Boston", "My parents live in…"
+    pet = pats.pet_named.search(sentence)
+    if pet and subjects.is_name(pet.group("x"), pats):  # "We have a dog named Biscuit"
+        return Category.RELATIONSHIP, subjects.clean_name(pet.group("x"))
     if pats.location.match(sentence):
         return Category.CONTEXT, subject  # "The spare key is under the blue pot"
     access = pats.access.match(sentence)
@@ -557,7 +570,7 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
         value = sentence[attribute.start("value") :]
         found = (re.match(rulebook.NAME, value), rulebook.CAPS.match(value))
         names = [m.group() for m in found if m]
-        if names:  # "Theo's soccer coach is Mr. Daniels", "… is Paws & Suds"
+        if names and attribute.group("name"):  # "Theo's soccer coach is Mr. Daniels"
             return Category.RELATIONSHIP, subjects.clean_name(max(names, key=len))
         return Category.CONTEXT, subjects.clean_name(attribute.group("name"))
     return None
