@@ -171,3 +171,40 @@ def test_what_a_household_tells_in_passing(
 )
 def test_a_day_advice_or_a_mood_is_no_fact(text: str) -> None:
     assert _made(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "category", "entity"),
+    [  # one's own routine, what someone wears or is for good, when a thing was made
+        ("User: I work from home on Tuesdays and Thursdays.",
+         "The user works from home on Tuesdays and Thursdays.", Cat.CONTEXT, None),
+        ("User: I get paid every other Friday.", "The user gets paid every other Friday.",
+         Cat.CONTEXT, None),
+        ("Maya takes ballet on Saturday mornings.", "Maya takes ballet on Saturday mornings.",
+         Cat.CONTEXT, "Maya"),
+        ("Leo wears glasses.", "Leo wears glasses.", Cat.CONTEXT, "Leo"),
+        ("Grandpa uses a wheelchair.", "Grandpa uses a wheelchair.", Cat.CONTEXT, "Grandpa"),
+        ("Theo is left-handed.", "Theo is left-handed.", Cat.CONTEXT, "Theo"),
+        ("Jordan is gluten-free.", "Jordan is gluten-free.", Cat.CONTEXT, "Jordan"),
+        ("The house was built in 1962.", "The house was built in 1962.", Cat.CONTEXT, None),
+        ("Leo's passport expires in 2028.", "Leo's passport expires in 2028.", Cat.CONTEXT,
+         "Leo"),
+        ("The babysitter's number is 555-0199.", "The babysitter's number is 555-0199.",
+         Cat.CONTEXT, None),
+        # what a thing needs done, and the place one goes to
+        ("The deck needs restaining.", "The deck needs restaining.", Cat.STATUS, None),
+        ("The nearest hospital is St. Mary's.", "The nearest hospital is St. Mary's.",
+         Cat.RELATIONSHIP, "St. Mary"),
+    ],
+)  # fmt: skip
+def test_more_of_what_a_household_tells(
+    text: str, fact: str, category: Cat, entity: str | None
+) -> None:
+    assert _made(text) == [(fact, category, entity)]
+
+
+@pytest.mark.parametrize(
+    "text", ["We were there every day.", "The kids need a ride on Friday.", "I use a lot of salt."]
+)
+def test_a_one_off_need_or_a_state_of_then_is_no_routine(text: str) -> None:
+    assert _made(text) == []

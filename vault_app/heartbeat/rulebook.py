@@ -244,7 +244,8 @@ class Patterns:
             r"\b(?P<pos>[Mm]y|[Oo]ur|[Tt]he|(?:" + NAME + r")['’]s)\s+(?P<y>" + roles + r")"
             r"['’]s\s+name\s+is\s+(?P<x>" + NAME + r")\b"
             r"|\b(?P<pos2>[Mm]y|[Oo]ur|[Tt]he|(?:" + NAME + r")['’]s|(?:[Mm]y|[Oo]ur|[Tt]he)\s+"
-            r"(?:kids|children|boys|girls|twins)['’])\s+(?P<y2>" + roles + r")"
+            r"(?:kids|children|boys|girls|twins)['’])\s+(?:(?:nearest|closest|local|usual|regular"
+            r"|main|new|family)\s+)?(?P<y2>" + roles + r")"
             r"\s+is\s+(?:called\s+|named\s+)?(?P<x2>" + NAME + r")\b",
         )
         self.preference = re.compile(
@@ -320,6 +321,7 @@ class Patterns:
             + _WEEKDAY
             + r")s\b|\b(?:once|twice|\w+\s+times)\s+a\s+(?:day|week|month|year)\b"
             r"|(?:\d|\b(?:[a-z]{2,20}s|times|once|twice))\s+(?:a|an|per)\s+(?:day|week|month|year|hour)\b"
+            r"|\bon\s+(?:" + _WEEKDAY + r")\s+(?:mornings|afternoons|evenings|nights)\b"
             r"|\b(?:most|many)\s+(?:" + _WEEKDAY + r")"
             r"(?:s|\s+(?:mornings|afternoons|evenings|nights))\b"
             r"|\bevery\s+(?:\d{1,3}|two|three|four|five|six|eight|ten|twelve|few|couple\s+of)"
@@ -333,7 +335,8 @@ class Patterns:
             r"\b(?:at|by|from|until|till|before|after)\s+\d{1,2}"
             r"(?::[0-5]\d\s*(?:am|pm|a\.m\.|p\.m\.)?|\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock))(?!\w)"
             r"|\b(?:in|until|till|by|through|before|after)\s+(?:" + _MONTH + r")\b"
-            r"|\b(?:until|till|by|through)\s+(?:19|20)\d\d\b",
+            r"|\b(?:until|till|by|through)\s+(?:19|20)\d\d\b"
+            r"|\b(?:expires?|ends|runs\s+out|renews|is\s+due|are\s+due)\s+in\s+(?:19|20)\d\d\b",
             re.IGNORECASE,
         )
         # where a thing is kept: "The spare key is under the blue pot", "The fuse box is in
@@ -357,10 +360,12 @@ class Patterns:
         # what someone lives with: "Leo has a peanut allergy", "My wife has type 1 diabetes"
         self.condition = re.compile(
             r"^(?:(?i:also|and|but|so)[\s,]+)?" + subject + r"\s+(?:(?:also|still)\s+)?"
-            r"(?:has|have|had|was\s+diagnosed\s+with|got\s+diagnosed\s+with|suffers\s+from|"
-            r"lives\s+with)\s+(?:[\w-]{1,20}\s+){0,3}?(?i:"
+            r"(?:(?:has|have|had|was\s+diagnosed\s+with|got\s+diagnosed\s+with|suffers\s+from|"
+            r"lives\s+with|wears|wear|uses|use)\s+(?:[\w-]{1,20}\s+){0,3}?(?i:"
             + alt(lists["health"]["conditions"])
-            + r")\b"
+            + r")|(?:is|are)\s+(?:(?:a|an)\s+)?(?i:"
+            + alt(lists["health"]["kinds"])
+            + r"))\b"
         )
         # what a thing of the house is made of or runs on: "The drain line is cast iron",
         # "Our stove is gas" (a thing, never a person: "My brother is solid as a rock")
@@ -374,6 +379,18 @@ class Patterns:
             r"\b(?:have|has|got|adopted|rescued)\s+(?:a|an)\s+(?:new\s+|little\s+|rescue\s+)?"
             r"(?:dog|cat|puppy|kitten|rabbit|bunny|hamster|parrot|bird|horse|guinea\s+pig|turtle"
             r"|tortoise|fish|lizard|gecko|snake)\s+(?:named|called)\s+(?P<x>" + NAME + r")"
+        )
+        # when a thing of the house was made or put in: "The house was built in 1962"
+        self.built = re.compile(
+            r"^(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?:[a-z][\w’'-]{1,30}\s+){0,3}[a-z][\w’'-]{1,30}\s+"
+            r"(?:was|were)\s+(?:built|installed|bought|purchased|replaced|renovated|added|put\s+in"
+            r"|redone|rebuilt|poured|planted|drilled)\s+(?:back\s+)?in\s+(?:19|20)\d\d\b"
+        )
+        # what a thing needs done: "The Subaru needs new tires", "The deck needs restaining"
+        self.needs = re.compile(
+            r"^(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?!(?:" + roles + r")s?\b)(?:[\w’'-]{1,30}\s+){0,3}?"
+            r"(?:needs|need)\s+(?:a\s+new|new|to\s+be|[a-z]{3,20}ing\b|(?:a|an)\s+[a-z]{3,20}"
+            r"(?:\s+(?:job|check|inspection|service|replacement|repair)))"
         )
         # who holds what: "Our checking account is with First Harbor Bank", "My phone plan
         # is through Mint Mobile" (the provider is the entity)
@@ -452,7 +469,9 @@ class Patterns:
         # painting is amazing" is an opinion); a name for a value is someone of theirs
         # ("Theo's soccer coach is Mr. Daniels")
         self.attribute = re.compile(
-            r"^(?:(?P<name>" + NAME + r")['’]s|(?:[Oo]ur|[Mm]y)(?=[^.!?]{4,60}?\s(?:is|are)\s"
+            r"^(?:(?P<name>" + NAME + r")['’]s|(?:[Oo]ur|[Mm]y|(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?:"
+            + roles
+            + r")['’]s)(?=[^.!?]{4,60}?\s(?:is|are)\s"
             r"[^.!?]{0,40}?(?:\d|\b[A-Z])))\s+(?!(?:" + roles + r")\b)[a-z][a-z'’-]{1,30}"
             r"(?:\s[a-z][a-z'’-]{1,30}){0,3}\s+(?:is|are)\s+(?!(?:so|such|really|very|pretty|"
             r"super|too|quite|amazing|awesome|great|beautiful|cute|adorable|incredible|gorgeous|"

@@ -72,7 +72,11 @@ Then the rules, in order; the first that fires makes the sentence a candidate:
                  finding, read as the sentence); where one's own live or study ("My
                  parents live in Ohio", "Maya is in third grade"); a named one's clock
                  time ("Theo takes the bus at 7:40"; not "Dinner is at 7:30"); a value of
-                 one's own holding a number or a name ("Our wifi password is bluefern22")
+                 one's own holding a number or a name ("Our wifi password is bluefern22");
+                 one's own routine ("I work from home on Tuesdays"); what someone wears,
+                 uses or is for good ("Leo wears glasses", "Theo is left-handed"); when a
+                 thing was made ("The house was built in 1962"); what a thing needs
+                 done is a status ("The deck needs restaining")
     disclosure   in a turn of a conversation (a speaker prefix was read), what the speaker
                  tells of themselves, when no rule above fired: "I signed up for a pottery
                  class", "My kids are spending the summer with their grandparents"
@@ -383,6 +387,7 @@ def _from_sentence(
 
 
 _DOES = re.compile(r"\s+(?!(?:is|was|has|does)\b)[a-z]{2,20}s\b")  # "… takes the bus"
+_I_ROUTINE = re.compile(r"(?:I|We)\s+(?!(?:am|was|were|will|would|could|should|might)\b)[a-z]")
 _CLOCK = re.compile(r"\b\d{1,2}(?::[0-5]\d|\s*(?:am|pm|a\.m\.|p\.m\.))", re.IGNORECASE)
 _I_OPENS = re.compile(r"(?:I|I['’](?:m|ve|d|ll)|My)\b")
 
@@ -542,6 +547,10 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
         return Category.PREFERENCE, subject
     if pats.descriptor.match(sentence) and not dated:
         return Category.CONTEXT, subject
+    if pats.needs.match(sentence):
+        return Category.STATUS, subject  # "The Subaru needs new tires"
+    if pats.built.match(sentence):
+        return Category.CONTEXT, subject  # "The house was built in 1962"
     if pats.material.match(sentence):
         return Category.CONTEXT, subject  # "The kitchen drain line is cast iron"
     provider = pats.provider.match(sentence)
@@ -552,7 +561,9 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
     clocked = (  # "Theo takes the bus at 7:40"; not "Dinner is at 7:30": a time, no habit
         subject and timed and _CLOCK.search(sentence) and _DOES.match(sentence, len(subject))
     )
-    if (pats.routine.search(sentence) and (subject or thing)) or (timed and thing) or clocked:
+    mine = _I_ROUTINE.match(sentence)  # "I work from home on Tuesdays"
+    routine = pats.routine.search(sentence)
+    if (routine and (subject or thing or mine)) or (timed and thing) or clocked:
         return Category.CONTEXT, subject  # "The recycling goes out every other Monday"
     about = pats.about.match(sentence)
     if about and (subject or about.group("kin")):
