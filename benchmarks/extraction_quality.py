@@ -7,8 +7,8 @@ The set (`benchmarks/data/extraction/entries.jsonl`, one entry a line) holds dai
 entries of the demo household's agents with the facts a careful person would extract
 (none for small talk, hedges and questions), in slices reported apart: `dev` (the
 rules were tuned on it), `heldout` (never looked at), `fresh` (written after tuning,
-scored once blind, then read once), `fresh2` (scored blind), `fresh3` and `fresh4`
-(each written after the last tuning, scored blind, then read once); the folder's README
+scored once blind, then read once), `fresh2` (scored blind), `fresh3`, `fresh4` and
+`fresh5` (each written after the last tuning, scored blind, then read once); the folder's README
 tells the story and the blind figures.
 
 Matching rule. A fact's content words are its lower-case alphanumeric tokens minus

@@ -208,3 +208,44 @@ def test_more_of_what_a_household_tells(
 )
 def test_a_one_off_need_or_a_state_of_then_is_no_routine(text: str) -> None:
     assert _made(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [  # what a thing or a named one does as a rule, work done, a worker named by role
+        ("The basement dehumidifier drains into the floor drain by the water heater.",
+         [("The basement dehumidifier drains into the floor drain by the water heater.",
+           Cat.CONTEXT, None)]),
+        ("Jordan's employer matches 401(k) contributions up to 5% of salary.",
+         [("Jordan's employer matches 401(k) contributions up to 5% of salary.", Cat.CONTEXT,
+           "Jordan")]),
+        ("User: Leo sleeps with a nightlight.", [("Leo sleeps with a nightlight.", Cat.CONTEXT,
+                                                  "Leo")]),
+        ("The sprinkler system was blown out on October 30 by GreenCo.",
+         [("The sprinkler system was blown out on October 30 by GreenCo.", Cat.STATUS,
+           "GreenCo")]),
+        ("Noticed a small crack in the driveway near the garage.",
+         [("Noticed a small crack in the driveway near the garage.", Cat.STATUS, None)]),
+        ("The electrician, Sam Okoro, replaced the panel's main breaker yesterday.",
+         [("Sam Okoro is the electrician.", Cat.RELATIONSHIP, "Sam Okoro"),
+          ("Sam Okoro replaced the panel's main breaker on 2026-12-15.", Cat.STATUS,
+           "Sam Okoro")]),
+    ],
+)  # fmt: skip
+def test_what_things_do_and_work_done(
+    text: str, facts: list[tuple[str, Cat, str | None]]
+) -> None:
+    assert _made(text) == facts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The garden looks amazing this year.",  # how it looks, in the moment
+        "The action scenes are awesome and the plot rocks.",  # a plural noun is no verb
+        "The way the author builds the world is amazing.",
+        "Gotta focus on success.",
+    ],
+)
+def test_how_a_thing_seems_is_no_habit(text: str) -> None:
+    assert _made(text) == []

@@ -236,7 +236,8 @@ class Patterns:
             + r")['’]s)\s+(?P<y2>[a-z][a-z-]{1,30}(?:\s[a-z][a-z-]{1,30})?))\b",
         )
         self.rel_my = re.compile(
-            r"\b(?P<pos>[Mm]y|[Oo]ur|(?:" + NAME + r")['’]s)\s+(?:new\s+|old\s+|"
+            r"\b(?P<pos>[Mm]y|[Oo]ur|(?:" + NAME + r")['’]s|[Tt]he(?=\s+(?:" + roles + r"),\s))"
+            r"\s+(?:new\s+|old\s+|"
             r"favou?rite\s+|youngest\s+|oldest\s+|older\s+|younger\s+|little\s+|big\s+|best\s+)?"
             r"(?P<y>" + roles + r")\s*,?\s+(?:is\s+(?:called|named)\s+)?(?P<x>" + NAME + r")\b",
         )
@@ -391,6 +392,18 @@ class Patterns:
             r"^(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?!(?:" + roles + r")s?\b)(?:[\w’'-]{1,30}\s+){0,3}?"
             r"(?:needs|need)\s+(?:a\s+new|new|to\s+be|[a-z]{3,20}ing\b|(?:a|an)\s+[a-z]{3,20}"
             r"(?:\s+(?:job|check|inspection|service|replacement|repair)))"
+        )
+        # what a thing or a named one does, as a rule (present tense): "The dehumidifier
+        # drains into the floor drain", "Jordan's employer matches 401(k) contributions",
+        # "Leo sleeps with a nightlight" (not how it looks or feels: "The garden looks…")
+        self.habit = re.compile(
+            r"^(?:(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?!(?:" + roles + r")s?\b)(?:(?!(?:the|a|an)\s)[a-z]"
+            r"[\w’'-]{1,30}\s+){0,2}[a-z][\w’'-]{1,30}|" + NAME + r"['’]s\s+[a-z][\w’'-]{1,30}"
+            r"(?:\s+[a-z][\w’'-]{1,30})?"
+            r"|(?P<name>" + NAME + r"))\s+(?!(?:is|has|was|does|says|seems|looks|sounds|feels"
+            r"|smells|tastes|gets|needs|wants|loves|likes|hates|means|makes|goes|comes)\b)"
+            r"[a-z]{3,20}s(?<!ss)(?<!us)(?<!is)\s+(?:(?:with|into|to|from|through|on|in|at|under"
+            r"|up|off|out|a|an|the|his|her|their|our|my|all|every|each)\b|\d)"
         )
         # who holds what: "Our checking account is with First Harbor Bank", "My phone plan
         # is through Mint Mobile" (the provider is the entity)

@@ -75,8 +75,10 @@ Then the rules, in order; the first that fires makes the sentence a candidate:
                  one's own holding a number or a name ("Our wifi password is bluefern22");
                  one's own routine ("I work from home on Tuesdays"); what someone wears,
                  uses or is for good ("Leo wears glasses", "Theo is left-handed"); when a
-                 thing was made ("The house was built in 1962"); what a thing needs
-                 done is a status ("The deck needs restaining")
+                 thing was made ("The house was built in 1962"); what a thing or a
+                 named one does as a rule ("The dehumidifier drains into the floor
+                 drain", "Leo sleeps with a nightlight"; not how it looks or feels);
+                 what a thing needs done is a status ("The deck needs restaining")
     disclosure   in a turn of a conversation (a speaker prefix was read), what the speaker
                  tells of themselves, when no rule above fired: "I signed up for a pottery
                  class", "My kids are spending the summer with their grandparents"
@@ -465,7 +467,7 @@ def _parts(
     if rel is None:
         return [(part, category) for part in _clauses(sentence, category)]
     name, owner = rel.group("x"), rel.group("pos")
-    owner = owner.lower() if owner.lower() in ("my", "our") else owner
+    owner = owner.lower() if owner.lower() in ("my", "our", "the") else owner
     parts = [(f"{name} is {owner} {rel.group('y')}.", Category.RELATIONSHIP)]
     tail = re.sub(r"^\s*,(?=\s)", "", sentence[rel.end() :])  # "Zoe's mom, Hannah, drives"
     tail = _AND_SHE.sub(" ", tail, 1)  # "My daughter is named Maya and she is 7"
@@ -547,6 +549,9 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
         return Category.PREFERENCE, subject
     if pats.descriptor.match(sentence) and not dated:
         return Category.CONTEXT, subject
+    habit = pats.habit.match(sentence)
+    if habit and not dated and (subject or not habit.group("name")):
+        return Category.CONTEXT, subject  # "The dehumidifier drains into the floor drain"
     if pats.needs.match(sentence):
         return Category.STATUS, subject  # "The Subaru needs new tires"
     if pats.built.match(sentence):
