@@ -297,3 +297,18 @@ def test_a_noun_after_and_is_not_a_second_liking() -> None:
     assert [fact for fact, _cat, _entity in made] == [
         "Melanie loves the self-acceptance and love theme."
     ]
+
+
+def test_one_and_i_doing_a_thing_together_is_a_fact_naming_both() -> None:
+    made = _made("**John** (D12:9): My colleagues and I went to a convention together last month.")
+    assert [fact for fact, _cat, _entity in made] == [
+        "John's colleagues and John went to a convention together in October 2026."
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["**Jon** (D1:1): We can do it together!", "**Maria** (D1:1): Working together would be fun!"],
+)
+def test_together_as_encouragement_is_no_fact(text: str) -> None:
+    assert _made(text) == []

@@ -89,6 +89,8 @@ def standalone(text: str, speaker: str | None) -> str:
         if match.group("pro"):
             if match.group("pro") == "I" and match.start() > 0 and text[match.start() - 1] == "-":
                 return None
+            if text.endswith(" and ", 0, match.start()):
+                return None  # "My colleagues and I went": "… and John went", not "… and they"
             verb = match.group("verb")
             if verb is None:
                 return "they"
