@@ -249,3 +249,33 @@ def test_what_things_do_and_work_done(
 )
 def test_how_a_thing_seems_is_no_habit(text: str) -> None:
     assert _made(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "category", "entity"),
+    [  # a job and where, a team, a dose, a code, a bill's usual amount
+        ("User: I'm a project manager at Acme Corp.", "The user is a project manager at Acme "
+         "Corp.", Cat.CONTEXT, None),
+        ("**Tim** (D1:1): I'm a teacher at Lincoln High.", "Tim is a teacher at Lincoln High.",
+         Cat.CONTEXT, "Tim"),
+        ("Maya is on the swim team.", "Maya is on the swim team.", Cat.CONTEXT, "Maya"),
+        ("Biscuit eats two cups of kibble a day.", "Biscuit eats two cups of kibble a day.",
+         Cat.CONTEXT, "Biscuit"),
+        ("The alarm code is 4412.", "The alarm code is 4412.", Cat.CONTEXT, None),
+        ("The basement floods when it rains hard.", "The basement floods when it rains hard.",
+         Cat.CONTEXT, None),
+        ("The electric bill averages about $140 in winter.",
+         "The electric bill averages about $140 in winter.", Cat.STATUS, None),
+        ("Theo's teacher this year is Ms. Brooks.", "Theo's teacher in 2026 is Ms. Brooks.",
+         Cat.RELATIONSHIP, "Ms. Brooks"),
+    ],
+)  # fmt: skip
+def test_a_job_a_team_a_dose_a_code(
+    text: str, fact: str, category: Cat, entity: str | None
+) -> None:
+    assert _made(text) == [(fact, category, entity)]
+
+
+@pytest.mark.parametrize("text", ["The score is 3-1.", "The plan is 2 days off."])
+def test_a_number_of_the_moment_is_no_code(text: str) -> None:
+    assert _made(text) == []

@@ -246,7 +246,7 @@ class Patterns:
             r"['’]s\s+name\s+is\s+(?P<x>" + NAME + r")\b"
             r"|\b(?P<pos2>[Mm]y|[Oo]ur|[Tt]he|(?:" + NAME + r")['’]s|(?:[Mm]y|[Oo]ur|[Tt]he)\s+"
             r"(?:kids|children|boys|girls|twins)['’])\s+(?:(?:nearest|closest|local|usual|regular"
-            r"|main|new|family)\s+)?(?P<y2>" + roles + r")"
+            r"|main|new|family)\s+)?(?P<y2>" + roles + r")(?:\s+(?:this\s+year|now|these\s+days))?"
             r"\s+is\s+(?:called\s+|named\s+)?(?P<x2>" + NAME + r")\b",
         )
         self.preference = re.compile(
@@ -327,6 +327,7 @@ class Patterns:
             r"(?:s|\s+(?:mornings|afternoons|evenings|nights))\b"
             r"|\bevery\s+(?:\d{1,3}|two|three|four|five|six|eight|ten|twelve|few|couple\s+of)"
             r"\s+(?:days|weeks|months|years|miles)\b"
+            r"|\bof\s+[a-z]{2,20}\s+(?:a|per)\s+(?:day|week|month)\b"
             r"|\b(?:daily|weekly|monthly|yearly)\b",
             re.IGNORECASE,
         )
@@ -403,7 +404,13 @@ class Patterns:
             r"|(?P<name>" + NAME + r"))\s+(?!(?:is|has|was|does|says|seems|looks|sounds|feels"
             r"|smells|tastes|gets|needs|wants|loves|likes|hates|means|makes|goes|comes)\b)"
             r"[a-z]{3,20}s(?<!ss)(?<!us)(?<!is)\s+(?:(?:with|into|to|from|through|on|in|at|under"
-            r"|up|off|out|a|an|the|his|her|their|our|my|all|every|each)\b|\d)"
+            r"|up|off|out|a|an|the|his|her|their|our|my|all|every|each|when|whenever|if"
+            r"|during|after|before)\b|\d)"
+        )
+        # what one does for a living, where: "I'm a project manager at Acme Corp"
+        self.my_job = re.compile(
+            r"^(?:I['’]m|I\s+am|I\s+work\s+as)\s+(?:a|an)\s+(?:[a-z-]{2,20}\s+){0,2}[a-z-]{3,20}\s+"
+            r"(?:at|for|with)\s+(?:the\s+)?[A-Z]"
         )
         # who holds what: "Our checking account is with First Harbor Bank", "My phone plan
         # is through Mint Mobile" (the provider is the entity)
@@ -441,7 +448,7 @@ class Patterns:
         self.money = re.compile(
             r"^(?P<subj>(?:[A-Z]|the\s|our\s|my\s)[\w’'&-]{0,30}(?:\s[\w’'&-]{1,30}){0,6}?)\s+"
             r"(?:(?:now|still|already)\s+)?(?:is|are|was|were|costs?|quoted|holds|approved|"
-            r"charges|earns|gets|receives|pays|owes|saves|makes|"
+            r"charges|earns|gets|receives|pays|owes|saves|makes|averages|runs|"
             r"(?:went\s+up|dropped|rose|fell|came\s+down|was\s+raised|was\s+lowered|goes\s+up"
             r"|goes|will\s+go|increases|rises|drops|will\s+be)\s+to|will\s+be|"
             r"came\s+(?:in\s+)?(?:at|to))\s+(?:about\s+|around\s+|roughly\s+)?"
@@ -456,7 +463,9 @@ class Patterns:
         self.about = re.compile(
             r"^(?:" + NAME + r"\s+(?:lives|lived|works|worked|studies|studied|goes\s+to|is\s+from"
             r"|grew\s+up|was\s+born|teaches|is\s+in\s+(?:[\w-]+\s+){1,2}grade"
-            r"|is\s+in\s+(?:kindergarten|preschool|pre-k|college|high\s+school|middle\s+school))"
+            r"|is\s+in\s+(?:kindergarten|preschool|pre-k|college|high\s+school|middle\s+school)"
+            r"|(?:is|plays)\s+on\s+the\s+(?:[\w-]+\s+){0,2}team|is\s+in\s+the\s+(?:[\w-]+\s+){0,2}"
+            r"(?:band|choir|orchestra|club))"
             r"|(?P<kin>" + kin + r")\s+(?:live|lives|lived|work|works|worked|study|studies|go\s+to"
             r"|goes\s+to|are\s+from|is\s+from|grew\s+up|teaches|teach))\b"
         )
@@ -482,7 +491,11 @@ class Patterns:
         # painting is amazing" is an opinion); a name for a value is someone of theirs
         # ("Theo's soccer coach is Mr. Daniels")
         self.attribute = re.compile(
-            r"^(?:(?P<name>" + NAME + r")['’]s|(?:[Oo]ur|[Mm]y|(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?:"
+            r"^(?:(?P<name>" + NAME + r")['’]s|[Tt]he(?=(?:\s[\w'’-]+){0,3}\s(?:code|number"
+            r"|password|pin|combination|model|size|extension|address|plate|setting|temperature"
+            r"|frequency)"
+            r"\s(?:is|are)\s[^.!?]{0,20}?\d)"
+            r"|(?:[Oo]ur|[Mm]y|(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?:"
             + roles
             + r")['’]s)(?=[^.!?]{4,60}?\s(?:is|are)\s"
             r"[^.!?]{0,40}?(?:\d|\b[A-Z])))\s+(?!(?:" + roles + r")\b)[a-z][a-z'’-]{1,30}"

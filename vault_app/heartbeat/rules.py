@@ -78,7 +78,10 @@ Then the rules, in order; the first that fires makes the sentence a candidate:
                  thing was made ("The house was built in 1962"); what a thing or a
                  named one does as a rule ("The dehumidifier drains into the floor
                  drain", "Leo sleeps with a nightlight"; not how it looks or feels);
-                 what a thing needs done is a status ("The deck needs restaining")
+                 what a thing needs done is a status ("The deck needs restaining"); a
+                 job and where ("I'm a project manager at Acme Corp"); a team, a band
+                 ("Maya is on the swim team"); a code or a setting ("The alarm code is
+                 4412")
     disclosure   in a turn of a conversation (a speaker prefix was read), what the speaker
                  tells of themselves, when no rule above fired: "I signed up for a pottery
                  class", "My kids are spending the summer with their grandparents"
@@ -549,6 +552,8 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
         return Category.PREFERENCE, subject
     if pats.descriptor.match(sentence) and not dated:
         return Category.CONTEXT, subject
+    if pats.my_job.match(sentence):
+        return Category.CONTEXT, "I"  # "I'm a project manager at Acme Corp"
     habit = pats.habit.match(sentence)
     if habit and not dated and (subject or not habit.group("name")):
         return Category.CONTEXT, subject  # "The dehumidifier drains into the floor drain"
