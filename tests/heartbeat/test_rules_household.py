@@ -279,3 +279,38 @@ def test_a_job_a_team_a_dose_a_code(
 @pytest.mark.parametrize("text", ["The score is 3-1.", "The plan is 2 days off."])
 def test_a_number_of_the_moment_is_no_code(text: str) -> None:
     assert _made(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [  # two verbs of one "I", someone and I, a pet's age and illness
+        ("User: I'm 34 and live in Chicago.", ["The user is 34 and lives in Chicago."]),
+        ("User: I live in Boston and work for Acme.",
+         ["The user lives in Boston and works for Acme."]),
+        ("User: My husband and I are both teachers.",
+         ["The user's husband and the user are both teachers."]),
+        ("User: My cat Luna is 14 and has kidney disease.",
+         ["Luna is the user's cat.", "Luna is 14.", "Luna has kidney disease."]),
+        ("Jordan has anxiety.", ["Jordan has anxiety."]),
+    ],
+)  # fmt: skip
+def test_the_first_person_across_and(text: str, facts: list[str]) -> None:
+    assert [fact for fact, _cat, _entity in _made(text)] == facts
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [  # "and" before another subject's clause, or a noun: no agreement made up
+        ("**Maria** (D1:1): I wanted to make connections, laugh together and take in nature's "
+         "beauty.", "Maria wanted to make connections, laugh together and take in nature's "
+         "beauty."),
+        ("**Caroline** (D1:1): I have been blessed with love, and I want to pass it on to "
+         "others.", "Caroline has been blessed with love, and Caroline wants to pass it on to "
+         "others."),
+    ],
+)  # fmt: skip
+def test_a_verb_of_another_clause_keeps_its_form(text: str, fact: str) -> None:
+    from vault_app.heartbeat import first_person, turns
+
+    said = turns.speaking(text)
+    assert first_person.standalone(said.text, said.speaker) == fact

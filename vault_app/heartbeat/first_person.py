@@ -70,6 +70,8 @@ def standalone(text: str, speaker: str | None) -> str:
                 return who(pro)
             tail = match.group("tail")
             head = tail[: len(tail) - len(verb)]
+            if _WITH_ME.fullmatch(text, 0, match.start()):  # "My husband and I are": two
+                return who(pro) + head + verb
             return who(pro) + head + agree(verb)
         if match.group("obj"):
             return who(match.group("obj"))
@@ -108,12 +110,27 @@ def standalone(text: str, speaker: str | None) -> str:
         return out
 
     out = rulebook.patterns().first_person.sub(named, text)
+    if _I_DO.match(text):  # "I'm 34 and live in Chicago": the second verb is theirs too
+        out = _AND_VERB.sub(lambda m: m.group(1) + agree(m.group(2)), out, 1)
     out = out[:1].upper() + out[1:]
     if out and out.rstrip("\"'”’)]")[-1:] not in (".", "!"):  # 'called "Finding Home."'
         out = out.rstrip(";,") + "."
     return out
 
 
+_VERBS = (
+    r"(?:live|work|have|love|like|need|want|play|run|study|teach|own|drive|use|take|eat|speak"
+    r"|prefer|hate|enjoy)"
+)
+# one clause of the first person with two verbs, the second's "I" left out: "I'm 34 and
+# live in Chicago", "I live in Boston and work for Acme" (no comma between, so not "…, and
+# take in the view" of another subject)
+_I_DO = re.compile(
+    r"I(?:['’]m\s+\d{1,3}|\s+" + _VERBS + r"\b[^,;]{1,60}?)\s+and\s+" + _VERBS + r"\b"
+)
+_AND_VERB = re.compile(r"(\s+and\s+)(" + _VERBS + r")\b")
+# someone and I, opening the sentence: "My husband and I are both teachers"
+_WITH_ME = re.compile(r"(?:[Mm]y|[Oo]ur|[A-Z][a-z]+)(?:\s[\w'’-]+){0,3}\s+and\s+")
 _PLURAL = {"am": "are", "was": "were"}  # "I was" -> "they were", after the speaker's name
 _SOMEONE = re.compile(r"\b[A-Z][a-z]+|\b(?:he|she|him|her|his|they|them|you|your)\b")
 # a capitalised word that names no one "they" could be mistaken for: a place after "in",

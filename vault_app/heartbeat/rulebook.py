@@ -483,6 +483,7 @@ class Patterns:
             r"\s+(?:is|are)\s+(?:(?:a|an)\s+(?!bit\b|little\b|lot\b|good\s+day\b)[a-zA-Z0-9]"
             r"|(?:about\s+|nearly\s+|almost\s+|over\s+)?\d{1,3}\s+(?:years?|months?)\s+old\b)"
         )
+        self.age_is = re.compile(r"^" + NAME + r"\s+is\s+\d{1,3}(?:\s+(?:now|this\s+year))?[.!]?$")
         self.thing = re.compile(r"^(?:[Tt]he|[Oo]ur|[Mm]y)\s+[a-z]")
         self.pronoun_object = re.compile(r"\s+(?:him|her|it|them|that|this|those|these)\b")
         self.owner = re.compile(r"^(?P<name>" + NAME + r")['’]s\s")

@@ -232,7 +232,7 @@ def _reason_first(sentence: str) -> list[str]:
     return [why[:1].upper() + why[1:] + ".", told.group("main")]
 
 
-def _and_clauses(sentence: str) -> list[str]:
+def _and_clauses(sentence: str, *, loose: bool = False) -> list[str]:
     """A sentence of two clauses on one person cut in two at "and she/he/her/his", each a
     fact of its own ("Grandma Rose lives in Tucson and her landline is…": where she lives
     stands without her landline); the second's pronoun is read as the first's person.
@@ -261,8 +261,8 @@ def _and_clauses(sentence: str) -> list[str]:
             return [sentence]  # "The boiler is old and can't be fixed", "Maya's teacher…"
         second = f"{who} {cut.group('modal')}{second}"
     words = rulebook.word_count
-    if words(first) < rulebook.MIN_WORDS or words(second) <= rulebook.MIN_WORDS:
-        return [sentence]
+    if (words(first) < rulebook.MIN_WORDS and not loose) or words(second) <= rulebook.MIN_WORDS:
+        return [sentence]  # `loose`: each clause is classified apart ("Luna is 14 and has…")
     if rulebook.patterns().verb.search(first) is None:
         return [sentence]
     return [first + ".", second]
@@ -478,7 +478,7 @@ def _parts(
     rest = rest[:1].upper() + rest[1:]
     enough = rulebook.word_count(rest) > len(name.split()) + (0 if explicit else 1)  # "Maya is 7"
     if enough and (passes_gate(rest) or (explicit and pats.verb.search(rest))):
-        for clause in _and_clauses(rest):  # "Nadia lives in Denver and is flying in…"
+        for clause in _and_clauses(rest, loose=True):  # "Nadia lives in Denver and is…"
             ruled = _classify(clause, on)
             if ruled:  # "Zoe is sleeping over Friday": a one-off, no fact
                 parts.append((clause, ruled[0]))
@@ -550,7 +550,7 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
         return Category.STATUS, subjects.subject_name(sentence, pats)
     if pats.house_rule.match(sentence) and not dated:
         return Category.PREFERENCE, subject
-    if pats.descriptor.match(sentence) and not dated:
+    if (pats.descriptor.match(sentence) or pats.age_is.match(sentence)) and not dated:
         return Category.CONTEXT, subject
     if pats.my_job.match(sentence):
         return Category.CONTEXT, "I"  # "I'm a project manager at Acme Corp"
