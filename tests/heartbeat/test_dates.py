@@ -84,6 +84,9 @@ ON = dt.date(2026, 11, 20)  # a Friday
         ("It was due on the 20th.", "It was due on 2026-11-20."),
         ("The bill will be paid on the 28th.", "The bill will be paid on 2026-11-28."),
         ("We met on the 31st.", "We met on 2026-10-31."),
+        # "for" a weekday: what is booked for the one to come, whatever the tense
+        ("Booked the plumber for Tuesday.", "Booked the plumber for 2026-11-24."),
+        ("The table is reserved for Friday.", "The table is reserved for 2026-11-27."),
         (
             "We went to the vet on Monday, and it rained.",
             "We went to the vet on 2026-11-16, and it rained.",

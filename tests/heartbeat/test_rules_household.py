@@ -314,3 +314,21 @@ def test_a_verb_of_another_clause_keeps_its_form(text: str, fact: str) -> None:
 
     said = turns.speaking(text)
     assert first_person.standalone(said.text, said.speaker) == fact
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "entity"),
+    [  # an agent's log line: the day it is booked for, the amount approved, the pet's name
+        ("Booked the plumber for Tuesday at 10.", "Booked the plumber for 2026-12-22 at 10.",
+         None),
+        ("Scheduled Biscuit's vet appointment for January 9 at 3 pm.",
+         "Scheduled Biscuit's vet appointment for January 9 at 3 pm.", "Biscuit"),
+        ("Moved the dentist appointment to Dec 20.", "Moved the dentist appointment to Dec 20.",
+         None),  # "Dec" is no one
+        ("Set up autopay for the electric bill.", "Set up autopay for the electric bill.", None),
+        ("Alex approved the $2,400 quote for the fence.",
+         "Alex approved the $2,400 quote for the fence.", "Alex"),
+    ],
+)  # fmt: skip
+def test_an_agent_s_log_line(text: str, fact: str, entity: str | None) -> None:
+    assert [(f, e) for f, _cat, e in _made(text)] == [(fact, entity)]

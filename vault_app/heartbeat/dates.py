@@ -8,6 +8,7 @@ place, against `on` (the entry's date), and leaves the rest of the text alone:
     the day before yesterday / the day after tomorrow       -> "on 2026-11-18"
     last / next / this / on <weekday>                       -> "on 2026-11-13"
     (on) <weekday> morning|afternoon|evening|night          -> "on the night of 2026-11-13"
+    for <weekday> ("booked for Tuesday": the one to come)   -> "for 2026-11-24"
     in N days|weeks, N days|weeks ago, a week ago           -> "on 2026-12-04"
     last / next / this week                                 -> "in the week of 2026-11-09"
     last / next / this weekend                              -> "on the weekend of 2026-11-21"
@@ -77,6 +78,10 @@ _RELATIVE = re.compile(
     + r")"
     + _HABIT
     + r"(?:\s+(?P<part2>morning|afternoon|evening|night)\b(?!s))?"
+    + r"|(?<=\bfor\s)(?P<wd4>"  # "booked for Tuesday": the one to come
+    + _WD
+    + r")"
+    + _HABIT
     + r"|(?<!every\s)(?<!each\s)(?<!other\s)(?P<wd3>"
     + _WD
     + r")\s+(?P<part>morning|afternoon|evening|night)"
@@ -198,6 +203,8 @@ def _interpret(match: re.Match[str], text: str, on: dt.date) -> tuple[dt.date, s
         word = " ".join(day.lower().split())
         shift = -1 if word in ("yesterday", "last night") else 1 if word == "tomorrow" else 0
         return on + dt.timedelta(days=shift), "day"
+    if weekday := group("wd4"):
+        return _weekday(on, [w[:3] for w in WEEKDAYS].index(weekday.lower()[:3]), back=False), "day"
     if weekday := group("wd1") or group("wd2") or group("wd3"):
         target = [w[:3] for w in WEEKDAYS].index(weekday.lower()[:3])
         rel = " ".join((group("wdrel") or "").lower().split())

@@ -392,6 +392,7 @@ def _from_sentence(
 
 
 _DOES = re.compile(r"\s+(?!(?:is|was|has|does)\b)[a-z]{2,20}s\b")  # "… takes the bus"
+_TITLE = re.compile(r"(?:Dr|Mr|Mrs|Ms|St)\.?$").match
 _I_ROUTINE = re.compile(r"(?:I|We)\s+(?!(?:am|was|were|will|would|could|should|might)\b)[a-z]")
 _CLOCK = re.compile(r"\b\d{1,2}(?::[0-5]\d|\s*(?:am|pm|a\.m\.|p\.m\.))", re.IGNORECASE)
 _I_OPENS = re.compile(r"(?:I|I['’](?:m|ve|d|ll)|My)\b")
@@ -510,8 +511,11 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
     """(category, entity) by the first rule that fires, or None."""
     pats = rulebook.patterns()
     birthday = pats.birthday.search(sentence)
-    if birthday and dates.dates_in(sentence, on):
-        return Category.MILESTONE, subjects.clean_name(birthday.group("who"))
+    if birthday and dates.dates_in(sentence, on):  # not "Scheduled Biscuit": a log's verb
+        words = birthday.group("who").split()
+        while len(words) > 1 and words[0].lower() in pats.not_names and not _TITLE(words[0]):
+            words = words[1:]
+        return Category.MILESTONE, subjects.clean_name(" ".join(words))
     for rule in (pats.rel_name, pats.rel_my):
         rel = rule.search(sentence)
         if rel:
