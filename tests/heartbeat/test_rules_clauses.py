@@ -312,3 +312,21 @@ def test_one_and_i_doing_a_thing_together_is_a_fact_naming_both() -> None:
 )
 def test_together_as_encouragement_is_no_fact(text: str) -> None:
     assert _made(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**Tim** (D10:9): By the way, I'm planning a trip there next month.",
+        "**Joanna** (D16:11): I'm going to make it for my family this weekend.",
+    ],
+)
+def test_a_place_or_a_thing_only_pointed_at_is_no_fact(text: str) -> None:
+    assert _made(text) == []
+
+
+def test_a_thing_shown_and_named_is_kept() -> None:
+    made = _made("**Melanie** (D1:1): I made this bowl in my pottery class last week.")
+    assert [fact for fact, _cat, _entity in made] == [
+        "Melanie made this bowl in their pottery class in the week of 2026-11-09."
+    ]

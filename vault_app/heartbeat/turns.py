@@ -71,6 +71,16 @@ _CATCH_UP = re.compile(
 # where a lead clause ends: "Guess what - I…", "Something awesome happened: I…", "Woah
 # Joanna, I…" (a comma only before the first person)
 _LEAD = re.compile(r"\s+[-–—]\s+|\s*(?:--|—)\s*|:\s+|,\s+(?=I\b|I['’]|My\b|We\b)")
+# what a turn points at instead of naming: a place ("a trip there"), a thing to be done
+# ("make it for my family"); a thing shown and named ("Melanie made this bowl in her
+# class") says enough to keep
+_SHOWN = re.compile(
+    r"\b(?:trip|go|going|goes|went|gone|move|moved|moving|stay|stayed|staying|visit|"
+    r"visited|visiting|head|headed|heading)\s+there\b"
+    r"|\b(?:make|making|try|trying|bake|baking|cook|cooking|bring|give|wear)\s+it\s+"
+    r"(?:for|with|to|at|on)\b",
+    re.IGNORECASE,
+)
 _CLAUSE = re.compile(r",?\s+(?:and|but)\s+|[,;]\s+|\s+[-–—]\s+")  # where a clause starts
 # a sentence that leaves its "I" out: the verbs it then opens with ("been" only before
 # what it did, not "Been a long week", which leaves out "It's"; "gonna" not before "be")
@@ -270,6 +280,12 @@ def points_around(sentence: str) -> bool:
     it. "I love sci-fi movies, they're a great escape" says what it likes."""
     first = _FIRST_CLAUSE.split(sentence, 1)[0]
     return bool(rulebook.patterns().pointer.search(first) or _POINTS_AROUND.search(sentence))
+
+
+def shown_around(sentence: str) -> bool:
+    """Whether a turn's sentence names a place or a thing only by pointing at what the
+    turns around it said: "planning a trip there", "I'm going to make it for my family"."""
+    return _SHOWN.search(sentence) is not None
 
 
 def without_aside(sentence: str, said: bool = False) -> str:
