@@ -330,3 +330,10 @@ def test_a_thing_shown_and_named_is_kept() -> None:
     assert [fact for fact, _cat, _entity in made] == [
         "Melanie made this bowl in their pottery class in the week of 2026-11-09."
     ]
+
+
+def test_a_past_told_without_its_i_gets_it_back() -> None:
+    made = _made("**Jon** (D1:2): Lost my job as a banker yesterday, so I'm starting a business.")
+    assert made[0][0].startswith(
+        "Jon lost their job as a banker on 2026-11-19"
+    )

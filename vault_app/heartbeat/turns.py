@@ -88,7 +88,8 @@ _SUBJECTLESS = re.compile(
     r"^(?:(?:just|also|finally|recently|still|now)\s+)?(?P<verb>been(?=\s+(?:[a-z]+ly\s+)?"
     r"(?:[a-z]+ing|to|busy|only)\b)|gonna(?!\s+be\b)|got|went|started|"
     r"finished|tried|bought|made|took|signed|joined|visited|spent|picked|adopted|found|"
-    r"learned|decided|had|planning|thinking|working|heading)\b",
+    r"learned|decided|had|lost|won|met|moved|graduated|completed|quit|landed|scored|passed|"
+    r"wrote|ran|planning|thinking|working|heading)\b",
     re.IGNORECASE,
 )
 
