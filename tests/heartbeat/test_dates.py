@@ -87,6 +87,7 @@ ON = dt.date(2026, 11, 20)  # a Friday
         # "for" a weekday: what is booked for the one to come, whatever the tense
         ("Booked the plumber for Tuesday.", "Booked the plumber for 2026-11-24."),
         ("The table is reserved for Friday.", "The table is reserved for 2026-11-27."),
+        ("The appointment got moved to Monday.", "The appointment got moved to 2026-11-23."),
         (
             "We went to the vet on Monday, and it rained.",
             "We went to the vet on 2026-11-16, and it rained.",

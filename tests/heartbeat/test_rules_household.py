@@ -332,3 +332,26 @@ def test_a_verb_of_another_clause_keeps_its_form(text: str, fact: str) -> None:
 )  # fmt: skip
 def test_an_agent_s_log_line(text: str, fact: str, entity: str | None) -> None:
     assert [(f, e) for f, _cat, e in _made(text)] == [(fact, entity)]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "entity"),
+    [  # a named one's event with a day, moved to a day, a thing's days, a time away
+        ("Theo's next dental cleaning is March 4.", "Theo's next dental cleaning is March 4.",
+         "Theo"),
+        ("Leo's pediatrician appointment got moved to Friday at 9.",
+         "Leo's pediatrician appointment got moved to 2026-12-18 at 9.", "Leo"),
+        ("Jordan's review is next week.", "Jordan's review is in the week of 2026-12-21.",
+         "Jordan"),
+        ("The kids' swim lessons are Saturdays at 10 at the Y.",
+         "The kids' swim lessons are Saturdays at 10 at the Y.", None),
+        ("We're out of town December 26 to January 2.",
+         "The household is out of town December 26 to January 2.", None),
+    ],
+)  # fmt: skip
+def test_events_and_days(text: str, fact: str, entity: str | None) -> None:
+    assert [(f, e) for f, _cat, e in _made(text)] == [(fact, entity)]
+
+
+def test_days_of_no_one_named_are_no_schedule() -> None:
+    assert _made("Practice is Wednesdays, games Saturday mornings.") == []

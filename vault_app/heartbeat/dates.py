@@ -8,7 +8,7 @@ place, against `on` (the entry's date), and leaves the rest of the text alone:
     the day before yesterday / the day after tomorrow       -> "on 2026-11-18"
     last / next / this / on <weekday>                       -> "on 2026-11-13"
     (on) <weekday> morning|afternoon|evening|night          -> "on the night of 2026-11-13"
-    for <weekday> ("booked for Tuesday": the one to come)   -> "for 2026-11-24"
+    for <weekday>, moved to <weekday> (the one to come)     -> "for 2026-11-24"
     in N days|weeks, N days|weeks ago, a week ago           -> "on 2026-12-04"
     last / next / this week                                 -> "in the week of 2026-11-09"
     last / next / this weekend                              -> "on the weekend of 2026-11-21"
@@ -78,7 +78,8 @@ _RELATIVE = re.compile(
     + r")"
     + _HABIT
     + r"(?:\s+(?P<part2>morning|afternoon|evening|night)\b(?!s))?"
-    + r"|(?<=\bfor\s)(?P<wd4>"  # "booked for Tuesday": the one to come
+    + r"|(?:(?<=\bfor\s)|(?<=\bmoved\sto\s)|(?<=\bpushed\sto\s)|(?<=\bchanged\sto\s)"
+    r"|(?<=\brescheduled\sto\s)|(?<=\bpostponed\sto\s))(?P<wd4>"  # "booked for Tuesday"
     + _WD
     + r")"
     + _HABIT
@@ -174,8 +175,8 @@ def _rewrite(match: re.Match[str], text: str, on: dt.date) -> str:
     else:  # year
         phrase = str(day.year)
         lead = "in"
-    if match.group("mon"):
-        return phrase  # its "in" stands before it, outside the match
+    if match.group("mon") or (match.group("wd4") and prep is None):
+        return phrase  # its "in" / "moved to" stands before it, outside the match
     part = match.group("part") or match.group("part0") or match.group("part2")
     if part:  # "Thursday morning" -> "on the morning of 2026-10-08"
         phrase = f"the {part.lower()} of {phrase}"

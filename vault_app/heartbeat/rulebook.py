@@ -220,7 +220,9 @@ class Patterns:
         )
         self.birthday = re.compile(
             r"\b(?P<who>" + NAME + r")['’]s\s+(?:\w+\s+){0,2}(?P<what>birthday|anniversary|"
-            r"name\s+day|due\s+date|wedding|graduation|recital|surgery|appointment|exam)\b",
+            r"name\s+day|due\s+date|wedding|graduation|recital|surgery|appointment|exam|cleaning"
+            r"|checkup|check-up|physical|visit|lesson|lessons|game|concert|conferences?|play"
+            r"|performance|tournament|match|flight|party|interview|review|shots?)\b",
         )
         self.event = re.compile(
             r"\b(?:" + alt(lists["milestone"]["events"]) + r")\b", re.IGNORECASE
@@ -485,6 +487,8 @@ class Patterns:
             r"\s+(?:is|are)\s+(?:(?:a|an)\s+(?!bit\b|little\b|lot\b|good\s+day\b)[a-zA-Z0-9]"
             r"|(?:about\s+|nearly\s+|almost\s+|over\s+)?\d{1,3}\s+(?:years?|months?)\s+old\b)"
         )
+        # a thing's days, "on" left out: "The kids' swim lessons are Saturdays at 10"
+        self.are_days = re.compile(r"\b(?:is|are)\s+(?:" + _WEEKDAY + r")s\b", re.IGNORECASE)
         self.age_is = re.compile(r"^" + NAME + r"\s+is\s+\d{1,3}(?:\s+(?:now|this\s+year))?[.!]?$")
         self.thing = re.compile(r"^(?:[Tt]he|[Oo]ur|[Mm]y)\s+[a-z]")
         self.pronoun_object = re.compile(r"\s+(?:him|her|it|them|that|this|those|these)\b")

@@ -579,7 +579,8 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
     )
     mine = _I_ROUTINE.match(sentence)  # "I work from home on Tuesdays"
     routine = pats.routine.search(sentence)
-    if (routine and (subject or thing or mine)) or (timed and thing) or clocked:
+    days = thing and pats.are_days.search(sentence)  # not "Practice is Wednesdays": whose?
+    if (routine and (subject or thing or mine)) or (timed and thing) or clocked or days:
         return Category.CONTEXT, subject  # "The recycling goes out every other Monday"
     about = pats.about.match(sentence)
     if about and (subject or about.group("kin")):
