@@ -55,7 +55,7 @@ def _one(text: str) -> model.Candidate:
         ("Pad thai is Maya's favorite dinner.", "Pad thai is Maya's favorite dinner.",
          Cat.PREFERENCE, "Maya"),  # what is liked first: still Maya's
         ("**Melanie** (D14:30): Painting landscapes and still life is my favorite!",
-         "Painting landscapes and still life is Melanie's favorite!", Cat.PREFERENCE, "Melanie"),
+         "Painting landscapes and still life is Melanie's favorite.", Cat.PREFERENCE, "Melanie"),
         ("**Tim** (D20:20): The Hobbit is one of my favorites too.",
          "The Hobbit is one of Tim's favorites.", Cat.PREFERENCE, "Tim"),
         ("**John** (D27:24): My favorite character is Aragorn.",
@@ -390,7 +390,7 @@ def test_sentences_of_household_words_never_fail(words: list[str]) -> None:
          "Melanie made it in pottery class on 2026-11-19."),
         ("**Jon** (D1:1): Hey Gina! I started a dance studio.", "Jon started a dance studio."),
         ("**Maria** (D30:1): Guess what - I got a puppy two weeks ago!",
-         "Maria got a puppy on 2026-11-06!"),
+         "Maria got a puppy on 2026-11-06."),
         ("**John** (D3:1): Last week I scored 40 points in the cup game against Leeds.",
          "In the week of 2026-11-09 John scored 40 points in the cup game against Leeds."),
         # where the conversation left off, or a change of subject, is no part of the fact
@@ -403,7 +403,7 @@ def test_sentences_of_household_words_never_fail(words: list[str]) -> None:
         ("**Maria** (D2:1): In the meantime, I donated my old car to a homeless shelter.",
          "Maria donated their old car to a homeless shelter."),
         ("**Nate** (D19:1): Woah Joanna, I won an international tournament yesterday!",
-         "Nate won an international tournament on 2026-11-19!"),
+         "Nate won an international tournament on 2026-11-19."),
         ("**John** (D2:1): Exciting things are happening--I'm exploring endorsement deals "
          "with two sports brands.", "John is exploring endorsement deals with two sports brands."),
         # what happened, told in a clause before how it feels since

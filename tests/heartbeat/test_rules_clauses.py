@@ -33,7 +33,7 @@ def _made(text: str) -> list[tuple[str, Cat, str | None]]:
         ("Theo turned eight on Saturday.", "Theo turned eight on 2026-11-14.", "Theo"),
         # and one to come
         ("Theo turns 8 on Saturday.", "Theo turns 8 on 2026-11-21.", "Theo"),
-        ("User: I'm turning 30 tomorrow!", "The user is turning 30 on 2026-11-21!", None),
+        ("User: I'm turning 30 tomorrow!", "The user is turning 30 on 2026-11-21.", None),
     ],
 )  # fmt: skip
 def test_an_age_reached_is_a_milestone(text: str, fact: str, entity: str | None) -> None:
@@ -108,7 +108,7 @@ def test_a_reason_before_what_one_does_is_a_fact_of_its_own(text: str, facts: li
 @pytest.mark.parametrize(
     ("text", "fact"),
     [  # a turn's last "too" is "like you": the fact stands without it
-        ("**Melanie** (D7:18): Just got some new shoes, too!", "Melanie just got some new shoes!"),
+        ("**Melanie** (D7:18): Just got some new shoes, too!", "Melanie just got some new shoes."),
         ("**Tim** (D20:20): I love hiking in the Alps as well.", "Tim loves hiking in the Alps."),
     ],
 )  # fmt: skip

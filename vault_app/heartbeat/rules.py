@@ -88,8 +88,9 @@ Then the rules, in order; the first that fires makes the sentence a candidate:
                  (`turns.disclosure` says which sentences are kept)
 
 The fact text is the sentence made standalone, by one convention: the request words
-go ("remember that"), relative dates are made absolute against the entry's date
-(dates.resolve: "yesterday" -> "on 2026-11-19"), and the first person is named: the
+go ("remember that"), a last "!" is a stop (a fact is stated: "… got a puppy."),
+relative dates are made absolute against the entry's date (dates.resolve:
+"yesterday" -> "on 2026-11-19"), and the first person is named: the
 speaker when one was named, otherwise "I"/"me" become "the user" and "we"/"us" "the
 household", with the verb after them agreeing ("I prefer" -> "The user prefers";
 "my"/"our" -> "the user's"/"the household's"; `first_person`); once named, the speaker is "they",
@@ -375,6 +376,7 @@ def _from_sentence(
     out = []
     for part, kind in _parts(sentence, category, entry.date, explicit=explicit):
         text = first_person.standalone(dates.resolve(part, entry.date), speaker)
+        text = _EXCLAIMED.sub(".", text)
         related = subjects.related(text, entity, pats)
         of_user = about_user and not (rule and related)  # "… for Leo": Leo's, not the user's
         about = entity or (None if of_user else subjects.fallback(related))
@@ -394,6 +396,7 @@ def _from_sentence(
 
 
 _DOES = re.compile(r"\s+(?!(?:is|was|has|does)\b)[a-z]{2,20}s\b")  # "… takes the bus"
+_EXCLAIMED = re.compile(r"\s*!+(?=[\"'”’)\]]?$)")  # a fact is stated: "… a puppy!" -> "…."
 _TITLE = re.compile(r"(?:Dr|Mr|Mrs|Ms|St)\.?$").match
 _I_ROUTINE = re.compile(r"(?:I|We)\s+(?!(?:am|was|were|will|would|could|should|might)\b)[a-z]")
 _CLOCK = re.compile(r"\b\d{1,2}(?::[0-5]\d|\s*(?:am|pm|a\.m\.|p\.m\.))", re.IGNORECASE)
