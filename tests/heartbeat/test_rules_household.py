@@ -193,6 +193,7 @@ def test_a_day_advice_or_a_mood_is_no_fact(text: str) -> None:
          Cat.CONTEXT, None),
         # what a thing needs done, and the place one goes to
         ("The deck needs restaining.", "The deck needs restaining.", Cat.STATUS, None),
+        ("The Subaru needs new tires.", "The Subaru needs new tires.", Cat.STATUS, "Subaru"),
         ("The nearest hospital is St. Mary's.", "The nearest hospital is St. Mary's.",
          Cat.RELATIONSHIP, "St. Mary"),
     ],
