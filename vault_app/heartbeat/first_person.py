@@ -1,4 +1,5 @@
-"""A sentence's first person named, so that the fact stands alone.
+"""A sentence's first person named, so that the fact stands alone (and stated: it ends
+with a stop, a last "!" too).
 
 "I"/"me"/"my" become the speaker when one was named (a conversation's turn: "**Tim**"),
 otherwise "the user" ("we"/"us"/"our": "the household"), with the verb after them
@@ -112,8 +113,8 @@ def standalone(text: str, speaker: str | None) -> str:
     out = rulebook.patterns().first_person.sub(named, text)
     if _I_DO.match(text):  # "I'm 34 and live in Chicago": the second verb is theirs too
         out = _AND_VERB.sub(lambda m: m.group(1) + agree(m.group(2)), out, 1)
-    out = out[:1].upper() + out[1:]
-    if out and out.rstrip("\"'”’)]")[-1:] not in (".", "!"):  # 'called "Finding Home."'
+    out = _EXCLAIMED.sub(".", out[:1].upper() + out[1:])  # a fact is stated: "… a puppy."
+    if out and out.rstrip("\"'”’)]")[-1:] != ".":  # 'called "Finding Home."'
         out = out.rstrip(";,") + "."
     return out
 
@@ -131,6 +132,7 @@ _I_DO = re.compile(
 _AND_VERB = re.compile(r"(\s+and\s+)(" + _VERBS + r")\b")
 # someone and I, opening the sentence: "My husband and I are both teachers"
 _WITH_ME = re.compile(r"(?:[Mm]y|[Oo]ur|[A-Z][a-z]+)(?:\s[\w'’-]+){0,3}\s+and\s+")
+_EXCLAIMED = re.compile(r"\s*!+(?=[\"'”’)\]]?$)")  # a last "!", maybe inside a quote
 _PLURAL = {"am": "are", "was": "were"}  # "I was" -> "they were", after the speaker's name
 _SOMEONE = re.compile(r"\b[A-Z][a-z]+|\b(?:he|she|him|her|his|they|them|you|your)\b")
 # a capitalised word that names no one "they" could be mistaken for: a place after "in",

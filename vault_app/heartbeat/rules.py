@@ -376,7 +376,6 @@ def _from_sentence(
     out = []
     for part, kind in _parts(sentence, category, entry.date, explicit=explicit):
         text = first_person.standalone(dates.resolve(part, entry.date), speaker)
-        text = _EXCLAIMED.sub(".", text)
         related = subjects.related(text, entity, pats)
         of_user = about_user and not (rule and related)  # "… for Leo": Leo's, not the user's
         about = entity or (None if of_user else subjects.fallback(related))
@@ -396,7 +395,6 @@ def _from_sentence(
 
 
 _DOES = re.compile(r"\s+(?!(?:is|was|has|does)\b)[a-z]{2,20}s\b")  # "… takes the bus"
-_EXCLAIMED = re.compile(r"\s*!+(?=[\"'”’)\]]?$)")  # a fact is stated: "… a puppy!" -> "…."
 _TITLE = re.compile(r"(?:Dr|Mr|Mrs|Ms|St)\.?$").match
 _I_ROUTINE = re.compile(r"(?:I|We)\s+(?!(?:am|was|were|will|would|could|should|might)\b)[a-z]")
 _CLOCK = re.compile(r"\b\d{1,2}(?::[0-5]\d|\s*(?:am|pm|a\.m\.|p\.m\.))", re.IGNORECASE)
