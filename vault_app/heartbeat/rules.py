@@ -367,7 +367,7 @@ def _from_sentence(
     if said and category is Category.PREFERENCE and turns.points_around(sentence):
         return []  # "Nate likes holding them": what is liked is in the turns around it
     if said and turns.shown_around(sentence):
-        return []  # "Planning a trip there", "I stumbled across this spot": shown, not said
+        return []  # "Planning a trip there", "I'll make it for my family": pointed at
     entity = _entity(entity, sentence, speaker, pats)
     # "I prefer window seats" with no one named as "I": about the person the notes speak
     # for, not about the first other name in it (routing: their own entity)
