@@ -302,7 +302,7 @@ def without_aside(sentence: str, said: bool = False) -> str:
     intolerant, so go easy on the cheese", `_SO_ASK`). A last clause that is only the
     hedge is unsure of all the sentence ("I got the job, I think"): nothing is cut. In a
     turn, a last "too" or "as well" is "like you": the fact stands without it ("Just got
-    some new shoes, too!" -> "…some new shoes!"; `rules` then ends it with a stop)."""
+    some new shoes, too!" -> "…some new shoes!"; `first_person` ends it with a stop)."""
     pats = rulebook.patterns()
     if said:
         sentence = _TOO.sub("", sentence) or sentence
