@@ -134,6 +134,25 @@ def test_seasons_around_the_year() -> None:
     assert dates.dates_in("We met last autumn.", in_july) == [dt.date(2025, 9, 1)]
 
 
+def test_a_month_named_with_last_next_or_this() -> None:
+    in_october = dt.date(2026, 10, 5)
+    said = "I'm training for the Berlin marathon next September."
+    assert dates.resolve(said, in_october) == (
+        "I'm training for the Berlin marathon in September 2027."
+    )
+    assert dates.resolve("next December", in_october) == "in December 2026"  # still to come
+    assert dates.resolve("next October", in_october) == "in October 2027"  # this one is on
+    assert dates.resolve("We moved here last March.", in_october) == "We moved here in March 2026."
+    assert dates.resolve("last October", in_october) == "in October 2025"
+    assert dates.resolve("Since last November", in_october) == "Since November 2025"
+    assert dates.resolve("by next January", in_october) == "by January 2027"
+    assert dates.resolve("this March", in_october) == "in March 2026"
+    assert dates.dates_in("Next June we fly.", in_october) == [dt.date(2027, 6, 1)]
+    assert dates.resolve("This may be hard, next may too.", in_october) == (
+        "This may be hard, next may too."  # a month is written with its capital
+    )
+
+
 def test_year_and_month_boundaries() -> None:
     assert dates.resolve("next month", dt.date(2026, 12, 31)) == "in January 2027"
     assert dates.resolve("last month", dt.date(2027, 1, 15)) == "in December 2026"

@@ -757,6 +757,14 @@ def test_advice_to_a_friend_is_no_standing_instruction(text: str) -> None:
          "The user is lactose intolerant.", Cat.CONTEXT, None),
         ("The boiler is broken, so call Marcus Bell tomorrow.", "The boiler is broken.",
          Cat.STATUS, None),
+        ("User: I have a bad left knee, so no hill repeats please.",
+         "The user has a bad left knee.", Cat.CONTEXT, None),
+        ("User: I have a bad left knee, so please keep the runs flat.",
+         "The user has a bad left knee.", Cat.CONTEXT, None),
+        # a consequence is no request
+        ("User: The boiler was broken last week, so no one could shower.",
+         "The boiler was broken in the week of 2026-11-09, so no one could shower.",
+         Cat.STATUS, None),
         # an instruction that names someone is theirs
         ("User: Don't ever schedule dentist appointments for Leo during school hours.",
          "Don't ever schedule dentist appointments for Leo during school hours.",

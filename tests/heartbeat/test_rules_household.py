@@ -301,6 +301,22 @@ def test_the_first_person_across_and(text: str, facts: list[str]) -> None:
 
 @pytest.mark.parametrize(
     ("text", "fact"),
+    [  # "mine" / "ours" stand alone: named the first time, "theirs" once named
+        ("User: We have an air fryer but no oven, because ours broke.",
+         "The household has an air fryer but no oven, because theirs broke."),
+        ("**Tim** (D1:1): My bike is old, mine was cheap.", "Tim's bike is old, theirs was cheap."),
+        ("**Tim** (D1:1): The red bike is mine.", "The red bike is Tim's."),
+    ],
+)  # fmt: skip
+def test_a_possessive_standing_alone(text: str, fact: str) -> None:
+    from vault_app.heartbeat import first_person, turns
+
+    said = turns.speaking(text)
+    assert first_person.standalone(said.text, said.speaker) == fact
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
     [  # "and" before another subject's clause, or a noun: no agreement made up
         ("**Maria** (D1:1): I wanted to make connections, laugh together and take in nature's "
          "beauty.", "Maria wanted to make connections, laugh together and take in nature's "

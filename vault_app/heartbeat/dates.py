@@ -15,6 +15,7 @@ place, against `on` (the entry's date), and leaves the rest of the text alone:
     last / next / this month, in N months, N months ago     -> "in December 2026"
     last / next / this year, N years ago                    -> "in 2025"
     last / next / this spring|summer|fall|autumn|winter     -> "in the summer of 2026"
+    last / next / this <Month>                              -> "in September 2027"
     in <Month> (no day, no year), once ("renews", "will")   -> "in February 2027"
     on the 23rd (not "of every month", "rent is due on …")  -> "on 2026-11-23"
 
@@ -88,6 +89,9 @@ _RELATIVE = re.compile(
     + r")\s+(?P<part>morning|afternoon|evening|night)"
     r"|(?P<span_dir>last|next|this)\s+(?P<span>week(?:end)?|month|year)"
     r"|(?P<season_dir>last|next|this)\s+(?P<season>spring|summer|fall|autumn|winter)"
+    # "next September", "last March"; capitalised, for "this may be" is no May
+    r"|(?P<mon_dir>last|next|this)\s+(?P<mon_rel>(?-i:" + "|".join(m.title() for m in MONTHS)
+    + r"))(?![\s,]*\d)"
     r"|in\s+(?P<in_n>" + _NUM + r")\s+(?P<in_unit>day|week|month|year)s?"
     r"|(?P<ago_n>" + _NUM + r")\s+(?P<ago_unit>day|week|month|year)s?\s+ago"
     # a month with no day or year ("renews in February"), a day of the month ("on the 23rd")
@@ -222,6 +226,8 @@ def _interpret(match: re.Match[str], text: str, on: dt.date) -> tuple[dt.date, s
         return _span(on, span.lower(), group("span_dir").lower())
     if season := group("season"):
         return _season(on, season.lower(), group("season_dir").lower()), "season"
+    if month := group("mon_rel"):
+        return _named_month(on, MONTHS.index(month.lower()) + 1, group("mon_dir").lower()), "month"
     if group("in_n"):
         return _offset(on, _number(group("in_n")), group("in_unit").lower())
     if group("ago_n"):
@@ -350,6 +356,16 @@ def _season(on: dt.date, season: str, direction: str) -> dt.date:
     if direction == "last":
         return this if this <= on and not under_way else this.replace(year=this.year - 1)
     return this if this > on else this.replace(year=this.year + 1)
+
+
+def _named_month(on: dt.date, month: int, direction: str) -> dt.date:
+    """The first day of the month named: "this March" is this year's, "next March" the
+    first to begin after the month under way, "last March" the latest to have ended."""
+    if direction == "this":
+        return dt.date(on.year, month, 1)
+    if direction == "next":
+        return dt.date(on.year if month > on.month else on.year + 1, month, 1)
+    return dt.date(on.year if month < on.month else on.year - 1, month, 1)
 
 
 def _offset(on: dt.date, n: int, unit: str) -> tuple[dt.date, str] | None:

@@ -102,7 +102,9 @@ def standalone(text: str, speaker: str | None) -> str:
             return "they" + tail[: len(tail) - len(verb)] + plural
         if match.group("obj"):
             return "them"
-        return "themselves" if match.group("self") else "their"
+        if match.group("self"):
+            return "themselves"
+        return "theirs" if match.group("pos").lower() in ("mine", "ours") else "their"
 
     def named(match: re.Match[str]) -> str:
         out = again(match) or swap(match)

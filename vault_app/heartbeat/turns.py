@@ -131,10 +131,11 @@ _SUPPOSES = re.compile(
     re.IGNORECASE,
 )
 # a request after the fact that is its reason: "…, so go easy on the cheese", "…, so
-# please book the early slot", "…, so don't plan anything that day"
+# please book the early slot", "…, so don't plan anything that day", "…, so no hill
+# repeats please" (not "…, so no one came")
 _SO_ASK = re.compile(
-    r"\bso\s+(?:please\s+)?(?:go|skip|avoid|don['’]t|do\s+not|make\s+sure|keep|use|leave|"
-    r"stop|check|plan|book|add|get|buy|order|adjust|cut|hold|remind|schedule|call|text)\b",
+    r"\bso\s+(?:please\b|(?:no|nothing)\b[^,;.!?]{0,40}\bplease\b|(?:go|skip|avoid|don['’]t|do\s+not|make\s+sure|keep|use|leave|"
+    r"stop|check|plan|book|add|get|buy|order|adjust|cut|hold|remind|schedule|call|text)\b)",
     re.IGNORECASE,
 )
 # a standing instruction: "Always use metric units", "Please never call before 9", "Don't
