@@ -36,6 +36,8 @@ def facts(text: str) -> list[str]:
         "Draft a letter to my son's school saying he'll miss class on Friday for a dentist.",
         "Write me a toast for my sister Ana's wedding in June.",
         "I need a recipe for dinner tonight with chicken and rice.",
+        "Hi! I need help writing a cover letter.",  # help asked of the assistant
+        "I could use some advice on my garden.",
         "I recommend finding a fantasy book series to read through.",  # advice to the other
         "I'd suggest asking your landlord for a written receipt every month.",
     ],
@@ -52,6 +54,8 @@ def test_what_a_prompt_hands_over_or_asks_for_is_no_fact(text: str) -> None:
          ["The user is running the Lisbon marathon on October 12."]),
         ("I just got a new puppy named Rex and he keeps chewing shoes. Any tips?",
          ["The user just got a new puppy named Rex and he keeps chewing shoes."]),
+        ("I need help with a cover letter. I have a master's in education from UCLA.",
+         ["The user has a master's in education from UCLA."]),
         # a request to remember hands nothing over, whatever its words before a colon
         ("Remember the review date: the car's warranty ends on 2026-03-01.",
          ["The review date: the car's warranty ends on 2026-03-01."]),

@@ -162,7 +162,10 @@ _TOO = re.compile(r",?\s+(?:too|as\s+well)(?=[.!]*$)", re.IGNORECASE)
 # a need of the moment: "I need a recipe for dinner tonight", "I want a quick answer now"
 _NEED_NOW = re.compile(
     r"\b(?:need|want|looking\s+for)\b[^.;]{0,80}?\b(?:tonight|today|right\s+now|asap|"
-    r"this\s+(?:morning|afternoon|evening))\b",
+    r"this\s+(?:morning|afternoon|evening))\b"
+    # or help asked of the one spoken to: "I need help writing a cover letter"
+    r"|^I\s+(?:really\s+|just\s+)?(?:need|want|could\s+use|would\s+like|['’]d\s+like)\s+"
+    r"(?:some\s+|a\s+little\s+|your\s+)?(?:help|advice|ideas|suggestions|tips|recommendations)\b",
     re.IGNORECASE,
 )
 
@@ -337,7 +340,8 @@ def disclosure(sentence: str) -> bool:
     in Lisbon"), says what it is about (not "I did something new"), needs no other turn
     to be understood (no "them", "her", no "it" done or at its end: "I painted it", "I
     made it in class") and is no feeling or wish of the moment ("I'm so grateful", "I'd
-    love to", "I agree", "I need a recipe for dinner tonight"). The gate has passed it
+    love to", "I agree", "I need a recipe for dinner tonight", "I need help writing a cover
+    letter"). The gate has passed it
     already."""
     pats = rulebook.patterns()
     if pats.disclosure.match(sentence) is None and pats.about_me.match(sentence) is None:
