@@ -293,6 +293,10 @@ def test_a_number_of_the_moment_is_no_code(text: str) -> None:
         ("User: My cat Luna is 14 and has kidney disease.",
          ["Luna is the user's cat.", "Luna is 14.", "Luna has kidney disease."]),
         ("Jordan has anxiety.", ["Jordan has anxiety."]),
+        ("User: We owe about 310k at 6.8% and have 27 years left.",
+         ["The household owes about 310k at 6.8% and has 27 years left."]),
+        ("**Jon** (D1:1): We live in Ohio and love the lake.",
+         ["Jon lives in Ohio and loves the lake."]),
     ],
 )  # fmt: skip
 def test_the_first_person_across_and(text: str, facts: list[str]) -> None:
