@@ -376,3 +376,22 @@ def test_events_and_days(text: str, fact: str, entity: str | None) -> None:
 
 def test_days_of_no_one_named_are_no_schedule() -> None:
     assert _made("Practice is Wednesdays, games Saturday mornings.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [  # where one will be is a plan of theirs; "I'll" before anything else is a chore
+        ("User: I'll be staying at the Hotel Avenida.",
+         "The user will be staying at the Hotel Avenida."),
+        ("User: I'll be away from December 20 to January 3.",
+         "The user will be away from December 20 to January 3."),
+        ("User: I will be in Lisbon for a conference in March.",
+         "The user will be in Lisbon for a conference in March 2027."),
+        ("User: I'll call the plumber tomorrow.", None),
+        ("User: I'll be in touch.", None),
+        ("User: I will be at the store in ten minutes.", None),
+        ("User: I'll check whether the boiler is staying on.", None),
+    ],
+)  # fmt: skip
+def test_where_one_will_be(text: str, fact: str | None) -> None:
+    assert [made for made, _cat, _entity in _made(text)] == ([fact] if fact else [])

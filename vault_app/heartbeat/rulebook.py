@@ -82,10 +82,14 @@ class Patterns:
             r"^(?:(?i:" + alt(gate["small_talk"]) + r")[\s,.!]*){1,4}(?:\s*" + NAME + r")?[\s.!]*$"
         )
         self.hedge = re.compile(r"\b(?:" + alt(gate["hedges"]) + r")\b", re.IGNORECASE)
-        # "to remind me" is what a thing is for, not a request ("…in my room to remind me")
-        chores = [c for c in gate["chores"] if c != "remind me"]
+        # "to remind me" is what a thing is for, not a request ("…in my room to remind me");
+        # "I'll be staying at the Hotel Avenida", "I'll be in Lisbon": where one will be
+        away = r"\s+be\s+(?:" + alt(gate["away"]) + r"|(?:in|at)\s+(?:the\s+)?(?-i:[A-Z]))"
+        chores = [c for c in gate["chores"] if c not in ("remind me", "i'll", "i will")]
         self.chore = re.compile(
-            r"(?:^|\b)(?:" + alt(chores) + r"|(?<!\bto\s)remind\s+me)", re.IGNORECASE
+            r"(?:^|\b)(?:" + alt(chores) + r"|(?<!\bto\s)remind\s+me"
+            r"|i(?:['’]ll|\s+will)\b(?!" + away + r"))",
+            re.IGNORECASE,
         )
         self.reaction = re.compile(r"\b(?:" + alt(gate["reactions"]) + r")\b", re.IGNORECASE)
         self.addressed = re.compile(r"\b(?:" + alt(gate["addressed"]) + r")\b", re.IGNORECASE)
@@ -109,7 +113,8 @@ class Patterns:
             r"Lately|Earlier|Finally|Actually|Also|"
             r"(?:Apart from|Aside from|Besides|Other than|Along with|Outside of)"
             r" [a-z]+(?: [a-z]+){0,2})\s*,?\s+)?"
-            r"(?:I|I['’](?:m|ve|d)|[Ww]e|[Ww]e['’](?:re|ve|d)|[Mm]y|[Oo]ur)\s+\S"
+            r"(?:I|I['’](?:m|ve|d)|[Ww]e|[Ww]e['’](?:re|ve|d)|[Mm]y|[Oo]ur"
+            r"|(?:I|[Ww]e)(?:['’]ll|\s+will)(?=(?i:" + away + r")))\s+\S"
         )
         # a turn's sentence whose subject is an activity of the speaker's, told with "me"
         # or "my": "Painting landscapes is my favorite", "Losing my job gave me the push"
