@@ -80,3 +80,37 @@ def test_material_is_cut_where_it_is_handed_over() -> None:
     assert turns.without_material("Can you proofread this: I has a cat.") == (
         "Can you proofread this."
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [  # typed in a hurry: read as meant
+        ("remember im allergic to cats", ["The user is allergic to cats."]),
+        ("i work 7am to 3pm at the warehouse and i drink like 4 coffees a day",
+         ["The user works 7am to 3pm at the warehouse and the user drinks like 4 coffees a day."]),
+        ("just passed my driving test!!! first try", ["The user just passed their driving test."]),
+        ("my landlord wont fix the heating. i live in Manchester with my brother",
+         ["The user's landlord won't fix the heating.",
+          "The user lives in Manchester with their brother."]),
+        # told, then asked: what is told is kept, the question is not
+        ("my mum has diabetes type 2, what foods should she avoid?",
+         ["The user's mum has diabetes type 2."]),
+        ("I have a 2019 Honda Civic, how often should I change the oil?",
+         ["The user has a 2019 Honda Civic."]),
+        ("How are you, is it raining?", []),
+        # an ailment that passes in days is no fact; what one lives with is
+        ("My son has a fever of 39 degrees, should I be worried?", []),
+        ("My son has hay fever.", ["The user's son has hay fever."]),
+    ],
+)  # fmt: skip
+def test_a_hurried_message_and_a_question_after_what_is_told(text: str, kept: list[str]) -> None:
+    assert facts(text) == kept
+
+
+def test_spelling_out_leaves_what_was_written_properly() -> None:
+    assert turns.spelled("remember im allergic to cats") == "Remember I'm allergic to cats"
+    assert turns.spelled("i.e. this, e.g. that") == "i.e. this, e.g. that"
+    assert turns.spelled("iPhone is great. ipad too. eBay") == "iPhone is great. Ipad too. eBay"
+    assert turns.spelled("it's sept 9. her name is Priya") == "It's sept 9. Her name is Priya"
+    written = "My sister Ana lives in Porto. I visit her in June, and it's lovely."
+    assert turns.spelled(written) == written

@@ -395,3 +395,21 @@ def test_days_of_no_one_named_are_no_schedule() -> None:
 )  # fmt: skip
 def test_where_one_will_be(text: str, fact: str | None) -> None:
     assert [made for made, _cat, _entity in _made(text)] == ([fact] if fact else [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [  # an ailment that passes in days is a status of the moment
+        "Theo has a cold, staying home today.",
+        "Maya had the flu last week.",
+        "Dana is jetlagged after the flight from Lisbon.",
+    ],
+)
+def test_an_ailment_of_the_moment_is_no_fact(text: str) -> None:
+    assert _made(text) == []
+
+
+def test_what_one_lives_with_is_a_fact() -> None:
+    assert [fact for fact, _cat, _entity in _made("Theo has hay fever and gets migraines.")] == [
+        "Theo has hay fever and gets migraines."
+    ]

@@ -99,6 +99,7 @@ class Patterns:
             re.IGNORECASE,
         )
         self.moment = re.compile(r"\b(?:" + alt(gate["moments"]) + r")\b", re.IGNORECASE)
+        self.ailing = re.compile(r"\b(?:" + alt(gate["ailments"]) + r")\b", re.IGNORECASE)
         self.identity = re.compile(
             r"\b(?:" + alt(gate["identity"]) + r"|" + AGE + r")\b", re.IGNORECASE
         )

@@ -169,6 +169,8 @@ def passes_gate(text: str) -> bool:
         return False  # a reaction to the other person, or about them in the moment
     if pats.opinion.search(sentence):
         return False  # "… is so important": an opinion in the moment
+    if pats.ailing.search(sentence):
+        return False  # "My son has a fever of 39 degrees": gone in a few days
     if sentence.endswith(":"):
         return False  # a heading for the bullets below it
     if pats.pointed.match(sentence):
@@ -189,11 +191,30 @@ def sentences(text: str) -> Iterator[str]:
         if not line or line.startswith("#"):
             continue
         for piece in _split_line(line):
-            for part in _clauses_of(piece):
+            for part in _clauses_of(_before_asking(piece)):
                 yield part
                 count += 1
                 if count >= MAX_SENTENCES:
                     return
+
+
+# what is told, then asked of the other in the same sentence: "My mum has diabetes type 2,
+# what foods should she avoid?"
+_ASKED_AFTER = re.compile(
+    r"^(?P<told>[^?]{12,400}?)\s*(?:,|;|:|\s[—–-])\s*(?:so\s+|and\s+|but\s+)?"
+    r"(?:who|what|what's|when|where|why|how|which|should|could|would|can|do|does|is|are|any)"
+    r"\b[^,;?]{0,200}\?+$",
+    re.IGNORECASE,
+)
+
+
+def _before_asking(sentence: str) -> str:
+    """A sentence that tells, then asks, as what it tells ("My mum has diabetes type 2,
+    what foods should she avoid?" -> "My mum has diabetes type 2."); any other unchanged."""
+    match = _ASKED_AFTER.match(sentence)
+    if match is None or rulebook.patterns().question.match(match.group("told")):
+        return sentence
+    return match.group("told").rstrip(" ,;:") + "."
 
 
 def _split_line(line: str) -> Iterator[str]:
@@ -288,6 +309,8 @@ def candidates(entry: model.Entry) -> list[model.Candidate]:
     if turn.assistant:
         return []  # the assistant's words are not what the user told it
     told = turns.without_material(turn.text) if turn.said else turn.text
+    if turn.to_assistant:
+        told = turns.spelled(told)  # "remember im allergic to cats", typed in a hurry
     for sentence in sentences(told):
         if len(sentence) > MAX_SENTENCE:
             continue  # a run-on or a pasted blob: no fact, and no one to refer back to
