@@ -361,6 +361,20 @@ def test_an_unknown_address_is_counted_and_released_as_its_full_address(vault: V
     assert again == routing.Route(full, False, None, "entity")
 
 
+def test_who_someone_is_to_the_user_makes_them_at_once(vault: Vault) -> None:
+    r = router(vault)
+    kin = models.FactCategory.RELATIONSHIP
+    made = r.route(candidate("Ingrid is the user's mom.", "Ingrid", category=kin))
+    assert made == routing.Route(ref("areas/people/ingrid"), True, "Ingrid", "created")
+    landlord = candidate("The household's landlord is Mr. Okafor.", "Mr. Okafor", category=kin)
+    assert r.route(landlord).reason == "created"
+    # someone else's, or not who they are: counted to the third mention as before
+    theirs = candidate("Ana is Caroline's mom.", "Ana", category=kin)
+    assert r.route(theirs).reason == "deferred"
+    said = candidate("The user's aunt Rosa visits in May.", "Rosa", n=1)
+    assert r.route(said).reason == "deferred"
+
+
 def test_a_name_with_and_without_its_honorific_is_counted_once(vault: Vault) -> None:
     r = router(vault)
     assert r.route(candidate("Dr. Okafor is our new GP.", "Dr. Okafor", n=0)).reason == "deferred"

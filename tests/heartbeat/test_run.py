@@ -74,7 +74,7 @@ def test_an_edited_entry_writes_its_new_fact_and_keeps_the_old(vault: Vault) -> 
 
 
 def test_an_unknown_name_is_deferred_until_its_third_mention(vault: Vault) -> None:
-    vault.append_daily("Dr. Patel is our family doctor.", at=at(9))
+    vault.append_daily("Dr. Patel works at the Elm Street clinic.", at=at(9))
     vault.append_daily("Dr. Patel prefers morning appointments.", at=at(10))
     first = beat(vault)
     assert (first.deferred, first.created, first.written) == (2, 0, 0)
@@ -84,6 +84,20 @@ def test_an_unknown_name_is_deferred_until_its_third_mention(vault: Vault) -> No
     refs = [r for r in vault.entity_refs() if "patel" in str(r)]
     assert len(refs) == 1
     assert len(heartbeat_facts(vault, refs[0])) == 3
+
+
+def test_someone_said_to_be_the_user_s_is_made_at_once(vault: Vault) -> None:
+    vault.append_daily("User: My mom, Ingrid, is coming to stay from December 20.", at=at(9))
+    vault.append_daily("Dr. Patel is our family doctor.", at=at(10))
+    record = beat(vault)
+    assert (record.created, record.deferred) == (2, 0)  # a direct relationship to the user
+    assert heartbeat_facts(vault, layout.EntityRef.parse("areas/people/ingrid")) == [
+        "Ingrid is the user's mom.",
+        "Ingrid is coming to stay from December 20.",
+    ]
+    assert heartbeat_facts(vault, layout.EntityRef.parse("areas/people/dr-patel")) == [
+        "Dr. Patel is the household's family doctor."
+    ]
 
 
 def test_a_fact_about_an_archived_entity_stays_in_the_note(vault: Vault) -> None:

@@ -25,7 +25,8 @@ daily notes (`reason="deferred"`, no fallback to a merely mentioned entity — t
 extractor said what the fact is about). Each entry that names it is counted once in
 `.vault/heartbeat/mentions.json` (a rerun of the same entry adds nothing), with the
 waiting candidates. On the third entry, or at once when the candidate asks to track it
-(`track=True`), the route says `create=True` with the new entity's address
+(`track=True`), or when it states who the name is to the user (`kin_of_user`: "Ingrid
+is the user's mom"), the route says `create=True` with the new entity's address
 (`names.new_address`: people and companies in the user's graph, other things in the
 workspace of the agent whose note named them), and `released(name)` hands back the
 waiting candidates so the runner writes them too. With no `entity`, the first unknown
@@ -48,6 +49,7 @@ file raises `CorruptFileError` with its place and is never replaced.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -113,6 +115,19 @@ def about_user(candidate: Candidate) -> bool:
     if candidate.entity:
         return False
     return candidate.about_user or candidate.fact.lower().startswith(("the user ", "the user's "))
+
+
+_OF_THE_USER = re.compile(r"\bthe (?:user|household)['’]s\b", re.IGNORECASE)
+
+
+def kin_of_user(candidate: Candidate) -> bool:
+    """Whether the fact states who someone is to the person the notes speak for ("Ingrid
+    is the user's mom.", "The household's landlord is Mr. Okafor."): a direct relationship
+    to the user makes the entity at once, as the design's creation rules say, not on its
+    third mention."""
+    return candidate.category == models.FactCategory.RELATIONSHIP and bool(
+        _OF_THE_USER.search(candidate.fact)
+    )
 
 
 def mentions_path(root: Path) -> Path:
@@ -486,7 +501,7 @@ class Router:
         if stored is not None and not _upgrade(stored, address):
             address = layout.EntityRef.parse(stored)
         count = self.mentions.note(name_key, name, address, candidate, defer=False)
-        if count >= CREATE_AT or candidate.track or candidate.explicit:
+        if count >= CREATE_AT or candidate.track or candidate.explicit or kin_of_user(candidate):
             self._created.add(address)
             self.index.add(address, None if _is_address(name) else name)
             return Route(address, not self.vault.paths.holds_entity(address), name, "created")
