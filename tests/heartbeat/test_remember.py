@@ -82,11 +82,20 @@ def entry(text: str, agent: str | None = "household") -> extraction.Entry:
          "Theo's school is Park Lane Primary."),
         ("User: Memorize that the gate code is 4512.", "The gate code is 4512."),
         ("User: For future reference, the gate code is 4512.", "The gate code is 4512."),
+        # when the one asked does something: what the person is stands without it
+        ("User: Don't forget I'm lactose intolerant when you suggest recipes.",
+         "The user is lactose intolerant."),
+        ("Remember that Maria is vegan if you cook for the party.", "Maria is vegan."),
     ],
 )  # fmt: skip
 def test_every_phrasing_is_one_explicit_candidate(text: str, fact: str) -> None:
     found = rules.candidates(entry(text))
     assert [(c.fact, c.explicit) for c in found] == [(fact, True)]
+
+
+def test_an_instruction_keeps_its_when() -> None:
+    found = rules.candidates(entry("User: Always text me when you're running late."))
+    assert [c.fact for c in found] == ["Always text the user when you're running late."]
 
 
 def test_an_assistant_turn_is_not_the_user_asking() -> None:

@@ -372,6 +372,8 @@ def _from_sentence(
         return [_track(sentence, tracked, entry)]
     sentence = turns.without_aside(sentence, said=turn is not None and turn.said)
     heard = turn is None or not turn.said or turn.to_assistant  # not a friend's advice
+    if heard:
+        sentence = turns.without_when_you(sentence)  # "… when you suggest recipes"
     rule = turns.standing(sentence) if heard and not explicit else None
     sentence = rule or sentence  # "Always use metric units": how to serve the person
     if not (rule or passes_gate(sentence) or (explicit and rulebook.enough_words(sentence))):

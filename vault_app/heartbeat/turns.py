@@ -16,6 +16,7 @@ sentence of a turn is read in three steps, each undoing one habit of talk:
                  volunteer at shelters next month": `_SUBJECTLESS` lists the verbs), and
                  an event told before how it feels since is read alone ("Since I lost my
                  job at Door Dash, things have been tough": `_SINCE`)
+    without_when_you  "… when you suggest recipes", said to the one asked, is cut
     without_aside  a last clause that is an aside of the moment is cut, since the gate
                  would refuse the whole sentence for it: an opinion, a reaction, a feeling,
                  and in a turn a word to the other person ("…, here's what I made") or
@@ -326,6 +327,34 @@ def shown_around(sentence: str) -> bool:
     """Whether a turn's sentence names a place or a thing only by pointing at what the
     turns around it said: "planning a trip there", "I'm going to make it for my family"."""
     return _SHOWN.search(sentence) is not None
+
+
+# what the one asked does, after what one is: "… when you suggest recipes"
+_WHEN_YOU = re.compile(
+    r",?\s+(?:when|whenever|if|while|as)\s+you(?:['’]re|\s+are)?\s+[a-z][^,;.!?]{0,80}[.!]?$",
+    re.IGNORECASE,
+)
+
+
+# a statement of what someone is or does (not an instruction, whose "when" is its point)
+_TELLS = re.compile(
+    r"(?:I\b|I['’]|My\b|Our\b|We\b|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?\s+(?:is|are|has|have|likes"
+    r"|loves|prefers|needs|hates|can['’]t|cannot|doesn['’]t|does\s+not|don['’]t)\b)"
+)
+
+
+def without_when_you(sentence: str) -> str:
+    """A request's last clause of when the one asked does something, cut: what the person
+    is stands without it ("Don't forget I'm lactose intolerant when you suggest recipes"
+    -> "… I'm lactose intolerant."). Unchanged when too little would be left, or when the
+    sentence is an instruction ("Always text me when you're running late")."""
+    match = _WHEN_YOU.search(sentence)
+    if match is None or not _TELLS.match(sentence):
+        return sentence  # "Always text me when you're running late": the when is the rule
+    kept = sentence[: match.start()].rstrip(" ,;-")
+    if not (rulebook.enough_words(kept) and rulebook.patterns().verb.search(kept)):
+        return sentence
+    return kept + "."
 
 
 def without_aside(sentence: str, said: bool = False) -> str:
