@@ -302,7 +302,7 @@ def test_a_noun_after_and_is_not_a_second_liking() -> None:
 def test_one_and_i_doing_a_thing_together_is_a_fact_naming_both() -> None:
     made = _made("**John** (D12:9): My colleagues and I went to a convention together last month.")
     assert [fact for fact, _cat, _entity in made] == [
-        "John's colleagues and John went to a convention together in October 2026."
+        "John and their colleagues went to a convention together in October 2026."
     ]
 
 

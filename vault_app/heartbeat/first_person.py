@@ -44,10 +44,15 @@ def standalone(text: str, speaker: str | None) -> str:
     my coffee black" -> "The user takes their coffee black", not "… the user's coffee";
     "I feel like I could write a movie when I'm out there" -> "Joanna feels like they
     could write a movie when they're out there"); after another name it is the
-    speaker's name again ("Jon told Gina about Jon's plan")."""
+    speaker's name again ("Jon told Gina about Jon's plan"). "My husband and I" opens with
+    the person, as one says it of others: "The user and their husband"."""
     text = " ".join(text.split()).strip()
     named_at = [-1]  # where the speaker was last named in `text`, -1 before
     first_at = [-1]  # where the speaker was first named, -1 before
+    if mine := _MINE_AND_I.match(text):  # "My husband and I are" -> "The user and their
+        lead = f"{speaker or 'the user'} and their {mine.group('kin')}"  # husband are"
+        text = lead + text[mine.end() :]
+        named_at[0] = first_at[0] = len(lead)
 
     def who(word: str) -> str:
         singular = word.lower() in ("i", "me", "my", "mine") or word.lower().startswith("i")
@@ -134,6 +139,7 @@ _I_DO = re.compile(
 )
 _AND_VERB = re.compile(r"(\s+and\s+)(" + _VERBS + r")\b")
 # someone and I, opening the sentence: "My husband and I are both teachers"
+_MINE_AND_I = re.compile(r"My\s+(?P<kin>[a-z]+(?:\s[a-z]+)?)\s+and\s+I\b(?![’'])")
 _WITH_ME = re.compile(r"(?:[Mm]y|[Oo]ur|[A-Z][a-z]+)(?:\s[\w'’-]+){0,3}\s+and\s+")
 _EXCLAIMED = re.compile(r"\s*!+(?=[\"'”’)\]]?$)")  # a last "!", maybe inside a quote
 _PLURAL = {"am": "are", "was": "were"}  # "I was" -> "they were", after the speaker's name
