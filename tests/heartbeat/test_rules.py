@@ -761,6 +761,10 @@ def test_advice_to_a_friend_is_no_standing_instruction(text: str) -> None:
          "The user has a bad left knee.", Cat.CONTEXT, None),
         ("User: I have a bad left knee, so please keep the runs flat.",
          "The user has a bad left knee.", Cat.CONTEXT, None),
+        ("User: Jordan is allergic to latex, tell any contractor.",
+         "Jordan is allergic to latex.", Cat.PREFERENCE, "Jordan"),
+        ("User: Leo has a peanut allergy, please let the school know.",
+         "Leo has a peanut allergy.", Cat.CONTEXT, "Leo"),
         # a consequence is no request
         ("User: The boiler was broken last week, so no one could shower.",
          "The boiler was broken in the week of 2026-11-09, so no one could shower.",

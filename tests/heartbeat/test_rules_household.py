@@ -415,3 +415,16 @@ def test_what_one_lives_with_is_a_fact() -> None:
     assert [fact for fact, _cat, _entity in _made("Theo has hay fever and gets migraines.")] == [
         "Theo has hay fever and gets migraines."
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "entity"),
+    [  # a schedule moved to days; what make a thing is, with when it was bought
+        ("Theo's basketball practice moved to Tuesdays and Thursdays at 6.",
+         "Theo's basketball practice moved to Tuesdays and Thursdays at 6.", "Theo"),
+        ("User: the garage door opener is a Chamberlain B970, bought in 2021",
+         "The garage door opener is a Chamberlain B970, bought in 2021.", "Chamberlain"),
+    ],
+)  # fmt: skip
+def test_a_schedule_moved_and_the_make_of_a_thing(text: str, fact: str, entity: str) -> None:
+    assert [(made, found) for made, _cat, found in _made(text)] == [(fact, entity)]

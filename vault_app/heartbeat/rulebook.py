@@ -336,7 +336,8 @@ class Patterns:
             r"|\bevery\s+(?:\d{1,3}|two|three|four|five|six|eight|ten|twelve|few|couple\s+of)"
             r"\s+(?:days|weeks|months|years|miles)\b"
             r"|\bof\s+[a-z]{2,20}\s+(?:a|per)\s+(?:day|week|month)\b"
-            r"|\b(?:daily|weekly|monthly|yearly)\b",
+            r"|\b(?:daily|weekly|monthly|yearly)\b"
+            r"|\b(?:moved|changed|switched)\s+to\s+(?:" + _WEEKDAY + r")s\b",  # "… to Tuesdays"
             re.IGNORECASE,
         )
         # when something is, without a day: a clock time ("starts at 8:15", "by 7 am"), a
@@ -388,6 +389,12 @@ class Patterns:
         self.material = re.compile(
             a_thing + r"(?:is|are)\s+(?:all\s+|mostly\s+|made\s+of\s+|original\s+)?"
             r"(?:" + alt(lists["house"]["materials"]) + r")\b(?!\s+(?:to|for|about)\b)"
+        )
+        # what make a thing is: "The garage door opener is a Chamberlain B970", "Our car is a
+        # 2019 Honda Civic" (a name and its model, nothing after but a clause)
+        self.model_is = re.compile(
+            a_thing + r"(?:is|are)\s+(?:an?\s+)?(?:(?:19|20)\d\d\s+)?[A-Z][\w-]+"
+            r"(?:\s+[A-Z0-9][\w-]*){0,3}\s*(?:[,.;]|$)"
         )
         # a pet named: "We have a dog named Biscuit", "Jordan adopted a cat called Miso"
         self.pet_named = re.compile(

@@ -593,8 +593,8 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
         return Category.STATUS, subject  # "The Subaru needs new tires"
     if pats.built.match(sentence):
         return Category.CONTEXT, subject  # "The house was built in 1962"
-    if pats.material.match(sentence):
-        return Category.CONTEXT, subject  # "The kitchen drain line is cast iron"
+    if pats.material.match(sentence) or pats.model_is.match(sentence):
+        return Category.CONTEXT, subject  # "The drain line is cast iron", "… is a Chamberlain"
     provider = pats.provider.match(sentence)
     if provider:  # "Our checking account is with First Harbor Bank"
         return Category.CONTEXT, subjects.clean_name(provider.group("who"))

@@ -139,6 +139,13 @@ _SO_ASK = re.compile(
     r"stop|check|plan|book|add|get|buy|order|adjust|cut|hold|remind|schedule|call|text)\b)",
     re.IGNORECASE,
 )
+# a request to pass it on, after the fact: "Jordan is allergic to latex, tell any
+# contractor", "…, please let the school know"
+_PASS_ON = re.compile(
+    r"(?<=,\s)(?:so\s+)?(?:please\s+)?(?:tell|warn|inform|notify|let\s+\w+(?:\s+\w+)?\s+know)\b"
+    r"[^,;.!?]*[.!]?$",
+    re.IGNORECASE,
+)
 # a standing instruction: "Always use metric units", "Please never call before 9", "Don't
 # ever book aisle seats", "Do not ever share my address"
 _STANDING = re.compile(
@@ -367,7 +374,8 @@ def without_aside(sentence: str, said: bool = False) -> str:
     you would like that!", `addressed`, `hedge`). What is left must have a verb and
     enough words; a sentence that is the aside ("Unconditional love is so important")
     stays as it is. A request the fact is the reason for goes too ("I'm lactose
-    intolerant, so go easy on the cheese", `_SO_ASK`). A last clause that is only the
+    intolerant, so go easy on the cheese", `_SO_ASK`), and so does one to pass it on
+    ("Jordan is allergic to latex, tell any contractor", `_PASS_ON`). A last clause that is only the
     hedge is unsure of all the sentence ("I got the job, I think"): nothing is cut. In a
     turn, a last "too" or "as well" is "like you": the fact stands without it ("Just got
     some new shoes, too!" -> "…some new shoes!"; `first_person` ends it with a stop)."""
@@ -377,7 +385,7 @@ def without_aside(sentence: str, said: bool = False) -> str:
     asides = (pats.opinion, pats.reaction, pats.moment) + (
         (pats.addressed, pats.offer) if said else ()
     )
-    found = [m for m in (p.search(sentence) for p in (*asides, _SO_ASK)) if m]
+    found = [m for m in (p.search(sentence) for p in (*asides, _SO_ASK, _PASS_ON)) if m]
     hedge = pats.hedge.search(sentence) if said else None
     if hedge:
         opens = [c.end() for c in _CLAUSE.finditer(sentence, 0, hedge.start())]
