@@ -375,6 +375,21 @@ def test_who_someone_is_to_the_user_makes_them_at_once(vault: Vault) -> None:
     assert r.route(said).reason == "deferred"
 
 
+def test_who_someone_is_to_a_known_person_makes_them_at_once(vault: Vault) -> None:
+    vault.create_entity(ref("areas/people/theo"))
+    r = router(vault)
+    kin = models.FactCategory.RELATIONSHIP
+    said = candidate("Theo's orthodontist is Dr. Farah Kim.", "Dr. Farah Kim", category=kin)
+    assert r.route(said) == routing.Route(
+        ref("areas/people/dr-farah-kim"), True, "Dr. Farah Kim", "created"
+    )
+    # of someone the vault does not know, or no relationship: to the third mention
+    unknown = candidate("Lena's coach is Mr. Daniels.", "Mr. Daniels", n=1, category=kin)
+    assert r.route(unknown).reason == "deferred"
+    seen = candidate("Theo's friend Omar came over.", "Omar", n=2)
+    assert r.route(seen).reason == "deferred"
+
+
 def test_a_name_with_and_without_its_honorific_is_counted_once(vault: Vault) -> None:
     r = router(vault)
     assert r.route(candidate("Dr. Okafor is our new GP.", "Dr. Okafor", n=0)).reason == "deferred"

@@ -26,7 +26,8 @@ extractor said what the fact is about). Each entry that names it is counted once
 `.vault/heartbeat/mentions.json` (a rerun of the same entry adds nothing), with the
 waiting candidates. On the third entry, or at once when the candidate asks to track it
 (`track=True`), or when it states who the name is to the user (`kin_of_user`: "Ingrid
-is the user's mom"), the route says `create=True` with the new entity's address
+is the user's mom") or to a person the vault knows ("Theo's orthodontist is Dr. Farah
+Kim"), the route says `create=True` with the new entity's address
 (`names.new_address`: people and companies in the user's graph, other things in the
 workspace of the agent whose note named them), and `released(name)` hands back the
 waiting candidates so the runner writes them too. With no `entity`, the first unknown
@@ -117,6 +118,7 @@ def about_user(candidate: Candidate) -> bool:
     return candidate.about_user or candidate.fact.lower().startswith(("the user ", "the user's "))
 
 
+_OWNER = re.compile(r"(?P<owner>[A-Z][\w.-]*(?:\s[A-Z][\w.-]*){0,2})['’]s\s+[a-z]")
 _OF_THE_USER = re.compile(r"\bthe (?:user|household)['’]s\b", re.IGNORECASE)
 
 
@@ -501,12 +503,23 @@ class Router:
         if stored is not None and not _upgrade(stored, address):
             address = layout.EntityRef.parse(stored)
         count = self.mentions.note(name_key, name, address, candidate, defer=False)
-        if count >= CREATE_AT or candidate.track or candidate.explicit or kin_of_user(candidate):
+        stated = kin_of_user(candidate) or self._kin_of_someone_known(candidate)
+        if count >= CREATE_AT or candidate.track or candidate.explicit or stated:
             self._created.add(address)
             self.index.add(address, None if _is_address(name) else name)
             return Route(address, not self.vault.paths.holds_entity(address), name, "created")
         self.mentions.note(name_key, name, address, candidate, defer=True)
         return Route(None, False, name, "deferred")
+
+    def _kin_of_someone_known(self, candidate: Candidate) -> bool:
+        """Whether the fact states who someone is to a person the vault knows ("Theo's
+        orthodontist is Dr. Farah Kim", Theo an entity): as good as said of the user."""
+        owner = _OWNER.match(candidate.fact)
+        if candidate.category != models.FactCategory.RELATIONSHIP or owner is None:
+            return False
+        scopes = [candidate.entry.agent, None] if candidate.entry.agent else [None]
+        known = self.index.lookup(names.key(owner.group("owner")), scopes)
+        return known is not None and known.path.startswith("areas/people/")
 
     def _counted_as(self, name_key: str) -> str:
         """The key a name is counted under: one already counted that differs from it only
