@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from vault_app.core import models
+from vault_app.heartbeat import clauses, rulebook, rules, turns
 from vault_app.heartbeat import extraction as model
-from vault_app.heartbeat import rulebook, rules, turns
 
 ON = dt.date(2026, 11, 20)  # a Friday
 Cat = models.FactCategory
@@ -305,7 +305,7 @@ def test_entries_split_into_lines_bullets_and_sentences() -> None:
         "- [ ] Theo started soccer; the boiler is fixed\n"
         "## A heading line\n"
     )
-    assert list(rules.sentences(text)) == [
+    assert list(clauses.sentences(text)) == [
         "Budget review with Jordan.",
         "Decisions:",
         "the bathroom remodel is capped at $15,000",

@@ -1,14 +1,8 @@
 """The default extractor: durable facts found by rules, no model.
 
-An entry is split into sentences: lines first, so bullets stand alone (list marks and
-checkboxes stripped, headings skipped), then sentence ends and semicolons, not after
-"Dr.", "St." or an initial (a closing quote stays with its sentence: 'called "Finding
-Home."'), then a first-person reason before what one does ("Since I'm vegetarian, I
-cook…", `_reason_first`), two clauses on one person at "and she/he/her/his" or at "and"
-before a verb the opening name or she/he governs ("Grandma Rose lives in Tucson and her
-landline is…", "Nadia lives in Denver and is flying in…", `_and_clauses`), and two
-clauses at ", and" before a subject of its own ("Theo's teacher is Mr. Abara, and the
-conferences are on January 12"; not after a list: "A, B, and C were…").
+An entry is split into sentences and clauses, one fact each (`clauses.sentences`: lines,
+sentence ends, a question after what is told, comma splices, a reason before what one
+does, two clauses on one person).
 Each sentence passes the quality gate or is dropped: small talk ("thanks", "good
 morning"), hedges ("maybe", "I think", "probably"), questions, requests to the agent
 ("can you", "remind me"), guesses ("It must be scary"), fragments (under three words, no
@@ -113,38 +107,15 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
 
 from vault_app.core import models
-from vault_app.heartbeat import dates, first_person, rulebook, subjects, turns
+from vault_app.heartbeat import clauses, dates, first_person, rulebook, subjects, turns
 from vault_app.heartbeat import extraction as model
 
 MAX_SENTENCE = 400  # characters: longer is a run-on or a pasted blob, never one fact
-MAX_SENTENCES = 2000  # an entry's sentences looked at; the rest of a pasted dump is not
 # a capitalised first word with one of these endings is a common noun, not a name
 
 Category = models.FactCategory
-_REASON = re.compile(
-    r"^(?:[A-Z][a-z]{1,10}[,!]\s+)?(?:[Ss]ince|[Bb]ecause|[Aa]s)\s+"
-    r"(?P<why>(?:I|I['’]m|I['’]ve|I\s+am|[Mm]y)\s[^,;]{4,120}?)(?:,\s*|\s+)"
-    r"(?P<main>(?:I|I['’](?:m|ve|d|ll))\s[^;]{10,})$"
-)
-_AND_CLAUSE = re.compile(
-    r",?\s+and\s+(?:(?=(?:she|he|her|his)\s+[a-z])|(?P<modal>(?:can|can['’]t|cannot|will|"
-    r"won['’]t|usually|always|never|also|is|was|has|charges|lives|works|teaches|drives|"
-    r"takes|owns|runs|needs)\s+(?=[a-z$\d])))"
-)
-# ", and" before a clause with a subject of its own: "Theo's new teacher is Mr. Abara,
-# and parent-teacher conferences are on January 12"
-_AND_SUBJECT = re.compile(
-    r",\s+and\s+(?=(?:the\s+|our\s+|my\s+|his\s+|her\s+|their\s+)?[a-z][\w'’-]{1,30}"
-    r"(?:\s[a-z][\w'’-]{1,30}){0,2}\s+(?:is|are|was|were|will|has|have)\s)"
-)
-_PRONOUN_OPENS = re.compile(r"(?:[Ss]he|[Hh]e)\b")
-_FIRST_PERSON = re.compile(r"(?:I|I['’]\w+|My|We|We['’]\w+|Our)\b")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-_BULLET = re.compile(r"^\s{0,12}(?:[-*+•]|\d{1,3}[.)]|\[[ xX]\])\s+(?:\[[ xX]\]\s+)?")
-_SENT_END = re.compile(r"([.!?][\"'”’)\]]?)\s+(?=[\"'“(\[$]?[A-Z0-9$])|(;|\s[—–])\s+")
 
 # -- the gate ------------------------------------------------------------------------------
 
@@ -153,7 +124,7 @@ def passes_gate(text: str) -> bool:
     """Whether a sentence may hold a durable fact: not small talk, not a hedge, not a
     question or a request to the agent, not a fragment (too short, no verb), not a run-on,
     not about what "it", "this" or "here" points at around it."""
-    sentence = " ".join(_CONTROL.sub(" ", text).split())
+    sentence = " ".join(clauses.CONTROL.sub(" ", text).split())
     if not sentence or len(sentence) > MAX_SENTENCE:
         return False
     pats = rulebook.patterns()
@@ -180,123 +151,6 @@ def passes_gate(text: str) -> bool:
     return pats.verb.search(sentence) is not None
 
 
-# -- splitting -----------------------------------------------------------------------------
-
-
-def sentences(text: str) -> Iterator[str]:
-    """The entry's lines (bullets stripped), each cut at its sentence ends."""
-    count = 0
-    for raw in _CONTROL.sub(" ", text).splitlines():
-        line = _BULLET.sub("", raw).strip()
-        if not line or line.startswith("#"):
-            continue
-        for piece in _split_line(line):
-            for part in _clauses_of(_before_asking(piece)):
-                yield part
-                count += 1
-                if count >= MAX_SENTENCES:
-                    return
-
-
-# what is told, then asked of the other in the same sentence: "My mum has diabetes type 2,
-# what foods should she avoid?"
-_ASKED_AFTER = re.compile(
-    r"^(?P<told>[^?]{12,400}?)\s*(?:,|;|:|\s[—–-])\s*(?:so\s+|and\s+|but\s+)?"
-    r"(?:who|what|what's|when|where|why|how|which|should|could|would|can|do|does|is|are|any)"
-    r"\b[^,;?]{0,200}\?+$",
-    re.IGNORECASE,
-)
-
-
-def _before_asking(sentence: str) -> str:
-    """A sentence that tells, then asks, as what it tells ("My mum has diabetes type 2,
-    what foods should she avoid?" -> "My mum has diabetes type 2."); any other unchanged."""
-    match = _ASKED_AFTER.match(sentence)
-    if match is None or rulebook.patterns().question.match(match.group("told")):
-        return sentence
-    return match.group("told").rstrip(" ,;:") + "."
-
-
-def _split_line(line: str) -> Iterator[str]:
-    abbreviations = rulebook.patterns().abbreviations
-    start = 0
-    for match in _SENT_END.finditer(line):
-        before = line[max(start, match.start() - 8) : match.start()].rsplit(None, 1)
-        word = before[-1].lower() if before else ""
-        if match.group(1) == "." and (word in abbreviations or (len(word) == 1 and word.isalpha())):
-            continue  # "Dr. Okafor", "St. Anne's", an initial
-        end = len(match.group(1)) if match.group(1) else 0  # with its closing quote: 'called "X."'
-        piece = line[start : match.start() + end].strip()
-        if piece:
-            yield piece
-        start = match.end()
-    tail = line[start:].strip()
-    if tail:
-        yield tail
-
-
-def _clauses_of(sentence: str) -> list[str]:
-    """A sentence as the facts it tells one by one, never an explicit request to remember
-    (it is kept as asked, whole: "Remember, since I'm vegetarian I cook lentils")."""
-    if rulebook.patterns().remember.match(sentence):
-        return [sentence]
-    return [two for one in _reason_first(sentence) for two in _and_clauses(one)]
-
-
-def _reason_first(sentence: str) -> list[str]:
-    """A first-person reason before what one does, cut in two: "Since I'm lactose
-    intolerant, I'm trying out dairy-free desserts" -> "I'm lactose intolerant.", "I'm
-    trying out dairy-free desserts." (what one is stands without what it led to)."""
-    told = _REASON.match(sentence)
-    if told is None:
-        return [sentence]
-    why = told.group("why").strip()
-    return [why[:1].upper() + why[1:] + ".", told.group("main")]
-
-
-def _and_clauses(sentence: str, *, loose: bool = False) -> list[str]:
-    """A sentence of two clauses on one person cut in two at "and she/he/her/his", each a
-    fact of its own ("Grandma Rose lives in Tucson and her landline is…": where she lives
-    stands without her landline); the second's pronoun is read as the first's person.
-    Only where each clause says something by itself (a verb, `MIN_WORDS` besides the
-    pronoun): "My daughter is named Maya and she is 7" stays one ("Maya is 7."); and not
-    after the first person, where "he" is someone else the clause needs ("I just got a
-    puppy named Rex and he keeps chewing shoes"). A second clause with no subject, opening
-    on "can", "will", "usually"…, is of the one the sentence opens on when that is a name
-    or "she"/"he" ("Helen lives forty minutes away and can take the kids on Thursdays")."""
-    own = _AND_SUBJECT.search(sentence)
-    if own is not None:
-        first, second = sentence[: own.start()], sentence[own.end() :]
-        listed = re.search(r",\s*[\w'’-]+(?:\s[\w'’-]+){0,2}$", first)  # "A, B, and C were"
-        if not listed and _says_enough(first) and _says_enough(second):
-            return [first + ".", second[:1].upper() + second[1:]]
-    cut = _AND_CLAUSE.search(sentence)
-    if cut is None or _FIRST_PERSON.match(sentence):
-        return [sentence]
-    first, second = sentence[: cut.start()].rstrip(" ,"), sentence[cut.end() :]
-    if cut.group("modal"):
-        opens = _PRONOUN_OPENS.match(sentence)
-        who = opens.group() if opens else subjects.subject_name(sentence, rulebook.patterns())
-        if who is None or not sentence.startswith(who) or (
-            opens is None and sentence[len(who)] in "'’"
-        ):
-            return [sentence]  # "The boiler is old and can't be fixed", "Maya's teacher…"
-        second = f"{who} {cut.group('modal')}{second}"
-    words = rulebook.word_count
-    if (words(first) < rulebook.MIN_WORDS and not loose) or words(second) <= rulebook.MIN_WORDS:
-        return [sentence]  # `loose`: each clause is classified apart ("Luna is 14 and has…")
-    if rulebook.patterns().verb.search(first) is None:
-        return [sentence]
-    return [first + ".", second]
-
-
-def _says_enough(clause: str) -> bool:
-    """Whether a clause stands as a sentence: `MIN_WORDS` words and a verb."""
-    return rulebook.word_count(clause) > rulebook.MIN_WORDS and bool(
-        rulebook.patterns().verb.search(clause)
-    )
-
-
 # -- the rules -----------------------------------------------------------------------------
 
 
@@ -311,7 +165,7 @@ def candidates(entry: model.Entry) -> list[model.Candidate]:
     told = turns.without_material(turn.text) if turn.said else turn.text
     if turn.to_assistant:
         told = turns.spelled(told)  # "remember im allergic to cats", typed in a hurry
-    for sentence in sentences(told):
+    for sentence in clauses.sentences(told):
         if len(sentence) > MAX_SENTENCE:
             continue  # a run-on or a pasted blob: no fact, and no one to refer back to
         made = _from_sentence(sentence, entry, person, turn)
@@ -395,8 +249,12 @@ def _from_sentence(
         return []  # "Planning a trip there", "I'll make it for my family": pointed at
     entity = _entity(entity, sentence, speaker, pats)
     # "I prefer window seats" with no one named as "I": about the person the notes speak
-    # for, not about the first other name in it (routing: their own entity)
-    about_user = entity is None and speaker is None and bool(rule or _I_OPENS.match(sentence))
+    # for, not about the first other name in it (routing: their own entity); a person's
+    # "we" to an assistant is their household, theirs too ("We have about $40k in
+    # savings"), not an agent's "we" in its own notes
+    ours = turn is not None and turn.to_assistant and _WE_OPENS.match(sentence) is not None
+    opens = rule or _I_OPENS.match(sentence) or ours
+    about_user = entity is None and speaker is None and bool(opens)
     confidence = 1.0 if explicit else 0.8  # an explicit "remember" is surer than a rule
     out = []
     for part, kind in _parts(sentence, category, entry.date, explicit=explicit):
@@ -424,6 +282,7 @@ _TITLE = re.compile(r"(?:Dr|Mr|Mrs|Ms|St)\.?$").match
 _I_ROUTINE = re.compile(r"(?:I|We)\s+(?!(?:am|was|were|will|would|could|should|might)\b)[a-z]")
 _CLOCK = re.compile(r"\b\d{1,2}(?::[0-5]\d|\s*(?:am|pm|a\.m\.|p\.m\.))", re.IGNORECASE)
 _I_OPENS = re.compile(r"(?:I|I['’](?:m|ve|d|ll)|My)\b")
+_WE_OPENS = re.compile(r"(?:We|We['’](?:re|ve|d|ll)|Our)\b")
 
 
 def _entity(
@@ -507,7 +366,7 @@ def _parts(
     rest = rest[:1].upper() + rest[1:]
     enough = rulebook.word_count(rest) > len(name.split()) + (0 if explicit else 1)  # "Maya is 7"
     if enough and (passes_gate(rest) or (explicit and pats.verb.search(rest))):
-        for clause in _and_clauses(rest, loose=True):  # "Nadia lives in Denver and is…"
+        for clause in clauses.and_clauses(rest, loose=True):  # "Nadia lives in Denver and is…"
             ruled = _classify(clause, on)
             if ruled:  # "Zoe is sleeping over Friday": a one-off, no fact
                 parts.append((clause, ruled[0]))
