@@ -7,7 +7,8 @@ Variants thought of: the global notes' go to the global `areas/me`, an agent's t
 (the policy lets an agent write there); a fact that also names someone known stays
 about the person ("I work at St. Mary's" is the user's, not St. Mary's); a named speaker's
 first person is that speaker, never "Me"; a model's "the user …" fact goes there too;
-"we" is the household, not the person."""
+"we" in a note is the household, not the person — but a person's own "we" to an assistant
+("We have about $40k in savings") is their household's, kept with them."""
 
 from __future__ import annotations
 
@@ -90,6 +91,21 @@ def test_a_named_speaker_or_the_household_is_not_me(vault: Vault) -> None:
     record = beat(vault)
     assert not vault.paths.holds_entity(ME)
     assert record.written == 0  # Jon and Porto are named once: they wait for a third
+
+
+def test_a_persons_own_we_to_an_assistant_is_kept_with_them(vault: Vault) -> None:
+    vault.append_daily(
+        "**user** (from ChatGPT: Mortgage): We owe about 310k at 6.8% and have 27 years left."
+        " Should we refinance?",
+        at=at(9),
+    )
+    vault.append_daily("User: Our credit scores are around 760 and 745.", at=at(10))
+    record = beat(vault)
+    assert (record.written, record.deferred) == (2, 0)
+    assert active(vault, ME) == [
+        "The household owes about 310k at 6.8% and has 27 years left.",
+        "The household's credit scores are around 760 and 745.",
+    ]
 
 
 class _Model:

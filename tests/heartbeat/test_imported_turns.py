@@ -114,3 +114,19 @@ def test_spelling_out_leaves_what_was_written_properly() -> None:
     assert turns.spelled("it's sept 9. her name is Priya") == "It's sept 9. Her name is Priya"
     written = "My sister Ana lives in Porto. I visit her in June, and it's lovely."
     assert turns.spelled(written) == written
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [  # two sentences joined by a comma are two facts; an age said alone is one
+        ("I'm 41, I live in Denver with my wife Carla.",
+         ["The user is 41.", "Carla is the user's wife.", "The user lives in Denver with Carla."]),
+        ("I'm 41.", ["The user is 41."]),
+        ("I'm 5 minutes away.", []),
+        # a feeling or a hedge before the comma is of all of it
+        ("I'm sure with my hard work and effort, I can make a special shopping experience.", []),
+        ("I think, I'm moving to Paris next year.", []),
+    ],
+)  # fmt: skip
+def test_a_comma_splice_and_an_age(text: str, kept: list[str]) -> None:
+    assert facts(text) == kept

@@ -117,13 +117,17 @@ def _spliced(sentence: str) -> list[str]:
     """Two first-person sentences joined by a comma, cut in two: "I'm 41, I live in
     Denver with my wife Carla" -> "I'm 41.", "I live in Denver with my wife Carla". Not
     after a lead that is no clause of its own ("When I was young, I lived…"), nor after a
-    hedge, which is of all of it ("I think, I'm moving")."""
+    hedge, a feeling or a word to the other, which is of all of it ("I think, I'm moving",
+    "I remember when I did my first play, I was so nervous…")."""
     pats = rulebook.patterns()
     cut = _SPLICE.search(sentence)
     if cut is None or not _FIRST_PERSON.match(sentence):
         return [sentence]
     first, second = sentence[: cut.start()], sentence[cut.end() :]
-    if pats.hedge.search(first) or not pats.verb.search(first) or not says_enough(second):
+    asides = (pats.hedge, pats.moment, pats.reaction, pats.opinion, pats.addressed)
+    if any(p.search(first) for p in asides) or not pats.verb.search(first):
+        return [sentence]  # "I'm sure with hard work, I can…": of all of it
+    if not says_enough(second):
         return [sentence]
     return [first + ".", second]
 

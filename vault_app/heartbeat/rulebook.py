@@ -36,6 +36,7 @@ MEMORY_ROLES = daily.MEMORY_ROLES
 MIN_WORDS = 3  # a sentence's fewest words: fewer is a fragment
 _TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
 # an age reached: "turned 41", "turns eight", "turning forty-one" (what one is, in few words)
+_AGE_ALONE = r"^I(?:['’]m|\s+am)\s+\d{1,3}(?:\s+now)?[.!]?$"  # "I'm 41.": no fragment
 AGE = (
     r"turn(?:ed|s|ing)\s+(?:\d{1,3}|(?:" + _TENS + r")(?:[\s-]+(?:one|two|three|four|five|"
     r"six|seven|eight|nine))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
@@ -101,7 +102,7 @@ class Patterns:
         self.moment = re.compile(r"\b(?:" + alt(gate["moments"]) + r")\b", re.IGNORECASE)
         self.ailing = re.compile(r"\b(?:" + alt(gate["ailments"]) + r")\b", re.IGNORECASE)
         self.identity = re.compile(
-            r"\b(?:" + alt(gate["identity"]) + r"|" + AGE + r")\b", re.IGNORECASE
+            r"\b(?:" + alt(gate["identity"]) + r"|" + AGE + r")\b|" + _AGE_ALONE, re.IGNORECASE
         )
         self.offer = re.compile(r"\b(?:" + alt(gate["offers"]) + r")\b", re.IGNORECASE)
         # a conversation's first-person turn opening with its speaker: "I signed up…",
@@ -506,7 +507,9 @@ class Patterns:
         )
         # a thing's days, "on" left out: "The kids' swim lessons are Saturdays at 10"
         self.are_days = re.compile(r"\b(?:is|are)\s+(?:" + _WEEKDAY + r")s\b", re.IGNORECASE)
-        self.age_is = re.compile(r"^" + NAME + r"\s+is\s+\d{1,3}(?:\s+(?:now|this\s+year))?[.!]?$")
+        self.age_is = re.compile(
+            r"^(?:" + NAME + r"\s+is|I['’]m|I\s+am)\s+\d{1,3}(?:\s+(?:now|this\s+year))?[.!]?$"
+        )
         self.thing = re.compile(r"^(?:[Tt]he|[Oo]ur|[Mm]y)\s+[a-z]")
         self.pronoun_object = re.compile(r"\s+(?:him|her|it|them|that|this|those|these)\b")
         self.owner = re.compile(r"^(?P<name>" + NAME + r")['’]s\s")

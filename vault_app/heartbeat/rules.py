@@ -257,7 +257,8 @@ def _from_sentence(
     about_user = entity is None and speaker is None and bool(opens)
     confidence = 1.0 if explicit else 0.8  # an explicit "remember" is surer than a rule
     out = []
-    for part, kind in _parts(sentence, category, entry.date, explicit=explicit):
+    told = turn is not None and turn.said
+    for part, kind in _parts(sentence, category, entry.date, explicit=explicit, said=told):
         text = first_person.standalone(dates.resolve(part, entry.date), speaker)
         related = subjects.related(text, entity, pats)
         of_user = about_user and not (rule and related)  # "… for Leo": Leo's, not the user's
@@ -347,12 +348,14 @@ _AND_SHE = re.compile(r"^\s*,?\s*and\s+(?:(?:she|he)\s+|(?=[a-z]+s\b))")
 
 
 def _parts(
-    sentence: str, category: Category, on: dt.date, *, explicit: bool = False
+    sentence: str, category: Category, on: dt.date, *, explicit: bool = False, said: bool = False
 ) -> list[tuple[str, Category]]:
     """The facts one sentence makes: an appositive relationship is a fact of its own ("My
     sister Clara lives in Boston" -> "Clara is my sister.", "Clara lives in Boston."). What
     a person asked to remember is kept even when it is a one-off ("Remember that my sister
-    Ana lands on Friday": "Ana lands on Friday." too)."""
+    Ana lands on Friday": "Ana lands on Friday." too), and so is what a speaker tells of
+    themselves (`said`: "I live in Denver with my wife Carla": "I live in Denver with
+    Carla.")."""
     pats = rulebook.patterns()
     rel = pats.rel_my.search(sentence) if category is Category.RELATIONSHIP else None
     if rel is None:
@@ -370,7 +373,7 @@ def _parts(
             ruled = _classify(clause, on)
             if ruled:  # "Zoe is sleeping over Friday": a one-off, no fact
                 parts.append((clause, ruled[0]))
-            elif explicit:
+            elif explicit or (said and turns.disclosure(clause)):  # "I live in Denver with…"
                 parts.append((clause, Category.CONTEXT))
     return parts
 
