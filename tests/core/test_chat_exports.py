@@ -153,6 +153,19 @@ def test_json_lines_name_their_speakers_into_an_agents_notes(vault: Vault, tmp_p
     ]
 
 
+def test_json_lines_in_time_order_count_each_conversation_once(
+    vault: Vault, tmp_path: Path
+) -> None:
+    rows = [  # two conversations interleaved, as a file sorted by time has them
+        {"time": f"2025-03-03T0{h}:00:00", "text": f"Message {h}.", "conversation": name}
+        for h, name in enumerate(["meals", "running", "meals", "running", "meals"], 1)
+    ]
+    path = tmp_path / "talk.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    report = chat_exports.import_export(vault, path)
+    assert (report.conversations, report.messages, report.added) == (2, 5, 5)
+
+
 def test_entries_go_in_time_order_among_the_notes_own(vault: Vault, tmp_path: Path) -> None:
     vault.append_daily("early", at=dt.datetime(2025, 3, 3, 8, 0).astimezone())
     vault.append_daily("late", at=dt.datetime(2025, 3, 3, 23, 0).astimezone())

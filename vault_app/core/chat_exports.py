@@ -603,9 +603,12 @@ def _claude_text(message: dict[str, Any]) -> str:
 
 def _jsonl(handle: _Counting, report: Report) -> Iterator[list[Message]]:
     """JSON lines, one message each; a run of lines of one conversation is yielded
-    together (a line that cannot be read is a problem named by its line number)."""
+    together (a line that cannot be read is a problem named by its line number). A
+    conversation is counted once, however many runs its lines come in (a file in time
+    order interleaves them)."""
     batch: list[Message] = []
     current: str | None = None
+    seen: set[str] = set()
     for number, raw in enumerate(handle.lines(), 1):
         if not raw.strip():
             continue
@@ -625,13 +628,14 @@ def _jsonl(handle: _Counting, report: Report) -> Iterator[list[Message]]:
             continue
         report.messages += 1
         if batch and message.conversation != current:
-            report.conversations += 1
             yield sorted(batch, key=lambda m: m.moment)
             batch = []
+        if message.conversation not in seen:
+            seen.add(message.conversation)
+            report.conversations += 1
         batch.append(message)
         current = message.conversation
     if batch:
-        report.conversations += 1
         yield sorted(batch, key=lambda m: m.moment)
 
 
