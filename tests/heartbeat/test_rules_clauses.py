@@ -337,3 +337,28 @@ def test_a_past_told_without_its_i_gets_it_back() -> None:
     assert made[0][0].startswith(
         "Jon lost their job as a banker on 2026-11-19"
     )
+
+
+def test_a_noun_made_with_love_is_no_second_liking_in_the_first_person() -> None:
+    made = _made("**Melanie** (D11:13): I love the self-acceptance and love theme.")
+    assert [fact for fact, _cat, _entity in made] == [
+        "Melanie loves the self-acceptance and love theme."
+    ]
+    two = _made("**Melanie** (D1:1): I love hiking and love swimming.")
+    assert [fact for fact, _cat, _entity in two] == [
+        "Melanie loves hiking.",
+        "Melanie loves swimming.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [  # an instrument or a sport one plays is said in few words; "started" needs an object
+        ("**Melanie** (D15:26): Yeah, I play clarinet! Started when I was young and it's "
+         "been great.", ["Melanie plays clarinet."]),
+        ("**Melanie** (D15:27): Started pottery classes in May.",
+         ["Melanie started pottery classes in May 2026."]),
+    ],
+)  # fmt: skip
+def test_what_one_plays_and_what_one_started(text: str, facts: list[str]) -> None:
+    assert [fact for fact, _cat, _entity in _made(text)] == facts

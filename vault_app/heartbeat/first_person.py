@@ -136,8 +136,9 @@ _VERBS = (
 # take in the view" of another subject)
 _I_DO = re.compile(
     r"(?:I['’]m\s+\d{1,3}|(?:I|[Ww]e)\s+" + _VERBS + r"\b[^,;]{1,60}?)\s+and\s+" + _VERBS + r"\b"
+    + rulebook.LOVE_NOUN
 )
-_AND_VERB = re.compile(r"(\s+and\s+)(" + _VERBS + r")\b")
+_AND_VERB = re.compile(r"(\s+and\s+)(" + _VERBS + r")\b" + rulebook.LOVE_NOUN)
 # someone and I, opening the sentence: "My husband and I are both teachers"
 _MINE_AND_I = re.compile(r"My\s+(?P<kin>[a-z]+(?:\s[a-z]+)?)\s+and\s+I\b(?![’'])")
 _WITH_ME = re.compile(r"(?:[Mm]y|[Oo]ur|[A-Z][a-z]+)(?:\s[\w'’-]+){0,3}\s+and\s+")

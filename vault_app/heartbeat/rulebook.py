@@ -36,6 +36,8 @@ MEMORY_ROLES = daily.MEMORY_ROLES
 MIN_WORDS = 3  # a sentence's fewest words: fewer is a fragment
 _TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
 # an age reached: "turned 41", "turns eight", "turning forty-one" (what one is, in few words)
+# "love" before a noun it makes ("the self-acceptance and love theme"): no second verb
+LOVE_NOUN = r"(?!\s+(?:theme|story|song|letter|life|language|interest|affair|note|triangle)s?\b)"
 _AGE_ALONE = r"^I(?:['’]m|\s+am)\s+\d{1,3}(?:\s+now)?[.!]?$"  # "I'm 41.": no fragment
 AGE = (
     r"turn(?:ed|s|ing)\s+(?:\d{1,3}|(?:" + _TENS + r")(?:[\s-]+(?:one|two|three|four|five|"
@@ -321,7 +323,7 @@ class Patterns:
         self.and_preference = re.compile(
             r"\s(?:,\s*)?(?:and|but)\s+(?:also\s+|still\s+|really\s+)?(?P<verb>"
             + alt(lists["preference"]["verbs"])
-            + r")\b"
+            + r")\b" + LOVE_NOUN
         )
         self.routine = re.compile(
             r"\b(?:every|each)\s+(?:other\s+|single\s+)?(?:day|night|week|month|year|quarter|"

@@ -87,7 +87,8 @@ _CLAUSE = re.compile(r",?\s+(?:and|but)\s+|[,;]\s+|\s+[-–—]\s+")  # where a 
 # what it did, not "Been a long week", which leaves out "It's"; "gonna" not before "be")
 _SUBJECTLESS = re.compile(
     r"^(?:(?:just|also|finally|recently|still|now)\s+)?(?P<verb>been(?=\s+(?:[a-z]+ly\s+)?"
-    r"(?:[a-z]+ing|to|busy|only)\b)|gonna(?!\s+be\b)|got|went|started|"
+    r"(?:[a-z]+ing|to|busy|only)\b)|gonna(?!\s+be\b)|got|went|"
+    r"started(?!\s+(?:when|as|at|in|out|back|again|over|with|after|before|young)\b)|"
     r"finished|tried|bought|made|took|signed|joined|visited|spent|picked|adopted|found|"
     r"learned|decided|had|lost|won|met|moved|graduated|completed|quit|landed|scored|passed|"
     r"wrote|ran|planning|thinking|working|heading)\b",
