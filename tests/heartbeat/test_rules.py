@@ -208,6 +208,7 @@ def test_two_preferences_of_one_subject_are_two_facts() -> None:
         "Is the roof covered by the policy?", "Can you book the plumber?",
         "Where did I put the key", "Remind me to call the dentist.",
         "Roof check", "Bucket and towels under the spot.", "Storm follow-up for Alex:",
+        "My family, exercise, and spending time with friends, for sure.",  # no verb: a reply
         "x" * (rules.MAX_SENTENCE + 1),
     ],
 )  # fmt: skip

@@ -179,7 +179,8 @@ class Patterns:
             r"(?i:\b(?:" + alt(gate["verbs"]) + r")\b|\b[a-z]{3,20}ed\b|['’](?:s|re|ve|m|d|ll)\b"
             r"|\b(?:never|always|usually|often|rarely|sometimes|to)\s+[a-z]{2,20}\b)"
             r"|^(?:I|We|They|He|She|You)\s+[a-z]"
-            r"|^[A-Z][a-z]{1,30}(?:\s[A-Z][a-z]{1,30}){0,2}\s+(?!(?:" + _FUNCTION + r")\b)"
+            r"|^(?!(?:My|Our|Your|His|Her|Their|Its)\s)"  # "My family, …": a noun, no verb
+            r"[A-Z][a-z]{1,30}(?:\s[A-Z][a-z]{1,30}){0,2}\s+(?!(?:" + _FUNCTION + r")\b)"
             r"[a-z]{2,20}\b"  # "Rosa cleans", "Theo lost": a name and a verb
         )
         self.question = re.compile(
