@@ -12,6 +12,14 @@ process (`serve`, the app, another cron run) holds the lease it says which one a
 
 `--status` reads only: who holds the lease, the last runs, when the next heartbeat and
 synthesis are due, and how many entries wait before the cursor.
+
+`--waiting` reads only too: the names the heartbeat met but made no entity of yet (it
+makes one on the third mention), each with the facts that wait for it in the daily notes.
+`--keep NAME` asks for one now: it writes the request the rules read as "keep track of"
+(`routing.keep_request`) in the daily notes of whoever named it last (an agent's, or the
+global ones, so the same access policy decides), then runs a heartbeat as `--once` does,
+which makes the entity and writes what waited; when another process holds the lease,
+that runner does it at its next heartbeat.
 """
 
 from __future__ import annotations
@@ -43,6 +51,16 @@ def register(commands: declaring.Commands) -> None:
     mode.add_argument(
         "--status", action="store_true", help="lease holder, last runs, next runs, backlog"
     )
+    mode.add_argument(
+        "--waiting",
+        action="store_true",
+        help="the names met but not made entities yet, with the facts waiting for them",
+    )
+    mode.add_argument(
+        "--keep",
+        metavar="NAME",
+        help="make the entity of a waiting name now and write the facts waiting for it",
+    )
     p.add_argument("--llm-base-url", metavar="URL", help="an OpenAI-compatible endpoint (/v1)")
     p.add_argument("--llm-model", metavar="NAME", help="the endpoint's model")
 
@@ -55,14 +73,77 @@ def _root(args: argparse.Namespace) -> Path:
 
 
 def cmd_heartbeat(args: argparse.Namespace) -> int:
-    if args.status:
+    if args.status or args.waiting:
         if args.llm_base_url or args.llm_model:
             raise declaring.UsageError("--llm-base-url and --llm-model go with --once")
-        return _status(args)
-    return _once(args)
+        return _status(args) if args.status else _waiting(args)
+    asked = _ask_to_keep(args) if args.keep is not None else None
+    return _once(args, asked)
 
 
-def _once(args: argparse.Namespace) -> int:
+def _waiting(args: argparse.Namespace) -> int:
+    from vault_app.heartbeat import routing
+
+    waiting = routing.waiting_names(_root(args))
+    data = {
+        "waiting": [
+            {
+                "name": w.name,
+                "address": w.address,
+                "mentions": w.mentions,
+                "made_at": routing.CREATE_AT,
+                "facts": [
+                    {"fact": c.fact, "category": str(c.category), "entry": c.entry.ref}
+                    for c in w.facts
+                ],
+            }
+            for w in waiting
+        ]
+    }
+
+    def text() -> str:
+        if not waiting:
+            return "No name waits: every fact found has its entity."
+        lines = [
+            f"{len(waiting)} names wait for their entity (made on mention "
+            f"{routing.CREATE_AT}; `heartbeat --keep NAME` makes one now):"
+        ]
+        for w in waiting:
+            said = "mention" if w.mentions == 1 else "mentions"
+            facts = "fact waits" if len(w.facts) == 1 else "facts wait"
+            lines.append(
+                f"  {w.name} ({w.address}): {w.mentions} {said}, {len(w.facts)} {facts}"
+            )
+            lines += [f"    {c.fact}  [{c.entry.path}]" for c in w.facts]
+        return "\n".join(lines)
+
+    output.emit(args, data, text)
+    return 0
+
+
+def _ask_to_keep(args: argparse.Namespace) -> str:
+    """Write the request to keep `args.keep` where it was named, and say so; NotFoundError
+    when no waiting name answers to it."""
+    from vault_app.core.vault import Vault
+    from vault_app.heartbeat import names, routing
+
+    root = _root(args)
+    wanted = names.key(args.keep)
+    found = next(
+        (w for w in routing.waiting_names(root) if wanted in (names.key(w.name), w.address)),
+        None,
+    )
+    if found is None:
+        raise errors.NotFoundError(
+            f"no name waits as {args.keep!r}: `heartbeat --waiting` lists those that do"
+        )
+    vault = Vault(root, actor=args.actor or "cli", clock=opening.clock_of(args))
+    vault.append_daily(routing.keep_request(found.name), agent=found.agent, at=vault.now())
+    notes = f"{found.agent}'s daily notes" if found.agent else "the global daily notes"
+    return f"Asked to keep track of {found.name} ({found.address}) in {notes}."
+
+
+def _once(args: argparse.Namespace, asked: str | None = None) -> int:
     from vault_app.core import config
     from vault_app.heartbeat import lease
     from vault_app.heartbeat import runner as service
@@ -82,14 +163,22 @@ def _once(args: argparse.Namespace) -> int:
         runner.close()
     if records is None:
         info = lease.holder(root) or {"holder": "unknown"}
+        done = (
+            "it keeps the name at its next heartbeat." if asked else "nothing done."
+        )
         output.emit(
             args,
-            {"ran": False, "holder": info, "runs": []},
-            f"The heartbeat of {root} is run by {lease.describe(info)}: nothing done.",
+            {"ran": False, "holder": info, "runs": [], "asked": asked},
+            (asked + "\n" if asked else "")
+            + f"The heartbeat of {root} is run by {lease.describe(info)}: {done}",
         )
         return 0
     runs = [r.model_dump(mode="json", exclude_none=True) for r in records]
-    output.emit(args, {"ran": True, "holder": None, "runs": runs}, lambda: _runs_text(records))
+    output.emit(
+        args,
+        {"ran": True, "holder": None, "runs": runs, "asked": asked},
+        lambda: (asked + "\n" if asked else "") + _runs_text(records),
+    )
     errors_seen = [(r.job, r.error) for r in records if r.error]
     for job, error in errors_seen:  # logged too; the status tells cron and scripts
         line = error.replace("\r", " ").replace("\n", " ")

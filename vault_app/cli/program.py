@@ -20,7 +20,8 @@ One module per command group, each declaring its commands' arguments beside the 
     watch       watch                       changes on disk as they happen
     mcp         mcp, mcp-config             the vault's MCP server for one agent, over stdio
     serve       serve                       the vault's MCP server for agents, streamable HTTP
-    heartbeat   heartbeat --once|--status   daily notes turned into facts; the weekly synthesis
+    heartbeat   heartbeat --once|--status|--waiting|--keep   daily notes turned into facts;
+                the weekly synthesis; the names waiting for their entity
     gui         gui (and no command)        the desktop app
     declaring, output, opening, reading, process_end   what they share: how a group declares
                 its commands, what a command prints, which vault it opens, what it reads

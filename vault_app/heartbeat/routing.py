@@ -31,8 +31,9 @@ Kim"), the route says `create=True` with the new entity's address
 (`names.new_address`: people and companies in the user's graph, other things in the
 workspace of the agent whose note named them), and `released(name)` hands back the
 waiting candidates so the runner writes them too. With no `entity`, the first unknown
-`related` name is counted the same way. Junk names (pronouns, days, "today"…) are never
-counted; a candidate that names nothing routable is `unrouted`.
+`related` name is counted the same way. `waiting_names` lists what waits, for a person to
+see; `keep_request` is the note that asks for one at once. Junk names (pronouns, days,
+"today"…) are never counted; a candidate that names nothing routable is `unrouted`.
 
 The runner calls `released(route.name)` whenever a route has both a `ref` and a `name`,
 and `restore(route.name, candidates)` with those it then failed to write. That is also
@@ -130,6 +131,40 @@ def kin_of_user(candidate: Candidate) -> bool:
     return candidate.category == models.FactCategory.RELATIONSHIP and bool(
         _OF_THE_USER.search(candidate.fact)
     )
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A name the heartbeat met but made no entity of yet, with the facts that wait for
+    it (they are in the daily notes meanwhile; `keep_request` makes it now)."""
+
+    name: str  # as first written
+    address: str  # where it will be made
+    mentions: int  # entries that named it (made at `CREATE_AT`)
+    facts: tuple[Candidate, ...]  # oldest first
+
+    @property
+    def agent(self) -> str | None:
+        """Whose notes named it last: where a request to keep it is written."""
+        return self.facts[-1].entry.agent if self.facts else None
+
+
+def waiting_names(root: Path) -> list[Waiting]:
+    """The names with facts waiting for their entity, most mentioned first, then the
+    latest mentioned (read only; a corrupt `mentions.json` is a precise error)."""
+    counts = MentionCounts.load(root)
+    found = [
+        Waiting(r.name, r.address, len(r.entries), tuple(_candidate(c) for c in r.deferred))
+        for r in reversed(counts._state.names.values())
+        if r.deferred
+    ]
+    return sorted(found, key=lambda w: -w.mentions)  # stable: the latest first among equals
+
+
+def keep_request(name: str) -> str:
+    """The daily-note entry that asks the heartbeat to make `name`'s entity now: the rules
+    read it as a track request, which makes the entity and writes what waited for it."""
+    return f"Keep track of {' '.join(name.split())}."
 
 
 def mentions_path(root: Path) -> Path:
