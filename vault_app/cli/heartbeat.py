@@ -122,23 +122,12 @@ def _waiting(args: argparse.Namespace) -> int:
 
 
 def _ask_to_keep(args: argparse.Namespace) -> str:
-    """Write the request to keep `args.keep` where it was named, and say so; NotFoundError
-    when no waiting name answers to it."""
+    """Write the request to keep `args.keep` where it was met, and say so."""
     from vault_app.core.vault import Vault
-    from vault_app.heartbeat import names, routing
+    from vault_app.heartbeat import routing
 
-    root = _root(args)
-    wanted = names.key(args.keep)
-    found = next(
-        (w for w in routing.waiting_names(root) if wanted in (names.key(w.name), w.address)),
-        None,
-    )
-    if found is None:
-        raise errors.NotFoundError(
-            f"no name waits as {args.keep!r}: `heartbeat --waiting` lists those that do"
-        )
-    vault = Vault(root, actor=args.actor or "cli", clock=opening.clock_of(args))
-    vault.append_daily(routing.keep_request(found.name), agent=found.agent, at=vault.now())
+    vault = Vault(_root(args), actor=args.actor or "cli", clock=opening.clock_of(args))
+    found = routing.ask_to_keep(vault, args.keep)
     notes = f"{found.agent}'s daily notes" if found.agent else "the global daily notes"
     return f"Asked to keep track of {found.name} ({found.address}) in {notes}."
 

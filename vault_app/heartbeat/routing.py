@@ -32,8 +32,9 @@ Kim"), the route says `create=True` with the new entity's address
 workspace of the agent whose note named them), and `released(name)` hands back the
 waiting candidates so the runner writes them too. With no `entity`, the first unknown
 `related` name is counted the same way. `waiting_names` lists what waits, for a person to
-see; `keep_request` is the note that asks for one at once. Junk names (pronouns, days,
-"today"…) are never counted; a candidate that names nothing routable is `unrouted`.
+see; `ask_to_keep` writes the note that asks for one at once (`keep_request`). Junk names
+(pronouns, days, "today"…) are never counted; a candidate that names nothing routable is
+`unrouted`.
 
 The runner calls `released(route.name)` whenever a route has both a `ref` and a `name`,
 and `restore(route.name, candidates)` with those it then failed to write. That is also
@@ -165,6 +166,24 @@ def keep_request(name: str) -> str:
     """The daily-note entry that asks the heartbeat to make `name`'s entity now: the rules
     read it as a track request, which makes the entity and writes what waited for it."""
     return f"Keep track of {' '.join(name.split())}."
+
+
+def ask_to_keep(vault: Vault, name: str) -> Waiting:
+    """Write the request to keep the waiting name `name` (case, accents and spacing aside,
+    or its address) in the daily notes of whoever met it last, as `vault`'s actor; the
+    next heartbeat makes its entity and writes what waited. NotFoundError when no name
+    waits so."""
+    wanted = names.key(name)
+    found = next(
+        (w for w in waiting_names(vault.root) if wanted in (names.key(w.name), w.address)),
+        None,
+    )
+    if found is None:
+        raise errors.NotFoundError(
+            f"no name waits as {name!r}: `heartbeat --waiting` lists those that do"
+        )
+    vault.append_daily(keep_request(found.name), agent=found.agent, at=vault.now())
+    return found
 
 
 def mentions_path(root: Path) -> Path:
