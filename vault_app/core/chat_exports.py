@@ -603,9 +603,8 @@ def _claude_text(message: dict[str, Any]) -> str:
 
 def _jsonl(handle: _Counting, report: Report) -> Iterator[list[Message]]:
     """JSON lines, one message each; a run of lines of one conversation is yielded
-    together (a line that cannot be read is a problem named by its line number). A
-    conversation is counted once, however many runs its lines come in (a file in time
-    order interleaves them)."""
+    together, counted once however many runs it comes in (a file in time order
+    interleaves them); a line that cannot be read is a problem named by its number."""
     batch: list[Message] = []
     current: str | None = None
     seen: set[str] = set()
@@ -630,9 +629,8 @@ def _jsonl(handle: _Counting, report: Report) -> Iterator[list[Message]]:
         if batch and message.conversation != current:
             yield sorted(batch, key=lambda m: m.moment)
             batch = []
-        if message.conversation not in seen:
-            seen.add(message.conversation)
-            report.conversations += 1
+        report.conversations += message.conversation not in seen
+        seen.add(message.conversation)
         batch.append(message)
         current = message.conversation
     if batch:
@@ -641,11 +639,8 @@ def _jsonl(handle: _Counting, report: Report) -> Iterator[list[Message]]:
 
 def entry_text(message: Message, fmt: str) -> str:
     """The daily-note entry of `message`: `**role** (from ChatGPT: title): text`."""
-    text = (
-        message.text
-        if len(message.text) <= MAX_TEXT
-        else (message.text[:MAX_TEXT] + f"\n\n[… {len(message.text) - MAX_TEXT:,} more characters]")
-    )
+    text, cut = message.text[:MAX_TEXT], len(message.text) - MAX_TEXT
+    text += f"\n\n[… {cut:,} more characters]" if cut > 0 else ""
     where = SOURCE_NAMES[fmt] + (f": {message.conversation}" if message.conversation else "")
     return f"**{message.speaker}** (from {where}): {text.strip()}"
 

@@ -40,6 +40,7 @@ dashboard    decay dashboard: tier chart, facts going cold soon, synthesis with 
 tier_chart   the dashboard's chart: facts per tier, one bar per scope
 going_cold   the dashboard's table of the facts going cold
 synthesis_preview  the summaries a synthesis would change, each with a coloured diff
+waiting_names  the names the heartbeat met but made no entity of yet, and Keep now
 switcher     the quick switcher (Ctrl+P)
 settings     the settings dialog (decay thresholds, synthesis, model, access, theme)
 themes       light and dark palettes

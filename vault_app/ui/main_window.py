@@ -192,6 +192,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.principles.entityRequested.connect(self.open_entity)
         self.dashboard = dashboard.DecayDashboard(self.session)
         self.dashboard.openFact.connect(self.open_fact)
+        self.dashboard.namesKept.connect(self._keep_name)
         self.review = review_page.ReviewPage(review_store.VaultReviews(self.session))  # the badge
         self.review.pending.connect(self._show_review_count)
         self.facts_table = facts_table.FactsTable(self.entity_view.table, self.store)
@@ -312,6 +313,17 @@ class MainWindow(QtWidgets.QMainWindow):
         self.dashboard.update_heartbeat()
         if self.live is None and any(r.written or r.superseded or r.summaries for r in records):
             self.session.rescan()  # live sync would have seen the files change
+
+    def _keep_name(self, name: str) -> None:
+        """A waiting name asked to be kept: its request is in the notes; run a heartbeat
+        now when this app runs them, else the runner that does keeps it next time."""
+        ran = self.heartbeat is not None and self.heartbeat.run_now("keep")
+        self.status.showMessage(
+            f"Keeping {name}: the heartbeat makes its entity now."
+            if ran
+            else f"Keeping {name}: the heartbeat makes its entity on its next run.",
+            30_000,
+        )
 
     def _on_live_status(self, state: str, message: str) -> None:
         self.status.show_live_status(state, message)

@@ -64,6 +64,12 @@ def _synthesize(w: MainWindow) -> None:
     w.dashboard.synthesize_now()
 
 
+def _names_waiting(w: MainWindow) -> None:
+    """On the dashboard, whose button counts them."""
+    w.show_dashboard()
+    w.dashboard.show_waiting()
+
+
 def _review_badge(c: Commands, _w: Any) -> None:
     review_page.show_badge(c["review"], None)
 
@@ -324,6 +330,14 @@ WINDOW: tuple[Entry, ...] = (
         "Ctrl+Shift+L",
         "Heartbeat runs; who wrote what",
         toolbar=True,
+    ),
+    Command(
+        "names_waiting",
+        "Names &waiting for their entity…",
+        "Go",
+        _names_waiting,
+        None,
+        "Names the heartbeat met but made no entity of yet, with their facts; keep one now",
     ),
     Command(
         "principles", "&Principles", "Go", lambda w: w.show_principles(), None, "global/AGENTS.md"

@@ -16,6 +16,9 @@ off the GUI thread:
   the list is only marked stale, and it is recomputed when shown. The table
   (`GoingColdModel`) sizes its columns from a sample of rows, never by
   measuring all of them. Double-click (or Enter) emits `openFact(address, fact_id)`.
+* "Names waiting…" (with their count) opens `waiting_names.WaitingNamesDialog`: the names
+  the heartbeat met but made no entity of yet, with the facts waiting for them; Keep now
+  asks for one (`namesKept`, on which the window runs a heartbeat).
 * "Synthesize now…" runs the core's dry run (`outlook.preview_synthesis`, batch by batch
   so that it reports progress and can be cancelled) and shows a
   `synthesis_preview.SynthesisPreviewDialog`: the summaries that would change, each with a
@@ -43,9 +46,9 @@ from typing import Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import config, errors, feed, outlook, vault
-from vault_app.heartbeat import lease, runlog, schedule
+from vault_app.heartbeat import lease, routing, runlog, schedule
 from vault_app.ui import commands, themes
-from vault_app.ui.dialogs import synthesis_preview
+from vault_app.ui.dialogs import synthesis_preview, waiting_names
 from vault_app.ui.models import activity as activity_model
 from vault_app.ui.models import tier_badge
 from vault_app.ui.session import Session, plural, unreadable
@@ -66,21 +69,29 @@ class HeartbeatStatus:
     next_synthesis: dt.datetime | None
     holder: dict[str, Any] | None  # lease.json of the runner holding the lease
     problem: str | None = None  # the schedule or lease could not be read
+    waiting: int = 0  # names met but not made entities yet, with facts waiting
 
 
 def heartbeat_status(root: Path, settings: config.VaultConfig, now: dt.datetime) -> HeartbeatStatus:
     """The heartbeat's last run, next due time and runner, from the files a runner keeps."""
     beat = settings.heartbeat
     runs = runlog.read(root, limit=1, job="heartbeat")
-    problem, holder = None, None
+    problem, holder, waiting = None, None, 0
     times: tuple[dt.datetime | None, dt.datetime | None] = (None, None)
     try:
         times = schedule.next_times(settings, schedule.ScheduleState.load(root), now)
         holder = lease.holder(root)
+        waiting = len(routing.waiting_names(root))
     except (errors.VaultError, OSError) as exc:
         problem = str(exc)
     return HeartbeatStatus(
-        beat.enabled, beat.interval_minutes, runs[0] if runs else None, *times, holder, problem
+        beat.enabled,
+        beat.interval_minutes,
+        runs[0] if runs else None,
+        *times,
+        holder,
+        problem,
+        waiting,
     )
 
 
@@ -127,11 +138,13 @@ class DecayDashboard(QtWidgets.QWidget):
     """Tier chart, the facts going cold this week, and synthesis with a diff preview."""
 
     openFact = QtCore.Signal(str, str)  # entity address, fact id
+    namesKept = QtCore.Signal(str)  # a waiting name asked to be kept: run a heartbeat
 
     def __init__(self, session: Session, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.preview_dialog: synthesis_preview.SynthesisPreviewDialog | None = None
+        self.waiting_dialog: waiting_names.WaitingNamesDialog | None = None
         self.cold_report: outlook.ColdReport | None = None  # the list shown, once computed
         self._cold_cancel: threading.Event | None = None
         self._cold_stale = True
@@ -172,13 +185,20 @@ class DecayDashboard(QtWidgets.QWidget):
             "first, nothing is written before you apply them"
         )
         self.synthesize_button.clicked.connect(self.synthesize_now)
+        self.waiting_button = QtWidgets.QPushButton("Names &waiting…")
+        self.waiting_button.setToolTip(
+            "The names the heartbeat met but made no entity of yet, with the facts that "
+            "wait for them; keep one now"
+        )
+        self.waiting_button.clicked.connect(self.show_waiting)
 
         header = QtWidgets.QGridLayout()
         header.addWidget(title, 0, 0)
         header.addWidget(self.refresh_button, 0, 2)
         header.addWidget(self.synthesize_button, 0, 3)
         header.addWidget(self.schedule, 1, 0, 1, 4)
-        header.addWidget(self.heartbeat, 2, 0, 1, 4)
+        header.addWidget(self.heartbeat, 2, 0, 1, 3)  # the heartbeat, and what it left waiting
+        header.addWidget(self.waiting_button, 2, 3, Qt.AlignmentFlag.AlignTop)
         header.setColumnStretch(1, 1)
 
         self.chart = tier_chart.TierChart()
@@ -256,6 +276,17 @@ class DecayDashboard(QtWidgets.QWidget):
 
     # -- refreshing -----------------------------------------------------------------------
 
+    def show_waiting(self) -> None:
+        """The names waiting for their entity (`waiting_names.WaitingNamesDialog`)."""
+        dialog = self.waiting_dialog
+        if dialog is None:
+            dialog = self.waiting_dialog = waiting_names.WaitingNamesDialog(self.session, self)
+            dialog.kept.connect(self.namesKept)
+        else:
+            dialog.reload()
+        dialog.show()
+        dialog.activateWindow()
+
     def refresh(self) -> None:
         """Scan the vault again; the chart and the list follow from `scanned`."""
         self._cold_stale = True
@@ -280,6 +311,11 @@ class DecayDashboard(QtWidgets.QWidget):
         def show(status: HeartbeatStatus) -> None:
             self.heartbeat_status = status
             self.heartbeat.setText(heartbeat_html(status, now, self.palette()))
+            self.waiting_button.setText(
+                f"Names &waiting ({status.waiting:,})…" if status.waiting else "Names &waiting…"
+            )
+            if self.waiting_dialog is not None and self.waiting_dialog.isVisible():
+                self.waiting_dialog.reload()
             due = status.next_synthesis
             if due is not None and due <= now:
                 synthesis = outlook.describe_next_synthesis(settings.synthesis, now)
