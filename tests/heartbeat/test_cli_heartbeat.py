@@ -5,28 +5,18 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.cli_process import REPO, run_cli
+from tests.cli_process import run_cli, serve_holding
 from vault_app.core import layout
 from vault_app.core.vault import Vault
 from vault_app.heartbeat import entries, runlog, state
 
 MARIA = layout.EntityRef.parse("areas/people/maria")
-HOLD = """
-import sys, time
-from pathlib import Path
-from vault_app.heartbeat import runner as runners
-runner = runners.Runner(Path(sys.argv[1]), runner="serve")
-print("held" if runner.lease.acquire() else "busy", flush=True)
-time.sleep(600)
-"""
 
 
 @pytest.fixture
@@ -40,18 +30,8 @@ def household(vault: Vault) -> Vault:
 
 @pytest.fixture
 def held(household: Vault) -> Iterator[subprocess.Popen[str]]:
-    process = subprocess.Popen(
-        [sys.executable, "-c", HOLD, str(household.root)],
-        stdout=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-    )
-    assert process.stdout is not None
-    assert process.stdout.readline().strip() == "held"
-    yield process
-    process.kill()
-    process.wait(30)
-    process.stdout.close()
+    with serve_holding(household.root) as process:
+        yield process
 
 
 def test_once_runs_and_says_what_it_did(household: Vault) -> None:

@@ -14,14 +14,12 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 import subprocess
-import sys
 from collections.abc import Iterator
 
 import pytest
 
-from tests.cli_process import REPO, run_cli
+from tests.cli_process import run_cli, serve_holding
 from vault_app.core import layout
 from vault_app.core.vault import Vault
 from vault_app.heartbeat import extraction, routing, rules, runs
@@ -29,14 +27,6 @@ from vault_app.heartbeat import extraction, routing, rules, runs
 DAY = dt.date(2026, 11, 20)
 NOW = "2026-11-21T12:00:00+00:00"
 OKAFOR = layout.EntityRef.parse("areas/people/mr-okafor")
-HOLD = """
-import sys, time
-from pathlib import Path
-from vault_app.heartbeat import runner as runners
-runner = runners.Runner(Path(sys.argv[1]), runner="serve")
-print("held" if runner.lease.acquire() else "busy", flush=True)
-time.sleep(600)
-"""
 
 
 def at(hh: int) -> dt.datetime:
@@ -128,18 +118,8 @@ def test_a_name_that_waits_for_nothing_is_a_precise_error(met: Vault) -> None:
 
 @pytest.fixture
 def held(met: Vault) -> Iterator[subprocess.Popen[str]]:
-    process = subprocess.Popen(
-        [sys.executable, "-c", HOLD, str(met.root)],
-        stdout=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-    )
-    assert process.stdout is not None
-    assert process.stdout.readline().strip() == "held"
-    yield process
-    process.kill()
-    process.wait(30)
-    process.stdout.close()
+    with serve_holding(met.root) as process:
+        yield process
 
 
 def test_keep_while_another_runner_holds_the_vault_waits_for_its_heartbeat(
