@@ -362,3 +362,21 @@ def test_a_noun_made_with_love_is_no_second_liking_in_the_first_person() -> None
 )  # fmt: skip
 def test_what_one_plays_and_what_one_started(text: str, facts: list[str]) -> None:
     assert [fact for fact, _cat, _entity in _made(text)] == facts
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [  # a liking of "the …" after a word on what the other showed is of that, not theirs
+        ("**Nate** (D10:10): That looks really good! I love the way the frosting turned out!",
+         []),
+        ("**Caroline** (D16:3): Melanie, that photo's amazing! I love all the yellow leaves.",
+         []),
+        # what one likes, said for itself, is kept
+        ("**John** (D3:23): Thanks! Can't wait for the seafood too. I love the ocean.",
+         ["John loves the ocean."]),
+        ("**Joanna** (D15:5): Wow, Nate! That's awesome. I love the tech and funny jokes of "
+         "Iron Man too.", ["Joanna loves the tech and funny jokes of Iron Man."]),
+    ],
+)  # fmt: skip
+def test_a_liking_of_what_was_shown_is_no_preference(text: str, facts: list[str]) -> None:
+    assert [fact for fact, _cat, _entity in _made(text)] == facts

@@ -245,6 +245,9 @@ def _from_sentence(
     category, entity = ruled
     if said and category is Category.PREFERENCE and turns.points_around(sentence):
         return []  # "Nate likes holding them": what is liked is in the turns around it
+    shown = said and turn is not None and turns.likes_what_was_shown(turn.text, sentence)
+    if shown and category is Category.PREFERENCE:
+        return []  # "That looks really good! I love the way the frosting turned out!"
     if said and turns.shown_around(sentence):
         return []  # "Planning a trip there", "I'll make it for my family": pointed at
     entity = _entity(entity, sentence, speaker, pats)

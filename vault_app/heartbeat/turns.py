@@ -331,6 +331,22 @@ def points_around(sentence: str) -> bool:
     return bool(rulebook.patterns().pointer.search(first) or _POINTS_AROUND.search(sentence))
 
 
+# a word on what the other showed: "That looks really good!", "that photo's amazing!"
+_SHOWN_TO_ME = re.compile(
+    r"\b(?:looks?|looked|photo['’]?s?|pics?|picture['’]?s?|so\s+cute|gorgeous)\b", re.IGNORECASE
+)
+_LIKING_THE = re.compile(r"\bI\s+(?:really\s+)?(?:love|like|adore)\s+(?:all\s+)?(?:the|how)\b")
+
+
+def likes_what_was_shown(turn: str, sentence: str) -> bool:
+    """Whether a turn's liking of "the …" follows its word on what the other showed ("That
+    looks really good! I love the way the frosting turned out!"): the liking is of that
+    picture or dish, no preference of the speaker's."""
+    liking = _LIKING_THE.match(sentence)
+    at = turn.find(sentence[:40]) if liking else -1
+    return at > 0 and _SHOWN_TO_ME.search(turn, 0, at) is not None
+
+
 def shown_around(sentence: str) -> bool:
     """Whether a turn's sentence names a place or a thing only by pointing at what the
     turns around it said: "planning a trip there", "I'm going to make it for my family"."""
