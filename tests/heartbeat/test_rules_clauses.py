@@ -371,6 +371,8 @@ def test_what_one_plays_and_what_one_started(text: str, facts: list[str]) -> Non
          []),
         ("**Caroline** (D16:3): Melanie, that photo's amazing! I love all the yellow leaves.",
          []),
+        # a wish that ends pointing at what another turn said is no fact either
+        ("**John** (D17:9): He taught us loyalty. I want my kids to learn that too.", []),
         # what one likes, said for itself, is kept
         ("**John** (D3:23): Thanks! Can't wait for the seafood too. I love the ocean.",
          ["John loves the ocean."]),

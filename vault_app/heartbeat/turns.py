@@ -325,10 +325,16 @@ def _with_subject(sentence: str) -> str:
 
 def points_around(sentence: str) -> bool:
     """Whether a turn's liking points at what the turns around it show or said: "them",
-    "those", "her"… in its first clause, "'em", "how it", or a "to" with nothing after
-    it. "I love sci-fi movies, they're a great escape" says what it likes."""
+    "those", "her"… in its first clause, "'em", "how it", a "to" with nothing after it, or
+    an "it"/"that" it ends on ("I want my kids to learn that"). "I love sci-fi movies,
+    they're a great escape" says what it likes."""
     first = _FIRST_CLAUSE.split(sentence, 1)[0]
-    return bool(rulebook.patterns().pointer.search(first) or _POINTS_AROUND.search(sentence))
+    pats = rulebook.patterns()
+    return bool(
+        pats.pointer.search(first)
+        or _POINTS_AROUND.search(sentence)
+        or pats.pronoun_end.search(sentence)  # "I want my kids to learn that"
+    )
 
 
 # a word on what the other showed: "That looks really good!", "that photo's amazing!"
