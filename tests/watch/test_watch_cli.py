@@ -142,3 +142,27 @@ def test_watch_stops_quietly_when_its_reader_goes_away(home: vault.Vault, start:
     command.process.stdout.close()  # like `vault-app watch --json | head -1`
     other.add_fact("areas/people/jane", "second", "status")
     assert command.process.wait(20) == 0
+
+
+def test_a_signal_while_the_watcher_starts_ends_it_with_0(
+    home: vault.Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGTERM may come while the watcher is still starting (a busy machine): the handler
+    is in place then, and the command ends as on any other stop, exit status 0."""
+    import argparse
+
+    from vault_app.cli import watch as watch_command
+    from vault_app.watch import watcher
+
+    stopped: list[bool] = []
+
+    def start(self: watcher.VaultWatcher) -> None:
+        signal.raise_signal(signal.SIGTERM)  # arrives before start returns
+
+    monkeypatch.setattr(watcher.VaultWatcher, "start", start)
+    monkeypatch.setattr(watcher.VaultWatcher, "stop", lambda self: stopped.append(True))
+    args = argparse.Namespace(vault=str(home.root), json=True, snapshot=None, quiet_ms=100)
+    before = signal.getsignal(signal.SIGTERM)
+    assert watch_command.cmd_watch(args) == 0
+    assert stopped == [True]
+    assert signal.getsignal(signal.SIGTERM) is before  # the previous handler is back

@@ -70,10 +70,10 @@ def cmd_watch(args: argparse.Namespace) -> int:
     caught = (signal.SIGINT, signal.SIGTERM)
     main_thread = threading.current_thread() is threading.main_thread()
     previous = {sig: signal.signal(sig, interrupted) for sig in caught} if main_thread else {}
-    if getattr(args, "owns_process", False):
-        quiet.quiet_benign_warnings()  # the CLI owns its process: its warnings filters
-    watch.start()
-    try:
+    try:  # from the handlers on: a signal while it starts (a busy machine) stops it too
+        if getattr(args, "owns_process", False):
+            quiet.quiet_benign_warnings()  # the CLI owns its process: its warnings filters
+        watch.start()
         while watch.running and not closed.is_set():
             time.sleep(0.2)
     except KeyboardInterrupt:
