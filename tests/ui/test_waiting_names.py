@@ -130,3 +130,19 @@ def test_the_window_runs_a_heartbeat_that_makes_the_kept_name(
     qtbot.waitUntil(lambda: [w.name for w in dialog.waiting or []] == ["Priya Nair"])
     window.close()
     window.session.wait()
+
+
+def test_a_name_made_meanwhile_is_said_and_the_list_follows(
+    qtbot: QtBot, met: Path, live: session.Session
+) -> None:
+    dialog = waiting_names.WaitingNamesDialog(live)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: dialog.waiting is not None, timeout=10_000)
+    routing.ask_to_keep(vault.Vault(met, actor="cli"), "Mr. Okafor")  # elsewhere, first
+    runs.run_heartbeat(met, runner="cli", trigger="once")
+    dialog.keep_button.click()  # the list shown still has it
+    qtbot.waitUntil(lambda: dialog.status.text().startswith("Not done: no name waits"))
+    assert dialog.keep_button.isEnabled()  # another can be chosen and kept
+    dialog.reload()
+    qtbot.waitUntil(lambda: [w.name for w in dialog.waiting or []] == ["Priya Nair"])

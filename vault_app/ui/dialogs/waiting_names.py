@@ -108,7 +108,8 @@ class WaitingNamesDialog(QtWidgets.QDialog):
         self._selection_changed()
 
     def _failed(self, exc: BaseException) -> None:
-        self.status.setText(f"The names waiting cannot be read: {exc}")
+        self.status.setText(f"Not done: {exc}")
+        self._selection_changed()
 
     def selected_name(self) -> str | None:
         items = self.tree.selectedItems()
