@@ -204,6 +204,31 @@ def test_a_symlink_cannot_change_the_answer(root: Path) -> None:
     assert (root / "agents/security/workspace/areas/house/items.json").read_bytes() == before
 
 
+def test_a_file_not_made_yet_is_whose_its_folder_is(root: Path) -> None:
+    """Creating a file is writing where it will be: another agent's daily note for a day
+    it has none yet, a global note by an agent that does not write global, a new file
+    behind a link into another agent's workspace — all refused, nothing made; its own
+    note is made."""
+    finance = as_agent(root, "finance")
+    day = finance.now()
+    theirs = finance.paths.daily_file(day.astimezone().date(), "security")
+    with pytest.raises(errors.AccessDeniedError, match="agent 'security''s"):
+        finance.append_daily("Moved the alarm code to 0000.", agent="security", at=day)
+    assert not theirs.exists()
+    with pytest.raises(errors.AccessDeniedError, match="global_writers"):
+        finance.append_daily("A note in the global notes.", at=day)
+    assert not finance.paths.daily_file(day.astimezone().date(), None).exists()
+    link = root / "agents/finance/workspace/areas/security-link"
+    os.symlink(root / "agents/security/workspace/areas", link)
+    with pytest.raises(errors.VaultError):
+        finance.add_fact("agent:finance:areas/security-link/planted", "Planted.", "context",
+                         create=True)  # fmt: skip
+    assert not (root / "agents/security/workspace/areas/planted").exists()
+    own = finance.append_daily("Paid the water bill.", agent="finance", at=day)
+    assert own.text == "Paid the water bill." and own.agent == "finance"
+    assert access.real_owner(finance.paths, theirs) == "security"  # not made, still theirs
+
+
 def test_touch_needs_read_and_the_principles_stay_peoples(root: Path) -> None:
     code = vault_module.Vault(root, actor="jane").entity("agent:security:areas/house").facts[0]
     items = root / "agents/security/workspace/areas/house/items.json"

@@ -157,3 +157,22 @@ def test_a_track_request_keeps_an_honorific() -> None:
         "Mr. Okafor",
         True,
     )
+
+
+def test_an_agent_cannot_keep_a_name_met_in_another_agents_notes(vault: Vault) -> None:
+    """`--actor agent:…` asks as that agent: the request goes where the name was met, and
+    the one access policy refuses an agent another agent's notes."""
+    vault.create_agent("finance")
+    vault.create_agent("maintenance")
+    vault.append_daily("Lena Holt services the boiler.", agent="maintenance", at=at(9))
+    beat(vault)
+    note = vault.daily_note(DAY, "maintenance").path
+    before = note.read_bytes()
+    refused = run_cli(
+        vault.root, "--actor", "agent:finance", "heartbeat", "--keep", "Lena Holt", now=NOW
+    )
+    assert refused.returncode == 1
+    assert refused.stderr.startswith("vault-app: error: ") and "Traceback" not in refused.stderr
+    assert note.read_bytes() == before
+    assert not vault.paths.daily_file(dt.date(2026, 11, 21), "maintenance").exists()
+    assert [w.name for w in routing.waiting_names(vault.root)] == ["Lena Holt"]

@@ -291,20 +291,16 @@ STATE = "<state>"  # `real_owner` of no one's memory (no agent id holds "<")
 
 def real_owner(paths: layout.VaultLayout, path: Path) -> str | None:
     """Whose memory `path` really is, its symlinks resolved: an agent's id (under
-    `agents/<id>/`), None for global memory (under `global/`), else `STATE` (it does not
-    exist, or it is the vault's own state, or it is outside the vault)."""
+    `agents/<id>/`), None for global memory (under `global/`), else `STATE` (the vault's
+    own state, or outside the vault). A file not made yet is whose its folder is: creating
+    another agent's daily note is writing that agent's memory."""
     spelled = str(path)
     if paths.plainly_inside(spelled):  # no symlink on the way: as it is spelled
-        if not os.path.lexists(spelled):
-            return STATE
         parts = spelled[len(str(paths.root)) + 1 :].split("/")
     else:
-        try:
-            resolved = path.resolve(strict=True)
-        except (OSError, RuntimeError):
-            return STATE
+        resolved = _resolved(path)
         root = paths.root.resolve()
-        if root not in resolved.parents:
+        if resolved is None or root not in resolved.parents:
             return STATE
         parts = list(resolved.relative_to(root).parts)
     if parts[0] == "global":
@@ -312,6 +308,23 @@ def real_owner(paths: layout.VaultLayout, path: Path) -> str | None:
     if parts[0] == "agents" and len(parts) > 1:
         return parts[1]
     return STATE
+
+
+def _resolved(path: Path) -> Path | None:
+    """`path` with its nearest existing folder's symlinks resolved and the parts not made
+    yet as spelled (normalised: no `..` left to climb out), None when it cannot be read."""
+    missing: list[str] = []
+    current = path
+    while not os.path.lexists(current):
+        if current.parent == current:
+            return None
+        missing.append(current.name)
+        current = current.parent
+    try:
+        base = current.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return None
+    return Path(os.path.normpath(base.joinpath(*reversed(missing))))
 
 
 class Guard:

@@ -122,10 +122,14 @@ class Vault:
         (path / "agents").mkdir(exist_ok=True)
         (path / layout.STATE_DIR).mkdir(exist_ok=True)
         vault = cls(path, **kwargs)
-        vault._write_new(vault.paths.state_dir / config.CONFIG_NAME, config.DEFAULT_CONFIG_TOML)
-        vault._write_new(vault.paths.life_dir / "README.md", layout.LIFE_README)
-        vault._write_new(vault.paths.principles_file, layout.PRINCIPLES_STUB)
-        vault.synthesize_indexes()
+        guard, vault.storage.guard = vault.storage.guard, None  # an empty vault's layout is
+        try:  # no one's memory yet: written whoever lays it out, then the door is set
+            vault._write_new(vault.paths.state_dir / config.CONFIG_NAME, config.DEFAULT_CONFIG_TOML)
+            vault._write_new(vault.paths.life_dir / "README.md", layout.LIFE_README)
+            vault._write_new(vault.paths.principles_file, layout.PRINCIPLES_STUB)
+            vault.synthesize_indexes()
+        finally:
+            vault.storage.guard = guard
         return vault
 
     def _write_new(self, path: Path, text: str) -> None:
