@@ -42,6 +42,15 @@ def live(qtbot: QtBot, met: Path) -> Iterator[session.Session]:
     s.close()
 
 
+def opened(qtbot: QtBot, live: session.Session) -> waiting_names.WaitingNamesDialog:
+    """The dialog on screen, once it has read the names."""
+    dialog = waiting_names.WaitingNamesDialog(live)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: dialog.waiting is not None, timeout=10_000)
+    return dialog
+
+
 def rows(dialog: waiting_names.WaitingNamesDialog) -> list[list[str]]:
     """Each name's row, then its facts' (name or fact, where)."""
     out = []
@@ -79,10 +88,7 @@ def test_the_dashboard_counts_them_and_the_dialog_shows_their_facts(
 def test_keep_now_writes_the_request_and_says_so(
     qtbot: QtBot, met: Path, live: session.Session
 ) -> None:
-    dialog = waiting_names.WaitingNamesDialog(live)
-    qtbot.addWidget(dialog)
-    dialog.show()
-    qtbot.waitUntil(lambda: dialog.waiting is not None, timeout=10_000)
+    dialog = opened(qtbot, live)
     dialog.tree.setCurrentItem(dialog.tree.topLevelItem(0).child(1))  # a fact: its name
     assert dialog.keep_button.isEnabled() and dialog.selected_name() == "Mr. Okafor"
     with qtbot.waitSignal(dialog.kept, timeout=10_000) as kept:
@@ -135,10 +141,7 @@ def test_the_window_runs_a_heartbeat_that_makes_the_kept_name(
 def test_a_name_made_meanwhile_is_said_and_the_list_follows(
     qtbot: QtBot, met: Path, live: session.Session
 ) -> None:
-    dialog = waiting_names.WaitingNamesDialog(live)
-    qtbot.addWidget(dialog)
-    dialog.show()
-    qtbot.waitUntil(lambda: dialog.waiting is not None, timeout=10_000)
+    dialog = opened(qtbot, live)
     routing.ask_to_keep(vault.Vault(met, actor="cli"), "Mr. Okafor")  # elsewhere, first
     runs.run_heartbeat(met, runner="cli", trigger="once")
     dialog.keep_button.click()  # the list shown still has it

@@ -223,7 +223,8 @@ class Patterns:
         self.track = re.compile(
             r"^(?:(?:please|also|and)[\s,]+)?(?:(?:can|could)\s+you\s+)?"
             r"(?:keep\s+track\s+of|keep\s+tabs\s+on|keep\s+an\s+eye\s+on|track|start\s+tracking|"
-            r"monitor)\s+(?P<what>(?:the\s+|our\s+|my\s+)?(?:(?:Dr|Mr|Mrs|Ms|St)\.\s)?[A-Za-z][\w’'&-]{0,30}(?:\s[\w’'&-]{1,30}){0,3}?)"
+            r"monitor)\s+(?P<what>(?:the\s+|our\s+|my\s+)?(?:(?:Dr|Mr|Mrs|Ms|St)\.\s)?"
+            r"[A-Za-z][\w’'&-]{0,30}(?:\s[\w’'&-]{1,30}){0,3}?)"
             r"(?=\s*(?:$|[.,;:!(—-]|\s(?:for|from|and|so|because|until|please|now|going|this|next"
             r"|every|at|in|on|while|over|during)\b))",
             re.IGNORECASE,

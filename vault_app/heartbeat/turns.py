@@ -136,7 +136,8 @@ _SUPPOSES = re.compile(
 # please book the early slot", "…, so don't plan anything that day", "…, so no hill
 # repeats please" (not "…, so no one came")
 _SO_ASK = re.compile(
-    r"\bso\s+(?:please\b|(?:no|nothing)\b[^,;.!?]{0,40}\bplease\b|(?:go|skip|avoid|don['’]t|do\s+not|make\s+sure|keep|use|leave|"
+    r"\bso\s+(?:please\b|(?:no|nothing)\b[^,;.!?]{0,40}\bplease\b"
+    r"|(?:go|skip|avoid|don['’]t|do\s+not|make\s+sure|keep|use|leave|"
     r"stop|check|plan|book|add|get|buy|order|adjust|cut|hold|remind|schedule|call|text)\b)",
     re.IGNORECASE,
 )
