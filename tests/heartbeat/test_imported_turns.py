@@ -130,3 +130,33 @@ def test_spelling_out_leaves_what_was_written_properly() -> None:
 )  # fmt: skip
 def test_a_comma_splice_and_an_age(text: str, kept: list[str]) -> None:
     assert facts(text) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [  # a word that only adds to what came before opens nothing: the sentence is read as
+        # told, its "my" the person's
+        ("Also I'm studying for my paramedic exam, it's on 18 May.",
+         ["The user is studying for their paramedic exam, it's on 18 May."]),
+        ("And my exam is on 18 May.", ["The user's exam is on 18 May."]),
+        ("Update: I got into both classes at Red Rocks Community College.",
+         ["The user got into both classes at Red Rocks Community College."]),
+        ("PS I'm allergic to shellfish.", ["The user is allergic to shellfish."]),
+        ("One more thing: I'm vegan.", ["The user is vegan."]),
+        ("Yeah, my sister moved to Leeds.", ["The user's sister moved to Leeds."]),
+        # a death, and a year as when it happened
+        ("My dog died last week.", ["The user's dog died in the week of 2025-08-25."]),
+        ("My dad died in 2019.", ["The user's dad died in 2019."]),
+        # a verdict after the fact goes; a sentence that is only one is none
+        ('I watched "Little Women" recently, and it was great.',
+         ['The user watched "Little Women" recently.']),
+        ("I'm a big fan of pottery - the creativity and skill is awesome.",
+         ["The user is a big fan of pottery."]),
+        ("I went to a support group yesterday and it was so powerful.",
+         ["The user went to a support group on 2025-09-03."]),
+        ("Family love and support is the best.", []),
+        ("The support from the fans at games is incredible.", []),
+    ],
+)  # fmt: skip
+def test_a_lead_word_a_death_and_a_verdict(text: str, kept: list[str]) -> None:
+    assert facts(text) == kept

@@ -86,6 +86,14 @@ def entry(text: str, agent: str | None = "household") -> extraction.Entry:
         ("User: Don't forget I'm lactose intolerant when you suggest recipes.",
          "The user is lactose intolerant."),
         ("Remember that Maria is vegan if you cook for the party.", "Maria is vegan."),
+        # the request after the fact
+        ("User: I'm left-handed, keep that in mind when you suggest tools.",
+         "The user is left-handed."),
+        ("User: My passport expires in June 2027 - please remember that!",
+         "The user's passport expires in June 2027."),
+        ("User: The gate code is 4512, don't forget.", "The gate code is 4512."),
+        ("User: Priya is vegetarian, so remember that when you plan meals.",
+         "Priya is vegetarian."),
     ],
 )  # fmt: skip
 def test_every_phrasing_is_one_explicit_candidate(text: str, fact: str) -> None:

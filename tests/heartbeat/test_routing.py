@@ -9,7 +9,7 @@ import pytest
 
 from vault_app.core import errors, layout, models
 from vault_app.core.vault import Vault
-from vault_app.heartbeat import routing
+from vault_app.heartbeat import names, routing
 from vault_app.heartbeat.extraction import Candidate, Entry
 
 DAY = dt.date(2026, 11, 20)
@@ -411,3 +411,44 @@ def test_the_counts_keep_the_names_mentioned_latest(
     kept = routing.MentionCounts.load(vault.root)
     assert sorted(kept.names().values()) == ["Anouk", "Cosima", "Dagny"]
     assert kept.count("anouk") == 2
+
+
+def test_a_pet_goes_with_the_pets_not_the_people(vault: Vault) -> None:
+    r = router(vault)
+    kin = models.FactCategory.RELATIONSHIP
+    made = r.route(candidate("Miso is the household's cat.", "Miso", category=kin))
+    assert made == routing.Route(ref("areas/pets/miso"), True, "Miso", "created")
+    # a pet first taken for someone ("she") is placed with the pets once said to be one
+    met = candidate("Biscuit stays in the yard while she mops.", "Biscuit", n=1)
+    assert r.route(met).reason == "deferred"
+    assert r.mentions.address("biscuit") == "areas/people/biscuit"
+    told = candidate("We adopted a rescue greyhound named Biscuit.", "Biscuit", n=2)
+    assert r.route(told).reason == "deferred"
+    assert r.mentions.address("biscuit") == "areas/pets/biscuit"
+
+
+def test_a_vault_keeping_its_pets_in_one_entity_gets_them_there(vault: Vault) -> None:
+    vault.create_entity(ref("areas/pets"))
+    r = router(vault)
+    said = candidate("Rex, our old beagle, limps after long walks.", "Rex")
+    assert r.route(said) == routing.Route(ref("areas/pets"), False, None, "related")
+    # anyone else is as before
+    kin = models.FactCategory.RELATIONSHIP
+    other = candidate("Rex Harper is the user's accountant.", "Rex Harper", n=1, category=kin)
+    assert r.route(other).ref == ref("areas/people/rex-harper")
+
+
+@pytest.mark.parametrize(
+    ("name", "fact", "kind"),
+    [
+        ("Miso", "Our cat Miso needs her thyroid tablets twice a day.", "pet"),
+        ("Biscuit", "We adopted a rescue greyhound named Biscuit.", "pet"),
+        ("Rex", "Rex, my old beagle, limps.", "pet"),
+        ("Luna", "Luna is Maya's hamster.", "pet"),
+        ("Ana", "Ana is the user's sister.", "person"),  # a relationship's cue
+        ("Maya", "Maya is the Lindqvists' dog walker.", "thing"),  # no cue it is a person
+        ("Maya", "Maya has a cat.", "thing"),
+    ],
+)  # fmt: skip
+def test_what_makes_a_name_a_pets(name: str, fact: str, kind: str) -> None:
+    assert names.kind(name, fact) == kind

@@ -187,7 +187,8 @@ def test_a_day_advice_or_a_mood_is_no_fact(text: str) -> None:
         ("Theo is left-handed.", "Theo is left-handed.", Cat.CONTEXT, "Theo"),
         ("Jordan is gluten-free.", "Jordan is gluten-free.", Cat.CONTEXT, "Jordan"),
         ("The house was built in 1962.", "The house was built in 1962.", Cat.CONTEXT, None),
-        ("Leo's passport expires in 2028.", "Leo's passport expires in 2028.", Cat.CONTEXT,
+        # a year is when, as a month is ("expires in June 2027"): a milestone
+        ("Leo's passport expires in 2028.", "Leo's passport expires in 2028.", Cat.MILESTONE,
          "Leo"),
         ("The babysitter's number is 555-0199.", "The babysitter's number is 555-0199.",
          Cat.CONTEXT, None),

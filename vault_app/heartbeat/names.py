@@ -18,7 +18,8 @@ never counts as a mention.
 "today", a bare number), and `new_address` decides where an entity made from a name
 goes, by what the name looks like: people to `areas/people/<slug>` and companies to
 `areas/companies/<slug>` of the user's graph (the seed's `global/life/areas/people`,
-`companies` groups, which the demo vault follows), projects (a remodel, a trip) to
+`companies` groups, which the demo vault follows), a pet (a name said to be a cat, a
+dog…) to `areas/pets/<slug>`, projects (a remodel, a trip) to
 `projects/<slug>`, anything else to `areas/<slug>` — of the user's graph when a global
 note named it, of the agent's own workspace when an agent's note did (the boiler the
 maintenance agent watches is its business; a person is everyone's). What a name is
@@ -44,6 +45,7 @@ def _words_set(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+PETS = "areas/pets"  # the household's animals, one entity each, or one for all (below)
 MAX_NAME_WORDS = 6  # longer than this is a phrase, not a name
 MAX_NGRAM = 5  # the longest name (in words) a fact's text is searched for
 
@@ -103,6 +105,16 @@ PERSON_CUES = re.compile(
     re.IGNORECASE,
 )
 
+# an animal the household keeps: "our cat Miso", "Miso is the household's cat", "Rex, my
+# old beagle" make a name a pet's
+PET_WORDS = (
+    "dog|cat|puppy|pup|kitten|kitty|pet|hamster|gerbil|guinea pig|rabbit|bunny|parrot|"
+    "budgie|canary|horse|pony|tortoise|turtle|goldfish|lizard|gecko|snake|ferret|hen|"
+    "chicken|beagle|labrador|lab|terrier|spaniel|retriever|poodle|collie|greyhound|"
+    "dachshund|tabby|mutt"
+)
+_OWNED = r"(?:the|our|my|a|an|their|his|her|the\s+(?:user|household)['’]s|[A-Z]\w+['’]s)"
+
 _NOT_WORD = re.compile(r"[\W_]+")  # any script's letters and digits make a name
 
 
@@ -151,9 +163,26 @@ def _title_case(text: str) -> bool:
     )
 
 
+def is_pet(name: str, fact: str) -> bool:
+    """Whether `fact` says `name` is an animal kept ("our cat Miso", "Miso, our cat",
+    "Miso is the household's cat", "a rescue greyhound named Biscuit")."""
+    named = re.escape(name)
+    return bool(
+        re.search(
+            rf"\b(?:{PET_WORDS})s?\s*,?\s+(?:(?:called|named)\s+)?{named}\b"
+            rf"|\b{named}\s*(?:,|\s+(?:is|was))\s+{_OWNED}\s+(?:[\w-]+\s+){{0,3}}"
+            rf"(?:{PET_WORDS})\b",
+            fact,
+            re.IGNORECASE,
+        )
+    )
+
+
 def kind(name: str, fact: str = "", category: models.FactCategory | None = None) -> str:
-    """What a name names: "person", "company", "project" or "thing"."""
+    """What a name names: "person", "company", "project", "pet" or "thing"."""
     parts = key(name).split("-")
+    if len(parts) <= 2 and _title_case(name) and is_pet(name, fact):
+        return "pet"
     if parts[-1] in COMPANY_WORDS:
         return "company"
     if parts[0] in HONORIFICS and len(parts) > 1:
@@ -174,15 +203,18 @@ def new_address(name: str, kind_: str, agent: str | None) -> layout.EntityRef:
 
     People and companies always go to the user's graph (global): the household's people
     are the same for every agent, and the seed keeps them in `global/life/areas/people`
-    and `companies`. Projects and things named in an agent's note go to that agent's
-    workspace (its own PARA: the boiler the maintenance agent watches); from a global
-    note, to the user's graph.
+    and `companies`; so are pets, in `areas/pets` (where a vault keeps all its animals in
+    one `areas/pets` entity, routing writes there instead: `Router`). Projects and things
+    named in an agent's note go to that agent's workspace (its own PARA: the boiler the
+    maintenance agent watches); from a global note, to the user's graph.
     """
     folder = slug(name)
     if kind_ == "person":
         return layout.EntityRef(None, f"areas/people/{folder}")
     if kind_ == "company":
         return layout.EntityRef(None, f"areas/companies/{folder}")
+    if kind_ == "pet":
+        return layout.EntityRef(None, f"{PETS}/{folder}")
     category = "projects" if kind_ == "project" else "areas"
     return layout.EntityRef(agent, f"{category}/{folder}")
 

@@ -424,9 +424,12 @@ class MentionCounts:
 
 
 def _upgrade(current: str, proposed: layout.EntityRef) -> bool:
-    """Whether a later mention places a name better: as a person or a company (a name
-    first seen without a person's cue, then with one)."""
-    grouped = ("areas/people/", "areas/companies/")
+    """Whether a later mention places a name better: as a person, a company or a pet (a
+    name first seen without a cue of what it is, then with one)."""
+    pets = f"{names.PETS}/"
+    if proposed.path.startswith(pets):  # an animal's cue is surer than a pronoun's
+        return not current.startswith(pets)
+    grouped = ("areas/people/", "areas/companies/", pets)
     return proposed.path.startswith(grouped) and not current.startswith(grouped)
 
 
@@ -549,6 +552,9 @@ class Router:
             name = name_key = str(address) if address is not None else ""
         else:
             kind = names.kind(name, candidate.fact, candidate.category)
+            herd = layout.EntityRef(None, names.PETS)
+            if kind == "pet" and self.vault.paths.holds_entity(herd):
+                return self._found(herd, "related", None)  # one entity for all the pets
             address = names.new_address(name, kind, agent)
             name_key = self._counted_as(names.key(name))
         if address is None or not name_key or not self._creatable(address):

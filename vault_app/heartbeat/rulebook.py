@@ -98,7 +98,14 @@ class Patterns:
         self.addressed = re.compile(r"\b(?:" + alt(gate["addressed"]) + r")\b", re.IGNORECASE)
         self.opinion = re.compile(
             r"\b(?:is|are|was|were|'s)\s+(?:so|such|really|very|super|pretty|truly|a)\s+"
-            r"(?:" + alt(gate["opinions"]) + r")\b",
+            r"(?:" + alt(gate["opinions"]) + r")\b"
+            # or the verdict is all a sentence or its last clause says: "Family love and
+            # support is the best.", "…, and it was great.", "… - the skill is awesome."
+            r"|(?:^(?:(?!(?:I|it|that|this|which|they|we|he|she|you)\b)[\w'’-]+\s+){0,9}"
+            r"[\w'’-]+|\b(?:it|that|this|which|they|everything|the\s+[a-z]+"
+            r"(?:\s+and\s+[a-z]+)?))(?:\s+(?:is|are|was|were)|['’]s)\s+(?:(?:so|really|just|"
+            r"truly|pretty|super|absolutely)\s+)?(?:the\s+best|" + alt(gate["opinions"]) + r")"
+            r"\s*[.!]*$",
             re.IGNORECASE,
         )
         self.moment = re.compile(r"\b(?:" + alt(gate["moments"]) + r")\b", re.IGNORECASE)
@@ -173,7 +180,7 @@ class Patterns:
         self.early_it = re.compile(r"^(?:\S+\s+){1,3}it\b", re.IGNORECASE)
         self.interjection = re.compile(
             r"^(?:(?i:" + alt(gate["interjections"]) + r")(?:\s*,?\s*" + NAME + r"(?=\s*[,.!]))?"
-            r"[\s,.!-]+)+"  # "Yeah, ", "Hey Mel! ", "Guess what - ": not the "I" after it
+            r"[\s,.!:-]+)+"  # "Yeah, ", "Hey Mel! ", "Update: ": not the "I" after it
         )
         self.verb = re.compile(
             r"(?i:\b(?:" + alt(gate["verbs"]) + r")\b|\b[a-z]{3,20}ed\b|['’](?:s|re|ve|m|d|ll)\b"
@@ -219,6 +226,17 @@ class Patterns:
             r"|\s+that|\s*:|\s*,|\s+(?!(?i:when|how|what|who|where|why|whether|if|to|me|us"
             r"|him|her|them|it|this|that|everything|anything)\b))"
             r"\s*(?P<rest>.{3,400})$"
+        )
+        # the request after the fact: "I'm left-handed, keep that in mind (when you suggest
+        # tools)", "My passport expires in June - please remember that!"
+        self.remember_after = re.compile(
+            r"\s*(?:[,;]|\s[-–—])\s*(?:and\s+|so\s+)?(?:please\s+)?(?i:"
+            r"(?:keep|bear)\s+(?:that|this|it)\s+in\s+mind|remember(?:\s+(?:that|this|it))?"
+            r"|(?:do\s+not|don['’]t)\s+forget(?:\s+(?:that|this|it))?"
+            r"|(?:make\s+a\s+)?note\s+(?:(?:of\s+)?(?:that|this|it))"
+            r"|(?:save|store|add)\s+(?:that|this|it)(?:\s+to\s+(?:your\s+)?memory)?)"
+            r"(?:\s+(?i:please|for\s+(?:later|the\s+future|next\s+time)|going\s+forward"
+            r"|from\s+now\s+on|when\s[^.!?]{3,80}))?\s*(?:please)?\s*[.!]*$"
         )
         self.track = re.compile(
             r"^(?:(?:please|also|and)[\s,]+)?(?:(?:can|could)\s+you\s+)?"
@@ -456,6 +474,13 @@ class Patterns:
         self.in_month = re.compile(
             r"\b(?:in|by|until|before)\s+(?:(?:the\s+)?(?:end|middle|start|beginning)\s+of\s+|"
             r"early\s+|late\s+|mid-?)?(?:" + _MONTH + r")\b(?!\s+\d)",
+            re.IGNORECASE,
+        )
+        # a year, maybe with its month, when something happened: "in 2019", "back in March
+        # 2019", "since 2021" (a day is a date `dates` reads; a year alone is not one)
+        self.in_year = re.compile(
+            r"\b(?:in|since|by)\s+(?:(?:early|late|mid-?)\s*)?(?:(?:" + _MONTH + r")\s+)?"
+            r"(?:19|20)\d\d\b(?!\s*[-/]\d)",
             re.IGNORECASE,
         )
         # a deadline: "needs the 1099s by January 31", "must be done by March 3"

@@ -207,7 +207,9 @@ def _from_sentence(
     sentence, links = _unlink(sentence)
     sentence, speaker = _in_context(sentence, person, pats)
     speaker = speaker or (turn.speaker if turn else None)
-    sentence = pats.interjection.sub("", sentence, 1) or sentence  # "Yeah, I made it…"
+    bare = pats.interjection.sub("", sentence, 1)  # "Yeah, I made it…"
+    if bare and bare != sentence:
+        sentence = bare[:1].upper() + bare[1:]  # "And my exam is…": "My exam is…"
     if turn is not None and turn.said:
         sentence = turns.opening(sentence)
     asked = pats.remember.match(sentence)
@@ -218,6 +220,9 @@ def _from_sentence(
         if asked.group("asked") and sentence.endswith("?"):  # "Can you note that …?"
             sentence = sentence.rstrip("?").rstrip() + "."
         sentence = sentence[:1].upper() + sentence[1:]
+    elif (after := pats.remember_after.search(sentence)) and after.start() > 0:
+        asked = after  # "I'm left-handed, keep that in mind": the fact before the request
+        sentence = sentence[: after.start()].rstrip() + "."
     elif turn is not None and turn.saved:  # an assistant's memory note: kept as asked
         sentence = turns.as_told(sentence)
     explicit = asked is not None or (turn is not None and turn.saved)
@@ -427,6 +432,9 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
     month = not dated and subject and pats.in_month.search(sentence)
     if month and any(p.search(sentence) for p in (pats.event, pats.future, pats.deadline)):
         return Category.MILESTONE, subject  # "Clara starts at … in January", "… by June"
+    year = not dated and (subject or pats.thing.match(sentence)) and pats.in_year.search(sentence)
+    if year and pats.event.search(sentence):
+        return Category.MILESTONE, subject  # "My dad died in 2019", "We moved in March 2021"
     pref = pats.preference.match(sentence)
     if pref and pats.pronoun_object.match(sentence, pref.end()):
         pref = None  # "wants him at 22", "I love it": not standalone

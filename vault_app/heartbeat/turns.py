@@ -159,6 +159,8 @@ _STANDING = re.compile(
 # new things"): what it was is in the sentences after it, the sentence alone says nothing
 MAX_VAGUE = 12
 _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")  # a year, a time, an amount: a word of what it tells
+# a name after the first word ("I watched Little Women", "I was in Chicago"): says what
+_NAMED = re.compile(r"(?<=\s)(?!I\b)[A-Z][a-z]+")
 _VAGUE = re.compile(
     r"\b(?:something|anything|stuff|(?:some\s+)?(?:big\s+)?(?:new\s+)?things)(?:\s+(?:new|good|"
     r"great|special|similar|else|cool|fun|nice|exciting|interesting|amazing|awesome))?"
@@ -433,16 +435,17 @@ def disclosure(sentence: str) -> bool:
     working on a project"), or its subject is an activity and "me"/"my" is in it
     ("Painting landscapes and still life is my favorite"); it says so in at least
     `MIN_DISCLOSURE` words (fewer when it says what one is: "I'm vegetarian", "I live
-    in Lisbon"), says what it is about (not "I did something new"), needs no other turn
-    to be understood (no "them", "her", no "it" done or at its end: "I painted it", "I
-    made it in class") and is no feeling or wish of the moment ("I'm so grateful", "I'd
-    love to", "I agree", "I need a recipe for dinner tonight", "I need help writing a cover
-    letter"). The gate has passed it
-    already."""
+    in Lisbon"; a number or a name counts twice: "I watched Little Women recently"),
+    says what it is about (not "I did something new"), needs no other turn to be
+    understood (no "them", "her", no "it" done or at its end: "I painted it", "I made it
+    in class") and is no feeling or wish of the moment ("I'm so grateful", "I'd love to",
+    "I agree", "I need a recipe for dinner tonight", "I need help writing a cover
+    letter"). The gate has passed it already."""
     pats = rulebook.patterns()
     if pats.disclosure.match(sentence) is None and pats.about_me.match(sentence) is None:
         return False
     told = rulebook.word_count(sentence) + len(_NUMBER.findall(sentence))  # "in 2019" too
+    told += len(_NAMED.findall(sentence))
     if told < MIN_DISCLOSURE and not pats.identity.search(sentence):
         return False  # few words: enough only for what one is ("I'm allergic to cats")
     if pats.pointer.search(sentence) or pats.pronoun_end.search(sentence):
