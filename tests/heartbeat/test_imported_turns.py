@@ -160,3 +160,24 @@ def test_a_comma_splice_and_an_age(text: str, kept: list[str]) -> None:
 )  # fmt: skip
 def test_a_lead_word_a_death_and_a_verdict(text: str, kept: list[str]) -> None:
     assert facts(text) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [  # a name given to someone told of before in the message: who they are to the person
+        ("My dad moved in with us in January. His name is Raymond, he's 78. He used to be a "
+         "joiner and he still loves working with wood.",
+         ["The user's dad moved in with them in January 2025.", "Raymond is the user's dad.",
+          "Raymond is 78.", "Raymond used to be a joiner.",
+          "Raymond still loves working with wood."]),
+        ("My dad's name is Raymond.", ["Raymond is the user's dad."]),
+        ("My daughter is named Lina and she's 4.",
+         ["Lina is the user's daughter.", "Lina is 4."]),
+        # a "her" is not a son's, and no one told of before is no one's
+        ("My son plays rugby on Saturdays. Her name is Amy.",
+         ["The user's son plays rugby on Saturdays."]),
+        ("Her name is Amy.", []),
+    ],
+)  # fmt: skip
+def test_his_name_is_names_the_one_told_of_before(text: str, kept: list[str]) -> None:
+    assert facts(text) == kept

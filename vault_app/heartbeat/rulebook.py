@@ -272,6 +272,24 @@ class Patterns:
             r"favou?rite\s+|youngest\s+|oldest\s+|older\s+|younger\s+|little\s+|big\s+|best\s+)?"
             r"(?P<y>" + roles + r")\s*,?\s+(?:is\s+(?:called|named)\s+)?(?P<x>" + NAME + r")\b",
         )
+        # "my dad", "our youngest daughter": whom a later "His name is …" names
+        self.kin = re.compile(
+            r"\b(?P<pos>[Mm]y|[Oo]ur)\s+(?:(?:older|younger|little|big|eldest|oldest|youngest"
+            r"|baby|twin)\s+)?(?P<role>"
+            + alt(lists["relationship"]["his"] + lists["relationship"]["her"])
+            + r")\b(?![-'’])"
+        )
+        self.his = frozenset(lists["relationship"]["his"])
+        # "His name is Raymond", "Her name's Lina", "He's called Raymond"
+        self.name_is = re.compile(
+            r"^(?:(?P<his>His)|Her)\s+name(?:['’]s|\s+is)\s+(?=" + NAME + r")"
+            r"|^(?:(?P<he>He)|She)(?:['’]s|\s+is)\s+(?:called|named)\s+(?=" + NAME + r")"
+        )
+        # "My dad's name is Raymond" read as "My dad is named Raymond" (one rule, `rel_my`)
+        self.role_name = re.compile(
+            r"\b(?P<who>(?:[Mm]y|[Oo]ur)\s+(?:" + roles + r"))['’]s\s+name(?:['’]s|\s+is)\s+"
+            r"(?=" + NAME + r")"
+        )
         self.rel_name = re.compile(
             r"\b(?P<pos>[Mm]y|[Oo]ur|[Tt]he|(?:" + NAME + r")['’]s)\s+(?P<y>" + roles + r")"
             r"['’]s\s+name\s+is\s+(?P<x>" + NAME + r")\b"
@@ -526,12 +544,14 @@ class Patterns:
             r"(?:must|has\s+to|have\s+to|should\s+always|should\s+never)\s+(?:always\s+|never\s+)?"
             r"(?:be|stay|go|get|have|use|keep)\b"
         )
-        # what someone or something is: "Jordan is an ICU nurse", "The roof is 22 years old"
+        # what someone or something is: "Jordan is an ICU nurse", "The roof is 22 years old",
+        # "Raymond used to be a joiner"
         self.descriptor = re.compile(
             r"^(?:"
             + NAME
             + r"|(?:[Tt]he|[Oo]ur|[Mm]y)\s+[a-z][\w’'-]{1,30}(?:\s[a-z][\w’'-]{1,30})?)"
-            r"\s+(?:is|are)\s+(?:(?:a|an)\s+(?!bit\b|little\b|lot\b|good\s+day\b)[a-zA-Z0-9]"
+            r"\s+(?:is|are|used\s+to\s+be)\s+(?:(?:a|an)\s+(?!bit\b|little\b|lot\b|good\s+day\b)"
+            r"[a-zA-Z0-9]"
             r"|(?:about\s+|nearly\s+|almost\s+|over\s+)?\d{1,3}\s+(?:years?|months?)\s+old\b)"
         )
         # a thing's days, "on" left out: "The kids' swim lessons are Saturdays at 10"

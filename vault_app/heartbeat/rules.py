@@ -159,6 +159,7 @@ def candidates(entry: model.Entry) -> list[model.Candidate]:
     found: list[model.Candidate] = []
     seen: set[str] = set()
     person: str | None = None  # the last person named: "She" of the next sentence
+    kin: tuple[str, str] | None = None  # the last "my dad": whom "His name is …" names
     turn = turns.speaking(entry.text)
     if turn.assistant:
         return []  # the assistant's words are not what the user told it
@@ -168,6 +169,7 @@ def candidates(entry: model.Entry) -> list[model.Candidate]:
     for sentence in clauses.sentences(told):
         if len(sentence) > MAX_SENTENCE:
             continue  # a run-on or a pasted blob: no fact, and no one to refer back to
+        sentence, kin = _named_kin(sentence, kin)
         made = _from_sentence(sentence, entry, person, turn)
         for candidate in made:
             if candidate.fact.lower() not in seen:
@@ -176,6 +178,22 @@ def candidates(entry: model.Entry) -> list[model.Candidate]:
         named = made[0].entity if made and not made[0].track else None
         person = named if named and named[:1].isupper() else _person(sentence, person)
     return found
+
+
+def _named_kin(sentence: str, kin: tuple[str, str] | None) -> tuple[str, tuple[str, str] | None]:
+    """The sentence with a name given to someone told of before read as a relationship
+    ("My dad moved in with us. His name is Raymond, he's 78." -> "My dad is named
+    Raymond, he's 78.": "Raymond is the user's dad.", "Raymond is 78."; only a "his" of a
+    dad, a "her" of a daughter), and the last "my <role>" it tells of, for the next."""
+    pats = rulebook.patterns()
+    sentence = pats.role_name.sub(r"\g<who> is named ", sentence)  # "My dad's name is …"
+    said = pats.name_is.match(sentence)
+    if said and kin is not None:
+        he = bool(said.group("his") or said.group("he"))
+        if (kin[1].lower() in pats.his) == he:
+            sentence = f"{kin[0].capitalize()} {kin[1]} is named {sentence[said.end() :]}"
+    found = list(pats.kin.finditer(sentence))
+    return sentence, (found[-1]["pos"], found[-1]["role"]) if found else kin
 
 
 def _person(sentence: str, last: str | None) -> str | None:
@@ -352,7 +370,9 @@ def _in_context(
 
 
 # after "my <role> is named X": "and she is 7", "and loves horses" go on about X
-_AND_SHE = re.compile(r"^\s*,?\s*and\s+(?:(?:she|he)\s+|(?=[a-z]+s\b))")
+_AND_SHE = re.compile(r"^\s*,?\s*(?:and\s+(?:(?:she|he)\s+|(?=[a-z]+s\b))|(?:she|he)\s+(?=is\b))")
+_IS_AGE = re.compile(r"\s+is\s+\d{1,3}(?:\s+(?:years?|months?)\s+old)?\s*[.!]?$")
+_SHE_IS = re.compile(r"^\s*(?:,\s*|and\s+)?(?:she|he)['’]s\b")  # "…, he's 78": " is 78"
 
 
 def _parts(
@@ -373,9 +393,12 @@ def _parts(
     parts = [(f"{name} is {owner} {rel.group('y')}.", Category.RELATIONSHIP)]
     tail = re.sub(r"^\s*,(?=\s)", "", sentence[rel.end() :])  # "Zoe's mom, Hannah, drives"
     tail = _AND_SHE.sub(" ", tail, 1)  # "My daughter is named Maya and she is 7"
+    tail = _SHE_IS.sub(" is", tail, 1)  # "My dad is named Raymond, he's 78"
     rest = (sentence[: rel.start()] + name + tail).strip()
     rest = rest[:1].upper() + rest[1:]
-    enough = rulebook.word_count(rest) > len(name.split()) + (0 if explicit else 1)  # "Maya is 7"
+    if _IS_AGE.match(rest, len(name)):  # "My daughter is named Maya and she is 7"
+        return [*parts, (rest.rstrip(".!") + ".", Category.CONTEXT)]
+    enough = rulebook.word_count(rest) > len(name.split()) + (0 if explicit else 1)
     if enough and (passes_gate(rest) or (explicit and pats.verb.search(rest))):
         for clause in clauses.and_clauses(rest, loose=True):  # "Nadia lives in Denver and is…"
             ruled = _classify(clause, on)
