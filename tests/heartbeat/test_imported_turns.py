@@ -34,7 +34,6 @@ def facts(text: str) -> list[str]:
         "What went wrong here?\n```\nI moved to Berlin in 2019 and I work at Acme.\n```",
         "> I adopted a greyhound named Biscuit last year.\nWhat does this sentence mean?",
         "Draft a letter to my son's school saying he'll miss class on Friday for a dentist.",
-        "Write me a toast for my sister Ana's wedding in June.",
         "I need a recipe for dinner tonight with chicken and rice.",
         "Hi! I need help writing a cover letter.",  # help asked of the assistant
         "I could use some advice on my garden.",
@@ -180,4 +179,29 @@ def test_a_lead_word_a_death_and_a_verdict(text: str, kept: list[str]) -> None:
     ],
 )  # fmt: skip
 def test_his_name_is_names_the_one_told_of_before(text: str, kept: list[str]) -> None:
+    assert facts(text) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [  # who someone is, said in passing in a request or a feeling, is still who they are
+        ("Write me a toast for my sister Ana's wedding in June.", ["Ana is the user's sister."]),
+        ("what's a good gift for a 5 year old who loves dinosaurs? it's for my niece Ruby",
+         ["Ruby is the user's niece."]),
+        ("I'm so proud of my son Jack!", ["Jack is the user's son."]),
+        # a "his"/"her" after "my mum" is hers when no one was named since
+        ("My mum turns 60 on June 14th. She loves Italian food and hates surprises honestly lol.",
+         ["The user's mum turns 60 on June 14th.", "The user's mum loves Italian food.",
+          "The user's mum hates surprises."]),
+        # a named one's own "and": each their own fact, the first person's the user's
+        ("I'm vegetarian and Alex is coeliac.", ["The user is vegetarian.", "Alex is coeliac."]),
+        ("My accountant is Priya Nair, she said to keep all receipts.",
+         ["Priya Nair is the user's accountant."]),
+        ("I'd like a flat near a park because of my dog, Pickle, she's a border collie.",
+         ["Pickle is the user's dog.", "Pickle is a border collie."]),
+        ("We got engaged last weekend!!", ["The user got engaged on the weekend of 2025-08-30."]),
+        ("I reckon we'll do it at Tipo 00 in the city.", []),
+    ],
+)  # fmt: skip
+def test_what_is_said_in_passing_and_of_whom(text: str, kept: list[str]) -> None:
     assert facts(text) == kept

@@ -82,7 +82,7 @@ def _one(text: str) -> model.Candidate:
         # milestones, dates resolved against the entry's date
         ("Jordan's birthday is October 19.", "Jordan's birthday is October 19.", Cat.MILESTONE,
          "Jordan"),
-        ("We got married on June 12, 2015.", "The household got married on June 12, 2015.",
+        ("We got married on June 12, 2015.", "The user got married on June 12, 2015.",
          Cat.MILESTONE, None),
         ("Passed the driving exam yesterday.", "Passed the driving exam on 2026-11-19.",
          Cat.MILESTONE, None),

@@ -42,8 +42,14 @@ _AND_SUBJECT = re.compile(
     r",\s+and\s+(?=(?:the\s+|our\s+|my\s+|his\s+|her\s+|their\s+)?[a-z][\w'’-]{1,30}"
     r"(?:\s[a-z][\w'’-]{1,30}){0,2}\s+(?:is|are|was|were|will|has|have)\s)"
 )
+# "and" before someone named with a verb of their own: "I'm lactose intolerant and Alex
+# is coeliac" (no comma; a lowercase subject needs one, `_AND_SUBJECT`)
+_AND_NAMED = re.compile(
+    r"\s+and\s+(?=[A-Z][a-z]+(?:\s[A-Z][a-z]+)?\s+(?:is|are|was|has|had|can['’]t|cannot|"
+    r"doesn['’]t|won['’]t|loves|hates|lives|works)\s)"
+)
 _PRONOUN_OPENS = re.compile(r"(?:[Ss]he|[Hh]e)\b")
-_SPLICE = re.compile(r",\s+(?=(?:I|I['’](?:m|ve|d)|We|We['’](?:re|ve))\s+[a-z])")
+_SPLICE = re.compile(r",\s+(?=(?:I|I['’](?:m|ve|d|ll)|We|We['’](?:re|ve))\s+[a-z])")
 _FIRST_PERSON = re.compile(r"(?:I|I['’]\w+|My|We|We['’]\w+|Our)\b")
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BULLET = re.compile(r"^\s{0,12}(?:[-*+•]|\d{1,3}[.)]|\[[ xX]\])\s+(?:\[[ xX]\]\s+)?")
@@ -153,6 +159,12 @@ def and_clauses(sentence: str, *, loose: bool = False) -> list[str]:
     puppy named Rex and he keeps chewing shoes"). A second clause with no subject, opening
     on "can", "will", "usually"…, is of the one the sentence opens on when that is a name
     or "she"/"he" ("Helen lives forty minutes away and can take the kids on Thursdays")."""
+    verb = rulebook.patterns().verb
+    named = _AND_NAMED.search(sentence)
+    if named is not None:
+        first, second = sentence[: named.start()], sentence[named.end() :]
+        if verb.search(first) and verb.search(second) and not re.search(r",\s*\w+$", first):
+            return [first.rstrip(" ,") + ".", second]
     own = _AND_SUBJECT.search(sentence)
     if own is not None:
         first, second = sentence[: own.start()], sentence[own.end() :]

@@ -38,6 +38,15 @@ _PARTICIPLE = re.compile(
 )
 
 
+# what two people do together that is each one's: "We got engaged", "We're married"
+_COUPLE = re.compile(
+    r"We(?P<adv>\s+(?:just|finally|recently|officially))?"
+    r"(?:\s+(?P<are>are)|(?P<re>['’]re)|(?=\s+got))"
+    r"(?=\s+(?:(?:just|finally|now|officially)\s+)?(?:got\s+|getting\s+)?"
+    r"(?:engaged|married|divorced|separated)\b)"
+)
+
+
 def standalone(text: str, speaker: str | None) -> str:
     """`text` with its first person named: the speaker, or the user / the household. Once
     named, with no one else named between, the speaker is "they"/"them"/"their" ("I take
@@ -47,6 +56,9 @@ def standalone(text: str, speaker: str | None) -> str:
     speaker's name again ("Jon told Gina about Jon's plan"). "My husband and I" opens with
     the person, as one says it of others: "The user and their husband"."""
     text = " ".join(text.split()).strip()
+    if couple := _COUPLE.match(text):  # "We got engaged": the user did, with someone
+        verb = " am" if couple["are"] or couple["re"] else ""
+        text = "I" + (couple["adv"] or "") + verb + text[couple.end() :]
     named_at = [-1]  # where the speaker was last named in `text`, -1 before
     first_at = [-1]  # where the speaker was first named, -1 before
     if mine := _MINE_AND_I.match(text):  # "My husband and I are" -> "The user and their

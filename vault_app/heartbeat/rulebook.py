@@ -230,13 +230,13 @@ class Patterns:
         # the request after the fact: "I'm left-handed, keep that in mind (when you suggest
         # tools)", "My passport expires in June - please remember that!"
         self.remember_after = re.compile(
-            r"\s*(?:[,;]|\s[-–—])\s*(?:and\s+|so\s+)?(?:please\s+)?(?i:"
+            r"\s*(?:[,;]|\s[-–—]|(?=\s(?i:so|and)\s))\s*(?i:and\s+|so\s+)?(?:please\s+)?(?i:"
             r"(?:keep|bear)\s+(?:that|this|it)\s+in\s+mind|remember(?:\s+(?:that|this|it))?"
             r"|(?:do\s+not|don['’]t)\s+forget(?:\s+(?:that|this|it))?"
             r"|(?:make\s+a\s+)?note\s+(?:(?:of\s+)?(?:that|this|it))"
             r"|(?:save|store|add)\s+(?:that|this|it)(?:\s+to\s+(?:your\s+)?memory)?)"
             r"(?:\s+(?i:please|for\s+(?:later|the\s+future|next\s+time)|going\s+forward"
-            r"|from\s+now\s+on|when\s[^.!?]{3,80}))?\s*(?:please)?\s*[.!]*$"
+            r"|from\s+now\s+on|(?:when|for|with|if)\s[^.!?]{3,80}))?\s*(?:please)?\s*[.!]*$"
         )
         self.track = re.compile(
             r"^(?:(?:please|also|and)[\s,]+)?(?:(?:can|could)\s+you\s+)?"
@@ -284,6 +284,10 @@ class Patterns:
         self.name_is = re.compile(
             r"^(?:(?P<his>His)|Her)\s+name(?:['’]s|\s+is)\s+(?=" + NAME + r")"
             r"|^(?:(?P<he>He)|She)(?:['’]s|\s+is)\s+(?:called|named)\s+(?=" + NAME + r")"
+        )
+        # "My accountant is Priya Nair, she said…" read as "My accountant, Priya Nair, …"
+        self.role_is = re.compile(
+            r"^(?P<who>(?:My|Our)\s+(?:" + roles + r"))\s+is\s+(?P<name>" + NAME + r"),\s+"
         )
         # "My dad's name is Raymond" read as "My dad is named Raymond" (one rule, `rel_my`)
         self.role_name = re.compile(

@@ -169,8 +169,8 @@ def candidates(entry: model.Entry) -> list[model.Candidate]:
     for sentence in clauses.sentences(told):
         if len(sentence) > MAX_SENTENCE:
             continue  # a run-on or a pasted blob: no fact, and no one to refer back to
-        sentence, kin = _named_kin(sentence, kin)
-        made = _from_sentence(sentence, entry, person, turn)
+        sentence, kin = _named_kin(sentence, kin, person)
+        made = _from_sentence(sentence, entry, person, turn) or _kin_aside(sentence, entry, turn)
         for candidate in made:
             if candidate.fact.lower() not in seen:
                 seen.add(candidate.fact.lower())
@@ -180,20 +180,62 @@ def candidates(entry: model.Entry) -> list[model.Candidate]:
     return found
 
 
-def _named_kin(sentence: str, kin: tuple[str, str] | None) -> tuple[str, tuple[str, str] | None]:
+def _named_kin(
+    sentence: str, kin: tuple[str, str] | None, person: str | None
+) -> tuple[str, tuple[str, str] | None]:
     """The sentence with a name given to someone told of before read as a relationship
     ("My dad moved in with us. His name is Raymond, he's 78." -> "My dad is named
-    Raymond, he's 78.": "Raymond is the user's dad.", "Raymond is 78."; only a "his" of a
-    dad, a "her" of a daughter), and the last "my <role>" it tells of, for the next."""
+    Raymond, he's 78.": "Raymond is the user's dad.", "Raymond is 78."), and a "she"/"he"
+    opening it read as them when no one was named since ("My mum turns 60 in June. She
+    loves Italian food." -> "My mum loves Italian food."); only a "his"/"he" of a dad, a
+    "her"/"she" of a daughter. And the last "my <role>" it tells of, for the next."""
     pats = rulebook.patterns()
     sentence = pats.role_name.sub(r"\g<who> is named ", sentence)  # "My dad's name is …"
+    sentence = pats.role_is.sub(r"\g<who>, \g<name>, ", sentence, 1)  # "My vet is Dr. Ames, she…"
     said = pats.name_is.match(sentence)
     if said and kin is not None:
         he = bool(said.group("his") or said.group("he"))
         if (kin[1].lower() in pats.his) == he:
             sentence = f"{kin[0].capitalize()} {kin[1]} is named {sentence[said.end() :]}"
+    elif kin is not None and person is None and (pronoun := _HE_OPENS.match(sentence)):
+        verb = " is" if pronoun["s"] else ""
+        if (kin[1].lower() in pats.his) == (pronoun["he"] is not None):
+            sentence = f"{kin[0].capitalize()} {kin[1]}{verb}{sentence[pronoun.end() :]}"
     found = list(pats.kin.finditer(sentence))
     return sentence, (found[-1]["pos"], found[-1]["role"]) if found else kin
+
+
+_FILLER_END = re.compile(
+    r"(?:[\s,]+(?:honestly|lol|lmao|haha+|hehe|tbh|imo|xd|:\)|:D|:P))+\s*([.!?]*)$", re.IGNORECASE
+)
+_HE_OPENS = re.compile(r"(?:(?P<he>He)|She)(?:(?P<s>['’]s)|(?=\s+[a-z]))")
+
+
+def _kin_aside(sentence: str, entry: model.Entry, turn: turns.Turn) -> list[model.Candidate]:
+    """Who someone is to the speaker, said in passing in a sentence that is no fact
+    itself ("what's a good gift for a 5 year old? it's for my niece Ruby", "Can you
+    write a card for my sister Ana?"): "Ruby is the user's niece." A "my <role> <Name>"
+    is so whatever the sentence around it asks or feels."""
+    if len(sentence) > MAX_SENTENCE:
+        return []
+    pats = rulebook.patterns()
+    plain, links = _unlink(sentence)
+    rel = pats.rel_my.search(plain)
+    if rel is None or rel["pos"].lower() not in ("my", "our"):
+        return []
+    name = subjects.clean_name(rel["x"])
+    if name is None or not subjects.is_name(name, pats):
+        return []
+    said = f"{name} is {rel['pos'].lower()} {rel['y']}."
+    return [
+        model.Candidate(
+            fact=first_person.standalone(said, turn.speaker),
+            category=Category.RELATIONSHIP,
+            entry=entry,
+            entity=links.get(name, name),
+            confidence=0.8,
+        )
+    ]
 
 
 def _person(sentence: str, last: str | None) -> str | None:
@@ -228,6 +270,7 @@ def _from_sentence(
     bare = pats.interjection.sub("", sentence, 1)  # "Yeah, I made it…"
     if bare and bare != sentence:
         sentence = bare[:1].upper() + bare[1:]  # "And my exam is…": "My exam is…"
+    sentence = _FILLER_END.sub(r"\1", sentence)  # "… hates surprises honestly lol"
     if turn is not None and turn.said:
         sentence = turns.opening(sentence)
     asked = pats.remember.match(sentence)
@@ -286,9 +329,12 @@ def _from_sentence(
     told = turn is not None and turn.said
     for part, kind in _parts(sentence, category, entry.date, explicit=explicit, said=told):
         text = first_person.standalone(dates.resolve(part, entry.date), speaker)
-        related = subjects.related(text, entity, pats)
-        of_user = about_user and not (rule and related)  # "… for Leo": Leo's, not the user's
-        about = entity or (None if of_user else subjects.fallback(related))
+        whose, mine = entity, about_user
+        if part is not sentence and re.match(r"(?:I|I['’]m|I['’]ve)\b", part):
+            whose, mine = speaker, speaker is None  # "…and my partner Alex is coeliac": I'm …
+        related = subjects.related(text, whose, pats)
+        of_user = mine and not (rule and related)  # "… for Leo": Leo's, not the user's
+        about = whose or (None if of_user else subjects.fallback(related))
         out.append(
             model.Candidate(
                 fact=text,
@@ -370,7 +416,7 @@ def _in_context(
 
 
 # after "my <role> is named X": "and she is 7", "and loves horses" go on about X
-_AND_SHE = re.compile(r"^\s*,?\s*(?:and\s+(?:(?:she|he)\s+|(?=[a-z]+s\b))|(?:she|he)\s+(?=is\b))")
+_AND_SHE = re.compile(r"^\s*,?\s*(?:and\s+(?:(?:she|he)\s+|(?=[a-z]+s\b))|(?:she|he)\s+(?=[a-z]))")
 _IS_AGE = re.compile(r"\s+is\s+\d{1,3}(?:\s+(?:years?|months?)\s+old)?\s*[.!]?$")
 _SHE_IS = re.compile(r"^\s*(?:,\s*|and\s+)?(?:she|he)['’]s\b")  # "…, he's 78": " is 78"
 
@@ -392,9 +438,13 @@ def _parts(
     owner = owner.lower() if owner.lower() in ("my", "our", "the") else owner
     parts = [(f"{name} is {owner} {rel.group('y')}.", Category.RELATIONSHIP)]
     tail = re.sub(r"^\s*,(?=\s)", "", sentence[rel.end() :])  # "Zoe's mom, Hannah, drives"
+    lead = sentence[: rel.start()]
+    of_them = _AND_SHE.match(tail) or _SHE_IS.match(tail)
+    if of_them and lead.strip():  # "…near a park because of my dog, Pickle, she's a collie":
+        lead = ""  # what is said of them stands alone; what led up to it is another thought
     tail = _AND_SHE.sub(" ", tail, 1)  # "My daughter is named Maya and she is 7"
     tail = _SHE_IS.sub(" is", tail, 1)  # "My dad is named Raymond, he's 78"
-    rest = (sentence[: rel.start()] + name + tail).strip()
+    rest = (lead + name + tail).strip()
     rest = rest[:1].upper() + rest[1:]
     if _IS_AGE.match(rest, len(name)):  # "My daughter is named Maya and she is 7"
         return [*parts, (rest.rstrip(".!") + ".", Category.CONTEXT)]
