@@ -126,6 +126,29 @@ def test_text_without_a_relative_date_comes_back_unchanged(text: str) -> None:
     assert dates.resolve(text, ON) == text
 
 
+@pytest.mark.parametrize(
+    ("text", "resolved"),
+    [  # a named month's day with no year: the next to come, the latest gone when past
+        ("The exam is on 18 May.", "The exam is on 18 May 2027."),
+        ("Mum turns 60 on June 14th.", "Mum turns 60 on June 14th, 2027."),
+        ("The party is on November 20.", "The party is on November 20, 2026."),  # today
+        ("We got married on June 12.", "We got married on June 12, 2026."),
+        ("We went to Lisbon on Dec 3.", "We went to Lisbon on Dec 3, 2025."),
+        ("I'll be away from December 20 to January 3.",
+         "I'll be away from December 20, 2026 to January 3, 2027."),
+        ("I moved the dentist to Dec 2.", "I moved the dentist to Dec 2, 2026."),  # to come
+        # every year's day, one with its year, and a number's day stay as they are
+        ("Her birthday is June 14.", "Her birthday is June 14."),
+        ("Maya was born on March 3.", "Maya was born on March 3."),
+        ("Our anniversary is May 2.", "Our anniversary is May 2."),
+        ("We met on June 14, 2019.", "We met on June 14, 2019."),
+        ("The bill is due 12/5.", "The bill is due 12/5."),
+    ],
+)  # fmt: skip
+def test_a_day_of_a_named_month_gets_the_year_meant(text: str, resolved: str) -> None:
+    assert dates.resolve(text, ON) == resolved
+
+
 def test_seasons_around_the_year() -> None:
     in_july, in_january = dt.date(2026, 7, 10), dt.date(2027, 1, 15)
     assert dates.resolve("last summer", in_july) == "in the summer of 2025"  # this one is on

@@ -50,7 +50,7 @@ def test_what_a_prompt_hands_over_or_asks_for_is_no_fact(text: str) -> None:
     [
         # what the person tells of themselves beside a request is still theirs
         ("I'm running the Lisbon marathon on October 12. Build me a training plan.",
-         ["The user is running the Lisbon marathon on October 12."]),
+         ["The user is running the Lisbon marathon on October 12, 2025."]),
         ("I just got a new puppy named Rex and he keeps chewing shoes. Any tips?",
          ["The user just got a new puppy named Rex and he keeps chewing shoes."]),
         ("I need help with a cover letter. I have a master's in education from UCLA.",
@@ -136,8 +136,8 @@ def test_a_comma_splice_and_an_age(text: str, kept: list[str]) -> None:
     [  # a word that only adds to what came before opens nothing: the sentence is read as
         # told, its "my" the person's
         ("Also I'm studying for my paramedic exam, it's on 18 May.",
-         ["The user is studying for their paramedic exam, it's on 18 May."]),
-        ("And my exam is on 18 May.", ["The user's exam is on 18 May."]),
+         ["The user is studying for their paramedic exam, it's on 18 May 2026."]),
+        ("And my exam is on 18 May.", ["The user's exam is on 18 May 2026."]),
         ("Update: I got into both classes at Red Rocks Community College.",
          ["The user got into both classes at Red Rocks Community College."]),
         ("PS I'm allergic to shellfish.", ["The user is allergic to shellfish."]),
@@ -191,7 +191,7 @@ def test_his_name_is_names_the_one_told_of_before(text: str, kept: list[str]) ->
         ("I'm so proud of my son Jack!", ["Jack is the user's son."]),
         # a "his"/"her" after "my mum" is hers when no one was named since
         ("My mum turns 60 on June 14th. She loves Italian food and hates surprises honestly lol.",
-         ["The user's mum turns 60 on June 14th.", "The user's mum loves Italian food.",
+         ["The user's mum turns 60 on June 14th, 2026.", "The user's mum loves Italian food.",
           "The user's mum hates surprises."]),
         # a named one's own "and": each their own fact, the first person's the user's
         ("I'm vegetarian and Alex is coeliac.", ["The user is vegetarian.", "Alex is coeliac."]),

@@ -797,7 +797,7 @@ def test_a_time_opening_a_sentence_is_no_entity() -> None:
 @pytest.mark.parametrize(
     ("text", "entity"),
     [  # by when it must be done: a milestone
-        ("Priya Nair needs the 1099s by January 31.", "Priya Nair"),
+        ("Priya Nair needs the 1099s by January 31, 2027.", "Priya Nair"),
         ("The roof must be done by March 3.", None),
     ],
 )

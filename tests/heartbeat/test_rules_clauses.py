@@ -49,7 +49,7 @@ def test_she_after_a_semicolon_is_the_one_just_named() -> None:
     made = _made("Our accountant is Priya Nair at Nair & Co; she needs the 1099s by January 31.")
     assert made == [
         ("The household's accountant is Priya Nair at Nair & Co.", Cat.RELATIONSHIP, "Priya Nair"),
-        ("Priya Nair needs the 1099s by January 31.", Cat.MILESTONE, "Priya Nair"),
+        ("Priya Nair needs the 1099s by January 31, 2027.", Cat.MILESTONE, "Priya Nair"),
     ]
 
 

@@ -101,7 +101,7 @@ def test_a_clause_with_a_subject_of_its_own_after_a_comma_and_is_cut() -> None:
     made = _made("Theo's new teacher is Mr. Abara, and the conferences are on January 12.")
     assert made == [
         ("Theo's new teacher is Mr. Abara.", Cat.RELATIONSHIP, "Mr. Abara"),
-        ("The conferences are on January 12.", Cat.MILESTONE, None),
+        ("The conferences are on January 12, 2027.", Cat.MILESTONE, None),
     ]
 
 
@@ -223,8 +223,8 @@ def test_a_one_off_need_or_a_state_of_then_is_no_routine(text: str) -> None:
            "Jordan")]),
         ("User: Leo sleeps with a nightlight.", [("Leo sleeps with a nightlight.", Cat.CONTEXT,
                                                   "Leo")]),
-        ("The sprinkler system was blown out on October 30 by GreenCo.",
-         [("The sprinkler system was blown out on October 30 by GreenCo.", Cat.STATUS,
+        ("The sprinkler system was blown out on October 30, 2026 by GreenCo.",
+         [("The sprinkler system was blown out on October 30, 2026 by GreenCo.", Cat.STATUS,
            "GreenCo")]),
         ("Noticed a small crack in the driveway near the garage.",
          [("Noticed a small crack in the driveway near the garage.", Cat.STATUS, None)]),
@@ -346,9 +346,9 @@ def test_a_verb_of_another_clause_keeps_its_form(text: str, fact: str) -> None:
         ("Booked the plumber for Tuesday at 10.", "Booked the plumber for 2026-12-22 at 10.",
          None),
         ("Scheduled Biscuit's vet appointment for January 9 at 3 pm.",
-         "Scheduled Biscuit's vet appointment for January 9 at 3 pm.", "Biscuit"),
-        ("Moved the dentist appointment to Dec 20.", "Moved the dentist appointment to Dec 20.",
-         None),  # "Dec" is no one
+         "Scheduled Biscuit's vet appointment for January 9, 2027 at 3 pm.", "Biscuit"),
+        ("Moved the dentist appointment to Dec 20.",
+         "Moved the dentist appointment to Dec 20, 2026.", None),  # "Dec" is no one
         ("Set up autopay for the electric bill.", "Set up autopay for the electric bill.", None),
         ("Alex approved the $2,400 quote for the fence.",
          "Alex approved the $2,400 quote for the fence.", "Alex"),
@@ -361,7 +361,7 @@ def test_an_agent_s_log_line(text: str, fact: str, entity: str | None) -> None:
 @pytest.mark.parametrize(
     ("text", "fact", "entity"),
     [  # a named one's event with a day, moved to a day, a thing's days, a time away
-        ("Theo's next dental cleaning is March 4.", "Theo's next dental cleaning is March 4.",
+        ("Theo's next dental cleaning is March 4.", "Theo's next dental cleaning is March 4, 2027.",
          "Theo"),
         ("Leo's pediatrician appointment got moved to Friday at 9.",
          "Leo's pediatrician appointment got moved to 2026-12-18 at 9.", "Leo"),
@@ -370,7 +370,7 @@ def test_an_agent_s_log_line(text: str, fact: str, entity: str | None) -> None:
         ("The kids' swim lessons are Saturdays at 10 at the Y.",
          "The kids' swim lessons are Saturdays at 10 at the Y.", None),
         ("We're out of town December 26 to January 2.",
-         "The household is out of town December 26 to January 2.", None),
+         "The household is out of town December 26, 2026 to January 2, 2027.", None),
     ],
 )  # fmt: skip
 def test_events_and_days(text: str, fact: str, entity: str | None) -> None:
@@ -387,7 +387,7 @@ def test_days_of_no_one_named_are_no_schedule() -> None:
         ("User: I'll be staying at the Hotel Avenida.",
          "The user will be staying at the Hotel Avenida."),
         ("User: I'll be away from December 20 to January 3.",
-         "The user will be away from December 20 to January 3."),
+         "The user will be away from December 20, 2026 to January 3, 2027."),
         ("User: I will be in Lisbon for a conference in March.",
          "The user will be in Lisbon for a conference in March 2027."),
         ("User: I'll call the plumber tomorrow.", None),

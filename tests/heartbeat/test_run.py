@@ -93,7 +93,7 @@ def test_someone_said_to_be_the_user_s_is_made_at_once(vault: Vault) -> None:
     assert (record.created, record.deferred) == (2, 0)  # a direct relationship to the user
     assert heartbeat_facts(vault, layout.EntityRef.parse("areas/people/ingrid")) == [
         "Ingrid is the user's mom.",
-        "Ingrid is coming to stay from December 20.",
+        "Ingrid is coming to stay from December 20, 2026.",
     ]
     assert heartbeat_facts(vault, layout.EntityRef.parse("areas/people/dr-patel")) == [
         "Dr. Patel is the household's family doctor."

@@ -133,8 +133,55 @@ _ABSOLUTE = re.compile(
 def resolve(text: str, on: dt.date) -> str:
     """Relative dates in `text` made absolute against `on` (the entry's date):
     "yesterday" -> "on 2026-11-19", "last week" -> "in the week of 2026-11-09",
-    "next month" -> "in December 2026". Text without one comes back unchanged."""
-    return _RELATIVE.sub(lambda match: _rewrite(match, text, on), text)
+    "next month" -> "in December 2026"; a day of a named month given no year gets the one
+    meant (`_with_year`: "on June 14th" -> "on June 14th, 2026"). Text without one comes
+    back unchanged."""
+    text = _RELATIVE.sub(lambda match: _rewrite(match, text, on), text)
+    if _YEARLY.search(text):
+        return text  # "Her birthday is June 14": every year's
+    return _ABSOLUTE.sub(lambda match: _with_year(match, text, on), text)
+
+
+# a date that comes back every year: given no year, it keeps none
+_YEARLY = re.compile(
+    r"\b(?:birthdays?|anniversary|anniversaries|every|each|annual|annually|yearly"
+    r"|name\s+day|born|usually|always)\b",
+    re.IGNORECASE,
+)
+
+
+def _with_year(match: re.Match[str], text: str, on: dt.date) -> str:
+    """A named month's day with no year, given the one meant: the latest gone in a clause
+    in the past tense ("we got married on June 12"), else the next to come (on `on`
+    itself: that day). Numeric dates ("5/12") and dated ones stay as they are."""
+    if not (match["mname"] or match["dname"]) or match["my"] or match["dy"]:
+        return match.group(0)
+    day = _absolute(match, on)
+    if day is None:
+        return match.group(0)
+    ahead = _AHEAD.search(text, 0, match.start()) is not None  # "Moved it to Dec 20"
+    back = not ahead and _past_tense(text, *match.span())
+    meant = _year_meant(on, day.month, day.day, back=back)
+    if meant is None:
+        return match.group(0)
+    return f"{match.group(0)}, {meant.year}" if match["mname"] else f"{match.group(0)} {meant.year}"
+
+
+# a day something was moved, set or due to: to come, whatever the tense around it
+_AHEAD = re.compile(r"\b(?:to|for|until|till|through)\s+(?:the\s+)?$", re.IGNORECASE)
+
+
+def _year_meant(on: dt.date, month: int, day: int, *, back: bool) -> dt.date | None:
+    """The `month`/`day` nearest `on` on the side the tense points to (None: no such day,
+    a 29 February of a year that has none)."""
+    for year in ((on.year, on.year - 1) if back else (on.year, on.year + 1)):
+        try:
+            meant = dt.date(year, month, day)
+        except ValueError:
+            continue
+        if (meant <= on) if back else (meant >= on):
+            return meant
+    return None
 
 
 def dates_in(text: str, on: dt.date) -> list[dt.date]:
