@@ -166,7 +166,8 @@ def test_a_lead_word_a_death_and_a_verdict(text: str, kept: list[str]) -> None:
     [  # a name given to someone told of before in the message: who they are to the person
         ("My dad moved in with us in January. His name is Raymond, he's 78. He used to be a "
          "joiner and he still loves working with wood.",
-         ["The user's dad moved in with them in January 2025.", "Raymond is the user's dad.",
+         ["The user's dad moved in with the household in January 2025.",
+          "Raymond is the user's dad.",
           "Raymond is 78.", "Raymond used to be a joiner.",
           "Raymond still loves working with wood."]),
         ("My dad's name is Raymond.", ["Raymond is the user's dad."]),

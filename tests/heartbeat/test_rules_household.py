@@ -313,6 +313,11 @@ def test_the_first_person_across_and(text: str, facts: list[str]) -> None:
          "The household has an air fryer but no oven, because theirs broke."),
         ("**Tim** (D1:1): My bike is old, mine was cheap.", "Tim's bike is old, theirs was cheap."),
         ("**Tim** (D1:1): The red bike is mine.", "The red bike is Tim's."),
+        # the user's "us" is the household's, as the household's "I" is the user's
+        ("User: My dad moved in with us.", "The user's dad moved in with the household."),
+        ("User: I told my sister about our plan.",
+         "The user told their sister about the household's plan."),
+        ("User: We took our kids to the zoo.", "The household took their kids to the zoo."),
     ],
 )  # fmt: skip
 def test_a_possessive_standing_alone(text: str, fact: str) -> None:

@@ -61,6 +61,7 @@ def standalone(text: str, speaker: str | None) -> str:
         text = "I" + (couple["adv"] or "") + verb + text[couple.end() :]
     named_at = [-1]  # where the speaker was last named in `text`, -1 before
     first_at = [-1]  # where the speaker was first named, -1 before
+    plural_at = [False]  # whether it was first named as "we": the household, not the user
     if mine := _MINE_AND_I.match(text):  # "My husband and I are" -> "The user and their
         lead = f"{speaker or 'the user'} and their {mine.group('kin')}"  # husband are"
         text = lead + text[mine.end() :]
@@ -103,6 +104,8 @@ def standalone(text: str, speaker: str | None) -> str:
         since = named_at[0] if match.group("pos") else first_at[0]
         if since < 0 or _someone(text, since, match.start()):
             return None
+        if speaker is None and _plural(match.group(0)) != plural_at[0]:
+            return None  # "My dad moved in with us": the household, not "them"
         if match.group("c"):
             tail = match.group("c").replace("’", "'").partition("'")[2].lower()
             return "they're" if tail in ("m", "re") else "they'" + tail
@@ -126,7 +129,9 @@ def standalone(text: str, speaker: str | None) -> str:
     def named(match: re.Match[str]) -> str:
         out = again(match) or swap(match)
         named_at[0] = match.end()
-        first_at[0] = match.end() if first_at[0] < 0 else first_at[0]
+        if first_at[0] < 0:
+            first_at[0] = match.end()
+            plural_at[0] = _plural(match.group(0))
         return out
 
     out = rulebook.patterns().first_person.sub(named, text)
@@ -136,6 +141,11 @@ def standalone(text: str, speaker: str | None) -> str:
     if out and out.rstrip("\"'”’)]")[-1:] != ".":  # 'called "Finding Home."'
         out = out.rstrip(";,") + "."
     return out
+
+
+def _plural(words: str) -> bool:
+    """Whether a first person's words are "we", "us", "our"…: the household."""
+    return re.match(r"(?i:we|us|our)", words) is not None
 
 
 _VERBS = (
