@@ -227,3 +227,11 @@ def test_hostile_text_is_read_in_linear_time() -> None:
     for blob in blobs:
         assert isinstance(dates.resolve(blob, ON), str)
         assert isinstance(dates.dates_in(blob, ON), list)
+
+
+def test_a_weekday_its_date_follows_is_that_date() -> None:
+    text = "Demolition is confirmed for Tuesday, December 1, starting 8:00."
+    assert dates.resolve(text, ON) == (
+        "Demolition is confirmed for Tuesday, December 1, 2026, starting 8:00."
+    )
+    assert dates.dates_in(text, ON) == [dt.date(2026, 12, 1)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from pathlib import Path
 
@@ -452,3 +453,17 @@ def test_a_vault_keeping_its_pets_in_one_entity_gets_them_there(vault: Vault) ->
 )  # fmt: skip
 def test_what_makes_a_name_a_pets(name: str, fact: str, kind: str) -> None:
     assert names.kind(name, fact) == kind
+
+
+def test_a_fact_naming_no_one_goes_to_a_known_name_given_before_it(vault: Vault) -> None:
+    r = router(vault)
+    quote = candidate("The quote is $14,200 for a full replacement.")
+    assert r.route(dataclasses.replace(quote, around=("Harbor Mutual", "Dr. Patel"))) == (
+        routing.Route(ref("areas/companies/harbor-mutual"), False, None, "related")
+    )
+    # an unknown name around it is neither where it goes nor counted
+    assert r.route(dataclasses.replace(quote, around=("Zed Okoro",))).reason == "unrouted"
+    assert r.mentions.count("zed-okoro") == 0
+    # a name of its own comes first
+    own = dataclasses.replace(candidate("Dr. Patel moved his office."), around=("Harbor Mutual",))
+    assert r.route(own).ref == ref("areas/people/dr-patel")

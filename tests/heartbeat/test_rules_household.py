@@ -434,3 +434,44 @@ def test_what_one_lives_with_is_a_fact() -> None:
 )  # fmt: skip
 def test_a_schedule_moved_and_the_make_of_a_thing(text: str, fact: str, entity: str) -> None:
     assert [(made, found) for made, _cat, found in _made(text)] == [(fact, entity)]
+
+
+def _agent_made(text: str) -> list[tuple[str, bool]]:
+    entry = model.Entry(
+        path=f"agents/manager/daily/{ON}.md", date=ON, time="09:00:00", text=text, agent="manager"
+    )
+    return [(c.fact, c.about_user) for c in rules.candidates(entry)]
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [  # an agent writing what the user is: the user's own, as if told
+        ("User prefers texts over calls for anything non-urgent.",
+         [("The user prefers texts over calls for anything non-urgent.", True)]),
+        ("The user is allergic to shellfish.", [("The user is allergic to shellfish.", True)]),
+        ("Per user: don't schedule anything on Sunday mornings, they go to church.",
+         [("Don't schedule anything on Sunday mornings, they go to church.", True)]),
+        # what it was asked to do is no fact; what it learned is, after its label
+        ("The user asked me to book the car service at Midas.", []),
+        ("Learned: Jordan's work schedule changed, nights Monday to Wednesday now.",
+         [("Jordan's work schedule changed, nights Monday to Wednesday now.", False)]),
+        # what someone said is the fact
+        ("Alex mentioned the garage door is broken again.",
+         [("The garage door is broken again.", False)]),
+        ("Greg Lindqvist noticed the missing shingles from his yard.", []),
+    ],
+)  # fmt: skip
+def test_what_an_agent_writes_down(text: str, facts: list[tuple[str, bool]]) -> None:
+    assert _agent_made(text) == facts
+
+
+def test_a_fact_naming_no_one_keeps_the_names_given_before_it() -> None:
+    entry = model.Entry(
+        path=f"agents/manager/daily/{ON}.md", date=ON, time="09:00:00", agent="manager",
+        text="Called Summit Roofing; the quote is $14,200 for a full replacement.",
+    )  # fmt: skip
+    (quote,) = rules.candidates(entry)
+    assert (quote.fact, quote.entity, quote.related) == (
+        "The quote is $14,200 for a full replacement.", None, ()
+    )
+    assert quote.around == ("Summit Roofing",)

@@ -167,8 +167,11 @@ def _with_year(match: re.Match[str], text: str, on: dt.date) -> str:
     return f"{match.group(0)}, {meant.year}" if match["mname"] else f"{match.group(0)} {meant.year}"
 
 
+_GAP = re.compile(r",?\s+")
 # a day something was moved, set or due to: to come, whatever the tense around it
-_AHEAD = re.compile(r"\b(?:to|for|until|till|through)\s+(?:the\s+)?$", re.IGNORECASE)
+_AHEAD = re.compile(
+    r"\b(?:to|for|until|till|through)\s+(?:the\s+)?(?:(?:" + _WD + r"),?\s+)?$", re.IGNORECASE
+)
 
 
 def _year_meant(on: dt.date, month: int, day: int, *, back: bool) -> dt.date | None:
@@ -245,8 +248,13 @@ def _rewrite(match: re.Match[str], text: str, on: dt.date) -> str:
 
 
 def _interpret(match: re.Match[str], text: str, on: dt.date) -> tuple[dt.date, str] | None:
-    """(the day, its kind: day | week | weekend | month | year) of a relative phrase."""
+    """(the day, its kind: day | week | weekend | month | year) of a relative phrase;
+    None for a weekday its date follows ("on Tuesday, December 1": the date says which)."""
     group = match.group
+    if any(group(g) for g in ("wd1", "wd2", "wd3", "wd4")):
+        gap = _GAP.match(text, match.end())
+        if gap is not None and _ABSOLUTE.match(text, gap.end()):
+            return None
     if group("dby"):
         return on - dt.timedelta(days=2), "day"
     if group("dat"):

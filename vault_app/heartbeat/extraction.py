@@ -55,6 +55,10 @@ class Candidate:
     track: bool = False  # the text asks to track `entity` ("keep track of the boiler")
     explicit: bool = False  # asked to be remembered ("remember that …"): kept, never deferred
     about_user: bool = False  # of the person the notes speak for ("I prefer…", no one named)
+    # names the entry gave before this fact's sentence, the nearest first: where a fact
+    # that names no one goes when one of them is an entity ("Called Summit Roofing; the
+    # quote is $14,200" -> Summit Roofing's); never counted towards making an entity
+    around: tuple[str, ...] = ()
     confidence: float = 1.0
 
 

@@ -490,6 +490,10 @@ class Router:
             return self._found(ref, "mentioned", None)
         if unknown is not None:
             return self._unknown(unknown, candidate)
+        for name in candidate.around:  # "Called Summit Roofing; the quote is $14,200"
+            ref = self._resolve(name, agent)
+            if ref is not None:
+                return self._found(ref, "related", None)
         return Route(None, False, None, "unrouted")
 
     def released(self, name: str) -> list[Candidate]:

@@ -331,7 +331,9 @@ class Patterns:
             r"(?:(?:" + alt(lists["status"]["states"]) + r")\b|now\b)",
         )
         self.status_change = re.compile(
-            r"^(?:(?:also|and|so)[\s,]+)?(?P<subj>I|We|" + NAME + r"|(?:[Tt]he|[Oo]ur|[Mm]y)\s+"
+            r"^(?:(?:also|and|so)[\s,]+)?(?P<subj>I|We|" + NAME + r"|(?:[Tt]he|[Oo]ur|[Mm]y|"
+            + NAME
+            + r"['’]s)\s+"
             r"[\w’'-]{1,30}(?:\s[\w’'-]{1,30}){0,2}?)\s+(?:(?:has|have|had|just|finally|officially)\s+){0,2}"
             r"(?:" + alt(lists["status"]["changes"]) + r")\b",
         )
@@ -487,9 +489,11 @@ class Patterns:
         # what a worker found, said plainly: "The plumber from Rivera Plumbing said the
         # drain line is cast iron" (what they said is the fact; not "thinks": a guess)
         self.role_said = re.compile(
-            r"^(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?:" + roles + r")(?:\s+(?:from|at)\s+" + NAME + r")?"
-            r"\s+(?:said|says|told\s+(?:me|us)|mentioned|confirmed|explained|found)(?:\s+that)?"
-            r"\s+(?P<rest>(?:the|our|my|his|her|their)\s.{10,})$"
+            r"^(?:(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?:" + roles + r")(?:\s+(?:from|at)\s+" + NAME + r")?"
+            r"\s+(?:said|says|told\s+(?:me|us)|mentioned|confirmed|explained|found)"
+            # anyone's word, only as speech: "Alex mentioned the basement smells musty"
+            r"|(?:(?:[Tt]he\s+)?[Uu]ser|" + NAME + r")\s+(?:said|says|told\s+(?:me|us)|mentioned)"
+            r")(?:\s+that)?\s+(?P<rest>(?:the|our|my|his|her|their)\s.{10,})$"
         )
         # a month with no day, when something happens or is due ("in January", "by the
         # end of June", "early in March")

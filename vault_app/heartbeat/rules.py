@@ -105,6 +105,7 @@ so a hostile entry costs time linear in its size; control characters read as spa
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 
@@ -160,6 +161,7 @@ def candidates(entry: model.Entry) -> list[model.Candidate]:
     seen: set[str] = set()
     person: str | None = None  # the last person named: "She" of the next sentence
     kin: tuple[str, str] | None = None  # the last "my dad": whom "His name is …" names
+    given: list[str] = []  # the names the entry gave so far, the latest last
     turn = turns.speaking(entry.text)
     if turn.assistant:
         return []  # the assistant's words are not what the user told it
@@ -174,7 +176,11 @@ def candidates(entry: model.Entry) -> list[model.Candidate]:
         for candidate in made:
             if candidate.fact.lower() not in seen:
                 seen.add(candidate.fact.lower())
+                if given and not (candidate.entity or candidate.related or candidate.about_user):
+                    candidate = dataclasses.replace(candidate, around=tuple(reversed(given)))
                 found.append(candidate)
+        names = subjects.related(sentence, None, rulebook.patterns())
+        given += [name for name in names if name not in given]
         named = made[0].entity if made and not made[0].track else None
         person = named if named and named[:1].isupper() else _person(sentence, person)
     return found
@@ -286,6 +292,9 @@ def _from_sentence(
         sentence = sentence[: after.start()].rstrip() + "."
     elif turn is not None and turn.saved:  # an assistant's memory note: kept as asked
         sentence = turns.as_told(sentence)
+    noted = (turn is None or not turn.said) and turns.of_the_user(sentence)
+    if noted:  # an agent's "User prefers texts", "Remember the user is…": theirs, as told
+        sentence = turns.as_told(sentence)
     explicit = asked is not None or (turn is not None and turn.saved)
     tracked = pats.track.match(sentence)
     if tracked:
@@ -302,7 +311,7 @@ def _from_sentence(
     if said and (pats.offer.search(sentence) or turns.asks(sentence)):
         return []  # "I'm always here for you", "Draft a letter to…": said to the other
     ruled = (Category.PREFERENCE, "I") if rule else _classify(sentence, entry.date)
-    if ruled is None and turn is not None and turn.said and turns.disclosure(sentence):
+    if ruled is None and (noted or (turn and turn.said)) and turns.disclosure(sentence):
         ruled = Category.CONTEXT, "We" if sentence.startswith(("We", "Our")) else "I"
     if ruled is None:
         if not explicit:

@@ -151,7 +151,10 @@ _PASS_ON = re.compile(
 # a standing instruction: "Always use metric units", "Please never call before 9", "Don't
 # ever book aisle seats", "Do not ever share my address"
 _STANDING = re.compile(
-    r"^(?:please\s*,?\s+)?(?P<rule>(?:always|never|(?:don['’]t|do\s+not)\s+ever)\s+[a-z]+\b.*)",
+    r"^(?:please\s*,?\s+)?(?P<rule>(?:always|never|(?:don['’]t|do\s+not)\s+ever)\s+[a-z]+\b.*"
+    # how to serve, not "Don't worry": "Don't schedule anything on Sunday mornings"
+    r"|(?:don['’]t|do\s+not)\s+(?:schedule|book|call|text|email|send|share|order|buy|use|add"
+    r"|put|plan|wake|disturb|ring|message|contact|give|serve|cook|suggest|recommend)\b.*)",
     re.IGNORECASE,
 )
 # a short disclosure that ends on a placeholder for what it is about ("I did something
@@ -478,6 +481,12 @@ _SUBJECTLESS_NOTE = frozenset({
     "struggles", "tends", "intends", "recently", "often", "usually", "always", "never",
     "currently", "also", "sometimes",
 })  # fmt: skip
+
+
+def of_the_user(sentence: str) -> bool:
+    """Whether a note's sentence opens on the user, named so ("User prefers texts",
+    "The user's sister Ana lives in Porto"): an agent writing what the person is."""
+    return _NOTED_USER.match(sentence) is not None
 
 
 def as_told(sentence: str) -> str:
