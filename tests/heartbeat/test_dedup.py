@@ -62,6 +62,9 @@ def test_a_reworded_statement_is_near(vault: Vault) -> None:
         ("The garage door is locked", "The garage door is unlocked"),
         ("Rosa cleans the house every other Thursday", "Rosa cleans the house every Friday"),
         ("Jordan likes coffee", "Jordan doesn't like coffee"),
+        # "these days" is "now"; ", not sushi" says what it is not, the value is ramen
+        ("The user's favourite food is sushi", "The user's favourite food these days is ramen"),
+        ("The user's favourite food is sushi", "The user's favourite food is ramen, not sushi"),
         (
             "The bathroom remodel is capped at $15,000 after the budget review with Jordan",
             "The bathroom remodel is capped at $16,000 after the review",

@@ -206,3 +206,20 @@ def test_his_name_is_names_the_one_told_of_before(text: str, kept: list[str]) ->
 )  # fmt: skip
 def test_what_is_said_in_passing_and_of_whom(text: str, kept: list[str]) -> None:
     assert facts(text) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [  # "and I" on to what one is or has: two facts; a story going on stays one
+        ("I live in Denver and I work at Kaiser as a nurse.",
+         ["The user lives in Denver.", "The user works at Kaiser as a nurse."]),
+        ("I have a meeting with my boss tomorrow and I want to ask for a raise.",
+         ["The user has a meeting with their boss on 2025-09-05 and the user wants to ask for "
+          "a raise."]),
+        # a named one's "she" after "and" is theirs
+        ("My daughter Lina is 6 and she takes piano lessons on Tuesdays.",
+         ["Lina is the user's daughter.", "Lina is 6.", "Lina takes piano lessons on Tuesdays."]),
+    ],
+)  # fmt: skip
+def test_two_facts_of_one_joined_by_and(text: str, kept: list[str]) -> None:
+    assert facts(text) == kept

@@ -48,6 +48,14 @@ _AND_NAMED = re.compile(
     r"\s+and\s+(?=[A-Z][a-z]+(?:\s[A-Z][a-z]+)?\s+(?:is|are|was|has|had|can['’]t|cannot|"
     r"doesn['’]t|won['’]t|loves|hates|lives|works)\s)"
 )
+# "and I" again after a first-person clause, on to what one is or has for good: a second
+# fact of the same one ("I live in Denver and I work at Kaiser"); not a story going on ("…
+# and I decided to include this", "… and I want to pass it on")
+_AND_I = re.compile(
+    r",?\s+and\s+(?=(?:I|we)\s+(?:live|work|have|own|study|teach|play|drive|use|speak"
+    r"|volunteer|coach)\b|(?:I['’]m|I\s+am|we['’]re|we\s+are)\s+(?:a|an|allergic|married)\b)"
+)
+_I_OPENS = re.compile(r"(?:I|I['’](?:m|ve|d)|We|We['’](?:re|ve))\s")
 _PRONOUN_OPENS = re.compile(r"(?:[Ss]he|[Hh]e)\b")
 _SPLICE = re.compile(r",\s+(?=(?:I|I['’](?:m|ve|d|ll)|We|We['’](?:re|ve))\s+[a-z])")
 _FIRST_PERSON = re.compile(r"(?:I|I['’]\w+|My|We|We['’]\w+|Our)\b")
@@ -160,6 +168,11 @@ def and_clauses(sentence: str, *, loose: bool = False) -> list[str]:
     on "can", "will", "usually"…, is of the one the sentence opens on when that is a name
     or "she"/"he" ("Helen lives forty minutes away and can take the kids on Thursdays")."""
     verb = rulebook.patterns().verb
+    again = _AND_I.search(sentence) if _I_OPENS.match(sentence) else None
+    if again is not None:  # "I live in Denver and I work at Kaiser": two facts of one
+        first, second = sentence[: again.start()].rstrip(" ,"), sentence[again.end() :]
+        if says_enough(first) and says_enough(second):
+            return [first + ".", second]
     named = _AND_NAMED.search(sentence)
     if named is not None:
         first, second = sentence[: named.start()], sentence[named.end() :]

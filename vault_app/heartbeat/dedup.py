@@ -107,7 +107,9 @@ _SPELLING = {
     "cancelled": "canceled",
     "travelling": "traveling",
 }
-FILLER = _words_set("now currently still actually really also just already")
+FILLER = _words_set("now currently still actually really also just already nowadays")
+_NOT_THAT = re.compile(r"\s*,\s+not\s+(?:the\s+|a\s+|an\s+)?[\w'-]+(?:\s+[\w'-]+){0,3}\s*[.!]?\s*$")
+_NOWADAYS = re.compile(r"\b(?:these\s+days|at\s+the\s+moment|right\s+now)\b")
 STOP = _words_set(
     "a an the and or of to in on at by for with from is are was were be been being has "
     "have had do does did will would can could should it its this that these those as "
@@ -175,8 +177,11 @@ def _fold(text: str) -> str:
 
 
 def tokens(text: str) -> list[str]:
-    """The words of `text` as dedup compares them: folded, spellings unified, "n't" -> "not"."""
-    folded = _fold(text).replace("\u2019", "'")
+    """The words of `text` as dedup compares them: folded, spellings unified, "n't" -> "not",
+    "these days" and "at the moment" left out as "now" is (`FILLER`), and a last ", not
+    sushi" too (the value is what it is, not what it is not)."""
+    folded = _NOWADAYS.sub(" ", _fold(text).replace("\u2019", "'"))
+    folded = _NOT_THAT.sub("", folded)  # "… is ramen, not sushi": the value is ramen
     if "n't" in folded:
         folded = folded.replace("can't", "can not").replace("won't", "will not")
         folded = folded.replace("n't", " not")

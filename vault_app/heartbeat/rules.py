@@ -426,6 +426,7 @@ def _in_context(
 
 # after "my <role> is named X": "and she is 7", "and loves horses" go on about X
 _AND_SHE = re.compile(r"^\s*,?\s*(?:and\s+(?:(?:she|he)\s+|(?=[a-z]+s\b))|(?:she|he)\s+(?=[a-z]))")
+_SHE_OPENS = re.compile(r"^(?:she|he)(?P<s>['’]s)?\b", re.IGNORECASE)  # "she takes…": Lina
 _IS_AGE = re.compile(r"\s+is\s+\d{1,3}(?:\s+(?:years?|months?)\s+old)?\s*[.!]?$")
 _SHE_IS = re.compile(r"^\s*(?:,\s*|and\s+)?(?:she|he)['’]s\b")  # "…, he's 78": " is 78"
 
@@ -460,6 +461,7 @@ def _parts(
     enough = rulebook.word_count(rest) > len(name.split()) + (0 if explicit else 1)
     if enough and (passes_gate(rest) or (explicit and pats.verb.search(rest))):
         for clause in clauses.and_clauses(rest, loose=True):  # "Nadia lives in Denver and is…"
+            clause = _SHE_OPENS.sub(lambda m: name + (" is" if m["s"] else ""), clause, 1)
             ruled = _classify(clause, on)
             if ruled:  # "Zoe is sleeping over Friday": a one-off, no fact
                 parts.append((clause, ruled[0]))
