@@ -223,3 +223,20 @@ def test_what_is_said_in_passing_and_of_whom(text: str, kept: list[str]) -> None
 )  # fmt: skip
 def test_two_facts_of_one_joined_by_and(text: str, kept: list[str]) -> None:
     assert facts(text) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [  # a blind probe of twenty messages a person sends an assistant: what they showed
+        ("I usually go to bed around 11 and wake up at 6:30.",
+         ["The user usually goes to bed around 11 and wakes up at 6:30."]),
+        ("Our wifi provider is Vodafone and it's terrible.",
+         ["The household's wifi provider is Vodafone."]),
+        ("My best friend Priya just had a baby girl named Asha.",
+         ["Priya is the user's friend.", "Priya just had a baby girl named Asha."]),
+        ("My therapist is Dr. Lin, I see her on Wednesdays.",
+         ["The user's therapist is Dr. Lin.", "The user sees Dr. Lin on Wednesdays."]),
+    ],
+)  # fmt: skip
+def test_a_routine_a_verdict_a_birth_and_whom_one_sees(text: str, kept: list[str]) -> None:
+    assert facts(text) == kept

@@ -150,14 +150,19 @@ def _plural(words: str) -> bool:
 
 _VERBS = (
     r"(?:live|work|have|love|like|need|want|play|run|study|teach|own|drive|use|take|eat|speak"
-    r"|prefer|hate|enjoy|owe|pay|rent|keep)"
+    r"|prefer|hate|enjoy|owe|pay|rent|keep|go|wake|get|sleep|walk|cook|read|swim|drink|leave"
+    r"|start|finish|watch|listen)"
 )
 # one clause of the first person with two verbs, the second's "I" left out: "I'm 34 and
 # live in Chicago", "I live in Boston and work for Acme", "We owe 310k and have 27 years
 # left" (no comma between, so not "…, and
 # take in the view" of another subject)
 _I_DO = re.compile(
-    r"(?:I['’]m\s+\d{1,3}|(?:I|[Ww]e)\s+" + _VERBS + r"\b[^,;]{1,60}?)\s+and\s+" + _VERBS + r"\b"
+    r"(?:I['’]m\s+\d{1,3}|(?:I|[Ww]e)\s+(?:(?:usually|always|often|normally|never)\s+)?"
+    + _VERBS
+    + r"\b[^,;]{1,60}?)\s+and\s+"
+    + _VERBS
+    + r"\b"
     + rulebook.LOVE_NOUN
 )
 _AND_VERB = re.compile(r"(\s+and\s+)(" + _VERBS + r")\b" + rulebook.LOVE_NOUN)

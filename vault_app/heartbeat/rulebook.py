@@ -25,6 +25,8 @@ _FUNCTION = "and|or|of|in|on|at|for|with|to|from|under|by|over|near|into|the|a|a
 # after a word in -s these make it a plural noun, not a verb: "Home repairs will need"
 _AUX = "will|are|were|have|had|can|could|should|would|must|need|cost|go|come|do|don't"
 _WEEKDAY = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+# a word a whole-sentence verdict does not run over: the clause of its own it opens
+_NOT_A_VERDICTS_OWN = r"(?:I|it|that|this|which|they|we|he|she|you)\b"
 _MONTH = (
     "January|February|March|April|May|June|July|August|September|October|November|December"
 )
@@ -101,9 +103,9 @@ class Patterns:
             r"(?:" + alt(gate["opinions"]) + r")\b"
             # or the verdict is all a sentence or its last clause says: "Family love and
             # support is the best.", "…, and it was great.", "… - the skill is awesome."
-            r"|(?:^(?:(?!(?:I|it|that|this|which|they|we|he|she|you)\b)[\w'’-]+\s+){0,9}"
-            r"[\w'’-]+|\b(?:it|that|this|which|they|everything|the\s+[a-z]+"
-            r"(?:\s+and\s+[a-z]+)?))(?:\s+(?:is|are|was|were)|['’]s)\s+(?:(?:so|really|just|"
+            r"|(?:^(?:(?!" + _NOT_A_VERDICTS_OWN + r")[\w'’-]+\s+){0,9}"
+            r"(?!" + _NOT_A_VERDICTS_OWN + r")[\w'’-]+"
+            r"|\b(?:it|that|this|which|they|everything|the\s+[a-z]+(?:\s+and\s+[a-z]+)?))(?:\s+(?:is|are|was|were)|['’]s)\s+(?:(?:so|really|just|"
             r"truly|pretty|super|absolutely)\s+)?(?:the\s+best|" + alt(gate["opinions"]) + r")"
             r"\s*[.!]*$",
             re.IGNORECASE,

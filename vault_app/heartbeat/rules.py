@@ -271,7 +271,8 @@ def _from_sentence(
         return []
     pats = rulebook.patterns()
     sentence, links = _unlink(sentence)
-    sentence, speaker = _in_context(sentence, person, pats)
+    heard = turn is None or not turn.said or turn.to_assistant  # not a friend's advice
+    sentence, speaker = _in_context(sentence, person, pats, objects=heard)
     speaker = speaker or (turn.speaker if turn else None)
     bare = pats.interjection.sub("", sentence, 1)  # "Yeah, I made it…"
     if bare and bare != sentence:
@@ -300,7 +301,6 @@ def _from_sentence(
     if tracked:
         return [_track(sentence, tracked, entry)]
     sentence = turns.without_aside(sentence, said=turn is not None and turn.said)
-    heard = turn is None or not turn.said or turn.to_assistant  # not a friend's advice
     if heard:
         sentence = turns.without_when_you(sentence)  # "… when you suggest recipes"
     rule = turns.standing(sentence) if heard and not explicit else None
@@ -399,13 +399,17 @@ def _unlink(sentence: str) -> tuple[str, dict[str, str]]:
 
 
 def _in_context(
-    sentence: str, person: str | None, pats: rulebook.Patterns
+    sentence: str, person: str | None, pats: rulebook.Patterns, *, objects: bool = False
 ) -> tuple[str, str | None]:
     """The sentence with its pronoun and reported speech read ("She loves orchids" ->
-    "Helen loves orchids"), and the speaker who stands for its "I", if one is named."""
+    "Helen loves orchids"; with `objects`, in notes or told to an assistant, where no
+    "her" is the one spoken to, "I see her on Wednesdays" -> "I see Dr. Lin on
+    Wednesdays"), and the speaker who stands for its "I", if one is named."""
     if person:
         sentence = pats.pronoun.sub(lambda m: person + _PRONOUN_VERB[m.group("c")], sentence, 1)
         sentence = pats.possessive.sub(person + "'s ", sentence, 1)
+        if objects and _I_OPENS.match(sentence):  # what the user does with them
+            sentence = _OBJECT.sub(person, sentence, 1)
     sentence = pats.reported.sub(
         lambda m: m.group("who") + _PRONOUN_VERB[m.group("c")], sentence, 1
     )
@@ -426,6 +430,16 @@ def _in_context(
 
 # after "my <role> is named X": "and she is 7", "and loves horses" go on about X
 _AND_SHE = re.compile(r"^\s*,?\s*(?:and\s+(?:(?:she|he)\s+|(?=[a-z]+s\b))|(?:she|he)\s+(?=[a-z]))")
+_JUST = re.compile(
+    r"\b(?:just|recently)\s+(?:[a-z]+\s+)?(?:had|got|gave|passed|moved|started|retired"
+    r"|graduated|adopted|bought|died)\b"
+)
+# "him"/"her" as the one something is done to, not "her car": before a preposition or a
+# time, or at the end
+_OBJECT = re.compile(
+    r"(?<=[a-z]\s)(?:him|her)(?=\s+(?:on|at|in|every|each|twice|once|about|for|with|to|from"
+    r"|when|after|before|because|weekly|monthly|daily)\b|\s*[.,!?;]|$)"
+)
 _SHE_OPENS = re.compile(r"^(?:she|he)(?P<s>['’]s)?\b", re.IGNORECASE)  # "she takes…": Lina
 _IS_AGE = re.compile(r"\s+is\s+\d{1,3}(?:\s+(?:years?|months?)\s+old)?\s*[.!]?$")
 _SHE_IS = re.compile(r"^\s*(?:,\s*|and\s+)?(?:she|he)['’]s\b")  # "…, he's 78": " is 78"
@@ -509,6 +523,8 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
     subject = subjects.subject_name(sentence, pats)
     if dated and pats.event.search(sentence):
         return Category.MILESTONE, subject
+    if subject and _JUST.search(sentence) and pats.event.search(sentence):
+        return Category.MILESTONE, subject  # "Priya just had a baby girl": on the entry's day
     if dated and pats.future.search(sentence) and (subject or pats.thing.match(sentence)):
         return Category.MILESTONE, subject  # "Greenleaf will aerate the lawn next Tuesday"
     if dated and pats.deadline.search(sentence) and (subject or pats.thing.match(sentence)):
