@@ -808,3 +808,15 @@ def test_a_deadline_is_a_milestone(text: str, entity: str | None) -> None:
 
 def test_by_a_place_is_no_deadline() -> None:
     assert rules.candidates(_entry("We drove by the lake on May 3.")) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [  # a liking that points at another turn, an opinion of a place, what came of it
+        "**Joanna** (D21:3): I never want to go through this again.",
+        "**Tim** (D29:12): Barcelona is a must-visit city.",
+        "**John** (D24:14): I've been working hard and it's paying off.",
+    ],
+)
+def test_what_stands_only_with_the_turns_around_it_is_no_fact(text: str) -> None:
+    assert rules.candidates(_entry(text)) == []

@@ -340,6 +340,7 @@ def points_around(sentence: str) -> bool:
         pats.pointer.search(first)
         or _POINTS_AROUND.search(sentence)
         or pats.pronoun_end.search(sentence)  # "I want my kids to learn that"
+        or pats.object_back.search(sentence)  # "I never want to go through this again"
     )
 
 
