@@ -71,9 +71,32 @@ def words() -> dict[str, Any]:
 
 
 def alt(phrases: Iterable[str]) -> str:
-    """A regex alternation of literal phrases, longest first, spaces matching any blank."""
-    ordered = sorted(set(phrases), key=len, reverse=True)
-    return "|".join(re.escape(p).replace(r"\ ", r"\s+").replace("'", "['’]") for p in ordered)
+    """A regex alternation of literal phrases, spaces matching any blank and "'" either
+    apostrophe, that takes the longest phrase matching where it is tried. Written as a
+    trie ("i (?:love it|loved it)" is "i love(?:d)? it" in spirit): Python's engine tries
+    a flat alternation one phrase after another at every position, a trie one character
+    at a time, so the gate's long lists cost a fraction (a longer phrase is still tried
+    before its own beginning, as the longest-first flat list did)."""
+    trie: dict[str, Any] = {}
+    for phrase in set(phrases):
+        node = trie
+        for symbol in _symbols(phrase):
+            node = node.setdefault(symbol, {})
+        node[""] = {}  # a phrase ends here
+    return _trie_regex(trie)
+
+
+def _symbols(phrase: str) -> list[str]:
+    return [r"\s+" if c == " " else "['’]" if c == "'" else re.escape(c) for c in phrase]
+
+
+def _trie_regex(node: dict[str, Any]) -> str:
+    ends = "" in node
+    branches = [symbol + _trie_regex(child) for symbol, child in sorted(node.items()) if symbol]
+    if not branches:
+        return ""
+    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    return f"(?:{body})?" if ends else body
 
 
 class Patterns:

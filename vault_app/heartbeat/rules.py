@@ -161,7 +161,7 @@ def candidates(entry: model.Entry) -> list[model.Candidate]:
     seen: set[str] = set()
     person: str | None = None  # the last person named: "She" of the next sentence
     kin: tuple[str, str] | None = None  # the last "my dad": whom "His name is …" names
-    given: list[str] = []  # the names the entry gave so far, the latest last
+    before: list[str] = []  # the entry's sentences so far: the names they gave, if asked
     turn = turns.speaking(entry.text)
     if turn.assistant:
         return []  # the assistant's words are not what the user told it
@@ -176,14 +176,22 @@ def candidates(entry: model.Entry) -> list[model.Candidate]:
         for candidate in made:
             if candidate.fact.lower() not in seen:
                 seen.add(candidate.fact.lower())
-                if given and not (candidate.entity or candidate.related or candidate.about_user):
-                    candidate = dataclasses.replace(candidate, around=tuple(reversed(given)))
+                if before and not (candidate.entity or candidate.related or candidate.about_user):
+                    candidate = dataclasses.replace(candidate, around=_names_in(before))
                 found.append(candidate)
-        names = subjects.related(sentence, None, rulebook.patterns())
-        given += [name for name in names if name not in given]
+        before.append(sentence)
         named = made[0].entity if made and not made[0].track else None
         person = named if named and named[:1].isupper() else _person(sentence, person)
     return found
+
+
+def _names_in(sentences: list[str]) -> tuple[str, ...]:
+    """The names `sentences` give, the latest sentence's first."""
+    pats = rulebook.patterns()
+    found: list[str] = []
+    for sentence in reversed(sentences):
+        found += [n for n in subjects.related(sentence, None, pats) if n not in found]
+    return tuple(found)
 
 
 def _named_kin(
@@ -222,7 +230,7 @@ def _kin_aside(sentence: str, entry: model.Entry, turn: turns.Turn) -> list[mode
     itself ("what's a good gift for a 5 year old? it's for my niece Ruby", "Can you
     write a card for my sister Ana?"): "Ruby is the user's niece." A "my <role> <Name>"
     is so whatever the sentence around it asks or feels."""
-    if len(sentence) > MAX_SENTENCE:
+    if len(sentence) > MAX_SENTENCE or not _MY_OUR.search(sentence):
         return []
     pats = rulebook.patterns()
     plain, links = _unlink(sentence)
@@ -430,6 +438,7 @@ def _in_context(
 
 # after "my <role> is named X": "and she is 7", "and loves horses" go on about X
 _AND_SHE = re.compile(r"^\s*,?\s*(?:and\s+(?:(?:she|he)\s+|(?=[a-z]+s\b))|(?:she|he)\s+(?=[a-z]))")
+_MY_OUR = re.compile(r"\b(?:[Mm]y|[Oo]ur)\s")
 _JUST = re.compile(
     r"\b(?:just|recently)\s+(?:[a-z]+\s+)?(?:had|got|gave|passed|moved|started|retired"
     r"|graduated|adopted|bought|died)\b"
