@@ -467,3 +467,29 @@ def test_a_fact_naming_no_one_goes_to_a_known_name_given_before_it(vault: Vault)
     # a name of its own comes first
     own = dataclasses.replace(candidate("Dr. Patel moved his office."), around=("Harbor Mutual",))
     assert r.route(own).ref == ref("areas/people/dr-patel")
+
+
+def test_an_entity_answers_to_the_name_its_summary_opens_on(vault: Vault) -> None:
+    vault.create_entity(ref("areas/pets"))
+    made = vault.summary("areas/pets").digest
+    text = "# Pets\n\nBiscuit, the family's beagle mix.\n"
+    vault.write_summary("areas/pets", text, expected=made)
+    r = router(Vault(vault.root, actor="heartbeat"))
+    said = candidate("Biscuit's allergy meds changed to Apoquel.", "Biscuit")
+    assert r.route(said) == routing.Route(ref("areas/pets"), False, None, "entity")
+    # never over an entity the name is of ("Maya" is Maya's, whatever a summary opens on)
+    assert r.index.lookup("maya", [None]) == ref("areas/people/maya")
+
+
+@pytest.mark.parametrize(
+    ("data", "lead"),
+    [
+        (b"# Pets\n\nBiscuit, the family's five-year-old beagle mix.\n", "Biscuit"),
+        (b"# Household Budget\n\nThe household's monthly budget, reviewed by Alex.\n", None),
+        (b"# Home Security\n\nAlarm system monitored by Guardline Security.\n", None),
+        (b"no title\n\nBiscuit, the dog.\n", None),
+        (b"# Us\n\nThe, the first.\n", None),  # a junk word is no name
+    ],
+)
+def test_the_name_a_summary_opens_on(data: bytes, lead: str | None) -> None:
+    assert names.summary_lead(data) == lead

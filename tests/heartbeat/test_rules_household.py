@@ -475,3 +475,18 @@ def test_a_fact_naming_no_one_keeps_the_names_given_before_it() -> None:
         "The quote is $14,200 for a full replacement.", None, ()
     )
     assert quote.around == ("Summit Roofing",)
+
+
+def test_a_log_line_s_verb_is_no_name_and_maya_is_no_may() -> None:
+    from vault_app.heartbeat import rulebook, subjects
+
+    pats = rulebook.patterns()
+    assert subjects.related("Took Maya to the dentist, she has a cavity", None, pats) == ("Maya",)
+    assert subjects.related("Drove Theo and Ana to soccer.", None, pats) == ("Theo", "Ana")
+    assert subjects.related("The Mondays are busy.", None, pats) == ()
+    entry = model.Entry(
+        path=f"global/daily/{ON}.md", date=ON, time="09:00:00",
+        text="Took Maya to the dentist, she has a cavity; filling booked for Dec 12.",
+    )  # fmt: skip
+    (filling,) = rules.candidates(entry)
+    assert filling.around == ("Maya",)

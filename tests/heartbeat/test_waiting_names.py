@@ -176,3 +176,13 @@ def test_an_agent_cannot_keep_a_name_met_in_another_agents_notes(vault: Vault) -
     assert note.read_bytes() == before
     assert not vault.paths.daily_file(dt.date(2026, 11, 21), "maintenance").exists()
     assert [w.name for w in routing.waiting_names(vault.root)] == ["Lena Holt"]
+
+
+def test_one_name_waiting_is_said_as_one(vault: Vault) -> None:
+    vault.append_daily("Priya Nair prefers email to calls.", at=at(11))
+    # an all-capital word before a number is a rating, no one's name to wait
+    vault.append_daily("Replaced the furnace filter (16x25x1, MERV 11).", at=at(12))
+    beat(vault)
+    shown = run_cli(vault.root, "heartbeat", "--waiting")
+    assert "1 name waits for its entity (made on mention 3;" in shown.stdout
+    assert "MERV" not in shown.stdout

@@ -104,8 +104,9 @@ def _waiting(args: argparse.Namespace) -> int:
     def text() -> str:
         if not waiting:
             return "No name waits: every fact found has its entity."
+        waits = "name waits for its entity" if len(waiting) == 1 else "names wait for their entity"
         lines = [
-            f"{len(waiting)} names wait for their entity (made on mention "
+            f"{len(waiting)} {waits} (made on mention "
             f"{routing.CREATE_AT}; `heartbeat --keep NAME` makes one now):"
         ]
         for w in waiting:

@@ -9,7 +9,9 @@ a leading honorific ("Patel" for `dr-patel`), and — under a `people/` group �
 first name, when no other entity of the scope answers to it.
 
 `NameIndex` holds those keys for every entity of the vault, per scope, built once per
-run (one walk, one read of each summary's first line) and told of the entities a run
+run (one walk, one read of each summary's first 512 bytes: its title, and a name its text
+opens on, set apart — "# Pets", "Biscuit, the family's beagle mix." — which the entity
+answers to when no other does) and told of the entities a run
 creates. `mentioned` finds the longest name a fact's text contains, on word boundaries,
 by looking its word n-grams up in the keys: a short or common word ("home", "notes")
 never counts as a mention.
@@ -220,19 +222,43 @@ def new_address(name: str, kind_: str, agent: str | None) -> layout.EntityRef:
 
 
 def read_title(path: Path) -> str | None:
-    """The title of the summary at `path`, from its first 512 bytes: a regular file
-    reached through no symlink (an entity's summary that is a symlink, a FIFO or
-    unreadable names nothing more than its folder)."""
+    """The title of the summary at `path` (`read_head`)."""
+    return read_head(path)[0]
+
+
+def read_head(path: Path) -> tuple[str | None, str | None]:
+    """The title of the summary at `path` and the name its text opens on (`summary_lead`),
+    from its first 512 bytes: a regular file reached through no symlink (an entity's
+    summary that is a symlink, a FIFO or unreadable names nothing more than its folder)."""
     try:
         fd, _ = safe_fs.open_read(path)
     except (OSError, errors.VaultError):
-        return None
+        return None, None
     try:
-        return summary_title(os.read(fd, 512))
+        data = os.read(fd, 512)
     except OSError:
-        return None
+        return None, None
     finally:
         os.close(fd)
+    return summary_title(data), summary_lead(data)
+
+
+# a summary's text opening on a name set apart: "Biscuit, the family's beagle mix."
+_LEAD = re.compile(r"(?P<name>[A-Z][\w'’.-]*(?:\s[A-Z][\w'’.-]*){0,3}),\s+(?:the|a|an|our|my)\s")
+
+
+def summary_lead(data: bytes | None) -> str | None:
+    """The name a summary's first paragraph opens on, set apart by a comma ("# Pets" then
+    "Biscuit, the family's five-year-old beagle mix." -> "Biscuit"): whom the entity is
+    about besides its title. None when it opens otherwise."""
+    if not data:
+        return None
+    lines = data[:512].decode("utf-8", "replace").lstrip("\ufeff").split("\n")
+    if not lines[0].startswith("# "):
+        return None
+    body = next((line.strip() for line in lines[1:] if line.strip()), "")
+    lead = _LEAD.match(body)
+    return lead["name"] if lead and not junk(lead["name"]) else None
 
 
 def summary_title(data: bytes | None) -> str | None:
@@ -269,8 +295,13 @@ class NameIndex:
     def __init__(self) -> None:
         self._keys: dict[str | None, dict[str, list[layout.EntityRef]]] = {}
         self._first_names: dict[str | None, dict[str, list[layout.EntityRef]]] = {}
+        self._leads: dict[str | None, dict[str, list[layout.EntityRef]]] = {}
 
-    def add(self, ref: layout.EntityRef, title: str | None = None) -> None:
+    def add(self, ref: layout.EntityRef, title: str | None = None, lead: str | None = None) -> None:
+        if lead and (lead_key := key(lead)):  # "Biscuit, the family's beagle" in Pets
+            refs = self._leads.setdefault(ref.agent, {}).setdefault(lead_key, [])
+            if ref not in refs:
+                refs.append(ref)
         scope = self._keys.setdefault(ref.agent, {})
         for alias in aliases(ref, title):
             refs = scope.setdefault(alias, [])
@@ -285,13 +316,17 @@ class NameIndex:
 
     def lookup(self, name_key: str, scopes: Iterable[str | None]) -> layout.EntityRef | None:
         """The entity of the first scope answering to `name_key`: a live entity before an
-        archived one; a first name only when it is one person's."""
+        archived one; a first name only when it is one person's; the name a summary opens
+        on only when no entity answers to it otherwise, and it is one entity's."""
         for scope in scopes:
             refs = self._keys.get(scope, {}).get(name_key)
             if not refs:
                 firsts = self._first_names.get(scope, {}).get(name_key, [])
                 taken = name_key in self._keys.get(scope, {})
                 refs = firsts if len(firsts) == 1 and not taken else []
+            if not refs:
+                leads = self._leads.get(scope, {}).get(name_key, [])
+                refs = leads if len(leads) == 1 else []
             if refs:
                 return min(refs, key=lambda r: (r.category == "archives", len(r.path), r.path))
         return None

@@ -455,7 +455,8 @@ class Router:
             index = names.NameIndex()
             for folder in self.vault.paths.iter_all_entities():
                 summary = folder.folder / layout.SUMMARY_NAME
-                index.add(folder.ref, names.read_title(summary) if folder.has_summary else None)
+                title, lead = names.read_head(summary) if folder.has_summary else (None, None)
+                index.add(folder.ref, title, lead)
             self._index = index
         return self._index
 

@@ -92,6 +92,23 @@ def clean_name(name: str | None) -> str | None:
     return " ".join(name.replace("’", "'").removesuffix("'s").split()).rstrip(".,;:") or None
 
 
+_SPEC = re.compile(r"[\s-]?\d")  # a number right after an all-capital word
+# what a log line opens on, done to whom follows: "Called Summit Roofing", "Texted Greg"
+_LOG_VERBS = frozenset(
+    (
+        "called", "emailed", "texted", "phoned", "messaged", "contacted", "booked", "scheduled",
+        "asked", "helped", "picked", "dropped", "visited", "reminded", "thanked", "hired",
+        "drove", "took", "met", "saw", "paid", "told", "sent", "gave", "brought", "bought",
+    )
+)
+
+
+def _logged(word: str) -> bool:
+    """Whether a sentence's first word is what a log line did ("Took", "Called", "Met"),
+    not a name ("Will Smith", "Reed Hastings")."""
+    return word.lower() in _LOG_VERBS
+
+
 def related(text: str, entity: str | None, pats: rulebook.Patterns) -> tuple[str, ...]:
     """The sentence's `[[links]]` and capitalised names, entity and month/day words aside."""
     names: list[str] = [link[0].strip() for link in rulebook.LINK.findall(text)]
@@ -99,6 +116,10 @@ def related(text: str, entity: str | None, pats: rulebook.Patterns) -> tuple[str
         words = match.group(0).split()
         if match.start() == 0 and len(words) == 1 and not initial_name(text, pats):
             continue  # "Payment comes by check": a sentence's first word, not a name
+        if len(words) == 1 and words[0].isupper() and _SPEC.match(text, match.end()):
+            continue  # "MERV 11", "HDMI 2.1": a rating or a standard, no one's name
+        if match.start() == 0 and len(words) > 1 and _logged(words[0]):
+            words = words[1:]  # "Took Maya to the dentist": what was done, then whom
         while (
             words
             and words[0].rstrip(".").lower() in pats.not_names
@@ -106,8 +127,9 @@ def related(text: str, entity: str | None, pats: rulebook.Patterns) -> tuple[str
         ):
             words = words[1:]
         while words and (
-            words[-1].lower() in pats.not_names or words[-1].lower()[:-1] in pats.not_names
-        ):
+            words[-1].lower() in pats.not_names
+            or (words[-1][-1:] == "s" and words[-1].lower()[:-1] in pats.not_names)
+        ):  # "Mondays" as "Monday"; not "Maya" as "May"
             words = words[:-1]
         name = clean_name(" ".join(words))
         if name and name not in ("Dr.", "St.") and len(name) > 1:
