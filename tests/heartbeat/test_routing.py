@@ -493,3 +493,14 @@ def test_an_entity_answers_to_the_name_its_summary_opens_on(vault: Vault) -> Non
 )
 def test_the_name_a_summary_opens_on(data: bytes, lead: str | None) -> None:
     assert names.summary_lead(data) == lead
+
+
+def test_a_thing_of_a_group_the_vault_keeps_is_a_mention_of_it(vault: Vault) -> None:
+    for address in ("areas/vehicles", "areas/utilities", "areas/people/marks"):
+        vault.create_entity(ref(address))
+    r = router(Vault(vault.root, actor="heartbeat"))
+    vehicle = r.route(candidate("The vehicle registration expires in March 2027."))
+    assert (vehicle.ref, vehicle.reason) == (ref("areas/vehicles"), "mentioned")
+    assert r.route(candidate("The utility bill was $240.")).ref == ref("areas/utilities")
+    # a person's name is no plural of a word ("mark" is not Marks)
+    assert r.route(candidate("Put a mark on the calendar for the recital.")).ref is None

@@ -331,6 +331,19 @@ class NameIndex:
                 return min(refs, key=lambda r: (r.category == "archives", len(r.path), r.path))
         return None
 
+    def _plural_of(self, word: str, scopes: list[str | None]) -> layout.EntityRef | None:
+        """The entity named by the plural of `word` ("utility" -> Utilities), none of the
+        people: a group of things a fact speaks of one of."""
+        plurals = (word + "s", word + "es", word[:-1] + "ies" if word.endswith("y") else "")
+        for scope in scopes:
+            for plural in filter(None, plurals):
+                refs = [
+                    r for r in self._keys.get(scope, {}).get(plural, []) if "people" not in r.path
+                ]
+                if refs:
+                    return min(refs, key=lambda r: (r.category == "archives", len(r.path), r.path))
+        return None
+
     def mentioned(self, text: str, scopes: list[str | None]) -> layout.EntityRef | None:
         """The entity whose name `text` contains (word boundaries), the longest name
         winning, then the earliest; None when the text names none."""
@@ -342,6 +355,8 @@ class NameIndex:
                 if not mentionable(name_key):
                     continue
                 ref = self.lookup(name_key, scopes)
+                if ref is None and size == 1:  # "the vehicle registration": Vehicles
+                    ref = self._plural_of(name_key, scopes)
                 if ref is not None:
                     rank = (-len(name_key), start, ref)
                     if best is None or rank[:2] < best[:2]:
