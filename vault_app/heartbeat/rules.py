@@ -112,6 +112,7 @@ import re
 from vault_app.core import models
 from vault_app.heartbeat import clauses, dates, first_person, rulebook, subjects, turns
 from vault_app.heartbeat import extraction as model
+from vault_app.heartbeat import kin as kin_told
 
 MAX_SENTENCE = 400  # characters: longer is a run-on or a pasted blob, never one fact
 # a capitalised first word with one of these endings is a common noun, not a name
@@ -171,13 +172,13 @@ def candidates(entry: model.Entry) -> list[model.Candidate]:
     for sentence in clauses.sentences(told):
         if len(sentence) > MAX_SENTENCE:
             continue  # a run-on or a pasted blob: no fact, and no one to refer back to
-        sentence, kin = _named_kin(sentence, kin, person)
+        sentence, kin = kin_told.named_kin(sentence, kin, person)
         made = _from_sentence(sentence, entry, person, turn) or _kin_aside(sentence, entry, turn)
         for candidate in made:
             if candidate.fact.lower() not in seen:
                 seen.add(candidate.fact.lower())
                 if before and not (candidate.entity or candidate.related or candidate.about_user):
-                    candidate = dataclasses.replace(candidate, around=_names_in(before))
+                    candidate = dataclasses.replace(candidate, around=kin_told.names_in(before))
                 found.append(candidate)
         before.append(sentence)
         named = made[0].entity if made and not made[0].track else None
@@ -185,44 +186,9 @@ def candidates(entry: model.Entry) -> list[model.Candidate]:
     return found
 
 
-def _names_in(sentences: list[str]) -> tuple[str, ...]:
-    """The names `sentences` give, the latest sentence's first."""
-    pats = rulebook.patterns()
-    found: list[str] = []
-    for sentence in reversed(sentences):
-        found += [n for n in subjects.related(sentence, None, pats) if n not in found]
-    return tuple(found)
-
-
-def _named_kin(
-    sentence: str, kin: tuple[str, str] | None, person: str | None
-) -> tuple[str, tuple[str, str] | None]:
-    """The sentence with a name given to someone told of before read as a relationship
-    ("My dad moved in with us. His name is Raymond, he's 78." -> "My dad is named
-    Raymond, he's 78.": "Raymond is the user's dad.", "Raymond is 78."), and a "she"/"he"
-    opening it read as them when no one was named since ("My mum turns 60 in June. She
-    loves Italian food." -> "My mum loves Italian food."); only a "his"/"he" of a dad, a
-    "her"/"she" of a daughter. And the last "my <role>" it tells of, for the next."""
-    pats = rulebook.patterns()
-    sentence = pats.role_name.sub(r"\g<who> is named ", sentence)  # "My dad's name is …"
-    sentence = pats.role_is.sub(r"\g<who>, \g<name>, ", sentence, 1)  # "My vet is Dr. Ames, she…"
-    said = pats.name_is.match(sentence)
-    if said and kin is not None:
-        he = bool(said.group("his") or said.group("he"))
-        if (kin[1].lower() in pats.his) == he:
-            sentence = f"{kin[0].capitalize()} {kin[1]} is named {sentence[said.end() :]}"
-    elif kin is not None and person is None and (pronoun := _HE_OPENS.match(sentence)):
-        verb = " is" if pronoun["s"] else ""
-        if (kin[1].lower() in pats.his) == (pronoun["he"] is not None):
-            sentence = f"{kin[0].capitalize()} {kin[1]}{verb}{sentence[pronoun.end() :]}"
-    found = list(pats.kin.finditer(sentence))
-    return sentence, (found[-1]["pos"], found[-1]["role"]) if found else kin
-
-
 _FILLER_END = re.compile(
     r"(?:[\s,]+(?:honestly|lol|lmao|haha+|hehe|tbh|imo|xd|:\)|:D|:P))+\s*([.!?]*)$", re.IGNORECASE
 )
-_HE_OPENS = re.compile(r"(?:(?P<he>He)|She)(?:(?P<s>['’]s)|(?=\s+[a-z]))")
 
 
 def _kin_aside(sentence: str, entry: model.Entry, turn: turns.Turn) -> list[model.Candidate]:
