@@ -128,3 +128,19 @@ def test_a_rerun_after_a_crash_writes_nothing_twice_nor_revives_an_old_value(
     assert (vault.paths.entity_dir(MARIA) / "items.json").read_bytes() == before
     active = [f.fact for f in vault.entity(MARIA).facts if f.is_active]
     assert active == ["Maria's favourite colour is red."]
+
+
+def test_a_fact_routed_by_a_name_before_it_passes_the_same_door(vault: Vault) -> None:
+    # the routes this policy must hold for are every way a fact finds its entity; the
+    # one by a name its entry gave before it (routing's `around`) is no exception
+    roofer = layout.EntityRef.parse("areas/companies/summit-roofing")
+    vault.create_agent("household")
+    vault.create_entity(roofer)
+    note = "Called Summit Roofing; the quote is $14,200 for a full replacement."
+    vault.append_daily(note, agent="household", at=at(9))
+    record = beat(vault)
+    assert (record.held, record.written) == (1, 0)
+    assert texts(vault, roofer) == []
+    [held] = review.pending(vault)
+    assert held.write.params["entity"] == str(roofer)
+    assert held.write.params["text"] == "The quote is $14,200 for a full replacement."
