@@ -221,11 +221,6 @@ def new_address(name: str, kind_: str, agent: str | None) -> layout.EntityRef:
     return layout.EntityRef(agent, f"{category}/{folder}")
 
 
-def read_title(path: Path) -> str | None:
-    """The title of the summary at `path` (`read_head`)."""
-    return read_head(path)[0]
-
-
 def read_head(path: Path) -> tuple[str | None, str | None]:
     """The title of the summary at `path` and the name its text opens on (`summary_lead`),
     from its first 512 bytes: a regular file reached through no symlink (an entity's
