@@ -303,3 +303,58 @@ def test_an_opening_in_common_is_no_subject_in_common(old: str, new: str) -> Non
 )  # fmt: skip
 def test_a_denial_says_the_same_but_for_one_word(old: str, new: str, kind: str) -> None:
     assert dedup.judge([dedup.prepare("f1", old)], new).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [  # an event of change against the state it ends: compared as the state it implies
+        ("The user lives in Denver.", "The user moved to Boulder in October 2026."),
+        ("The user lives in Denver with his wife.",
+         "The user moved to New York City with his wife on 2026-03-02."),
+        ("The household lives in Denver.",
+         "The household moved to Boulder on the weekend of 2026-05-30."),
+        ("The user lives in Denver.", "The household moved to Boulder in May 2026."),
+        ("The user works at Kaiser as a nurse.",
+         "The user got a new job at Denver Health, the user starts in May."),
+        ("The user works at Kaiser.", "The user just started a new job at Google."),
+        ("Lina is 6.", "Lina turned 7 on 2026-08-20."),
+        ("Lina is 6 years old.", "Lina turned 7 in the week of 2026-12-07."),
+        ("Lina's piano lessons are on Tuesdays.", "Lina's piano lessons moved to Thursdays."),
+        ("The dentist appointment is on December 3.",
+         "The dentist appointment moved to December 10."),
+    ],
+)  # fmt: skip
+def test_an_event_of_change_updates_the_state_it_ends(old: str, new: str) -> None:
+    verdict = dedup.judge([dedup.prepare("f1", old)], new)
+    assert (verdict.kind, verdict.fact_id) == ("update", "f1")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [  # another subject, another kind of value, or a state after its event: both kept
+        ("The user lives in Denver.", "The user's sister moved to Boulder in October 2026."),
+        ("The household lives in Denver.", "The user moved to Boulder in October 2026."),
+        ("The user lives in Denver.", "The user moved to a new house in October 2026."),
+        ("The user works at Kaiser.", "The user's wife started a new job at Google."),
+        ("Lina is 6.", "Maya turned 7 on 2026-08-20."),
+        ("The milk is 2 days old.", "The milk turned sour."),
+        ("The user moved to Boulder in October 2026.", "The user lives in Boulder."),
+        ("The user lives in Boulder.", "The user moved to Boulder in October 2026."),
+        ("Lina's piano lessons are on Tuesdays.", "Lina's piano teacher moved to Thursdays."),
+        ("Lina's piano lessons are on Tuesdays.", "Lina's piano lessons moved to the school."),
+    ],
+)  # fmt: skip
+def test_an_event_of_another_change_is_no_update(old: str, new: str) -> None:
+    assert dedup.judge([dedup.prepare("f1", old)], new).kind != "update"
+
+
+def test_implied_states_names_the_value_and_nothing_after() -> None:
+    assert dedup.implied_states("The user moved to Boulder in October 2026.") == [
+        ["the", "user", "lives", "in", "boulder"]
+    ]
+    assert dedup.implied_states("We moved to Fort Collins and love it.") == [
+        ["we", "lives", "in", "fort", "collins"]
+    ]
+    assert dedup.implied_states("The household moved to Boulder.")[1][:2] == ["the", "user"]
+    assert dedup.implied_states("Theo's practice moved to Thursdays.") == []
+    assert dedup.implied_states("Lina turned 7!") == [["lina", "is", "7"]]

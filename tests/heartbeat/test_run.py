@@ -215,3 +215,26 @@ def test_two_unrelated_turns_of_one_speaker_are_two_facts(vault: Vault) -> None:
     record = beat(vault)
     assert (record.written, record.superseded) == (2, 0)
     assert len(heartbeat_facts(vault, melanie)) == 2
+
+
+def test_a_move_and_a_birthday_retire_the_states_they_end(vault: Vault) -> None:
+    """Told months apart, as a person tells an assistant: the event states the new value
+    of what an older fact held; the old fact stays, superseded, in the history."""
+    vault.append_daily("User: We live in Denver.", at=at(9))
+    vault.append_daily("User: My daughter Lina is 6.", at=at(10))
+    assert beat(vault).superseded == 0
+    later = DAY + dt.timedelta(days=200)
+    vault.append_daily("User: We moved to Boulder last weekend!", at=at(9, day=later))
+    vault.append_daily("User: Lina turned 7 today!", at=at(10, day=later))
+    record = runs.run_heartbeat(
+        vault.root, runner="cli", trigger="once", extractor=None,
+        now=dt.datetime.combine(later, dt.time(12)).astimezone(),
+    )  # fmt: skip
+    assert record.superseded == 2
+    refs = [layout.EntityRef.parse(a) for a in ("areas/people/lina", "areas/me")]
+    facts = {f.fact: f for ref in refs for f in vault.entity(ref).facts}
+    denver = facts["The household lives in Denver."]
+    assert not facts["Lina is 6."].is_active and not denver.is_active
+    assert facts["Lina turned 7 on 2027-06-08."].is_active
+    moved = next(f for text, f in facts.items() if text.startswith("The household moved to"))
+    assert moved.is_active and denver.superseded_by == moved.id

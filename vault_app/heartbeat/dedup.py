@@ -22,6 +22,16 @@ then set arithmetic: 1.2 ms a check on the 200,000-fact vault, each entity read 
   common is no subject in common). A statement and its denial ("likes" / "doesn't
   like", the rest the same but for `DENIAL_SLACK` word) is an update; "does not like"
   and "dislikes" agree.
+- "update" by what an event implies: a change told as an event states the new value of
+  a one-valued attribute an older fact holds, and is compared as that state
+  (`implied_states`): "The user moved to Boulder in October 2026" as "The user lives in
+  Boulder" (a move to a named place), "… started a new job at Google" as "… works at
+  Google", "Lina turned 7 on …" as "Lina is 7" ("6 years old" read as "6"). The date the
+  event carries is set aside for the comparison; the fact written is the event as told,
+  superseding the state it ends. Only the event side is read so (a later "lives in
+  Boulder" retires no move: both stay true), and the subject must be the same words.
+  A schedule that "moved to Thursdays" (changed, switched, rescheduled…) is a value as
+  "is on Tuesdays" is.
 - "near": word-shingle Jaccard (words and word pairs) at or above `jaccard`, or, when an
   `embed` callable is given (L2-normalised float32 rows), embedding cosine at or above
   `cosine` — never when the numbers differ, one text denies the other, or a few content
@@ -142,6 +152,8 @@ TEMPORAL = _words_set(
     "thursdays fridays saturdays sundays january february march april may june july "
     "august september october november december"
 )
+# Verbs that only say a value changed, before the new one: "moved to Thursdays"
+CHANGED = _words_set("moved changed switched rescheduled shifted pushed bumped postponed")
 SCHEDULE = _words_set(
     "every other each second first third fourth last next week weeks month months day "
     "days morning mornings evening evenings night nights am pm weekly monthly daily "
@@ -265,6 +277,51 @@ def update_score(old: list[str], new: list[str]) -> float | None:
     return share if share >= MIN_UPDATE else None
 
 
+_MONTH = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+)
+_NAMED = r"(?P<value>[A-Z][\w'&.-]*(?:\s+(?:of\s+|the\s+|de\s+)?[A-Z][\w'&.-]*)*)"
+# An event and the state it implies, with the value it names: a move to a named place
+# (not "moved to Thursdays", a schedule), a new job at a named employer, a birthday's age
+_IMPLIES = (
+    (re.compile(r"\bmoved\s+(?:back\s+)?(?:from\s+\S+(?:\s+\S+)?\s+)?to\s+"
+                rf"(?!(?:{_MONTH}|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?)\b){_NAMED}"),
+     "lives in"),
+    (re.compile(r"\b(?:(?:started|starts|began|begins|got|landed|took|accepted)\s+"
+                r"(?:a\s+|the\s+|an?\s+)?(?:new\s+)?(?:job|position|role)\s+(?:at|with)"
+                rf"|started\s+working\s+(?:at|for))\s+{_NAMED}"), "works at"),
+    (re.compile(r"\bturned\s+(?P<value>\d{1,3})\b"), "is"),
+)  # fmt: skip
+_AGE = re.compile(r"^\d{1,3}$")
+
+
+def implied_states(text: str) -> list[list[str]]:
+    """The words of the state an event of change implies, with the value it names and
+    nothing after ("The user moved to Boulder in October 2026" -> "the user lives in
+    boulder"); the household's move is the user's too ("We moved …": two readings).
+    Empty when `text` tells no such event."""
+    for pattern, state in _IMPLIES:
+        found = pattern.search(text)
+        if found is not None:
+            said = f"{text[: found.start()]}{state} {found['value']}"
+            words = [w for w in tokens(said) if w not in FILLER]
+            if words[:2] == ["the", "household"]:  # the user is of the household
+                return [words, ["the", "user", *words[2:]]]
+            return [words]
+    return []
+
+
+def _ageless(words: list[str]) -> list[str]:
+    """`words` with "years old" after an age left out: "is 6 years old" reads "is 6"."""
+    out: list[str] = []
+    for word in words:
+        if word == "old" and len(out) >= 2 and out[-1] in ("years", "year") and _AGE.match(out[-2]):
+            out.pop()
+            continue
+        out.append(word)
+    return out
+
+
 def substituted(old: list[str], new: list[str]) -> bool:
     """Whether `new` is `old` with a few content words swapped for others, all else
     equal: "allergic to peanuts" / "to cats", "the kitchen faucet" / "the bathroom
@@ -285,7 +342,7 @@ def _valued(words: list[str]) -> bool:
     """Whether a changed span is only a value: numbers, days, months and the words of a
     schedule ("every other Thursday", "8:30 pm"), at least one number, day or month."""
     values = [w for w in words if w[0].isdigit() or w in TEMPORAL]
-    rest = [w for w in words if w not in STOP and w not in SCHEDULE]
+    rest = [w for w in words if w not in STOP and w not in SCHEDULE and w not in CHANGED]
     return bool(values) and len(values) == len(rest)
 
 
@@ -412,6 +469,7 @@ def judge(
     compared, and those the cosine alone brings near: no other can be near or an
     update, so the verdict is the same as over all of them, at the cost of the few."""
     new = _known("", text)
+    implied = implied_states(text)
     key = " ".join(new.words)
     if exact is None:
         exact = {" ".join(f.words): f.id for f in reversed(facts)}
@@ -423,6 +481,10 @@ def judge(
     for row in _rows(len(facts), new, cosine, cosines, postings):
         fact = facts[row]
         changed = update_score(fact.words, new.words)
+        for state in implied if changed is None else ():  # the state the event ends
+            changed = update_score(_ageless(fact.words), state)
+            if changed is not None:
+                break
         if changed is not None:
             if update is None or changed > update[0]:
                 update = (changed, fact.id)
