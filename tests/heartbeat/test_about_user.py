@@ -137,3 +137,43 @@ def test_standing_instructions_and_short_disclosures_go_to_me(vault: Vault) -> N
         "Don't ever call the user before 9.",
         "The user is allergic to shellfish.",
     ]
+
+
+def test_the_person_named_by_the_name_they_gave_is_me(vault: Vault) -> None:
+    """An agent's note says "Alex wants…" of the person it works for: once they said their
+    name, that is them, in the agent's own Me — not a person entity made on the third
+    mention. A name an entity answers to stays that entity's."""
+    vault.create_agent("household")
+    vault.create_entity(layout.EntityRef.parse("areas/people/jordan"))
+    vault.append_daily("User: My name's Alex Rivera.", at=at(8))
+    assert beat(vault).written == 1 and active(vault, ME) == ["The user's name is Alex Rivera."]
+    for hour, note in enumerate(
+        ["Alex wants the thermostat at 68 during the day.",
+         "Alex Rivera prefers texts over calls."], start=9,
+    ):  # fmt: skip
+        vault.append_daily(note, agent="household", at=at(hour))
+    vault.append_daily("Jordan works nights Monday to Wednesday.", at=at(11))
+    record = runs.run_heartbeat(
+        vault.root, runner="cli", trigger="once", extractor=None, now=NOW + dt.timedelta(hours=1)
+    )
+    assert (record.written, record.deferred, record.created) == (3, 0, 1)
+    assert active(vault, routing.user_entity_in("household")) == [
+        "Alex Rivera prefers texts over calls.",
+        "Alex wants the thermostat at 68 during the day.",
+    ]
+    assert active(vault, layout.EntityRef.parse("areas/people/jordan")) == [
+        "Jordan works nights Monday to Wednesday."
+    ]
+    assert not vault.paths.holds_entity(layout.EntityRef.parse("areas/people/alex"))
+
+
+def test_a_name_told_in_the_same_run_is_known_at_once_and_never_anothers(vault: Vault) -> None:
+    vault.create_entity(layout.EntityRef.parse("areas/people/sam-okafor"))
+    vault.append_daily("User: My name is Sam Lee.", at=at(9))
+    vault.append_daily("Sam Lee prefers window seats.", at=at(10))
+    vault.append_daily("Sam Okafor prefers aisle seats.", at=at(11))
+    assert beat(vault).written == 3
+    assert active(vault, ME) == ["Sam Lee prefers window seats.", "The user's name is Sam Lee."]
+    assert routing.user_name("The user's name is Sam Lee.") == "Sam Lee"
+    assert routing.user_name("The user goes by Sam.") == "Sam"
+    assert routing.user_name("The user's name is on the lease.") is None

@@ -47,6 +47,9 @@ _COUPLE = re.compile(
 )
 
 
+_NAME_IS = re.compile(r"\b((?:[Mm]y|[Oo]ur)\s+(?:first\s+|full\s+|last\s+)?names?)['’]s\b")
+
+
 def standalone(text: str, speaker: str | None) -> str:
     """`text` with its first person named: the speaker, or the user / the household. Once
     named, with no one else named between, the speaker is "they"/"them"/"their" ("I take
@@ -55,7 +58,7 @@ def standalone(text: str, speaker: str | None) -> str:
     could write a movie when they're out there"); after another name it is the
     speaker's name again ("Jon told Gina about Jon's plan"). "My husband and I" opens with
     the person, as one says it of others: "The user and their husband"."""
-    text = " ".join(text.split()).strip()
+    text = _NAME_IS.sub(r"\1 is", " ".join(text.split()).strip())  # "My name's Alex"
     if couple := _COUPLE.match(text):  # "We got engaged": the user did, with someone
         verb = " am" if couple["are"] or couple["re"] else ""
         text = "I" + (couple["adv"] or "") + verb + text[couple.end() :]

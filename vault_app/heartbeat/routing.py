@@ -9,6 +9,12 @@
 2. else its first `related` entity that resolves;
 3. else the existing entity whose name the fact's text contains (the longest wins).
 
+The person the notes speak for is known by name once they said it ("My name is Alex
+Rivera": "The user's name is Alex Rivera." in a Me): a fact naming them ("Alex wants the
+thermostat at 68", an agent's note) goes to Me as an "I" would, when no entity answers to
+the name otherwise (`user_names`; the full name and the first, the Me of the notes'
+agent, else the global one).
+
 A fact of the person the notes speak for that names no other entity ("I prefer window
 seats" in the global notes, a ChatGPT prompt's "I've been vegetarian for ten years":
 `about_user`) goes to their own entity, `user_entity_in(agent)`: "Me", `areas/me` in the
@@ -82,6 +88,19 @@ MAX_DEFERRED = 500  # waiting candidates kept per name
 MAX_NAMES = 4000  # names kept, the most recently mentioned (the others wait in the notes)
 MAX_BYTES = 32 << 20
 _ADDRESS_PREFIXES = ("agent:", "global:")
+
+
+# the name the person the notes speak for gave, as a fact of their Me says it
+_USER_NAME = re.compile(
+    r"(?i:the user(?:['’]s (?:first |full )?name is| goes by| is called))\s+"
+    r"(?P<name>[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2})\s*[.!]?"
+)
+
+
+def user_name(fact: str) -> str | None:
+    """The name a fact of Me gives its person ("The user's name is Alex Rivera."), or None."""
+    said = _USER_NAME.fullmatch(fact.strip())
+    return None if said is None else said["name"].rstrip(".")
 
 
 REMEMBERED = "resources/remembered"  # where an explicit remember naming nothing goes
@@ -453,18 +472,32 @@ class Router:
     def index(self) -> names.NameIndex:
         if self._index is None:
             index = names.NameIndex()
+            mes = []
             for folder in self.vault.paths.iter_all_entities():
                 summary = folder.folder / layout.SUMMARY_NAME
                 title, lead = names.read_head(summary) if folder.has_summary else (None, None)
                 index.add(folder.ref, title, lead)
+                if folder.ref.path == layout.USER_ENTITY:
+                    mes.append(folder.ref)
             self._index = index
+            for ref in mes:  # after every entity: a name one answers to is theirs
+                self._user_named(ref, self._user_names(ref))
         return self._index
 
     def route(self, candidate: Candidate) -> Route:
         if about_user(candidate):  # their own entity, made on first use
             ref = user_entity_in(candidate.entry.agent)
+            if (name := user_name(candidate.fact)) is not None:  # "My name is Alex"
+                self._user_named(ref, [name])
             return Route(ref, not self.vault.paths.holds_entity(ref), None, "user")
         route = self._route(candidate)
+        mine = user_entity_in(candidate.entry.agent)
+        if (
+            route.ref is not None
+            and route.ref.path == layout.USER_ENTITY
+            and not _is_address(candidate.entity or "")
+        ):  # the person named by name (the global Me in an agent's notes): as an "I" is
+            return Route(mine, not self.vault.paths.holds_entity(mine), None, "user")
         if route.ref is None and candidate.explicit:  # asked to be remembered: kept
             ref = remembered_in(candidate.entry.agent)
             return Route(ref, not self.vault.paths.holds_entity(ref), None, "remembered")
@@ -496,6 +529,21 @@ class Router:
             if ref is not None:
                 return self._found(ref, "related", None)
         return Route(None, False, None, "unrouted")
+
+    def _user_names(self, ref: layout.EntityRef) -> list[str]:
+        try:
+            facts = self.vault.entity(ref).facts
+        except errors.VaultError:  # unreadable: no name learnt from it (the run says so)
+            return []
+        return [n for f in facts if f.is_active and (n := user_name(f.fact)) is not None]
+
+    def _user_named(self, ref: layout.EntityRef, said: list[str]) -> None:
+        """Let the person's names find their Me (`ref`), each only where no entity of
+        its scope answers to it already: "Alex Rivera" and "Alex"."""
+        for name in said:
+            for alias in dict.fromkeys((name, name.split()[0])):
+                if self.index.lookup(names.key(alias), [ref.agent]) is None:
+                    self.index.add(ref, None, alias)
 
     def released(self, name: str) -> list[Candidate]:
         """The candidates that waited for `name` (as `Route.name` gives it: the name as
