@@ -166,6 +166,14 @@ def test_a_common_noun_or_an_acronym_opening_a_sentence_is_no_entity() -> None:
     assert _one("Groceries came in at $910 for September.").entity is None
 
 
+def test_a_first_name_that_is_also_a_modal_or_a_month_is_a_name_before_a_surname() -> None:
+    assert _one("Will Smith fixed the fence on Monday.").entity == "Will Smith"
+    assert _one("May Chen is our new nanny.").entity == "May Chen"
+    assert _one("User: Will Smith is my neighbour.").fact == "Will Smith is the user's neighbour."
+    assert rules.candidates(_entry("Will Mark call the plumber about the leak?")) == []
+    assert _one("May 3 is the deadline for the grant.").entity is None
+
+
 def test_a_pronoun_stands_for_the_person_named_before() -> None:
     found = rules.candidates(_entry("Helen's birthday is December 2. She loves orchids."))
     assert [(c.fact, c.entity) for c in found] == [

@@ -216,7 +216,8 @@ class Patterns:
             r"[a-z]{2,20}\b"  # "Rosa cleans", "Theo lost": a name and a verb
         )
         self.question = re.compile(
-            r"^(?:who|what|when|where|why|how|which|should|shall|could|would|can|do|does|"
+            r"^(?!Will\s+[A-Z][a-z]+\s+[a-z])"  # "Will Smith is our neighbour": a name
+            r"(?:who|what|when|where|why|how|which|should|shall|could|would|can|do|does|"
             r"did|is|are|was|were|will|have|has|any)\b[^.!]{0,200}$",
             re.IGNORECASE,
         )

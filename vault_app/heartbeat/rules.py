@@ -187,7 +187,9 @@ def candidates(entry: model.Entry) -> list[model.Candidate]:
 
 
 _FILLER_END = re.compile(
-    r"(?:[\s,]+(?:honestly|lol|lmao|haha+|hehe|tbh|imo|xd|:\)|:D|:P))+\s*([.!?]*)$", re.IGNORECASE
+    r"(?:[\s,]+(?:honestly|lol|lmao|haha+|hehe|tbh|imo|xd|:\)|:D|:P|by\s+the\s+way|btw|fyi))+"
+    r"\s*([.!?]*)$",
+    re.IGNORECASE,
 )
 
 

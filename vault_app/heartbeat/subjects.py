@@ -18,10 +18,18 @@ _TIME_LEAD = re.compile(r"(?:last|next|this|every|each|yesterday|today|tomorrow|
 
 
 
+# words that are first names as well as a modal or a month ("Will", "May"): a name when
+# a capitalised word follows them
+_NAMES_TOO = frozenset(("will", "may", "june", "april", "august"))
+
+
 def is_name(text: str | None, pats: rulebook.Patterns) -> bool:
     if not text:
         return False
-    first = text.split()[0].rstrip(".").lower()
+    words = text.split()
+    first = words[0].rstrip(".").lower()
+    if first in _NAMES_TOO and len(words) > 1 and words[1][:1].isupper():
+        return True  # "Will Smith", "May Chen": a first name before a surname
     return first not in pats.not_names or first in ("dr", "st", "mr", "mrs", "ms")
 
 
