@@ -496,9 +496,14 @@ def test_the_name_a_summary_opens_on(data: bytes, lead: str | None) -> None:
 
 
 def test_a_thing_of_a_group_the_vault_keeps_is_a_mention_of_it(vault: Vault) -> None:
-    for address in ("areas/vehicles", "areas/utilities", "areas/people/marks"):
+    for address in ("areas/vehicles", "areas/utilities", "areas/people/marks", "areas/taxes"):
         vault.create_entity(ref(address))
     r = router(Vault(vault.root, actor="heartbeat"))
+    # a word of three letters is no mention of its own, but its plural a name is
+    assert r.route(candidate("The property tax bill is due April 10, 2027.")).ref == ref(
+        "areas/taxes"
+    )
+    assert r.route(candidate("The tax on the car is paid.")).ref == ref("areas/taxes")
     vehicle = r.route(candidate("The vehicle registration expires in March 2027."))
     assert (vehicle.ref, vehicle.reason) == (ref("areas/vehicles"), "mentioned")
     assert r.route(candidate("The utility bill was $240.")).ref == ref("areas/utilities")

@@ -348,10 +348,11 @@ class NameIndex:
             for size in range(min(MAX_NGRAM, len(tokens) - start), 0, -1):
                 name_key = "-".join(tokens[start : start + size])
                 if not mentionable(name_key):
-                    continue
-                ref = self.lookup(name_key, scopes)
-                if ref is None and size == 1:  # "the vehicle registration": Vehicles
-                    ref = self._plural_of(name_key, scopes)
+                    # "the property tax bill": Taxes (a short word, its plural a name)
+                    short = size == 1 and len(name_key) == 3 and name_key not in JUNK_WORDS
+                    ref = self._plural_of(name_key, scopes) if short else None
+                elif (ref := self.lookup(name_key, scopes)) is None and size == 1:
+                    ref = self._plural_of(name_key, scopes)  # "the vehicle registration"
                 if ref is not None:
                     rank = (-len(name_key), start, ref)
                     if best is None or rank[:2] < best[:2]:
