@@ -174,6 +174,33 @@ def test_a_first_name_that_is_also_a_modal_or_a_month_is_a_name_before_a_surname
     assert _one("May 3 is the deadline for the grant.").entity is None
 
 
+@pytest.mark.parametrize(
+    ("text", "fact", "entity", "category"),
+    [  # what befell someone is kept though no date is told; with one, it is a milestone
+        ("Maya lost her retainer at school.", "Maya lost her retainer at school.", "Maya",
+         Cat.STATUS),
+        ("Grandpa Leo was hospitalized with pneumonia.",
+         "Grandpa Leo was hospitalized with pneumonia.", "Grandpa Leo", Cat.STATUS),
+        ("User: My mom fell and broke her hip.", "The user's mom fell and broke her hip.", None,
+         Cat.STATUS),
+        ("Theo broke his arm at soccer on Tuesday.", "Theo broke his arm at soccer on 2026-11-17.",
+         "Theo", Cat.MILESTONE),
+    ],
+)  # fmt: skip
+def test_what_befell_someone_is_kept(
+    text: str, fact: str, entity: str | None, category: Cat
+) -> None:
+    found = _one(text)
+    assert (found.fact, found.entity, found.category) == (fact, entity, category)
+
+
+@pytest.mark.parametrize(
+    "text", ["Theo lost his temper.", "Jordan cut his hair short.", "Maya lost the game."]
+)
+def test_a_mood_or_a_haircut_befalls_no_one(text: str) -> None:
+    assert rules.candidates(_entry(text)) == []
+
+
 def test_a_pronoun_stands_for_the_person_named_before() -> None:
     found = rules.candidates(_entry("Helen's birthday is December 2. She loves orchids."))
     assert [(c.fact, c.entity) for c in found] == [

@@ -535,6 +535,16 @@ class Patterns:
             r"(?:19|20)\d\d\b(?!\s*[-/]\d)",
             re.IGNORECASE,
         )
+        # what befell someone, kept though no date is told ("Maya lost her retainer at
+        # school", "Grandma Rose fell and broke her wrist"): a harm or a loss of theirs
+        self.incident = re.compile(
+            r"\b(?:(?:broke|sprained|fractured|tore|dislocated|injured|hurt|cracked|chipped"
+            r"|lost|burned)\s+(?:his|her|their)\s+"
+            r"(?!(?:temper|cool|patience|mind|balance|way|voice|appetite|train|nerve)\b)[a-z]"
+            r"|fell\s+(?:off|down|over|and|at|in|on|from|while)\b"
+            r"|(?:was|got)\s+(?:hospitali[sz]ed|admitted\s+to|stitches|a\s+concussion)"
+            r"|ended\s+up\s+in\s+(?:the\s+)?(?:ER|hospital|emergency))"
+        )
         # a deadline: "needs the 1099s by January 31", "must be done by March 3"
         self.deadline = re.compile(
             r"\bby\s+(?:the\s+)?(?:end\s+of\s+)?(?:" + _MONTH + r"|\d{1,2}(?:st|nd|rd|th)?\b|"

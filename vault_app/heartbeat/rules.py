@@ -502,6 +502,8 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
         return Category.MILESTONE, subject
     if subject and _JUST.search(sentence) and pats.event.search(sentence):
         return Category.MILESTONE, subject  # "Priya just had a baby girl": on the entry's day
+    if (subject or pats.kin.match(sentence)) and pats.incident.search(sentence):
+        return Category.MILESTONE if dated else Category.STATUS, subject  # "Maya lost her…"
     if dated and pats.future.search(sentence) and (subject or pats.thing.match(sentence)):
         return Category.MILESTONE, subject  # "Greenleaf will aerate the lawn next Tuesday"
     if dated and pats.deadline.search(sentence) and (subject or pats.thing.match(sentence)):
