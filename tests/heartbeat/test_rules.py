@@ -855,3 +855,40 @@ def test_by_a_place_is_no_deadline() -> None:
 )
 def test_what_stands_only_with_the_turns_around_it_is_no_fact(text: str) -> None:
     assert rules.candidates(_entry(text)) == []
+
+
+def _said(time: str, text: str, index: int) -> model.Entry:
+    return model.Entry(
+        path=f"global/daily/{ON}.md", date=ON, time=time, text=text, index=index
+    )
+
+
+def test_a_message_reads_on_from_the_speakers_message_before_it() -> None:
+    """"His name is Raymond" names the dad of the message before, the assistant's answer
+    between them; not after half an hour, nor in another conversation."""
+    chat = "**user** (from ChatGPT: Dad): "
+    found = rules.RuleExtractor().extract([
+        _said("09:00:00", chat + "My dad has Alzheimer's and moved in with us.", 0),
+        _said("09:00:30", "**assistant** (from ChatGPT: Dad): What's his name?", 1),
+        _said("09:01:00", chat + "His name is Raymond, he's 78.", 2),
+        _said("09:02:00", chat + "He still loves working with wood.", 3),
+        _said("09:03:00", "**user** (from ChatGPT: Mum): His name is Bob.", 4),
+        _said("10:00:00", chat + "His name is Rob.", 5),
+    ]).candidates  # fmt: skip
+    assert [(c.fact, c.entity) for c in found if c.entry.index > 0] == [
+        ("Raymond is the user's dad.", "Raymond"),
+        ("Raymond is 78.", "Raymond"),
+        ("Raymond still loves working with wood.", "Raymond"),
+    ]
+
+
+def test_another_speaker_between_ends_the_thread() -> None:
+    told = [
+        _said("09:00:00", "User: My daughter starts school in January.", 0),
+        _said("09:00:10", "**Jordan**: My brother visits us in March.", 1),
+        _said("09:00:20", "User: Her name is Lina.", 2),
+    ]
+    found = rules.RuleExtractor().extract(told).candidates
+    assert 2 not in [c.entry.index for c in found]
+    found = rules.RuleExtractor().extract([told[0], told[2]]).candidates
+    assert [c.fact for c in found if c.entry.index == 2] == ["Lina is the user's daughter."]

@@ -238,3 +238,19 @@ def test_a_move_and_a_birthday_retire_the_states_they_end(vault: Vault) -> None:
     assert facts["Lina turned 7 on 2027-06-08."].is_active
     moved = next(f for text, f in facts.items() if text.startswith("The household moved to"))
     assert moved.is_active and denver.superseded_by == moved.id
+
+
+def test_a_name_given_in_the_next_message_names_the_one_told_of(vault: Vault) -> None:
+    """A person's chat, message by message: "His name is Raymond" in the message after
+    "my dad" (the assistant's answer between) makes Raymond, the user's dad, at once."""
+    chat = "**user** (from ChatGPT: Dad): "
+    vault.append_daily(chat + "My dad has Alzheimer's and moved in with us.", at=at(9))
+    vault.append_daily("**assistant** (from ChatGPT: Dad): What is his name?", at=at(9, 1))
+    vault.append_daily(chat + "His name is Raymond, he's 78.", at=at(9, 2))
+    record = beat(vault)
+    assert (record.created, record.deferred) == (2, 0)  # Raymond, and Me for the first
+    raymond = layout.EntityRef.parse("areas/people/raymond")
+    assert sorted(heartbeat_facts(vault, raymond)) == [
+        "Raymond is 78.",
+        "Raymond is the user's dad.",
+    ]

@@ -1,7 +1,8 @@
 """Who someone is, as a message goes on telling it: the "my dad" told of, whom a later
 "His name is Raymond" names and a "she"/"he" opening a sentence stands for, and the names
 an entry gave before a fact that names no one (where that fact may go: routing's
-`around`). Read sentence by sentence by `rules.candidates`, which carries the state."""
+`around`). Read sentence by sentence by `rules.candidates`, which carries the state, and
+from one message to the next of the same speaker and conversation (`rules.Thread`)."""
 
 from __future__ import annotations
 

@@ -156,12 +156,24 @@ def passes_gate(text: str) -> bool:
 # -- the rules -----------------------------------------------------------------------------
 
 
-def candidates(entry: model.Entry) -> list[model.Candidate]:
-    """The candidate facts of one entry, in text order."""
+@dataclasses.dataclass
+class Thread:
+    """What one message leaves to the next of the same speaker in the same conversation:
+    the last person named ("She" of the next sentence) and the last "my dad" told of
+    (whom "His name is Raymond" names). `RuleExtractor` keeps one per conversation."""
+
+    person: str | None = None
+    kin: tuple[str, str] | None = None
+
+
+def candidates(entry: model.Entry, thread: Thread | None = None) -> list[model.Candidate]:
+    """The candidate facts of one entry, in text order; read on from `thread` (what the
+    speaker's message before it left), which is left as this one leaves it."""
     found: list[model.Candidate] = []
     seen: set[str] = set()
-    person: str | None = None  # the last person named: "She" of the next sentence
-    kin: tuple[str, str] | None = None  # the last "my dad": whom "His name is …" names
+    thread = thread if thread is not None else Thread()
+    person = thread.person  # the last person named: "She" of the next sentence
+    kin = thread.kin  # the last "my dad": whom "His name is …" names
     before: list[str] = []  # the entry's sentences so far: the names they gave, if asked
     turn = turns.speaking(entry.text)
     if turn.assistant:
@@ -183,7 +195,28 @@ def candidates(entry: model.Entry) -> list[model.Candidate]:
         before.append(sentence)
         named = made[0].entity if made and not made[0].track else None
         person = named if named and named[:1].isupper() else _person(sentence, person)
+    thread.person, thread.kin = person, kin
     return found
+
+
+THREAD_GAP = dt.timedelta(minutes=30)  # a message this long after the last starts afresh
+
+
+def _thread_key(entry: model.Entry) -> tuple[str, str] | None:
+    """Which conversation an entry is a message of: its note and its speaker prefix as
+    written ("**user** (from ChatGPT: Sleep)", "User"; none: the note's own voice). None
+    for the assistant's messages, which neither read on from nor break the thread."""
+    turn = rulebook.patterns().turn.match(entry.text)
+    if turn is not None and turns.speaking(entry.text).assistant:
+        return None
+    return entry.path, "" if turn is None else " ".join(turn.group(0).split())
+
+
+def _at(entry: model.Entry) -> dt.datetime | None:
+    try:
+        return dt.datetime.combine(entry.date, dt.time.fromisoformat(entry.time))
+    except ValueError:
+        return None
 
 
 _FILLER_END = re.compile(
@@ -615,9 +648,20 @@ class RuleExtractor:
     def extract(self, entries: list[model.Entry]) -> model.Extraction:
         """Never fails an entry: a rule that trips on odd text skips that entry's rest."""
         extraction = model.Extraction()
+        last: tuple[tuple[str, str], dt.datetime | None, Thread] | None = None
         for entry in entries:
+            key, at, thread = _thread_key(entry), _at(entry), Thread()
+            if key is not None and last is not None and last[0] == key and _soon(last[1], at):
+                thread = last[2]  # "My dad has Alzheimer's." / "His name is Raymond."
             try:
-                extraction.candidates.extend(candidates(entry))
+                extraction.candidates.extend(candidates(entry, thread))
             except (ValueError, OverflowError, RecursionError):
-                continue  # nothing durable in text the rules cannot read
+                thread = Thread()  # nothing durable in text the rules cannot read
+            if key is not None:  # the assistant's answer between: the user's next reads on
+                last = (key, at, thread)
         return extraction
+
+
+def _soon(before: dt.datetime | None, at: dt.datetime | None) -> bool:
+    """Whether a message at `at` follows one at `before` closely enough to read on."""
+    return before is not None and at is not None and dt.timedelta(0) <= at - before <= THREAD_GAP
