@@ -240,3 +240,37 @@ def test_two_facts_of_one_joined_by_and(text: str, kept: list[str]) -> None:
 )  # fmt: skip
 def test_a_routine_a_verdict_a_birth_and_whom_one_sees(text: str, kept: list[str]) -> None:
     assert facts(text) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [  # a blind probe of a baker's year with an assistant (2026): what it showed
+        ("Hey, quick intro so you can help me better: I'm Sam, 41, I run a small bakery in "
+         "Leeds with my wife Priya.",
+         ["The user's name is Sam.", "The user is 41.", "Priya is the user's wife.",
+          "The user runs a small bakery in Leeds with Priya."]),
+        ("We have two boys, Arjun who is 9 and Kabir who is 5.",
+         ["Arjun is the user's son.", "Arjun is 9 years old.", "Kabir is the user's son.",
+          "Kabir is 5 years old."]),
+        ("I have three kids: Ana (12), Ben (9) and Cleo (3).",
+         ["Ana is the user's child.", "Ana is 12 years old.", "Ben is the user's child.",
+          "Ben is 9 years old.", "Cleo is the user's child.", "Cleo is 3 years old."]),
+        ("Kabir has a severe nut allergy so anything food related, flag nuts.",
+         ["Kabir has a severe nut allergy."]),
+        ("Our VAT return is due at the end of every quarter and our accountant is Helen Park.",
+         ["The household's VAT return is due at the end of every quarter.",
+          "The household's accountant is Helen Park."]),
+        ("Big news, we're expecting a baby girl in December!",
+         ["The household is expecting a baby girl in December 2025."]),
+        # a lead that tells something stays with what follows; a list that is not only
+        # names is no list of children; "I'm British" is no name
+        ("My writing is going well: I'm in the middle of a fantasy novel.",
+         ["The user's writing is going well: they're in the middle of a fantasy novel."]),
+        ("We have two kids, both in school.", ["The household has two kids, both in school."]),
+        ("I'm British, I live in Leeds.", ["The user lives in Leeds."]),
+    ],
+)  # fmt: skip
+def test_an_introduction_a_list_of_children_and_a_request_after_so(
+    text: str, kept: list[str]
+) -> None:
+    assert facts(text) == kept

@@ -11,7 +11,11 @@ she/he/her/his" or at "and" before a verb the opening name or she/he governs ("G
 Rose lives in Tucson and her landline is…", "Nadia lives in Denver and is flying in…",
 `and_clauses`), and two clauses at ", and" before a subject of their own ("Theo's teacher
 is Mr. Abara, and the conferences are on January 12"; not after a list: "A, B, and C
-were…"). An explicit request to remember is kept whole.
+were…"), or at "and" before one's kin or helper ("Our VAT return is due every quarter and
+our accountant is Helen Park"). A short lead-in before a colon is set apart from the
+first-person sentence after it ("Quick intro so you can help me: I'm Sam…"); "I'm Sam,
+41" is a name and an age; one's children named in a list are each one's
+(`kin.children`). An explicit request to remember is kept whole.
 
 Every pattern is anchored or bounded (no nested quantifiers), and an entry gives at most
 `MAX_SENTENCES`, so a hostile entry costs time linear in its size.
@@ -22,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from vault_app.heartbeat import rulebook, subjects
+from vault_app.heartbeat import kin, rulebook, subjects
 
 MAX_SENTENCES = 2000  # an entry's sentences looked at; the rest of a pasted dump is not
 
@@ -71,12 +75,55 @@ def sentences(text: str) -> Iterator[str]:
         line = _BULLET.sub("", raw).strip()
         if not line or line.startswith("#"):
             continue
-        for piece in _split_line(line):
-            for part in _clauses_of(_before_asking(piece)):
-                yield part
-                count += 1
-                if count >= MAX_SENTENCES:
-                    return
+        for told in _split_line(line):
+            pieces = (i for lead in _after_lead_in(told) for i in _introduced(lead))
+            for piece in (c for p in pieces for c in kin.children(p) or [p]):
+                for part in _clauses_of(_before_asking(piece)):
+                    yield part
+                    count += 1
+                    if count >= MAX_SENTENCES:
+                        return
+
+
+# a short lead-in, then what one tells of oneself after a colon: "Quick intro so you can
+# help me better: I'm Sam, I run a bakery" (a lead said to the one asked, or no clause)
+_LEAD_IN = re.compile(
+    r"^(?P<lead>[^:]{3,80}):\s+(?=(?:I|I['’](?:m|ve|d)|We|We['’](?:re|ve)|My|Our)\s+\w)"
+)
+
+
+# one introducing oneself by name and age: "I'm Sam, 41, I run a bakery"
+_INTRO = re.compile(
+    r"^I['’]m\s+(?P<name>[A-Z][a-z]{1,20}),\s+(?P<age>\d{1,2})(?:\s+years\s+old)?(?=[,.!]|$)"
+)
+
+
+def _introduced(sentence: str) -> list[str]:
+    """ "I'm Sam, 41, I run a bakery" as "My name is Sam.", "I'm 41, I run a bakery": a
+    name the age after it shows is one (not "I'm British")."""
+    intro = _INTRO.match(sentence)
+    if intro is None:
+        return [sentence]
+    return [f"My name is {intro['name']}.", f"I'm {intro['age']}{sentence[intro.end() :]}"]
+
+_LABEL = re.compile(r"(?:[A-Z][\w.'’-]*\s?){1,3}$")  # a name, or "User", "Q", "PS": a label
+
+
+def _after_lead_in(sentence: str) -> list[str]:
+    """A lead-in of a few words before a colon, said to the one asked or no clause of its
+    own ("Quick intro so you can help me:", "Some background:"), set apart from the
+    first-person sentence after it, which is read alone; a lead that tells something
+    stays with what follows ("My writing is going well: I'm in the middle of a novel"),
+    and an explicit request to remember is kept whole."""
+    lead = _LEAD_IN.match(sentence)
+    if lead is None or rulebook.word_count(lead["lead"]) > 12 or _LABEL.match(lead["lead"]):
+        return [sentence]  # "Alex: I prefer…": who says it, read as a quoted speaker
+    pats = rulebook.patterns()
+    if pats.remember.match(sentence):
+        return [sentence]
+    if pats.verb.search(lead["lead"]) and not pats.addressed.search(lead["lead"]):
+        return [sentence]  # "My writing is going well: I'm in the middle of…" says it all
+    return [lead["lead"] + ":", sentence[lead.end() :]]  # the lead a heading: no fact
 
 
 # what is told, then asked of the other in the same sentence: "My mum has diabetes type 2,
@@ -178,7 +225,7 @@ def and_clauses(sentence: str, *, loose: bool = False) -> list[str]:
         first, second = sentence[: named.start()], sentence[named.end() :]
         if verb.search(first) and verb.search(second) and not re.search(r",\s*\w+$", first):
             return [first.rstrip(" ,") + ".", second]
-    own = _AND_SUBJECT.search(sentence)
+    own = _AND_SUBJECT.search(sentence) or rulebook.patterns().and_my_role.search(sentence)
     if own is not None:
         first, second = sentence[: own.start()], sentence[own.end() :]
         listed = re.search(r",\s*[\w'’-]+(?:\s[\w'’-]+){0,2}$", first)  # "A, B, and C were"

@@ -45,3 +45,52 @@ def named_kin(
             sentence = f"{kin[0].capitalize()} {kin[1]}{verb}{sentence[pronoun.end() :]}"
     found = list(pats.kin.finditer(sentence))
     return sentence, (found[-1]["pos"], found[-1]["role"]) if found else kin
+
+
+_COUNT = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
+_CHILD = {"boys": "son", "sons": "son", "girls": "daughter", "daughters": "daughter",
+          "kids": "child", "children": "child"}  # fmt: skip
+_KIDS = r"(?P<{}>kids|children|boys|girls|sons|daughters)"
+# "We have two boys, Arjun who is 9 and Kabir who is 5"; "My kids are Maya, 7, and Theo, 4"
+_CHILDREN = re.compile(
+    r"^(?:(?:I|We)\s+(?:have|['’]ve\s+got|have\s+got)\s+(?P<n>two|three|four|five|[2-5])\s+"
+    r"(?:(?:little|young|grown|wonderful|lovely)\s+)?"
+    + _KIDS.format("kind")
+    + r"\s*(?:[,:(—–-]\s*)"
+    r"|(?:My|Our)\s+(?:two\s+|three\s+)?"
+    + _KIDS.format("their")
+    + r"\s+are\s+)"
+    r"(?P<list>[A-Z][^.!?;]{2,160}?)\)?\s*[.!]?$"
+)
+_CHILD_ITEM = re.compile(
+    r"(?P<name>[A-Z][a-z]{1,20})(?:\s*(?:\(|,\s*|\s+who\s+is\s+|\s+who['’]s\s+|\s+aged\s+"
+    r"|\s+is\s+)(?P<age>\d{1,2})(?:\s+years\s+old)?\)?)?(?:\s*,?\s*(?:and\s+)?|$)"
+)
+
+
+def children(sentence: str) -> list[str] | None:
+    """One's children named in a list, as the sentences the rules read: "We have two
+    boys, Arjun who is 9 and Kabir who is 5" -> "Arjun is my son.", "Arjun is 9 years old.",
+    "Kabir is my son.", "Kabir is 5 years old."; None when the sentence is no such list, or its
+    names are not as many as it says."""
+    told = _CHILDREN.match(sentence)
+    if told is None:
+        return None
+    items, at, listed = [], 0, told["list"]
+    while at < len(listed):
+        item = _CHILD_ITEM.match(listed, at)
+        if item is None or item.end() == at:
+            return None  # not only names (and ages): "two kids, both in school"
+        items.append(item)
+        at = item.end()
+    count = _COUNT.get(told["n"] or "", len(items))
+    not_names = rulebook.patterns().not_names
+    if len(items) != count or any(i["name"].lower() in not_names for i in items):
+        return None
+    role = _CHILD[told["kind"] or told["their"]]
+    said: list[str] = []
+    for item in items:
+        said.append(f"{item['name']} is my {role}.")
+        if item["age"]:
+            said.append(f"{item['name']} is {item['age']} years old.")
+    return said

@@ -298,6 +298,12 @@ class Patterns:
             r"favou?rite\s+|youngest\s+|oldest\s+|older\s+|younger\s+|little\s+|big\s+|best\s+)?"
             r"(?P<y>" + roles + r")\s*,?\s+(?:is\s+(?:called|named)\s+)?(?P<x>" + NAME + r")\b",
         )
+        # "and" before one's kin or helper with a verb of their own, no comma needed: "Our
+        # VAT return is due every quarter and our accountant is Helen Park"
+        self.and_my_role = re.compile(
+            r"\s+and\s+(?=(?:my|our)\s+(?:(?:new|old|regular|usual)\s+)?(?:" + roles + r")\s+"
+            r"(?:is|are|was|has|lives|works|loves|hates|can['’]t|doesn['’]t)\s)"
+        )
         # "my dad", "our youngest daughter": whom a later "His name is …" names
         self.kin = re.compile(
             r"\b(?P<pos>[Mm]y|[Oo]ur)\s+(?:(?:older|younger|little|big|eldest|oldest|youngest"

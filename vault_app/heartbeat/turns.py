@@ -134,10 +134,11 @@ _SUPPOSES = re.compile(
 )
 # a request after the fact that is its reason: "…, so go easy on the cheese", "…, so
 # please book the early slot", "…, so don't plan anything that day", "…, so no hill
-# repeats please" (not "…, so no one came")
+# repeats please", "… so anything food related, flag nuts" (not "…, so no one came")
 _SO_ASK = re.compile(
     r"\bso\s+(?:please\b|(?:no|nothing)\b[^,;.!?]{0,40}\bplease\b"
-    r"|(?:go|skip|avoid|don['’]t|do\s+not|make\s+sure|keep|use|leave|"
+    r"|(?:(?:anything|everything|any|all|for)\b[^,;.!?]{0,40},\s*)?(?:go|skip|avoid|don['’]t"
+    r"|do\s+not|make\s+sure|keep|use|leave|flag|mention|double-check|watch\s+out|"
     r"stop|check|plan|book|add|get|buy|order|adjust|cut|hold|remind|schedule|call|text)\b)",
     re.IGNORECASE,
 )
@@ -415,7 +416,8 @@ def without_aside(sentence: str, said: bool = False) -> str:
     asides = (pats.opinion, pats.reaction, pats.moment) + (
         (pats.addressed, pats.offer) if said else ()
     )
-    found = [m for m in (p.search(sentence) for p in (*asides, _SO_ASK, _PASS_ON)) if m]
+    so = _SO_ASK.search(sentence)
+    found = [m for m in (*(p.search(sentence) for p in (*asides, _PASS_ON)), so) if m]
     hedge = pats.hedge.search(sentence) if said else None
     if hedge:
         opens = [c.end() for c in _CLAUSE.finditer(sentence, 0, hedge.start())]
@@ -424,10 +426,13 @@ def without_aside(sentence: str, said: bool = False) -> str:
             found.append(hedge)  # the hedge opens a thought of its own
     if not found:
         return sentence
-    cuts = list(_CLAUSE.finditer(sentence, 0, min(m.start() for m in found)))
+    first = min(m.start() for m in found)
+    cuts = [c.start() for c in _CLAUSE.finditer(sentence, 0, first)]
+    if so is not None and so.start() == first:
+        cuts.append(first)  # "… a nut allergy so anything food related, flag nuts"
     if not cuts:
         return sentence
-    kept = sentence[: cuts[-1].start()].rstrip(" ,;-")
+    kept = sentence[: cuts[-1]].rstrip(" ,;-")
     return kept + "." if rulebook.enough_words(kept) and pats.verb.search(kept) else sentence
 
 
