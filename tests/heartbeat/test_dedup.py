@@ -322,6 +322,7 @@ def test_a_denial_says_the_same_but_for_one_word(old: str, new: str, kind: str) 
         ("Lina's piano lessons are on Tuesdays.", "Lina's piano lessons moved to Thursdays."),
         ("The dentist appointment is on December 3.",
          "The dentist appointment moved to December 10."),
+        ("Kabir is 5 years old.", "Kabir is now 6."),  # an age's "years old" set aside
     ],
 )  # fmt: skip
 def test_an_event_of_change_updates_the_state_it_ends(old: str, new: str) -> None:

@@ -260,6 +260,8 @@ def test_a_routine_a_verdict_a_birth_and_whom_one_sees(text: str, kept: list[str
         ("Our VAT return is due at the end of every quarter and our accountant is Helen Park.",
          ["The household's VAT return is due at the end of every quarter.",
           "The household's accountant is Helen Park."]),
+        ("Kabir is now 6 and finally lost his first tooth!",
+         ["Kabir is now 6.", "Kabir finally lost his first tooth."]),
         ("Big news, we're expecting a baby girl in December!",
          ["The household is expecting a baby girl in December 2025."]),
         # a lead that tells something stays with what follows; a list that is not only

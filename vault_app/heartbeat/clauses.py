@@ -37,7 +37,8 @@ _REASON = re.compile(
 )
 _AND_CLAUSE = re.compile(
     r",?\s+and\s+(?:(?=(?:she|he|her|his)\s+[a-z])|(?P<modal>(?:can|can['’]t|cannot|will|"
-    r"won['’]t|usually|always|never|also|is|was|has|charges|lives|works|teaches|drives|"
+    r"won['’]t|usually|always|never|also|finally|just|recently|is|was|has|charges|lives|"
+    r"works|teaches|drives|"
     r"takes|owns|runs|needs)\s+(?=[a-z$\d])))"
 )
 # ", and" before a clause with a subject of its own: "Theo's new teacher is Mr. Abara,

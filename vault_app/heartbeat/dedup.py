@@ -26,7 +26,8 @@ then set arithmetic: 1.2 ms a check on the 200,000-fact vault, each entity read 
   a one-valued attribute an older fact holds, and is compared as that state
   (`implied_states`): "The user moved to Boulder in October 2026" as "The user lives in
   Boulder" (a move to a named place), "… started a new job at Google" as "… works at
-  Google", "Lina turned 7 on …" as "Lina is 7" ("6 years old" read as "6"). The date the
+  Google", "Lina turned 7 on …" as "Lina is 7" (an age's "years old" is set aside for
+  every update: "Kabir is 5 years old" -> "Kabir is now 6"). The date the
   event carries is set aside for the comparison; the fact written is the event as told,
   superseding the state it ends. Only the event side is read so (a later "lives in
   Boulder" retires no move: both stay true), and the subject must be the same words.
@@ -480,7 +481,7 @@ def judge(
     best = 0.0
     for row in _rows(len(facts), new, cosine, cosines, postings):
         fact = facts[row]
-        changed = update_score(fact.words, new.words)
+        changed = update_score(_ageless(fact.words), _ageless(new.words))
         for state in implied if changed is None else ():  # the state the event ends
             changed = update_score(_ageless(fact.words), state)
             if changed is not None:
