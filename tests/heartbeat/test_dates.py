@@ -137,6 +137,11 @@ def test_text_without_a_relative_date_comes_back_unchanged(text: str) -> None:
         ("I'll be away from December 20 to January 3.",
          "I'll be away from December 20, 2026 to January 3, 2027."),
         ("I moved the dentist to Dec 2.", "I moved the dentist to Dec 2, 2026."),  # to come
+        # a clause in its own present after a past one: what is to come
+        ("I got promoted, starting Dec 1.", "I got promoted, starting Dec 1, 2026."),
+        ("We found a flat, the lease starts Dec 1.",
+         "We found a flat, the lease starts Dec 1, 2026."),
+        ("We found a flat, it was due Nov 1.", "We found a flat, it was due Nov 1, 2026."),
         # every year's day, one with its year, and a number's day stay as they are
         ("Her birthday is June 14.", "Her birthday is June 14."),
         ("Maya was born on March 3.", "Maya was born on March 3."),

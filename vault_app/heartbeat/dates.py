@@ -112,6 +112,12 @@ _PAST = re.compile(
     re.IGNORECASE,
 )
 _FUTURE = re.compile(r"\b(?:will|going\s+to|'ll|is\s+coming|scheduled|planned|booked)\b")
+# a clause in the present or about to be, whatever the sentence around it did before
+_NOW = re.compile(
+    r"\b(?:is|are|starts?|starting|begins?|beginning|opens?|ends?|expires?|renews?|due"
+    r"|effective)\b",
+    re.IGNORECASE,
+)
 _SENTENCE_END = re.compile(r"[.!?\n]")
 _CLAUSE_END = re.compile(r"[,;]")
 _WORDS = re.compile(r"[A-Za-z']+")
@@ -355,7 +361,8 @@ def _past_tense(text: str, start: int, end: int) -> bool:
     """Whether the clause around [start, end) reads as past (a bounded look around): the
     part of its sentence between commas or semicolons ("The pickup moved to Thursdays,
     the bins go out on Wednesday night": not past), or the whole sentence when the phrase
-    stands alone in its clause ("On Friday, we went to the zoo")."""
+    stands alone in its clause ("On Friday, we went to the zoo") — not when the clause
+    says its own present ("I got promoted, starting August 1": the August to come)."""
     lo = max(0, start - 100)
     head = text[lo:start]
     cut = max(head.rfind(mark) for mark in ".!?\n") + 1
@@ -365,6 +372,8 @@ def _past_tense(text: str, start: int, end: int) -> bool:
     near = head[max(head.rfind(","), head.rfind(";")) + 1 :]
     after = _CLAUSE_END.split(tail, maxsplit=1)[0]
     clause = f"{near} {after}"
+    if _NOW.search(clause) and not _PAST.search(clause):  # "…, lease starts sept 1": its own
+        return False
     if len(_WORDS.findall(clause)) < 3:  # "On Friday," / "on Monday": no verb of its own
         clause = f"{head} {tail}"
     if _FUTURE.search(clause):
