@@ -100,6 +100,9 @@ def test_material_is_cut_where_it_is_handed_over() -> None:
         # an ailment that passes in days is no fact; what one lives with is
         ("My son has a fever of 39 degrees, should I be worried?", []),
         ("My son has hay fever.", ["The user's son has hay fever."]),
+        # a name after a title, typed in lower case
+        ("my endo is dr feldman at Mass General",
+         ["The user's endo is Dr. Feldman at Mass General."]),
     ],
 )  # fmt: skip
 def test_a_hurried_message_and_a_question_after_what_is_told(text: str, kept: list[str]) -> None:

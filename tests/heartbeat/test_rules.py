@@ -384,7 +384,9 @@ def test_a_one_megabyte_entry_is_read_without_failing() -> None:
     many = "The boiler is broken. " * 50_000
     assert len(rules.candidates(_entry(many))) == 1
     for blob in ("a" * (1 << 20), "Alex Bob " * 120_000, "I " * 500_000, "[[" * 300_000,
-                 "My sister " * 100_000, "- " * 500_000, "on Friday " * 100_000):  # fmt: skip
+                 "My sister " * 100_000, "- " * 500_000, "on Friday " * 100_000,
+                 "I live in Denver, " * 50_000,
+                 "Jess is here, my car is red, " * 30_000):  # fmt: skip
         assert isinstance(rules.candidates(_entry(blob)), list)
 
 

@@ -382,3 +382,40 @@ def test_what_one_plays_and_what_one_started(text: str, facts: list[str]) -> Non
 )  # fmt: skip
 def test_a_liking_of_what_was_shown_is_no_preference(text: str, facts: list[str]) -> None:
     assert [fact for fact, _cat, _entity in _made(text)] == facts
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [  # a name in "-s" whose verb agrees with one is a name; a plural noun is none
+        ("Jess works at Google.", [("Jess works at Google.", Cat.CONTEXT, "Jess")]),
+        ("Thomas has asthma.", [("Thomas has asthma.", Cat.CONTEXT, "Thomas")]),
+        ("Lucas loves pizza.", [("Lucas loves pizza.", Cat.PREFERENCE, "Lucas")]),
+        ("Class starts at 9 on Mondays.", []),
+        ("Groceries came in at $910 for September.",
+         [("Groceries came in at $910 for September.", Cat.STATUS, None)]),
+    ],
+)  # fmt: skip
+def test_a_name_ending_in_s(text: str, facts: list[tuple[str, Cat, str | None]]) -> None:
+    assert _made(text) == facts
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [  # "she" after one's kin is them, across a comma or a stop; one's own thing after a
+        # comma is a fact of its own, however the sentence opened
+        ("User: My sister lives in Leeds, she works at the BBC.",
+         ["The user's sister lives in Leeds.", "The user's sister works at the BBC."]),
+        ("User: My sister lives in Leeds. She works at the BBC.",
+         ["The user's sister lives in Leeds.", "The user's sister works at the BBC."]),
+        ("User: I met Jess at uni. She works at the BBC.",
+         ["The user met Jess at uni.", "Jess works at the BBC."]),
+        ("User: Saw Dr. Feldman yesterday, my A1C is 6.8, she wants it under 6.5.",
+         ["The user's A1C is 6.8."]),
+        ("User: I'm 41, I live in Denver, I work at Kaiser.",
+         ["The user is 41.", "The user lives in Denver.", "The user works at Kaiser."]),
+    ],
+)  # fmt: skip
+def test_she_after_ones_kin_and_ones_own_thing_after_a_comma(
+    text: str, facts: list[str]
+) -> None:
+    assert [fact for fact, _, _ in _made(text)] == facts

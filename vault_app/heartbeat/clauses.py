@@ -62,7 +62,15 @@ _AND_I = re.compile(
 )
 _I_OPENS = re.compile(r"(?:I|I['’](?:m|ve|d)|We|We['’](?:re|ve))\s")
 _PRONOUN_OPENS = re.compile(r"(?:[Ss]he|[Hh]e)\b")
-_SPLICE = re.compile(r",\s+(?=(?:I|I['’](?:m|ve|d|ll)|We|We['’](?:re|ve))\s+[a-z])")
+_APPOSED = re.compile(r",\s*[A-Z][a-z]+$")  # "…my dog, Pickle": a name said in passing
+_SPLICE = re.compile(
+    r",\s+(?=(?:I|I['’](?:m|ve|d|ll)|We|We['’](?:re|ve)|[Ss]he|[Hh]e|[Ss]he['’]s|[Hh]e['’]s)"
+    r"\s+[a-z])"
+)
+# a comma before one's own thing that is something: "…, my A1C is 6.8"
+_MY_SPLICE = re.compile(
+    r",\s+(?=(?:[Mm]y|[Oo]ur)\s+[\w'’-]+(?:\s[\w'’-]+){0,2}\s+(?:is|are|was|were)\s)"
+)
 _FIRST_PERSON = re.compile(r"(?:I|I['’]\w+|My|We|We['’]\w+|Our)\b")
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BULLET = re.compile(r"^\s{0,12}(?:[-*+•]|\d{1,3}[.)]|\[[ xX]\])\s+(?:\[[ xX]\]\s+)?")
@@ -177,21 +185,40 @@ def _clauses_of(sentence: str) -> list[str]:
 
 def _spliced(sentence: str) -> list[str]:
     """Two first-person sentences joined by a comma, cut in two: "I'm 41, I live in
-    Denver with my wife Carla" -> "I'm 41.", "I live in Denver with my wife Carla". Not
+    Denver with my wife Carla" -> "I'm 41.", "I live in Denver with my wife Carla"; so is
+    a sentence and one's own thing after a comma ("Saw Dr. Feldman yesterday, my A1C is
+    6.8"). Not
     after a lead that is no clause of its own ("When I was young, I lived…"), nor after a
     hedge, a feeling or a word to the other, which is of all of it ("I think, I'm moving",
     "I remember when I did my first play, I was so nervous…")."""
+    pieces: list[str] = []
+    while len(pieces) < MAX_SPLICES:
+        cut = _splice(sentence)
+        if cut is None:
+            break
+        pieces.append(sentence[:cut] + ".")
+        rest = sentence[cut:].lstrip(" ,")
+        sentence = rest[:1].upper() + rest[1:]  # "…, she works at…": "She works at…"
+    return [*pieces, sentence]
+
+
+MAX_SPLICES = 4  # pieces cut from one sentence at its commas; the rest stays whole
+
+
+def _splice(sentence: str) -> int | None:
+    """Where `sentence` is cut (`_spliced`), or None."""
     pats = rulebook.patterns()
-    cut = _SPLICE.search(sentence)
-    if cut is None or not _FIRST_PERSON.match(sentence):
-        return [sentence]
+    cut = _SPLICE.search(sentence) if _FIRST_PERSON.match(sentence) else None
+    cut = cut or _MY_SPLICE.search(sentence)  # "Saw Dr. Feldman yesterday, my A1C is 6.8"
+    if cut is None:
+        return None
     first, second = sentence[: cut.start()], sentence[cut.end() :]
+    if _PRONOUN_OPENS.match(second) and (pats.role_is.match(sentence) or _APPOSED.search(first)):
+        return None  # "My vet is Dr. Ames, she…", "my dog, Pickle, she's…": read whole
     asides = (pats.hedge, pats.moment, pats.reaction, pats.opinion, pats.addressed)
     if any(p.search(first) for p in asides) or not pats.verb.search(first):
-        return [sentence]  # "I'm sure with hard work, I can…": of all of it
-    if not says_enough(second):
-        return [sentence]
-    return [first + ".", second]
+        return None  # "I'm sure with hard work, I can…": of all of it
+    return cut.start() if says_enough(second) else None
 
 
 def _reason_first(sentence: str) -> list[str]:

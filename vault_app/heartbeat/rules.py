@@ -254,10 +254,13 @@ def _kin_aside(sentence: str, entry: model.Entry, turn: turns.Turn) -> list[mode
 
 
 def _person(sentence: str, last: str | None) -> str | None:
-    """Who "she"/"he" stands for after this sentence: its opening name, else the last."""
+    """Who "she"/"he" stands for after this sentence: its opening name, else the last;
+    none after one opening on "my <role>", whom `kin.named_kin` reads it as."""
     pats = rulebook.patterns()
     if pats.pronoun.match(sentence):
         return last
+    if pats.kin.match(sentence):
+        return None  # "My sister lives in Leeds, she works…": the sister (`kin.named_kin`)
     name = subjects.subject_name(sentence, pats) or subjects.owner(sentence, pats)
     if name is None:
         named = subjects.related(sentence, None, pats)
@@ -551,10 +554,10 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
     if pref and pats.pronoun_object.match(sentence, pref.end()):
         pref = None  # "wants him at 22", "I love it": not standalone
     if pref and subjects.subject_ok(pref.group("subj"), pats):
-        return Category.PREFERENCE, subjects.subject(pref.group("subj"))
+        return Category.PREFERENCE, subjects.subject_of(pref)
     condition = pats.condition.match(sentence)
     if condition and subjects.subject_ok(condition.group("subj"), pats):
-        return Category.CONTEXT, subjects.subject(condition.group("subj"))  # "Leo has asthma"
+        return Category.CONTEXT, subjects.subject_of(condition)  # "Leo has asthma"
     fav = pats.favourite.search(sentence) or pats.favourite_of.match(sentence)
     if fav:  # whose favourite it is: "my" is the speaker's, as "I" is
         owner = fav.group("subj").removesuffix("'s").removesuffix("’s")
@@ -562,7 +565,7 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
     for rule in (pats.status_is, pats.status_change, pats.money, pats.now_verb):
         status = rule.match(sentence)
         if status and (rule is pats.money or subjects.subject_ok(status.group("subj"), pats)):
-            return Category.STATUS, subjects.subject(status.group("subj"))
+            return Category.STATUS, subjects.subject_of(status)
     if pats.now_is.search(sentence) or pats.done.match(sentence):
         return Category.STATUS, subjects.subject_name(sentence, pats)
     if pats.house_rule.match(sentence) and not dated:

@@ -41,8 +41,44 @@ def subject_ok(subj: str, pats: rulebook.Patterns) -> bool:
     return is_name(subj, pats)
 
 
-def subject(subj: str) -> str | None:
-    """The entity a subject names: a person for "Alex", "Jordan's car"; none for "the boiler"."""
+# a common noun ending in "s" that takes a verb in "-s" as a name would ("Class starts at
+# 9", "The news is…"): never a name opening a sentence
+_SINGULAR_NOUNS = frozenset(
+    ("class", "glass", "grass", "gas", "bus", "boss", "chess", "news", "business", "address",
+     "progress", "access", "stress", "mass", "press", "dress", "series", "physics",
+     "mathematics", "measles", "lens", "tennis", "bonus", "census", "campus", "virus",
+     "status", "process", "success", "focus", "canvas", "atlas", "moss", "loss", "guess",
+     "fitness", "illness", "kindness", "witness", "mess", "bass", "pass", "compass")
+)  # fmt: skip
+# a verb that agrees with one ("Jess works", "James is"), not with many ("Groceries came",
+# "Kids love")
+_ONES_VERB = re.compile(
+    r"\s+(?:(?:just|also|still|now|often|usually|always|never|really)\s+)?"
+    r"(?:is|was|has|does|isn['’]t|wasn['’]t|hasn['’]t|doesn['’]t|[a-z]{2,20}(?<![su])s)\b"
+)
+
+
+def _plural_like(word: str, rest: str) -> bool:
+    """Whether a capitalised word opening a sentence reads as a common noun, not a name:
+    a noun's ending ("Payment", "Groceries"), but for a word in "-s" whose verb agrees with
+    one ("Jess works at the BBC", "James is 7"; not "Class starts at 9")."""
+    folded = word.lower()
+    if not folded.endswith(NOUN_ENDINGS):
+        return False
+    plain_s = folded.endswith("s") and not folded.endswith(("ness", "ies", "ings"))
+    return not (plain_s and folded not in _SINGULAR_NOUNS and _ONES_VERB.match(rest))
+
+
+def subject_of(found: re.Match[str]) -> str | None:
+    """The entity the `subj` group of a sentence's match names (`subject`, with the
+    words after it)."""
+    return subject(found.group("subj"), found.string[found.end("subj") :])
+
+
+def subject(subj: str, rest: str = "") -> str | None:
+    """The entity a subject names: a person for "Alex", "Jordan's car"; none for "the
+    boiler". `rest`: what follows the subject in its sentence (its verb tells a name in
+    "-s", "Jess works", from a plural)."""
     if subj in ("I", "We", "we", "i"):
         return subj.upper() if subj.lower() == "i" else "We"
     owner = re.match(r"^(" + rulebook.NAME + r")['’]s\s", subj)
@@ -51,7 +87,7 @@ def subject(subj: str) -> str | None:
     if subj[:1].isupper() and not subj.lower().startswith(("the ", "our ", "my ", "both ")):
         if _TIME_LEAD.match(subj):
             return None  # "Last year's premium was $1,120": a time, not a name
-        if " " not in subj and subj.lower().endswith(NOUN_ENDINGS):
+        if " " not in subj and _plural_like(subj, rest):
             return None  # "Payment is $2,100": a common noun opening the sentence
         return clean_name(subj)
     return None
@@ -82,8 +118,7 @@ def initial_name(sentence: str, pats: rulebook.Patterns) -> bool:
     first = pats.subject_name.match(sentence)
     if first is None or " " in first.group("name"):
         return first is not None
-    word = first.group("name").lower()
-    return not word.endswith(NOUN_ENDINGS)
+    return not _plural_like(first.group("name"), sentence[first.end("name") :])
 
 
 def owner(sentence: str, pats: rulebook.Patterns) -> str | None:

@@ -197,6 +197,9 @@ _NO_APOSTROPHE = {
     "thats": "that's", "whats": "what's", "theyre": "they're", "youre": "you're",
 }  # fmt: skip
 _UNWRITTEN = re.compile(r"\b(?:" + "|".join(_NO_APOSTROPHE) + r")\b")
+# a title before a name typed in lower case: "dr feldman", "mrs. okafor"
+_TITLED = re.compile(r"\b(dr|mr|mrs|ms|prof)\b\.?\s+([a-z][a-z'’-]{1,30})\b")
+_TITLES = {"dr": "Dr.", "mr": "Mr.", "mrs": "Mrs.", "ms": "Ms.", "prof": "Prof."}
 _LOWER_START = re.compile(
     r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s))[a-z](?=[a-z'’]*(?:[\s,;:!?]|$))", re.MULTILINE
 )
@@ -204,12 +207,14 @@ _LOWER_START = re.compile(
 
 def spelled(text: str) -> str:
     """A message typed in a hurry, written out: "i"/"im"/"dont" -> "I"/"I'm"/"don't", a
-    sentence's first word capitalised ("remember im allergic to cats" -> "Remember I'm
+    name after a title capitalised ("dr feldman" -> "Dr. Feldman"), a sentence's first
+    word capitalised ("remember im allergic to cats" -> "Remember I'm
     allergic to cats"; "…test!!! first try" -> "…test!!! First try"). What was written
     properly comes back unchanged; a word with a capital inside ("iPhone") is left, and so is
     what follows an abbreviation ("e.g. this")."""
     text = _LOWER_I.sub("I", text)
     text = _UNWRITTEN.sub(lambda m: _NO_APOSTROPHE[m.group()], text)
+    text = _TITLED.sub(lambda m: f"{_TITLES[m[1]]} {m[2].capitalize()}", text)  # "dr feldman"
 
     def capital(match: re.Match[str]) -> str:
         before = text[: match.start()].rstrip().rsplit(None, 1)
