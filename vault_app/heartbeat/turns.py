@@ -198,7 +198,7 @@ _NO_APOSTROPHE = {
 }  # fmt: skip
 _UNWRITTEN = re.compile(r"\b(?:" + "|".join(_NO_APOSTROPHE) + r")\b")
 # a title before a name typed in lower case: "dr feldman", "mrs. okafor"
-_TITLED = re.compile(r"\b(dr|mr|mrs|ms|prof)\b\.?\s+([a-z][a-z'’-]{1,30})\b")
+_TITLED = re.compile(r"\b(dr|mr|mrs|ms|prof)\b\.?\s+([A-Za-z][a-z'’-]{1,30})\b")
 _TITLES = {"dr": "Dr.", "mr": "Mr.", "mrs": "Mrs.", "ms": "Ms.", "prof": "Prof."}
 _LOWER_START = re.compile(
     r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s))[a-z](?=[a-z'’]*(?:[\s,;:!?]|$))", re.MULTILINE
