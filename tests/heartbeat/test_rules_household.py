@@ -490,3 +490,31 @@ def test_a_log_line_s_verb_is_no_name_and_maya_is_no_may() -> None:
     )  # fmt: skip
     (filling,) = rules.candidates(entry)
     assert filling.around == ("Maya",)
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [  # a maintenance agent's log (a blind probe): the wear a thing shows, upkeep done to
+        # it, what a worker advises, a visit booked
+        ("The water heater anode rod is badly corroded.",
+         [("The water heater anode rod is badly corroded.", Cat.STATUS, None)]),
+        ("The fridge water filter was changed on 2026-11-30; it lasts six months.",
+         [("The fridge water filter was changed on 2026-11-30.", Cat.STATUS, None)]),
+        ("All detectors were last tested 2026-10-01.",
+         [("All detectors were last tested 2026-10-01.", Cat.STATUS, None)]),
+        ("Marcus Bell recommends replacing the whole unit within a year.",
+         [("Marcus Bell recommends replacing the whole unit within a year.", Cat.STATUS,
+           "Marcus Bell")]),
+        ("The vet suggested a dental cleaning for Biscuit.",
+         [("The vet suggested a dental cleaning for Biscuit.", Cat.STATUS, "Biscuit")]),
+        ("Chimney sweep booked with Clean Sweep Co. for October 3 at 10am.",
+         [("Chimney sweep booked with Clean Sweep Co. for October 3, 2027 at 10am.",
+           Cat.MILESTONE, "Clean Sweep Co")]),
+        # a suggestion of what to do together is no fact
+        ("Jess suggested we try the new Thai place.", []),
+    ],
+)  # fmt: skip
+def test_what_a_maintenance_log_tells(
+    text: str, facts: list[tuple[str, Cat, str | None]]
+) -> None:
+    assert _made(text) == facts

@@ -354,12 +354,13 @@ class Patterns:
             r"(?:favou?rites?|faves?)\b"
         )
         self.status_is = re.compile(
-            r"^(?P<subj>(?:[Tt]he|[Oo]ur|[Mm]y|"
+            r"^(?P<subj>(?:[Tt]he|[Oo]ur|[Mm]y|[Aa]ll|[Bb]oth|"
             + NAME
             + r"['’]s)\s+[\w’'&-]{1,30}(?:\s[\w’'&-]{1,30}){0,4}?"
             r"|" + NAME + r")\s+(?:is|are|was|were|has\s+been|have\s+been|got|went|"
             r"(?:has\s+|have\s+)?(?:stayed|remained)|stays|remains)\s+"
-            r"(?:now\s+|finally\s+|already\s+|officially\s+|still\s+|fully\s+|all\s+){0,2}"
+            r"(?:now\s+|finally\s+|already\s+|officially\s+|still\s+|fully\s+|all\s+|last\s+"
+            r"|badly\s+|slightly\s+|completely\s+|partly\s+|partially\s+|totally\s+){0,2}"
             r"(?:(?:" + alt(lists["status"]["states"]) + r")\b|now\b)",
         )
         self.status_change = re.compile(
@@ -526,6 +527,13 @@ class Patterns:
             # anyone's word, only as speech: "Alex mentioned the basement smells musty"
             r"|(?:(?:[Tt]he\s+)?[Uu]ser|" + NAME + r")\s+(?:said|says|told\s+(?:me|us)|mentioned)"
             r")(?:\s+that)?\s+(?P<rest>(?:the|our|my|his|her|their)\s.{10,})$"
+        )
+        # what a worker or a named one advises, kept as advised: "Marcus Bell recommends
+        # replacing the whole unit within a year", "The vet suggested a dental cleaning"
+        self.advised = re.compile(
+            r"^(?:(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?:" + roles + r")|" + NAME + r")\s+"
+            r"(?:recommends|recommended|advises|advised|suggests|suggested)\s+(?:that\s+)?"
+            r"(?:[a-z]{3,20}ing\b|(?:a|an|the)\s+[a-z])"
         )
         # a month with no day, when something happens or is due ("in January", "by the
         # end of June", "early in March")

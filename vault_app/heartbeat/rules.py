@@ -566,6 +566,8 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
         status = rule.match(sentence)
         if status and (rule is pats.money or subjects.subject_ok(status.group("subj"), pats)):
             return Category.STATUS, subjects.subject_of(status)
+    if pats.advised.match(sentence):  # "Marcus Bell recommends replacing the unit"
+        return Category.STATUS, subjects.subject_name(sentence, pats)
     if pats.now_is.search(sentence) or pats.done.match(sentence):
         return Category.STATUS, subjects.subject_name(sentence, pats)
     if pats.house_rule.match(sentence) and not dated:

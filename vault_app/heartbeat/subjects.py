@@ -34,7 +34,7 @@ def is_name(text: str | None, pats: rulebook.Patterns) -> bool:
 
 
 def subject_ok(subj: str, pats: rulebook.Patterns) -> bool:
-    if subj in ("I", "We") or subj.lower().startswith(("the ", "our ", "my ", "both ")):
+    if subj in ("I", "We") or subj.lower().startswith(("the ", "our ", "my ", "both ", "all ")):
         return True
     if re.search(r"['’]s\s", subj):  # "Jordan's car"
         return True
@@ -84,7 +84,7 @@ def subject(subj: str, rest: str = "") -> str | None:
     owner = re.match(r"^(" + rulebook.NAME + r")['’]s\s", subj)
     if owner:
         return clean_name(owner.group(1))  # "Biscuit's limp is better": about Biscuit
-    if subj[:1].isupper() and not subj.lower().startswith(("the ", "our ", "my ", "both ")):
+    if subj[:1].isupper() and not subj.lower().startswith(("the ", "our ", "my ", "both ", "all ")):
         if _TIME_LEAD.match(subj):
             return None  # "Last year's premium was $1,120": a time, not a name
         if " " not in subj and _plural_like(subj, rest):
