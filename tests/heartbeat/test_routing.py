@@ -509,3 +509,42 @@ def test_a_thing_of_a_group_the_vault_keeps_is_a_mention_of_it(vault: Vault) -> 
     assert r.route(candidate("The utility bill was $240.")).ref == ref("areas/utilities")
     # a person's name is no plural of a word ("mark" is not Marks)
     assert r.route(candidate("Put a mark on the calendar for the recital.")).ref is None
+
+
+def test_a_thing_no_entity_names_is_counted_as_a_name_is(vault: Vault) -> None:
+    """"The dishwasher is leaking again" in an agent's notes: no name, no entity it
+    mentions. The thing it opens on waits as an unknown name does, and on its third entry
+    is an entity of the agent's own workspace (as the boiler the maintenance agent
+    watches), its waiting facts released to it."""
+    r = router(vault)
+    said = ["The dishwasher is leaking again.", "The dishwasher was repaired on 2026-11-02.",
+            "The dishwasher needs a new door seal."]  # fmt: skip
+    routes = [r.route(candidate(f, n=i, agent="household")) for i, f in enumerate(said)]
+    assert [x.reason for x in routes] == ["deferred", "deferred", "created"]
+    made = ref("agent:household:areas/dishwasher")
+    assert routes[-1].ref == made and routes[-1].name == "dishwasher"
+    assert [c.fact for c in r.released("dishwasher")] == said[:2]
+    assert r.route(candidate("The dishwasher is quiet now.", n=4, agent="household")).ref == made
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [  # people, a moment's words, a long part of a thing, a name's: no thing of its own
+        "The kids are at their grandparents' this week.",
+        "The quote is $14,200 for a full replacement.",
+        "The water heater anode rod is badly corroded.",
+        "The hallway ceiling stain is dry.",
+        "The plan is to repaint in spring.",
+    ],
+)
+def test_what_is_no_thing_is_not_counted(vault: Vault, fact: str) -> None:
+    route = router(vault).route(candidate(fact, agent="household"))
+    assert (route.reason, route.name) == ("unrouted", None)
+
+
+def test_an_explicit_remember_of_a_thing_is_kept_in_remembered(vault: Vault) -> None:
+    fact = "The recycling pickup is on Thursdays now."
+    assert names.thing_of(fact) == "recycling pickup"  # a thing, but asked to be remembered
+    asked = dataclasses.replace(candidate(fact, agent="household"), explicit=True)
+    route = router(vault).route(asked)
+    assert (route.ref, route.reason) == (ref("agent:household:resources/remembered"), "remembered")

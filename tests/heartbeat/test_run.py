@@ -254,3 +254,17 @@ def test_a_name_given_in_the_next_message_names_the_one_told_of(vault: Vault) ->
         "Raymond is 78.",
         "Raymond is the user's dad.",
     ]
+
+
+def test_a_thing_an_agent_keeps_noting_becomes_an_entity_of_its_own(vault: Vault) -> None:
+    vault.create_agent("maintenance")
+    for hour, note in enumerate(
+        ["The dishwasher is leaking again.", "The dishwasher needs a new door seal.",
+         "The dishwasher was repaired on 2026-11-19."], start=9,
+    ):  # fmt: skip
+        vault.append_daily(note, agent="maintenance", at=at(hour))
+    record = beat(vault)
+    assert (record.created, record.written) == (1, 3)  # the first two waited, then written
+    made = layout.EntityRef.parse("agent:maintenance:areas/dishwasher")
+    assert len(heartbeat_facts(vault, made)) == 3
+    assert vault.entity(made).summary.text.startswith("# Dishwasher")

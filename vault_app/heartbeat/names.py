@@ -144,6 +144,39 @@ def without_honorific(name_key: str) -> str | None:
     return rest if sep and first in HONORIFICS and rest else None
 
 
+# a thing a fact opens on, no name of its own: "The dishwasher is leaking again", "Our
+# sump pump runs fine" (one or two words before its verb: "the kitchen ceiling stain" is
+# a state of a thing, "the water heater anode rod" a part of one)
+_THING = re.compile(
+    r"^(?:The|Our|My)\s+(?P<np>[a-z][a-z-]{2,30}(?:\s+[a-z][a-z-]{1,30})?)"
+    r"(?=\s+(?:(?:still|now|just|finally|also)\s+)?(?:is|are|was|were|has|have|had|needs|need"
+    r"|keeps|won['’]t|doesn['’]t|isn['’]t|wasn['’]t|stopped|broke|failed|leaks|leaked|runs"
+    r"|ran|drips|dripped|makes|made|takes|uses|lasts|expires|expired)\b)"
+)
+# what such a subject is that no entity should be made of: people, times, and words of a
+# moment or of anything ("the kids", "the plan", "the quote")
+_NO_THING = _words_set(
+    "kids kid children child family wife husband partner baby son daughter mom dad mum "
+    "parents boss user household guests guest neighbors neighbours friends team plan idea "
+    "problem issue reason answer question quote price cost total result bill bills fee "
+    "weather news trip game party meeting appointment call visit deadline budget goal "
+    "rest same first last next other best worst"
+)
+
+
+def thing_of(fact: str) -> str | None:
+    """The thing `fact` opens on when it names no one ("The dishwasher is leaking again"
+    -> "dishwasher"; "The upstairs toilet runs…" -> "upstairs toilet"), or None: a name
+    for routing to count as it counts an unknown name (`Router`). One or two words."""
+    found = _THING.match(fact)
+    if found is None:
+        return None
+    words = found["np"].split()
+    if words[-1] in _NO_THING or any(w in JUNK_WORDS for w in words):
+        return None
+    return found["np"]
+
+
 def junk(name: str) -> bool:
     """Whether `name` must never become an entity: empty, a pronoun, a stopword, a day,
     a month, a time word, a bare number, too long to be a name — or only such words."""

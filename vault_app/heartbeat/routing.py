@@ -37,7 +37,10 @@ Kim"), the route says `create=True` with the new entity's address
 (`names.new_address`: people and companies in the user's graph, other things in the
 workspace of the agent whose note named them), and `released(name)` hands back the
 waiting candidates so the runner writes them too. With no `entity`, the first unknown
-`related` name is counted the same way. `waiting_names` lists what waits, for a person to
+`related` name is counted the same way, and so, with no name at all, is the thing the fact
+opens on (`names.thing_of`: "The dishwasher is leaking again" counts "dishwasher", an
+entity of the agent's workspace on its third entry, as the boiler the maintenance agent
+watches). `waiting_names` lists what waits, for a person to
 see; `ask_to_keep` writes the note that asks for one at once (`keep_request`). Junk names
 (pronouns, days, "today"…) are never counted; a candidate that names nothing routable is
 `unrouted`.
@@ -528,6 +531,9 @@ class Router:
             ref = self._resolve(name, agent)
             if ref is not None:
                 return self._found(ref, "related", None)
+        thing = None if candidate.explicit else names.thing_of(candidate.fact)
+        if thing is not None:  # "The dishwasher is leaking again" (asked: Remembered)
+            return self._unknown(thing, candidate)
         return Route(None, False, None, "unrouted")
 
     def _user_names(self, ref: layout.EntityRef) -> list[str]:
