@@ -142,6 +142,9 @@ def test_text_without_a_relative_date_comes_back_unchanged(text: str) -> None:
         ("We found a flat, the lease starts Dec 1.",
          "We found a flat, the lease starts Dec 1, 2026."),
         ("We found a flat, it was due Nov 1.", "We found a flat, it was due Nov 1, 2026."),
+        # an amount's decimal point ends no sentence: "Paid" is still the tense
+        ("Paid the bill ($89.99) via autopay on Nov 3.",
+         "Paid the bill ($89.99) via autopay on Nov 3, 2026."),
         # every year's day, one with its year, and a number's day stay as they are
         ("Her birthday is June 14.", "Her birthday is June 14."),
         ("Maya was born on March 3.", "Maya was born on March 3."),

@@ -510,6 +510,9 @@ def test_a_log_line_s_verb_is_no_name_and_maya_is_no_may() -> None:
         ("Chimney sweep booked with Clean Sweep Co. for October 3 at 10am.",
          [("Chimney sweep booked with Clean Sweep Co. for October 3, 2027 at 10am.",
            Cat.MILESTONE, "Clean Sweep Co")]),
+        # and a finance agent's: where an amount stands
+        ("The emergency fund is at $18,500.",
+         [("The emergency fund is at $18,500.", Cat.STATUS, None)]),
         # a suggestion of what to do together is no fact
         ("Jess suggested we try the new Thai place.", []),
     ],

@@ -119,6 +119,7 @@ _NOW = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.!?\n]")
+_HEAD_END = re.compile(r"[.!?](?=\s)|\n")  # a sentence's end before a date: not a decimal
 _CLAUSE_END = re.compile(r"[,;]")
 _WORDS = re.compile(r"[A-Za-z']+")
 
@@ -365,7 +366,8 @@ def _past_tense(text: str, start: int, end: int) -> bool:
     says its own present ("I got promoted, starting August 1": the August to come)."""
     lo = max(0, start - 100)
     head = text[lo:start]
-    cut = max(head.rfind(mark) for mark in ".!?\n") + 1
+    ends = [m.end() for m in _HEAD_END.finditer(head)]  # not "$89.99", "Dr. Lin"'s stop
+    cut = ends[-1] if ends else 0
     tail = text[end : end + 100]
     stop = _SENTENCE_END.search(tail)
     head, tail = head[cut:], tail[: stop.start() if stop else len(tail)]

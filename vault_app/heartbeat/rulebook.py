@@ -576,7 +576,8 @@ class Patterns:
             r"charges|earns|gets|receives|pays|owes|saves|makes|averages|runs|"
             r"(?:went\s+up|dropped|rose|fell|came\s+down|was\s+raised|was\s+lowered|goes\s+up"
             r"|goes|will\s+go|increases|rises|drops|will\s+be)\s+to|will\s+be|"
-            r"came\s+(?:in\s+)?(?:at|to))\s+(?:about\s+|around\s+|roughly\s+|the\s+|a\s+)?"
+            r"came\s+(?:in\s+)?(?:at|to)|(?:is|are|was|stands|sits)\s+at)\s+"
+            r"(?:about\s+|around\s+|roughly\s+|the\s+|a\s+)?"
             r"(?:[$€£]\d|\d[\d,.]{0,12}\s*(?:cents|¢|dollars|euros|pounds)\b)"
         )
         self.now_verb = re.compile(r"^(?P<subj>.{1,60}?)\s+now\s+(?:[a-z]{2,20}s|is|are|has)\b")
