@@ -164,6 +164,7 @@ def test_a_common_noun_or_an_acronym_opening_a_sentence_is_no_entity() -> None:
     assert _one("Payment is $2,100 after the deductible.").entity is None
     assert _one("Replaced the furnace filter (16x25x1, MERV 11).").entity is None
     assert _one("Groceries came in at $910 for September.").entity is None
+    assert _one("Electric bill was $212 this month, up from $164.").entity is None
 
 
 def test_a_first_name_that_is_also_a_modal_or_a_month_is_a_name_before_a_surname() -> None:

@@ -69,6 +69,9 @@ def _plural_like(word: str, rest: str) -> bool:
     return not (plain_s and folded not in _SINGULAR_NOUNS and _ONES_VERB.match(rest))
 
 
+_NAME_JOINS = frozenset(("and", "&", "of", "de", "da", "del", "la", "le", "van", "von", "der"))
+
+
 def subject_of(found: re.Match[str]) -> str | None:
     """The entity the `subj` group of a sentence's match names (`subject`, with the
     words after it)."""
@@ -89,6 +92,8 @@ def subject(subj: str, rest: str = "") -> str | None:
             return None  # "Last year's premium was $1,120": a time, not a name
         if " " not in subj and _plural_like(subj, rest):
             return None  # "Payment is $2,100": a common noun opening the sentence
+        if any(w[:1].islower() and w not in _NAME_JOINS for w in subj.split()[1:]):
+            return None  # "Electric bill was $212": a noun phrase, no name
         return clean_name(subj)
     return None
 
