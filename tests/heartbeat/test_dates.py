@@ -142,6 +142,8 @@ def test_text_without_a_relative_date_comes_back_unchanged(text: str) -> None:
         ("We found a flat, the lease starts Dec 1.",
          "We found a flat, the lease starts Dec 1, 2026."),
         ("We found a flat, it was due Nov 1.", "We found a flat, it was due Nov 1, 2026."),
+        ("I told Alex the quote expires on Dec 3.",
+         "I told Alex the quote expires on Dec 3, 2026."),
         # an amount's decimal point ends no sentence: "Paid" is still the tense
         ("Paid the bill ($89.99) via autopay on Nov 3.",
          "Paid the bill ($89.99) via autopay on Nov 3, 2026."),

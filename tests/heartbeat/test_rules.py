@@ -895,3 +895,28 @@ def test_another_speaker_between_ends_the_thread() -> None:
     assert 2 not in [c.entry.index for c in found]
     found = rules.RuleExtractor().extract([told[0], told[2]]).candidates
     assert [c.fact for c in found if c.entry.index == 2] == ["Lina is the user's daughter."]
+
+
+@pytest.mark.parametrize(
+    ("text", "agent", "facts"),
+    [  # the writer's own "I": what they found out is the fact; an agent's act, a log line
+        ("I noticed the basement dehumidifier is full again.", "household",
+         ["The basement dehumidifier is full again."]),
+        ("I confirmed with Rosa that she can come on Thursdays at 9 from now on.", "household",
+         ["Rosa can come on Thursdays at 9 from now on."]),
+        ("I told Alex the roof quote expires on December 15.", "household",
+         ["The roof quote expires on December 15, 2026."]),
+        ("I booked the plumber for Tuesday at 2pm.", "household",
+         ["Booked the plumber for 2026-11-24 at 2pm."]),
+        ("I updated the budget: groceries are now capped at $900 a month.", "household",
+         ["Groceries are now capped at $900 a month."]),
+        # in the global notes "I" is the person: what they did stays theirs
+        ("I learned that Theo is allergic to amoxicillin.", None,
+         ["Theo is allergic to amoxicillin."]),
+        ("I booked the plumber for Tuesday at 2pm.", None,
+         ["The user booked the plumber for 2026-11-24 at 2pm."]),
+        ("I think the garage door spring is wearing out.", "household", []),
+    ],
+)  # fmt: skip
+def test_the_writers_own_i(text: str, agent: str | None, facts: list[str]) -> None:
+    assert [c.fact for c in rules.candidates(_entry(text, agent))] == facts

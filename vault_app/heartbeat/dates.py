@@ -374,13 +374,30 @@ def _past_tense(text: str, start: int, end: int) -> bool:
     near = head[max(head.rfind(","), head.rfind(";")) + 1 :]
     after = _CLAUSE_END.split(tail, maxsplit=1)[0]
     clause = f"{near} {after}"
-    if _NOW.search(clause) and not _PAST.search(clause):  # "…, lease starts sept 1": its own
+    if _told_now(clause):  # "…, lease starts sept 1", "I told Alex the quote expires on…"
         return False
     if len(_WORDS.findall(clause)) < 3:  # "On Friday," / "on Monday": no verb of its own
         clause = f"{head} {tail}"
     if _FUTURE.search(clause):
         return False
     return _PAST.search(clause) is not None
+
+
+def _told_now(clause: str) -> bool:
+    """Whether a clause tells of a present after whatever past it has: "starting August 1"
+    after "I got promoted", "the quote expires on" after "I told Alex" — the last verb
+    before the date is a present one, not "was due"."""
+    nows = list(_NOW.finditer(clause))
+    if not nows:
+        return False
+    pasts = list(_PAST.finditer(clause))
+    if not pasts:
+        return True
+    last = nows[-1]
+    return last.start() > pasts[-1].end() and not _WAS.search(clause, 0, last.start())
+
+
+_WAS = re.compile(r"\b(?:was|were|had|been)\s+$", re.IGNORECASE)  # "was due", not "is due"
 
 
 def _weekday(on: dt.date, target: int, *, back: bool) -> dt.date:

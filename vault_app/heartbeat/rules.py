@@ -292,6 +292,8 @@ def _from_sentence(
     sentence = _FILLER_END.sub(r"\1", sentence)  # "… hates surprises honestly lol"
     if turn is not None and turn.said:
         sentence = turns.opening(sentence)
+    else:  # the writer's own "I": "I noticed the sump pump is…", an agent's "I booked…"
+        sentence = turns.first_hand(sentence, agent=entry.agent is not None)
     asked = pats.remember.match(sentence)
     if asked and pats.advice.match(asked.group("rest").strip()):
         asked = None  # "Remember, just do it!": advice to the other person, no fact

@@ -494,6 +494,47 @@ _SUBJECTLESS_NOTE = frozenset({
 })  # fmt: skip
 
 
+# the writer's own "I" in a note: what they found out is the fact ("I noticed the
+# dehumidifier is full again", "I told Alex the roof quote expires on December 15", "I
+# confirmed with Rosa that she can come on Thursdays"); what an agent did, a log line ("I
+# booked the plumber for Tuesday" as "Booked the plumber for Tuesday")
+_NAMED_ONE = r"[A-Z][\w.'’-]*(?:\s[A-Z][\w.'’-]*)?"
+_AGENT_FOUND = re.compile(
+    r"^I\s+(?:just\s+|also\s+)?(?:noticed|learned|learnt|found\s+out|heard|realized|realised"
+    r"|discovered|verified|checked|was\s+told|confirmed(?:\s+with\s+(?P<with>" + _NAMED_ONE + r"))?"
+    r"|told\s+(?:" + _NAMED_ONE + r")|updated\s+(?:the\s+)?[a-z]+(?:\s[a-z]+)?(?=\s*:))"
+    r"(?:\s*[:,]\s*|\s+that\s+|\s+(?=(?:the|a|an|our|my|his|her|their|[A-Z])\b))"
+    r"(?P<rest>\S.{6,})$"
+)
+_AGENT_DID = re.compile(
+    r"^I\s+(?:just\s+|also\s+)?(?=(?:booked|called|paid|scheduled|ordered|emailed|texted"
+    r"|messaged|cancell?ed|canceled|renewed|replaced|fixed|set\s+up|signed|sent|bought"
+    r"|rescheduled|moved|filed|submitted|returned|picked\s+up|dropped\s+off|hired)\b)"
+)
+_ONE_OPENS = re.compile(r"(?:she|he|they)\b", re.IGNORECASE)
+
+
+def first_hand(sentence: str, *, agent: bool) -> str:
+    """The first person of a note with no speaker, read for the fact: what the writer
+    found out, told or had confirmed is that ("I noticed the dehumidifier is full again"
+    -> "The dehumidifier is full again"; "I confirmed with Rosa that she can come on
+    Thursdays" -> "Rosa can come on Thursdays"), as "Learned:" is read; and in an
+    `agent`'s notes, where "I" is the agent, what it did is a log line with no subject ("I
+    booked the plumber for Tuesday" -> "Booked the plumber for Tuesday", not "The user
+    booked…"). Any other sentence comes back unchanged."""
+    found = _AGENT_FOUND.match(sentence)
+    if found is not None:
+        rest = found["rest"]
+        if found["with"] and (one := _ONE_OPENS.match(rest)):
+            rest = found["with"] + rest[one.end() :]  # "with Rosa that she can…"
+        return rest[:1].upper() + rest[1:]
+    did = _AGENT_DID.match(sentence) if agent else None
+    if did is not None:
+        rest = sentence[did.end() :]
+        return rest[:1].upper() + rest[1:]
+    return sentence
+
+
 def of_the_user(sentence: str) -> bool:
     """Whether a note's sentence opens on the user, named so ("User prefers texts",
     "The user's sister Ana lives in Porto"): an agent writing what the person is."""
