@@ -548,3 +548,22 @@ def test_an_explicit_remember_of_a_thing_is_kept_in_remembered(vault: Vault) -> 
     asked = dataclasses.replace(candidate(fact, agent="household"), explicit=True)
     route = router(vault).route(asked)
     assert (route.ref, route.reason) == (ref("agent:household:resources/remembered"), "remembered")
+
+
+def test_a_pet_routed_to_the_pets_is_found_there_by_name(vault: Vault) -> None:
+    """A vault that keeps its animals in one `areas/pets`: a pet routed there once is
+    found there for the rest of the run, and in later runs by the facts it holds; one who
+    walks the dog is no pet."""
+    vault.create_entity("areas/pets")
+    r = router(vault)
+    assert r.route(candidate("Rufus is a 9-year-old lab mix.", "Rufus")).ref == ref("areas/pets")
+    vaccine = r.route(candidate("Rufus's rabies vaccine is due in August 2027.", "Rufus", n=1))
+    assert (vaccine.ref, vaccine.reason) == (ref("areas/pets"), "entity")
+    walker = r.route(candidate("Sam is the dog walker.", "Sam", n=2,
+                               category=models.FactCategory.RELATIONSHIP))  # fmt: skip
+    assert walker.ref != ref("areas/pets")
+    vault.add_fact("areas/pets", "Mochi is the household's cat.", "relationship")
+    later = router(Vault(vault.root, actor="heartbeat"))
+    assert later.route(candidate("Mochi's microchip number is 985112004567321.", "Mochi")).ref == (
+        ref("areas/pets")
+    )

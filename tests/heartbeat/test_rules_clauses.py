@@ -411,6 +411,8 @@ def test_a_name_ending_in_s(text: str, facts: list[tuple[str, Cat, str | None]])
          ["The user met Jess at uni.", "Jess works at the BBC."]),
         ("User: Saw Dr. Feldman yesterday, my A1C is 6.8, she wants it under 6.5.",
          ["The user's A1C is 6.8."]),
+        ("Took Pepper to the vet today, she's 11 now and has early kidney disease.",
+         ["Pepper is 11 now.", "Pepper has early kidney disease."]),
         ("User: I'm 41, I live in Denver, I work at Kaiser.",
          ["The user is 41.", "The user lives in Denver.", "The user works at Kaiser."]),
     ],

@@ -62,6 +62,7 @@ _AND_I = re.compile(
 )
 _I_OPENS = re.compile(r"(?:I|I['’](?:m|ve|d)|We|We['’](?:re|ve))\s")
 _PRONOUN_OPENS = re.compile(r"(?:[Ss]he|[Hh]e)\b")
+_PRONOUN_IS = re.compile(r"(?:[Ss]he|[Hh]e|[Ii]t)['’]s\s")
 _APPOSED = re.compile(r",\s*[A-Z][a-z]+$")  # "…my dog, Pickle": a name said in passing
 _SPLICE = re.compile(
     r",\s+(?=(?:I|I['’](?:m|ve|d|ll)|We|We['’](?:re|ve)|[Ss]he|[Hh]e|[Ss]he['’]s|[Hh]e['’]s)"
@@ -71,6 +72,8 @@ _SPLICE = re.compile(
 _MY_SPLICE = re.compile(
     r",\s+(?=(?:[Mm]y|[Oo]ur)\s+[\w'’-]+(?:\s[\w'’-]+){0,2}\s+(?:is|are|was|were)\s)"
 )
+# a comma before "she"/"he" and a verb of theirs, after any opening
+_SHE_SPLICE = re.compile(r",\s+(?=(?:[Ss]he|[Hh]e)(?:['’]s|\s+(?:is|was|has|had|lives|works))\s)")
 _FIRST_PERSON = re.compile(r"(?:I|I['’]\w+|My|We|We['’]\w+|Our)\b")
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BULLET = re.compile(r"^\s{0,12}(?:[-*+•]|\d{1,3}[.)]|\[[ xX]\])\s+(?:\[[ xX]\]\s+)?")
@@ -210,6 +213,7 @@ def _splice(sentence: str) -> int | None:
     pats = rulebook.patterns()
     cut = _SPLICE.search(sentence) if _FIRST_PERSON.match(sentence) else None
     cut = cut or _MY_SPLICE.search(sentence)  # "Saw Dr. Feldman yesterday, my A1C is 6.8"
+    cut = cut or _SHE_SPLICE.search(sentence)  # "Took Pepper to the vet, she's 11 now"
     if cut is None:
         return None
     first, second = sentence[: cut.start()], sentence[cut.end() :]
@@ -271,7 +275,9 @@ def and_clauses(sentence: str, *, loose: bool = False) -> list[str]:
         ):
             return [sentence]  # "The boiler is old and can't be fixed", "Maya's teacher…"
         second = f"{who} {cut.group('modal')}{second}"
-    words = rulebook.word_count
+    def words(clause: str) -> int:  # "She's 11 now": "She is 11 now", four words
+        return rulebook.word_count(clause) + bool(_PRONOUN_IS.match(clause))
+
     if (words(first) < rulebook.MIN_WORDS and not loose) or words(second) <= rulebook.MIN_WORDS:
         return [sentence]  # `loose`: each clause is classified apart ("Luna is 14 and has…")
     if rulebook.patterns().verb.search(first) is None:

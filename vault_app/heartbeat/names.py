@@ -198,15 +198,20 @@ def _title_case(text: str) -> bool:
     )
 
 
+# one who looks after animals, or a thing for them: "Sam is the dog walker"
+_FOR_PETS = r"(?:walker|sitter|groomer|trainer|daycare|boarding|food|bowl|bed|park|owner)s?\b"
+
+
 def is_pet(name: str, fact: str) -> bool:
     """Whether `fact` says `name` is an animal kept ("our cat Miso", "Miso, our cat",
-    "Miso is the household's cat", "a rescue greyhound named Biscuit")."""
+    "Miso is the household's cat", "a rescue greyhound named Biscuit"; not "Sam is the
+    dog walker")."""
     named = re.escape(name)
     return bool(
         re.search(
             rf"\b(?:{PET_WORDS})s?\s*,?\s+(?:(?:called|named)\s+)?{named}\b"
             rf"|\b{named}\s*(?:,|\s+(?:is|was))\s+{_OWNED}\s+(?:[\w-]+\s+){{0,3}}"
-            rf"(?:{PET_WORDS})\b",
+            rf"(?:{PET_WORDS})\b(?!-|\s+{_FOR_PETS})",
             fact,
             re.IGNORECASE,
         )

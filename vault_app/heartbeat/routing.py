@@ -106,6 +106,10 @@ def user_name(fact: str) -> str | None:
     return None if said is None else said["name"].rstrip(".")
 
 
+# the animal a fact of the Pets opens on: "Rufus is a 9-year-old lab mix.", "Mochi's…"
+_PET_NAMED = re.compile(r"(?P<name>[A-Z][a-z]{1,20})(?:['’]s\s|\s+[a-z]).*", re.DOTALL)
+
+
 REMEMBERED = "resources/remembered"  # where an explicit remember naming nothing goes
 
 
@@ -475,16 +479,20 @@ class Router:
     def index(self) -> names.NameIndex:
         if self._index is None:
             index = names.NameIndex()
-            mes = []
+            mes, herds = [], []
             for folder in self.vault.paths.iter_all_entities():
                 summary = folder.folder / layout.SUMMARY_NAME
                 title, lead = names.read_head(summary) if folder.has_summary else (None, None)
                 index.add(folder.ref, title, lead)
                 if folder.ref.path == layout.USER_ENTITY:
                     mes.append(folder.ref)
+                elif folder.ref.path == names.PETS:
+                    herds.append(folder.ref)
             self._index = index
             for ref in mes:  # after every entity: a name one answers to is theirs
                 self._user_named(ref, self._user_names(ref))
+            for ref in herds:  # "Rufus is a 9-year-old lab mix" in Pets: Rufus is there
+                self._user_named(ref, self._fact_names(ref, _PET_NAMED))
         return self._index
 
     def route(self, candidate: Candidate) -> Route:
@@ -537,16 +545,24 @@ class Router:
         return Route(None, False, None, "unrouted")
 
     def _user_names(self, ref: layout.EntityRef) -> list[str]:
+        return self._fact_names(ref, _USER_NAME)
+
+    def _fact_names(self, ref: layout.EntityRef, pattern: re.Pattern[str]) -> list[str]:
+        """The names `pattern` finds opening the active facts of `ref`."""
         try:
             facts = self.vault.entity(ref).facts
         except errors.VaultError:  # unreadable: no name learnt from it (the run says so)
             return []
-        return [n for f in facts if f.is_active and (n := user_name(f.fact)) is not None]
+        found = (pattern.fullmatch(f.fact.strip()) for f in facts if f.is_active)
+        return [m["name"].rstrip(".") for m in found if m is not None]
 
     def _user_named(self, ref: layout.EntityRef, said: list[str]) -> None:
-        """Let the person's names find their Me (`ref`), each only where no entity of
-        its scope answers to it already: "Alex Rivera" and "Alex"."""
+        """Let the names said of an entity's own find it (`ref`: the person's Me, the
+        Pets), each only where no entity of its scope answers to it already: "Alex
+        Rivera" and "Alex"."""
         for name in said:
+            if names.junk(name):
+                continue
             for alias in dict.fromkeys((name, name.split()[0])):
                 if self.index.lookup(names.key(alias), [ref.agent]) is None:
                     self.index.add(ref, None, alias)
@@ -613,6 +629,7 @@ class Router:
             kind = names.kind(name, candidate.fact, candidate.category)
             herd = layout.EntityRef(None, names.PETS)
             if kind == "pet" and self.vault.paths.holds_entity(herd):
+                self._user_named(herd, [name])  # the rest of the run finds it there too
                 return self._found(herd, "related", None)  # one entity for all the pets
             address = names.new_address(name, kind, agent)
             name_key = self._counted_as(names.key(name))

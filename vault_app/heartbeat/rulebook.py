@@ -391,7 +391,7 @@ class Patterns:
             r"|\b(?P<obj>me|us)\b(?!-)|\b(?P<pos>[Mm]y|[Oo]ur|mine|ours)\b"
             r"|\b(?P<self>myself|ourselves)\b"
         )
-        self.pronoun = re.compile(r"^(?:[Ss]he|[Hh]e)(?P<c>['’](?:d|s|ll))?\s+(?=[a-z])")
+        self.pronoun = re.compile(r"^(?:[Ss]he|[Hh]e)(?P<c>['’](?:d|s|ll))?\s+(?=[a-z\d])")
         self.possessive = re.compile(r"^(?:[Hh]er|[Hh]is)\s+(?=[a-z])")  # "Her coach, Mr. Feld, …"
         self.reported = re.compile(
             r"^(?P<who>" + NAME + r")\s+(?:says|said|mentioned|told\s+(?:me|us)|explained)"
