@@ -272,6 +272,8 @@ def test_a_routine_a_verdict_a_birth_and_whom_one_sees(text: str, kept: list[str
         ("My writing is going well: I'm in the middle of a fantasy novel.",
          ["The user's writing is going well: they're in the middle of a fantasy novel."]),
         ("We have two kids, both in school.", ["The household has two kids, both in school."]),
+        ("My other sister, Ana, lives in Porto.",
+         ["Ana is the user's sister.", "Ana lives in Porto."]),
         ("I'm British, I live in Leeds.", ["The user lives in Leeds."]),
     ],
 )  # fmt: skip

@@ -295,7 +295,8 @@ class Patterns:
         self.rel_my = re.compile(
             r"\b(?P<pos>[Mm]y|[Oo]ur|(?:" + NAME + r")['’]s|[Tt]he(?=\s+(?:" + roles + r"),\s))"
             r"\s+(?:new\s+|old\s+|"
-            r"favou?rite\s+|youngest\s+|oldest\s+|older\s+|younger\s+|little\s+|big\s+|best\s+)?"
+            r"favou?rite\s+|youngest\s+|oldest\s+|older\s+|younger\s+|little\s+|big\s+|best\s+"
+            r"|other\s+|eldest\s+|twin\s+)?"
             r"(?P<y>" + roles + r")\s*,?\s+(?:is\s+(?:called|named)\s+)?(?P<x>" + NAME + r")\b",
         )
         # "and" before one's kin or helper with a verb of their own, no comma needed: "Our
