@@ -79,6 +79,10 @@ ON = dt.date(2026, 11, 20)  # a Friday
         ("The lease ends in November.", "The lease ends in November 2026."),
         ("Nadia is flying in on the 23rd.", "Nadia is flying in on 2026-11-23."),
         ("Grandma visits on the 5th.", "Grandma visits on 2026-12-05."),
+        ("She arrives the 22nd and leaves the 28th.",
+         "She arrives on 2026-11-22 and leaves on 2026-11-28."),
+        ("We're away from the 22nd to the 28th.", "We're away from 2026-11-22 to 2026-11-28."),
+        ("Pay it by the 25th.", "Pay it by 2026-11-25."),
         ("We paid it on the 5th.", "We paid it on 2026-11-05."),
         ("We paid it on the 28th.", "We paid it on 2026-10-28."),
         ("It was due on the 20th.", "It was due on 2026-11-20."),
@@ -144,6 +148,9 @@ def test_text_without_a_relative_date_comes_back_unchanged(text: str) -> None:
         ("We found a flat, it was due Nov 1.", "We found a flat, it was due Nov 1, 2026."),
         ("I told Alex the quote expires on Dec 3.",
          "I told Alex the quote expires on Dec 3, 2026."),
+        # a range of days is one date with its year, after its last day
+        ("Jordan is in Chicago Dec 8-11 for work.",
+         "Jordan is in Chicago Dec 8-11, 2026 for work."),
         # an amount's decimal point ends no sentence: "Paid" is still the tense
         ("Paid the bill ($89.99) via autopay on Nov 3.",
          "Paid the bill ($89.99) via autopay on Nov 3, 2026."),

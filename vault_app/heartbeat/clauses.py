@@ -73,7 +73,9 @@ _MY_SPLICE = re.compile(
     r",\s+(?=(?:[Mm]y|[Oo]ur)\s+[\w'’-]+(?:\s[\w'’-]+){0,2}\s+(?:is|are|was|were)\s)"
 )
 # a comma before "she"/"he" and a verb of theirs, after any opening
-_SHE_SPLICE = re.compile(r",\s+(?=(?:[Ss]he|[Hh]e)(?:['’]s|\s+(?:is|was|has|had|lives|works))\s)")
+_SHE_SPLICE = re.compile(
+    r",\s+(?=(?:[Ss]he|[Hh]e)(?:['’]s|\s+(?:is|was|has|had|[a-z]{2,20}(?<!s)s))\s)"
+)
 _FIRST_PERSON = re.compile(r"(?:I|I['’]\w+|My|We|We['’]\w+|Our)\b")
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BULLET = re.compile(r"^\s{0,12}(?:[-*+•]|\d{1,3}[.)]|\[[ xX]\])\s+(?:\[[ xX]\]\s+)?")

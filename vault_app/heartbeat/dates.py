@@ -17,7 +17,8 @@ place, against `on` (the entry's date), and leaves the rest of the text alone:
     last / next / this spring|summer|fall|autumn|winter     -> "in the summer of 2026"
     last / next / this <Month>                              -> "in September 2027"
     in <Month> (no day, no year), once ("renews", "will")   -> "in February 2027"
-    on the 23rd (not "of every month", "rent is due on …")  -> "on 2026-11-23"
+    on the 23rd (not "of every month", "rent is due on …")  -> "on 2026-11-23" (so after
+    "by", "from", "to", "until", "through", "arrives", "leaves": "arrives the 22nd")
 
 A preposition before the phrase is kept ("since yesterday" -> "since 2026-11-19"); "on" is
 only added where none stood. "last Friday" is the latest Friday before `on`, "next Friday"
@@ -96,7 +97,9 @@ _RELATIVE = re.compile(
     r"|(?P<ago_n>" + _NUM + r")\s+(?P<ago_unit>day|week|month|year)s?\s+ago"
     # a month with no day or year ("renews in February"), a day of the month ("on the 23rd")
     r"|(?<=\bin\s)(?P<mon>(?-i:" + "|".join(m.title() for m in MONTHS) + r"))(?![\s,]*\d)"
-    r"|(?<=\bon\s)the\s+(?P<nth>[12]\d|3[01]|[1-9])(?:st|nd|rd|th)(?!\s+of\b)"
+    r"|(?:(?<=\bon\s)|(?<=\bby\s)|(?<=\bto\s)|(?<=\buntil\s)|(?<=\bfrom\s)"
+    r"|(?<=\bthrough\s)|(?<=\barrives\s)|(?<=\bleaves\s)|(?<=\barriving\s)"
+    r"|(?<=\bleaving\s))the\s+(?P<nth>[12]\d|3[01]|[1-9])(?:st|nd|rd|th)(?!\s+of\b)"
     r")\b(?!-)",
     re.IGNORECASE,
 )
@@ -129,7 +132,10 @@ _ABSOLUTE = re.compile(
     r"(?P<iy>\d{4})-(?P<im>\d{1,2})-(?P<id>\d{1,2})"
     r"|(?<!score\s)(?<!rated\s)(?<!rating\s)(?<!of\s)"  # "score 5/5" is no date
     r"(?P<sm>\d{1,2})/(?P<sd>\d{1,2})(?:/(?P<sy>\d{4}|\d{2}))?(?!\s?(?:hp|in\b|inch|cup|of\b))"
-    r"|(?P<mname>" + _MONTH_NAMES + r")\.?\s+(?P<md>\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(?P<my>\d{4}))?"
+    r"|(?P<mname>" + _MONTH_NAMES + r")\.?\s+(?P<md>\d{1,2})(?:st|nd|rd|th)?"
+    r"(?:\s?[-–]\s?\d{1,2}(?:st|nd|rd|th)?(?![/-]?\d)"  # a range of days: "Dec 8-11"
+    r"(?!\s*(?:weeks?|days?|months?|years?|hours?|minutes?|times)\b))?"
+    r"(?:,?\s+(?P<my>\d{4}))?"
     r"|(?P<dd>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dname>" + _MONTH_NAMES + r")\.?"
     r"(?:,?\s+(?P<dy>\d{4}))?"
     r")\b(?![/-]\d)",
@@ -241,13 +247,15 @@ def _rewrite(match: re.Match[str], text: str, on: dt.date) -> str:
     part = match.group("part") or match.group("part0") or match.group("part2")
     if part:  # "Thursday morning" -> "on the morning of 2026-10-08"
         phrase = f"the {part.lower()} of {phrase}"
+    before = text[max(0, match.start() - 40) : match.start()].rstrip()  # bounded: no O(n^2)
     if text.startswith(("'s", "’s"), match.end()):
         out = phrase  # "today's brief" -> "2026-11-20's brief"
+    elif match.group("nth") and prep is None and before.lower().endswith((" to", " through")):
+        out = phrase  # "from the 20th to the 27th": its "to" stands before it
     elif prep is None or prep.lower() == "on":
         out = f"{lead} {phrase}"
     else:
         out = f"{prep} {phrase}"
-    before = text[max(0, match.start() - 40) : match.start()].rstrip()  # bounded: no O(n^2)
     opens = match.start() == 0 or before[-1:] in (".", "!", "?", "")
     if opens and match.group(0)[:1].isupper():
         out = out[:1].upper() + out[1:]
