@@ -2,13 +2,16 @@
 "His name is Raymond" names and a "she"/"he" opening a sentence stands for, and the names
 an entry gave before a fact that names no one (where that fact may go: routing's
 `around`). Read sentence by sentence by `rules.candidates`, which carries the state, and
-from one message to the next of the same speaker and conversation (`rules.Thread`)."""
+from one message to the next of the same speaker and conversation (`Thread`, `Threads`,
+which `rules.RuleExtractor` keeps for a batch)."""
 
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
 import re
 
-from vault_app.heartbeat import rulebook, subjects
+from vault_app.heartbeat import extraction, rulebook, subjects, turns
 
 _HE_OPENS = re.compile(r"(?:(?P<he>He)|She)(?:(?P<s>['’]s)|(?=\s+[a-z]))")
 
@@ -45,6 +48,64 @@ def named_kin(
             sentence = f"{kin[0].capitalize()} {kin[1]}{verb}{sentence[pronoun.end() :]}"
     found = list(pats.kin.finditer(sentence))
     return sentence, (found[-1]["pos"], found[-1]["role"]) if found else kin
+
+
+@dataclasses.dataclass
+class Thread:
+    """What one message leaves to the next of the same speaker in the same conversation:
+    the last person named ("She" of the next sentence) and the last "my dad" told of
+    (whom "His name is Raymond" names)."""
+
+    person: str | None = None
+    kin: tuple[str, str] | None = None
+
+
+THREAD_GAP = dt.timedelta(minutes=30)  # a message this long after the last starts afresh
+
+
+class Threads:
+    """The thread each message of a batch reads on from (`of`): the one its speaker's
+    message before it left, when that came within `THREAD_GAP` in the same note with the
+    same speaker prefix ("**user** (from ChatGPT: Sleep)", "User"; none: the note's own
+    voice); the assistant's answers between neither read on nor break it; another
+    speaker's message does."""
+
+    def __init__(self) -> None:
+        self._last: tuple[tuple[str, str], dt.datetime | None, Thread] | None = None
+
+    def of(self, entry: extraction.Entry) -> Thread:
+        key, at, thread = _thread_key(entry), _at(entry), Thread()
+        if key is None:
+            return thread  # the assistant's answer: the user's next message reads on
+        last = self._last
+        if last is not None and last[0] == key and _soon(last[1], at):
+            thread = last[2]
+        self._last = (key, at, thread)
+        return thread
+
+    def drop(self, entry: extraction.Entry) -> None:
+        """Start afresh after `entry` (its text could not be read)."""
+        if (key := _thread_key(entry)) is not None:
+            self._last = (key, _at(entry), Thread())
+
+
+def _thread_key(entry: extraction.Entry) -> tuple[str, str] | None:
+    turn = rulebook.patterns().turn.match(entry.text)
+    if turn is not None and turns.speaking(entry.text).assistant:
+        return None
+    return entry.path, "" if turn is None else " ".join(turn.group(0).split())
+
+
+def _at(entry: extraction.Entry) -> dt.datetime | None:
+    try:
+        return dt.datetime.combine(entry.date, dt.time.fromisoformat(entry.time))
+    except ValueError:
+        return None
+
+
+def _soon(before: dt.datetime | None, at: dt.datetime | None) -> bool:
+    """Whether a message at `at` follows one at `before` closely enough to read on."""
+    return before is not None and at is not None and dt.timedelta(0) <= at - before <= THREAD_GAP
 
 
 _COUNT = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}

@@ -156,22 +156,14 @@ def passes_gate(text: str) -> bool:
 # -- the rules -----------------------------------------------------------------------------
 
 
-@dataclasses.dataclass
-class Thread:
-    """What one message leaves to the next of the same speaker in the same conversation:
-    the last person named ("She" of the next sentence) and the last "my dad" told of
-    (whom "His name is Raymond" names). `RuleExtractor` keeps one per conversation."""
-
-    person: str | None = None
-    kin: tuple[str, str] | None = None
-
-
-def candidates(entry: model.Entry, thread: Thread | None = None) -> list[model.Candidate]:
+def candidates(
+    entry: model.Entry, thread: kin_told.Thread | None = None
+) -> list[model.Candidate]:
     """The candidate facts of one entry, in text order; read on from `thread` (what the
     speaker's message before it left), which is left as this one leaves it."""
     found: list[model.Candidate] = []
     seen: set[str] = set()
-    thread = thread if thread is not None else Thread()
+    thread = thread if thread is not None else kin_told.Thread()
     person = thread.person  # the last person named: "She" of the next sentence
     kin = thread.kin  # the last "my dad": whom "His name is …" names
     before: list[str] = []  # the entry's sentences so far: the names they gave, if asked
@@ -197,26 +189,6 @@ def candidates(entry: model.Entry, thread: Thread | None = None) -> list[model.C
         person = named if named and named[:1].isupper() else _person(sentence, person)
     thread.person, thread.kin = person, kin
     return found
-
-
-THREAD_GAP = dt.timedelta(minutes=30)  # a message this long after the last starts afresh
-
-
-def _thread_key(entry: model.Entry) -> tuple[str, str] | None:
-    """Which conversation an entry is a message of: its note and its speaker prefix as
-    written ("**user** (from ChatGPT: Sleep)", "User"; none: the note's own voice). None
-    for the assistant's messages, which neither read on from nor break the thread."""
-    turn = rulebook.patterns().turn.match(entry.text)
-    if turn is not None and turns.speaking(entry.text).assistant:
-        return None
-    return entry.path, "" if turn is None else " ".join(turn.group(0).split())
-
-
-def _at(entry: model.Entry) -> dt.datetime | None:
-    try:
-        return dt.datetime.combine(entry.date, dt.time.fromisoformat(entry.time))
-    except ValueError:
-        return None
 
 
 _FILLER_END = re.compile(
@@ -655,20 +627,11 @@ class RuleExtractor:
     def extract(self, entries: list[model.Entry]) -> model.Extraction:
         """Never fails an entry: a rule that trips on odd text skips that entry's rest."""
         extraction = model.Extraction()
-        last: tuple[tuple[str, str], dt.datetime | None, Thread] | None = None
+        threads = kin_told.Threads()
         for entry in entries:
-            key, at, thread = _thread_key(entry), _at(entry), Thread()
-            if key is not None and last is not None and last[0] == key and _soon(last[1], at):
-                thread = last[2]  # "My dad has Alzheimer's." / "His name is Raymond."
-            try:
-                extraction.candidates.extend(candidates(entry, thread))
+            try:  # "My dad has Alzheimer's." / "His name is Raymond.": read on
+                extraction.candidates.extend(candidates(entry, threads.of(entry)))
             except (ValueError, OverflowError, RecursionError):
-                thread = Thread()  # nothing durable in text the rules cannot read
-            if key is not None:  # the assistant's answer between: the user's next reads on
-                last = (key, at, thread)
+                threads.drop(entry)  # nothing durable in text the rules cannot read
         return extraction
 
-
-def _soon(before: dt.datetime | None, at: dt.datetime | None) -> bool:
-    """Whether a message at `at` follows one at `before` closely enough to read on."""
-    return before is not None and at is not None and dt.timedelta(0) <= at - before <= THREAD_GAP
