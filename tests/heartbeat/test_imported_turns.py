@@ -272,6 +272,12 @@ def test_a_routine_a_verdict_a_birth_and_whom_one_sees(text: str, kept: list[str
         ("My writing is going well: I'm in the middle of a fantasy novel.",
          ["The user's writing is going well: they're in the middle of a fantasy novel."]),
         ("We have two kids, both in school.", ["The household has two kids, both in school."]),
+        # "It's <when>" after an event named, asked about or had: when that is
+        ("Can you add Maya's piano recital to the calendar? It's December 14 at 3pm.",
+         ["Maya's piano recital is December 14, 2025 at 3pm."]),
+        ("Theo has a dentist appointment. It's on Friday at 4.",
+         ["Theo's dentist appointment is on 2025-09-05 at 4."]),
+        ("Is it raining? It's 5 degrees.", []),
         ("My other sister, Ana, lives in Porto.",
          ["Ana is the user's sister.", "Ana lives in Porto."]),
         ("I'm British, I live in Leeds.", ["The user lives in Leeds."]),

@@ -920,3 +920,13 @@ def test_another_speaker_between_ends_the_thread() -> None:
 )  # fmt: skip
 def test_the_writers_own_i(text: str, agent: str | None, facts: list[str]) -> None:
     assert [c.fact for c in rules.candidates(_entry(text, agent))] == facts
+
+
+def test_when_an_event_is_told_in_the_next_message() -> None:
+    chat = "**user** (from ChatGPT: Calendar): "
+    found = rules.RuleExtractor().extract([
+        _said("09:00:00", chat + "Can you add Maya's piano recital to the calendar?", 0),
+        _said("09:00:20", "**assistant** (from ChatGPT: Calendar): Sure, when is it?", 1),
+        _said("09:01:00", chat + "It's December 14 at 3pm.", 2),
+    ]).candidates  # fmt: skip
+    assert [c.fact for c in found] == ["Maya's piano recital is December 14, 2026 at 3pm."]

@@ -50,6 +50,46 @@ def named_kin(
     return sentence, (found[-1]["pos"], found[-1]["role"]) if found else kin
 
 
+_EVENTS = (
+    "recital|party|appointment|game|concert|play|meeting|wedding|trip|interview|exam|"
+    "tournament|surgery|checkup|check-up|ceremony|graduation|match|show|performance|"
+    "conference|reunion|camp|visit|funeral|shower|barbecue|bbq|fundraiser|audition|race"
+)
+# an event someone has, named: "Maya's piano recital", "the school play", "our anniversary
+# dinner" (not "a party": no one's in particular)
+_EVENT = re.compile(
+    r"\b(?P<np>(?:[A-Z][a-z]+['’]s|[Tt]he|[Oo]ur|[Mm]y|[Hh]is|[Hh]er)\s+(?:[a-z0-9-]+\s+){0,2}"
+    r"(?:" + _EVENTS + r"))\b"
+)
+# someone who has one: "Theo has a dentist appointment", "I have an interview"
+_HAS_EVENT = re.compile(
+    r"\b(?P<who>[A-Z][a-z]+|I|We)\s+(?:has|have|got|had)\s+(?:a|an)\s+"
+    r"(?P<what>(?:[a-z0-9-]+\s+){0,2}(?:" + _EVENTS + r"))\b"
+)
+_WHOSE = {"I": "my", "We": "our"}
+# "It's December 14 at 3pm", "It is on Saturday": when the event just named is
+_IT_WHEN = re.compile(
+    r"^(?:It['’]s|It\s+is|It\s+will\s+be|It['’]ll\s+be)\s+(?=(?:on\s+|at\s+|from\s+|this\s+"
+    r"|next\s+)?(?:\d|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|Jan|Feb|Mar|Apr|May|Jun|Jul"
+    r"|Aug|Sep|Oct|Nov|Dec|tomorrow|tonight|today|the\s+\d))"
+)
+
+
+def event_named(sentence: str, event: str | None) -> tuple[str, str | None]:
+    """The sentence with an "It's <when>" read as the event named before it ("Can you add
+    Maya's piano recital to the calendar? It's December 14 at 3pm." -> "Maya's piano
+    recital is December 14 at 3pm."), and the last event it names, for the next."""
+    when = _IT_WHEN.match(sentence)
+    if when is not None and event is not None:
+        np = event[:1].upper() + event[1:]
+        sentence = f"{np} is {sentence[when.end() :]}"
+    found = [(m.start(), m["np"]) for m in _EVENT.finditer(sentence)]
+    for had in _HAS_EVENT.finditer(sentence):  # "Theo has a dentist appointment"
+        whose = _WHOSE.get(had["who"], had["who"] + "'s")
+        found.append((had.start(), f"{whose} {had['what']}"))
+    return sentence, max(found)[1] if found else event
+
+
 @dataclasses.dataclass
 class Thread:
     """What one message leaves to the next of the same speaker in the same conversation:
@@ -58,6 +98,7 @@ class Thread:
 
     person: str | None = None
     kin: tuple[str, str] | None = None
+    event: str | None = None  # "Maya's piano recital": what a later "It's on Dec 14" is
 
 
 THREAD_GAP = dt.timedelta(minutes=30)  # a message this long after the last starts afresh

@@ -177,6 +177,7 @@ def candidates(
         if len(sentence) > MAX_SENTENCE:
             continue  # a run-on or a pasted blob: no fact, and no one to refer back to
         sentence, kin = kin_told.named_kin(sentence, kin, person)
+        sentence, thread.event = kin_told.event_named(sentence, thread.event)
         made = _from_sentence(sentence, entry, person, turn) or _kin_aside(sentence, entry, turn)
         for candidate in made:
             if candidate.fact.lower() not in seen:
