@@ -278,6 +278,8 @@ def test_a_routine_a_verdict_a_birth_and_whom_one_sees(text: str, kept: list[str
         ("Theo has a dentist appointment. It's on Friday at 4.",
          ["Theo's dentist appointment is on 2025-09-05 at 4."]),
         ("Is it raining? It's 5 degrees.", []),
+        # a request, then "one" of a kind the request named: nothing stands alone
+        ("remind me to order Theo's birthday cake, he wants a dinosaur one", []),
         ("My other sister, Ana, lives in Porto.",
          ["Ana is the user's sister.", "Ana lives in Porto."]),
         ("I'm British, I live in Leeds.", ["The user lives in Leeds."]),

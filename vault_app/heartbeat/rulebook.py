@@ -162,7 +162,8 @@ class Patterns:
         # too", "I am too"); a "too" after what one has is "also" ("Just got new shoes, too!")
         self.pronoun_end = re.compile(
             r"\b(?:it|that|this|them|those|these|so|(?:I|me|do|does|did|am|was|were|is|are|"
-            r"have|has|had|will|can|could|would)\W+too)\W*$",
+            r"have|has|had|will|can|could|would)\W+too"
+            r"|(?:a|an)\s+(?:[a-z-]+\s+){0,2}one)\W*$",  # "he wants a dinosaur one": which?
             re.IGNORECASE,
         )
         # "it"/"this"/"that" after a preposition, then nothing more of it: what it is was
