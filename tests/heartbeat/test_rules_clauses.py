@@ -413,6 +413,13 @@ def test_a_name_ending_in_s(text: str, facts: list[tuple[str, Cat, str | None]])
          ["The user's A1C is 6.8."]),
         ("Took Pepper to the vet today, she's 11 now and has early kidney disease.",
          ["Pepper is 11 now.", "Pepper has early kidney disease."]),
+        # what a fact of another means for the writer, after ", so": a sentence of its own;
+        # what one does it for ("so I could…") stays with it
+        ("User: Jordan is traveling to Chicago Dec 8-11 for work, so I'm on school runs.",
+         ["Jordan is traveling to Chicago Dec 8-11, 2026 for work."]),
+        ("User: My wife is lactose intolerant, so we're cooking vegan at home now.",
+         ["The user's wife is lactose intolerant.", "The household is cooking vegan at home now."]),
+        ("User: I moved to Leeds, so I could be near my mum.", ["The user moved to Leeds."]),
         ("User: I'm 41, I live in Denver, I work at Kaiser.",
          ["The user is 41.", "The user lives in Denver.", "The user works at Kaiser."]),
     ],

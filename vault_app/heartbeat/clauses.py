@@ -76,6 +76,11 @@ _MY_SPLICE = re.compile(
 _SHE_SPLICE = re.compile(
     r",\s+(?=(?:[Ss]he|[Hh]e)(?:['’]s|\s+(?:is|was|has|had|[a-z]{2,20}(?<!s)s))\s)"
 )
+# what it means for the writer, after a fact of another: ", so I'm on school runs"
+_SO_I = re.compile(
+    r",\s+so\s+(?=(?:I|I['’](?:m|ll|ve)|[Ww]e|[Ww]e['’](?:re|ll))\s)"
+    r"(?!(?:I|[Ww]e)\s+(?:could|can|would|might|may)\b)"  # "so I could help": its purpose
+)
 _FIRST_PERSON = re.compile(r"(?:I|I['’]\w+|My|We|We['’]\w+|Our)\b")
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BULLET = re.compile(r"^\s{0,12}(?:[-*+•]|\d{1,3}[.)]|\[[ xX]\])\s+(?:\[[ xX]\]\s+)?")
@@ -192,7 +197,8 @@ def _spliced(sentence: str) -> list[str]:
     """Two first-person sentences joined by a comma, cut in two: "I'm 41, I live in
     Denver with my wife Carla" -> "I'm 41.", "I live in Denver with my wife Carla"; so is
     a sentence and one's own thing after a comma ("Saw Dr. Feldman yesterday, my A1C is
-    6.8"). Not
+    6.8"), "she"/"he" and a verb of theirs ("Took Pepper to the vet, she's 11 now"), and
+    what it means for the writer after ", so I…" (not its purpose, "so I could…"). Not
     after a lead that is no clause of its own ("When I was young, I lived…"), nor after a
     hedge, a feeling or a word to the other, which is of all of it ("I think, I'm moving",
     "I remember when I did my first play, I was so nervous…")."""
@@ -201,8 +207,8 @@ def _spliced(sentence: str) -> list[str]:
         cut = _splice(sentence)
         if cut is None:
             break
-        pieces.append(sentence[:cut] + ".")
-        rest = sentence[cut:].lstrip(" ,")
+        pieces.append(sentence[: cut[0]] + ".")
+        rest = sentence[cut[1] :].lstrip(" ,")
         sentence = rest[:1].upper() + rest[1:]  # "…, she works at…": "She works at…"
     return [*pieces, sentence]
 
@@ -210,12 +216,13 @@ def _spliced(sentence: str) -> list[str]:
 MAX_SPLICES = 4  # pieces cut from one sentence at its commas; the rest stays whole
 
 
-def _splice(sentence: str) -> int | None:
-    """Where `sentence` is cut (`_spliced`), or None."""
+def _splice(sentence: str) -> tuple[int, int] | None:
+    """Where `sentence` is cut (`_spliced`): the first part's end, the second's start."""
     pats = rulebook.patterns()
     cut = _SPLICE.search(sentence) if _FIRST_PERSON.match(sentence) else None
     cut = cut or _MY_SPLICE.search(sentence)  # "Saw Dr. Feldman yesterday, my A1C is 6.8"
     cut = cut or _SHE_SPLICE.search(sentence)  # "Took Pepper to the vet, she's 11 now"
+    cut = cut or _SO_I.search(sentence)  # "Jordan is in Chicago Dec 8-11, so I'm on…"
     if cut is None:
         return None
     first, second = sentence[: cut.start()], sentence[cut.end() :]
@@ -224,7 +231,7 @@ def _splice(sentence: str) -> int | None:
     asides = (pats.hedge, pats.moment, pats.reaction, pats.opinion, pats.addressed)
     if any(p.search(first) for p in asides) or not pats.verb.search(first):
         return None  # "I'm sure with hard work, I can…": of all of it
-    return cut.start() if says_enough(second) else None
+    return (cut.start(), cut.end()) if says_enough(second) else None
 
 
 def _reason_first(sentence: str) -> list[str]:
