@@ -563,7 +563,9 @@ def test_a_pet_routed_to_the_pets_is_found_there_by_name(vault: Vault) -> None:
                                category=models.FactCategory.RELATIONSHIP))  # fmt: skip
     assert walker.ref != ref("areas/pets")
     vault.add_fact("areas/pets", "Mochi is the household's cat.", "relationship")
+    vault.add_fact("areas/pets", "Annual vaccines are due in May.", "milestone")  # no pet
     later = router(Vault(vault.root, actor="heartbeat"))
     assert later.route(candidate("Mochi's microchip number is 985112004567321.", "Mochi")).ref == (
         ref("areas/pets")
     )
+    assert later.route(candidate("The annual boiler service is booked.")).ref != ref("areas/pets")

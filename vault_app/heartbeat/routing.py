@@ -12,7 +12,7 @@
 The person the notes speak for is known by name once they said it ("My name is Alex
 Rivera": "The user's name is Alex Rivera." in a Me): a fact naming them ("Alex wants the
 thermostat at 68", an agent's note) goes to Me as an "I" would, when no entity answers to
-the name otherwise (`user_names`; the full name and the first, the Me of the notes'
+the name otherwise (`user_name`; the full name and the first, the Me of the notes'
 agent, else the global one).
 
 A fact of the person the notes speak for that names no other entity ("I prefer window
@@ -107,7 +107,7 @@ def user_name(fact: str) -> str | None:
 
 
 # the animal a fact of the Pets opens on: "Rufus is a 9-year-old lab mix.", "Mochi's…"
-_PET_NAMED = re.compile(r"(?P<name>[A-Z][a-z]{1,20})(?:['’]s\s|\s+[a-z]).*", re.DOTALL)
+_PET_NAMED = re.compile(r"(?P<name>[A-Z][a-z]{1,20})(?=['’]s\s|\s+[a-z])")
 
 
 REMEMBERED = "resources/remembered"  # where an explicit remember naming nothing goes
@@ -490,16 +490,16 @@ class Router:
                     herds.append(folder.ref)
             self._index = index
             for ref in mes:  # after every entity: a name one answers to is theirs
-                self._user_named(ref, self._user_names(ref))
+                self._also_named(ref, self._user_names(ref))
             for ref in herds:  # "Rufus is a 9-year-old lab mix" in Pets: Rufus is there
-                self._user_named(ref, self._fact_names(ref, _PET_NAMED))
+                self._also_named(ref, self._pet_names(ref))
         return self._index
 
     def route(self, candidate: Candidate) -> Route:
         if about_user(candidate):  # their own entity, made on first use
             ref = user_entity_in(candidate.entry.agent)
             if (name := user_name(candidate.fact)) is not None:  # "My name is Alex"
-                self._user_named(ref, [name])
+                self._also_named(ref, [name])
             return Route(ref, not self.vault.paths.holds_entity(ref), None, "user")
         route = self._route(candidate)
         mine = user_entity_in(candidate.entry.agent)
@@ -545,18 +545,21 @@ class Router:
         return Route(None, False, None, "unrouted")
 
     def _user_names(self, ref: layout.EntityRef) -> list[str]:
-        return self._fact_names(ref, _USER_NAME)
+        return [n for f in self._active(ref) if (n := user_name(f)) is not None]
 
-    def _fact_names(self, ref: layout.EntityRef, pattern: re.Pattern[str]) -> list[str]:
-        """The names `pattern` finds opening the active facts of `ref`."""
+    def _pet_names(self, ref: layout.EntityRef) -> list[str]:
+        """The animals the Pets' facts say are pets ("Rufus is a 9-year-old lab mix.")."""
+        found = ((_PET_NAMED.match(f), f) for f in self._active(ref))
+        return [m["name"] for m, f in found if m is not None and names.is_pet(m["name"], f)]
+
+    def _active(self, ref: layout.EntityRef) -> list[str]:
         try:
             facts = self.vault.entity(ref).facts
         except errors.VaultError:  # unreadable: no name learnt from it (the run says so)
             return []
-        found = (pattern.fullmatch(f.fact.strip()) for f in facts if f.is_active)
-        return [m["name"].rstrip(".") for m in found if m is not None]
+        return [f.fact.strip() for f in facts if f.is_active]
 
-    def _user_named(self, ref: layout.EntityRef, said: list[str]) -> None:
+    def _also_named(self, ref: layout.EntityRef, said: list[str]) -> None:
         """Let the names said of an entity's own find it (`ref`: the person's Me, the
         Pets), each only where no entity of its scope answers to it already: "Alex
         Rivera" and "Alex"."""
@@ -629,7 +632,7 @@ class Router:
             kind = names.kind(name, candidate.fact, candidate.category)
             herd = layout.EntityRef(None, names.PETS)
             if kind == "pet" and self.vault.paths.holds_entity(herd):
-                self._user_named(herd, [name])  # the rest of the run finds it there too
+                self._also_named(herd, [name])  # the rest of the run finds it there too
                 return self._found(herd, "related", None)  # one entity for all the pets
             address = names.new_address(name, kind, agent)
             name_key = self._counted_as(names.key(name))
