@@ -146,6 +146,7 @@ def test_a_comma_splice_and_an_age(text: str, kept: list[str]) -> None:
         ("PS I'm allergic to shellfish.", ["The user is allergic to shellfish."]),
         ("One more thing: I'm vegan.", ["The user is vegan."]),
         ("Yeah, my sister moved to Leeds.", ["The user's sister moved to Leeds."]),
+        ("Besides that, my sister moved to Leeds.", ["The user's sister moved to Leeds."]),
         # a death, and a year as when it happened
         ("My dog died last week.", ["The user's dog died in the week of 2025-08-25."]),
         ("My dad died in 2019.", ["The user's dad died in 2019."]),
