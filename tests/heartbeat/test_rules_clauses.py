@@ -420,6 +420,9 @@ def test_a_name_ending_in_s(text: str, facts: list[tuple[str, Cat, str | None]])
         ("User: My wife is lactose intolerant, so we're cooking vegan at home now.",
          ["The user's wife is lactose intolerant.", "The household is cooking vegan at home now."]),
         ("User: I moved to Leeds, so I could be near my mum.", ["The user moved to Leeds."]),
+        # the writer's next deed, its "I" left out: theirs too
+        ("User: I'm 42 now, had my birthday yesterday.",
+         ["The user is 42 now.", "The user had their birthday on 2026-11-19."]),
         ("User: I'm 41, I live in Denver, I work at Kaiser.",
          ["The user is 41.", "The user lives in Denver.", "The user works at Kaiser."]),
     ],

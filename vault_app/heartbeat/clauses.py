@@ -81,6 +81,11 @@ _SO_I = re.compile(
     r",\s+so\s+(?=(?:I|I['’](?:m|ll|ve)|[Ww]e|[Ww]e['’](?:re|ll))\s)"
     r"(?!(?:I|[Ww]e)\s+(?:could|can|would|might|may)\b)"  # "so I could help": its purpose
 )
+# a first-person clause going on with the writer's next deed, its "I" left out
+_I_AGAIN = re.compile(
+    r",\s+(?=(?:just\s+|finally\s+|also\s+)?(?:had|got|went|started|finished|moved|bought"
+    r"|found|booked|signed|lost|won|adopted|joined|quit|left)\s)"
+)
 _FIRST_PERSON = re.compile(r"(?:I|I['’]\w+|My|We|We['’]\w+|Our)\b")
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BULLET = re.compile(r"^\s{0,12}(?:[-*+•]|\d{1,3}[.)]|\[[ xX]\])\s+(?:\[[ xX]\]\s+)?")
@@ -198,7 +203,8 @@ def _spliced(sentence: str) -> list[str]:
     Denver with my wife Carla" -> "I'm 41.", "I live in Denver with my wife Carla"; so is
     a sentence and one's own thing after a comma ("Saw Dr. Feldman yesterday, my A1C is
     6.8"), "she"/"he" and a verb of theirs ("Took Pepper to the vet, she's 11 now"), and
-    what it means for the writer after ", so I…" (not its purpose, "so I could…"). Not
+    what it means for the writer after ", so I…" (not its purpose, "so I could…"), and the
+    writer's next deed with its "I" left out ("I'm 42 now, had my birthday yesterday"). Not
     after a lead that is no clause of its own ("When I was young, I lived…"), nor after a
     hedge, a feeling or a word to the other, which is of all of it ("I think, I'm moving",
     "I remember when I did my first play, I was so nervous…")."""
@@ -208,7 +214,7 @@ def _spliced(sentence: str) -> list[str]:
         if cut is None:
             break
         pieces.append(sentence[: cut[0]] + ".")
-        rest = sentence[cut[1] :].lstrip(" ,")
+        rest = cut[2] + sentence[cut[1] :].lstrip(" ,")  # "…, had my birthday": "I had…"
         sentence = rest[:1].upper() + rest[1:]  # "…, she works at…": "She works at…"
     return [*pieces, sentence]
 
@@ -216,10 +222,14 @@ def _spliced(sentence: str) -> list[str]:
 MAX_SPLICES = 4  # pieces cut from one sentence at its commas; the rest stays whole
 
 
-def _splice(sentence: str) -> tuple[int, int] | None:
-    """Where `sentence` is cut (`_spliced`): the first part's end, the second's start."""
+def _splice(sentence: str) -> tuple[int, int, str] | None:
+    """Where `sentence` is cut (`_spliced`): the first part's end, the second's start, and
+    the subject the second takes from the first ("I " when it left it out)."""
     pats = rulebook.patterns()
+    lead = ""
     cut = _SPLICE.search(sentence) if _FIRST_PERSON.match(sentence) else None
+    if cut is None and _I_OPENS.match(sentence) and (cut := _I_AGAIN.search(sentence)):
+        lead = "I "  # "I'm 42 now, had my birthday yesterday": "I had my birthday…"
     cut = cut or _MY_SPLICE.search(sentence)  # "Saw Dr. Feldman yesterday, my A1C is 6.8"
     cut = cut or _SHE_SPLICE.search(sentence)  # "Took Pepper to the vet, she's 11 now"
     cut = cut or _SO_I.search(sentence)  # "Jordan is in Chicago Dec 8-11, so I'm on…"
@@ -231,7 +241,7 @@ def _splice(sentence: str) -> tuple[int, int] | None:
     asides = (pats.hedge, pats.moment, pats.reaction, pats.opinion, pats.addressed)
     if any(p.search(first) for p in asides) or not pats.verb.search(first):
         return None  # "I'm sure with hard work, I can…": of all of it
-    return (cut.start(), cut.end()) if says_enough(second) else None
+    return (cut.start(), cut.end(), lead) if says_enough(lead + second) else None
 
 
 def _reason_first(sentence: str) -> list[str]:
