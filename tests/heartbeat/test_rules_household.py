@@ -167,6 +167,8 @@ def test_what_a_household_tells_in_passing(
         "So Gina worked with the artist to make it happen.",  # "So Gina" opens on no name
         "Her coach, Mr. Feld, says she should try the regional in February.",  # advice
         "My day is going well.",  # nothing of one's own with a number or a name
+        "User: I'm so done with this week, it was awful",  # a mood of the day
+        "User: im so tired, stayed up till 3 doing homework",
     ],
 )
 def test_a_day_advice_or_a_mood_is_no_fact(text: str) -> None:
