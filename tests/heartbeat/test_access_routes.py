@@ -144,3 +144,30 @@ def test_a_fact_routed_by_a_name_before_it_passes_the_same_door(vault: Vault) ->
     [held] = review.pending(vault)
     assert held.write.params["entity"] == str(roofer)
     assert held.write.params["text"] == "The quote is $14,200 for a full replacement."
+
+
+def test_the_routes_by_a_thing_or_the_users_name_stay_in_the_agents_own_workspace(
+    vault: Vault,
+) -> None:
+    """Two more ways a fact finds its entity: the thing it opens on (made on its third
+    entry) and the user's name (which the agent may read in the global Me). Both write the
+    agent's own workspace, never global memory it may not write."""
+    vault.create_agent("maintenance")
+    me = layout.EntityRef.parse("areas/me")
+    vault.create_entity(me)
+    vault.add_fact(me, "The user's name is Alex Rivera.", "context")
+    before = (vault.paths.entity_dir(me) / "items.json").read_bytes()
+    for hour, note in enumerate(
+        ["The dishwasher is leaking again.", "The dishwasher needs a new door seal.",
+         "The dishwasher was repaired on 2026-11-19.",
+         "Alex wants the thermostat at 68 during the day."], start=9,
+    ):  # fmt: skip
+        vault.append_daily(note, agent="maintenance", at=at(hour))
+    record = beat(vault)
+    assert (record.written, record.held) == (4, 0)
+    assert len(texts(vault, layout.EntityRef.parse("agent:maintenance:areas/dishwasher"))) == 3
+    assert texts(vault, layout.EntityRef("maintenance", "areas/me")) == [
+        "Alex wants the thermostat at 68 during the day."
+    ]
+    assert (vault.paths.entity_dir(me) / "items.json").read_bytes() == before
+    assert not vault.paths.holds_entity(layout.EntityRef.parse("areas/dishwasher"))
