@@ -109,13 +109,6 @@ def sentences(text: str) -> Iterator[str]:
                         return
 
 
-# a short lead-in, then what one tells of oneself after a colon: "Quick intro so you can
-# help me better: I'm Sam, I run a bakery" (a lead said to the one asked, or no clause)
-_LEAD_IN = re.compile(
-    r"^(?P<lead>[^:]{3,80}):\s+(?=(?:I|I['’](?:m|ve|d)|We|We['’](?:re|ve)|My|Our)\s+\w)"
-)
-
-
 # one introducing oneself by name and age: "I'm Sam, 41, I run a bakery"
 _INTRO = re.compile(
     r"^I['’]m\s+(?P<name>[A-Z][a-z]{1,20}),\s+(?P<age>\d{1,2})(?:\s+years\s+old)?(?=[,.!]|$)"
@@ -130,6 +123,12 @@ def _introduced(sentence: str) -> list[str]:
         return [sentence]
     return [f"My name is {intro['name']}.", f"I'm {intro['age']}{sentence[intro.end() :]}"]
 
+
+# a short lead-in, then what one tells of oneself after a colon: "Quick intro so you can
+# help me better: I'm Sam, I run a bakery" (a lead said to the one asked, or no clause)
+_LEAD_IN = re.compile(
+    r"^(?P<lead>[^:]{3,80}):\s+(?=(?:I|I['’](?:m|ve|d)|We|We['’](?:re|ve)|My|Our)\s+\w)"
+)
 _LABEL = re.compile(r"(?:[A-Z][\w.'’-]*\s?){1,3}$")  # a name, or "User", "Q", "PS": a label
 
 
@@ -294,6 +293,7 @@ def and_clauses(sentence: str, *, loose: bool = False) -> list[str]:
         ):
             return [sentence]  # "The boiler is old and can't be fixed", "Maya's teacher…"
         second = f"{who} {cut.group('modal')}{second}"
+
     def words(clause: str) -> int:  # "She's 11 now": "She is 11 now", four words
         return rulebook.word_count(clause) + bool(_PRONOUN_IS.match(clause))
 
