@@ -25,10 +25,21 @@ BUDGET = "agent:finance:projects/budget-review"
 ERROR = "endpoint http://127.0.0.1:9/v1 unreachable: connection refused"
 
 
+def ago(minutes: float) -> dt.timedelta:
+    """`minutes` back from now, or, for a run of the last hour that would be yesterday
+    (the tests run just after midnight), as far back in the same order within today:
+    "today" must not depend on the hour the tests run at."""
+    back, today = dt.timedelta(minutes=minutes), NOW.astimezone()
+    if minutes > 60:
+        return back  # a run of days ago stays there
+    since_midnight = today - today.replace(hour=0, minute=0, second=0, microsecond=0)
+    return min(back, since_midnight * (minutes / 60))
+
+
 def run(minutes_ago: float, **fields: object) -> runlog.RunRecord:
     values: dict[str, object] = {
         "job": "heartbeat",
-        "started": NOW - dt.timedelta(minutes=minutes_ago),
+        "started": NOW - ago(minutes_ago),
         "duration_s": 0.5,
         "runner": "app",
         "trigger": "schedule",
