@@ -25,6 +25,14 @@ def now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
+def lately(at: dt.datetime) -> dt.timedelta:
+    """Five minutes, or less when that would be yesterday (the tests run just after
+    midnight): a run "today" whatever the hour."""
+    local = at.astimezone()
+    since_midnight = local - local.replace(hour=0, minute=0, second=0, microsecond=0)
+    return min(dt.timedelta(minutes=5), since_midnight / 2)
+
+
 @pytest.fixture
 def live_session(qtbot: QtBot, root: Path) -> Iterator[session.Session]:
     s = session.Session(vault.Vault(root, actor="gui"))
@@ -35,7 +43,7 @@ def live_session(qtbot: QtBot, root: Path) -> Iterator[session.Session]:
 def log_run(root: Path, **fields: object) -> None:
     values: dict[str, object] = {
         "job": "heartbeat",
-        "started": now() - dt.timedelta(minutes=5),
+        "started": now() - lately(now()),
         "duration_s": 0.3,
         "runner": "serve",
         "trigger": "schedule",
@@ -67,11 +75,11 @@ def test_the_dashboard_says_the_last_heartbeat_the_next_and_that_nobody_runs_it(
     log_run(root, written=3, deduped=1)
     store = vault.Vault(root, actor="heartbeat").storage
     at = now()
-    schedule.ScheduleState(at - dt.timedelta(days=1), at - dt.timedelta(minutes=5)).save(store)
+    schedule.ScheduleState(at - dt.timedelta(days=1), at - lately(at)).save(store)
     text = board_text(qtbot, live_session)
     assert "Last heartbeat today" in text and "(serve)" in text
     assert "3 facts written, 1 duplicate skipped" in text
-    due = (at - dt.timedelta(minutes=5) + dt.timedelta(minutes=15)).astimezone()
+    due = (at - lately(at) + dt.timedelta(minutes=15)).astimezone()
     if due.date() == at.astimezone().date():  # not across midnight
         assert f"Next due today {due:%H:%M} (every 15 minutes)" in text
 
