@@ -53,15 +53,22 @@ def texts(vault: Vault, ref: layout.EntityRef) -> list[str]:
     return [f.fact for f in vault.entity(ref).facts if f.source == "heartbeat"]
 
 
-def test_a_global_fact_its_agent_may_not_write_waits_for_a_person(vault: Vault) -> None:
+def held_for_review(vault: Vault, entity: layout.EntityRef, note: str) -> review.Proposal:
+    """The household agent (no global writer) notes `note` of the global `entity`: the
+    heartbeat holds it for a person, writing nothing there; the one review it waits in."""
     vault.create_agent("household")
-    vault.create_entity(REMODEL)
-    note = "The Bathroom Remodel tile budget is now zero."
+    vault.create_entity(entity)
     vault.append_daily(note, agent="household", at=at(9))
     record = beat(vault)
     assert (record.held, record.written) == (1, 0)
-    assert texts(vault, REMODEL) == []  # nothing written where it may not write
+    assert texts(vault, entity) == []  # nothing written where it may not write
     [held] = review.pending(vault)
+    return held
+
+
+def test_a_global_fact_its_agent_may_not_write_waits_for_a_person(vault: Vault) -> None:
+    note = "The Bathroom Remodel tile budget is now zero."
+    held = held_for_review(vault, REMODEL, note)
     assert held.agent == "household" and held.write.via == "heartbeat"
     assert held.write.params["entity"] == str(REMODEL) and held.write.params["text"] == note
     assert "global writer" in held.findings[0].detail
@@ -134,14 +141,8 @@ def test_a_fact_routed_by_a_name_before_it_passes_the_same_door(vault: Vault) ->
     # the routes this policy must hold for are every way a fact finds its entity; the
     # one by a name its entry gave before it (routing's `around`) is no exception
     roofer = layout.EntityRef.parse("areas/companies/summit-roofing")
-    vault.create_agent("household")
-    vault.create_entity(roofer)
     note = "Called Summit Roofing; the quote is $14,200 for a full replacement."
-    vault.append_daily(note, agent="household", at=at(9))
-    record = beat(vault)
-    assert (record.held, record.written) == (1, 0)
-    assert texts(vault, roofer) == []
-    [held] = review.pending(vault)
+    held = held_for_review(vault, roofer, note)
     assert held.write.params["entity"] == str(roofer)
     assert held.write.params["text"] == "The quote is $14,200 for a full replacement."
 
