@@ -252,3 +252,68 @@ def test_a_weekday_its_date_follows_is_that_date() -> None:
         "Demolition is confirmed for Tuesday, December 1, 2026, starting 8:00."
     )
     assert dates.dates_in(text, ON) == [dt.date(2026, 12, 1)]
+
+
+@pytest.mark.parametrize(
+    ("text", "resolved"),
+    [
+        # ON is Friday 2026-11-20: Thanksgiving 2026 is the 26th, still to come
+        ("My parents fly in for Christmas.", "My parents fly in for Christmas (2026-12-25)."),
+        ("We got engaged on Christmas Eve!", "We got engaged on Christmas Eve (2025-12-24)!"),
+        ("We spent Thanksgiving in Portland.", "We spent Thanksgiving (2025-11-27) in Portland."),
+        ("We're hosting Thanksgiving.", "We're hosting Thanksgiving (2026-11-26)."),
+        ("I've been sick since Halloween.", "I've been sick since Halloween (2026-10-31)."),
+        ("School is closed until after New Year's.",
+         "School is closed until after New Year's (2027-01-01)."),
+        ("Last Christmas we went to Vermont.", "Last Christmas (2025-12-25) we went to Vermont."),
+        ("next Mother's Day", "next Mother's Day (2027-05-09)"),
+        ("this Easter", "this Easter (2026-04-05)"),
+        ("on Father's Day 2025", "on Father's Day 2025 (2025-06-15)"),
+        ("by labor day", "by labor day (2027-09-06)"),  # lower case is the same day
+        ("over Memorial Day weekend", "over Memorial Day (2027-05-31) weekend"),
+        ("for Valentine's Day", "for Valentine's Day (2027-02-14)"),
+        ("on the Fourth of July", "on the Fourth of July (2027-07-04)"),
+        # no time: a holiday's own thing, one that recurs, a possessive, already dated
+        ("We bought a Christmas tree.", "We bought a Christmas tree."),
+        ("We always go to Ohio for Thanksgiving.", "We always go to Ohio for Thanksgiving."),
+        ("Every Easter we dye eggs.", "Every Easter we dye eggs."),
+        ("for Christmas (2026-12-25)", "for Christmas (2026-12-25)"),
+        ("on Christmas 0000", "on Christmas 0000"),
+    ],
+)
+def test_a_holiday_named_as_a_time_gets_its_day(text: str, resolved: str) -> None:
+    assert dates.resolve(text, ON) == resolved
+
+
+def test_a_holiday_is_one_of_the_days_a_text_names() -> None:
+    assert dates.dates_in("Grandma arrives the day before Thanksgiving.", ON) == [
+        dt.date(2026, 11, 26)
+    ]
+    assert dates.dates_in("We met on Valentine's Day 2019.", ON) == [dt.date(2019, 2, 14)]
+    # said on the day itself: that day, unless "last" or "next" says otherwise
+    christmas = dt.date(2026, 12, 25)
+    assert dates.dates_in("The kids open presents on Christmas.", christmas) == [christmas]
+    assert dates.dates_in("next Christmas", christmas) == [dt.date(2027, 12, 25)]
+    assert dates.dates_in("last Christmas", christmas) == [dt.date(2025, 12, 25)]
+
+
+def test_the_movable_holidays_fall_on_their_days() -> None:
+    from vault_app.heartbeat import holidays
+
+    easters = {2024: (3, 31), 2025: (4, 20), 2026: (4, 5), 2027: (3, 28), 2038: (4, 25)}
+    for year, (month, day) in easters.items():
+        assert holidays.easter(year) == dt.date(year, month, day)
+    assert holidays.day_of("thanksgiving", 2026) == dt.date(2026, 11, 26)
+    assert holidays.day_of("thanksgiving", 2029) == dt.date(2029, 11, 22)
+    assert holidays.day_of("memorial day", 2026) == dt.date(2026, 5, 25)
+    assert holidays.day_of("labor day", 2026) == dt.date(2026, 9, 7)
+    assert holidays.day_of("mother's day", 2026) == dt.date(2026, 5, 10)
+    assert holidays.day_of("father's day", 2026) == dt.date(2026, 6, 21)
+
+
+def test_a_present_passive_is_no_past() -> None:
+    # "are collected" is the bins' habit, not a Friday gone
+    assert dates.resolve("The bins are collected on Friday.", ON) == (
+        "The bins are collected on 2026-11-27."
+    )
+    assert dates.resolve("The car was fixed on Friday.", ON) == "The car was fixed on 2026-11-13."

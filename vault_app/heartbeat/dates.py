@@ -43,6 +43,8 @@ import calendar
 import datetime as dt
 import re
 
+from . import holidays
+
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MONTHS = (
     "january", "february", "march", "april", "may", "june", "july",
@@ -150,6 +152,8 @@ def resolve(text: str, on: dt.date) -> str:
     meant (`_with_year`: "on June 14th" -> "on June 14th, 2026"). Text without one comes
     back unchanged."""
     text = _RELATIVE.sub(lambda match: _rewrite(match, text, on), text)
+    if holidays.mentions(text):
+        text = holidays.HOLIDAY.sub(lambda match: _dated_holiday(match, text, on), text)
     if _YEARLY.search(text):
         return text  # "Her birthday is June 14": every year's
     return _ABSOLUTE.sub(lambda match: _with_year(match, text, on), text)
@@ -211,7 +215,50 @@ def dates_in(text: str, on: dt.date) -> list[dt.date]:
         day = _absolute(match, on)
         if day is not None:
             found.append((match.start(), day))
+    for match in holidays.HOLIDAY.finditer(text) if holidays.mentions(text) else ():
+        day = _holiday(match, text, on)
+        if day is not None:
+            found.append((match.start("name"), day))
     return [day for _, day in sorted(found, key=lambda pair: pair[0])]
+
+
+def _dated_holiday(match: re.Match[str], text: str, on: dt.date) -> str:
+    """A holiday named as a time, its day appended: "for Christmas (2026-12-25)"."""
+    day = _holiday(match, text, on)
+    return match.group(0) if day is None else f"{match.group(0)} ({day.isoformat()})"
+
+
+def _holiday(match: re.Match[str], text: str, on: dt.date) -> dt.date | None:
+    """The day of the holiday `match` names: of the year it gives; "last" the latest
+    before `on`, "next" the first after it, "this" this year's; else, as a named day
+    without a year, the latest gone in a clause in the past tense (or after "since"), the
+    next to come otherwise; None where the sentence says it recurs ("every Christmas")."""
+    try:
+        return _holiday_day(holidays.key_of(match), match, text, on)
+    except ValueError:
+        return None  # "Christmas 0000": no such year
+
+
+def _holiday_day(key: str, match: re.Match[str], text: str, on: dt.date) -> dt.date | None:
+    if match.group("year"):
+        return holidays.day_of(key, int(match.group("year")))
+    direction = (match.group("dir") or "").lower()
+    if direction == "this":
+        return holidays.day_of(key, on.year)
+    if not direction and _RECURRING.search(_sentence_around(text, match.start(), match.end())):
+        return None  # "we always go to my parents' for Thanksgiving": each year's
+    if direction:
+        back, strict = direction == "last", True
+    else:
+        lead = (match.group("lead") or "").strip().lower()
+        # the lead is the clause's verb too: "we spent Thanksgiving", "we celebrated Easter"
+        back = lead == "since" or _past_tense(text, match.start("name"), match.end())
+        strict = False
+    for year in (on.year, on.year - 1) if back else (on.year, on.year + 1):
+        day = holidays.day_of(key, year)
+        if (day == on and not strict) or (day < on if back else day > on):
+            return day
+    return None
 
 
 # -- relative phrases ----------------------------------------------------------------------
@@ -398,7 +445,7 @@ def _told_now(clause: str) -> bool:
     nows = list(_NOW.finditer(clause))
     if not nows:
         return False
-    pasts = list(_PAST.finditer(clause))
+    pasts = [p for p in _PAST.finditer(clause) if not _PASSIVE.search(clause, 0, p.start())]
     if not pasts:
         return True
     last = nows[-1]
@@ -406,6 +453,8 @@ def _told_now(clause: str) -> bool:
 
 
 _WAS = re.compile(r"\b(?:was|were|had|been)\s+$", re.IGNORECASE)  # "was due", not "is due"
+# a present passive is no past: "the school is closed until …", "the bins are collected on …"
+_PASSIVE = re.compile(r"\b(?:is|are|am|be|['’]s|['’]re)\s+$", re.IGNORECASE)
 
 
 def _weekday(on: dt.date, target: int, *, back: bool) -> dt.date:
