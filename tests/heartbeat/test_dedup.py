@@ -87,8 +87,10 @@ def test_the_same_subject_with_a_changed_value_is_an_update(
         ("The boiler was serviced on 2025-10-14", "The boiler was serviced on 2026-10-20"),
         ("The kitchen faucet drips", "The bathroom faucet drips"),
         # two words swapped with one kept between: another preference, not a rewording
-        ("The user prefers window seats on long flights",
-         "The user prefers aisle seats on short flights"),
+        (
+            "The user prefers window seats on long flights",
+            "The user prefers aisle seats on short flights",
+        ),
         ("Grandpa Leo calls every Sunday after lunch", "Grandpa Leo naps every day after lunch"),
         ("Maria's favourite colour is blue", "Maria's favourite food is lasagna"),
         ("Theo is 7 years old", "Theo is in second grade"),
@@ -323,6 +325,12 @@ def test_a_denial_says_the_same_but_for_one_word(old: str, new: str, kind: str) 
         ("The dentist appointment is on December 3.",
          "The dentist appointment moved to December 10."),
         ("Kabir is 5 years old.", "Kabir is now 6."),  # an age's "years old" set aside
+        # a habit is its activity's schedule, either way round
+        ("Lina takes piano lessons on Tuesdays.", "Lina's piano lessons moved to Thursdays."),
+        ("Lina's piano lessons are on Tuesdays.", "Lina takes piano lessons on Thursdays."),
+        ("Maya has swim practice on Saturdays at 9.", "Maya's swim practice moved to Sundays."),
+        ("The user takes yoga classes on Mondays.",
+         "The user's yoga classes switched to Wednesdays."),
     ],
 )  # fmt: skip
 def test_an_event_of_change_updates_the_state_it_ends(old: str, new: str) -> None:
@@ -343,10 +351,22 @@ def test_an_event_of_change_updates_the_state_it_ends(old: str, new: str) -> Non
         ("The user lives in Boulder.", "The user moved to Boulder in October 2026."),
         ("Lina's piano lessons are on Tuesdays.", "Lina's piano teacher moved to Thursdays."),
         ("Lina's piano lessons are on Tuesdays.", "Lina's piano lessons moved to the school."),
+        ("Lina takes piano lessons on Tuesdays.", "Lina takes swim lessons on Thursdays."),
+        ("Lina takes piano lessons on Tuesdays.", "Maya's piano lessons moved to Thursdays."),
+        ("Lina takes piano lessons on Tuesdays.", "Lina's piano lessons moved to the school."),
+        ("Lina takes piano lessons on Tuesdays.", "Lina's swim lessons moved to Thursdays."),
     ],
 )  # fmt: skip
 def test_an_event_of_another_change_is_no_update(old: str, new: str) -> None:
     assert dedup.judge([dedup.prepare("f1", old)], new).kind != "update"
+
+
+def test_a_habit_reads_as_its_schedule() -> None:
+    assert dedup.habit_reading("Lina takes piano lessons on Tuesdays.") == [
+        "lina", "s", "piano", "lessons", "are", "on", "tuesdays"
+    ]  # fmt: skip
+    assert dedup.habit_reading("Lina takes the bus to school.") is None  # no activity
+    assert dedup.habit_reading("Lina loves piano lessons on Tuesdays.") is None
 
 
 def test_implied_states_names_the_value_and_nothing_after() -> None:

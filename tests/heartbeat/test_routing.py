@@ -512,7 +512,7 @@ def test_a_thing_of_a_group_the_vault_keeps_is_a_mention_of_it(vault: Vault) -> 
 
 
 def test_a_thing_no_entity_names_is_counted_as_a_name_is(vault: Vault) -> None:
-    """"The dishwasher is leaking again" in an agent's notes: no name, no entity it
+    """ "The dishwasher is leaking again" in an agent's notes: no name, no entity it
     mentions. The thing it opens on waits as an unknown name does, and on its third entry
     is an entity of the agent's own workspace (as the boiler the maintenance agent
     watches), its waiting facts released to it."""

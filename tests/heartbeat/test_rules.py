@@ -861,13 +861,11 @@ def test_what_stands_only_with_the_turns_around_it_is_no_fact(text: str) -> None
 
 
 def _said(time: str, text: str, index: int) -> model.Entry:
-    return model.Entry(
-        path=f"global/daily/{ON}.md", date=ON, time=time, text=text, index=index
-    )
+    return model.Entry(path=f"global/daily/{ON}.md", date=ON, time=time, text=text, index=index)
 
 
 def test_a_message_reads_on_from_the_speakers_message_before_it() -> None:
-    """"His name is Raymond" names the dad of the message before, the assistant's answer
+    """ "His name is Raymond" names the dad of the message before, the assistant's answer
     between them; not after half an hour, nor in another conversation."""
     chat = "**user** (from ChatGPT: Dad): "
     found = rules.RuleExtractor().extract([

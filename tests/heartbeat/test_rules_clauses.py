@@ -334,9 +334,7 @@ def test_a_thing_shown_and_named_is_kept() -> None:
 
 def test_a_past_told_without_its_i_gets_it_back() -> None:
     made = _made("**Jon** (D1:2): Lost my job as a banker yesterday, so I'm starting a business.")
-    assert made[0][0].startswith(
-        "Jon lost their job as a banker on 2026-11-19"
-    )
+    assert made[0][0].startswith("Jon lost their job as a banker on 2026-11-19")
 
 
 def test_a_noun_made_with_love_is_no_second_liking_in_the_first_person() -> None:
@@ -427,7 +425,5 @@ def test_a_name_ending_in_s(text: str, facts: list[tuple[str, Cat, str | None]])
          ["The user is 41.", "The user lives in Denver.", "The user works at Kaiser."]),
     ],
 )  # fmt: skip
-def test_she_after_ones_kin_and_ones_own_thing_after_a_comma(
-    text: str, facts: list[str]
-) -> None:
+def test_she_after_ones_kin_and_ones_own_thing_after_a_comma(text: str, facts: list[str]) -> None:
     assert [fact for fact, _, _ in _made(text)] == facts

@@ -236,9 +236,7 @@ def test_a_one_off_need_or_a_state_of_then_is_no_routine(text: str) -> None:
            "Sam Okoro")]),
     ],
 )  # fmt: skip
-def test_what_things_do_and_work_done(
-    text: str, facts: list[tuple[str, Cat, str | None]]
-) -> None:
+def test_what_things_do_and_work_done(text: str, facts: list[tuple[str, Cat, str | None]]) -> None:
     assert _made(text) == facts
 
 
@@ -474,7 +472,9 @@ def test_a_fact_naming_no_one_keeps_the_names_given_before_it() -> None:
     )  # fmt: skip
     (quote,) = rules.candidates(entry)
     assert (quote.fact, quote.entity, quote.related) == (
-        "The quote is $14,200 for a full replacement.", None, ()
+        "The quote is $14,200 for a full replacement.",
+        None,
+        (),
     )
     assert quote.around == ("Summit Roofing",)
 
@@ -519,7 +519,5 @@ def test_a_log_line_s_verb_is_no_name_and_maya_is_no_may() -> None:
         ("Jess suggested we try the new Thai place.", []),
     ],
 )  # fmt: skip
-def test_what_a_maintenance_log_tells(
-    text: str, facts: list[tuple[str, Cat, str | None]]
-) -> None:
+def test_what_a_maintenance_log_tells(text: str, facts: list[tuple[str, Cat, str | None]]) -> None:
     assert _made(text) == facts

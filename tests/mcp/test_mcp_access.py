@@ -188,9 +188,7 @@ def test_errors_name_vault_paths_never_the_servers(root: Path, runtime: VaultWor
 def test_the_context_tells_each_agent_its_own_me_and_the_global_one(root: Path) -> None:
     v = Vault(root, actor="jane")
     v.add_fact("areas/me", "The user takes their coffee black", "preference", create=True)
-    v.add_fact(
-        "agent:security:areas/me", "The user works night shifts", "context", create=True
-    )
+    v.add_fact("agent:security:areas/me", "The user works night shifts", "context", create=True)
     rt = VaultWorkspace(root, semantic=False)
     rt.start()
     try:

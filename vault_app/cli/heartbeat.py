@@ -112,9 +112,7 @@ def _waiting(args: argparse.Namespace) -> int:
         for w in waiting:
             said = "mention" if w.mentions == 1 else "mentions"
             facts = "fact waits" if len(w.facts) == 1 else "facts wait"
-            lines.append(
-                f"  {w.name} ({w.address}): {w.mentions} {said}, {len(w.facts)} {facts}"
-            )
+            lines.append(f"  {w.name} ({w.address}): {w.mentions} {said}, {len(w.facts)} {facts}")
             lines += [f"    {c.fact}  [{c.entry.path}]" for c in w.facts]
         return "\n".join(lines)
 
@@ -153,9 +151,7 @@ def _once(args: argparse.Namespace, asked: str | None = None) -> int:
         runner.close()
     if records is None:
         info = lease.holder(root) or {"holder": "unknown"}
-        done = (
-            "it keeps the name at its next heartbeat." if asked else "nothing done."
-        )
+        done = "it keeps the name at its next heartbeat." if asked else "nothing done."
         output.emit(
             args,
             {"ran": False, "holder": info, "runs": [], "asked": asked},

@@ -116,9 +116,7 @@ def _version(store: storage.Storage, path: Path, number: int, kept: Path) -> Ver
                 facts, shown = len(parsed.raw), readable(parsed)
             else:
                 shown = parsed[:READABLE_CHARS] + ("\n…" if len(parsed) > READABLE_CHARS else "")
-    return Version(
-        number, kept, kept_time(kept), len(data), intact, preview, problem, facts, shown
-    )
+    return Version(number, kept, kept_time(kept), len(data), intact, preview, problem, facts, shown)
 
 
 def versions(store: storage.Storage, path: Path) -> list[Version]:

@@ -123,9 +123,7 @@ def entry_segment(time: str, text: str) -> str:
     return f"\n## {time}\n\n{escape_text(text)}\n"
 
 
-def insert(
-    current: str | None, day: dt.date, items: list[tuple[dt.time, str]]
-) -> tuple[str, int]:
+def insert(current: str | None, day: dt.date, items: list[tuple[dt.time, str]]) -> tuple[str, int]:
     """The note's new text with `items` (moment, content) placed in time order: each
     before the first entry of a later time, the note's own entries kept as and where they
     are; an item whose time and text an entry already has is left out (an import run

@@ -288,8 +288,10 @@ def and_clauses(sentence: str, *, loose: bool = False) -> list[str]:
     if cut.group("modal"):
         opens = _PRONOUN_OPENS.match(sentence)
         who = opens.group() if opens else subjects.subject_name(sentence, rulebook.patterns())
-        if who is None or not sentence.startswith(who) or (
-            opens is None and sentence[len(who)] in "'’"
+        if (
+            who is None
+            or not sentence.startswith(who)
+            or (opens is None and sentence[len(who)] in "'’")
         ):
             return [sentence]  # "The boiler is old and can't be fixed", "Maya's teacher…"
         second = f"{who} {cut.group('modal')}{second}"

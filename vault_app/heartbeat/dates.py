@@ -93,7 +93,8 @@ _RELATIVE = re.compile(
     r"|(?P<span_dir>last|next|this)\s+(?P<span>week(?:end)?|month|year)"
     r"|(?P<season_dir>last|next|this)\s+(?P<season>spring|summer|fall|autumn|winter)"
     # "next September", "last March"; capitalised, for "this may be" is no May
-    r"|(?P<mon_dir>last|next|this)\s+(?P<mon_rel>(?-i:" + "|".join(m.title() for m in MONTHS)
+    r"|(?P<mon_dir>last|next|this)\s+(?P<mon_rel>(?-i:"
+    + "|".join(m.title() for m in MONTHS)
     + r"))(?![\s,]*\d)"
     r"|in\s+(?P<in_n>" + _NUM + r")\s+(?P<in_unit>day|week|month|year)s?"
     r"|(?P<ago_n>" + _NUM + r")\s+(?P<ago_unit>day|week|month|year)s?\s+ago"
@@ -194,7 +195,7 @@ _AHEAD = re.compile(
 def _year_meant(on: dt.date, month: int, day: int, *, back: bool) -> dt.date | None:
     """The `month`/`day` nearest `on` on the side the tense points to (None: no such day,
     a 29 February of a year that has none)."""
-    for year in ((on.year, on.year - 1) if back else (on.year, on.year + 1)):
+    for year in (on.year, on.year - 1) if back else (on.year, on.year + 1):
         try:
             meant = dt.date(year, month, day)
         except ValueError:
@@ -391,7 +392,7 @@ def _sentence_around(text: str, start: int, end: int) -> str:
 
 
 def _month_meant(on: dt.date, month: int, *, back: bool) -> dt.date:
-    """"in February": this month's when it is this month, else the latest one gone in a
+    """ "in February": this month's when it is this month, else the latest one gone in a
     clause in the past tense ("we went in June"), the next one to come otherwise."""
     year = on.year
     if back and month > on.month:
@@ -402,7 +403,7 @@ def _month_meant(on: dt.date, month: int, *, back: bool) -> dt.date:
 
 
 def _day_meant(on: dt.date, day: int, *, back: bool) -> dt.date | None:
-    """"on the 23rd": this month's when it is today, else the latest gone (past tense)
+    """ "on the 23rd": this month's when it is today, else the latest gone (past tense)
     or the next to come; None for a day the month lacks ("on the 31st" in November)."""
     first = on.replace(day=1)
     if day != on.day and back == (day > on.day):

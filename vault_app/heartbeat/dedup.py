@@ -32,7 +32,8 @@ then set arithmetic: 1.2 ms a check on the 200,000-fact vault, each entity read 
   superseding the state it ends. Only the event side is read so (a later "lives in
   Boulder" retires no move: both stay true), and the subject must be the same words.
   A schedule that "moved to Thursdays" (changed, switched, rescheduled…) is a value as
-  "is on Tuesdays" is.
+  "is on Tuesdays" is, and a habit is its activity's schedule (`habit_reading`: "Lina
+  takes piano lessons on Tuesdays" as "Lina's piano lessons are on Tuesdays"), either side.
 - "near": word-shingle Jaccard (words and word pairs) at or above `jaccard`, or, when an
   `embed` callable is given (L2-normalised float32 rows), embedding cosine at or above
   `cosine` — never when the numbers differ, one text denies the other, or a few content
@@ -312,6 +313,27 @@ def implied_states(text: str) -> list[list[str]]:
     return []
 
 
+# "Lina takes piano lessons on Tuesdays" is "Lina's piano lessons are on Tuesdays": a
+# habit of a few words' activity, told by its day or hour, is the activity's schedule
+_HABIT = re.compile(
+    r"^(?P<who>\S+(?:\s+\S+)?)\s+(?:takes|has|does|attends|goes\s+to|have|take|do|attend"
+    r"|go\s+to)\s+(?P<what>(?:[\w'-]+\s+){0,3}?(?:lessons?|class(?:es)?|practice|training"
+    r"|rehearsals?|sessions?|tutoring|therapy|appointments?|clinic))\s+(?P<when>(?:on|at|every)\s.*)",
+    re.IGNORECASE,
+)
+
+
+def habit_reading(text: str) -> list[str] | None:
+    """The words of a habit read as its schedule ("Lina takes piano lessons on Tuesdays"
+    -> "lina s piano lessons are on tuesdays"), so that "Lina's piano lessons moved to
+    Thursdays" is its update; None for text that tells no such habit."""
+    found = _HABIT.match(text)
+    if found is None:
+        return None
+    said = f"{found['who']}'s {found['what']} are {found['when']}"
+    return [w for w in tokens(said) if w not in FILLER]
+
+
 def _ageless(words: list[str]) -> list[str]:
     """`words` with "years old" after an age left out: "is 6 years old" reads "is 6"."""
     out: list[str] = []
@@ -390,6 +412,7 @@ class _Known:
     shingles: frozenset[str]
     numbers: frozenset[str]
     negated: bool
+    habit: list[str] | None = None  # `habit_reading`: a habit as its schedule
 
 
 @dataclass
@@ -443,7 +466,9 @@ def _keys(item: _Known) -> set[str]:
 
 def _known(fact_id: str, text: str) -> _Known:
     words = [w for w in tokens(text) if w not in FILLER]
-    return _Known(fact_id, text, words, shingles(words), _numbers(words), _negated(words))
+    known = _Known(fact_id, text, words, shingles(words), _numbers(words), _negated(words))
+    known.habit = habit_reading(text)
+    return known
 
 
 def prepare(fact_id: str, text: str) -> _Known:
@@ -471,6 +496,7 @@ def judge(
     update, so the verdict is the same as over all of them, at the cost of the few."""
     new = _known("", text)
     implied = implied_states(text)
+    habit = new.habit
     key = " ".join(new.words)
     if exact is None:
         exact = {" ".join(f.words): f.id for f in reversed(facts)}
@@ -486,6 +512,8 @@ def judge(
             changed = update_score(_ageless(fact.words), state)
             if changed is not None:
                 break
+        if changed is None and (fact.habit or habit):  # a habit as its schedule
+            changed = update_score(fact.habit or fact.words, habit or new.words)
         if changed is not None:
             if update is None or changed > update[0]:
                 update = (changed, fact.id)

@@ -54,7 +54,8 @@ _LEAD = (
 )
 HOLIDAY = re.compile(
     r"\b(?:(?P<dir>last|next|this)\s+|" + _LEAD + r")"
-    r"(?P<name>" + "|".join(f"(?P<h{n}>{pattern})" for n, (pattern, _) in enumerate(_NAMES))
+    r"(?P<name>"
+    + "|".join(f"(?P<h{n}>{pattern})" for n, (pattern, _) in enumerate(_NAMES))
     + r")(?:,?\s+(?P<year>\d{4}))?\b"
     # "for Christmas shopping" still dates; a holiday's own thing ("Christmas tree") has no
     # preposition before it, and "'s" ("Christmas's") is a possessive, not a time
@@ -71,6 +72,7 @@ def mentions(text: str) -> bool:
     (plain substrings) is far cheaper than `HOLIDAY`'s, which tries every preposition."""
     lower = text.lower()
     return any(word in lower for word in _WORDS)
+
 
 def key_of(match: re.Match[str]) -> str:
     """The holiday a `HOLIDAY` match names ("christmas eve", "thanksgiving", …)."""

@@ -159,9 +159,7 @@ _CHILDREN = re.compile(
     r"(?:(?:little|young|grown|wonderful|lovely)\s+)?"
     + _KIDS.format("kind")
     + r"\s*(?:[,:(—–-]\s*)"
-    r"|(?:My|Our)\s+(?:two\s+|three\s+)?"
-    + _KIDS.format("their")
-    + r"\s+are\s+)"
+    r"|(?:My|Our)\s+(?:two\s+|three\s+)?" + _KIDS.format("their") + r"\s+are\s+)"
     r"(?P<list>[A-Z][^.!?;]{2,160}?)\)?\s*[.!]?$"
 )
 _CHILD_ITEM = re.compile(

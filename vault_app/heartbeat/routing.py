@@ -127,7 +127,7 @@ def user_entity_in(agent: str | None) -> layout.EntityRef:
 
 _FIRST_SUMMARIES = {
     layout.USER_ENTITY: "What the notes tell of you: facts the heartbeat found about the "
-    "person they speak for (\"I prefer…\", \"I've been vegetarian for ten years\").",
+    'person they speak for ("I prefer…", "I\'ve been vegetarian for ten years").',
     REMEMBERED: "What you asked to be remembered that names no one and nothing else.",
 }
 

@@ -27,9 +27,7 @@ _AUX = "will|are|were|have|had|can|could|should|would|must|need|cost|go|come|do|
 _WEEKDAY = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 # a word a whole-sentence verdict does not run over: the clause of its own it opens
 _NOT_A_VERDICTS_OWN = r"(?:I|it|that|this|which|they|we|he|she|you)\b"
-_MONTH = (
-    "January|February|March|April|May|June|July|August|September|October|November|December"
-)
+_MONTH = "January|February|March|April|May|June|July|August|September|October|November|December"
 # a turn's speaker who is the user, the assistant, or a note it kept of the user
 # ("**memory** (from ChatGPT: …): User prefers Python."): `core.daily` names them
 USER_ROLES = daily.USER_ROLES
@@ -366,7 +364,9 @@ class Patterns:
             r"(?:(?:" + alt(lists["status"]["states"]) + r")\b|now\b)",
         )
         self.status_change = re.compile(
-            r"^(?:(?:also|and|so)[\s,]+)?(?P<subj>I|We|" + NAME + r"|(?:[Tt]he|[Oo]ur|[Mm]y|"
+            r"^(?:(?:also|and|so)[\s,]+)?(?P<subj>I|We|"
+            + NAME
+            + r"|(?:[Tt]he|[Oo]ur|[Mm]y|"
             + NAME
             + r"['’]s)\s+"
             r"[\w’'-]{1,30}(?:\s[\w’'-]{1,30}){0,2}?)\s+(?:(?:has|have|had|just|finally|officially)\s+){0,2}"
@@ -402,7 +402,8 @@ class Patterns:
         self.and_preference = re.compile(
             r"\s(?:,\s*)?(?:and|but)\s+(?:also\s+|still\s+|really\s+)?(?P<verb>"
             + alt(lists["preference"]["verbs"])
-            + r")\b" + LOVE_NOUN
+            + r")\b"
+            + LOVE_NOUN
         )
         self.routine = re.compile(
             r"\b(?:every|each)\s+(?:other\s+|single\s+)?(?:day|night|week|month|year|quarter|"
@@ -516,7 +517,9 @@ class Patterns:
         # who holds what: "Our checking account is with First Harbor Bank", "My phone plan
         # is through Mint Mobile" (the provider is the entity)
         self.provider = re.compile(
-            r"^(?:[Tt]he|[Oo]ur|[Mm]y|" + NAME + r"['’]s)\s+(?:[\w’'()-]{1,30}\s+){0,3}?(?:"
+            r"^(?:[Tt]he|[Oo]ur|[Mm]y|"
+            + NAME
+            + r"['’]s)\s+(?:[\w’'()-]{1,30}\s+){0,3}?(?:"
             + alt(lists["house"]["held"])
             + r")\s+(?:is|are)\s+(?:now\s+|still\s+)?(?:with|through|at|from)\s+"
             r"(?P<who>" + NAME + r")"
@@ -584,7 +587,9 @@ class Patterns:
         )
         self.now_verb = re.compile(r"^(?P<subj>.{1,60}?)\s+now\s+(?:[a-z]{2,20}s|is|are|has)\b")
         self.done = re.compile(
-            r"^(?i:" + alt(lists["status"]["done"]) + r")\s+(?:the|our|my|a|an|autopay|auto-pay|"
+            r"^(?i:"
+            + alt(lists["status"]["done"])
+            + r")\s+(?:the|our|my|a|an|autopay|auto-pay|"
             + NAME
             + r")\b"
         )

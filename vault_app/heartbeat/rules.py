@@ -156,9 +156,7 @@ def passes_gate(text: str) -> bool:
 # -- the rules -----------------------------------------------------------------------------
 
 
-def candidates(
-    entry: model.Entry, thread: kin_told.Thread | None = None
-) -> list[model.Candidate]:
+def candidates(entry: model.Entry, thread: kin_told.Thread | None = None) -> list[model.Candidate]:
     """The candidate facts of one entry, in text order; read on from `thread` (what the
     speaker's message before it left), which is left as this one leaves it."""
     found: list[model.Candidate] = []
@@ -635,4 +633,3 @@ class RuleExtractor:
             except (ValueError, OverflowError, RecursionError):
                 threads.drop(entry)  # nothing durable in text the rules cannot read
         return extraction
-

@@ -17,7 +17,6 @@ NOUN_ENDINGS = ("s", "ed", "ment", "tion", "sion", "ness", "ity", "ance", "ence"
 _TIME_LEAD = re.compile(r"(?:last|next|this|every|each|yesterday|today|tomorrow|tonight)\b", re.I)
 
 
-
 # words that are first names as well as a modal or a month ("Will", "May"): a name when
 # a capitalised word follows them
 _NAMES_TOO = frozenset(("will", "may", "june", "april", "august"))
@@ -144,9 +143,32 @@ _SPEC = re.compile(r"[\s-]?\d")  # a number right after an all-capital word
 # what a log line opens on, done to whom follows: "Called Summit Roofing", "Texted Greg"
 _LOG_VERBS = frozenset(
     (
-        "called", "emailed", "texted", "phoned", "messaged", "contacted", "booked", "scheduled",
-        "asked", "helped", "picked", "dropped", "visited", "reminded", "thanked", "hired",
-        "drove", "took", "met", "saw", "paid", "told", "sent", "gave", "brought", "bought",
+        "called",
+        "emailed",
+        "texted",
+        "phoned",
+        "messaged",
+        "contacted",
+        "booked",
+        "scheduled",
+        "asked",
+        "helped",
+        "picked",
+        "dropped",
+        "visited",
+        "reminded",
+        "thanked",
+        "hired",
+        "drove",
+        "took",
+        "met",
+        "saw",
+        "paid",
+        "told",
+        "sent",
+        "gave",
+        "brought",
+        "bought",
     )
 )
 

@@ -557,11 +557,11 @@ def as_told(sentence: str) -> str:
     ):
         return sentence
     said = _first_person_verb(verb.group("verb"))
-    return f"I {verb.group('adverb').lower()}{said}{rest[verb.end():]}"
+    return f"I {verb.group('adverb').lower()}{said}{rest[verb.end() :]}"
 
 
 def _first_person_verb(verb: str) -> str:
-    """"prefers" -> "prefer", "studies" -> "study", "watches" -> "watch", "is" -> "am"."""
+    """ "prefers" -> "prefer", "studies" -> "study", "watches" -> "watch", "is" -> "am"."""
     low = verb.lower()
     if low in _IRREGULAR:
         return _IRREGULAR[low]

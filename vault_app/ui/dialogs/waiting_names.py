@@ -73,9 +73,7 @@ class WaitingNamesDialog(QtWidgets.QDialog):
     def reload(self) -> None:
         """Read the waiting names again, on a worker."""
         root = self.session.vault.root
-        self.session.run(
-            lambda: routing.waiting_names(root), self._show, on_error=self._failed
-        )
+        self.session.run(lambda: routing.waiting_names(root), self._show, on_error=self._failed)
 
     def _show(self, waiting: list[routing.Waiting]) -> None:
         selected = self.selected_name()
