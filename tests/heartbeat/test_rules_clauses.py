@@ -427,3 +427,25 @@ def test_a_name_ending_in_s(text: str, facts: list[tuple[str, Cat, str | None]])
 )  # fmt: skip
 def test_she_after_ones_kin_and_ones_own_thing_after_a_comma(text: str, facts: list[str]) -> None:
     assert [fact for fact, _, _ in _made(text)] == facts
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [  # what one is, however few its words, and each of two such clauses a fact of its own
+        ("User: I'm a nurse.", ["The user is a nurse."]),
+        ("User: I work nights.", ["The user works nights."]),
+        ("User: I work as a high school teacher.",
+         ["The user works as a high school teacher."]),
+        ("User: I'm a nurse and I work nights.",
+         ["The user is a nurse.", "The user works nights."]),
+        ("**Maya** (D2:3): I'm vegetarian and my husband is vegan.",
+         ["Maya is vegetarian.", "Maya's husband is vegan."]),
+    ],
+)  # fmt: skip
+def test_what_one_is_is_a_fact_however_short(text: str, facts: list[str]) -> None:
+    assert [fact for fact, _, _ in _made(text)] == facts
+
+
+@pytest.mark.parametrize("text", ["User: I'm a mess.", "User: I'm a nurse?", "User: I work."])
+def test_a_short_clause_that_says_no_identity_is_no_fact(text: str) -> None:
+    assert _made(text) == []

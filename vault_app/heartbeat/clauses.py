@@ -307,7 +307,11 @@ def and_clauses(sentence: str, *, loose: bool = False) -> list[str]:
 
 
 def says_enough(clause: str) -> bool:
-    """Whether a clause stands as a sentence: `MIN_WORDS` words and a verb."""
-    return rulebook.word_count(clause) > rulebook.MIN_WORDS and bool(
-        rulebook.patterns().verb.search(clause)
-    )
+    """Whether a clause stands as a sentence: more than `MIN_WORDS` words and a verb —
+    fewer when it says what one is ("I'm a nurse", "I work nights", "I'm vegetarian":
+    the rules' identity)."""
+    pats = rulebook.patterns()
+    if pats.verb.search(clause) is None:
+        return False
+    count = rulebook.word_count(clause)
+    return count > rulebook.MIN_WORDS or (count >= 2 and pats.identity.search(clause) is not None)

@@ -134,7 +134,17 @@ class Patterns:
         self.moment = re.compile(r"\b(?:" + alt(gate["moments"]) + r")\b", re.IGNORECASE)
         self.ailing = re.compile(r"\b(?:" + alt(gate["ailments"]) + r")\b", re.IGNORECASE)
         self.identity = re.compile(
-            r"\b(?:" + alt(gate["identity"]) + r"|" + AGE + r")\b|" + _AGE_ALONE, re.IGNORECASE
+            r"\b(?:"
+            + alt(gate["identity"])
+            + r"|"
+            + AGE
+            + r")\b|"
+            + _AGE_ALONE
+            # "I'm a nurse", "I work as a high school teacher": a living, said as one's being
+            + r"|(?:\bam|['’]m|\bas)\s+an?\s+(?:[\w-]+\s+){0,2}?(?:"
+            + alt(gate["occupations"])
+            + r")\b",
+            re.IGNORECASE,
         )
         self.offer = re.compile(r"\b(?:" + alt(gate["offers"]) + r")\b", re.IGNORECASE)
         # a conversation's first-person turn opening with its speaker: "I signed up…",
