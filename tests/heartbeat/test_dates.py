@@ -321,3 +321,13 @@ def test_a_present_passive_is_no_past() -> None:
         "The bins are collected on 2026-11-27."
     )
     assert dates.resolve("The car was fixed on Friday.", ON) == "The car was fixed on 2026-11-13."
+
+
+def test_what_arrives_or_ships_is_to_come_after_a_past_order() -> None:
+    # "ordered" is past; "it arrives April 20", its own clause, is not
+    assert dates.resolve("The crib we ordered is the Hudson, it arrives April 20.", ON) == (
+        "The crib we ordered is the Hudson, it arrives April 20, 2027."
+    )
+    assert dates.resolve("I ordered a couch, it ships May 3.", ON) == (
+        "I ordered a couch, it ships May 3, 2027."
+    )

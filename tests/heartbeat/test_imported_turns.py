@@ -9,7 +9,7 @@ import datetime as dt
 
 import pytest
 
-from vault_app.heartbeat import extraction, rules, turns
+from vault_app.heartbeat import extraction, kin, rules, turns
 
 DAY = dt.date(2025, 9, 4)
 
@@ -290,3 +290,45 @@ def test_an_introduction_a_list_of_children_and_a_request_after_so(
     text: str, kept: list[str]
 ) -> None:
     assert facts(text) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [  # a blind probe of a nurse's year with an assistant (2026-12): what it showed
+        ("Quick background: I'm Dana, I'm an ER nurse at St. Luke's and my husband Omar is "
+         "a software engineer who works from home.",
+         ["The user's name is Dana.", "Omar is the user's husband.",
+          "The user is an ER nurse at St. Luke's.",
+          "Omar is a software engineer who works from home."]),
+        ("We have a 3 year old, Zoe, and we're expecting our second in June.",
+         ["Zoe is the user's child.", "Zoe is 3 years old.",
+          f"The household is expecting their second in June {DAY.year + 1}."]),
+        ("I have a daughter named Ivy who is 6.",
+         ["Ivy is the user's daughter.", "Ivy is 6 years old."]),
+        ("My sister Rana is vegan and Omar's cousin has a tree nut allergy.",
+         ["Rana is the user's sister.", "Rana is vegan.",
+          "Omar's cousin has a tree nut allergy."]),
+        # a capitalised word of what one is, or how, is no name
+        ("I'm British, I live in Leeds.", ["The user lives in Leeds."]),
+        ("I'm Sorry, I can't make it.", []),
+    ],
+)  # fmt: skip
+def test_an_introduction_a_child_and_someones_someone(text: str, kept: list[str]) -> None:
+    assert facts(text) == kept
+
+
+def test_she_is_never_a_role_or_a_thing_named_after_an_article() -> None:
+    """ "… see an ENT" names no one: the next message's "She" is still Zoe (the probe gave
+    Zoe's amoxicillin allergy to "ENT")."""
+    threads = kin.Threads()
+    said = []
+    for time, text in (
+        ("13:00:00", "Zoe has an ear infection again. The pediatrician wants us to see an ENT."),
+        ("13:03:00", "She's allergic to amoxicillin, she broke out in hives last time."),
+    ):
+        entry = extraction.Entry(
+            path=f"global/daily/{DAY}.md", date=DAY, time=time,
+            text=f"**user** (from ChatGPT: Zoe): {text}",
+        )  # fmt: skip
+        said += [(c.fact, c.entity) for c in rules.candidates(entry, threads.of(entry))]
+    assert ("Zoe is allergic to amoxicillin, she broke out in hives last time.", "Zoe") in said

@@ -248,6 +248,21 @@ def test_a_remember_naming_someone_new_makes_them_at_once(vault: Vault) -> None:
     ]
 
 
+def test_a_remember_naming_a_things_make_goes_to_remembered(vault: Vault) -> None:
+    """ "the Babyletto Hudson", after an article, is a crib's make, not someone to make a
+    person of (a blind probe made areas/people/babyletto-hudson)."""
+    vault.append_daily(
+        "User: Remember that the crib we ordered is the Babyletto Hudson, it arrives April 20.",
+        at=at(9),
+    )
+    record = beat(vault)
+    assert (record.written, record.deferred, record.created) == (1, 0, 1)  # Remembered made
+    assert active(vault, routing.remembered_in(None)) == [
+        "The crib the household ordered is the Babyletto Hudson, it arrives April 20, 2027."
+    ]  # told on 2026-11-20: the April to come, though "ordered" is past
+    assert vault.resolve_reference("areas/people/babyletto-hudson", None) is None
+
+
 class _Nothing:
     """An extractor (as an LLM that missed it) that finds no fact at all."""
 

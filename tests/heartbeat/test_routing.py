@@ -569,3 +569,19 @@ def test_a_pet_routed_to_the_pets_is_found_there_by_name(vault: Vault) -> None:
         ref("areas/pets")
     )
     assert later.route(candidate("The annual boiler service is booked.")).ref != ref("areas/pets")
+
+
+@pytest.mark.parametrize(
+    ("name", "fact", "kind"),
+    [  # a name after an article is a thing's (or a role's), not someone's
+        ("Babyletto Hudson", "The crib we ordered is the Babyletto Hudson.", "thing"),
+        ("Honda Civic", "We bought a Honda Civic in May.", "thing"),
+        ("Samir Haddad", "Samir Haddad is the user's accountant.", "person"),
+        ("Smiths", "We had dinner with the Smiths.", "thing"),  # one word: no cue either
+        ("Dr. Lee", "The kids see Dr. Lee, the new pediatrician.", "person"),
+    ],
+)  # fmt: skip
+def test_a_name_after_an_article_is_no_ones(name: str, fact: str, kind: str) -> None:
+    assert names.kind(name, fact) == kind
+    assert names.articled("ENT", "The pediatrician wants us to see an ENT.")
+    assert not names.articled("Smiths", "We had dinner with the Smiths.")  # a family

@@ -49,8 +49,9 @@ _AND_SUBJECT = re.compile(
 )
 # "and" before someone named with a verb of their own: "I'm lactose intolerant and Alex
 # is coeliac" (no comma; a lowercase subject needs one, `_AND_SUBJECT`)
-_AND_NAMED = re.compile(
-    r"\s+and\s+(?=[A-Z][a-z]+(?:\s[A-Z][a-z]+)?\s+(?:is|are|was|has|had|can['’]t|cannot|"
+_AND_NAMED = re.compile(  # or someone's someone: "… and Omar's cousin has a nut allergy"
+    r"\s+and\s+(?=[A-Z][a-z]+(?:\s[A-Z][a-z]+)?(?:['’]s\s+[a-z]+(?:-in-law)?)?\s+"
+    r"(?:is|are|was|has|had|can['’]t|cannot|"
     r"doesn['’]t|won['’]t|loves|hates|lives|works)\s)"
 )
 # "and I" again after a first-person clause, on to what one is or has for good: a second
@@ -109,19 +110,28 @@ def sentences(text: str) -> Iterator[str]:
                         return
 
 
-# one introducing oneself by name and age: "I'm Sam, 41, I run a bakery"
+# one introducing oneself by name and age or by what they go on to tell: "I'm Sam, 41, I
+# run a bakery", "I'm Dana, I'm an ER nurse"
 _INTRO = re.compile(
-    r"^I['’]m\s+(?P<name>[A-Z][a-z]{1,20}),\s+(?P<age>\d{1,2})(?:\s+years\s+old)?(?=[,.!]|$)"
+    r"^(?P<lead>[A-Z][\w ]{0,30}:\s+)?I['’]m\s+(?P<name>[A-Z][a-z]{1,20}),\s+"
+    r"(?:(?P<age>\d{1,2})(?:\s+years\s+old)?(?=[,.!]|$)"
+    r"|(?:and\s+)?(?P<next>(?:I|I['’]m|I['’]ve|my|My)\s))"
 )
 
 
 def _introduced(sentence: str) -> list[str]:
-    """ "I'm Sam, 41, I run a bakery" as "My name is Sam.", "I'm 41, I run a bakery": a
-    name the age after it shows is one (not "I'm British")."""
+    """ "I'm Sam, 41, I run a bakery" as "My name is Sam.", "I'm 41, I run a bakery", and
+    "I'm Dana, I'm an ER nurse" as "My name is Dana.", "I'm an ER nurse": a name the age
+    or the next clause after it shows is one (not "I'm British, I live in Leeds")."""
     intro = _INTRO.match(sentence)
-    if intro is None:
+    if intro is None or intro["name"].lower() in rulebook.patterns().not_names:
         return [sentence]
-    return [f"My name is {intro['name']}.", f"I'm {intro['age']}{sentence[intro.end() :]}"]
+    lead = intro["lead"] or ""  # "Quick background: I'm Dana, …": the lead read on each
+    if intro["next"]:
+        rest = sentence[intro.start("next") :]
+        return [f"{lead}My name is {intro['name']}.", lead + rest[:1].upper() + rest[1:]]
+    rest = sentence[intro.end() :]
+    return [f"{lead}My name is {intro['name']}.", f"{lead}I'm {intro['age']}{rest}"]
 
 
 # a short lead-in, then what one tells of oneself after a colon: "Quick intro so you can

@@ -121,7 +121,7 @@ _FUTURE = re.compile(r"\b(?:will|going\s+to|'ll|is\s+coming|scheduled|planned|bo
 # a clause in the present or about to be, whatever the sentence around it did before
 _NOW = re.compile(
     r"\b(?:is|are|starts?|starting|begins?|beginning|opens?|ends?|expires?|renews?|due"
-    r"|effective)\b",
+    r"|effective|arrives|arriving|ships|lands|comes)\b",
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.!?\n]")

@@ -168,11 +168,27 @@ _CHILD_ITEM = re.compile(
 )
 
 
+# one child, named after their age or role: "We have a 3 year old, Zoe, and we're
+# expecting…", "I have a daughter named Ivy who is 6", "we have a 7-year-old son, Leo"
+_ONE_CHILD = re.compile(
+    r"^(?:I|We)\s+(?:have|['’]ve\s+got)\s+an?\s+(?:(?P<age>\d{1,2})[\s-]years?[\s-]old"
+    r"(?:\s+(?P<kind>son|daughter|boy|girl|kid|child))?|(?P<role>son|daughter|little\s+boy"
+    r"|little\s+girl))\s*,?\s+(?:named\s+|called\s+)?(?P<name>[A-Z][a-z]{1,20})\b"
+    r"(?:,?\s+who(?:\s+is|['’]s)\s+(?P<age2>\d{1,2})(?:\s+years\s+old)?)?"
+    r"(?P<rest>(?:,?\s+and\s+|,\s+)(?P<tail>(?:I|we)\b.{3,200})|\s*[.!]?)$"
+)
+_ONE_ROLE = {"boy": "son", "girl": "daughter", "kid": "child", "little boy": "son",
+             "little girl": "daughter"}  # fmt: skip
+
+
 def children(sentence: str) -> list[str] | None:
     """One's children named in a list, as the sentences the rules read: "We have two
     boys, Arjun who is 9 and Kabir who is 5" -> "Arjun is my son.", "Arjun is 9 years old.",
     "Kabir is my son.", "Kabir is 5 years old."; None when the sentence is no such list, or its
     names are not as many as it says."""
+    one = _ONE_CHILD.match(sentence)
+    if one is not None:
+        return _one_child(one)
     told = _CHILDREN.match(sentence)
     if told is None:
         return None
@@ -193,4 +209,19 @@ def children(sentence: str) -> list[str] | None:
         said.append(f"{item['name']} is my {role}.")
         if item["age"]:
             said.append(f"{item['name']} is {item['age']} years old.")
+    return said
+
+
+def _one_child(told: re.Match[str]) -> list[str] | None:
+    """ "We have a 3 year old, Zoe, and we're expecting our second" -> "Zoe is my child.",
+    "Zoe is 3 years old.", "We're expecting our second"."""
+    name = told["name"]
+    if name.lower() in rulebook.patterns().not_names:
+        return None
+    kind = " ".join((told["kind"] or told["role"] or "child").lower().split())
+    said = [f"{name} is my {_ONE_ROLE.get(kind, kind)}."]
+    if age := told["age"] or told["age2"]:
+        said.append(f"{name} is {age} years old.")
+    if tail := told["tail"]:
+        said.append(tail[:1].upper() + tail[1:])
     return said

@@ -229,13 +229,21 @@ def kind(name: str, fact: str = "", category: models.FactCategory | None = None)
         return "person"
     if any(p in PROJECT_WORDS for p in parts):
         return "project"
-    if _title_case(name) and len(parts) <= 3:
+    if _title_case(name) and len(parts) <= 3 and not articled(name, fact):
         # "Samir Haddad": a capitalised first and last name; one word ("Lisbon") needs
         # a cue that it is someone
         relational = category is models.FactCategory.RELATIONSHIP
         if len(parts) > 1 or relational or PERSON_CUES.search(fact):
             return "person"
     return "thing"
+
+
+def articled(name: str, fact: str) -> bool:
+    """Whether `fact` names `name` after an article, as no one is named: "the crib is the
+    Babyletto Hudson", "see an ENT" (a thing, a role); not "the Smiths" (a family)."""
+    if " " not in name and name.endswith("s") and not name.isupper():
+        return False
+    return re.search(r"\b(?:the|an?)\s+" + re.escape(name) + r"\b", fact, re.IGNORECASE) is not None
 
 
 def new_address(name: str, kind_: str, agent: str | None) -> layout.EntityRef:

@@ -630,6 +630,9 @@ class Router:
             name = name_key = str(address) if address is not None else ""
         else:
             kind = names.kind(name, candidate.fact, candidate.category)
+            if candidate.explicit and kind == "thing" and names.articled(name, candidate.fact):
+                return Route(None, False, None, "unrouted")  # "… is the Babyletto Hudson":
+                # a thing's make named in passing is no entity to make: Remembered keeps it
             herd = layout.EntityRef(None, names.PETS)
             if kind == "pet" and self.vault.paths.holds_entity(herd):
                 self._also_named(herd, [name])  # the rest of the run finds it there too

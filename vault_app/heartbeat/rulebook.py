@@ -234,7 +234,16 @@ class Patterns:
         self.abbreviations = frozenset(lists["names"]["abbreviations"])
         roles = alt(lists["relationship"]["roles"])
         kin = r"(?:[Mm]y|[Oo]ur)\s+(?:" + roles + r"|kids|children|sons|daughters|parents)"
-        subject = r"(?P<subj>I|We|" + NAME + r"|The\s+kids|Both\s+kids|The\s+family|" + kin + ")"
+        kin_of = NAME + r"['’]s\s+(?:" + roles + r")"  # "Omar's cousin has a nut allergy"
+        subject = (
+            r"(?P<subj>I|We|"
+            + kin_of
+            + "|"
+            + NAME
+            + r"|The\s+kids|Both\s+kids|The\s+family|"
+            + kin
+            + ")"
+        )
         self.speaker = re.compile(
             r"^(?P<who>" + NAME + r")\s*(?:said|says|told\s+(?:me|us)|mentioned|wrote"
             r"|explained|confirmed)?(?:\s+that)?\s*[:,]?\s+[\"“](?P<rest>.{3,400}?)[\"”]?\s*$"

@@ -110,7 +110,7 @@ import datetime as dt
 import re
 
 from vault_app.core import models
-from vault_app.heartbeat import clauses, dates, first_person, rulebook, subjects, turns
+from vault_app.heartbeat import clauses, dates, first_person, names, rulebook, subjects, turns
 from vault_app.heartbeat import extraction as model
 from vault_app.heartbeat import kin as kin_told
 
@@ -233,8 +233,9 @@ def _person(sentence: str, last: str | None) -> str | None:
     if pats.kin.match(sentence):
         return None  # "My sister lives in Leeds, she works…": the sister (`kin.named_kin`)
     name = subjects.subject_name(sentence, pats) or subjects.owner(sentence, pats)
-    if name is None:
+    if name is None:  # "… see an ENT": a role or a thing, no one "she" could be
         named = subjects.related(sentence, None, pats)
+        named = tuple(n for n in named if not names.articled(n, sentence))
         name = named[0] if len(named) == 1 and "/" not in named[0] else None
     return name if name else last
 
