@@ -582,6 +582,12 @@ def test_a_pet_routed_to_the_pets_is_found_there_by_name(vault: Vault) -> None:
     ],
 )  # fmt: skip
 def test_a_name_after_an_article_is_no_ones(name: str, fact: str, kind: str) -> None:
+    """And a name given as a place's or an organisation's is a company's (a probe made
+    areas/people/little-acorns of a daycare)."""
+    rel = models.FactCategory.RELATIONSHIP
+    assert names.kind("Little Acorns", "Zoe's daycare is Little Acorns.", rel) == "company"
+    assert names.kind("Little Acorns", "Little Acorns is our daycare.", rel) == "company"
+    assert names.kind("Mr. Daniels", "Theo's soccer coach is Mr. Daniels.", rel) == "person"
     assert names.kind(name, fact) == kind
     assert names.articled("ENT", "The pediatrician wants us to see an ENT.")
     assert not names.articled("Smiths", "We had dinner with the Smiths.")  # a family

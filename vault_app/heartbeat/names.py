@@ -95,6 +95,13 @@ COMPANY_WORDS = _words_set(
     "utilities security builders construction realty clinic pharmacy partners associates "
     "motors garage bakery cleaners"
 )
+# the roles a place or an organisation plays: "Zoe's daycare is Little Acorns", "Our bank
+# is First Harbor" name one, not someone
+_PLACE_ROLES = (
+    r"insurer|bank|pharmacy|school|preschool|daycare|gym|employer|provider|internet\s+provider"
+    r"|supplier|hospital|clinic|urgent\s+care|church|grocery\s+store|supermarket"
+    r"|hardware\s+store|library|nursery|kindergarten|camp|club|team|company|firm|agency"
+)
 PROJECT_WORDS = _words_set(
     "project remodel renovation replacement repair install installation trip vacation "
     "holiday wedding move moving party conversion upgrade build evaluation"
@@ -223,7 +230,7 @@ def kind(name: str, fact: str = "", category: models.FactCategory | None = None)
     parts = key(name).split("-")
     if len(parts) <= 2 and _title_case(name) and is_pet(name, fact):
         return "pet"
-    if parts[-1] in COMPANY_WORDS:
+    if parts[-1] in COMPANY_WORDS or _place_named(name, fact):
         return "company"
     if parts[0] in HONORIFICS and len(parts) > 1:
         return "person"
@@ -236,6 +243,22 @@ def kind(name: str, fact: str = "", category: models.FactCategory | None = None)
         if len(parts) > 1 or relational or PERSON_CUES.search(fact):
             return "person"
     return "thing"
+
+
+def _place_named(name: str, fact: str) -> bool:
+    """Whether `fact` gives `name` as a place's or an organisation's: "Zoe's daycare is
+    Little Acorns", "Little Acorns is our daycare"."""
+    said = re.escape(name)
+    return (
+        re.search(
+            rf"\b(?:{_PLACE_ROLES})\s+(?:is|are)\s+(?:called\s+|named\s+)?{said}\b"
+            rf"|\b{said}\s+(?:is|are)\s+(?:\w+['’]s|our|my|the|their|his|her)\s+"
+            rf"(?:{_PLACE_ROLES})\b",
+            fact,
+            re.IGNORECASE,
+        )
+        is not None
+    )
 
 
 def articled(name: str, fact: str) -> bool:
