@@ -276,6 +276,27 @@ def test_global_writers_write_global(root: Path) -> None:
     assert texts == ["The family has two cats", "The cats are called Tom and Tim"]
 
 
+def test_a_full_synthesis_rewrites_only_what_its_actor_writes(root: Path) -> None:
+    """An agent's (or the heartbeat's for it) full synthesis rewrites its own workspace;
+    global memory only as a global writer; another agent's never — and never stops
+    half-way on a refusal."""
+
+    def rewritten(v: vault_module.Vault) -> set[str]:
+        results, problems = v.synthesize()
+        assert problems == []
+        return {r.path.relative_to(root).as_posix() for r in results}
+
+    own = {"agents/finance/workspace/areas/budget/summary.md", "agents/finance/workspace/index.md"}
+    assert rewritten(as_agent(root, "finance")) == own
+    assert rewritten(vault_module.Vault(root, actor="heartbeat:finance")) == own
+    let_write_global(root, "finance")
+    assert rewritten(as_agent(root, "finance")) == own | {
+        "global/life/areas/family/summary.md", "global/life/index.md",
+    }  # fmt: skip
+    everything = rewritten(vault_module.Vault(root, actor="jane"))
+    assert "agents/security/workspace/areas/house/summary.md" in everything
+
+
 def test_chat_entity_mapping_and_defaults() -> None:  # (MicroClaw: where a chat goes)
     settings = config.VaultConfig.model_validate(
         {

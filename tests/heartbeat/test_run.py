@@ -5,6 +5,7 @@ their third mention, injected text flagged, reruns idempotent, failures recorded
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 from vault_app.core import layout, models
@@ -170,6 +171,31 @@ def test_a_synthesis_run_rewrites_summaries_and_is_logged(vault: Vault) -> None:
     assert record.job == "synthesis" and record.summaries >= 1 and record.error is None
     assert runlog.read(vault.root, job="synthesis") == [record]
     assert "oat milk" in (vault.paths.entity_dir(MARIA) / "summary.md").read_text()
+
+
+def test_a_synthesis_rewrites_each_agents_workspace_with_its_rights(vault: Vault) -> None:
+    """The global heartbeat may not write an agent's workspace: each scope is synthesized
+    as its own heartbeat (one vault for all stopped the demo's synthesis at its first
+    agent entity, every summary after it left stale)."""
+    vault.create_agent("finance")
+    budget = layout.EntityRef.parse("agent:finance:areas/budget")
+    vault.add_fact(budget, "The grocery budget is $600 a month.", "status", create=True)
+    vault.create_entity(MARIA)
+    vault.add_fact(MARIA, "Maria prefers oat milk.", "preference")
+    record = runs.run_synthesis(vault.root, runner="serve", trigger="schedule", now=NOW)
+    assert record.error is None and record.failed == 0 and record.summaries == 2
+    assert "$600" in (vault.paths.entity_dir(budget) / "summary.md").read_text()
+    assert "oat milk" in (vault.paths.entity_dir(MARIA) / "summary.md").read_text()
+    lines = (vault.paths.state_dir / "audit.jsonl").read_text().splitlines()
+    actors = {
+        line["actor"]: line["target"]
+        for line in map(json.loads, lines)
+        if line["action"] == "summary.synthesize"
+    }
+    assert actors == {
+        "heartbeat:finance": "agents/finance/workspace/areas/budget/summary.md",
+        "heartbeat": "global/life/areas/people/maria/summary.md",
+    }
 
 
 def test_the_extractor_follows_the_settings(tmp_path: Path) -> None:

@@ -386,6 +386,12 @@ class Guard:
         """Whether the principal reads the memory of scope `agent` (None: global)."""
         return self.policy.decide(self.who, Action.READ, Target.daily(agent)).allowed
 
+    def writes_scope(self, agent: str | None) -> bool:
+        """Whether the principal writes the memory of scope `agent` without a person's
+        approval (None: global)."""
+        decision = self.policy.decide(self.who, Action.WRITE, Target.daily(agent))
+        return decision.verdict is Verdict.ALLOW
+
 
 # The README's table of who may do what, as this policy answers it (tested against it):
 # (principal, target) -> the actions allowed ("review" where a person must approve).

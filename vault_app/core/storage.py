@@ -133,6 +133,11 @@ class Storage:
         reads = None if self.guard is None else self.guard.reads_scope
         return self.paths.iter_all_entities(skipped, pool=pool, reads=reads)
 
+    def writes_scope(self, agent: str | None) -> bool:
+        """Whether this storage's actor writes the memory of scope `agent` (None: global)
+        without a person's approval: every scope for a person."""
+        return self.guard is None or self.guard.writes_scope(agent)
+
     # -- reading ----------------------------------------------------------------------
 
     def read(self, path: Path) -> bytes | None:

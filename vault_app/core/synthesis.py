@@ -278,13 +278,20 @@ class Synthesizer:
         *,
         dry_run: bool = False,
         at: dt.datetime | None = None,
+        scopes: Iterable[str | None] | None = None,
     ) -> tuple[list[models.SynthesisResult], list[models.Problem]]:
-        """Rewrite summary.md of each entity (all by default) and, for a full run, index.md."""
+        """Rewrite summary.md of each entity (all by default) and, for a full run, index.md.
+
+        A full run covers the scopes its actor writes (`scopes`, None for global, narrows
+        them): a person's every scope; an agent's (or the heartbeat's for it) its own
+        workspace, and global memory only as a global writer — never a write the access
+        policy would refuse half-way, nor one a person must approve."""
         moment = decay.as_aware(at) if at else self.source.now()
+        written = self._written_scopes(scopes)
         targets = (
             [layout.as_ref(r) for r in refs]
             if refs is not None
-            else [folder.ref for folder in self.store.entities()]
+            else [f.ref for f in self.paths.iter_all_entities(reads=written.__contains__)]
         )
         results: list[models.SynthesisResult] = []
         problems: list[models.Problem] = []
@@ -298,7 +305,9 @@ class Synthesizer:
             problems.extend(self.source.problem(exc) for exc in invalid)  # left out of the summary
         if refs is None:
             damaged: list[errors.CorruptFileError] = []
-            results.extend(self.indexes(dry_run=dry_run, at=moment, damaged=damaged))
+            results.extend(
+                self.indexes(dry_run=dry_run, at=moment, damaged=damaged, scopes=written)
+            )
             problems.extend(self.source.problem(exc) for exc in damaged)
         return results, problems
 
@@ -338,14 +347,21 @@ class Synthesizer:
         )
         return result, invalid
 
+    def _written_scopes(self, scopes: Iterable[str | None] | None) -> list[str | None]:
+        """The scopes of `scopes` (all by default) the actor writes unasked."""
+        wanted = self.paths.scopes() if scopes is None else list(scopes)
+        return [scope for scope in wanted if self.store.writes_scope(scope)]
+
     def indexes(
         self,
         *,
         dry_run: bool = False,
         at: dt.datetime | None = None,
         damaged: list[errors.CorruptFileError] | None = None,
+        scopes: Iterable[str | None] | None = None,
     ) -> list[models.SynthesisResult]:
-        """Refresh `global/life/index.md` and each agent's `workspace/index.md`.
+        """Refresh `global/life/index.md` and each agent's `workspace/index.md` (of
+        `scopes`, and those the actor writes: `run`).
 
         An index whose generated block is damaged is left as it is (its error goes to
         `damaged` when given); the others are still refreshed.
@@ -353,7 +369,7 @@ class Synthesizer:
         moment = decay.as_aware(at) if at else self.source.now()
         counter = decay.RawTierCounter(self.source.policy, moment)
         results = []
-        for agent in self.paths.scopes():
+        for agent in self._written_scopes(scopes):
             root = self.paths.para_root(agent)
             if not root.is_dir():
                 continue

@@ -539,9 +539,11 @@ class Vault:
         *,
         dry_run: bool = False,
         at: dt.datetime | None = None,
+        scopes: Iterable[str | None] | None = None,
     ) -> tuple[list[SynthesisResult], list[models.Problem]]:
-        """Rewrite summary.md of each entity (all by default) and, for a full run, index.md."""
-        return self._synthesizer().run(refs, dry_run=dry_run, at=at)
+        """Rewrite summary.md of each entity (all by default: of `scopes`, None for global,
+        that the actor writes) and, for a full run, their index.md."""
+        return self._synthesizer().run(refs, dry_run=dry_run, at=at, scopes=scopes)
 
     def synthesize_indexes(
         self,

@@ -35,7 +35,9 @@ extractor failed on (the endpoint down) or whose facts could not be written stay
 the cursor and are retried next run (`failed`). A run raises for nothing the extraction
 or the endpoint does; a problem that stops it (a corrupt cursor) is the record's `error`.
 
-The synthesis rewrites every summary (and the indexes) through `Vault.synthesize`.
+The synthesis rewrites every summary (and the indexes) through `Vault.synthesize`, each
+scope with its own rights: global memory as `heartbeat`, an agent's workspace as
+`heartbeat:<agent>`.
 """
 
 from __future__ import annotations
@@ -130,9 +132,21 @@ def run_heartbeat(
 def run_synthesis(
     root: Path, *, runner: str, trigger: str, now: dt.datetime | None = None
 ) -> runlog.RunRecord:
-    """The weekly synthesis: every summary and index rewritten; logged and returned."""
+    """The weekly synthesis: every summary and index rewritten; logged and returned.
+
+    Each scope is written with its own rights, as the heartbeat writes its facts: global
+    memory as `heartbeat`, an agent's workspace as `heartbeat:<agent>` (the global
+    heartbeat may not write an agent's workspace; one vault for all stopped the whole
+    synthesis at the first agent's summary)."""
     with _recorded(root, "synthesis", runner, trigger, now) as (vault, record):
-        results, problems = vault.synthesize(at=record.started)
+        results, problems = vault.synthesize(at=record.started, scopes=[None])
+        for agent in vault.paths.agent_ids():
+            acting = Vault(
+                root, clock=vault.clock, actor=access.heartbeat_actor(agent), settings=vault.config
+            )
+            done, found = acting.synthesize(at=record.started, scopes=[agent])
+            results += done
+            problems += found
         record.summaries = sum(1 for r in results if r.changed and r.ref is not None)
         if problems:
             record.failed = len(problems)
