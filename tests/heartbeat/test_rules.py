@@ -527,8 +527,6 @@ def test_reactions_and_opinions_are_no_facts(text: str) -> None:
         ("**Tim** (D4:1): Got some new books from the library downtown.",
          "Tim got some new books from the library downtown."),
         # a longer lead, when it only says where the conversation left off
-        ("**Caroline** (D7:1): So much has happened since we last spoke - I went to an LGBTQ "
-         "conference two days ago.", "Caroline went to an LGBTQ conference on 2026-11-18."),
         ("**Tim** (D8:12): Things have been great since we last talked - I've been focusing on "
          "school and reading a bunch of fantasy books.",
          "Tim has been focusing on school and reading a bunch of fantasy books."),
@@ -559,6 +557,18 @@ def test_a_speaker_telling_of_themselves_is_a_fact_about_them(text: str, fact: s
     made = rules.candidates(_entry(text))
     assert [c.fact for c in made] == [fact]
     assert made[0].category is Cat.CONTEXT
+
+
+def test_a_longer_lead_that_says_where_the_talk_left_off_goes() -> None:
+    made = rules.candidates(
+        _entry(
+            "**Caroline** (D7:1): So much has happened since we last spoke - I went to an "
+            "LGBTQ conference two days ago."
+        )
+    )
+    assert [(c.fact, c.category) for c in made] == [
+        ("Caroline went to an LGBTQ conference on 2026-11-18.", Cat.MILESTONE)
+    ]  # a conference on a day: an event
 
 
 @pytest.mark.parametrize(

@@ -521,3 +521,49 @@ def test_a_log_line_s_verb_is_no_name_and_maya_is_no_may() -> None:
 )  # fmt: skip
 def test_what_a_maintenance_log_tells(text: str, facts: list[tuple[str, Cat, str | None]]) -> None:
     assert _made(text) == facts
+
+
+@pytest.mark.parametrize(
+    ("text", "made"),
+    [  # a blind probe of a household manager's December notes (2026-12): what it showed
+        ("Maya has strep throat, on amoxicillin for 10 days.",
+         [("Maya has strep throat, on amoxicillin for 10 days.", Cat.STATUS, "Maya")]),
+        ("Zoe has an ear infection again.",
+         [("Zoe has an ear infection again.", Cat.STATUS, "Zoe")]),
+        ("Theo has a sleepover at Ben's house on Friday.",
+         [("Theo has a sleepover at Ben's house on 2026-12-18.", Cat.MILESTONE, "Theo")]),
+        ("Maya's winter concert is Thursday at 6:30pm in the school gym.",
+         [("Maya's winter concert is on 2026-12-17 at 6:30pm in the school gym.",
+           Cat.MILESTONE, "Maya")]),
+        ("Alex still works on Christmas Eve until noon.",
+         [("Alex still works on Christmas Eve (2026-12-24) until noon.", Cat.MILESTONE, "Alex")]),
+        ("Jordan got the Friday before Christmas off work.",  # the one to come, though "got"
+         [("Jordan got the Friday before Christmas (2026-12-25) off work.", Cat.MILESTONE,
+           "Jordan")]),
+        ("Jordan's parents (Bill and Carol) arrive December 21.",
+         [("Bill is Jordan's parent.", Cat.RELATIONSHIP, "Bill"),
+          ("Carol is Jordan's parent.", Cat.RELATIONSHIP, "Carol"),
+          ("Jordan's parents arrive December 21, 2026.", Cat.MILESTONE, "Jordan")]),
+        ("User: My sister (Rana) is vegan.",
+         [("Rana is the user's sister.", Cat.RELATIONSHIP, "Rana"),
+          ("Rana is vegan.", Cat.PREFERENCE, "Rana")]),
+        ("Per user: no screens after 8pm on school nights, even during break.",
+         [("No screens after 8pm on school nights, even during break.", Cat.PREFERENCE, None)]),
+        ("Ordered the turkey from the farm, pickup on December 23.",  # to come, though ordered
+         [("Ordered the turkey from the farm, pickup on December 23, 2026.", Cat.MILESTONE,
+           None)]),
+    ],
+)  # fmt: skip
+def test_an_illness_an_event_a_bracketed_name_and_a_ban(
+    text: str, made: list[tuple[str, Cat, str | None]]
+) -> None:
+    assert _made(text) == made
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Maya has a cold.", "User: No problem at all.", "User: No worries on that.",
+     "Trash day is Thursday.", "Sounds great, Jon! Next Friday works."],
+)  # fmt: skip
+def test_what_passes_is_still_no_fact(text: str) -> None:
+    assert _made(text) == []

@@ -102,7 +102,8 @@ def sentences(text: str) -> Iterator[str]:
             continue
         for told in _split_line(line):
             pieces = (i for lead in _after_lead_in(told) for i in _introduced(lead))
-            for piece in (c for p in pieces for c in kin.children(p) or [p]):
+            kids = (c for p in pieces for c in kin.children(p) or [p])
+            for piece in (b for k in kids for b in kin.bracketed(k) or [k]):
                 for part in _clauses_of(_before_asking(piece)):
                     yield part
                     count += 1

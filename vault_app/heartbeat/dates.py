@@ -121,7 +121,7 @@ _FUTURE = re.compile(r"\b(?:will|going\s+to|'ll|is\s+coming|scheduled|planned|bo
 # a clause in the present or about to be, whatever the sentence around it did before
 _NOW = re.compile(
     r"\b(?:is|are|starts?|starting|begins?|beginning|opens?|ends?|expires?|renews?|due"
-    r"|effective|arrives|arriving|ships|lands|comes)\b",
+    r"|effective|arrives|arriving|ships|lands|comes|pickup|pick-up|delivery|drop-off)\b",
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.!?\n]")
@@ -152,6 +152,7 @@ def resolve(text: str, on: dt.date) -> str:
     "next month" -> "in December 2026"; a day of a named month given no year gets the one
     meant (`_with_year`: "on June 14th" -> "on June 14th, 2026"). Text without one comes
     back unchanged."""
+    text = _EVENT_IS.sub(r"\g<0>on ", text)  # "The concert is Thursday": on Thursday
     text = _RELATIVE.sub(lambda match: _rewrite(match, text, on), text)
     if holidays.mentions(text):
         text = holidays.HOLIDAY.sub(lambda match: _dated_holiday(match, text, on), text)
@@ -160,6 +161,15 @@ def resolve(text: str, on: dt.date) -> str:
     return _ABSOLUTE.sub(lambda match: _with_year(match, text, on), text)
 
 
+# an event said to be on a weekday without "on" ("Maya's concert is Thursday at 6:30");
+# not a day that comes back ("Trash day is Thursday", "Practice is Tuesday")
+_EVENT_IS = re.compile(
+    r"\b(?:concert|recital|party|appointment|game|sleepover|playdate|meeting|interview|exam"
+    r"|surgery|checkup|check-up|wedding|funeral|graduation|performance|play|show|match"
+    r"|tournament|conference|reunion|ceremony|visit|pickup|delivery|inspection|walkthrough"
+    r"|flight|trip)\s+(?:is|was)\s+(?=(?:" + _WD + r")\b(?!s))",
+    re.IGNORECASE,
+)
 # a date that comes back every year: given no year, it keeps none
 _YEARLY = re.compile(
     r"\b(?:birthdays?|anniversary|anniversaries|every|each|annual|annually|yearly"
@@ -207,6 +217,7 @@ def _year_meant(on: dt.date, month: int, day: int, *, back: bool) -> dt.date | N
 
 def dates_in(text: str, on: dt.date) -> list[dt.date]:
     """The dates `text` names, relative ones resolved against `on`, in text order."""
+    text = _EVENT_IS.sub(r"\g<0>on ", text)
     found: list[tuple[int, dt.date]] = []
     for match in _RELATIVE.finditer(text):
         when = _interpret(match, text, on)
@@ -255,6 +266,24 @@ def _holiday_day(key: str, match: re.Match[str], text: str, on: dt.date) -> dt.d
         # the lead is the clause's verb too: "we spent Thanksgiving", "we celebrated Easter"
         back = lead == "since" or _past_tense(text, match.start("name"), match.end())
         strict = False
+    meant = _holiday_side(key, on, back=back, strict=strict)
+    lead = (match.group("lead") or "").strip().lower()
+    pointed = lead in ("before", "after", "for", "until", "till", "by", "over", "through")
+    if pointed and meant is not None and abs((meant - on).days) > HOLIDAY_FAR:
+        # "Jordan got the Friday before Christmas off", "booked flights for Christmas",
+        # told on December 9: the one weeks away, not the one a year gone, whatever tense
+        # the getting was told in (not "got engaged on Christmas Eve": its own time)
+        near = _holiday_side(key, on, back=not back, strict=False)
+        if near is not None and abs((near - on).days) <= HOLIDAY_NEAR:
+            return near
+    return meant
+
+
+HOLIDAY_FAR, HOLIDAY_NEAR = 180, 31  # days: a holiday the tense puts far off, and one near
+
+
+def _holiday_side(key: str, on: dt.date, *, back: bool, strict: bool) -> dt.date | None:
+    """The holiday's day nearest `on` on one side (`strict`: not `on` itself)."""
     for year in (on.year, on.year - 1) if back else (on.year, on.year + 1):
         day = holidays.day_of(key, year)
         if (day == on and not strict) or (day < on if back else day > on):

@@ -74,6 +74,16 @@ def mentions(text: str) -> bool:
     return any(word in lower for word in _WORDS)
 
 
+_WHOLE = re.compile(
+    r"(?:" + "|".join(pattern for pattern, _ in _NAMES) + r")(?:['’]s)?", re.IGNORECASE
+)
+
+
+def is_holiday(words: str) -> bool:
+    """Whether `words` are a holiday's name ("Christmas Eve", "New Year's"): no one's."""
+    return _WHOLE.fullmatch(words.strip()) is not None
+
+
 def key_of(match: re.Match[str]) -> str:
     """The holiday a `HOLIDAY` match names ("christmas eve", "thanksgiving", …)."""
     for n, (_, key) in enumerate(_NAMES):

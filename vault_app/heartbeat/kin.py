@@ -225,3 +225,37 @@ def _one_child(told: re.Match[str]) -> list[str] | None:
     if tail := told["tail"]:
         said.append(tail[:1].upper() + tail[1:])
     return said
+
+
+# whom a role names, in brackets: "Jordan's parents (Bill and Carol) arrive…", "my sister
+# (Rana) is vegan"
+_BRACKETED = re.compile(
+    r"\b(?P<whose>[Mm]y|[Oo]ur|[A-Z][a-z]+['’]s)\s+(?P<role>[a-z][a-z-]{1,20})\s+\("
+    r"(?P<names>[A-Z][a-z]{1,20}(?:(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)[A-Z][a-z]{1,20}){0,4})"
+    r"\)"
+)
+_SINGULAR = {"children": "child", "kids": "kid"}
+
+
+def bracketed(sentence: str) -> list[str] | None:
+    """Whom a role names in brackets, each a sentence of its own, then the sentence
+    without them: "Jordan's parents (Bill and Carol) arrive December 21" -> "Bill is
+    Jordan's parent.", "Carol is Jordan's parent.", "Jordan's parents arrive December
+    21"; None when it names none (or the word is no role: "the bill (Comcast)")."""
+    told = _BRACKETED.search(sentence)
+    if told is None:
+        return None
+    pats = rulebook.patterns()
+    role = told["role"]
+    one = _SINGULAR.get(role) or (role[:-1] if role.endswith("s") else role)
+    if one not in pats.roles and one not in ("parent", "grandparent", "in-law"):
+        return None
+    named = re.split(r"\s*(?:,\s*(?:and\s+)?|\band\b|&)\s*", told["names"])
+    if any(n.lower() in pats.not_names for n in named):
+        return None
+    if len(named) == 1:  # "my sister (Rana) is vegan": "my sister Rana", as said
+        return [f"{sentence[: told.end('role')]} {named[0]}{sentence[told.end() :]}"]
+    whose = told["whose"]
+    said = [f"{n} is {whose.lower() if whose in ('My', 'Our') else whose} {one}." for n in named]
+    rest = sentence[: told.end("role")] + sentence[told.end() :]
+    return [*said, rest]

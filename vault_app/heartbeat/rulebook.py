@@ -331,6 +331,7 @@ class Patterns:
             + r")\b(?![-'’])"
         )
         self.his = frozenset(lists["relationship"]["his"])
+        self.roles = frozenset(lists["relationship"]["roles"])
         # "His name is Raymond", "Her name's Lina", "He's called Raymond"
         self.name_is = re.compile(
             r"^(?:(?P<his>His)|Her)\s+name(?:['’]s|\s+is)\s+(?=" + NAME + r")"
@@ -393,7 +394,8 @@ class Patterns:
         )
         self.subject_name = re.compile(
             r"(?P<name>" + NAME + r")(?=['’]s\b|\s+(?:and|&)\s+[A-Z]"
-            r"|\s+(?:(?:has|have|had|just|finally)\s+)?"
+            r"|\s+(?:(?:has|have|had|just|finally|still|also|now|usually|often|always|never"
+            r"|sometimes|rarely)\s+)?"
             r"(?:[a-z]{2,20}ed|[a-z]{2,20}s\b(?!\s+(?:"
             + _AUX
             + r")\b)|"
@@ -581,7 +583,14 @@ class Patterns:
             r"(?!(?:temper|cool|patience|mind|balance|way|voice|appetite|train|nerve)\b)[a-z]"
             r"|fell\s+(?:off|down|over|and|at|in|on|from|while)\b"
             r"|(?:was|got)\s+(?:hospitali[sz]ed|admitted\s+to|stitches|a\s+concussion)"
-            r"|ended\s+up\s+in\s+(?:the\s+)?(?:ER|hospital|emergency))"
+            r"|ended\s+up\s+in\s+(?:the\s+)?(?:ER|hospital|emergency)"
+            # an illness a doctor names, with its course ("Maya has strep throat, on
+            # amoxicillin"; not "a cold", a fever: the gate's ailments, gone in days)
+            r"|(?:has|had|got|caught|came\s+down\s+with|(?:was\s+)?diagnosed\s+with"
+            r"|tested\s+positive\s+for)\s+(?:an?\s+|the\s+)?(?:strep(?:\s+throat)?|pneumonia"
+            r"|bronchitis|covid(?:-19)?|rsv|mono|pink\s+eye|chicken\s*pox|(?:double\s+)?ear"
+            r"\s+infection|sinus\s+infection|uti|croup|shingles|lice|hand[\s,]+foot\s+and\s+mouth"
+            r"|scarlet\s+fever|whooping\s+cough|appendicitis|kidney\s+stones?)\b)"
         )
         # a deadline: "needs the 1099s by January 31", "must be done by March 3"
         self.deadline = re.compile(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from vault_app.heartbeat import rulebook
+from vault_app.heartbeat import holidays, rulebook
 
 NOUN_ENDINGS = ("s", "ed", "ment", "tion", "sion", "ness", "ity", "ance", "ence", "ing", "ery")
 _TIME_LEAD = re.compile(r"(?:last|next|this|every|each|yesterday|today|tomorrow|tonight)\b", re.I)
@@ -184,6 +184,8 @@ def related(text: str, entity: str | None, pats: rulebook.Patterns) -> tuple[str
     names: list[str] = [link[0].strip() for link in rulebook.LINK.findall(text)]
     for match in rulebook.CAPS.finditer(rulebook.LINK.sub(" ", text)):
         words = match.group(0).split()
+        if holidays.is_holiday(match.group(0)):
+            continue  # "Christmas Eve": a day, not "Eve"
         if match.start() == 0 and len(words) == 1 and not initial_name(text, pats):
             continue  # "Payment comes by check": a sentence's first word, not a name
         if len(words) == 1 and words[0].isupper() and _SPEC.match(text, match.end()):

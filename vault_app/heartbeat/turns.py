@@ -155,7 +155,13 @@ _STANDING = re.compile(
     r"^(?:please\s*,?\s+)?(?P<rule>(?:always|never|(?:don['’]t|do\s+not)\s+ever)\s+[a-z]+\b.*"
     # how to serve, not "Don't worry": "Don't schedule anything on Sunday mornings"
     r"|(?:don['’]t|do\s+not)\s+(?:schedule|book|call|text|email|send|share|order|buy|use|add"
-    r"|put|plan|wake|disturb|ring|message|contact|give|serve|cook|suggest|recommend)\b.*)",
+    r"|put|plan|wake|disturb|ring|message|contact|give|serve|cook|suggest|recommend)\b.*"
+    # a house rule told as a ban: "No screens after 8pm on school nights" (not "No problem
+    # at all", "No worries on that"; nor one whose "her" the sentence before names)
+    r"|no\s+(?![^.!?]*\b(?:his|her|their|its|him|them|this|that)\b)"
+    r"(?!(?:problem|problems|worries|worry|way|idea|clue|doubt|rush|pressure|luck|one"
+    r"|thanks|need|time|matter|chance|longer|more|less)\b)(?:[a-z-]{2,20}\s+){0,2}?[a-z-]{3,20}"
+    r"\s+(?:after|before|past|until|at|on|in|during)\s+(?:the\s+)?[a-z0-9]\S*.*)",
     re.IGNORECASE,
 )
 # a short disclosure that ends on a placeholder for what it is about ("I did something
