@@ -384,6 +384,8 @@ def test_who_someone_is_to_a_known_person_makes_them_at_once(vault: Vault) -> No
     assert r.route(said) == routing.Route(
         ref("areas/people/dr-farah-kim"), True, "Dr. Farah Kim", "created"
     )
+    told = candidate("Bill is Theo's grandpa.", "Bill", n=3, category=kin)  # the other way
+    assert r.route(told) == routing.Route(ref("areas/people/bill"), True, "Bill", "created")
     # of someone the vault does not know, or no relationship: to the third mention
     unknown = candidate("Lena's coach is Mr. Daniels.", "Mr. Daniels", n=1, category=kin)
     assert r.route(unknown).reason == "deferred"
@@ -579,6 +581,9 @@ def test_a_pet_routed_to_the_pets_is_found_there_by_name(vault: Vault) -> None:
         ("Samir Haddad", "Samir Haddad is the user's accountant.", "person"),
         ("Smiths", "We had dinner with the Smiths.", "thing"),  # one word: no cue either
         ("Dr. Lee", "The kids see Dr. Lee, the new pediatrician.", "person"),
+        ("Alex", "Alex still works on Christmas Eve until noon.", "person"),  # what people do
+        ("Alex", "Alex prefers presents on Christmas morning.", "person"),
+        ("Lisbon", "Lisbon is lovely in May.", "thing"),
     ],
 )  # fmt: skip
 def test_a_name_after_an_article_is_no_ones(name: str, fact: str, kind: str) -> None:

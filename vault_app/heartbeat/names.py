@@ -106,6 +106,12 @@ PROJECT_WORDS = _words_set(
     "project remodel renovation replacement repair install installation trip vacation "
     "holiday wedding move moving party conversion upgrade build evaluation"
 )
+# what only someone does, the name its subject: "Alex prefers…", "Alex still works on…"
+_DOES_AS_PEOPLE_DO = (
+    r"\s+(?:(?:still|also|usually|always|never|often|just)\s+)?(?:prefers|wants|works|asked"
+    r"|said|says|told|thinks|feels|likes|loves|hates|dislikes|mentioned|decided|agreed"
+    r"|promised|is\s+allergic|is\s+vegetarian|is\s+vegan|is\s+pregnant|is\s+sick)\b"
+)
 PERSON_CUES = re.compile(
     r"\b(he|she|him|his|her|hers|birthday|born|married|sister|brother|mother|father|mom|"
     r"mum|dad|son|daughter|wife|husband|partner|friend|neighbou?r|cousin|aunt|uncle|"
@@ -240,7 +246,8 @@ def kind(name: str, fact: str = "", category: models.FactCategory | None = None)
         # "Samir Haddad": a capitalised first and last name; one word ("Lisbon") needs
         # a cue that it is someone
         relational = category is models.FactCategory.RELATIONSHIP
-        if len(parts) > 1 or relational or PERSON_CUES.search(fact):
+        acts = re.match(re.escape(name) + _DOES_AS_PEOPLE_DO, fact) is not None
+        if len(parts) > 1 or relational or acts or PERSON_CUES.search(fact):
             return "person"
     return "thing"
 

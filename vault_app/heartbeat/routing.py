@@ -147,6 +147,7 @@ def about_user(candidate: Candidate) -> bool:
 
 
 _OWNER = re.compile(r"(?P<owner>[A-Z][\w.-]*(?:\s[A-Z][\w.-]*){0,2})['’]s\s+[a-z]")
+_IS_OWNERS = re.compile(r"[A-Z][\w.-]*(?:\s[A-Z][\w.-]*){0,2}\s+is\s+" + _OWNER.pattern)
 _OF_THE_USER = re.compile(r"\bthe (?:user|household)['’]s\b", re.IGNORECASE)
 
 
@@ -655,8 +656,9 @@ class Router:
 
     def _kin_of_someone_known(self, candidate: Candidate) -> bool:
         """Whether the fact states who someone is to a person the vault knows ("Theo's
-        orthodontist is Dr. Farah Kim", Theo an entity): as good as said of the user."""
-        owner = _OWNER.match(candidate.fact)
+        orthodontist is Dr. Farah Kim", "Bill is Jordan's parent", Theo and Jordan
+        entities): as good as said of the user."""
+        owner = _OWNER.match(candidate.fact) or _IS_OWNERS.match(candidate.fact)
         if candidate.category != models.FactCategory.RELATIONSHIP or owner is None:
             return False
         scopes = [candidate.entry.agent, None] if candidate.entry.agent else [None]
