@@ -332,3 +332,23 @@ def test_she_is_never_a_role_or_a_thing_named_after_an_article() -> None:
         )  # fmt: skip
         said += [(c.fact, c.entity) for c in rules.candidates(entry, threads.of(entry))]
     assert ("Zoe is allergic to amoxicillin, she broke out in hives last time.", "Zoe") in said
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [  # a blind probe of a move to Berlin told to Claude (2026-12): what it showed
+        ("My partner Tomás is coming with me, he's a freelance translator.",
+         ["Tomás is the user's partner.", "Tomás is a freelance translator."]),
+        ("My sister Zoë lives in Montréal.", ["Zoë is the user's sister.", "Zoë lives in Montréal."]),
+        ("Also Tomás is allergic to penicillin, good to know for both of us.",
+         ["Tomás is allergic to penicillin."]),
+        ("I'm allergic to shellfish, just so you know.", ["The user is allergic to shellfish."]),
+        ("I'm a PhD student in computational biology and I just accepted a postdoc in Berlin!",
+         ["The user is a PhD student in computational biology.",
+          "The user just accepted a postdoc in Berlin."]),
+        ("WE GOT ONE! Landlord is Frau Becker.",
+         ["The household's landlord is Frau Becker."]),
+    ],
+)  # fmt: skip
+def test_names_with_accents_a_word_on_why_and_a_bare_role(text: str, kept: list[str]) -> None:
+    assert facts(text) == kept

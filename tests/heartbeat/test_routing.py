@@ -596,3 +596,9 @@ def test_a_name_after_an_article_is_no_ones(name: str, fact: str, kind: str) -> 
     assert names.kind(name, fact) == kind
     assert names.articled("ENT", "The pediatrician wants us to see an ENT.")
     assert not names.articled("Smiths", "We had dinner with the Smiths.")  # a family
+
+
+def test_what_only_an_animal_has_makes_a_name_a_pets() -> None:
+    assert names.is_pet("Pixel", "Pixel's vet is Dr. Amani at Cedar Animal Clinic.")
+    assert names.kind("Pixel", "Pixel's groomer moved to Elm Street.") == "pet"
+    assert not names.is_pet("Jordan", "Jordan's doctor is Dr. Amani.")

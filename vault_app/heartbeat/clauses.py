@@ -59,7 +59,10 @@ _AND_NAMED = re.compile(  # or someone's someone: "… and Omar's cousin has a n
 # and I decided to include this", "… and I want to pass it on")
 _AND_I = re.compile(
     r",?\s+and\s+(?=(?:I|we)\s+(?:live|work|have|own|study|teach|play|drive|use|speak"
-    r"|volunteer|coach)\b|(?:I['’]m|I\s+am|we['’]re|we\s+are)\s+(?:a|an|allergic|married)\b)"
+    r"|volunteer|coach)\b|(?:I['’]m|I\s+am|we['’]re|we\s+are)\s+(?:a|an|allergic|married)\b"
+    # or a change for good: "…, and I just accepted a postdoc in Berlin"
+    r"|(?:I|we)\s+(?:just\s+|finally\s+|recently\s+)?(?:accepted|got\s+(?:a\s+)?(?:new\s+)?"
+    r"(?:job|offer|position|promotion)|started|joined|adopted|moved)\b)"
 )
 _I_OPENS = re.compile(r"(?:I|I['’](?:m|ve|d)|We|We['’](?:re|ve))\s")
 _PRONOUN_OPENS = re.compile(r"(?:[Ss]he|[Hh]e)\b")
@@ -103,7 +106,8 @@ def sentences(text: str) -> Iterator[str]:
         for told in _split_line(line):
             pieces = (i for lead in _after_lead_in(told) for i in _introduced(lead))
             kids = (c for p in pieces for c in kin.children(p) or [p])
-            for piece in (b for k in kids for b in kin.bracketed(k) or [k]):
+            named = (b for k in kids for b in kin.bracketed(k) or [k])
+            for piece in (kin.bare_role(n) or n for n in named):
                 for part in _clauses_of(_before_asking(piece)):
                     yield part
                     count += 1

@@ -259,3 +259,19 @@ def bracketed(sentence: str) -> list[str] | None:
     said = [f"{n} is {whose.lower() if whose in ('My', 'Our') else whose} {one}." for n in named]
     rest = sentence[: told.end("role")] + sentence[told.end() :]
     return [*said, rest]
+
+
+# a role with no one's before it: "Landlord is Frau Becker.", "Plumber is Marcus Bell."
+_BARE_ROLE = re.compile(
+    r"^(?P<role>[A-Z][a-z-]{1,20}(?:\s[a-z-]{2,20})?)\s+is\s+(?P<name>" + rulebook.NAME + r")"
+    r"\s*[.!]?$"
+)
+
+
+def bare_role(sentence: str) -> str | None:
+    """A role told with no one's before it as the household's: "Landlord is Frau Becker."
+    -> "Our landlord is Frau Becker."; None for any other sentence."""
+    told = _BARE_ROLE.match(sentence)
+    if told is None or told["role"].lower() not in rulebook.patterns().roles:
+        return None
+    return f"Our {told['role'].lower()} is {told['name']}."

@@ -217,12 +217,15 @@ _FOR_PETS = r"(?:walker|sitter|groomer|trainer|daycare|boarding|food|bowl|bed|pa
 
 def is_pet(name: str, fact: str) -> bool:
     """Whether `fact` says `name` is an animal kept ("our cat Miso", "Miso, our cat",
-    "Miso is the household's cat", "a rescue greyhound named Biscuit"; not "Sam is the
-    dog walker")."""
+    "Miso is the household's cat", "a rescue greyhound named Biscuit", "Pixel's vet is Dr.
+    Amani"; not "Sam is the dog walker")."""
     named = re.escape(name)
     return bool(
         re.search(
             rf"\b(?:{PET_WORDS})s?\s*,?\s+(?:(?:called|named)\s+)?{named}\b"
+            # what only an animal has: "Pixel's vet", "Biscuit's groomer", "Miso's litter"
+            rf"|\b{named}['’]s\s+(?:vet|veterinarian|groomer|kennel|crate|litter|leash|collar"
+            rf"|flea|heartworm|kibble)\b"
             rf"|\b{named}\s*(?:,|\s+(?:is|was))\s+{_OWNED}\s+(?:[\w-]+\s+){{0,3}}"
             rf"(?:{PET_WORDS})\b(?!-|\s+{_FOR_PETS})",
             fact,

@@ -18,8 +18,12 @@ from typing import Any
 
 from vault_app.core import daily
 
+# a name's letters: Latin with its accents ("Tomás", "Zoë", "Søren", "Łukasz", "Renée")
+UPPER = "A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĲĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ"
+LETTER = "a-zA-Zß-öø-ÿÀ-ÖØ-ÞĀ-ž"
 NAME = (
-    r"(?:Dr\.\s|Mr\.\s|Mrs\.\s|Ms\.\s|St\.\s)?[A-Z][a-zA-Z’-]{0,30}(?:\s[A-Z][a-zA-Z’-]{0,30}){0,3}"
+    r"(?:Dr\.\s|Mr\.\s|Mrs\.\s|Ms\.\s|St\.\s)?[" + UPPER + "][" + LETTER + r"’-]{0,30}"
+    r"(?:\s[" + UPPER + "][" + LETTER + r"’-]{0,30}){0,3}"
 )
 _FUNCTION = "and|or|of|in|on|at|for|with|to|from|under|by|over|near|into|the|a|an|down|up|out"
 # after a word in -s these make it a plural noun, not a verb: "Home repairs will need"
@@ -46,7 +50,10 @@ AGE = (
 )
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{0,40}")
 LINK = re.compile(r"\[\[([^\[\]|\n]{1,120})(?:\|([^\[\]\n]{0,120}))?\]\]")
-_CAP_WORD = r"[A-Z][a-zA-Z’]{0,30}(?:-[A-Za-z][a-zA-Z’]{0,30}){0,3}(?![\w-])"
+_CAP_WORD = (
+    "[" + UPPER + "][" + LETTER + "’]{0,30}"
+    "(?:-[" + LETTER + "][" + LETTER + r"’]{0,30}){0,3}(?![\w-])"
+)
 CAPS = re.compile(
     r"(?<![\w’'-])(?:Dr\.|St\.|" + _CAP_WORD + r")(?:\s(?:&\s)?" + _CAP_WORD + r"){0,4}"
 )

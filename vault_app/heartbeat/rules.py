@@ -191,7 +191,11 @@ def candidates(entry: model.Entry, thread: kin_told.Thread | None = None) -> lis
 
 
 _FILLER_END = re.compile(
-    r"(?:[\s,]+(?:honestly|lol|lmao|haha+|hehe|tbh|imo|xd|:\)|:D|:P|by\s+the\s+way|btw|fyi))+"
+    r"(?:[\s,]+(?:honestly|lol|lmao|haha+|hehe|tbh|imo|xd|:\)|:D|:P|by\s+the\s+way|btw|fyi"
+    # a word on why it is told, after it: "…, good to know for both of us"
+    r"|(?:(?:it['’]s|that['’]s)\s+)?good\s+to\s+know(?:\s+for\s+[\w\s]{1,20}?)?"
+    r"|just\s+so\s+you\s+know|in\s+case\s+(?:it|that)\s+(?:matters|helps)"
+    r"|if\s+that\s+(?:matters|helps)|for\s+what\s+it['’]s\s+worth))+"
     r"\s*([.!?]*)$",
     re.IGNORECASE,
 )
