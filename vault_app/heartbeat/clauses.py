@@ -50,7 +50,11 @@ _AND_SUBJECT = re.compile(
 # "and" before someone named with a verb of their own: "I'm lactose intolerant and Alex
 # is coeliac" (no comma; a lowercase subject needs one, `_AND_SUBJECT`)
 _AND_NAMED = re.compile(  # or someone's someone: "… and Omar's cousin has a nut allergy"
-    r"\s+and\s+(?=[A-Z][a-z]+(?:\s[A-Z][a-z]+)?(?:['’]s\s+[a-z]+(?:-in-law)?)?\s+"
+    r"\s+and\s+(?="
+    + rulebook.CAP_LOW
+    + r"+(?:\s"
+    + rulebook.CAP_LOW
+    + r"+)?(?:['’]s\s+[a-z]+(?:-in-law)?)?\s+"
     r"(?:is|are|was|has|had|can['’]t|cannot|"
     r"doesn['’]t|won['’]t|loves|hates|lives|works)\s)"
 )
@@ -67,7 +71,9 @@ _AND_I = re.compile(
 _I_OPENS = re.compile(r"(?:I|I['’](?:m|ve|d)|We|We['’](?:re|ve))\s")
 _PRONOUN_OPENS = re.compile(r"(?:[Ss]he|[Hh]e)\b")
 _PRONOUN_IS = re.compile(r"(?:[Ss]he|[Hh]e|[Ii]t)['’]s\s")
-_APPOSED = re.compile(r",\s*[A-Z][a-z]+$")  # "…my dog, Pickle": a name said in passing
+_APPOSED = re.compile(
+    r",\s*" + rulebook.CAP_LOW + r"+$"
+)  # "…my dog, Pickle": a name said in passing
 _SPLICE = re.compile(
     r",\s+(?=(?:I|I['’](?:m|ve|d|ll)|We|We['’](?:re|ve)|[Ss]he|[Hh]e|[Ss]he['’]s|[Hh]e['’]s)"
     r"\s+[a-z])"
@@ -118,7 +124,7 @@ def sentences(text: str) -> Iterator[str]:
 # one introducing oneself by name and age or by what they go on to tell: "I'm Sam, 41, I
 # run a bakery", "I'm Dana, I'm an ER nurse"
 _INTRO = re.compile(
-    r"^(?P<lead>[A-Z][\w ]{0,30}:\s+)?I['’]m\s+(?P<name>[A-Z][a-z]{1,20}),\s+"
+    r"^(?P<lead>[A-Z][\w ]{0,30}:\s+)?I['’]m\s+(?P<name>" + rulebook.CAP_LOW + r"{1,20}),\s+"
     r"(?:(?P<age>\d{1,2})(?:\s+years\s+old)?(?=[,.!]|$)"
     r"|(?:and\s+)?(?P<next>(?:I|I['’]m|I['’]ve|my|My)\s))"
 )

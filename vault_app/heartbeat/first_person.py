@@ -174,7 +174,7 @@ _MINE_AND_I = re.compile(r"My\s+(?P<kin>[a-z]+(?:\s[a-z]+)?)\s+and\s+I\b(?![’'
 _WITH_ME = re.compile(r"(?:[Mm]y|[Oo]ur|[A-Z][a-z]+)(?:\s[\w'’-]+){0,3}\s+and\s+")
 _EXCLAIMED = re.compile(r"\s*!+(?=[\"'”’)\]]?$)")  # a last "!", maybe inside a quote
 _PLURAL = {"am": "are", "was": "were"}  # "I was" -> "they were", after the speaker's name
-_SOMEONE = re.compile(r"\b[A-Z][a-z]+|\b(?:he|she|him|her|his|they|them|you|your)\b")
+_SOMEONE = re.compile(r"\b" + rulebook.CAP_LOW + r"+|\b(?:he|she|him|her|his|they|them|you|your)\b")
 # a capitalised word that names no one "they" could be mistaken for: a place after "in",
 # "to", "from"… ("moved to Berlin with my wife"), a name after an article ("the Lisbon
 # marathon"), a month or a day

@@ -58,12 +58,14 @@ _EVENTS = (
 # an event someone has, named: "Maya's piano recital", "the school play", "our anniversary
 # dinner" (not "a party": no one's in particular)
 _EVENT = re.compile(
-    r"\b(?P<np>(?:[A-Z][a-z]+['’]s|[Tt]he|[Oo]ur|[Mm]y|[Hh]is|[Hh]er)\s+(?:[a-z0-9-]+\s+){0,2}"
+    r"\b(?P<np>(?:"
+    + rulebook.CAP_LOW
+    + r"+['’]s|[Tt]he|[Oo]ur|[Mm]y|[Hh]is|[Hh]er)\s+(?:[a-z0-9-]+\s+){0,2}"
     r"(?:" + _EVENTS + r"))\b"
 )
 # someone who has one: "Theo has a dentist appointment", "I have an interview"
 _HAS_EVENT = re.compile(
-    r"\b(?P<who>[A-Z][a-z]+|I|We)\s+(?:has|have|got|had)\s+(?:a|an)\s+"
+    r"\b(?P<who>" + rulebook.CAP_LOW + r"+|I|We)\s+(?:has|have|got|had)\s+(?:a|an)\s+"
     r"(?P<what>(?:[a-z0-9-]+\s+){0,2}(?:" + _EVENTS + r"))\b"
 )
 _WHOSE = {"I": "my", "We": "our"}
@@ -160,10 +162,12 @@ _CHILDREN = re.compile(
     + _KIDS.format("kind")
     + r"\s*(?:[,:(—–-]\s*)"
     r"|(?:My|Our)\s+(?:two\s+|three\s+)?" + _KIDS.format("their") + r"\s+are\s+)"
-    r"(?P<list>[A-Z][^.!?;]{2,160}?)\)?\s*[.!]?$"
+    r"(?P<list>[" + rulebook.UPPER + r"][^.!?;]{2,160}?)\)?\s*[.!]?$"
 )
 _CHILD_ITEM = re.compile(
-    r"(?P<name>[A-Z][a-z]{1,20})(?:\s*(?:\(|,\s*|\s+who\s+is\s+|\s+who['’]s\s+|\s+aged\s+"
+    r"(?P<name>"
+    + rulebook.CAP_LOW
+    + r"{1,20})(?:\s*(?:\(|,\s*|\s+who\s+is\s+|\s+who['’]s\s+|\s+aged\s+"
     r"|\s+is\s+)(?P<age>\d{1,2})(?:\s+years\s+old)?\)?)?(?:\s*,?\s*(?:and\s+)?|$)"
 )
 
@@ -173,7 +177,7 @@ _CHILD_ITEM = re.compile(
 _ONE_CHILD = re.compile(
     r"^(?:I|We)\s+(?:have|['’]ve\s+got)\s+an?\s+(?:(?P<age>\d{1,2})[\s-]years?[\s-]old"
     r"(?:\s+(?P<kind>son|daughter|boy|girl|kid|child))?|(?P<role>son|daughter|little\s+boy"
-    r"|little\s+girl))\s*,?\s+(?:named\s+|called\s+)?(?P<name>[A-Z][a-z]{1,20})\b"
+    r"|little\s+girl))\s*,?\s+(?:named\s+|called\s+)?(?P<name>" + rulebook.CAP_LOW + r"{1,20})\b"
     r"(?:,?\s+who(?:\s+is|['’]s)\s+(?P<age2>\d{1,2})(?:\s+years\s+old)?)?"
     r"(?P<rest>(?:,?\s+and\s+|,\s+)(?P<tail>(?:I|we)\b.{3,200})|\s*[.!]?)$"
 )
@@ -230,8 +234,12 @@ def _one_child(told: re.Match[str]) -> list[str] | None:
 # whom a role names, in brackets: "Jordan's parents (Bill and Carol) arrive…", "my sister
 # (Rana) is vegan"
 _BRACKETED = re.compile(
-    r"\b(?P<whose>[Mm]y|[Oo]ur|[A-Z][a-z]+['’]s)\s+(?P<role>[a-z][a-z-]{1,20})\s+\("
-    r"(?P<names>[A-Z][a-z]{1,20}(?:(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)[A-Z][a-z]{1,20}){0,4})"
+    r"\b(?P<whose>[Mm]y|[Oo]ur|" + rulebook.CAP_LOW + r"+['’]s)\s+(?P<role>[a-z][a-z-]{1,20})\s+\("
+    r"(?P<names>"
+    + rulebook.CAP_LOW
+    + r"{1,20}(?:(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)"
+    + rulebook.CAP_LOW
+    + r"{1,20}){0,4})"
     r"\)"
 )
 _SINGULAR = {"children": "child", "kids": "kid"}

@@ -21,6 +21,7 @@ from vault_app.core import daily
 # a name's letters: Latin with its accents ("Tomás", "Zoë", "Søren", "Łukasz", "Renée")
 UPPER = "A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĲĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ"
 LETTER = "a-zA-Zß-öø-ÿÀ-ÖØ-ÞĀ-ž"
+CAP_LOW = "[" + UPPER + "][a-zß-öø-ÿĀ-ž]"  # a name's first letter, then its small ones
 NAME = (
     r"(?:Dr\.\s|Mr\.\s|Mrs\.\s|Ms\.\s|St\.\s)?[" + UPPER + "][" + LETTER + r"’-]{0,30}"
     r"(?:\s[" + UPPER + "][" + LETTER + r"’-]{0,30}){0,3}"

@@ -170,7 +170,7 @@ _STANDING = re.compile(
 MAX_VAGUE = 12
 _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")  # a year, a time, an amount: a word of what it tells
 # a name after the first word ("I watched Little Women", "I was in Chicago"): says what
-_NAMED = re.compile(r"(?<=\s)(?!I\b)[A-Z][a-z]+")
+_NAMED = re.compile(r"(?<=\s)(?!I\b)" + rulebook.CAP_LOW + r"+")
 _VAGUE = re.compile(
     r"\b(?:something|anything|stuff|(?:some\s+)?(?:big\s+)?(?:new\s+)?things)(?:\s+(?:new|good|"
     r"great|special|similar|else|cool|fun|nice|exciting|interesting|amazing|awesome))?"
