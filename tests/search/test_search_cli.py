@@ -138,3 +138,59 @@ def test_access_marking_under_concurrent_agents(home: Path) -> None:
     counts = {f.id: f.access_count for ref in v.entity_refs() for f in v.entity(ref).facts}
     assert totals and all(counts[fid] == n for fid, n in totals.items())
     assert sum(totals.values()) >= 3 * 15 * 2
+
+
+def test_an_agent_searches_and_gets_context_whatever_another_agent_holds(tmp_path: Path) -> None:
+    """The index holds every scope: built or caught up by an agent's command, it was read
+    through that agent's door, which refused the other agent's files — `context --agent
+    finance` failed on any vault whose other agents had memory (the demo's). The engine
+    reads as the CLI; what the agent is shown is still what it may read."""
+    v = vault.Vault.create(tmp_path / "v")
+    for agent in ("finance", "security"):
+        v.create_agent(agent)
+    v.add_fact("agent:security:areas/house", "The garage door code is 4417", "context", create=True)
+    v.add_fact(
+        "agent:finance:areas/bills", "The garage door opener bill is 40", "status", create=True
+    )
+    v.append_daily("Changed the garage door code again.", agent="security")
+    home = str(v.root)
+    for argv in (
+        ("--actor", "agent:finance", "search", "garage door code", "--mode", "bm25", "--json"),
+        ("search", "garage door code", "--agent", "finance", "--mode", "bm25", "--json"),
+    ):
+        done = vault_app("--vault", home, *argv)
+        assert done.returncode == 0, done.stderr
+        texts = [hit["text"] for hit in json.loads(done.stdout)["hits"]]
+        assert texts and all("4417" not in t and "Changed the" not in t for t in texts)
+    # another agent's memory changed since: the catch-up reads it, as the CLI
+    v.add_fact("agent:security:areas/house", "The side gate code is 8812", "context")
+    for argv in (
+        ("context", "--agent", "finance", "--query", "garage code", "--bm25", "--json"),
+        ("--actor", "agent:finance", "context", "--query", "garage code", "--bm25", "--json"),
+    ):
+        done = vault_app("--vault", home, *argv)
+        assert done.returncode == 0, done.stderr
+        shown = json.dumps(json.loads(done.stdout)["blocks"])
+        assert "opener bill" in shown and "4417" not in shown and "8812" not in shown
+    done = vault_app(
+        "--vault", home, "--actor", "agent:finance", "search", "x", "--agent", "security"
+    )
+    assert done.returncode == 2 and "an agent searches as itself" in done.stderr
+
+
+def test_an_agents_cli_shows_only_what_it_may_read(tmp_path: Path) -> None:
+    v = vault.Vault.create(tmp_path / "v")
+    for agent in ("finance", "security"):
+        v.create_agent(agent)
+    v.add_fact("agent:security:areas/house", "The garage door code is 4417", "context", create=True)
+    home = str(v.root)
+    done = vault_app("--vault", home, "--actor", "agent:finance", "agents", "--json")
+    assert done.returncode == 0, done.stderr
+    listed = {a["id"]: (a["entities"], a["dailyNotes"]) for a in json.loads(done.stdout)}
+    assert listed == {"finance": (0, 0), "security": (None, None)}  # its name, no counts
+    done = vault_app("--vault", home, "--actor", "agent:finance", "decay", "--going-cold", "400")
+    assert done.returncode == 0 and "4417" not in done.stdout, done.stderr
+    done = vault_app("--vault", home, "--actor", "agent:finance", "doctor")
+    assert done.returncode != 0 and "doctor checks the whole vault" in done.stderr
+    assert "may not read security" in done.stderr
+    assert vault_app("--vault", home, "doctor").returncode == 0  # a person's

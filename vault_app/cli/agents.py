@@ -22,6 +22,13 @@ def register(commands: declaring.Commands) -> None:
 def cmd_agents(args: argparse.Namespace) -> None:
     v = open_vault(args)
     agents = v.agents()
+    # an agent sees every agent's name, and counts only of the memory it may read
+    entities = {a.id: len(v.entity_refs(a.id)) if v.reads_scope(a.id) else None for a in agents}
+    notes = {a.id: len(a.daily_dates) if v.reads_scope(a.id) else None for a in agents}
+
+    def shown(count: int | None) -> str | int:
+        return "-" if count is None else count
+
     emit(
         args,
         [
@@ -30,14 +37,14 @@ def cmd_agents(args: argparse.Namespace) -> None:
                 "folder": str(a.folder),
                 "tacit": a.has_tacit,
                 "context": a.has_context,
-                "dailyNotes": len(a.daily_dates),
-                "entities": len(v.entity_refs(a.id)),
+                "dailyNotes": notes[a.id],
+                "entities": entities[a.id],
             }
             for a in agents
         ],
         lambda: table(
             [
-                [a.id, len(v.entity_refs(a.id)), len(a.daily_dates), "yes" if a.has_tacit else "no"]
+                [a.id, shown(entities[a.id]), shown(notes[a.id]), "yes" if a.has_tacit else "no"]
                 for a in agents
             ],
             ["agent", "entities", "daily notes", "TACIT.md"],

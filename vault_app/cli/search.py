@@ -5,8 +5,10 @@ model loaded once), `context` builds the memory block of an agent's prompt withi
 MicroClaw runtime): over its entries, each hit's `origin` naming the file and the place
 (`search.sources`).
 
-Both open the search engine (`vault_app.search.engine.open_engine`), imported inside the
-handlers: numpy, scipy and the model stay out of every other command's start-up.
+Both open the vault as a one-shot workspace (`_workspace`: the engine reads as the CLI, a
+face; an agent named by `--actor` acts as `--agent` does), imported inside the handlers:
+numpy, scipy and the model stay out of every other command's start-up. `context` is the
+workspace's, the MCP tool's own.
 """
 
 from __future__ import annotations
@@ -15,11 +17,11 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TextIO
 
 from vault_app.cli import declaring, opening
 from vault_app.cli.declaring import UsageError
-from vault_app.cli.opening import open_vault
 from vault_app.cli.output import emit, json_bytes
 from vault_app.core import errors, layout, models
 from vault_app.workspace import arguments
@@ -119,7 +121,6 @@ def _print_notices(*notices: str | None) -> None:
 def cmd_search(args: argparse.Namespace) -> int:
     """Search here: open the vault or folder as a workspace (`open_now`), then answer. A
     `serve` already running for the vault answers the same through `serve_link`."""
-    from vault_app import workspace
 
     if not args.query and not args.queries:
         raise UsageError("give a QUERY, or --queries FILE")
@@ -128,13 +129,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     path = opening.resolve_vault_path(args.vault)
     if args.agent:
         layout.validate_agent_id(args.agent)
-    opened = workspace.open_workspace(
-        path,
-        actor=args.actor if args.actor is not None else "cli",
-        semantic=args.mode in (None, "semantic", "hybrid"),
-        clock=opening.clock_of(args),
-        watch=False,
-    )
+    opened = _workspace(args, path, semantic=args.mode in (None, "semantic", "hybrid"))
     searching = _Searching(args, opened)  # its scope checked before the index opens
     report = opened.open_now(progress=_progress_printer(args))
     search = opened.search_engine()
@@ -177,6 +172,35 @@ def answer_search(
     return 0
 
 
+def _workspace(args: argparse.Namespace, path: Path, *, semantic: bool) -> Any:
+    """The vault or folder at `path` as a one-shot workspace. Its engine reads as the
+    CLI, a face: an agent named by `--actor agent:ID` (or a plain agent id) searches as
+    `--agent` does, shown what it may read and counted as accessed through its own
+    door; its own door would refuse the index the other agents' files."""
+    from vault_app import workspace
+    from vault_app.workspace import vault_workspace
+
+    actor = args.actor if args.actor is not None else "cli"
+    opened = workspace.open_workspace(
+        path, actor=actor, semantic=semantic, clock=opening.clock_of(args), watch=False
+    )
+    if not isinstance(opened, vault_workspace.VaultWorkspace):
+        return opened
+    acting = opened.reader.principal.agent
+    if acting is None:
+        return opened
+    if args.agent and args.agent != acting:
+        raise UsageError(
+            f"--actor is agent {acting!r} and --agent is {args.agent!r}: an agent searches "
+            "as itself"
+        )
+    args.agent = acting
+    opened.close()
+    return workspace.open_workspace(
+        path, actor="cli", semantic=semantic, clock=opening.clock_of(args), watch=False
+    )
+
+
 class _Searching:
     """One `search` command over an open workspace: its filters, the agent whose hits
     count as accessed (a folder's entries are not facts: nobody's), and its answers."""
@@ -192,10 +216,9 @@ class _Searching:
             if args.agent:  # one of the folder's agents
                 opened.agent(args.agent)
             self.searcher = None
-        elif args.agent or opened.reader.principal.agent is not None:  # (or --actor agent:ID)
+        elif args.agent:  # (or --actor agent:ID: `_workspace`)
             # an agent searches what the access policy lets it read
-            who = args.agent or opened.reader.principal.agent
-            self.filters.scope = opened.scope_for(who, self.filters.scope)
+            self.filters.scope = opened.scope_for(args.agent, self.filters.scope)
 
     def run(self, query: str) -> dict[str, Any]:
         answer = self.opened.search(
@@ -243,7 +266,7 @@ def _hits_text(found: dict[str, Any], explain: bool) -> str:
 def cmd_context(args: argparse.Namespace) -> None:
     """The layered context (`search.context`), from a PARA vault through its search engine,
     or from a neighbour's folder read as it is (the same builder over its files)."""
-    from vault_app.search import context, engine
+    from vault_app.search import context
 
     if args.words and args.query and args.words != args.query:
         raise UsageError("give the query once: as QUERY or as --query")
@@ -251,16 +274,16 @@ def cmd_context(args: argparse.Namespace) -> None:
     foreign = opening.open_foreign(args)
     if foreign is not None:
         builder = context.ContextBuilder.over_folder(foreign)
-    else:
+        built = builder.build(args.agent, query, budget=args.budget, mark_access=not args.no_access)
+    else:  # the MCP tool's context, through the same workspace (`VaultWorkspace.context`)
+        opened = _workspace(args, opening.resolve_vault_path(args.vault), semantic=not args.bm25)
         if not args.agent:
             raise UsageError("--agent is required in a PARA vault")
-        v = open_vault(args, args.agent)
-        search, report = engine.open_engine(
-            v, semantic=not args.bm25, progress=_progress_printer(args)
+        report = opened.open_now(progress=_progress_printer(args))
+        _print_notices(report.notice, opened.search_engine().cache_notice())
+        built = opened.context(
+            args.agent, query, budget=args.budget, mark_access=not args.no_access
         )
-        _print_notices(report.notice, search.cache_notice())
-        builder = context.ContextBuilder(search)
-    built = builder.build(args.agent, query, budget=args.budget, mark_access=not args.no_access)
     if not args.json:  # in the JSON, under "warnings"
         for warning in built.warnings:
             print(f"vault-app: warning: {warning}", file=sys.stderr, flush=True)

@@ -108,6 +108,7 @@ class Doctor:
         return item
 
     def run(self, *, repair: bool = False) -> DoctorReport:
+        self._check_may(repair)
         started = time.perf_counter()
         with process_tuning.paused():  # validating 10^5 facts allocates many long-lived objects
             self._check_config()
@@ -122,6 +123,25 @@ class Doctor:
                 self._repair_corrupt()
         self.report.seconds = time.perf_counter() - started
         return self.report
+
+    def _check_may(self, repair: bool) -> None:
+        """Refuse, before reading anything, an actor that may not read every scope (or,
+        to repair, write every one): the check is of the whole vault, and one that
+        stopped at the first file its door refuses would say nothing true of the rest."""
+        scopes = self.paths.scopes()
+        unread = [s or "global" for s in scopes if not self.vault.reads_scope(s)]
+        if unread:
+            raise errors.AccessDeniedError(
+                f"doctor checks the whole vault, and actor {self.vault.actor!r} may not read "
+                f"{', '.join(unread)}: run it as a person, or grant the agent every agent's "
+                'memory ([agents.grants.<id>] read = ["*"] in .vault/config.toml)'
+            )
+        unwritten = [s or "global" for s in scopes if not self.vault.storage.writes_scope(s)]
+        if repair and unwritten:
+            raise errors.AccessDeniedError(
+                f"doctor --repair may restore any file of the vault, and actor "
+                f"{self.vault.actor!r} may not write {', '.join(unwritten)}: run it as a person"
+            )
 
     # -- checks -------------------------------------------------------------------------
 

@@ -126,7 +126,7 @@ def going_cold(
     counters = decay.RawTierCounter(policy, moment), decay.RawTierCounter(policy, later)
     found: list[ColdFact] = []
     problems: list[models.Problem] = []
-    for folder in target.paths.iter_all_entities():
+    for folder in target.storage.entities():  # what the actor may read
         if cancelled is not None and cancelled():
             return None
         if folder.facts_file is None:

@@ -13,8 +13,11 @@ server paths), `person_json` as the CLI prints it.
 
 Every agent acts through its own `Vault`, opened with actor `agent:<id>` (the access
 policy's door: `core.access`), so every write is audited with the agent as actor. The
-engine's own vault (`reader`) reads only (actor `mcp` in the server; the command's
-actor in the CLI).
+engine's own vault (`reader`) reads only (actor `mcp` in the server, `cli` in the CLI:
+a face, never an agent, for the index holds every scope and an agent's door would refuse
+the others'; what an agent is shown is narrowed to what it may read, `scope_for`).
+`context` is the one "an agent's memory context, its facts counted as read" the MCP tool
+and the CLI's `context` share.
 
 The numeric ids MicroClaw needs (`numeric_ids.fact_number`) have no stored map: the map
 from number to fact id is built from the index (every fact, active and superseded) once
@@ -55,6 +58,7 @@ from vault_app.workspace import engine_life, reindex
 if TYPE_CHECKING:
     from vault_app.heartbeat import dedup
     from vault_app.search import columns, engine
+    from vault_app.search import context as context_module
     from vault_app.watch import events, watcher
 
 
@@ -301,6 +305,23 @@ class VaultWorkspace(engine_life.EngineLife):
             "memory and its own workspace, and another agent's only when granted "
             f"([agents.grants.{agent}] read in .vault/config.toml)"
         )
+
+    def context(
+        self, agent: str, query: str | None, *, budget: int, mark_access: bool = True
+    ) -> context_module.Context:
+        """`agent`'s memory context for `query` within `budget` characters (stored texts
+        through the injection filter), its facts counted as accessed through the agent's
+        own `Vault` unless not `mark_access` (`Context.marked`)."""
+        from vault_app.search import context as contexts  # loaded with the engine
+
+        self.vault_for(agent)  # it exists
+        built = contexts.ContextBuilder(self.search_engine(), for_agents=True).build(
+            agent, query, budget=budget, mark_access=False
+        )
+        if mark_access:
+            ids = [k[5:] for b in built.blocks for k in b.keys if k.startswith("fact:")]
+            built.marked = self.mark_accessed(agent, ids)
+        return built
 
     def mark_accessed(self, agent: str, fact_ids: Iterable[str]) -> dict[str, int]:
         """Count one access of each fact, written as `agent`, and re-index their entities."""

@@ -27,14 +27,6 @@ def context(
     budget: Annotated[int, Field(ge=200, le=100_000)] = 4000,
     mark_access: bool = True,
 ) -> dict[str, Any]:
-    from vault_app.search import context as context_module  # loaded with the engine
-
     runtime, agent = calls.on_vault(ctx)
-    built = context_module.ContextBuilder(runtime.search_engine(), for_agents=True).build(
-        agent, query, budget=budget, mark_access=False
-    )
-    marked: dict[str, int] = {}
-    if mark_access:
-        ids = [k[5:] for b in built.blocks for k in b.keys if k.startswith("fact:")]
-        marked = runtime.mark_accessed(agent, ids)
-    return answers.context_answer(built, budget, runtime.search_state, len(marked))
+    built = runtime.context(agent, query, budget=budget, mark_access=mark_access)
+    return answers.context_answer(built, budget, runtime.search_state, len(built.marked))
