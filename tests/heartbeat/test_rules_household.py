@@ -567,3 +567,32 @@ def test_an_illness_an_event_a_bracketed_name_and_a_ban(
 )  # fmt: skip
 def test_what_passes_is_still_no_fact(text: str) -> None:
     assert _made(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "made"),
+    [  # a blind probe of a finance agent's December notes (2026-12): what it showed
+        ("Harbor Mutual raised the home insurance premium to $1,342/yr at renewal.",
+         [("Harbor Mutual raised the home insurance premium to $1,342/yr at renewal.",
+           Cat.STATUS, "Harbor Mutual")]),
+        ("Maya's orthodontist payment plan: $180/month for 18 months.",
+         [("Maya's orthodontist payment plan: $180/month for 18 months.", Cat.STATUS, "Maya")]),
+        ("Per Alex: don't pay anything by card over $1,000, use ACH.",
+         [("Per Alex: Don't pay anything by card over $1,000, use ACH.", Cat.PREFERENCE,
+           "Alex")]),
+        ("Per user: don't pay anything by card over $1,000, use ACH.",  # "ACH" is no one
+         [("Don't pay anything by card over $1,000, use ACH.", Cat.PREFERENCE, None)]),
+    ],
+)  # fmt: skip
+def test_a_price_set_a_labelled_amount_and_someones_rule(
+    text: str, made: list[tuple[str, Cat, str | None]]
+) -> None:
+    assert _made(text) == made
+
+
+def test_a_last_or_next_of_someones_is_no_time_from_today() -> None:
+    """"her last December cleaning" is her final one, not December 2025 (the probe wrote
+    "with her in December 2025 cleaning")."""
+    assert _made("Rosa gets a $150 holiday bonus with her last December cleaning.") == [
+        ("Rosa gets a $150 holiday bonus with her last December cleaning.", Cat.STATUS, "Rosa")
+    ]

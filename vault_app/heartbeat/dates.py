@@ -67,8 +67,14 @@ _NUM = r"\d{1,3}|a\s+couple\s+of|a\s+few|" + "|".join(
 )
 _PREP = r"(?:(?P<prep>on|since|until|till|by|from|before|after|through|starting|for|as\s+of)\s+)?"
 _HABIT = r"(?!\s+(?:mornings|afternoons|evenings|nights)\b)"  # "on Sunday afternoons": a habit
+# "her last week of school", "our next December trip": a last or next one of theirs, no
+# time from today
+_OWNED = (
+    r"(?<!\bher\s)(?<!\bhis\s)(?<!\bits\s)(?<!\bour\s)(?<!\bmy\s)(?<!\byour\s)"
+    r"(?<!\btheir\s)(?<!\bthe\s)(?<!['’]s\s)"
+)
 _RELATIVE = re.compile(
-    r"\b" + _PREP + r"(?:"
+    r"\b" + _OWNED + _PREP + r"(?:"
     r"(?P<dby>the\s+day\s+before\s+yesterday)"
     r"|(?P<dat>the\s+day\s+after\s+tomorrow)"
     r"|(?P<day>yesterday|today|tomorrow|tonight|last\s+night|this\s+(?:morning|afternoon|evening))"

@@ -10,13 +10,11 @@ nested, and `rules` caps a sentence's length before any of them runs.
 from __future__ import annotations
 
 import functools
-import importlib.resources
 import re
-import tomllib
-from collections.abc import Iterable
 from typing import Any
 
 from vault_app.core import daily
+from vault_app.heartbeat.wordlists import alt, words
 
 # a name's letters: Latin with its accents ("Tomás", "Zoë", "Søren", "Łukasz", "Renée")
 UPPER = "A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĲĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ"
@@ -68,41 +66,6 @@ def enough_words(sentence: str) -> bool:
     """Whether a sentence says something on its own: `MIN_WORDS` words, not a question
     (what is left of a sentence once its aside or its request words are gone)."""
     return word_count(sentence) >= MIN_WORDS and sentence.rstrip()[-1:] != "?"
-
-
-@functools.cache
-def words() -> dict[str, Any]:
-    text = importlib.resources.files("vault_app.heartbeat").joinpath("data/rules.toml")
-    return tomllib.loads(text.read_text(encoding="utf-8"))
-
-
-def alt(phrases: Iterable[str]) -> str:
-    """A regex alternation of literal phrases, spaces matching any blank and "'" either
-    apostrophe, that takes the longest phrase matching where it is tried. Written as a
-    trie ("i (?:love it|loved it)" is "i love(?:d)? it" in spirit): Python's engine tries
-    a flat alternation one phrase after another at every position, a trie one character
-    at a time, so the gate's long lists cost a fraction (a longer phrase is still tried
-    before its own beginning, as the longest-first flat list did)."""
-    trie: dict[str, Any] = {}
-    for phrase in set(phrases):
-        node = trie
-        for symbol in _symbols(phrase):
-            node = node.setdefault(symbol, {})
-        node[""] = {}  # a phrase ends here
-    return _trie_regex(trie)
-
-
-def _symbols(phrase: str) -> list[str]:
-    return [r"\s+" if c == " " else "['’]" if c == "'" else re.escape(c) for c in phrase]
-
-
-def _trie_regex(node: dict[str, Any]) -> str:
-    ends = "" in node
-    branches = [symbol + _trie_regex(child) for symbol, child in sorted(node.items()) if symbol]
-    if not branches:
-        return ""
-    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-    return f"(?:{body})?" if ends else body
 
 
 class Patterns:
@@ -617,9 +580,17 @@ class Patterns:
             r"charges|earns|gets|receives|pays|owes|saves|makes|averages|runs|"
             r"(?:went\s+up|dropped|rose|fell|came\s+down|was\s+raised|was\s+lowered|goes\s+up"
             r"|goes|will\s+go|increases|rises|drops|will\s+be)\s+to|will\s+be|"
+            # who set a price: "Harbor Mutual raised the home insurance premium to $1,342"
+            r"(?:raised|increased|lowered|cut|reduced|hiked|bumped(?:\s+up)?|dropped)\s+"
+            r"(?:the|our|my|its|their|his|her)\s+(?:[\w’'-]{1,30}\s+){0,4}?(?:to|by)|"
             r"came\s+(?:in\s+)?(?:at|to)|(?:is|are|was|stands|sits)\s+at)\s+"
             r"(?:about\s+|around\s+|roughly\s+|the\s+|a\s+)?"
             r"(?:[$€£]\d|\d[\d,.]{0,12}\s*(?:cents|¢|dollars|euros|pounds)\b)"
+        )
+        # a labelled amount of someone's: "Maya's orthodontist payment plan: $180/month …"
+        self.labelled = re.compile(
+            r"^(?P<name>" + NAME + r")['’]s\s+[a-z][\w’'-]{1,30}(?:\s[\w’'-]{1,30}){0,3}:\s+"
+            r"(?=[$€£]?\d)"
         )
         self.now_verb = re.compile(r"^(?P<subj>.{1,60}?)\s+now\s+(?:[a-z]{2,20}s|is|are|has)\b")
         self.done = re.compile(

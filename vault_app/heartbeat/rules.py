@@ -294,6 +294,10 @@ def _from_sentence(
     if heard:
         sentence = turns.without_when_you(sentence)  # "… when you suggest recipes"
     rule = turns.standing(sentence) if heard and not explicit else None
+    per = turns.per_someone(sentence) if heard and rule is None else None
+    if per and (theirs := turns.standing(per[1])):  # "Per Alex: don't pay by card…"
+        said_so = f"Per {per[0]}: {theirs}"
+        return [model.Candidate(said_so, Category.PREFERENCE, entry, per[0], confidence=0.8)]
     sentence = rule or sentence  # "Always use metric units": how to serve the person
     if not (rule or passes_gate(sentence) or (explicit and rulebook.enough_words(sentence))):
         return []
@@ -332,7 +336,8 @@ def _from_sentence(
         if part is not sentence and re.match(r"(?:I|I['’]m|I['’]ve)\b", part):
             whose, mine = speaker, speaker is None  # "…and my partner Alex is coeliac": I'm …
         related = subjects.related(text, whose, pats)
-        of_user = mine and not (rule and related)  # "… for Leo": Leo's, not the user's
+        named = [r for r in related if not r.isupper()]  # "use ACH": no one
+        of_user = mine and not (rule and named)  # "… for Leo": Leo's, not the user's
         about = whose or (None if of_user else subjects.fallback(related))
         out.append(
             model.Candidate(
@@ -587,6 +592,9 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
     access = pats.access.match(sentence)
     if access and subjects.is_name(access.group("subj"), pats):
         return Category.CONTEXT, subjects.clean_name(access.group("subj"))  # "Rosa has a key to…"
+    labelled = pats.labelled.match(sentence)
+    if labelled:  # "Maya's orthodontist payment plan: $180/month for 18 months"
+        return Category.STATUS, subjects.clean_name(labelled.group("name"))
     attribute = pats.attribute.match(sentence)
     if attribute and not dated:  # "Jordan's work number is 555-0142"
         value = sentence[attribute.start("value") :]

@@ -155,7 +155,8 @@ _STANDING = re.compile(
     r"^(?:please\s*,?\s+)?(?P<rule>(?:always|never|(?:don['’]t|do\s+not)\s+ever)\s+[a-z]+\b.*"
     # how to serve, not "Don't worry": "Don't schedule anything on Sunday mornings"
     r"|(?:don['’]t|do\s+not)\s+(?:schedule|book|call|text|email|send|share|order|buy|use|add"
-    r"|put|plan|wake|disturb|ring|message|contact|give|serve|cook|suggest|recommend)\b.*"
+    r"|put|plan|wake|disturb|ring|message|contact|give|serve|cook|suggest|recommend|pay"
+    r"|charge|spend|transfer|sign|approve|renew|cancel|accept|leave|let|open)\b.*"
     # a house rule told as a ban: "No screens after 8pm on school nights" (not "No problem
     # at all", "No worries on that"; nor one whose "her" the sentence before names)
     r"|no\s+(?![^.!?]*\b(?:his|her|their|its|him|them|this|that)\b)"
@@ -275,6 +276,19 @@ def asks(sentence: str) -> bool:
     son's school saying he'll miss class on Friday"): a request, no fact, even when what
     it asks for tells one; or proposes or wishes rather than tells (`_SUPPOSES`)."""
     return _ASKS.match(sentence) is not None or _SUPPOSES.search(sentence) is not None
+
+
+# a named person's word in an agent's notes: "Per Alex: don't pay anything by card"
+_PER = re.compile(r"^Per\s+(?P<who>" + rulebook.NAME + r")\s*[:,]\s+(?P<rest>\S.*)$")
+
+
+def per_someone(sentence: str) -> tuple[str, str] | None:
+    """(who, what they said) of "Per Alex: don't pay anything by card over $1,000"; None
+    for any other sentence ("Per user:" is an interjection, read before)."""
+    told = _PER.match(sentence)
+    if told is None or told["who"].lower() in rulebook.patterns().not_names:
+        return None
+    return told["who"], told["rest"]
 
 
 def standing(sentence: str) -> str | None:
