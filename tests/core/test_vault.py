@@ -666,3 +666,13 @@ def test_canonical_addresses_compare_addresses_from_outside() -> None:
     assert canonical("agent:finance:projects/budget") == "agent:finance:projects/budget"
     for bad in ("", "../etc", "areas/../x", "agent:finance", "/abs/path"):
         assert canonical(bad) is None
+
+
+def test_an_entity_is_headed_with_its_title_as_written(tmp_path: Path) -> None:
+    v = vault_module.Vault.create(tmp_path / "v")
+    v.create_entity("areas/people/tomas", title="Tomás")
+    v.create_entity("areas/people/dr-lee", "Our pediatrician.", title="## Dr.\n  Lee")
+    v.create_entity("areas/people/ana")  # no title: its folder's name made words
+    heads = [v.entity(r).summary.text.splitlines()[0] for r in
+             ("areas/people/tomas", "areas/people/dr-lee", "areas/people/ana")]  # fmt: skip
+    assert heads == ["# Tomás", "# Dr. Lee", "# Ana"]

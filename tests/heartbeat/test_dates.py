@@ -334,7 +334,12 @@ def test_what_arrives_or_ships_is_to_come_after_a_past_order() -> None:
 
 
 def test_someones_last_or_next_is_no_time_from_today() -> None:
-    for text in ("with her last December cleaning", "It's her last week of school.",
-                 "Maya's next birthday party", "our next Friday off", "the last week was rough"):
+    for text in (
+        "with her last December cleaning",
+        "It's her last week of school.",
+        "Maya's next birthday party",
+        "our next Friday off",
+        "the last week was rough",
+    ):
         assert dates.resolve(text, ON) == text
     assert dates.resolve("We met last week.", ON) == "We met in the week of 2026-11-09."

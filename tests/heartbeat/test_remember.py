@@ -246,6 +246,15 @@ def test_a_remember_naming_someone_new_makes_them_at_once(vault: Vault) -> None:
     assert made is not None and active(vault, made) == [
         "Dr. Okafor moved her practice to Elm Street."
     ]
+    # headed with the name as written, not its folder's ("Dr Okafor")
+    assert vault.entity(made).summary.text.startswith("# Dr. Okafor\n")
+
+
+def test_an_entity_made_for_a_name_with_accents_keeps_them(vault: Vault) -> None:
+    vault.append_daily("Remember that Zoë Brontë is our new neighbor.", at=at(9))
+    assert beat(vault).created == 1
+    made = vault.resolve_reference("areas/people/zoe-bronte", None)
+    assert made is not None and vault.entity(made).summary.text.startswith("# Zoë Brontë\n")
 
 
 def test_a_remember_naming_a_things_make_goes_to_remembered(vault: Vault) -> None:

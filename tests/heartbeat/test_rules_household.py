@@ -591,7 +591,7 @@ def test_a_price_set_a_labelled_amount_and_someones_rule(
 
 
 def test_a_last_or_next_of_someones_is_no_time_from_today() -> None:
-    """"her last December cleaning" is her final one, not December 2025 (the probe wrote
+    """ "her last December cleaning" is her final one, not December 2025 (the probe wrote
     "with her in December 2025 cleaning")."""
     assert _made("Rosa gets a $150 holiday bonus with her last December cleaning.") == [
         ("Rosa gets a $150 holiday bonus with her last December cleaning.", Cat.STATUS, "Rosa")

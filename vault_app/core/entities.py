@@ -60,8 +60,12 @@ class EntityFolders:
     paths: layout.VaultLayout
     store: storage.Storage
 
-    def create(self, ref: layout.EntityRef, summary: str | None = None) -> Path:
-        """Make an entity's folder, its summary.md (a title, `summary`) and an empty items.json."""
+    def create(
+        self, ref: layout.EntityRef, summary: str | None = None, *, title: str | None = None
+    ) -> Path:
+        """Make an entity's folder, its summary.md (a title, `summary`) and an empty items.json.
+        The title is `title` as written ("Tomás", "Dr. Farah Kim"; one line), else the
+        folder's name made words ("tomas" -> "Tomas")."""
         if ref.agent is not None and not self.paths.agent_dir(ref.agent).is_dir():
             raise errors.NotFoundError(
                 f"no agent {ref.agent!r}: create it first (vault-app agent create {ref.agent})"
@@ -72,7 +76,8 @@ class EntityFolders:
         self.paths.check_new_entity(ref)  # a new name must be portable and unspoofable
         safe_fs.make_dirs(self.paths.root, folder)  # no symlinked folder on the way
         self.paths.ensure_inside(folder)
-        text = f"# {ref.title}\n\n{summary.strip()}\n" if summary else f"# {ref.title}\n"
+        heading = " ".join((title or "").split())[:120].lstrip("#").strip() or ref.title
+        text = f"# {heading}\n\n{summary.strip()}\n" if summary else f"# {heading}\n"
         try:
             self.store.write(
                 folder / layout.SUMMARY_NAME,

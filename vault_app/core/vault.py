@@ -292,8 +292,12 @@ class Vault:
     def _entities(self) -> entities.EntityFolders:
         return entities.EntityFolders(self.paths, self.storage)
 
-    def create_entity(self, ref: layout.EntityRef | str, summary: str | None = None) -> Path:
-        return self._entities().create(layout.as_ref(ref), summary)
+    def create_entity(
+        self, ref: layout.EntityRef | str, summary: str | None = None, *, title: str | None = None
+    ) -> Path:
+        """Make an entity: its folder, a summary.md headed `title` (as written; else its
+        folder's name made words) with `summary`, and an empty items.json."""
+        return self._entities().create(layout.as_ref(ref), summary, title=title)
 
     def archive_entity(self, ref: layout.EntityRef | str) -> layout.EntityRef:
         """Move an entity under archives/, keeping its group; never over another entity."""

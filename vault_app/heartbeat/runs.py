@@ -316,14 +316,16 @@ class _Run:
         if route.ref.category == "archives":  # an archived entity takes no new facts
             self.record.deferred += 1  # (core refuses them): the fact stays in the note
             return
-        self._allowed(route.ref, candidate, route.create)
+        self._allowed(route.ref, candidate, route.create, route.name)
         if route.name is not None:  # the facts that waited for this entity, if any
             for earlier in self.router.released(route.name):
                 if self._is_same(earlier, candidate):
                     continue
-                self._allowed(route.ref, earlier, route.create)
+                self._allowed(route.ref, earlier, route.create, route.name)
 
-    def _allowed(self, ref: layout.EntityRef, candidate: Candidate, create: bool) -> None:
+    def _allowed(
+        self, ref: layout.EntityRef, candidate: Candidate, create: bool, name: str | None = None
+    ) -> None:
         """Place `candidate` in `ref` as the access policy says for its agent: there, held
         for review, in the agent's own workspace instead, or (global notes) not at all."""
         agent = candidate.entry.agent
@@ -342,7 +344,12 @@ class _Run:
             from vault_app.heartbeat import routing
 
             try:
-                writer.create_entity(ref, routing.first_summary(ref))
+                # headed with a name as written ("Tomás", "Dr. Farah Kim"); a thing's
+                # word ("dishwasher") as its folder's, "Dishwasher"
+                said = name or ""
+                named = not said.islower() and "/" not in said and ":" not in said
+                title = said if said and named else None
+                writer.create_entity(ref, routing.first_summary(ref), title=title)
                 self.record.created += 1
             except errors.AlreadyExistsError:
                 pass
