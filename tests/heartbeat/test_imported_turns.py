@@ -357,3 +357,23 @@ def test_she_is_never_a_role_or_a_thing_named_after_an_article() -> None:
 )  # fmt: skip
 def test_names_with_accents_a_word_on_why_and_a_bare_role(text: str, kept: list[str]) -> None:
     assert facts(text) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [  # a blind probe of a carer's year told to ChatGPT, in British English (2026-12)
+        ("My husband Pat was diagnosed with early-onset Alzheimer's last month. He's 64.",
+         ["Pat is the user's husband.",
+          "Pat was diagnosed with early-onset Alzheimer's in August 2025.", "Pat is 64."]),
+        ("Our son Declan is in Dubai.", ["Declan is the household's son.", "Declan is in Dubai."]),
+        ("Also we set up Lasting Power of Attorney, Niamh and I are both attorneys.",
+         ["The household set up Lasting Power of Attorney, Niamh and the user are both "
+          "attorneys."]),
+        ("We're going to Whitby for a week in August, the 10th to the 17th.",
+         ["The household is going to Whitby for a week in August 2026, the 10th to the 17th."]),
+    ],
+)  # fmt: skip
+def test_an_illness_someone_lives_with_where_one_is_and_a_months_days(
+    text: str, kept: list[str]
+) -> None:
+    assert facts(text) == kept

@@ -68,10 +68,10 @@ _NUM = r"\d{1,3}|a\s+couple\s+of|a\s+few|" + "|".join(
 _PREP = r"(?:(?P<prep>on|since|until|till|by|from|before|after|through|starting|for|as\s+of)\s+)?"
 _HABIT = r"(?!\s+(?:mornings|afternoons|evenings|nights)\b)"  # "on Sunday afternoons": a habit
 # "her last week of school", "our next December trip": a last or next one of theirs, no
-# time from today
+# time from today (not after "'s": "diagnosed with Alzheimer's last month" is a time)
 _OWNED = (
     r"(?<!\bher\s)(?<!\bhis\s)(?<!\bits\s)(?<!\bour\s)(?<!\bmy\s)(?<!\byour\s)"
-    r"(?<!\btheir\s)(?<!\bthe\s)(?<!['’]s\s)"
+    r"(?<!\btheir\s)(?<!\bthe\s)"
 )
 _RELATIVE = re.compile(
     r"\b" + _OWNED + _PREP + r"(?:"
@@ -396,11 +396,15 @@ def _interpret(match: re.Match[str], text: str, on: dt.date) -> tuple[dt.date, s
         said = _sentence_around(text, match.start(), match.end())
         if not back and _MONTHLY.search(said) and not _FUTURE.search(said):
             return None  # "Rent is due on the 1st": each month's 1st
+        if _MONTH_BEFORE.search(text, max(0, match.start() - 60), match.start()):
+            return None  # "in August, the 10th to the 17th": August's, as said
         day = _day_meant(on, int(group("nth")), back=back)
         return None if day is None else (day, "day")
     return None
 
 
+# a month named just before a day of the month: the day is that month's
+_MONTH_BEFORE = re.compile(r"\b(?:" + "|".join(m.title() for m in MONTHS) + r")\b[^.!?]{0,40}$")
 # what happens once, in the month named ("renews in February", "we're moving in June")
 _ONE_OFF = re.compile(
     r"\b(?:will|going\s+to|['’]ll|(?:is|are|am|['’]s|['’]re|['’]m)\s+[a-z]{2,20}ing|scheduled"

@@ -92,7 +92,7 @@ def standalone(text: str, speaker: str | None) -> str:
                 return who(pro)
             tail = match.group("tail")
             head = tail[: len(tail) - len(verb)]
-            if _WITH_ME.fullmatch(text, 0, match.start()):  # "My husband and I are": two
+            if _with_me(text, match.start()):  # "My husband and I are": two
                 return who(pro) + head + verb
             return who(pro) + head + agree(verb)
         if match.group("obj"):
@@ -172,6 +172,17 @@ _AND_VERB = re.compile(r"(\s+and\s+)(" + _VERBS + r")\b" + rulebook.LOVE_NOUN)
 # someone and I, opening the sentence: "My husband and I are both teachers"
 _MINE_AND_I = re.compile(r"My\s+(?P<kin>[a-z]+(?:\s[a-z]+)?)\s+and\s+I\b(?![’'])")
 _WITH_ME = re.compile(r"(?:[Mm]y|[Oo]ur|[A-Z][a-z]+)(?:\s[\w'’-]+){0,3}\s+and\s+")
+
+
+def _with_me(text: str, at: int) -> bool:
+    """Whether the "I" at `at` closes "someone and I" opening its clause: "My husband and
+    I are…", "…, Niamh and I are both attorneys" (two, so "are" stays)."""
+    start = max(text.rfind(",", 0, at), text.rfind(";", 0, at)) + 1
+    while start < at and text[start] == " ":
+        start += 1
+    return _WITH_ME.fullmatch(text, start, at) is not None
+
+
 _EXCLAIMED = re.compile(r"\s*!+(?=[\"'”’)\]]?$)")  # a last "!", maybe inside a quote
 _PLURAL = {"am": "are", "was": "were"}  # "I was" -> "they were", after the speaker's name
 _SOMEONE = re.compile(r"\b" + rulebook.CAP_LOW + r"+|\b(?:he|she|him|her|his|they|them|you|your)\b")

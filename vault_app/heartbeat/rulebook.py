@@ -41,7 +41,8 @@ _TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
 # an age reached: "turned 41", "turns eight", "turning forty-one" (what one is, in few words)
 # "love" before a noun it makes ("the self-acceptance and love theme"): no second verb
 LOVE_NOUN = r"(?!\s+(?:theme|story|song|letter|life|language|interest|affair|note|triangle)s?\b)"
-_AGE_ALONE = r"^I(?:['’]m|\s+am)\s+\d{1,3}(?:\s+now)?[.!]?$"  # "I'm 41.": no fragment
+# "I'm 41.", "Pat is 64.", "He's 64 now.": an age, no fragment
+_AGE_ALONE = r"^(?:I(?:['’]m|\s+am)|[A-Z][\w’'-]{0,30}(?:['’]s|\s+is))\s+\d{1,3}(?:\s+now)?[.!]?$"
 AGE = (
     r"turn(?:ed|s|ing)\s+(?:\d{1,3}|(?:" + _TENS + r")(?:[\s-]+(?:one|two|three|four|five|"
     r"six|seven|eight|nine))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
@@ -605,6 +606,7 @@ class Patterns:
         self.about = re.compile(
             r"^(?:" + NAME + r"\s+(?:lives|lived|works|worked|studies|studied|goes\s+to|is\s+from"
             r"|grew\s+up|was\s+born|teaches|is\s+in\s+(?:[\w-]+\s+){1,2}grade"
+            r"|is\s+(?:now\s+|still\s+)?(?:based\s+)?in\s+(?=[A-Z][a-z])"  # "Declan is in Dubai"
             r"|is\s+in\s+(?:kindergarten|preschool|pre-k|college|high\s+school|middle\s+school)"
             r"|(?:is|plays)\s+on\s+the\s+(?:[\w-]+\s+){0,2}team|is\s+in\s+the\s+(?:[\w-]+\s+){0,2}"
             r"(?:band|choir|orchestra|club))"
