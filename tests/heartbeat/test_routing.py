@@ -602,3 +602,16 @@ def test_what_only_an_animal_has_makes_a_name_a_pets() -> None:
     assert names.is_pet("Pixel", "Pixel's vet is Dr. Amani at Cedar Animal Clinic.")
     assert names.kind("Pixel", "Pixel's groomer moved to Elm Street.") == "pet"
     assert not names.is_pet("Jordan", "Jordan's doctor is Dr. Amani.")
+
+
+def test_a_companys_short_name_finds_it_and_its_people_are_made_at_once(vault: Vault) -> None:
+    vault.create_entity(ref("areas/companies/northside-renovations"))
+    r = router(vault)
+    kin = models.FactCategory.RELATIONSHIP
+    said = candidate("Northside's project manager is Dana Ruiz.", "Dana Ruiz", category=kin)
+    assert r.route(said) == routing.Route(
+        ref("areas/people/dana-ruiz"), True, "Dana Ruiz", "created"
+    )
+    crew = candidate("Northside starts demolition on Monday.", "Northside", n=1)
+    assert r.route(crew).ref == ref("areas/companies/northside-renovations")
+    assert names.kind("Volt Brothers", "Volt Brothers is the household's electrician.") == "company"

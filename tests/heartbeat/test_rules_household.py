@@ -596,3 +596,22 @@ def test_a_last_or_next_of_someones_is_no_time_from_today() -> None:
     assert _made("Rosa gets a $150 holiday bonus with her last December cleaning.") == [
         ("Rosa gets a $150 holiday bonus with her last December cleaning.", Cat.STATUS, "Rosa")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "made"),
+    [  # a blind probe of a contractors agent's kitchen remodel notes (2026-12)
+        ("The electrician (Volt Brothers) needs access to the panel on Jan 14.",
+         [("Volt Brothers is the household's electrician.", Cat.RELATIONSHIP, "Volt Brothers"),
+          ("The electrician needs access to the panel on Jan 14, 2027.", Cat.MILESTONE, None)]),
+        ("Tile guy recommends 12x24 porcelain for the floor.",
+         [("Tile guy recommends 12x24 porcelain for the floor.", Cat.STATUS, None)]),
+        ("Plumber rough-in moved from Jan 20 to Jan 22 because of the inspection backlog.",
+         [("Plumber rough-in moved from Jan 20, 2027 to Jan 22, 2027 because of the "
+           "inspection backlog.", Cat.MILESTONE, None)]),
+    ],
+)  # fmt: skip
+def test_a_role_in_brackets_a_trades_advice_and_a_move_from_a_day(
+    text: str, made: list[tuple[str, Cat, str | None]]
+) -> None:
+    assert _made(text) == made

@@ -204,7 +204,12 @@ def _with_year(match: re.Match[str], text: str, on: dt.date) -> str:
 _GAP = re.compile(r",?\s+")
 # a day something was moved, set or due to: to come, whatever the tense around it
 _AHEAD = re.compile(
-    r"\b(?:to|for|until|till|through)\s+(?:the\s+)?(?:(?:" + _WD + r"),?\s+)?$", re.IGNORECASE
+    r"\b(?:to|for|until|till|through)\s+(?:the\s+)?(?:(?:" + _WD + r"),?\s+)?$"
+    # the day a date was moved from is of the same time as the one it moved to: "Plumber
+    # rough-in moved from Jan 20 to Jan 22"
+    r"|\b(?:moved|rescheduled|pushed(?:\s+back)?|postponed|changed|bumped|shifted)\s+"
+    r"(?:(?:it|them|this|that)\s+)?from\s+(?:the\s+)?$",
+    re.IGNORECASE,
 )
 
 

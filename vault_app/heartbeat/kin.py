@@ -234,15 +234,21 @@ def _one_child(told: re.Match[str]) -> list[str] | None:
 # whom a role names, in brackets: "Jordan's parents (Bill and Carol) arrive…", "my sister
 # (Rana) is vegan"
 _BRACKETED = re.compile(
-    r"\b(?P<whose>[Mm]y|[Oo]ur|" + rulebook.CAP_LOW + r"+['’]s)\s+(?P<role>[a-z][a-z-]{1,20})\s+\("
+    r"\b(?P<whose>[Mm]y|[Oo]ur|[Tt]he|"
+    + rulebook.CAP_LOW
+    + r"+['’]s)\s+(?P<role>[a-z][a-z-]{1,20})\s+\("
     r"(?P<names>"
     + rulebook.CAP_LOW
-    + r"{1,20}(?:(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)"
+    + r"{1,20}(?:\s"
     + rulebook.CAP_LOW
-    + r"{1,20}){0,4})"
+    + r"{1,20})?(?:(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)"
+    + rulebook.CAP_LOW
+    + r"{1,20}(?:\s"
+    + rulebook.CAP_LOW
+    + r"{1,20})?){0,4})"
     r"\)"
 )
-_SINGULAR = {"children": "child", "kids": "kid"}
+_SINGULAR = {"children": "child", "kids": "child"}
 
 
 def bracketed(sentence: str) -> list[str] | None:
@@ -261,9 +267,11 @@ def bracketed(sentence: str) -> list[str] | None:
     named = re.split(r"\s*(?:,\s*(?:and\s+)?|\band\b|&)\s*", told["names"])
     if any(n.lower() in pats.not_names for n in named):
         return None
-    if len(named) == 1:  # "my sister (Rana) is vegan": "my sister Rana", as said
-        return [f"{sentence[: told.end('role')]} {named[0]}{sentence[told.end() :]}"]
     whose = told["whose"]
+    if whose.lower() == "the":  # "The electrician (Volt Brothers) needs…": the household's
+        whose = "our"
+    elif len(named) == 1:  # "my sister (Rana) is vegan": "my sister Rana", as said
+        return [f"{sentence[: told.end('role')]} {named[0]}{sentence[told.end() :]}"]
     said = [f"{n} is {whose.lower() if whose in ('My', 'Our') else whose} {one}." for n in named]
     rest = sentence[: told.end("role")] + sentence[told.end() :]
     return [*said, rest]

@@ -93,7 +93,7 @@ COMPANY_WORDS = _words_set(
     "inc llc ltd co corp corporation company gmbh sa plc bank insurance mutual services "
     "solutions group plumbing roofing solar electric electrical renovations landscaping "
     "utilities security builders construction realty clinic pharmacy partners associates "
-    "motors garage bakery cleaners"
+    "motors garage bakery cleaners brothers bros sons"
 )
 # the roles a place or an organisation plays: "Zoe's daycare is Little Acorns", "Our bank
 # is First Harbor" name one, not someone
@@ -381,16 +381,24 @@ class NameIndex:
             refs = scope.setdefault(alias, [])
             if ref not in refs:
                 refs.append(ref)
-        if "people" in ref.path.split("/")[:-1]:
+        folders = ref.path.split("/")[:-1]
+        first = ""
+        if "people" in folders:
             first = key(title or ref.name).split("-")[0]
-            if first and first not in HONORIFICS:
-                refs = self._first_names.setdefault(ref.agent, {}).setdefault(first, [])
-                if ref not in refs:
-                    refs.append(ref)
+        elif "companies" in folders:  # "Northside" of "Northside Renovations"
+            words = key(title or ref.name).split("-")
+            while len(words) > 1 and words[-1] in COMPANY_WORDS:
+                words.pop()
+            first = "-".join(words) if words != key(title or ref.name).split("-") else ""
+        if first and first not in HONORIFICS:
+            refs = self._first_names.setdefault(ref.agent, {}).setdefault(first, [])
+            if ref not in refs:
+                refs.append(ref)
 
     def lookup(self, name_key: str, scopes: Iterable[str | None]) -> layout.EntityRef | None:
         """The entity of the first scope answering to `name_key`: a live entity before an
-        archived one; a first name only when it is one person's; the name a summary opens
+        archived one; a first name only when it is one person's (a company's name without
+        its "Renovations", "Mutual", "Inc" likewise); the name a summary opens
         on only when no entity answers to it otherwise, and it is one entity's."""
         for scope in scopes:
             refs = self._keys.get(scope, {}).get(name_key)

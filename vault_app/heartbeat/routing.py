@@ -655,15 +655,15 @@ class Router:
         return Route(None, False, name, "deferred")
 
     def _kin_of_someone_known(self, candidate: Candidate) -> bool:
-        """Whether the fact states who someone is to a person the vault knows ("Theo's
-        orthodontist is Dr. Farah Kim", "Bill is Jordan's parent", Theo and Jordan
-        entities): as good as said of the user."""
+        """Whether the fact states who someone is to a person or company the vault knows
+        ("Theo's orthodontist is Dr. Farah Kim", "Bill is Jordan's parent", "Northside's
+        project manager is Dana Ruiz"): as good as said of the user."""
         owner = _OWNER.match(candidate.fact) or _IS_OWNERS.match(candidate.fact)
         if candidate.category != models.FactCategory.RELATIONSHIP or owner is None:
             return False
         scopes = [candidate.entry.agent, None] if candidate.entry.agent else [None]
         known = self.index.lookup(names.key(owner.group("owner")), scopes)
-        return known is not None and known.path.startswith("areas/people/")
+        return known is not None and known.path.startswith(("areas/people/", "areas/companies/"))
 
     def _counted_as(self, name_key: str) -> str:
         """The key a name is counted under: one already counted that differs from it only

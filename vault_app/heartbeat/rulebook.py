@@ -529,9 +529,14 @@ class Patterns:
         # what a worker or a named one advises, kept as advised: "Marcus Bell recommends
         # replacing the whole unit within a year", "The vet suggested a dental cleaning"
         self.advised = re.compile(
-            r"^(?:(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?:" + roles + r")|" + NAME + r")\s+"
+            r"^(?:(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?:"
+            + roles
+            + r")|"
+            + NAME
+            # a trade's worker by its trade: "Tile guy recommends…", "The pool guy suggested…"
+            + r"|(?:(?:[Tt]he|[Oo]ur|[Mm]y)\s+)?[A-Za-z]{3,15}\s+(?:guy|man|lady|woman|person))\s+"
             r"(?:recommends|recommended|advises|advised|suggests|suggested)\s+(?:that\s+)?"
-            r"(?:[a-z]{3,20}ing\b|(?:a|an|the)\s+[a-z])"
+            r"(?:[a-z]{3,20}ing\b|(?:a|an|the)\s+[a-z]|\d)"
         )
         # a month with no day, when something happens or is due ("in January", "by the
         # end of June", "early in March")
