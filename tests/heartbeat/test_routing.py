@@ -615,3 +615,13 @@ def test_a_companys_short_name_finds_it_and_its_people_are_made_at_once(vault: V
     crew = candidate("Northside starts demolition on Monday.", "Northside", n=1)
     assert r.route(crew).ref == ref("areas/companies/northside-renovations")
     assert names.kind("Volt Brothers", "Volt Brothers is the household's electrician.") == "company"
+
+
+def test_a_name_after_a_family_title_finds_the_person(vault: Vault) -> None:
+    """ "Grandma Helen" is Helen Moreau when she is the one Helen; "Baby Noor" and "Noor"
+    are one name counted."""
+    vault.create_entity(ref("areas/people/helen-moreau"))
+    r = router(vault)
+    visit = candidate("Grandma Helen is visiting from Dec 20 to Jan 3.", "Grandma Helen")
+    assert r.route(visit).ref == ref("areas/people/helen-moreau")
+    assert names.without_honorific(names.key("Baby Noor")) == "noor"

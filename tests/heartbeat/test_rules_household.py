@@ -615,3 +615,20 @@ def test_a_role_in_brackets_a_trades_advice_and_a_move_from_a_day(
     text: str, made: list[tuple[str, Cat, str | None]]
 ) -> None:
     assert _made(text) == made
+
+
+@pytest.mark.parametrize(
+    ("text", "made"),
+    [  # a blind probe of a household agent's notes on a new baby (2026-12)
+        ("Noor weighed 11 lb 3 oz at the last visit, 60th percentile.",
+         [("Noor weighed 11 lb 3 oz at the last visit, 60th percentile.", Cat.STATUS, "Noor")]),
+        ("Noor rolled over for the first time today!",
+         [("Noor rolled over for the first time on 2026-12-16.", Cat.MILESTONE, "Noor")]),
+        ("Jordan goes back to work on January 5.",
+         [("Jordan goes back to work on January 5, 2027.", Cat.MILESTONE, "Jordan")]),
+    ],
+)  # fmt: skip
+def test_a_weight_a_first_time_and_back_to_work(
+    text: str, made: list[tuple[str, Cat, str | None]]
+) -> None:
+    assert _made(text) == made

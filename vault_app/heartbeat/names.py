@@ -54,7 +54,7 @@ MAX_NGRAM = 5  # the longest name (in words) a fact's text is searched for
 ARTICLES = _words_set("the a an our my your their his her its this that these those")
 HONORIFICS = _words_set(
     "dr doctor mr mrs ms miss mx prof professor sir madam aunt auntie uncle grandma "
-    "grandpa granny nana papa"
+    "grandpa granny nana papa baby"
 )
 PRONOUNS = _words_set(
     "i me my mine myself you your yours yourself he him his himself she her hers herself "

@@ -599,7 +599,9 @@ class Router:
                 return pending if pending in self._created else None
             return ref
         scopes = [agent, None] if agent else [None]
-        return self.index.lookup(names.key(name), scopes)
+        found = self.index.lookup(names.key(name), scopes)
+        short = names.without_honorific(names.key(name))  # "Grandma Helen": Helen Moreau
+        return found if found is not None or short is None else self.index.lookup(short, scopes)
 
     def _found(self, ref: layout.EntityRef, reason: str, name: str | None) -> Route:
         create = ref in self._created and not self.vault.paths.holds_entity(ref)

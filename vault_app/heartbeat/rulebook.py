@@ -593,6 +593,12 @@ class Patterns:
             r"(?:about\s+|around\s+|roughly\s+|the\s+|a\s+)?"
             r"(?:[$€£]\d|\d[\d,.]{0,12}\s*(?:cents|¢|dollars|euros|pounds)\b)"
         )
+        # what someone weighs or measures: "Noor weighed 11 lb 3 oz at the last visit"
+        self.measure = re.compile(
+            r"^(?P<subj>" + NAME + r")\s+(?:weighs|weighed|measures|measured|is\s+now|was)\s+"
+            r"(?:about\s+|almost\s+|nearly\s+|just\s+over\s+|just\s+under\s+)?\d{1,3}"
+            r"(?:\.\d{1,2})?\s*(?:lbs?|pounds|kg|kilos|oz|ounces|inches|cm|feet|ft)\b"
+        )
         # a labelled amount of someone's: "Maya's orthodontist payment plan: $180/month …"
         self.labelled = re.compile(
             r"^(?P<name>" + NAME + r")['’]s\s+[a-z][\w’'-]{1,30}(?:\s[\w’'-]{1,30}){0,3}:\s+"

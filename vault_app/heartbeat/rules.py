@@ -545,7 +545,7 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
     if fav:  # whose favourite it is: "my" is the speaker's, as "I" is
         owner = fav.group("subj").removesuffix("'s").removesuffix("’s")
         return Category.PREFERENCE, _PERSON.get(owner.lower()) or subjects.subject(owner)
-    for rule in (pats.status_is, pats.status_change, pats.money, pats.now_verb):
+    for rule in (pats.status_is, pats.status_change, pats.money, pats.measure, pats.now_verb):
         status = rule.match(sentence)
         if status and (rule is pats.money or subjects.subject_ok(status.group("subj"), pats)):
             return Category.STATUS, subjects.subject_of(status)
