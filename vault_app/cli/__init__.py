@@ -26,7 +26,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command (see `program.main`); a read command goes to a running `serve`
     for the same vault when there is one (`serve_link.forward`)."""
     if argv is None:  # the program itself: a forwarded command leaves no state behind
-        from vault_app.cli import serve_link
+        import sys
+
+        from vault_app.cli import serve_link, until_stopped
+
+        until_stopped.install(sys.argv[1:])  # serve, watch: a SIGTERM while they start
 
         forwarded = serve_link.forward()
         if forwarded is not None:
