@@ -67,14 +67,8 @@ _NUM = r"\d{1,3}|a\s+couple\s+of|a\s+few|" + "|".join(
 )
 _PREP = r"(?:(?P<prep>on|since|until|till|by|from|before|after|through|starting|for|as\s+of)\s+)?"
 _HABIT = r"(?!\s+(?:mornings|afternoons|evenings|nights)\b)"  # "on Sunday afternoons": a habit
-# "her last week of school", "our next December trip": a last or next one of theirs, no
-# time from today (not after "'s": "diagnosed with Alzheimer's last month" is a time)
-_OWNED = (
-    r"(?<!\bher\s)(?<!\bhis\s)(?<!\bits\s)(?<!\bour\s)(?<!\bmy\s)(?<!\byour\s)"
-    r"(?<!\btheir\s)(?<!\bthe\s)"
-)
 _RELATIVE = re.compile(
-    r"\b" + _OWNED + _PREP + r"(?:"
+    r"\b" + _PREP + r"(?:"
     r"(?P<dby>the\s+day\s+before\s+yesterday)"
     r"|(?P<dat>the\s+day\s+after\s+tomorrow)"
     r"|(?P<day>yesterday|today|tomorrow|tonight|last\s+night|this\s+(?:morning|afternoon|evening))"
@@ -158,7 +152,7 @@ def resolve(text: str, on: dt.date) -> str:
     "next month" -> "in December 2026"; a day of a named month given no year gets the one
     meant (`_with_year`: "on June 14th" -> "on June 14th, 2026"). Text without one comes
     back unchanged."""
-    text = _EVENT_IS.sub(r"\g<0>on ", text)  # "The concert is Thursday": on Thursday
+    text = _on_weekday(text)  # "The concert is Thursday": on Thursday
     text = _RELATIVE.sub(lambda match: _rewrite(match, text, on), text)
     if holidays.mentions(text):
         text = holidays.HOLIDAY.sub(lambda match: _dated_holiday(match, text, on), text)
@@ -176,6 +170,17 @@ _EVENT_IS = re.compile(
     r"|flight|trip)\s+(?:is|was)\s+(?=(?:" + _WD + r")\b(?!s))",
     re.IGNORECASE,
 )
+
+
+def _on_weekday(text: str) -> str:
+    """`text` with an "on" before a weekday an event is said to be (`_EVENT_IS`), looked
+    for only where a weekday is named at all (a substring test, far cheaper)."""
+    lower = text.lower()
+    if not any(day in lower for day in WEEKDAYS):
+        return text
+    return _EVENT_IS.sub(r"\g<0>on ", text)
+
+
 # a date that comes back every year: given no year, it keeps none
 _YEARLY = re.compile(
     r"\b(?:birthdays?|anniversary|anniversaries|every|each|annual|annually|yearly"
@@ -228,7 +233,7 @@ def _year_meant(on: dt.date, month: int, day: int, *, back: bool) -> dt.date | N
 
 def dates_in(text: str, on: dt.date) -> list[dt.date]:
     """The dates `text` names, relative ones resolved against `on`, in text order."""
-    text = _EVENT_IS.sub(r"\g<0>on ", text)
+    text = _on_weekday(text)
     found: list[tuple[int, dt.date]] = []
     for match in _RELATIVE.finditer(text):
         when = _interpret(match, text, on)
@@ -350,10 +355,26 @@ def _rewrite(match: re.Match[str], text: str, on: dt.date) -> str:
     return out
 
 
+# "her last week of school", "our next December trip": a last or next one of theirs, no
+# time from today (not after "'s": "diagnosed with Alzheimer's last month" is a time)
+_OWNERS = frozenset(("her", "his", "its", "our", "my", "your", "their", "the"))
+
+
+def _owned(match: re.Match[str], text: str) -> bool:
+    """Whether a "last"/"next"/"this" phrase is someone's, a word of theirs before it."""
+    if not (match["wdrel"] or match["span_dir"] or match["season_dir"] or match["mon_dir"]):
+        return False
+    before = text[max(0, match.start() - 8) : match.start()].split()
+    return bool(before) and before[-1].lower() in _OWNERS
+
+
 def _interpret(match: re.Match[str], text: str, on: dt.date) -> tuple[dt.date, str] | None:
     """(the day, its kind: day | week | weekend | month | year) of a relative phrase;
-    None for a weekday its date follows ("on Tuesday, December 1": the date says which)."""
+    None for a weekday its date follows ("on Tuesday, December 1": the date says which),
+    and for someone's last or next one (`_owned`)."""
     group = match.group
+    if _owned(match, text):
+        return None
     if any(group(g) for g in ("wd1", "wd2", "wd3", "wd4")):
         gap = _GAP.match(text, match.end())
         if gap is not None and _ABSOLUTE.match(text, gap.end()):
