@@ -19,6 +19,11 @@ place, against `on` (the entry's date), and leaves the rest of the text alone:
     in <Month> (no day, no year), once ("renews", "will")   -> "in February 2027"
     on the 23rd (not "of every month", "rent is due on …")  -> "on 2026-11-23" (so after
     "by", "from", "to", "until", "through", "arrives", "leaves": "arrives the 22nd")
+    for Christmas, last Easter (`holidays`)                 -> "for Christmas (2026-12-25)"
+    <event> is Thursday ("Maya's concert is Thursday")      -> "is on 2026-11-26"
+
+Not someone's last or next one ("her last December cleaning"), nor a day of the month just
+after its month is named ("in August, the 10th to the 17th": August's, as said).
 
 A preposition before the phrase is kept ("since yesterday" -> "since 2026-11-19"); "on" is
 only added where none stood. "last Friday" is the latest Friday before `on`, "next Friday"
