@@ -190,6 +190,7 @@ def candidates(entry: model.Entry, thread: kin_told.Thread | None = None) -> lis
     return found
 
 
+_FILLER_IN = re.compile(r"\s+(?:btw|fyi|tbh|lol)(?=,)", re.IGNORECASE)
 _FILLER_END = re.compile(
     r"(?:[\s,]+(?:honestly|lol|lmao|haha+|hehe|tbh|imo|xd|:\)|:D|:P|by\s+the\s+way|btw|fyi"
     # a word on why it is told, after it: "…, good to know for both of us"
@@ -266,6 +267,7 @@ def _from_sentence(
     if bare and bare != sentence:
         sentence = bare[:1].upper() + bare[1:]  # "And my exam is…": "My exam is…"
     sentence = _FILLER_END.sub(r"\1", sentence)  # "… hates surprises honestly lol"
+    sentence = _FILLER_IN.sub("", sentence)  # "She's allergic to amoxicillin btw, she…"
     if turn is not None and turn.said:
         sentence = turns.opening(sentence)
     else:  # the writer's own "I": "I noticed the sump pump is…", an agent's "I booked…"
