@@ -172,3 +172,44 @@ def test_the_routes_by_a_thing_or_the_users_name_stay_in_the_agents_own_workspac
     ]
     assert (vault.paths.entity_dir(me) / "items.json").read_bytes() == before
     assert not vault.paths.holds_entity(layout.EntityRef.parse("areas/dishwasher"))
+
+
+def test_a_held_fact_that_makes_a_person_heads_them_with_their_name_as_written(
+    vault: Vault,
+) -> None:
+    """Approving a held fact about someone new makes their entity headed "# Tomás", as the
+    heartbeat heads one it makes itself, not "# Tomas" from the folder; whichever of the
+    held facts is approved first, and the person sees the heading proposed."""
+    vault.create_agent("household")
+    for minute, note in enumerate(
+        ["My cousin Tomás is staying with us next week.", "Tomás is allergic to penicillin."]
+    ):
+        vault.append_daily(note, agent="household", at=at(9, minute))
+    assert beat(vault).held == 3
+    held = review.pending(vault)
+    assert {p.write.params["entity"] for p in held} == {"areas/people/tomas"}
+    assert {p.write.params.get("title") for p in held} == {"Tomás"}
+    allergy = next(p for p in held if "penicillin" in p.write.params["text"])
+    assert review.describe(allergy)["params"]["title"] == "Tomás"
+    review.approve(Vault(vault.root, actor="jane"), allergy.id)
+    tomas = layout.EntityRef.parse("areas/people/tomas")
+    assert (vault.entity(tomas).summary.text or "").startswith("# Tomás\n")
+    assert texts(vault, tomas) == ["Tomás is allergic to penicillin."]
+
+
+def test_an_agent_write_names_no_heading_but_as_a_string(vault: Vault) -> None:
+    from vault_app.core import agent_writes, errors
+
+    vault.create_agent("household")
+    write = agent_writes.AgentWrite(
+        kind="add_fact",
+        agent="household",
+        params={"entity": "agent:household:areas/x", "text": "X.", "category": "context",
+                "title": ["not", "a", "string"]},
+    )  # fmt: skip
+    try:
+        agent_writes.submit(Vault(vault.root, actor="agent:household"), write)
+    except errors.InvalidFactError as exc:
+        assert "title" in str(exc)
+    else:
+        raise AssertionError("a title that is no string was taken")

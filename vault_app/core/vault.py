@@ -365,8 +365,10 @@ class Vault:
         metadata: dict[str, Any] | None = None,
         create: bool = False,
         at: dt.datetime | None = None,
+        title: str | None = None,
     ) -> models.Fact:
-        """Append a new active fact; with `create`, make the entity if it is missing.
+        """Append a new active fact; with `create`, make the entity if it is missing
+        (headed `title` when given: `create_entity`).
 
         `at` (default now) is the fact's timestamp, for facts learnt earlier (backfill);
         a naive time is local time."""
@@ -377,7 +379,7 @@ class Vault:
             facts.checked_json(source=source, metadata=metadata)  # the entity is made
             facts.checked_time(at)
             with contextlib.suppress(errors.AlreadyExistsError):
-                self.create_entity(ref)
+                self.create_entity(ref, title=title)
         return self._facts().add(
             ref,
             text,

@@ -92,7 +92,7 @@ def _check_add_fact(vault: Vault, write: AgentWrite) -> list[str]:
     related = strings(write, "related") if "related" in p else []
     facts.checked_fields(p["text"], p["category"], related, p.get("confidence", 1.0), write.agent)
     facts.checked_json(source=p.get("source"), metadata=mapping(write, "metadata"))
-    return [p["text"], *optional_strings(p, "source")]
+    return [p["text"], *optional_strings(p, "source", "title")]
 
 
 def _apply_add_fact(vault: Vault, write: AgentWrite) -> dict[str, Any]:
@@ -108,6 +108,7 @@ def _apply_add_fact(vault: Vault, write: AgentWrite) -> dict[str, Any]:
         metadata=p.get("metadata"),
         create=True,
         at=write.at,
+        title=p.get("title"),
     )
     return {"fact": fact_json(fact), "entity": p["entity"]}
 
@@ -382,7 +383,9 @@ KINDS: dict[str, WriteKind] = {
         WriteKind(
             "add_fact",
             _none("entity", "text", "category"),
-            _none("related", "source", "confidence", "metadata"),
+            # title: the heading of the entity the fact makes, as its name was written
+            # (the heartbeat's held facts; the MCP tool does not take one)
+            _none("related", "source", "confidence", "metadata", "title"),
             _check_add_fact,
             _apply_add_fact,
             lambda w: str(w.params.get("entity")),

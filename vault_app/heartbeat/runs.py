@@ -209,6 +209,7 @@ class _Run:
         self.accessed: dict[str | None, dict[str, layout.EntityRef]] = {}
         self.writers: dict[str | None, Vault] = {None: vault}  # the heartbeat for each agent
         self.proposed: set[tuple[str, str]] | None = None  # (entry ref, text) held for review
+        self.titles: dict[layout.EntityRef, str] = {}  # the names new entities were said as
         self.full: set[str | None] = set()  # agents whose review share filled this run
         self.mine: dict[layout.EntityRef, set[tuple[str, str]]] = {}  # (entry ref, fact)
         self.problems: list[str] = []
@@ -330,10 +331,18 @@ class _Run:
         for review, in the agent's own workspace instead, or (global notes) not at all."""
         agent = candidate.entry.agent
         writer = self._writer(agent)
+        # an entity it makes is headed with a name as written ("Tomás", "Dr. Farah Kim");
+        # a thing's word ("dishwasher") as its folder's, "Dishwasher"
+        said = name or ""
+        named = not said.islower() and "/" not in said and ":" not in said
+        if said and named:
+            self.titles.setdefault(ref, said)
+        title = self.titles.get(ref)
         decision = writer.decide(access.Action.WRITE, access.Target.entity(ref))
-        if decision.verdict is access.Verdict.REVIEW:
-            self._propose(writer, ref, candidate, decision.reason)
-            return
+        if decision.verdict is access.Verdict.REVIEW:  # each held fact that would make the
+            new = not writer.paths.holds_entity(ref)  # entity heads it so: any one of
+            self._propose(writer, ref, candidate, decision.reason, title if new else None)
+            return  # them may be approved first
         if decision.verdict is access.Verdict.DENY:
             if agent is None:
                 self.record.deferred += 1  # the global notes' heartbeat writes global only
@@ -344,11 +353,6 @@ class _Run:
             from vault_app.heartbeat import routing
 
             try:
-                # headed with a name as written ("Tomás", "Dr. Farah Kim"); a thing's
-                # word ("dishwasher") as its folder's, "Dishwasher"
-                said = name or ""
-                named = not said.islower() and "/" not in said and ":" not in said
-                title = said if said and named else None
                 writer.create_entity(ref, routing.first_summary(ref), title=title)
                 self.record.created += 1
             except errors.AlreadyExistsError:
@@ -356,11 +360,16 @@ class _Run:
         self._place(writer, ref, candidate)
 
     def _propose(
-        self, writer: Vault, ref: layout.EntityRef, candidate: Candidate, reason: str
+        self,
+        writer: Vault,
+        ref: layout.EntityRef,
+        candidate: Candidate,
+        reason: str,
+        title: str | None = None,
     ) -> None:
         """Hold `candidate` for a person: a proposal to add it to `ref` as the heartbeat
-        for its agent (approving it writes it there); once per entry and text, reruns
-        included."""
+        for its agent (approving it writes it there, making the entity headed `title` when
+        it is new); once per entry and text, reruns included."""
         from vault_app.core import agent_writes, review
 
         entry = candidate.entry
@@ -389,6 +398,7 @@ class _Run:
                 "source": fields["source"],
                 "confidence": fields["confidence"],
                 "metadata": fields["metadata"],
+                **({"title": title} if title else {}),
             },
             at=fields["at"],
         )
