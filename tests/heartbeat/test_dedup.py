@@ -361,12 +361,48 @@ def test_an_event_of_another_change_is_no_update(old: str, new: str) -> None:
     assert dedup.judge([dedup.prepare("f1", old)], new).kind != "update"
 
 
-def test_a_habit_reads_as_its_schedule() -> None:
-    assert dedup.habit_reading("Lina takes piano lessons on Tuesdays.") == [
-        "lina", "s", "piano", "lessons", "are", "on", "tuesdays"
-    ]  # fmt: skip
-    assert dedup.habit_reading("Lina takes the bus to school.") is None  # no activity
-    assert dedup.habit_reading("Lina loves piano lessons on Tuesdays.") is None
+def test_a_habit_reads_as_its_schedule_and_a_medicine_as_its_dose() -> None:
+    assert dedup.read_as_attribute("Lina takes piano lessons on Tuesdays.") == (
+        ["lina", "s", "piano", "lessons", "are", "on", "tuesdays"],
+        ["lina", "s", "piano", "lessons", "are"],
+    )  # fmt: skip
+    assert dedup.read_as_attribute("Lina takes the bus to school.") is None  # no activity
+    assert dedup.read_as_attribute("Lina loves piano lessons on Tuesdays.") is None
+    assert dedup.read_as_attribute("Pat is on 5mg of donepezil.") == (
+        ["pat", "s", "donepezil", "dose", "is", "5", "mg"],
+        ["pat", "s", "donepezil", "dose", "is"],
+    )  # fmt: skip
+    assert dedup.read_as_attribute("Pat takes donepezil at night.") is None  # no dose
+    assert dedup.read_as_attribute("Pat takes 5 minutes to get ready.") is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "kind"),
+    [  # a medicine's dose holds one value; another medicine or person is another fact
+        ("Pat takes donepezil 5mg at night.", "Pat's donepezil went up to 10mg.", "update"),
+        ("Pat takes donepezil 5mg at night.", "Pat is on 10mg of donepezil.", "update"),
+        ("Pat takes donepezil 5mg at night.", "Pat's donepezil dose is now 10 mg.", "update"),
+        ("The user takes sertraline 50mg every morning.",
+         "The user's sertraline went up to 100mg.", "update"),
+        ("Dad takes metformin 500mg twice a day.",
+         "Dad's metformin was increased to 1000mg twice a day.", "update"),
+        ("Pat takes donepezil 5mg at night.", "Pat takes memantine 10mg.", "new"),
+        ("Pat takes donepezil 5mg at night.", "Pat's memantine went up to 10mg.", "new"),
+        ("Pat takes donepezil 5mg at night.", "Jo takes donepezil 10mg at night.", "new"),
+        ("Pat takes donepezil 5mg at night.", "Pat takes aspirin 81mg.", "new"),
+    ],
+)  # fmt: skip
+def test_a_dose_changed_updates_that_medicine_only(old: str, new: str, kind: str) -> None:
+    assert dedup.judge([dedup.prepare("f1", old)], new).kind == kind
+
+
+def test_of_two_medicines_the_changed_one_is_updated() -> None:
+    facts = [
+        dedup.prepare("donepezil", "Pat takes donepezil 5mg at night."),
+        dedup.prepare("memantine", "Pat takes memantine 10mg in the morning."),
+    ]
+    verdict = dedup.judge(facts, "Pat's memantine was reduced to 5mg.")
+    assert (verdict.kind, verdict.fact_id) == ("update", "memantine")
 
 
 def test_implied_states_names_the_value_and_nothing_after() -> None:

@@ -632,3 +632,23 @@ def test_a_weight_a_first_time_and_back_to_work(
     text: str, made: list[tuple[str, Cat, str | None]]
 ) -> None:
     assert _made(text) == made
+
+
+@pytest.mark.parametrize(
+    ("text", "made"),
+    [  # a medicine with its dose is kept, and a dose a doctor set is the medicine's change
+        ("Pat takes donepezil 5mg at night.",
+         [("Pat takes donepezil 5mg at night.", Cat.CONTEXT, "Pat")]),
+        ("My dad is on 20mg of atorvastatin.",
+         [("The user's dad is on 20mg of atorvastatin.", Cat.CONTEXT, None)]),
+        ("Biscuit gets 25mg of carprofen twice a day.",
+         [("Biscuit gets 25mg of carprofen twice a day.", Cat.CONTEXT, "Biscuit")]),
+        ("Saw the consultant with Pat today. She upped his donepezil to 10mg at night.",
+         [("Pat's donepezil went up to 10mg at night.", Cat.STATUS, "Pat")]),
+        ("The GP lowered my sertraline dose to 50mg.",
+         [("The user's sertraline dose went down to 50mg.", Cat.STATUS, None)]),
+        ("Pat is on 3 teams.", []),  # a number with no unit of medicine: no dose
+    ],
+)  # fmt: skip
+def test_a_medicine_and_its_dose(text: str, made: list[tuple[str, Cat, str | None]]) -> None:
+    assert _made(text) == made

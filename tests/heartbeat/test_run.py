@@ -266,6 +266,28 @@ def test_a_move_and_a_birthday_retire_the_states_they_end(vault: Vault) -> None:
     assert moved.is_active and denver.superseded_by == moved.id
 
 
+def test_a_dose_a_doctor_changed_retires_the_dose_before_and_no_other_medicine(
+    vault: Vault,
+) -> None:
+    pat = layout.EntityRef.parse("areas/people/pat")
+    vault.create_entity(pat)
+    vault.append_daily("Pat takes donepezil 5mg at night.", at=at(9))
+    vault.append_daily("Pat takes memantine 10mg in the morning.", at=at(10))
+    assert beat(vault).written == 2
+    later = DAY + dt.timedelta(days=30)
+    vault.append_daily("Saw the consultant with Pat. She upped his donepezil to 10mg.",
+                       at=at(9, day=later))  # fmt: skip
+    record = runs.run_heartbeat(
+        vault.root, runner="cli", trigger="once", extractor=None,
+        now=dt.datetime.combine(later, dt.time(12)).astimezone(),
+    )  # fmt: skip
+    assert record.superseded == 1
+    assert sorted(heartbeat_facts(vault, pat)) == [
+        "Pat takes memantine 10mg in the morning.",
+        "Pat's donepezil went up to 10mg.",
+    ]
+
+
 def test_a_name_given_in_the_next_message_names_the_one_told_of(vault: Vault) -> None:
     """A person's chat, message by message: "His name is Raymond" in the message after
     "my dad" (the assistant's answer between) makes Raymond, the user's dad, at once."""

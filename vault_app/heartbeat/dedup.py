@@ -32,8 +32,9 @@ then set arithmetic: 1.2 ms a check on the 200,000-fact vault, each entity read 
   superseding the state it ends. Only the event side is read so (a later "lives in
   Boulder" retires no move: both stay true), and the subject must be the same words.
   A schedule that "moved to Thursdays" (changed, switched, rescheduled…) is a value as
-  "is on Tuesdays" is, and a habit is its activity's schedule (`habit_reading`: "Lina
-  takes piano lessons on Tuesdays" as "Lina's piano lessons are on Tuesdays"), either side.
+  "is on Tuesdays" is, and a habit is its activity's schedule, a medicine with a dose its
+  dose (`readings`: "Lina takes piano lessons on Tuesdays" as "Lina's piano lessons are on
+  Tuesdays", "Pat takes donepezil 5mg" as "Pat's donepezil dose is 5 mg"), either side.
 - "near": word-shingle Jaccard (words and word pairs) at or above `jaccard`, or, when an
   `embed` callable is given (L2-normalised float32 rows), embedding cosine at or above
   `cosine` — never when the numbers differ, one text denies the other, or a few content
@@ -66,6 +67,7 @@ import numpy.typing as npt
 
 from vault_app.core import errors, layout, models
 from vault_app.core.vault import Vault
+from vault_app.heartbeat import readings
 
 if TYPE_CHECKING:
     from vault_app.search import embedding_cache, encoders
@@ -313,25 +315,17 @@ def implied_states(text: str) -> list[list[str]]:
     return []
 
 
-# "Lina takes piano lessons on Tuesdays" is "Lina's piano lessons are on Tuesdays": a
-# habit of a few words' activity, told by its day or hour, is the activity's schedule
-_HABIT = re.compile(
-    r"^(?P<who>\S+(?:\s+\S+)?)\s+(?:takes|has|does|attends|goes\s+to|have|take|do|attend"
-    r"|go\s+to)\s+(?P<what>(?:[\w'-]+\s+){0,3}?(?:lessons?|class(?:es)?|practice|training"
-    r"|rehearsals?|sessions?|tutoring|therapy|appointments?|clinic))\s+(?P<when>(?:on|at|every)\s.*)",
-    re.IGNORECASE,
-)
-
-
-def habit_reading(text: str) -> list[str] | None:
-    """The words of a habit read as its schedule ("Lina takes piano lessons on Tuesdays"
-    -> "lina s piano lessons are on tuesdays"), so that "Lina's piano lessons moved to
-    Thursdays" is its update; None for text that tells no such habit."""
-    found = _HABIT.match(text)
-    if found is None:
+def read_as_attribute(text: str) -> tuple[list[str], list[str]] | None:
+    """The words of `text` read as the one-valued attribute it states, and of that
+    attribute alone (`readings`: "Lina takes piano lessons on Tuesdays" -> "lina s piano
+    lessons are on tuesdays", "Pat takes donepezil 5mg" -> "pat s donepezil dose is 5 mg"),
+    so that "Lina's piano lessons moved to Thursdays" and "Pat's donepezil went up to
+    10mg" are updates; None for others."""
+    said = readings.reading(text)
+    if said is None:
         return None
-    said = f"{found['who']}'s {found['what']} are {found['when']}"
-    return [w for w in tokens(said) if w not in FILLER]
+    attribute = [w for w in tokens(said.attribute) if w not in FILLER]
+    return attribute + [w for w in tokens(said.value) if w not in FILLER], attribute
 
 
 def _ageless(words: list[str]) -> list[str]:
@@ -412,7 +406,9 @@ class _Known:
     shingles: frozenset[str]
     numbers: frozenset[str]
     negated: bool
-    habit: list[str] | None = None  # `habit_reading`: a habit as its schedule
+    # `read_as_attribute`: a habit as its schedule, a medicine as its dose; and the
+    # attribute's words alone
+    reading: tuple[list[str], list[str]] | None = None
 
 
 @dataclass
@@ -467,7 +463,7 @@ def _keys(item: _Known) -> set[str]:
 def _known(fact_id: str, text: str) -> _Known:
     words = [w for w in tokens(text) if w not in FILLER]
     known = _Known(fact_id, text, words, shingles(words), _numbers(words), _negated(words))
-    known.habit = habit_reading(text)
+    known.reading = read_as_attribute(text)
     return known
 
 
@@ -496,7 +492,7 @@ def judge(
     update, so the verdict is the same as over all of them, at the cost of the few."""
     new = _known("", text)
     implied = implied_states(text)
-    habit = new.habit
+    reading = new.reading
     key = " ".join(new.words)
     if exact is None:
         exact = {" ".join(f.words): f.id for f in reversed(facts)}
@@ -512,8 +508,11 @@ def judge(
             changed = update_score(_ageless(fact.words), state)
             if changed is not None:
                 break
-        if changed is None and (fact.habit or habit):  # a habit as its schedule
-            changed = update_score(fact.habit or fact.words, habit or new.words)
+        if changed is None and _may_read(fact.reading, reading):  # a habit as its schedule…
+            changed = update_score(
+                fact.reading[0] if fact.reading else fact.words,
+                reading[0] if reading else new.words,
+            )
         if changed is not None:
             if update is None or changed > update[0]:
                 update = (changed, fact.id)
@@ -535,6 +534,15 @@ def judge(
     if update is not None:
         return Verdict("update", update[1], update[0])
     return Verdict("new", None, best)
+
+
+def _may_read(
+    old: tuple[list[str], list[str]] | None, new: tuple[list[str], list[str]] | None
+) -> bool:
+    """Whether two facts are compared as the attributes they state: when either states
+    one, and not when both do and they are two attributes (two medicines of one person:
+    the words of their doses alike, the facts two)."""
+    return bool(old or new) and not (old and new and old[1] != new[1])
 
 
 def _rows(

@@ -110,7 +110,16 @@ import datetime as dt
 import re
 
 from vault_app.core import models
-from vault_app.heartbeat import clauses, dates, first_person, names, rulebook, subjects, turns
+from vault_app.heartbeat import (
+    clauses,
+    dates,
+    first_person,
+    names,
+    readings,
+    rulebook,
+    subjects,
+    turns,
+)
 from vault_app.heartbeat import extraction as model
 from vault_app.heartbeat import kin as kin_told
 
@@ -260,6 +269,7 @@ def _from_sentence(
         return []
     pats = rulebook.patterns()
     sentence, links = _unlink(sentence)
+    sentence = readings.dose_as_its_own(sentence)  # "The GP upped his …": "His … went up"
     heard = turn is None or not turn.said or turn.to_assistant  # not a friend's advice
     sentence, speaker = _in_context(sentence, person, pats, objects=heard)
     speaker = speaker or (turn.speaker if turn else None)
@@ -543,6 +553,9 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
     condition = pats.condition.match(sentence)
     if condition and subjects.subject_ok(condition.group("subj"), pats):
         return Category.CONTEXT, subjects.subject_of(condition)  # "Leo has asthma"
+    dose = readings.DOSE_TAKEN.match(sentence)
+    if dose and subjects.subject_ok(dose.group("who"), pats):
+        return Category.CONTEXT, subject  # "Pat takes donepezil 5mg at night"
     fav = pats.favourite.search(sentence) or pats.favourite_of.match(sentence)
     if fav:  # whose favourite it is: "my" is the speaker's, as "I" is
         owner = fav.group("subj").removesuffix("'s").removesuffix("’s")
