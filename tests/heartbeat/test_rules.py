@@ -359,6 +359,15 @@ def test_entries_split_into_lines_bullets_and_sentences() -> None:
     assert "The boiler is fixed." in facts
 
 
+def test_a_title_in_brackets_ends_no_sentence() -> None:
+    text = "Biscuit's vet visit moved to Jan 12 at 4:30pm (Dr. Alvarez, Maple Street Clinic)."
+    assert list(clauses.sentences(text)) == [text]
+    assert list(clauses.sentences('She said "Dr. Kim is great." Then left.')) == [
+        'She said "Dr. Kim is great."',
+        "Then left.",
+    ]
+
+
 def test_a_fact_said_twice_in_an_entry_is_one_candidate() -> None:
     assert len(rules.candidates(_entry("The boiler is broken.\nThe boiler is broken."))) == 1
 

@@ -194,9 +194,9 @@ def _split_line(line: str) -> Iterator[str]:
     start = 0
     for match in _SENT_END.finditer(line):
         before = line[max(start, match.start() - 8) : match.start()].rsplit(None, 1)
-        word = before[-1].lower() if before else ""
+        word = before[-1].lstrip("([{\"'“‘").lower() if before else ""
         if match.group(1) == "." and (word in abbreviations or (len(word) == 1 and word.isalpha())):
-            continue  # "Dr. Okafor", "St. Anne's", an initial
+            continue  # "Dr. Okafor", "St. Anne's", an initial; "(Dr. Alvarez)" too
         end = len(match.group(1)) if match.group(1) else 0  # with its closing quote: 'called "X."'
         piece = line[start : match.start() + end].strip()
         if piece:
