@@ -652,3 +652,39 @@ def test_a_weight_a_first_time_and_back_to_work(
 )  # fmt: skip
 def test_a_medicine_and_its_dose(text: str, made: list[tuple[str, Cat, str | None]]) -> None:
     assert _made(text) == made
+
+
+@pytest.mark.parametrize(
+    ("text", "made"),
+    [  # a blind probe of a household manager's January (2027-01): what it showed
+        ("Biscuit's vet visit moved to Jan 12 at 4:30pm (Dr. Alvarez, Maple Street Clinic).",
+         [("Biscuit's vet visit moved to Jan 12, 2027 at 4:30pm (Dr. Alvarez, Maple Street "
+           "Clinic).", Cat.MILESTONE, "Biscuit")]),
+        ("The new babysitter is Priya Raman, she's a nursing student at State. $20/hr.",
+         [("The household's new babysitter is Priya Raman.", Cat.RELATIONSHIP, "Priya Raman"),
+          ("Priya Raman is a nursing student at State.", Cat.CONTEXT, "Priya Raman")]),
+        ("The teacher is Mr. Delgado.",  # whose? a child's, maybe: not the household's
+         [("The teacher is Mr. Delgado.", Cat.RELATIONSHIP, "Mr. Delgado")]),
+        ("Priya can do Tuesdays and Thursdays after 3.",
+         [("Priya can do Tuesdays and Thursdays after 3.", Cat.CONTEXT, "Priya")]),
+        ("I can do Tuesdays.", []),  # an answer in the moment
+        ("Parent-teacher meeting with Mr. Delgado set for Jan 14 at 3:15.",
+         [("Parent-teacher meeting with Mr. Delgado set for Jan 14, 2027 at 3:15.",
+           Cat.MILESTONE, "Mr. Delgado")]),
+        ("The vet said Biscuit needs to lose 5 pounds; he's 72 lbs.",
+         [("The vet said Biscuit needs to lose 5 pounds.", Cat.STATUS, "Biscuit")]),
+        ("Jess said Maya needs a ride.", []),  # a worker's finding, not anyone's word
+        ("Mr. Delgado recommends 20 minutes of reading every night for Theo.",
+         [("Mr. Delgado recommends 20 minutes of reading every night for Theo.", Cat.STATUS,
+           "Theo")]),
+        ("Jordan asked me to stop ordering the almond milk, the kids won't drink it.",
+         [("Per Jordan: Stop ordering the almond milk, the kids won't drink it.",
+           Cat.PREFERENCE, "Jordan")]),
+        ("Grandma Helen is allergic to latex, told St. Luke's.",
+         [("Grandma Helen is allergic to latex.", Cat.PREFERENCE, "Grandma Helen")]),
+    ],
+)  # fmt: skip
+def test_a_household_role_a_worker_s_finding_and_someone_s_word_to_the_agent(
+    text: str, made: list[tuple[str, Cat, str | None]]
+) -> None:
+    assert _made(text) == made

@@ -277,17 +277,24 @@ def bracketed(sentence: str) -> list[str] | None:
     return [*said, rest]
 
 
-# a role with no one's before it: "Landlord is Frau Becker.", "Plumber is Marcus Bell."
+# a role with no one's before it: "Landlord is Frau Becker.", "Plumber is Marcus Bell.",
+# "The new babysitter is Priya Raman, she's …"
 _BARE_ROLE = re.compile(
-    r"^(?P<role>[A-Z][a-z-]{1,20}(?:\s[a-z-]{2,20})?)\s+is\s+(?P<name>" + rulebook.NAME + r")"
-    r"\s*[.!]?$"
+    r"^(?:The\s+(?P<new>(?:new|current)\s+)?)?(?P<role>[A-Za-z][a-z-]{1,20}(?:\s[a-z-]{2,20})?)"
+    r"\s+is\s+(?P<name>" + rulebook.NAME + r")(?P<rest>\s*[.!]?$|,\s+(?:she|he|they)['’\s].*)"
 )
 
 
 def bare_role(sentence: str) -> str | None:
     """A role told with no one's before it as the household's: "Landlord is Frau Becker."
-    -> "Our landlord is Frau Becker."; None for any other sentence."""
+    -> "Our landlord is Frau Becker.", "The new babysitter is Priya Raman, she's a
+    student" -> "Our new babysitter is Priya Raman, she's a student" (a household's notes:
+    whose else); None for any other sentence."""
     told = _BARE_ROLE.match(sentence)
-    if told is None or told["role"].lower() not in rulebook.patterns().roles:
+    pats = rulebook.patterns()
+    if told is None or told["role"].lower() not in pats.roles:
         return None
-    return f"Our {told['role'].lower()} is {told['name']}."
+    if sentence.startswith("The") and told["role"] not in pats.household_roles:
+        return None  # "The teacher is Mr. Delgado": whose? a child's, maybe
+    rest = told["rest"].strip() if told["rest"].strip(" .!") else "."
+    return f"Our {told['new'] or ''}{told['role'].lower()} is {told['name']}{rest}"

@@ -55,7 +55,7 @@ _CAP_WORD = (
     "(?:-[" + LETTER + "][" + LETTER + r"’]{0,30}){0,3}(?![\w-])"
 )
 CAPS = re.compile(
-    r"(?<![\w’'-])(?:Dr\.|St\.|" + _CAP_WORD + r")(?:\s(?:&\s)?" + _CAP_WORD + r"){0,4}"
+    r"(?<![\w’'-])(?:Dr\.|St\.|Mrs?\.|Ms\.|" + _CAP_WORD + r")(?:\s(?:&\s)?" + _CAP_WORD + r"){0,4}"
 )
 
 
@@ -193,8 +193,8 @@ class Patterns:
             r"|\b(?:never|always|usually|often|rarely|sometimes|to)\s+[a-z]{2,20}\b)"
             r"|^(?:I|We|They|He|She|You)\s+[a-z]"
             r"|^(?!(?:My|Our|Your|His|Her|Their|Its)\s)"  # "My family, …": a noun, no verb
-            r"[A-Z][a-z]{1,30}(?:\s[A-Z][a-z]{1,30}){0,2}\s+(?!(?:" + _FUNCTION + r")\b)"
-            r"[a-z]{2,20}\b"  # "Rosa cleans", "Theo lost": a name and a verb
+            r"(?:(?:Mr|Mrs|Ms|Dr)\.?\s)?[A-Z][a-z]{1,30}(?:\s[A-Z][a-z]{1,30}){0,2}\s+"
+            r"(?!(?:" + _FUNCTION + r")\b)[a-z]{2,20}\b"  # "Rosa cleans", "Mr. Delgado wants"
         )
         self.question = re.compile(
             r"^(?!Will\s+[A-Z][a-z]+\s+[a-z])"  # "Will Smith is our neighbour": a name
@@ -304,6 +304,7 @@ class Patterns:
         )
         self.his = frozenset(lists["relationship"]["his"])
         self.roles = frozenset(lists["relationship"]["roles"])
+        self.household_roles = frozenset(lists["relationship"]["household"])
         # "His name is Raymond", "Her name's Lina", "He's called Raymond"
         self.name_is = re.compile(
             r"^(?:(?P<his>His)|Her)\s+name(?:['’]s|\s+is)\s+(?=" + NAME + r")"
@@ -407,6 +408,9 @@ class Patterns:
             + r")s\b|\b(?:once|twice|\w+\s+times)\s+a\s+(?:day|week|month|year)\b"
             r"|(?:\d|\b(?:[a-z]{2,20}s|times|once|twice))\s+(?:a|an|per)\s+(?:day|week|month|year|hour)\b"
             r"|\bon\s+(?:" + _WEEKDAY + r")\s+(?:mornings|afternoons|evenings|nights)\b"
+            r"|(?<!\bI\s)(?<!\bWe\s)\b(?:can\s+do|(?:is|are)\s+(?:available|free))\s+(?:on\s+)?(?:"
+            + _WEEKDAY
+            + r")s\b"  # "Priya can do Tuesdays and Thursdays after 3"
             r"|\b(?:most|many)\s+(?:" + _WEEKDAY + r")"
             r"(?:s|\s+(?:mornings|afternoons|evenings|nights))\b"
             r"|\bevery\s+(?:\d{1,3}|two|three|four|five|six|eight|ten|twelve|few|couple\s+of)"
@@ -527,16 +531,21 @@ class Patterns:
             r")(?:\s+that)?\s+(?P<rest>(?:the|our|my|his|her|their)\s.{10,})$"
         )
         # what a worker or a named one advises, kept as advised: "Marcus Bell recommends
-        # replacing the whole unit within a year", "The vet suggested a dental cleaning"
-        self.advised = re.compile(
-            r"^(?:(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?:"
-            + roles
-            + r")|"
-            + NAME
-            # a trade's worker by its trade: "Tile guy recommends…", "The pool guy suggested…"
-            + r"|(?:(?:[Tt]he|[Oo]ur|[Mm]y)\s+)?[A-Za-z]{3,15}\s+(?:guy|man|lady|woman|person))\s+"
+        # replacing the whole unit within a year", "The vet suggested a dental cleaning";
+        # and what a worker found: "The vet said Biscuit needs to lose 5 pounds"
+        advice = (
             r"(?:recommends|recommended|advises|advised|suggests|suggested)\s+(?:that\s+)?"
             r"(?:[a-z]{3,20}ing\b|(?:a|an|the)\s+[a-z]|\d)"
+        )
+        found = (
+            r"(?:said|says|told\s+(?:us|me))\s+(?:that\s+)?(?:[A-Z][a-z]+|he|she|it|the\s+[a-z]+"
+            r"|his\s+[a-z]+|her\s+[a-z]+)\s+(?:needs|should|must|has\s+to|will\s+need)\b"
+        )
+        self.advised = re.compile(
+            r"^(?:(?:(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?:" + roles + r")"
+            # a trade's worker by its trade: "Tile guy recommends…", "The pool guy suggested…"
+            r"|(?:(?:[Tt]he|[Oo]ur|[Mm]y)\s+)?[A-Za-z]{3,15}\s+(?:guy|man|lady|woman|person))"
+            r"\s+(?:" + advice + "|" + found + r")|" + NAME + r"\s+" + advice + ")"
         )
         # a month with no day, when something happens or is due ("in January", "by the
         # end of June", "early in March")

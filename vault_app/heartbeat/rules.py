@@ -205,7 +205,11 @@ _FILLER_END = re.compile(
     # a word on why it is told, after it: "…, good to know for both of us"
     r"|(?:(?:it['’]s|that['’]s)\s+)?good\s+to\s+know(?:\s+for\s+[\w\s]{1,20}?)?"
     r"|just\s+so\s+you\s+know|in\s+case\s+(?:it|that)\s+(?:matters|helps)"
-    r"|if\s+that\s+(?:matters|helps)|for\s+what\s+it['’]s\s+worth))+"
+    r"|if\s+that\s+(?:matters|helps)|for\s+what\s+it['’]s\s+worth"
+    # whom the writer passed it on to: "…, told St. Luke's", "…, let the school know"
+    r"|(?:please\s+)?(?:told|informed|let|notified)\s+(?:the\s+)?(?:[A-Z][\w.'’-]*\s?){1,3}"
+    r"(?:know)?|(?:told|informed|notified)\s+the\s+[a-z]{3,15}"
+    r"|(?:please\s+)?let\s+the\s+[a-z]{3,15}\s+know))+"
     r"\s*([.!?]*)$",
     re.IGNORECASE,
 )
@@ -366,6 +370,7 @@ def _from_sentence(
     return out
 
 
+_FOR_NAME = re.compile(r"\bfor\s+(?P<name>" + rulebook.NAME + r")[.!]?$")
 _DOES = re.compile(r"\s+(?!(?:is|was|has|does)\b)[a-z]{2,20}s\b")  # "… takes the bus"
 _TITLE = re.compile(r"(?:Dr|Mr|Mrs|Ms|St)\.?$").match
 _I_ROUTINE = re.compile(r"(?:I|We)\s+(?!(?:am|was|were|will|would|could|should|might)\b)[a-z]")
@@ -565,6 +570,9 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
         if status and (rule is pats.money or subjects.subject_ok(status.group("subj"), pats)):
             return Category.STATUS, subjects.subject_of(status)
     if pats.advised.match(sentence):  # "Marcus Bell recommends replacing the unit"
+        whom = _FOR_NAME.search(sentence)  # "… 20 minutes of reading a night for Theo"
+        if whom and subjects.is_name(whom["name"], pats):
+            return Category.STATUS, subjects.clean_name(whom["name"])
         return Category.STATUS, subjects.subject_name(sentence, pats)
     if pats.now_is.search(sentence) or pats.done.match(sentence):
         return Category.STATUS, subjects.subject_name(sentence, pats)

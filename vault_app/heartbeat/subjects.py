@@ -179,6 +179,10 @@ def _logged(word: str) -> bool:
     return word.lower() in _LOG_VERBS
 
 
+# a title kept with the name after it ("Mr. Delgado", as the rules' subjects keep it)
+_TITLES = frozenset(("Dr.", "St.", "Mr.", "Mrs.", "Ms.", "Mr", "Mrs", "Ms"))
+
+
 def related(text: str, entity: str | None, pats: rulebook.Patterns) -> tuple[str, ...]:
     """The sentence's `[[links]]` and capitalised names, entity and month/day words aside."""
     names: list[str] = [link[0].strip() for link in rulebook.LINK.findall(text)]
@@ -192,11 +196,7 @@ def related(text: str, entity: str | None, pats: rulebook.Patterns) -> tuple[str
             continue  # "MERV 11", "HDMI 2.1": a rating or a standard, no one's name
         if match.start() == 0 and len(words) > 1 and _logged(words[0]):
             words = words[1:]  # "Took Maya to the dentist": what was done, then whom
-        while (
-            words
-            and words[0].rstrip(".").lower() in pats.not_names
-            and words[0] not in ("Dr.", "St.")
-        ):
+        while words and words[0].rstrip(".").lower() in pats.not_names and words[0] not in _TITLES:
             words = words[1:]
         while words and (
             words[-1].lower() in pats.not_names
@@ -204,7 +204,7 @@ def related(text: str, entity: str | None, pats: rulebook.Patterns) -> tuple[str
         ):  # "Mondays" as "Monday"; not "Maya" as "May"
             words = words[:-1]
         name = clean_name(" ".join(words))
-        if name and name not in ("Dr.", "St.") and len(name) > 1:
+        if name and name not in _TITLES and len(name) > 1:
             names.append(name)
     skip = {entity.lower()} if entity else set()
     out: list[str] = []

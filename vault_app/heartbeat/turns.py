@@ -157,6 +157,8 @@ _STANDING = re.compile(
     r"|(?:don['’]t|do\s+not)\s+(?:schedule|book|call|text|email|send|share|order|buy|use|add"
     r"|put|plan|wake|disturb|ring|message|contact|give|serve|cook|suggest|recommend|pay"
     r"|charge|spend|transfer|sign|approve|renew|cancel|accept|leave|let|open)\b.*"
+    r"|stop\s+(?:ordering|buying|booking|scheduling|sending|adding|getting|using|paying"
+    r"|renewing|calling|texting|emailing)\b.*"  # "Stop ordering the almond milk"
     # a house rule told as a ban: "No screens after 8pm on school nights" (not "No problem
     # at all", "No worries on that"; nor one whose "her" the sentence before names)
     r"|no\s+(?![^.!?]*\b(?:his|her|their|its|him|them|this|that)\b)"
@@ -278,17 +280,22 @@ def asks(sentence: str) -> bool:
     return _ASKS.match(sentence) is not None or _SUPPOSES.search(sentence) is not None
 
 
-# a named person's word in an agent's notes: "Per Alex: don't pay anything by card"
-_PER = re.compile(r"^Per\s+(?P<who>" + rulebook.NAME + r")\s*[:,]\s+(?P<rest>\S.*)$")
+# a named person's word in an agent's notes: "Per Alex: don't pay anything by card",
+# "Jordan asked me to stop ordering the almond milk"
+_PER = re.compile(
+    r"^(?:Per\s+(?P<who>" + rulebook.NAME + r")\s*[:,]|(?P<asker>" + rulebook.NAME + r")\s+"
+    r"(?:asked|told|wants|reminded)\s+(?:me|us)\s+to)\s+(?P<rest>\S.*)$"
+)
 
 
 def per_someone(sentence: str) -> tuple[str, str] | None:
     """(who, what they said) of "Per Alex: don't pay anything by card over $1,000"; None
     for any other sentence ("Per user:" is an interjection, read before)."""
     told = _PER.match(sentence)
-    if told is None or told["who"].lower() in rulebook.patterns().not_names:
+    who = told and (told["who"] or told["asker"])
+    if not who or who.lower() in rulebook.patterns().not_names:
         return None
-    return told["who"], told["rest"]
+    return who, told["rest"]
 
 
 def standing(sentence: str) -> str | None:
