@@ -292,8 +292,10 @@ def per_someone(sentence: str) -> tuple[str, str] | None:
     """(who, what they said) of "Per Alex: don't pay anything by card over $1,000"; None
     for any other sentence ("Per user:" is an interjection, read before)."""
     told = _PER.match(sentence)
-    who = told and (told["who"] or told["asker"])
-    if not who or who.lower() in rulebook.patterns().not_names:
+    if told is None:
+        return None
+    who = told["who"] or told["asker"]
+    if who.lower() in rulebook.patterns().not_names:
         return None
     return who, told["rest"]
 
