@@ -380,3 +380,24 @@ def test_an_illness_someone_lives_with_where_one_is_and_a_months_days(
     text: str, kept: list[str]
 ) -> None:
     assert facts(text) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [  # a blind probe of a baker's year with an assistant (JSON lines, 2026-12)
+        ("I have 4 employees: Lena (head baker), Marco and Jess on the counter, and Dev who "
+         "does deliveries.",
+         ["Lena is the user's head baker.", "Marco is the user's employee on the counter.",
+          "Jess is the user's employee on the counter.",
+          "Dev is the user's employee who does deliveries."]),
+        ("We have three employees, Ana, Ben and Cal.",
+         ["Ana is the household's employee.", "Ben is the household's employee.",
+          "Cal is the household's employee."]),
+        ("I have 3 employees: Lena and Marco.",  # not as many names as it says: as told
+         ["The user has 3 employees: Lena and Marco."]),
+        ("Yeah. Current rent is $2,950. Our lease ends in June 2027.",
+         ["Current rent is $2,950.", "The household's lease ends in June 2027."]),
+    ],
+)  # fmt: skip
+def test_ones_staff_named_in_a_list_and_when_a_lease_ends(text: str, kept: list[str]) -> None:
+    assert facts(text) == kept

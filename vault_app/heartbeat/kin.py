@@ -151,7 +151,8 @@ def _soon(before: dt.datetime | None, at: dt.datetime | None) -> bool:
     return before is not None and at is not None and dt.timedelta(0) <= at - before <= THREAD_GAP
 
 
-_COUNT = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
+_COUNT = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "2": 2, "3": 3, "4": 4, "5": 5,
+          "6": 6}  # fmt: skip
 _CHILD = {"boys": "son", "sons": "son", "girls": "daughter", "daughters": "daughter",
           "kids": "child", "children": "child"}  # fmt: skip
 _KIDS = r"(?P<{}>kids|children|boys|girls|sons|daughters)"
@@ -170,6 +171,45 @@ _CHILD_ITEM = re.compile(
     + r"{1,20})(?:\s*(?:\(|,\s*|\s+who\s+is\s+|\s+who['’]s\s+|\s+aged\s+"
     r"|\s+is\s+)(?P<age>\d{1,2})(?:\s+years\s+old)?\)?)?(?:\s*,?\s*(?:and\s+)?|$)"
 )
+
+
+# one's staff named in a list: "I have 4 employees: Lena (head baker), Marco and Jess on
+# the counter, and Dev who does deliveries"
+_TEAM = re.compile(
+    r"^(?P<who>I|We)\s+(?:have|['’]ve\s+got|employ)\s+(?P<n>two|three|four|five|six|[2-6])\s+"
+    r"(?:(?:full-time|part-time|great|amazing|wonderful)\s+)?(?:employees|staff|people"
+    r"|workers|team\s+members)(?:\s+on\s+staff)?\s*[:,—–-]\s*"
+    r"(?P<list>[" + rulebook.UPPER + r"][^.!?;]{2,200}?)\s*[.!]?$"
+)
+_MEMBERS = re.compile(
+    r"(?P<names>" + rulebook.CAP_LOW + r"{1,20}(?:\s+and\s+" + rulebook.CAP_LOW + r"{1,20})?)"
+    r"(?:\s*\((?P<role>[a-z][a-z -]{2,30})\)|\s+(?P<what>(?:on|in|at|for|who)\s[^,]{2,60}))?"
+    r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|$)"
+)
+
+
+def team(sentence: str) -> list[str] | None:
+    """One's staff named in a list, as the sentences the rules read: "I have 4
+    employees: Lena (head baker), Marco and Jess on the counter, and Dev who does
+    deliveries" -> "Lena is my head baker.", "Marco is my employee on the counter.", …;
+    None when the sentence is no such list, or its names are not as many as it says."""
+    told = _TEAM.match(sentence)
+    if told is None:
+        return None
+    whose = "my" if told["who"] == "I" else "our"
+    said, at, listed = [], 0, told["list"]
+    not_names = rulebook.patterns().not_names
+    while at < len(listed):
+        item = _MEMBERS.match(listed, at)
+        if item is None or item.end() == at:
+            return None  # not only names and what they do: "four people, all part-time"
+        at = item.end()
+        for name in item["names"].split(" and "):
+            if name.lower() in not_names:
+                return None
+            what = f" {item['what'].strip()}" if item["what"] else ""
+            said.append(f"{name} is {whose} {item['role'] or 'employee'}{what}.")
+    return said if len(said) == _COUNT.get(told["n"], -1) else None
 
 
 # one child, named after their age or role: "We have a 3 year old, Zoe, and we're
