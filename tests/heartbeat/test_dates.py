@@ -343,3 +343,25 @@ def test_someones_last_or_next_is_no_time_from_today() -> None:
     ):
         assert dates.resolve(text, ON) == text
     assert dates.resolve("We met last week.", ON) == "We met in the week of 2026-11-09."
+
+
+@pytest.mark.parametrize(
+    ("text", "on", "resolved"),
+    [  # the two ends of one span are one trip, in the start's tense, not a year apart
+        ("Booked flights departing May 22 at 7:05am, returning May 29.", dt.date(2027, 2, 1),
+         "Booked flights departing May 22, 2027 at 7:05am, returning May 29, 2027."),
+        ("Booked the hotel from May 22 to May 29.", dt.date(2027, 2, 1),
+         "Booked the hotel from May 22, 2027 to May 29, 2027."),
+        ("We were in Tahoe Dec 28 to Jan 3.", dt.date(2027, 2, 1),
+         "We were in Tahoe Dec 28, 2026 to Jan 3, 2027."),
+        ("We were in Tahoe from Dec 28 to Jan 3.", dt.date(2026, 12, 30),
+         "We were in Tahoe from Dec 28, 2026 to Jan 3, 2027."),
+        ("I flew out May 22 and I'm returning May 29.", dt.date(2026, 5, 25),
+         "I flew out May 22, 2026 and I'm returning May 29, 2026."),
+        # no span: each its own tense
+        ("We got married on June 12 and the trip is on May 30.", dt.date(2027, 1, 10),
+         "We got married on June 12, 2026 and the trip is on May 30, 2027."),
+    ],
+)  # fmt: skip
+def test_a_spans_end_follows_its_start(text: str, on: dt.date, resolved: str) -> None:
+    assert dates.resolve(text, on) == resolved

@@ -45,7 +45,9 @@ regex pass is linear in the text (no nested quantifiers), whatever it holds.
 from __future__ import annotations
 
 import calendar
+import contextlib
 import datetime as dt
+import itertools
 import re
 
 from . import holidays
@@ -122,7 +124,9 @@ _PAST = re.compile(
     r"|[a-z]{2,20}ed)\b",
     re.IGNORECASE,
 )
-_FUTURE = re.compile(r"\b(?:will|going\s+to|'ll|is\s+coming|scheduled|planned|booked)\b")
+_FUTURE = re.compile(
+    r"\b(?:will|going\s+to|'ll|is\s+coming|scheduled|planned|booked)\b", re.IGNORECASE
+)
 # a clause in the present or about to be, whatever the sentence around it did before
 _NOW = re.compile(
     r"\b(?:is|are|starts?|starting|begins?|beginning|opens?|ends?|expires?|renews?|due"
@@ -163,7 +167,8 @@ def resolve(text: str, on: dt.date) -> str:
         text = holidays.HOLIDAY.sub(lambda match: _dated_holiday(match, text, on), text)
     if _YEARLY.search(text):
         return text  # "Her birthday is June 14": every year's
-    return _ABSOLUTE.sub(lambda match: _with_year(match, text, on), text)
+    years = _years(text, on)
+    return _ABSOLUTE.sub(lambda match: _with_year(match, years), text)
 
 
 # an event said to be on a weekday without "on" ("Maya's concert is Thursday at 6:30");
@@ -194,18 +199,57 @@ _YEARLY = re.compile(
 )
 
 
-def _with_year(match: re.Match[str], text: str, on: dt.date) -> str:
-    """A named month's day with no year, given the one meant: the latest gone in a clause
-    in the past tense ("we got married on June 12"), else the next to come (on `on`
-    itself: that day). Numeric dates ("5/12") and dated ones stay as they are."""
-    if not (match["mname"] or match["dname"]) or match["my"] or match["dy"]:
-        return match.group(0)
-    day = _absolute(match, on)
-    if day is None:
-        return match.group(0)
-    ahead = _AHEAD.search(text, 0, match.start()) is not None  # "Moved it to Dec 20"
-    back = not ahead and _past_tense(text, *match.span())
-    meant = _year_meant(on, day.month, day.day, back=back)
+def _years(text: str, on: dt.date) -> dict[int, dt.date]:
+    """The day meant by each named month's day with no year (by where it starts): the
+    latest gone in a clause in the past tense ("we got married on June 12"), else the next
+    to come (on `on` itself: that day); and the end of a span after its start, in the
+    start's tense ("We were in Tahoe Dec 28 to Jan 3", "departing May 22, returning May
+    29": one trip, not a year apart). Numeric and dated ones are left out."""
+    meant: dict[int, dt.date] = {}
+    found = list(_ABSOLUTE.finditer(text))
+    for match in found:
+        if not (match["mname"] or match["dname"]) or match["my"] or match["dy"]:
+            continue
+        day = _absolute(match, on)
+        if day is None:
+            continue
+        ahead = _AHEAD.search(text, 0, match.start()) is not None  # "Moved it to Dec 20"
+        back = not ahead and _past_tense(text, *match.span())
+        when = _year_meant(on, day.month, day.day, back=back)
+        if when is not None:
+            meant[match.start()] = when
+    for first, then in itertools.pairwise(found):
+        if first.start() not in meant or then.start() not in meant:
+            continue
+        one, two = meant[first.start()], meant[then.start()]
+        if 0 <= (two - one).days <= 183:
+            continue
+        if _SPAN_LINK.fullmatch(text, first.end(), then.start()):
+            meant[then.start()] = _after(two, one)  # the end is the first after the start
+    return meant
+
+
+def _after(day: dt.date, start: dt.date) -> dt.date:
+    """`day`'s month and day in the first year that puts it on or after `start`."""
+    for year in (start.year, start.year + 1):
+        with contextlib.suppress(ValueError):
+            if (moved := day.replace(year=year)) >= start:
+                return moved
+    return day
+
+
+# what links the two ends of one span: "from May 22 to May 29", "May 22 - May 29",
+# "departing May 22 at 7:05am, returning May 29"
+_SPAN_LINK = re.compile(
+    r"[^.!?]{0,60}?(?:\b(?:to|until|till|through|thru|returning|returns?|back(?:\s+on)?)"
+    r"\s+(?:on\s+)?|\s*[-–—]\s*)",
+    re.IGNORECASE,
+)
+
+
+def _with_year(match: re.Match[str], years: dict[int, dt.date]) -> str:
+    """A named month's day with no year, given the one meant (`_years`)."""
+    meant = years.get(match.start())
     if meant is None:
         return match.group(0)
     return f"{match.group(0)}, {meant.year}" if match["mname"] else f"{match.group(0)} {meant.year}"
@@ -500,7 +544,7 @@ def _past_tense(text: str, start: int, end: int) -> bool:
     near = head[max(head.rfind(","), head.rfind(";")) + 1 :]
     after = _CLAUSE_END.split(tail, maxsplit=1)[0]
     clause = f"{near} {after}"
-    if _told_now(clause):  # "…, lease starts sept 1", "I told Alex the quote expires on…"
+    if _told_now(near):  # "…, lease starts sept 1", "I told Alex the quote expires on…"
         return False
     if len(_WORDS.findall(clause)) < 3:  # "On Friday," / "on Monday": no verb of its own
         clause = f"{head} {tail}"
