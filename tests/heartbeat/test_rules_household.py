@@ -688,3 +688,29 @@ def test_a_household_role_a_worker_s_finding_and_someone_s_word_to_the_agent(
     text: str, made: list[tuple[str, Cat, str | None]]
 ) -> None:
     assert _made(text) == made
+
+
+@pytest.mark.parametrize(
+    ("text", "made"),
+    [  # a blind probe of a family trip planned in an agent's notes (2027-02): what it showed
+        ("Jordan's United MileagePlus number is 00218841.",
+         [("Jordan's United MileagePlus number is 00218841.", Cat.CONTEXT, "Jordan")]),
+        ("TSA PreCheck for Jordan expires in March 2027, he needs to renew it.",
+         [("TSA PreCheck for Jordan expires in March 2027.", Cat.MILESTONE, "Jordan")]),
+        ("We decided to skip the snorkeling tour, Theo is scared of deep water.",
+         [("Theo is scared of deep water.", Cat.PREFERENCE, "Theo")]),
+        ("For the party, Theo is bringing chips.", []),  # a lead, no clause of its own
+        ("Jordan gets motion sick, always book window seats near the front for him.",
+         [("Jordan gets motion sick.", Cat.CONTEXT, "Jordan"),
+          ("Always book window seats near the front for Jordan.", Cat.PREFERENCE, "Jordan")]),
+        ("Alex prefers to pay contractors by check, never by card, because of the 3% fee.",
+         [("Alex prefers to pay contractors by check, never by card, because of the 3% fee.",
+           Cat.PREFERENCE, "Alex")]),  # one preference going on, no rule of its own
+        ("Booked the hotel from May 22 to May 29.",
+         [("Booked the hotel from May 22, 2027 to May 29, 2027.", Cat.MILESTONE, None)]),
+    ],
+)  # fmt: skip
+def test_a_trip_a_programme_number_and_a_rule_after_its_reason(
+    text: str, made: list[tuple[str, Cat, str | None]]
+) -> None:
+    assert _made(text) == made

@@ -86,6 +86,18 @@ _MY_SPLICE = re.compile(
 _SHE_SPLICE = re.compile(
     r",\s+(?=(?:[Ss]he|[Hh]e)(?:['’]s|\s+(?:is|was|has|had|[a-z]{2,20}(?<!s)s))\s)"
 )
+# a comma before someone named and what they are: "We skipped the snorkeling tour, Theo is
+# scared of deep water"
+_NAMED_SPLICE = re.compile(
+    r",\s+(?=" + rulebook.NAME + r"\s+(?:is|was|has|had|gets|loves|hates|prefers)\s)"
+)
+# a standing instruction after what it is for: "Jordan gets motion sick, always book window
+# seats near the front for him"
+_RULE_SPLICE = re.compile(
+    r",\s+(?=(?:please\s+)?(?:(?:always|never)\s+(?![a-z]+ing\b)(?!(?:by|with|on|in|at|for"
+    r"|after|before|when|again|ever|been|had|was|were|is|the|a|an)\b)|(?:don['’]t|do\s+not)\s+)"
+    r"[a-z]{2,20}\s)"
+)  # not "…, never carrying a balance", "…, never by card": the same preference going on
 # what it means for the writer, after a fact of another: ", so I'm on school runs"
 _SO_I = re.compile(
     r",\s+so\s+(?=(?:I|I['’](?:m|ll|ve)|[Ww]e|[Ww]e['’](?:re|ll))\s)"
@@ -252,7 +264,11 @@ def _splice(sentence: str) -> tuple[int, int, str] | None:
         lead = "I "  # "I'm 42 now, had my birthday yesterday": "I had my birthday…"
     cut = cut or _MY_SPLICE.search(sentence)  # "Saw Dr. Feldman yesterday, my A1C is 6.8"
     cut = cut or _SHE_SPLICE.search(sentence)  # "Took Pepper to the vet, she's 11 now"
+    if cut is None and (named := _NAMED_SPLICE.search(sentence)):  # "…, Theo is scared of…"
+        after = sentence[named.end() :].split(None, 1)[0]
+        cut = named if subjects.is_name(after, pats) else None
     cut = cut or _SO_I.search(sentence)  # "Jordan is in Chicago Dec 8-11, so I'm on…"
+    cut = cut or _RULE_SPLICE.search(sentence)  # "…, always book window seats for him"
     if cut is None:
         return None
     first, second = sentence[: cut.start()], sentence[cut.end() :]

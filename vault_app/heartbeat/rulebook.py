@@ -456,7 +456,7 @@ class Patterns:
             + alt(lists["health"]["conditions"])
             + r")|(?:is|are)\s+(?:(?:a|an)\s+)?(?i:"
             + alt(lists["health"]["kinds"])
-            + r"))\b"
+            + r")|gets?\s+(?:motion|car|sea|air)[\s-]?sick)\b"  # "Jordan gets motion sick"
         )
         # a thing of the house opening a sentence, in up to four words, never a person of
         # the rulebook's roles: "The kitchen drain line", "Our stove" (not "My brother")
@@ -669,7 +669,8 @@ class Patterns:
             r"|(?:[Oo]ur|[Mm]y|(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?:"
             + roles
             + r")['’]s)(?=[^.!?]{4,60}?\s(?:is|are)\s"
-            r"[^.!?]{0,40}?(?:\d|\b[A-Z])))\s+(?!(?:" + roles + r")\b)[a-z][a-z'’-]{1,30}"
+            r"[^.!?]{0,40}?(?:\d|\b[A-Z])))\s+(?!(?:" + roles + r")\b)"
+            r"(?:[A-Z][\w'’-]{1,30}\s+){0,2}[a-z][a-z'’-]{1,30}"  # "… United MileagePlus number"
             r"(?:\s[a-z][a-z'’-]{1,30}){0,3}\s+(?:is|are)\s+(?!(?:so|such|really|very|pretty|"
             r"super|too|quite|amazing|awesome|great|beautiful|cute|adorable|incredible|gorgeous|"
             r"lovely|nice|cool|the\s+best|one\s+of)\b)(?P<value>\S)"

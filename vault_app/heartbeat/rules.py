@@ -370,6 +370,12 @@ def _from_sentence(
     return out
 
 
+# what lapses or renews, by its name: "TSA PreCheck for Jordan expires in March 2027"
+_LAPSES = re.compile(
+    r"^(?!(?:It|This|That|They|He|She)\b)[A-Z][\w'’&-]*(?:\s[\w'’&-]+){0,5}?"
+    r"(?:\s+for\s+(?P<whose>" + rulebook.NAME + r"))?\s+"
+    r"(?:expires|renews|ends|lapses|runs\s+out|is\s+up\s+for\s+renewal)\b"
+)
 _FOR_NAME = re.compile(r"\bfor\s+(?P<name>" + rulebook.NAME + r")[.!]?$")
 _DOES = re.compile(r"\s+(?!(?:is|was|has|does)\b)[a-z]{2,20}s\b")  # "… takes the bus"
 _TITLE = re.compile(r"(?:Dr|Mr|Mrs|Ms|St)\.?$").match
@@ -420,8 +426,8 @@ def _in_context(
     if person:
         sentence = pats.pronoun.sub(lambda m: person + _PRONOUN_VERB[m.group("c")], sentence, 1)
         sentence = pats.possessive.sub(person + "'s ", sentence, 1)
-        if objects and _I_OPENS.match(sentence):  # what the user does with them
-            sentence = _OBJECT.sub(person, sentence, 1)
+        if objects and (_I_OPENS.match(sentence) or _RULE_OPENS.match(sentence)):
+            sentence = _OBJECT.sub(person, sentence, 1)  # what is done with them
     sentence = pats.reported.sub(
         lambda m: m.group("who") + _PRONOUN_VERB[m.group("c")], sentence, 1
     )
@@ -440,6 +446,7 @@ def _in_context(
     return sentence, None
 
 
+_RULE_OPENS = re.compile(r"(?:Please\s+)?(?:Always|Never|Don['’]t|Do\s+not)\s")
 # after "my <role> is named X": "and she is 7", "and loves horses" go on about X
 _AND_SHE = re.compile(r"^\s*,?\s*(?:and\s+(?:(?:she|he)\s+|(?=[a-z]+s\b))|(?:she|he)\s+(?=[a-z]))")
 _MY_OUR = re.compile(r"\b(?:[Mm]y|[Oo]ur)\s")
@@ -544,10 +551,14 @@ def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
         return Category.MILESTONE, subject  # "Greenleaf will aerate the lawn next Tuesday"
     if dated and pats.deadline.search(sentence) and (subject or pats.thing.match(sentence)):
         return Category.MILESTONE, subject  # "Priya needs the 1099s by January 31"
-    month = not dated and subject and pats.in_month.search(sentence)
+    lapses = _LAPSES.match(sentence)  # "TSA PreCheck for Jordan expires in March 2027"
+    month = not dated and (subject or lapses) and pats.in_month.search(sentence)
+    if lapses and lapses["whose"] and subjects.is_name(lapses["whose"], pats):
+        subject = subjects.clean_name(lapses["whose"])  # whose PreCheck it is
     if month and any(p.search(sentence) for p in (pats.event, pats.future, pats.deadline)):
         return Category.MILESTONE, subject  # "Clara starts at … in January", "… by June"
-    year = not dated and (subject or pats.thing.match(sentence)) and pats.in_year.search(sentence)
+    year = not dated and (subject or lapses or pats.thing.match(sentence))
+    year = year and pats.in_year.search(sentence)
     if year and pats.event.search(sentence):
         return Category.MILESTONE, subject  # "My dad died in 2019", "We moved in March 2021"
     pref = pats.preference.match(sentence)
