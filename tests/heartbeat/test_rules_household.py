@@ -645,6 +645,8 @@ def test_a_weight_a_first_time_and_back_to_work(
          [("Biscuit gets 25mg of carprofen twice a day.", Cat.CONTEXT, "Biscuit")]),
         ("Saw the consultant with Pat today. She upped his donepezil to 10mg at night.",
          [("Pat's donepezil went up to 10mg at night.", Cat.STATUS, "Pat")]),
+        ("Pat takes donepezil. Update: the consultant upped his donepezil to 10mg.",
+         [("Pat's donepezil went up to 10mg.", Cat.STATUS, "Pat")]),  # whose after a label
         ("The GP lowered my sertraline dose to 50mg.",
          [("The user's sertraline dose went down to 50mg.", Cat.STATUS, None)]),
         ("Pat is on 3 teams.", []),  # a number with no unit of medicine: no dose

@@ -72,8 +72,8 @@ def reading(text: str) -> Reading | None:
 
 # a dose someone (a doctor) set: "The consultant upped his donepezil to 10mg"
 _SET_DOSE = re.compile(
-    r"^(?:[\w.'’-]+\s+){1,3}?(?P<verb>upped|increased|raised|bumped\s+up|doubled|lowered"
-    r"|reduced|cut|decreased|halved|changed|adjusted)\s+(?P<whose>his|her|their|my|our"
+    r"^(?P<lead>[A-Za-z][A-Za-z ]{0,24}:\s+)?(?:[\w.'’-]+\s+){1,3}?"
+    r"(?P<verb>upped|increased|raised|bumped\s+up|doubled|lowered|reduced|cut|decreased|halved|changed|adjusted)\s+(?P<whose>his|her|their|my|our"
     r"|[A-Z][\w-]+['’]s)\s+(?P<drug>[\w-]{3,30}(?:\s+dose|\s+dosage)?)\s+to\s+(?=" + DOSE + r")",
     re.IGNORECASE,
 )
@@ -90,4 +90,5 @@ def dose_as_its_own(sentence: str) -> str:
     verb = found["verb"].lower()
     change = "went down" if verb in _DOWN else "was changed" if verb[0] in "ca" else "went up"
     whose = found["whose"][:1].upper() + found["whose"][1:]
-    return f"{whose} {found['drug']} {change} to {sentence[found.end() :]}"
+    lead = found["lead"] or ""  # "Update: the consultant upped his …": the label kept
+    return f"{lead}{whose} {found['drug']} {change} to {sentence[found.end() :]}"

@@ -274,6 +274,9 @@ def _from_sentence(
     pats = rulebook.patterns()
     sentence, links = _unlink(sentence)
     sentence = readings.dose_as_its_own(sentence)  # "The GP upped his …": "His … went up"
+    opened = pats.interjection.sub("", sentence, 1)  # "Update: His donepezil …": whose
+    if opened != sentence and (pats.pronoun.match(opened) or pats.possessive.match(opened)):
+        sentence = opened
     heard = turn is None or not turn.said or turn.to_assistant  # not a friend's advice
     sentence, speaker = _in_context(sentence, person, pats, objects=heard)
     speaker = speaker or (turn.speaker if turn else None)
