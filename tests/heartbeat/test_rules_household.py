@@ -716,3 +716,32 @@ def test_a_trip_a_programme_number_and_a_rule_after_its_reason(
     text: str, made: list[tuple[str, Cat, str | None]]
 ) -> None:
     assert _made(text) == made
+
+
+@pytest.mark.parametrize(
+    ("text", "made"),
+    [  # a blind probe of a person's own health notes (2027-03): what it showed
+        ("I'm on ibuprofen 400mg as needed for the knee, max 3 a day.",
+         [("The user is on ibuprofen 400mg as needed for the knee, max 3 a day.", Cat.CONTEXT,
+           None)]),
+        ("Weighed in at 182 lbs this morning.",  # one's own note: one's own weight
+         [("The user weighed in at 182 lbs on 2026-12-16.", Cat.STATUS, None)]),
+        ("Blood test results: LDL 142, doctor wants it under 100. Starting atorvastatin 10mg.",
+         [("The user is starting atorvastatin 10mg.", Cat.CONTEXT, None)]),
+        ("Dr. Patel is my GP, she's at Harbor Family Medicine.",
+         [("Dr. Patel is the user's GP.", Cat.RELATIONSHIP, "Dr. Patel")]),
+        ("Cutting back on coffee, max 2 cups a day from now on.",  # a rule one set oneself
+         [("Cutting back on coffee, max 2 cups a day from now on.", Cat.PREFERENCE, None)]),
+        ("From now on you should call me Sam.", []),  # said to someone: no rule of one's own
+    ],
+)  # fmt: skip
+def test_ones_own_weight_medicine_doctor_and_a_rule_from_now_on(
+    text: str, made: list[tuple[str, Cat, str | None]]
+) -> None:
+    assert _made(text) == made
+
+
+def test_an_agents_weigh_in_is_no_one_s_own() -> None:
+    entry = model.Entry(path=f"agents/vet/daily/{ON}.md", date=ON, time="09:00:00",
+                        text="Weighed in at 71 lbs.", agent="vet")  # fmt: skip
+    assert rules.candidates(entry) == []

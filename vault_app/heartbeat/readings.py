@@ -21,15 +21,16 @@ from typing import NamedTuple
 
 # "5mg", "2.5 mg", "500 mcg", "10 units", "1,000 IU"
 DOSE = r"\d{1,4}(?:,\d{3})?(?:\.\d{1,2})?\s?(?:mg|mcg|µg|ml|mL|g|units?|iu|IU)\b"
-_WHO = r"(?P<who>\S+(?:\s+\S+)?)"
+_WHO = r"(?P<who>\S+?(?:\s+\S+)?)"
 _DRUG = r"(?P<drug>[\w-]{3,30}(?:\s+[A-Za-z]{1,3})?)"  # "donepezil", "vitamin D", "ER"
 _TAKES = (
-    r"(?:takes?|(?:is|am|are)\s+(?:now\s+)?on|(?:is|am|are)\s+taking|now\s+takes?"
+    r"(?:\s+(?:takes?|(?:is|am|are)\s+(?:now\s+)?(?:on|taking|starting(?:\s+on)?)|now\s+takes?"
     r"|(?:was|were)\s+put\s+on|started(?:\s+on)?|gets)"
+    r"|['’](?:m|re)\s+(?:now\s+)?(?:on|taking|starting(?:\s+on)?))"  # "I'm on …"
 )
 # who takes which medicine at which dose: "Pat takes donepezil 5mg", "… is on 5mg of …"
 DOSE_TAKEN = re.compile(
-    r"^" + _WHO + r"\s+" + _TAKES + r"\s+(?:"
+    r"^" + _WHO + _TAKES + r"\s+(?:"
     + _DRUG + r"\s+(?P<dose>" + DOSE + r")|(?P<dose2>" + DOSE + r")\s+of\s+(?P<drug2>[\w-]{3,30}))"
 )  # fmt: skip
 # a dose changed: "Pat's donepezil went up to 10mg", "Dad's metformin dose was increased

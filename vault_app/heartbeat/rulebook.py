@@ -604,7 +604,8 @@ class Patterns:
         )
         # what someone weighs or measures: "Noor weighed 11 lb 3 oz at the last visit"
         self.measure = re.compile(
-            r"^(?P<subj>" + NAME + r")\s+(?:weighs|weighed|measures|measured|is\s+now|was)\s+"
+            r"^(?P<subj>" + NAME + r"|I)\s+(?:weighs|weighed(?:\s+in\s+at)?|measures|measured"
+            r"|is\s+now|was)\s+"
             r"(?:about\s+|almost\s+|nearly\s+|just\s+over\s+|just\s+under\s+)?\d{1,3}"
             r"(?:\.\d{1,2})?\s*(?:lbs?|pounds|kg|kilos|oz|ounces|inches|cm|feet|ft)\b"
         )

@@ -57,7 +57,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from vault_app.heartbeat import rulebook
+from vault_app.heartbeat import readings, rulebook
 
 MIN_DISCLOSURE = 6  # words: "I went there." tells too little without the turns around it
 MAX_LEAD = 6  # words
@@ -159,6 +159,8 @@ _STANDING = re.compile(
     r"|charge|spend|transfer|sign|approve|renew|cancel|accept|leave|let|open)\b.*"
     r"|stop\s+(?:ordering|buying|booking|scheduling|sending|adding|getting|using|paying"
     r"|renewing|calling|texting|emailing)\b.*"  # "Stop ordering the almond milk"
+    # a rule the writer set themselves: "Cutting back on coffee, max 2 cups a day from now on"
+    r"|(?=[^?]*\bfrom\s+now\s+on\b)(?![^?]*\b(?:you|your)\b)[a-z][^?]{12,}"
     # a house rule told as a ban: "No screens after 8pm on school nights" (not "No problem
     # at all", "No worries on that"; nor one whose "her" the sentence before names)
     r"|no\s+(?![^.!?]*\b(?:his|her|their|its|him|them|this|that)\b)"
@@ -541,6 +543,11 @@ _AGENT_DID = re.compile(
     r"|rescheduled|moved|filed|submitted|returned|picked\s+up|dropped\s+off|hired)\b)"
 )
 _ONE_OPENS = re.compile(r"(?:she|he|they)\b", re.IGNORECASE)
+# what a person's own note tells of their body with no "I": "Weighed in at 182 lbs this
+# morning", "Starting atorvastatin 10mg"
+_OWN_BODY = re.compile(
+    r"^(?P<verb>Weighed\s+in\s+at|Starting(?:\s+on)?)\s+(?=\d|[\w-]{3,30}\s+" + readings.DOSE + ")"
+)
 
 
 def first_hand(sentence: str, *, agent: bool) -> str:
@@ -561,6 +568,10 @@ def first_hand(sentence: str, *, agent: bool) -> str:
     if did is not None:
         rest = sentence[did.end() :]
         return rest[:1].upper() + rest[1:]
+    own = None if agent else _OWN_BODY.match(sentence)
+    if own is not None:  # a person's own note: "Weighed in at 182 lbs" is theirs
+        said = "I weighed in at" if own["verb"].startswith("W") else "I'm starting"
+        return f"{said} {sentence[own.end() :]}"
     return sentence
 
 
