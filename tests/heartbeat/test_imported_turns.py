@@ -401,3 +401,36 @@ def test_an_illness_someone_lives_with_where_one_is_and_a_months_days(
 )  # fmt: skip
 def test_ones_staff_named_in_a_list_and_when_a_lease_ends(text: str, kept: list[str]) -> None:
     assert facts(text) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [  # a blind probe of a teacher's year told to Claude (2026-11)
+        ("We have a dog, Mochi, so pet friendly cabins please.",
+         ["The household has a dog, Mochi."]),
+        ("Chris hates flying so we're thinking somewhere drivable from Dayton.",
+         ["Chris hates flying."]),
+        ("My co-teacher is Ms. Ramirez, she handles reading intervention on Tuesdays.",
+         ["Ms. Ramirez is the user's co-teacher.",
+          "Ms. Ramirez handles reading intervention on Tuesdays."]),
+        ("Chris got a new job at Reynolds & Reynolds, he starts December 1.",
+         ["Chris got a new job at Reynolds & Reynolds, he starts December 1, 2025."]),
+        ("It rained, so no one came.", []),
+    ],
+)  # fmt: skip
+def test_a_pet_by_its_name_a_plan_after_so_and_a_name_in_s(text: str, kept: list[str]) -> None:
+    assert facts(text) == kept
+
+
+def test_a_day_told_to_an_assistant_naming_no_one_is_the_persons() -> None:
+    entry = extraction.Entry(
+        path=f"global/daily/{DAY}.md", date=DAY, time="09:00:00",
+        text="**user** (from Claude: Grading): Report cards are due November 6. Ugh.",
+    )  # fmt: skip
+    [made] = rules.candidates(entry)
+    assert made.about_user and made.entity is None
+    entry = extraction.Entry(
+        path=f"global/daily/{DAY}.md", date=DAY, time="09:00:00",
+        text="**user** (from Claude: Bills): Bills went up again.",
+    )  # fmt: skip
+    assert not any(c.about_user for c in rules.candidates(entry))  # no day: too vague

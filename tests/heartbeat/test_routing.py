@@ -10,7 +10,7 @@ import pytest
 
 from vault_app.core import errors, layout, models
 from vault_app.core.vault import Vault
-from vault_app.heartbeat import names, routing
+from vault_app.heartbeat import mentions, names, routing
 from vault_app.heartbeat.extraction import Candidate, Entry
 
 DAY = dt.date(2026, 11, 20)
@@ -64,7 +64,7 @@ def candidate(
 
 
 def router(vault: Vault) -> routing.Router:
-    return routing.Router(vault, routing.MentionCounts.load(vault.root))
+    return routing.Router(vault, mentions.MentionCounts.load(vault.root))
 
 
 # -- the three rules ---------------------------------------------------------------------
@@ -242,10 +242,10 @@ def test_counts_survive_a_reload(vault: Vault) -> None:
     r.route(deferred)
     r.route(candidate("x", "areas/garden", n=5))
     r.mentions.save(vault.storage)
-    again = routing.MentionCounts.load(vault.root)
+    again = mentions.MentionCounts.load(vault.root)
     assert again.count("oskar") == 1 and again.count("areas/garden") == 1
     assert again.release("oskar") == [deferred]
-    data = routing.mentions_path(vault.root).read_bytes()
+    data = mentions.mentions_path(vault.root).read_bytes()
     assert (
         b'"entries"' in data
         and b"heartbeat.mentions" in (vault.root / ".vault/audit.jsonl").read_bytes()
@@ -259,7 +259,7 @@ def test_two_savers_lose_nothing(vault: Vault) -> None:
     two.route(candidate("z", "Pia", n=1))
     one.mentions.save(vault.storage)
     two.mentions.save(vault.storage)
-    merged = routing.MentionCounts.load(vault.root)
+    merged = mentions.MentionCounts.load(vault.root)
     assert merged.count("oskar") == 2 and merged.count("pia") == 1
     assert merged.waiting("oskar") == 2
 
@@ -290,11 +290,11 @@ def test_two_savers_lose_nothing(vault: Vault) -> None:
 def test_a_corrupt_file_is_reported_precisely_and_never_overwritten(
     vault: Vault, content: bytes, place: str | None, reason: str
 ) -> None:
-    path = routing.mentions_path(vault.root)
+    path = mentions.mentions_path(vault.root)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(content)
     with pytest.raises(errors.CorruptFileError) as caught:
-        routing.MentionCounts.load(vault.root)
+        mentions.MentionCounts.load(vault.root)
     assert caught.value.path == path and reason in caught.value.reason
     if place is None:
         assert caught.value.location is None
@@ -306,7 +306,7 @@ def test_a_corrupt_file_is_reported_precisely_and_never_overwritten(
 def test_a_file_corrupted_after_load_is_not_overwritten_by_save(vault: Vault) -> None:
     r = router(vault)
     r.route(candidate("x", "Oskar"))
-    path = routing.mentions_path(vault.root)
+    path = mentions.mentions_path(vault.root)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"{not json")
     with pytest.raises(errors.CorruptFileError):
@@ -369,6 +369,8 @@ def test_who_someone_is_to_the_user_makes_them_at_once(vault: Vault) -> None:
     assert made == routing.Route(ref("areas/people/ingrid"), True, "Ingrid", "created")
     landlord = candidate("The household's landlord is Mr. Okafor.", "Mr. Okafor", category=kin)
     assert r.route(landlord).reason == "created"
+    pet = candidate("The household has a dog, Mochi.", "Mochi", category=kin)
+    assert r.route(pet) == routing.Route(ref("areas/pets/mochi"), True, "Mochi", "created")
     # someone else's, or not who they are: counted to the third mention as before
     theirs = candidate("Ana is Caroline's mom.", "Ana", category=kin)
     assert r.route(theirs).reason == "deferred"
@@ -409,13 +411,13 @@ def test_a_name_with_and_without_its_honorific_is_counted_once(vault: Vault) -> 
 def test_the_counts_keep_the_names_mentioned_latest(
     vault: Vault, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(routing, "MAX_NAMES", 3)
+    monkeypatch.setattr(mentions, "MAX_NAMES", 3)
     r = router(vault)
     for n, name in enumerate(["Anouk", "Bertil", "Cosima", "Dagny"]):
         r.route(candidate(f"{name} came by.", name, n=n))
     r.route(candidate("Anouk came back.", "Anouk", n=9))  # mentioned again: kept
     r.mentions.save(vault.storage)
-    kept = routing.MentionCounts.load(vault.root)
+    kept = mentions.MentionCounts.load(vault.root)
     assert sorted(kept.names().values()) == ["Anouk", "Cosima", "Dagny"]
     assert kept.count("anouk") == 2
 

@@ -22,7 +22,7 @@ import pytest
 from tests.cli_process import run_cli, serve_holding
 from vault_app.core import layout
 from vault_app.core.vault import Vault
-from vault_app.heartbeat import extraction, routing, rules, runs
+from vault_app.heartbeat import extraction, mentions, rules, runs
 
 DAY = dt.date(2026, 11, 20)
 NOW = "2026-11-21T12:00:00+00:00"
@@ -54,7 +54,7 @@ def met(vault: Vault) -> Vault:
 
 
 def test_the_waiting_names_are_listed_most_mentioned_first(met: Vault) -> None:
-    [okafor, priya] = routing.waiting_names(met.root)
+    [okafor, priya] = mentions.waiting_names(met.root)
     assert (okafor.name, okafor.address, okafor.mentions) == ("Mr. Okafor", str(OKAFOR), 2)
     assert [c.fact for c in okafor.facts] == [
         "Mr. Okafor fixed the side gate.",
@@ -69,7 +69,7 @@ def test_the_waiting_names_are_listed_most_mentioned_first(met: Vault) -> None:
     data = json.loads(run_cli(met.root, "heartbeat", "--waiting", "--json").stdout)
     assert [w["name"] for w in data["waiting"]] == ["Mr. Okafor", "Priya Nair"]
     assert data["waiting"][1]["facts"][0]["fact"] == "Priya Nair prefers email to calls."
-    assert data["waiting"][0]["made_at"] == routing.CREATE_AT
+    assert data["waiting"][0]["made_at"] == mentions.CREATE_AT
 
 
 def test_keep_makes_the_entity_now_with_what_waited(met: Vault) -> None:
@@ -84,7 +84,7 @@ def test_keep_makes_the_entity_now_with_what_waited(met: Vault) -> None:
         "Mr. Okafor fixed the side gate.",
         "Mr. Okafor works weekends only.",
     ]
-    assert [w.name for w in routing.waiting_names(met.root)] == ["Priya Nair"]
+    assert [w.name for w in mentions.waiting_names(met.root)] == ["Priya Nair"]
     # the request is a note like any other: in the day's notes, by the person
     note = met.daily_note(dt.date(2026, 11, 21)).path.read_text()
     assert "Keep track of Mr. Okafor." in note
@@ -94,14 +94,14 @@ def test_a_name_met_in_an_agents_notes_is_kept_there(vault: Vault) -> None:
     vault.create_agent("finance")
     vault.append_daily("Lena Holt audits the books.", agent="finance", at=at(9))
     beat(vault)
-    [lena] = routing.waiting_names(vault.root)
+    [lena] = mentions.waiting_names(vault.root)
     assert lena.agent == "finance"
     kept = run_cli(vault.root, "heartbeat", "--keep", "Lena Holt", "--json", now=NOW)
     assert kept.returncode == 0, kept.stderr
     assert json.loads(kept.stdout)["asked"].endswith("in finance's daily notes.")
     note = vault.daily_note(dt.date(2026, 11, 21), "finance").path.read_text()
     assert "Keep track of Lena Holt." in note
-    assert routing.waiting_names(vault.root) == []  # made, as that agent's heartbeat may
+    assert mentions.waiting_names(vault.root) == []  # made, as that agent's heartbeat may
 
 
 def test_a_name_that_waits_for_nothing_is_a_precise_error(met: Vault) -> None:
@@ -140,7 +140,7 @@ def test_keep_while_another_runner_holds_the_vault_waits_for_its_heartbeat(
 
 
 def test_a_corrupt_mentions_file_is_named(met: Vault) -> None:
-    routing.mentions_path(met.root).write_text("{")
+    mentions.mentions_path(met.root).write_text("{")
     shown = run_cli(met.root, "heartbeat", "--waiting")
     assert shown.returncode == 1 and "mentions.json" in shown.stderr
     assert "Traceback" not in shown.stderr
@@ -149,7 +149,7 @@ def test_a_corrupt_mentions_file_is_named(met: Vault) -> None:
 def test_a_track_request_keeps_an_honorific() -> None:
     entry = extraction.Entry(
         path=f"global/daily/{DAY}.md", date=DAY, time="09:00:00",
-        text=routing.keep_request("Mr.  Okafor"),
+        text=mentions.keep_request("Mr.  Okafor"),
     )  # fmt: skip
     [made] = rules.candidates(entry)
     assert (made.fact, made.entity, made.track) == (
@@ -175,7 +175,7 @@ def test_an_agent_cannot_keep_a_name_met_in_another_agents_notes(vault: Vault) -
     assert refused.stderr.startswith("vault-app: error: ") and "Traceback" not in refused.stderr
     assert note.read_bytes() == before
     assert not vault.paths.daily_file(dt.date(2026, 11, 21), "maintenance").exists()
-    assert [w.name for w in routing.waiting_names(vault.root)] == ["Lena Holt"]
+    assert [w.name for w in mentions.waiting_names(vault.root)] == ["Lena Holt"]
 
 
 def test_one_name_waiting_is_said_as_one(vault: Vault) -> None:

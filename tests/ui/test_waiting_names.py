@@ -14,7 +14,7 @@ from PySide6 import QtCore
 from pytestqt.qtbot import QtBot
 
 from vault_app.core import layout, vault
-from vault_app.heartbeat import routing, runs
+from vault_app.heartbeat import mentions, runs
 from vault_app.ui import app, session
 from vault_app.ui.dialogs import waiting_names
 from vault_app.ui.pages import dashboard
@@ -31,7 +31,7 @@ def met(tmp_path: Path) -> Path:
     target.append_daily("Mr. Okafor works weekends only.", at=day + dt.timedelta(hours=1))
     target.append_daily("Priya Nair prefers email to calls.", at=day + dt.timedelta(hours=2))
     runs.run_heartbeat(target.root, runner="cli", trigger="once")
-    assert len(routing.waiting_names(target.root)) == 2
+    assert len(mentions.waiting_names(target.root)) == 2
     return target.root
 
 
@@ -142,7 +142,7 @@ def test_a_name_made_meanwhile_is_said_and_the_list_follows(
     qtbot: QtBot, met: Path, live: session.Session
 ) -> None:
     dialog = opened(qtbot, live)
-    routing.ask_to_keep(vault.Vault(met, actor="cli"), "Mr. Okafor")  # elsewhere, first
+    mentions.ask_to_keep(vault.Vault(met, actor="cli"), "Mr. Okafor")  # elsewhere, first
     runs.run_heartbeat(met, runner="cli", trigger="once")
     dialog.keep_button.click()  # the list shown still has it
     qtbot.waitUntil(lambda: dialog.status.text().startswith("Not done: no name waits"))

@@ -16,7 +16,7 @@ synthesis are due, and how many entries wait before the cursor.
 `--waiting` reads only too: the names the heartbeat met but made no entity of yet (it
 makes one on the third mention), each with the facts that wait for it in the daily notes.
 `--keep NAME` asks for one now: it writes the request the rules read as "keep track of"
-(`routing.keep_request`) in the daily notes of whoever named it last (an agent's, or the
+(`mentions.keep_request`) in the daily notes of whoever named it last (an agent's, or the
 global ones, so the same access policy decides), then runs a heartbeat as `--once` does,
 which makes the entity and writes what waited; when another process holds the lease,
 that runner does it at its next heartbeat.
@@ -82,16 +82,16 @@ def cmd_heartbeat(args: argparse.Namespace) -> int:
 
 
 def _waiting(args: argparse.Namespace) -> int:
-    from vault_app.heartbeat import routing
+    from vault_app.heartbeat import mentions
 
-    waiting = routing.waiting_names(_root(args))
+    waiting = mentions.waiting_names(_root(args))
     data = {
         "waiting": [
             {
                 "name": w.name,
                 "address": w.address,
                 "mentions": w.mentions,
-                "made_at": routing.CREATE_AT,
+                "made_at": mentions.CREATE_AT,
                 "facts": [
                     {"fact": c.fact, "category": str(c.category), "entry": c.entry.ref}
                     for c in w.facts
@@ -107,7 +107,7 @@ def _waiting(args: argparse.Namespace) -> int:
         waits = "name waits for its entity" if len(waiting) == 1 else "names wait for their entity"
         lines = [
             f"{len(waiting)} {waits} (made on mention "
-            f"{routing.CREATE_AT}; `heartbeat --keep NAME` makes one now):"
+            f"{mentions.CREATE_AT}; `heartbeat --keep NAME` makes one now):"
         ]
         for w in waiting:
             said = "mention" if w.mentions == 1 else "mentions"
@@ -123,10 +123,10 @@ def _waiting(args: argparse.Namespace) -> int:
 def _ask_to_keep(args: argparse.Namespace) -> str:
     """Write the request to keep `args.keep` where it was met, and say so."""
     from vault_app.core.vault import Vault
-    from vault_app.heartbeat import routing
+    from vault_app.heartbeat import mentions
 
     vault = Vault(_root(args), actor=args.actor or "cli", clock=opening.clock_of(args))
-    found = routing.ask_to_keep(vault, args.keep)
+    found = mentions.ask_to_keep(vault, args.keep)
     notes = f"{found.agent}'s daily notes" if found.agent else "the global daily notes"
     return f"Asked to keep track of {found.name} ({found.address}) in {notes}."
 

@@ -191,7 +191,7 @@ class Patterns:
         self.verb = re.compile(
             r"(?i:\b(?:" + alt(gate["verbs"]) + r")\b|\b[a-z]{3,20}ed\b|['’](?:s|re|ve|m|d|ll)\b"
             r"|\b(?:never|always|usually|often|rarely|sometimes|to)\s+[a-z]{2,20}\b)"
-            r"|^(?:I|We|They|He|She|You)\s+[a-z]"
+            r"|^(?:I|We|They|He|She|You)\s+[a-z]|,\s+(?:she|he|they)\s+[a-z]{2,20}s\b"
             r"|^(?!(?:My|Our|Your|His|Her|Their|Its)\s)"  # "My family, …": a noun, no verb
             r"(?:(?:Mr|Mrs|Ms|Dr)\.?\s)?[A-Z][a-z]{1,30}(?:\s[A-Z][a-z]{1,30}){0,2}\s+"
             r"(?!(?:" + _FUNCTION + r")\b)[a-z]{2,20}\b"  # "Rosa cleans", "Mr. Delgado wants"
@@ -480,7 +480,8 @@ class Patterns:
         self.pet_named = re.compile(
             r"\b(?:have|has|got|adopted|rescued)\s+(?:a|an)\s+(?:new\s+|little\s+|rescue\s+)?"
             r"(?:dog|cat|puppy|kitten|rabbit|bunny|hamster|parrot|bird|horse|guinea\s+pig|turtle"
-            r"|tortoise|fish|lizard|gecko|snake)\s+(?:named|called)\s+(?P<x>" + NAME + r")"
+            r"|tortoise|fish|lizard|gecko|snake)(?:\s+(?:named|called)\s+|,\s+)(?P<x>" + NAME + r")"
+            r"(?=[\s,.!]|$)"  # "We have a dog, Mochi, so …"
         )
         # when a thing of the house was made or put in: "The house was built in 1962"
         self.built = re.compile(

@@ -345,7 +345,11 @@ def _from_sentence(
     # savings"), not an agent's "we" in its own notes
     ours = turn is not None and turn.to_assistant and _WE_OPENS.match(sentence) is not None
     opens = rule or _I_OPENS.match(sentence) or ours
-    about_user = entity is None and speaker is None and bool(opens)
+    # what a person tells their assistant of a day, naming no one, is of their life:
+    # "Report cards are due November 6"
+    of_life = turn is not None and turn.to_assistant and category in _OF_A_LIFE
+    of_life = of_life and not explicit and not subjects.related(sentence, None, pats)
+    about_user = entity is None and speaker is None and bool(opens or of_life)
     confidence = 1.0 if explicit else 0.8  # an explicit "remember" is surer than a rule
     out = []
     told = turn is not None and turn.said
@@ -449,6 +453,7 @@ def _in_context(
     return sentence, None
 
 
+_OF_A_LIFE = (Category.MILESTONE,)
 _RULE_OPENS = re.compile(r"(?:Please\s+)?(?:Always|Never|Don['’]t|Do\s+not)\s")
 # after "my <role> is named X": "and she is 7", "and loves horses" go on about X
 _AND_SHE = re.compile(r"^\s*,?\s*(?:and\s+(?:(?:she|he)\s+|(?=[a-z]+s\b))|(?:she|he)\s+(?=[a-z]))")

@@ -197,12 +197,12 @@ class _Run:
         embed: Callable[[list[str]], np.ndarray] | None,
         cancelled: Callable[[], bool] | None,
     ) -> None:
-        from vault_app.heartbeat import dedup, routing
+        from vault_app.heartbeat import dedup, mentions, routing
 
         self.vault, self.extractor, self.record, self.now = vault, extractor, record, now
         self.cancelled = cancelled or (lambda: False)
         self.cursor = entries_mod.Cursor.load(vault.root)  # corrupt: the run stops here
-        self.mentions = routing.MentionCounts.load(vault.root)
+        self.mentions = mentions.MentionCounts.load(vault.root)
         self.router = routing.Router(vault, self.mentions)
         self.deduper = dedup.Deduper(vault, embed=embed)
         # (agent whose note it was, None: global) -> fact id -> its entity

@@ -47,7 +47,9 @@ _SINGULAR_NOUNS = frozenset(
      "progress", "access", "stress", "mass", "press", "dress", "series", "physics",
      "mathematics", "measles", "lens", "tennis", "bonus", "census", "campus", "virus",
      "status", "process", "success", "focus", "canvas", "atlas", "moss", "loss", "guess",
-     "fitness", "illness", "kindness", "witness", "mess", "bass", "pass", "compass")
+     "fitness", "illness", "kindness", "witness", "mess", "bass", "pass", "compass",
+     "crisis", "basis", "analysis", "thesis", "diagnosis", "emphasis", "synopsis", "chorus",
+     "cactus", "circus", "fungus", "syllabus", "citrus", "hummus", "lotus", "asparagus")
 )  # fmt: skip
 # a verb that agrees with one ("Jess works", "James is"), not with many ("Groceries came",
 # "Kids love")
@@ -60,11 +62,14 @@ _ONES_VERB = re.compile(
 def _plural_like(word: str, rest: str) -> bool:
     """Whether a capitalised word opening a sentence reads as a common noun, not a name:
     a noun's ending ("Payment", "Groceries"), but for a word in "-s" whose verb agrees with
-    one ("Jess works at the BBC", "James is 7"; not "Class starts at 9")."""
+    one ("Jess works at the BBC", "James is 7"; not "Class starts at 9"), and a word in
+    "-is" or "-us" that no common noun ends so ("Chris got a new job")."""
     folded = word.lower()
     if not folded.endswith(NOUN_ENDINGS):
         return False
     plain_s = folded.endswith("s") and not folded.endswith(("ness", "ies", "ings"))
+    if plain_s and folded.endswith(("is", "us")) and folded not in _SINGULAR_NOUNS:
+        return False  # "Chris got a new job", "Marcus left": a name, whatever its verb
     return not (plain_s and folded not in _SINGULAR_NOUNS and _ONES_VERB.match(rest))
 
 

@@ -134,9 +134,12 @@ _SUPPOSES = re.compile(
 )
 # a request after the fact that is its reason: "…, so go easy on the cheese", "…, so
 # please book the early slot", "…, so don't plan anything that day", "…, so no hill
-# repeats please", "… so anything food related, flag nuts" (not "…, so no one came")
+# repeats please", "… so anything food related, flag nuts", "…, so pet friendly cabins
+# please", "… so we're thinking somewhere drivable" (not "…, so no one came")
 _SO_ASK = re.compile(
-    r"\bso\s+(?:please\b|(?:no|nothing)\b[^,;.!?]{0,40}\bplease\b"
+    r"\bso\s+(?:please\b|(?!(?:I|we|he|she|they)\b)[^,;.!?]{0,40}\bplease\b"
+    # what they are weighing because of it: "… so we're thinking somewhere drivable"
+    r"|(?:we|I)['’](?:re|m)\s+(?:thinking|looking|considering|hoping|leaning)\b"
     r"|(?:(?:anything|everything|any|all|for)\b[^,;.!?]{0,40},\s*)?(?:go|skip|avoid|don['’]t"
     r"|do\s+not|make\s+sure|keep|use|leave|flag|mention|double-check|watch\s+out|"
     r"stop|check|plan|book|add|get|buy|order|adjust|cut|hold|remind|schedule|call|text)\b)",

@@ -6,10 +6,10 @@ Design
 The heartbeat makes an entity on a name's third mention (or at once when a note says who
 the name is to the user); until then the facts that name it wait in the daily notes,
 where no entity page shows them. `WaitingNamesDialog(session)` reads
-`heartbeat.routing.waiting_names` on a worker (`Session.run`) and shows one row per name
+`heartbeat.mentions.waiting_names` on a worker (`Session.run`) and shows one row per name
 — the address it will have and how often it was met — with its facts as child rows, each
 with the note it came from. Keep now writes the request to keep the selected name
-(`routing.ask_to_keep`, the one `vault-app heartbeat --keep` writes: "Keep track of
+(`mentions.ask_to_keep`, the one `vault-app heartbeat --keep` writes: "Keep track of
 NAME." in the notes of whoever met it last, so the same access policy decides) and emits
 `kept(name)`: the window then runs a heartbeat at once when it holds the vault's lease,
 or says that the runner that holds it keeps the name at its next heartbeat. `reload()`
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
 
-from vault_app.heartbeat import routing
+from vault_app.heartbeat import mentions
 from vault_app.ui.session import Session, plural
 
 Qt = QtCore.Qt
@@ -35,11 +35,11 @@ class WaitingNamesDialog(QtWidgets.QDialog):
     def __init__(self, session: Session, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
-        self.waiting: list[routing.Waiting] | None = None  # as last read
+        self.waiting: list[mentions.Waiting] | None = None  # as last read
         self.setWindowTitle("Names waiting for their entity")
         self.resize(900, 480)
         explain = QtWidgets.QLabel(
-            f"The heartbeat makes an entity when a name comes up {routing.CREATE_AT} times, "
+            f"The heartbeat makes an entity when a name comes up {mentions.CREATE_AT} times, "
             "or at once when a note says who someone is to you. Until then, the facts that "
             "name it wait in the daily notes. Keep now makes the entity and writes them."
         )
@@ -73,15 +73,15 @@ class WaitingNamesDialog(QtWidgets.QDialog):
     def reload(self) -> None:
         """Read the waiting names again, on a worker."""
         root = self.session.vault.root
-        self.session.run(lambda: routing.waiting_names(root), self._show, on_error=self._failed)
+        self.session.run(lambda: mentions.waiting_names(root), self._show, on_error=self._failed)
 
-    def _show(self, waiting: list[routing.Waiting]) -> None:
+    def _show(self, waiting: list[mentions.Waiting]) -> None:
         selected = self.selected_name()
         self.waiting = waiting
         self.tree.clear()
         for w in waiting:
             item = QtWidgets.QTreeWidgetItem(
-                [w.name, w.address, f"{w.mentions} of {routing.CREATE_AT}"]
+                [w.name, w.address, f"{w.mentions} of {mentions.CREATE_AT}"]
             )
             item.setData(0, NAME_ROLE, w.name)
             item.setToolTip(0, plural(len(w.facts), "fact waits", "facts wait"))
@@ -124,10 +124,10 @@ class WaitingNamesDialog(QtWidgets.QDialog):
         vault = self.session.vault
         self.keep_button.setEnabled(False)
 
-        def done(found: routing.Waiting) -> None:
+        def done(found: mentions.Waiting) -> None:
             self.status.setText(f"Keeping {found.name}: the heartbeat makes {found.address}.")
             self.kept.emit(found.name)
 
         self.session.run(
-            lambda: routing.ask_to_keep(vault, name), done, on_error=self._failed, writer=True
+            lambda: mentions.ask_to_keep(vault, name), done, on_error=self._failed, writer=True
         )

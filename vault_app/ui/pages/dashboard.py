@@ -46,7 +46,7 @@ from typing import Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from vault_app.core import config, errors, feed, outlook, vault
-from vault_app.heartbeat import lease, routing, runlog, schedule
+from vault_app.heartbeat import lease, mentions, runlog, schedule
 from vault_app.ui import commands, themes
 from vault_app.ui.dialogs import synthesis_preview, waiting_names
 from vault_app.ui.models import activity as activity_model
@@ -81,7 +81,7 @@ def heartbeat_status(root: Path, settings: config.VaultConfig, now: dt.datetime)
     try:
         times = schedule.next_times(settings, schedule.ScheduleState.load(root), now)
         holder = lease.holder(root)
-        waiting = len(routing.waiting_names(root))
+        waiting = len(mentions.waiting_names(root))
     except (errors.VaultError, OSError) as exc:
         problem = str(exc)
     return HeartbeatStatus(
