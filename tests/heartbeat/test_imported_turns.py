@@ -434,3 +434,43 @@ def test_a_day_told_to_an_assistant_naming_no_one_is_the_persons() -> None:
         text="**user** (from Claude: Bills): Bills went up again.",
     )  # fmt: skip
     assert not any(c.about_user for c in rules.candidates(entry))  # no day: too vague
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [  # a blind probe of a runner's year told in lower case (JSON lines, 2026-10)
+        ("also fyi im vegetarian and Sam is vegan lol so meal plans need to work for both",
+         ["The user is vegetarian.", "Sam is vegan."]),
+        ("Theo broke his arm so he has to wear a cast.",  # a consequence of theirs: kept
+         ["Theo broke his arm so he has to wear a cast."]),
+        ("my manager is Priya Desai btw, shes great.", ["The user's manager is Priya Desai."]),
+        ("My manager is Priya Desai, she's great.", ["Priya Desai is the user's manager."]),
+        ("sam and i got engaged last night!!! 💍", ["Sam and the user got engaged on 2025-09-03."]),
+        ("ran 5 miles today without pain 🎉", ["The user ran 5 miles on 2025-09-04 without pain."]),
+    ],
+)  # fmt: skip
+def test_lower_case_filler_and_a_feeling_at_the_end(text: str, kept: list[str]) -> None:
+    assert facts(text) == kept
+
+
+def test_a_name_met_in_capitals_is_a_name_later_in_lower_case() -> None:
+    said = [
+        "i live in portland with my girlfriend Sam and our cat Waffles.",
+        "im vegetarian and sam is vegan.",
+        "sam's parents are visiting in july.",
+        "i made waffles for breakfast.",  # a word where no name fits: as written
+        "bad news, the vet put her on a renal diet.",
+    ]
+    batch = [
+        extraction.Entry(
+            path=f"global/daily/{DAY}.md", date=DAY, time=f"09:0{i}:00",
+            text=f"**user** (from chat: Life): {text}",
+        )
+        for i, text in enumerate(said)
+    ]  # fmt: skip
+    made = rules.RuleExtractor().extract(batch).candidates
+    assert ("Sam is vegan.", "Sam") in [(c.fact, c.entity) for c in made]
+    assert any(c.fact.startswith("Sam's parents") for c in made)
+    assert all("Waffles for" not in c.fact and c.entity != "Vet" for c in made)
+    vegan = next(c for c in made if c.fact == "Sam is vegan.")
+    assert vegan.entry == batch[1]  # cites the entry as written

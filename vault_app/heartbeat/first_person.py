@@ -140,6 +140,7 @@ def standalone(text: str, speaker: str | None) -> str:
     out = rulebook.patterns().first_person.sub(named, text)
     if _I_DO.match(text):  # "I'm 34 and live in Chicago": the second verb is theirs too
         out = _AND_VERB.sub(lambda m: m.group(1) + agree(m.group(2)), out, 1)
+    out = _EMOJI_END.sub("", out)  # "… got engaged!!! 💍": the fact, not the feeling
     out = _EXCLAIMED.sub(".", out[:1].upper() + out[1:])  # a fact is stated: "… a puppy."
     if out and out.rstrip("\"'”’)]")[-1:] != ".":  # 'called "Finding Home."'
         out = out.rstrip(";,") + "."
@@ -183,6 +184,9 @@ def _with_me(text: str, at: int) -> bool:
     return _WITH_ME.fullmatch(text, start, at) is not None
 
 
+_EMOJI_END = re.compile(
+    r"(?:[\s!]*[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B50\u2764\uFE0F\u200D]+)+(?=[\s!.]*$)"
+)
 _EXCLAIMED = re.compile(r"\s*!+(?=[\"'”’)\]]?$)")  # a last "!", maybe inside a quote
 _PLURAL = {"am": "are", "was": "were"}  # "I was" -> "they were", after the speaker's name
 _SOMEONE = re.compile(r"\b" + rulebook.CAP_LOW + r"+|\b(?:he|she|him|her|his|they|them|you|your)\b")

@@ -338,3 +338,54 @@ def bare_role(sentence: str) -> str | None:
         return None  # "The teacher is Mr. Delgado": whose? a child's, maybe
     rest = told["rest"].strip() if told["rest"].strip(" .!") else "."
     return f"Our {told['new'] or ''}{told['role'].lower()} is {told['name']}{rest}"
+
+
+# a name's word that is as often a common one: never set in capitals however it was met
+_WORDS_TOO = frozenset(
+    ("will", "may", "june", "april", "august", "bill", "pat", "rose", "grace", "hope", "joy",
+     "faith", "mark", "art", "rob", "sue", "jack", "frank", "summer", "dawn", "eve", "sky",
+     "river", "ray", "penny", "ruby", "amber", "lily", "daisy", "holly", "ivy", "iris",
+     "jade", "olive", "violet", "robin", "jay", "drew", "chase", "hunter", "miles", "angel",
+     "sunny", "sandy", "rusty", "buddy", "max", "bob", "don", "gene", "guy", "harry", "wade",
+     "cliff", "dale", "glen", "heath", "lane", "reed", "rich", "star", "storm", "wren", "win",
+     "pepper", "ginger", "honey", "cookie", "peanut", "biscuit", "muffin", "bean", "chip",
+     "sugar", "spice", "buster", "lucky", "shadow", "smokey", "tiger", "bear", "duke", "king",
+     "prince", "major", "happy", "bailey", "cooper", "ace")
+)  # fmt: skip
+
+
+class KnownNames:
+    """The names a batch of entries has given in capitals, so that a later message
+    written all in lower case reads them as names ("my girlfriend Sam" …, then "im
+    vegetarian and sam is vegan": "Sam is vegan"). Only where a name fits — before a verb
+    of theirs or "'s" — and never a name that is as often a word ("will", "may", "rose")."""
+
+    def __init__(self) -> None:
+        self._names: dict[str, str] = {}  # lower case -> as written
+        self._pattern: re.Pattern[str] | None = None
+
+    def learn(self, found: list[extraction.Candidate]) -> None:
+        pats = rulebook.patterns()
+        for candidate in found:
+            for name in (candidate.entity, *candidate.related):
+                first = (name or "").split(" ", 1)[0]
+                key = first.lower()
+                if len(key) < 3 or not first[:1].isupper() or not first[1:].islower():
+                    continue
+                if key in _WORDS_TOO or key in pats.not_names or key in self._names:
+                    continue
+                if subjects.is_name(first, pats):
+                    self._names[key], self._pattern = first, None
+
+    def recased(self, text: str) -> str:
+        """`text` with the known names it writes in lower case set as they were met."""
+        if not self._names:
+            return text
+        if self._pattern is None:
+            said = "|".join(sorted(map(re.escape, self._names), key=len, reverse=True))
+            self._pattern = re.compile(
+                r"(?<![\w'’])(" + said + r")(?=['’]s\b|\s+(?:and\s+I\b|is|was|has|had|says"
+                r"|said|got|gets|wants|likes|loves|hates|needs|can|will|would|does|did|goes"
+                r"|went|starts|started|works|lives|just|also)\b)"
+            )
+        return self._pattern.sub(lambda m: self._names[m.group(1)], text)

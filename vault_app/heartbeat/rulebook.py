@@ -98,7 +98,7 @@ class Patterns:
             # support is the best.", "…, and it was great.", "… - the skill is awesome."
             r"|(?:^(?:(?!" + _NOT_A_VERDICTS_OWN + r")[\w'’-]+\s+){0,9}"
             r"(?!" + _NOT_A_VERDICTS_OWN + r")[\w'’-]+"
-            r"|\b(?:it|that|this|which|they|everything|the\s+[a-z]+(?:\s+and\s+[a-z]+)?))(?:\s+(?:is|are|was|were)|['’]s)\s+(?:(?:so|really|just|"
+            r"|\b(?:it|that|this|which|they|she|he|everything|the\s+[a-z]+(?:\s+and\s+[a-z]+)?))(?:\s+(?:is|are|was|were)|['’]s)\s+(?:(?:so|really|just|"
             r"truly|pretty|super|absolutely)\s+)?(?:the\s+best|" + alt(gate["opinions"]) + r")"
             r"\s*[.!]*$",
             re.IGNORECASE,

@@ -199,7 +199,9 @@ def candidates(entry: model.Entry, thread: kin_told.Thread | None = None) -> lis
     return found
 
 
-_FILLER_IN = re.compile(r"\s+(?:btw|fyi|tbh|lol)(?=,)", re.IGNORECASE)
+_FILLER_IN = re.compile(
+    r"\s+(?:btw|fyi|tbh|lol|lmao|haha+)(?=,|\s+(?:so|but|and)\s)", re.IGNORECASE
+)
 _FILLER_END = re.compile(
     r"(?:[\s,]+(?:honestly|lol|lmao|haha+|hehe|tbh|imo|xd|:\)|:D|:P|by\s+the\s+way|btw|fyi"
     # a word on why it is told, after it: "…, good to know for both of us"
@@ -681,10 +683,17 @@ class RuleExtractor:
     def extract(self, entries: list[model.Entry]) -> model.Extraction:
         """Never fails an entry: a rule that trips on odd text skips that entry's rest."""
         extraction = model.Extraction()
-        threads = kin_told.Threads()
+        threads, known = kin_told.Threads(), kin_told.KnownNames()
         for entry in entries:
+            text = known.recased(entry.text)  # "sam is vegan", Sam met before: a name
+            read = entry if text == entry.text else entry.model_copy(update={"text": text})
             try:  # "My dad has Alzheimer's." / "His name is Raymond.": read on
-                extraction.candidates.extend(candidates(entry, threads.of(entry)))
+                made = candidates(read, threads.of(read))
             except (ValueError, OverflowError, RecursionError):
-                threads.drop(entry)  # nothing durable in text the rules cannot read
+                threads.drop(read)  # nothing durable in text the rules cannot read
+                continue
+            known.learn(made)
+            if read is not entry:  # what is cited is the entry as written
+                made = [dataclasses.replace(c, entry=entry) for c in made]
+            extraction.candidates.extend(made)
         return extraction

@@ -29,6 +29,8 @@ def is_name(text: str | None, pats: rulebook.Patterns) -> bool:
     first = words[0].rstrip(".").lower()
     if first in _NAMES_TOO and len(words) > 1 and words[1][:1].isupper():
         return True  # "Will Smith", "May Chen": a first name before a surname
+    if len(words) == 1 and first in pats.household_roles:
+        return False  # "Vet put her on a renal diet": a trade, no one's name
     return first not in pats.not_names or first in ("dr", "st", "mr", "mrs", "ms")
 
 

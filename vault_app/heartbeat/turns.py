@@ -140,6 +140,9 @@ _SO_ASK = re.compile(
     r"\bso\s+(?:please\b|(?!(?:I|we|he|she|they)\b)[^,;.!?]{0,40}\bplease\b"
     # what they are weighing because of it: "… so we're thinking somewhere drivable"
     r"|(?:we|I)['’](?:re|m)\s+(?:thinking|looking|considering|hoping|leaning)\b"
+    # what it asks of the other's help: "… so meal plans need to work for both"
+    r"|(?!(?:he|she|they|it|I|we|you)\b)(?:the\s+|any\s+|all\s+)?[a-z]+(?:\s+[a-z]+)?\s+"
+    r"(?:need|needs|have|has|should|must)\s+to\b"
     r"|(?:(?:anything|everything|any|all|for)\b[^,;.!?]{0,40},\s*)?(?:go|skip|avoid|don['’]t"
     r"|do\s+not|make\s+sure|keep|use|leave|flag|mention|double-check|watch\s+out|"
     r"stop|check|plan|book|add|get|buy|order|adjust|cut|hold|remind|schedule|call|text)\b)",
