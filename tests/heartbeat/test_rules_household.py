@@ -745,3 +745,16 @@ def test_an_agents_weigh_in_is_no_one_s_own() -> None:
     entry = model.Entry(path=f"agents/vet/daily/{ON}.md", date=ON, time="09:00:00",
                         text="Weighed in at 71 lbs.", agent="vet")  # fmt: skip
     assert rules.candidates(entry) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [  # a blind probe of a security agent's log (2027-01): a thing without its article
+        ("Backyard floodlight is out.", [("The backyard floodlight is out.", False)]),
+        ("Dishwasher is leaking again.", [("The dishwasher is leaking again.", False)]),
+        ("Maya soccer is cancelled.", []),  # a name's, not a thing of the house
+        ("Water to the upstairs is off until 16:00.", []),  # for the day only
+    ],
+)  # fmt: skip
+def test_a_log_lines_thing_without_its_article(text: str, facts: list[tuple[str, bool]]) -> None:
+    assert _agent_made(text) == facts

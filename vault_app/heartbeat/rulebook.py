@@ -305,6 +305,7 @@ class Patterns:
         self.his = frozenset(lists["relationship"]["his"])
         self.roles = frozenset(lists["relationship"]["roles"])
         self.household_roles = frozenset(lists["relationship"]["household"])
+        self.house_things = frozenset(lists["house"]["things"])
         # "His name is Raymond", "Her name's Lina", "He's called Raymond"
         self.name_is = re.compile(
             r"^(?:(?P<his>His)|Her)\s+name(?:['’]s|\s+is)\s+(?=" + NAME + r")"

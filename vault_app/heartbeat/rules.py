@@ -291,6 +291,7 @@ def _from_sentence(
         sentence = turns.opening(sentence)
     else:  # the writer's own "I": "I noticed the sump pump is…", an agent's "I booked…"
         sentence = turns.first_hand(sentence, agent=entry.agent is not None)
+        sentence = _with_article(sentence, pats)  # a log's "Backyard floodlight is out"
     asked = pats.remember.match(sentence)
     if asked and pats.advice.match(asked.group("rest").strip()):
         asked = None  # "Remember, just do it!": advice to the other person, no fact
@@ -456,6 +457,26 @@ def _in_context(
 
 
 _OF_A_LIFE = (Category.MILESTONE,)
+_FOR_HOURS = re.compile(r"\buntil\s+\d|\b(?:today|tonight|for\s+now|right\s+now)\b", re.I)
+# a log line's thing without its article: "Backyard floodlight is out"
+_BARE_THING = re.compile(r"[A-Z][a-z]{1,20}(?:\s[a-z][a-z-]{1,20}){0,3}\s+(?:is|are|was|were)\s")
+
+
+def _with_article(sentence: str, pats: rulebook.Patterns) -> str:
+    """A note's thing with the article a log line left out, when what follows is a state
+    of it ("Backyard floodlight is out" -> "The backyard floodlight is out"); any other
+    sentence as it is ("Trash day is Thursday")."""
+    if (
+        not _BARE_THING.match(sentence)
+        or sentence.split(" ", 1)[0].lower() not in pats.house_things
+    ):
+        return sentence  # "Maya soccer is cancelled": a name's, not a thing of the house
+    if _FOR_HOURS.search(sentence):
+        return sentence  # "Water to the upstairs is off until 16:00": for the day only
+    said = f"The {sentence[:1].lower()}{sentence[1:]}"
+    return said if pats.status_is.match(said) else sentence
+
+
 _RULE_OPENS = re.compile(r"(?:Please\s+)?(?:Always|Never|Don['’]t|Do\s+not)\s")
 # after "my <role> is named X": "and she is 7", "and loves horses" go on about X
 _AND_SHE = re.compile(r"^\s*,?\s*(?:and\s+(?:(?:she|he)\s+|(?=[a-z]+s\b))|(?:she|he)\s+(?=[a-z]))")
