@@ -434,6 +434,11 @@ def test_a_day_told_to_an_assistant_naming_no_one_is_the_persons() -> None:
         text="**user** (from Claude: Bills): Bills went up again.",
     )  # fmt: skip
     assert not any(c.about_user for c in rules.candidates(entry))  # no day: too vague
+    entry = extraction.Entry(
+        path=f"global/daily/{DAY}.md", date=DAY, time="09:00:00",
+        text="**user** (from Claude: News): Tomás and I got engaged in August!",
+    )  # fmt: skip
+    assert not any(c.about_user for c in rules.candidates(entry))  # Tomás's too
 
 
 @pytest.mark.parametrize(

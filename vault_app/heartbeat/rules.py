@@ -352,6 +352,7 @@ def _from_sentence(
     # "Report cards are due November 6"
     of_life = turn is not None and turn.to_assistant and category in _OF_A_LIFE
     of_life = of_life and not explicit and not subjects.related(sentence, None, pats)
+    of_life = of_life and not _WITH_ME.match(sentence)  # "Tomás and I got engaged": theirs too
     about_user = entity is None and speaker is None and bool(opens or of_life)
     confidence = 1.0 if explicit else 0.8  # an explicit "remember" is surer than a rule
     out = []
@@ -457,6 +458,7 @@ def _in_context(
 
 
 _OF_A_LIFE = (Category.MILESTONE,)
+_WITH_ME = re.compile(rulebook.NAME + r"\s+and\s+(?:I|me|my)\b")
 _FOR_HOURS = re.compile(r"\buntil\s+\d|\b(?:today|tonight|for\s+now|right\s+now)\b", re.I)
 # a log line's thing without its article: "Backyard floodlight is out"
 _BARE_THING = re.compile(r"[A-Z][a-z]{1,20}(?:\s[a-z][a-z-]{1,20}){0,3}\s+(?:is|are|was|were)\s")
