@@ -479,3 +479,27 @@ def test_a_name_met_in_capitals_is_a_name_later_in_lower_case() -> None:
     assert all("Waffles for" not in c.fact and c.entity != "Vet" for c in made)
     vegan = next(c for c in made if c.fact == "Sam is vegan.")
     assert vegan.entry == batch[1]  # cites the entry as written
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [  # a blind probe of a wedding planned with ChatGPT (2027-01)
+        ("Me and my fiancé Daniel set the date for September 19, 2027 in Sonoma.",
+         ["Daniel is the user's fiancé.",
+          "Daniel and the user set the date for September 19, 2027 in Sonoma."]),
+        ("Budget is $45,000 total.", ["Budget is $45,000 total."]),  # no one named "Budget"
+        ("Venue is Beltane Ranch, we put down a $6,000 deposit.",
+         ["Beltane Ranch is the household's venue."]),
+        ("Daniel's mom Patricia is allergic to shellfish so no seafood on the menu.",
+         ["Patricia is Daniel's mom.", "Patricia is allergic to shellfish."]),
+    ],
+)  # fmt: skip
+def test_a_date_set_together_a_vendor_and_a_ban_after_so(text: str, kept: list[str]) -> None:
+    assert facts(text) == kept
+
+
+def test_a_venue_is_a_place_not_someone() -> None:
+    from vault_app.heartbeat import names
+
+    assert names.kind("Beltane Ranch", "Beltane Ranch is the household's venue.") == "company"
+    assert names.kind("Little Acorns", "Zoe's daycare is Little Acorns.") == "company"

@@ -59,6 +59,7 @@ def standalone(text: str, speaker: str | None) -> str:
     speaker's name again ("Jon told Gina about Jon's plan"). "My husband and I" opens with
     the person, as one says it of others: "The user and their husband"."""
     text = _NAME_IS.sub(r"\1 is", " ".join(text.split()).strip())  # "My name's Alex"
+    text = _ME_AND.sub(r"\1 and I", text, 1)  # "Me and Daniel set the date": "Daniel and I"
     if couple := _COUPLE.match(text):  # "We got engaged": the user did, with someone
         verb = " am" if couple["are"] or couple["re"] else ""
         text = "I" + (couple["adv"] or "") + verb + text[couple.end() :]
@@ -184,6 +185,7 @@ def _with_me(text: str, at: int) -> bool:
     return _WITH_ME.fullmatch(text, start, at) is not None
 
 
+_ME_AND = re.compile(r"^Me\s+and\s+(" + rulebook.NAME + r")(?=\s+[a-z])")
 _EMOJI_END = re.compile(
     r"(?:[\s!]*[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B50\u2764\uFE0F\u200D]+)+(?=[\s!.]*$)"
 )

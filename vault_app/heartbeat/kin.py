@@ -321,7 +321,8 @@ def bracketed(sentence: str) -> list[str] | None:
 # "The new babysitter is Priya Raman, she's …"
 _BARE_ROLE = re.compile(
     r"^(?:The\s+(?P<new>(?:new|current)\s+)?)?(?P<role>[A-Za-z][a-z-]{1,20}(?:\s[a-z-]{2,20})?)"
-    r"\s+is\s+(?P<name>" + rulebook.NAME + r")(?P<rest>\s*[.!]?$|,\s+(?:she|he|they)['’\s].*)"
+    r"\s+(?:is|will\s+be)\s+(?P<name>" + rulebook.NAME + r")"
+    r"(?P<rest>\s*[.!]?$|,\s+(?:she|he|they|we)['’\s].*)"
 )
 
 
@@ -354,6 +355,14 @@ _WORDS_TOO = frozenset(
 )  # fmt: skip
 
 
+# a lower-case word where a name fits: before "'s" or a verb of theirs
+_NAME_FITS = re.compile(
+    r"(?<![\w'’])([a-z][a-z]{2,20})(?=['’]s\b|\s+(?:and\s+I\b|is|was|has|had|says|said|got"
+    r"|gets|wants|likes|loves|hates|needs|can|will|would|does|did|goes|went|starts|started"
+    r"|works|lives|just|also)\b)"
+)
+
+
 class KnownNames:
     """The names a batch of entries has given in capitals, so that a later message
     written all in lower case reads them as names ("my girlfriend Sam" …, then "im
@@ -362,7 +371,6 @@ class KnownNames:
 
     def __init__(self) -> None:
         self._names: dict[str, str] = {}  # lower case -> as written
-        self._pattern: re.Pattern[str] | None = None
 
     def learn(self, found: list[extraction.Candidate]) -> None:
         pats = rulebook.patterns()
@@ -375,17 +383,11 @@ class KnownNames:
                 if key in _WORDS_TOO or key in pats.not_names or key in self._names:
                     continue
                 if subjects.is_name(first, pats):
-                    self._names[key], self._pattern = first, None
+                    self._names[key] = first
 
     def recased(self, text: str) -> str:
         """`text` with the known names it writes in lower case set as they were met."""
         if not self._names:
             return text
-        if self._pattern is None:
-            said = "|".join(sorted(map(re.escape, self._names), key=len, reverse=True))
-            self._pattern = re.compile(
-                r"(?<![\w'’])(" + said + r")(?=['’]s\b|\s+(?:and\s+I\b|is|was|has|had|says"
-                r"|said|got|gets|wants|likes|loves|hates|needs|can|will|would|does|did|goes"
-                r"|went|starts|started|works|lives|just|also)\b)"
-            )
-        return self._pattern.sub(lambda m: self._names[m.group(1)], text)
+        names = self._names
+        return _NAME_FITS.sub(lambda m: names.get(m.group(1), m.group(1)), text)

@@ -101,6 +101,7 @@ _PLACE_ROLES = (
     r"insurer|bank|pharmacy|school|preschool|daycare|gym|employer|provider|internet\s+provider"
     r"|supplier|hospital|clinic|urgent\s+care|church|grocery\s+store|supermarket"
     r"|hardware\s+store|library|nursery|kindergarten|camp|club|team|company|firm|agency"
+    r"|venue|caterer|florist|bakery|restaurant|hotel"
 )
 PROJECT_WORDS = _words_set(
     "project remodel renovation replacement repair install installation trip vacation "
@@ -262,7 +263,7 @@ def _place_named(name: str, fact: str) -> bool:
     return (
         re.search(
             rf"\b(?:{_PLACE_ROLES})\s+(?:is|are)\s+(?:called\s+|named\s+)?{said}\b"
-            rf"|\b{said}\s+(?:is|are)\s+(?:\w+['’]s|our|my|the|their|his|her)\s+"
+            rf"|\b{said}\s+(?:is|are)\s+(?:(?:the\s+)?\w+['’]s|our|my|the|their|his|her)\s+"
             rf"(?:{_PLACE_ROLES})\b",
             fact,
             re.IGNORECASE,

@@ -98,6 +98,8 @@ def subject(subj: str, rest: str = "") -> str | None:
             return None  # "Last year's premium was $1,120": a time, not a name
         if " " not in subj and _plural_like(subj, rest):
             return None  # "Payment is $2,100": a common noun opening the sentence
+        if " " not in subj and not is_name(subj, rulebook.patterns()):
+            return None  # "Budget is $45,000 total": a word that names no one
         if any(w[:1].islower() and w not in _NAME_JOINS for w in subj.split()[1:]):
             return None  # "Electric bill was $212": a noun phrase, no name
         return clean_name(subj)

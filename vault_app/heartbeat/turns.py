@@ -138,6 +138,9 @@ _SUPPOSES = re.compile(
 # please", "… so we're thinking somewhere drivable" (not "…, so no one came")
 _SO_ASK = re.compile(
     r"\bso\s+(?:please\b|(?!(?:I|we|he|she|they)\b)[^,;.!?]{0,40}\bplease\b"
+    # a ban it calls for: "… so no seafood on the menu" (not "so no one came")
+    r"|no\s+(?!(?:one|body|longer|way|matter|problem|idea|need|doubt|wonder|surprise)\b)"
+    r"[a-z]+\s+(?:on|in|at|for|near|around|with)\b"
     # what they are weighing because of it: "… so we're thinking somewhere drivable"
     r"|(?:we|I)['’](?:re|m)\s+(?:thinking|looking|considering|hoping|leaning)\b"
     # what it asks of the other's help: "… so meal plans need to work for both"
