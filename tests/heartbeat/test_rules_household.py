@@ -758,3 +758,19 @@ def test_an_agents_weigh_in_is_no_one_s_own() -> None:
 )  # fmt: skip
 def test_a_log_lines_thing_without_its_article(text: str, facts: list[tuple[str, bool]]) -> None:
     assert _agent_made(text) == facts
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [  # a blind probe of a coding assistant's notes on its user (2027-02)
+        ("Reminder from user: the API keys rotate on the 1st of every month.",
+         [("The API keys rotate on the 1st of every month.", False)]),
+        ("Reminder: call the plumber tomorrow.", []),  # a chore, label or not
+        ("User wants all tests written with pytest, never unittest.",
+         [("The user wants all tests written with pytest, never unittest.", True)]),
+    ],
+)  # fmt: skip
+def test_a_reminder_label_and_a_thing_named_by_an_acronym(
+    text: str, facts: list[tuple[str, bool]]
+) -> None:
+    assert _agent_made(text) == facts

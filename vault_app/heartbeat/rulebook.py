@@ -192,6 +192,7 @@ class Patterns:
             r"(?i:\b(?:" + alt(gate["verbs"]) + r")\b|\b[a-z]{3,20}ed\b|['’](?:s|re|ve|m|d|ll)\b"
             r"|\b(?:never|always|usually|often|rarely|sometimes|to)\s+[a-z]{2,20}\b)"
             r"|^(?:I|We|They|He|She|You)\s+[a-z]|,\s+(?:she|he|they)\s+[a-z]{2,20}s\b"
+            r"|\b[a-z]{3,20}\s+on\s+the\s+\d{1,2}(?:st|nd|rd|th)\s+of\s+(?:every|each)\b"
             r"|^(?!(?:My|Our|Your|His|Her|Their|Its)\s)"  # "My family, …": a noun, no verb
             r"(?:(?:Mr|Mrs|Ms|Dr)\.?\s)?[A-Z][a-z]{1,30}(?:\s[A-Z][a-z]{1,30}){0,2}\s+"
             r"(?!(?:" + _FUNCTION + r")\b)[a-z]{2,20}\b"  # "Rosa cleans", "Mr. Delgado wants"
@@ -657,7 +658,8 @@ class Patterns:
         self.age_is = re.compile(
             r"^(?:" + NAME + r"\s+is|I['’]m|I\s+am)\s+\d{1,3}(?:\s+(?:now|this\s+year))?[.!]?$"
         )
-        self.thing = re.compile(r"^(?:[Tt]he|[Oo]ur|[Mm]y)\s+[a-z]")
+        # a thing opening a sentence: "The boiler", "Our stove", "The API keys"
+        self.thing = re.compile(r"^(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?:[a-z]|[A-Z]{2,5}\s)")
         self.pronoun_object = re.compile(r"\s+(?:him|her|it|them|that|this|those|these)\b")
         self.owner = re.compile(r"^(?P<name>" + NAME + r")['’]s\s")
         # what a named one has, said plainly: "Jordan's work number is 555-0142", "Maya's

@@ -111,6 +111,7 @@ import re
 
 from vault_app.core import models
 from vault_app.heartbeat import (
+    classify,
     clauses,
     dates,
     first_person,
@@ -326,7 +327,7 @@ def _from_sentence(
     said = turn is not None and turn.said and not explicit
     if said and (pats.offer.search(sentence) or turns.asks(sentence)):
         return []  # "I'm always here for you", "Draft a letter to…": said to the other
-    ruled = (Category.PREFERENCE, "I") if rule else _classify(sentence, entry.date)
+    ruled = (Category.PREFERENCE, "I") if rule else classify.category_of(sentence, entry.date)
     if ruled is None and (noted or (turn and turn.said)) and turns.disclosure(sentence):
         ruled = Category.CONTEXT, "We" if sentence.startswith(("We", "Our")) else "I"
     if ruled is None:
@@ -381,17 +382,6 @@ def _from_sentence(
     return out
 
 
-# what lapses or renews, by its name: "TSA PreCheck for Jordan expires in March 2027"
-_LAPSES = re.compile(
-    r"^(?!(?:It|This|That|They|He|She)\b)[A-Z][\w'’&-]*(?:\s[\w'’&-]+){0,5}?"
-    r"(?:\s+for\s+(?P<whose>" + rulebook.NAME + r"))?\s+"
-    r"(?:expires|renews|ends|lapses|runs\s+out|is\s+up\s+for\s+renewal)\b"
-)
-_FOR_NAME = re.compile(r"\bfor\s+(?P<name>" + rulebook.NAME + r")[.!]?$")
-_DOES = re.compile(r"\s+(?!(?:is|was|has|does)\b)[a-z]{2,20}s\b")  # "… takes the bus"
-_TITLE = re.compile(r"(?:Dr|Mr|Mrs|Ms|St)\.?$").match
-_I_ROUTINE = re.compile(r"(?:I|We)\s+(?!(?:am|was|were|will|would|could|should|might)\b)[a-z]")
-_CLOCK = re.compile(r"\b\d{1,2}(?::[0-5]\d|\s*(?:am|pm|a\.m\.|p\.m\.))", re.IGNORECASE)
 _I_OPENS = re.compile(r"(?:I|I['’](?:m|ve|d|ll)|My)\b")
 _WE_OPENS = re.compile(r"(?:We|We['’](?:re|ve|d|ll)|Our)\b")
 
@@ -483,10 +473,6 @@ _RULE_OPENS = re.compile(r"(?:Please\s+)?(?:Always|Never|Don['’]t|Do\s+not)\s"
 # after "my <role> is named X": "and she is 7", "and loves horses" go on about X
 _AND_SHE = re.compile(r"^\s*,?\s*(?:and\s+(?:(?:she|he)\s+|(?=[a-z]+s\b))|(?:she|he)\s+(?=[a-z]))")
 _MY_OUR = re.compile(r"\b(?:[Mm]y|[Oo]ur)\s")
-_JUST = re.compile(
-    r"\b(?:just|recently)\s+(?:[a-z]+\s+)?(?:had|got|gave|passed|moved|started|retired"
-    r"|graduated|adopted|bought|died)\b"
-)
 # "him"/"her" as the one something is done to, not "her car": before a preposition or a
 # time, or at the end
 _OBJECT = re.compile(
@@ -529,7 +515,7 @@ def _parts(
     if enough and (passes_gate(rest) or (explicit and pats.verb.search(rest))):
         for clause in clauses.and_clauses(rest, loose=True):  # "Nadia lives in Denver and is…"
             clause = _SHE_OPENS.sub(lambda m: name + (" is" if m["s"] else ""), clause, 1)
-            ruled = _classify(clause, on)
+            ruled = classify.category_of(clause, on)
             if ruled:  # "Zoe is sleeping over Friday": a one-off, no fact
                 parts.append((clause, ruled[0]))
             elif explicit or (said and turns.disclosure(clause)):  # "I live in Denver with…"
@@ -556,123 +542,6 @@ def _clauses(sentence: str, category: Category) -> list[str]:
     return [first, second]
 
 
-def _classify(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
-    """(category, entity) by the first rule that fires, or None."""
-    pats = rulebook.patterns()
-    birthday = pats.birthday.search(sentence)
-    if birthday and dates.dates_in(sentence, on):  # not "Scheduled Biscuit": a log's verb
-        words = birthday.group("who").split()
-        while len(words) > 1 and words[0].lower() in pats.not_names and not _TITLE(words[0]):
-            words = words[1:]
-        return Category.MILESTONE, subjects.clean_name(" ".join(words))
-    for rule in (pats.rel_name, pats.rel_my):
-        rel = rule.search(sentence)
-        if rel:
-            return Category.RELATIONSHIP, subjects.clean_name(rel.group("x") or rel.group("x2"))
-    rel = pats.rel_is.match(sentence)
-    if rel and subjects.is_name(rel.group("x"), pats):
-        return Category.RELATIONSHIP, subjects.clean_name(rel.group("x"))
-    dated = bool(dates.dates_in(sentence, on))
-    subject = subjects.subject_name(sentence, pats)
-    if dated and pats.event.search(sentence):
-        return Category.MILESTONE, subject
-    if subject and _JUST.search(sentence) and pats.event.search(sentence):
-        return Category.MILESTONE, subject  # "Priya just had a baby girl": on the entry's day
-    if (subject or pats.kin.match(sentence)) and pats.incident.search(sentence):
-        return Category.MILESTONE if dated else Category.STATUS, subject  # "Maya lost her…"
-    if dated and pats.future.search(sentence) and (subject or pats.thing.match(sentence)):
-        return Category.MILESTONE, subject  # "Greenleaf will aerate the lawn next Tuesday"
-    if dated and pats.deadline.search(sentence) and (subject or pats.thing.match(sentence)):
-        return Category.MILESTONE, subject  # "Priya needs the 1099s by January 31"
-    lapses = _LAPSES.match(sentence)  # "TSA PreCheck for Jordan expires in March 2027"
-    month = not dated and (subject or lapses) and pats.in_month.search(sentence)
-    if lapses and lapses["whose"] and subjects.is_name(lapses["whose"], pats):
-        subject = subjects.clean_name(lapses["whose"])  # whose PreCheck it is
-    if month and any(p.search(sentence) for p in (pats.event, pats.future, pats.deadline)):
-        return Category.MILESTONE, subject  # "Clara starts at … in January", "… by June"
-    year = not dated and (subject or lapses or pats.thing.match(sentence))
-    year = year and pats.in_year.search(sentence)
-    if year and pats.event.search(sentence):
-        return Category.MILESTONE, subject  # "My dad died in 2019", "We moved in March 2021"
-    pref = pats.preference.match(sentence)
-    if pref and pats.pronoun_object.match(sentence, pref.end()):
-        pref = None  # "wants him at 22", "I love it": not standalone
-    if pref and subjects.subject_ok(pref.group("subj"), pats):
-        return Category.PREFERENCE, subjects.subject_of(pref)
-    condition = pats.condition.match(sentence)
-    if condition and subjects.subject_ok(condition.group("subj"), pats):
-        return Category.CONTEXT, subjects.subject_of(condition)  # "Leo has asthma"
-    dose = readings.DOSE_TAKEN.match(sentence)
-    if dose and subjects.subject_ok(dose.group("who"), pats):
-        return Category.CONTEXT, subject  # "Pat takes donepezil 5mg at night"
-    fav = pats.favourite.search(sentence) or pats.favourite_of.match(sentence)
-    if fav:  # whose favourite it is: "my" is the speaker's, as "I" is
-        owner = fav.group("subj").removesuffix("'s").removesuffix("’s")
-        return Category.PREFERENCE, _PERSON.get(owner.lower()) or subjects.subject(owner)
-    for rule in (pats.status_is, pats.status_change, pats.money, pats.measure, pats.now_verb):
-        status = rule.match(sentence)
-        if status and (rule is pats.money or subjects.subject_ok(status.group("subj"), pats)):
-            return Category.STATUS, subjects.subject_of(status)
-    if pats.advised.match(sentence):  # "Marcus Bell recommends replacing the unit"
-        whom = _FOR_NAME.search(sentence)  # "… 20 minutes of reading a night for Theo"
-        if whom and subjects.is_name(whom["name"], pats):
-            return Category.STATUS, subjects.clean_name(whom["name"])
-        return Category.STATUS, subjects.subject_name(sentence, pats)
-    if pats.now_is.search(sentence) or pats.done.match(sentence):
-        return Category.STATUS, subjects.subject_name(sentence, pats)
-    if pats.house_rule.match(sentence) and not dated:
-        return Category.PREFERENCE, subject
-    if (pats.descriptor.match(sentence) or pats.age_is.match(sentence)) and not dated:
-        return Category.CONTEXT, subject
-    if pats.my_job.match(sentence):
-        return Category.CONTEXT, "I"  # "I'm a project manager at Acme Corp"
-    habit = pats.habit.match(sentence)
-    if habit and not dated and (subject or not habit.group("name")):
-        return Category.CONTEXT, subject  # "The dehumidifier drains into the floor drain"
-    if pats.needs.match(sentence):
-        return Category.STATUS, subject  # "The Subaru needs new tires"
-    if pats.built.match(sentence):
-        return Category.CONTEXT, subject  # "The house was built in 1962"
-    if pats.material.match(sentence) or pats.model_is.match(sentence):
-        return Category.CONTEXT, subject  # "The drain line is cast iron", "… is a Chamberlain"
-    provider = pats.provider.match(sentence)
-    if provider:  # "Our checking account is with First Harbor Bank"
-        return Category.CONTEXT, subjects.clean_name(provider.group("who"))
-    thing = pats.thing.match(sentence) or pats.owner.match(sentence)  # "The…", "Maya's…"
-    timed = pats.timed.search(sentence) and not dated  # "expires in March", "at 8:15"
-    clocked = (  # "Theo takes the bus at 7:40"; not "Dinner is at 7:30": a time, no habit
-        subject and timed and _CLOCK.search(sentence) and _DOES.match(sentence, len(subject))
-    )
-    mine = _I_ROUTINE.match(sentence)  # "I work from home on Tuesdays"
-    routine = pats.routine.search(sentence)
-    days = thing and pats.are_days.search(sentence)  # not "Practice is Wednesdays": whose?
-    if (routine and (subject or thing or mine)) or (timed and thing) or clocked or days:
-        return Category.CONTEXT, subject  # "The recycling goes out every other Monday"
-    about = pats.about.match(sentence)
-    if about and (subject or about.group("kin")):
-        return Category.CONTEXT, subject  # "Clara lives in Boston", "My parents live in…"
-    pet = pats.pet_named.search(sentence)
-    if pet and subjects.is_name(pet.group("x"), pats):  # "We have a dog named Biscuit"
-        return Category.RELATIONSHIP, subjects.clean_name(pet.group("x"))
-    if pats.location.match(sentence):
-        return Category.CONTEXT, subject  # "The spare key is under the blue pot"
-    access = pats.access.match(sentence)
-    if access and subjects.is_name(access.group("subj"), pats):
-        return Category.CONTEXT, subjects.clean_name(access.group("subj"))  # "Rosa has a key to…"
-    labelled = pats.labelled.match(sentence)
-    if labelled:  # "Maya's orthodontist payment plan: $180/month for 18 months"
-        return Category.STATUS, subjects.clean_name(labelled.group("name"))
-    attribute = pats.attribute.match(sentence)
-    if attribute and not dated:  # "Jordan's work number is 555-0142"
-        value = sentence[attribute.start("value") :]
-        found = (re.match(rulebook.NAME, value), rulebook.CAPS.match(value))
-        names = [m.group() for m in found if m]
-        if names and attribute.group("name"):  # "Theo's soccer coach is Mr. Daniels"
-            return Category.RELATIONSHIP, subjects.clean_name(max(names, key=len))
-        return Category.CONTEXT, subjects.clean_name(attribute.group("name"))
-    return None
-
-
 def _track(sentence: str, match: re.Match[str], entry: model.Entry) -> model.Candidate:
     what = match.group("what").strip()
     bare = re.sub(r"^(?:the|our|my)\s+", "", what, flags=re.IGNORECASE)
@@ -692,7 +561,6 @@ def _track(sentence: str, match: re.Match[str], entry: model.Entry) -> model.Can
 
 # -- the standalone sentence ---------------------------------------------------------------
 
-_PERSON = {"my": "I", "our": "We"}  # a possessive's person, as `_entity` reads it
 _PRONOUN_VERB = {None: " ", "'d": " would ", "’d": " would ", "'s": " is ", "’s": " is ",
                  "'ll": " will ", "’ll": " will "}  # fmt: skip
 # -- the extractor -------------------------------------------------------------------------
