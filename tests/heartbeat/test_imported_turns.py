@@ -503,3 +503,17 @@ def test_a_venue_is_a_place_not_someone() -> None:
 
     assert names.kind("Beltane Ranch", "Beltane Ranch is the household's venue.") == "company"
     assert names.kind("Little Acorns", "Zoe's daycare is Little Acorns.") == "company"
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [  # someone hired, and as whom: who they are to one, made at once
+        ("We just hired a nanny named Ana.",
+         ["Ana is the household's nanny.", "The household just hired a nanny named Ana."]),
+        ("I hired Marco as my assistant.",
+         ["Marco is the user's assistant.", "The user hired Marco as the user's assistant."]),
+        ("We hired Bob as a favor.", ["The household hired Bob as a favor."]),  # no role
+    ],
+)  # fmt: skip
+def test_someone_hired_as_a_role_is_who_they_are(text: str, kept: list[str]) -> None:
+    assert facts(text) == kept

@@ -326,6 +326,31 @@ _BARE_ROLE = re.compile(
 )
 
 
+# someone hired, and as whom: "We hired Ana as our new nanny", "We just hired a nanny
+# named Ana"
+_HIRED = re.compile(
+    r"^(?P<who>I|We)\s+(?:just\s+|finally\s+|also\s+)?hired\s+(?:(?P<name>" + rulebook.NAME + r")"
+    r"\s+as\s+(?:our|my|a|an|the)\s+(?P<new>new\s+)?(?P<role>[a-z][a-z-]{1,20}(?:\s[a-z-]{2,20})?)"
+    r"|(?:a|an)\s+(?P<new2>new\s+)?(?P<role2>[a-z][a-z-]{1,20}(?:\s[a-z-]{2,20})?)\s+"
+    r"(?:named|called)\s+(?P<name2>" + rulebook.NAME + r"))(?=\s*[,.!;]|\s*$|\s+(?:and|who|to)\b)"
+)
+
+
+def hired(sentence: str) -> list[str] | None:
+    """Someone hired, as whom, told as who they are to one, before the hiring itself: "We
+    hired Ana as our new nanny, she starts Monday" -> "Ana is our new nanny.", then the
+    sentence (a role of the rulebook's only); None for any other sentence."""
+    told = _HIRED.match(sentence)
+    if told is None:
+        return None
+    role = told["role"] or told["role2"]
+    if role not in rulebook.patterns().roles:
+        return None
+    whose = "my" if told["who"] == "I" else "our"
+    name, new = told["name"] or told["name2"], told["new"] or told["new2"] or ""
+    return [f"{name} is {whose} {new}{role}.", sentence]
+
+
 def bare_role(sentence: str) -> str | None:
     """A role told with no one's before it as the household's: "Landlord is Frau Becker."
     -> "Our landlord is Frau Becker.", "The new babysitter is Priya Raman, she's a
