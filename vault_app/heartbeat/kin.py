@@ -366,20 +366,6 @@ def bare_role(sentence: str) -> str | None:
     return f"Our {told['new'] or ''}{told['role'].lower()} is {told['name']}{rest}"
 
 
-# a name's word that is as often a common one: never set in capitals however it was met
-_WORDS_TOO = frozenset(
-    ("will", "may", "june", "april", "august", "bill", "pat", "rose", "grace", "hope", "joy",
-     "faith", "mark", "art", "rob", "sue", "jack", "frank", "summer", "dawn", "eve", "sky",
-     "river", "ray", "penny", "ruby", "amber", "lily", "daisy", "holly", "ivy", "iris",
-     "jade", "olive", "violet", "robin", "jay", "drew", "chase", "hunter", "miles", "angel",
-     "sunny", "sandy", "rusty", "buddy", "max", "bob", "don", "gene", "guy", "harry", "wade",
-     "cliff", "dale", "glen", "heath", "lane", "reed", "rich", "star", "storm", "wren", "win",
-     "pepper", "ginger", "honey", "cookie", "peanut", "biscuit", "muffin", "bean", "chip",
-     "sugar", "spice", "buster", "lucky", "shadow", "smokey", "tiger", "bear", "duke", "king",
-     "prince", "major", "happy", "bailey", "cooper", "ace")
-)  # fmt: skip
-
-
 # a lower-case word where a name fits: before "'s" or a verb of theirs
 _NAME_FITS = re.compile(
     r"(?<![\w'’])([a-z][a-z]{2,20})(?=['’]s\b|\s+(?:and\s+I\b|is|was|has|had|says|said|got"
@@ -405,7 +391,7 @@ class KnownNames:
                 key = first.lower()
                 if len(key) < 3 or not first[:1].isupper() or not first[1:].islower():
                     continue
-                if key in _WORDS_TOO or key in pats.not_names or key in self._names:
+                if key in subjects.WORDS_TOO or key in pats.not_names or key in self._names:
                     continue
                 if subjects.is_name(first, pats):
                     self._names[key] = first

@@ -20,6 +20,19 @@ _TIME_LEAD = re.compile(r"(?:last|next|this|every|each|yesterday|today|tomorrow|
 # words that are first names as well as a modal or a month ("Will", "May"): a name when
 # a capitalised word follows them
 _NAMES_TOO = frozenset(("will", "may", "june", "april", "august"))
+# a name's word that is as often a common one (`kin.KnownNames` never sets it in capitals
+# however it was met), `_NAMES_TOO` among them
+WORDS_TOO = _NAMES_TOO | frozenset(
+    ("bill", "pat", "rose", "grace", "hope", "joy",
+     "faith", "mark", "art", "rob", "sue", "jack", "frank", "summer", "dawn", "eve", "sky",
+     "river", "ray", "penny", "ruby", "amber", "lily", "daisy", "holly", "ivy", "iris",
+     "jade", "olive", "violet", "robin", "jay", "drew", "chase", "hunter", "miles", "angel",
+     "sunny", "sandy", "rusty", "buddy", "max", "bob", "don", "gene", "guy", "harry", "wade",
+     "cliff", "dale", "glen", "heath", "lane", "reed", "rich", "star", "storm", "wren", "win",
+     "pepper", "ginger", "honey", "cookie", "peanut", "biscuit", "muffin", "bean", "chip",
+     "sugar", "spice", "buster", "lucky", "shadow", "smokey", "tiger", "bear", "duke", "king",
+     "prince", "major", "happy", "bailey", "cooper", "ace")
+)  # fmt: skip
 
 
 def is_name(text: str | None, pats: rulebook.Patterns) -> bool:
