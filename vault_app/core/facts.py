@@ -30,6 +30,20 @@ def check_takes_facts(ref: layout.EntityRef) -> None:
         )
 
 
+def _replaceable(old: models.Fact) -> models.Fact:
+    """`old` if a new version may supersede it, else InvalidFactError saying why."""
+    if old.superseded_by is not None:
+        raise errors.InvalidFactError(
+            f"fact {old.id} is already superseded by {old.superseded_by}; "
+            "supersede that one instead"
+        )
+    if not old.is_active and "archived" not in old.metadata:
+        raise errors.InvalidFactError(
+            f"fact {old.id} was retracted (an undone add); reinstate it before superseding it"
+        )
+    return old
+
+
 def new_fact_id() -> str:
     return f"fact-{uuid.uuid4().hex}"
 
@@ -120,10 +134,17 @@ class Facts:
         metadata: dict[str, Any] | None = None,
         at: dt.datetime | None = None,
         ref: layout.EntityRef | None = None,
+        into: layout.EntityRef | None = None,
     ) -> tuple[models.Fact, models.Fact]:
         """Replace a fact by a new one (stamped `at`, default now); the old one stays,
         marked superseded, both linked. `ref`, the entity holding the fact when the caller
         knows it, spares the search of the vault (a wrong one: NotFoundError).
+
+        The new fact is written in the old one's entity, or in `into` when that is another
+        (a role that passed to someone else: "Leila's new neurologist is Dr. Brandt" in
+        Dr. Brandt's entity retires "Leila's neurologist is Dr. Okafor" in Dr. Okafor's):
+        the new fact first, naming the old one, then the old one marked — two writes, so
+        a crash between them leaves both active, never a fact retired for one not written.
 
         An archived fact can be superseded too (a withdrawn statement made true again in
         new words): it stays withdrawn, its `metadata.archived` note kept, and the new
@@ -133,21 +154,8 @@ class Facts:
         moment = checked_time(at)
         if ref is None:
             ref = self.locate([fact_id])[fact_id]
-        new_id = new_fact_id()
 
-        def change(ff: formats.FactFile) -> tuple[models.Fact, models.Fact]:
-            index = ff.index_of(fact_id)
-            old = ff.fact_at(index)
-            if old.superseded_by is not None:
-                raise errors.InvalidFactError(
-                    f"fact {fact_id} is already superseded by {old.superseded_by}; "
-                    "supersede that one instead"
-                )
-            if not old.is_active and "archived" not in old.metadata:
-                raise errors.InvalidFactError(
-                    f"fact {fact_id} was retracted (an undone add); reinstate it before "
-                    "superseding it"
-                )
+        def make(old: models.Fact, new_id: str, dialect: formats.Dialect) -> dict[str, Any]:
             fields = checked_fields(
                 text,
                 category if category is not None else old.category,
@@ -155,21 +163,79 @@ class Facts:
                 confidence if confidence is not None else float(old.confidence),
                 agent_id if agent_id is not None else old.agent_id,
             )
-            entry = formats.new_entry(
-                ff.dialect,
+            return formats.new_entry(
+                dialect,
                 fact_id=new_id,
                 now=moment or self.now(),
                 source=source,
                 metadata=metadata,
-                supersedes=fact_id,
+                supersedes=old.id,
                 **fields,
             )
+
+        if into is not None and into != ref:
+            return self.supersede_across(ref, fact_id, into, make)
+        new_id = new_fact_id()
+
+        def change(ff: formats.FactFile) -> tuple[models.Fact, models.Fact]:
+            index = ff.index_of(fact_id)
+            entry = make(_replaceable(ff.fact_at(index)), new_id, ff.dialect)
             formats.mark_superseded(ff, ff.raw[index], new_id)
             ff.raw.append(entry)
             ff.invalidate()
             return ff.fact_at(index), ff.fact_at(len(ff.raw) - 1)
 
         return self.edit(ref, "fact.supersede", change, factId=new_id, supersedes=fact_id)
+
+    def supersede_across(
+        self,
+        ref: layout.EntityRef,
+        fact_id: str,
+        into: layout.EntityRef,
+        make: Callable[[models.Fact, str, formats.Dialect], dict[str, Any]],
+        *,
+        check: Callable[[models.Fact], models.Fact] | None = None,
+        **audit: Any,
+    ) -> tuple[models.Fact, models.Fact]:
+        """Supersede fact `fact_id` of entity `ref` by a new one in entity `into`: the raw
+        entry `make(old, new_id, dialect)` gives, written first, then the old one marked
+        (see `supersede`), holding the backward pointer `supersedes` (lineage within one
+        file is read from `supersededBy`; across two it needs both); `check` (default: it
+        may be superseded) refuses an old fact as it is before each write. Both writes are
+        logged as `fact.supersede`."""
+        check = check or _replaceable
+        folder = self.paths.existing_entity_dir(ref)
+        path = self.paths.facts_path(folder)
+        ff = formats.decode(path, self.store.read(path) or b"")
+        old = check(ff.fact_at(ff.index_of(fact_id)))
+        new_id = new_fact_id()
+
+        def add(ff: formats.FactFile) -> models.Fact:
+            entry = make(old, new_id, ff.dialect)
+            entry.setdefault("supersedes", fact_id)  # (the old file cannot say it here)
+            ff.raw.append(entry)
+            ff.invalidate()
+            return ff.fact_at(len(ff.raw) - 1)
+
+        def retire(ff: formats.FactFile) -> models.Fact:
+            index = ff.index_of(fact_id)
+            check(ff.fact_at(index))  # again: another writer may have been first
+            formats.mark_superseded(ff, ff.raw[index], new_id)
+            return ff.fact_at(index)
+
+        def unlink(ff: formats.FactFile) -> None:
+            ff.raw[ff.index_of(new_id)].pop("supersedes", None)
+            ff.invalidate()
+
+        check_takes_facts(into)
+        new = self.edit(into, "fact.supersede", add, factId=new_id, supersedes=fact_id, **audit)
+        try:
+            old = self.edit(ref, "fact.supersede", retire, factId=new_id, supersedes=fact_id,
+                            **audit)  # fmt: skip
+        except errors.VaultError:  # changed meanwhile: the new fact stands on its own
+            self.edit(into, "fact.unlink", unlink, factId=new_id)
+            raise
+        return old, new
 
     def set_status(
         self, fact_id: str, active: bool, *, superseded_by: str | None = None
@@ -309,6 +375,29 @@ class Facts:
         if pending:
             missing = ", ".join(sorted(pending))
             raise errors.NotFoundError(f"no fact with id {missing} in {self.paths.root}")
+        return found
+
+    def mentioning(self, word: str) -> list[tuple[layout.EntityRef, models.Fact]]:
+        """Current facts whose text holds `word`, any case (`Vault.facts_mentioning`)."""
+        wanted = word.casefold()
+        needle = wanted.encode()  # (a file spelling it escaped, "\u00e9", is decoded too)
+        escaped = not needle.isascii()
+        found: list[tuple[layout.EntityRef, models.Fact]] = []
+        for folder in self.store.entities():
+            if folder.facts_file is None:
+                continue
+            try:
+                data = self.store.read(folder.facts_file)
+                if not data or not (escaped or needle in data.lower()):
+                    continue
+                ff = formats.decode(folder.facts_file, data)
+            except (errors.CorruptFileError, errors.AccessDeniedError):
+                continue
+            found.extend(
+                (folder.ref, fact)
+                for fact in ff.facts()[0]
+                if fact.is_active and wanted in fact.fact.casefold()
+            )
         return found
 
     def related(self, ref: layout.EntityRef, own: list[models.Fact]) -> dict[str, list[str]]:

@@ -29,7 +29,7 @@ version and withdraws the restored one, as undoing any supersede does).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from vault_app.core import errors, facts, formats, layout, models, vault
@@ -72,42 +72,53 @@ def revert_fact(v: vault.Vault, fact_id: str) -> Reverted:
     """Supersede the version `fact_id` back to its predecessor (or withdraw it if it was
     added); refused with `ChangedSinceError` if it changed since (see the module doc)."""
     ref, version = v.fact(fact_id)
-    before = v.fact(version.supersedes)[1] if version.supersedes else None
     editor = facts.Facts(v.paths, v.storage, v.now, v.actor)
-    if before is None:
+    if not version.supersedes:
         return _withdraw(editor, ref, fact_id)
-    return _supersede_back(editor, ref, fact_id, before)
+    where, before = v.fact(version.supersedes)
+    return _supersede_back(editor, ref, fact_id, before, where)
 
 
 def _current(ff: formats.FactFile, fact_id: str) -> tuple[int, models.Fact]:
     """The version's place and state, refused unless it is still the current one."""
     index = ff.index_of(fact_id)
     fact = ff.fact_at(index)
+    _current_fact(fact, lambda fid: _text_of(ff, fid))
+    return index, fact
+
+
+def _current_fact(fact: models.Fact, text_of: Callable[[str], str]) -> None:
+    """ChangedSinceError unless `fact` is the current version (`text_of` a fact id's
+    text, for the message)."""
+    fact_id = fact.id
     if fact.superseded_by is not None:
         raise ChangedSinceError(
             f"fact {fact_id} changed since: it was superseded by {fact.superseded_by} "
-            f"(“{_short(_text_of(ff, fact.superseded_by))}”); revert that version instead"
+            f"(“{_short(text_of(fact.superseded_by))}”); revert that version instead"
         )
     if not fact.is_active:
         how = "archived" if "archived" in fact.metadata else "withdrawn"
         note = fact.metadata.get("archived") or fact.metadata.get("retracted")
         by = f" by {note.get('by')} at {note.get('at')}" if isinstance(note, dict) else ""
         raise ChangedSinceError(f"fact {fact_id} changed since: it was {how}{by}")
-    return index, fact
 
 
 def _supersede_back(
-    editor: facts.Facts, ref: layout.EntityRef, fact_id: str, before: models.Fact
+    editor: facts.Facts,
+    ref: layout.EntityRef,
+    fact_id: str,
+    before: models.Fact,
+    where: layout.EntityRef,
 ) -> Reverted:
-    new_id = facts.new_fact_id()
+    """The predecessor's content back as a new version, in the predecessor's entity
+    (`where`: another one when the version took a role to someone else)."""
     note = {"fact": fact_id, "restores": before.id, "by": editor.actor}
     # the predecessor's notes travel with its content; its own status notes do not
     kept = {k: v for k, v in before.metadata.items() if k not in _STATUS_NOTES}
 
-    def change(ff: formats.FactFile) -> Reverted:
-        index, _fact = _current(ff, fact_id)
-        entry = formats.new_entry(
-            ff.dialect,
+    def restored(new_id: str, dialect: formats.Dialect) -> dict[str, Any]:
+        return formats.new_entry(
+            dialect,
             fact_id=new_id,
             text=before.fact,
             category=before.category,
@@ -119,6 +130,23 @@ def _supersede_back(
             metadata={**kept, "reverted": note},
             supersedes=fact_id,
         )
+
+    if where != ref:
+
+        def current(fact: models.Fact) -> models.Fact:
+            _current_fact(fact, lambda _fid: "in another entity")
+            return fact
+
+        taken, back = editor.supersede_across(
+            ref, fact_id, where, lambda _old, new_id, dialect: restored(new_id, dialect),
+            check=current, reverts=fact_id,
+        )  # fmt: skip
+        return Reverted(str(where), taken, back)
+    new_id = facts.new_fact_id()
+
+    def change(ff: formats.FactFile) -> Reverted:
+        index, _fact = _current(ff, fact_id)
+        entry = restored(new_id, ff.dialect)
         formats.mark_superseded(ff, ff.raw[index], new_id)
         ff.raw.append(entry)
         ff.invalidate()

@@ -405,10 +405,12 @@ class Vault:
         metadata: dict[str, Any] | None = None,
         at: dt.datetime | None = None,
         ref: layout.EntityRef | str | None = None,
+        into: layout.EntityRef | str | None = None,
     ) -> tuple[models.Fact, models.Fact]:
         """Replace a fact by a new one (stamped `at`, default now); the old one stays,
         marked superseded, both linked. `ref`: the entity holding the fact, when known
-        (no search of the vault for it; a wrong one is NotFoundError)."""
+        (no search of the vault for it; a wrong one is NotFoundError); `into`: another
+        entity the new fact belongs in (a role passed from one person to another)."""
         return self._facts().supersede(
             fact_id,
             text,
@@ -420,6 +422,7 @@ class Vault:
             metadata=metadata,
             at=at,
             ref=None if ref is None else layout.as_ref(ref),
+            into=None if into is None else layout.as_ref(into),
         )
 
     def set_fact_status(
@@ -458,6 +461,12 @@ class Vault:
         so finding a fact in a 200,000-fact vault costs about one read of it.
         """
         return self._facts().locate(fact_ids)
+
+    def facts_mentioning(self, word: str) -> list[tuple[layout.EntityRef, models.Fact]]:
+        """The current facts, in every entity this vault may read, whose text holds `word`
+        (any case): fact files without it are not decoded, so this costs about one read
+        of the facts (`locate`)."""
+        return self._facts().mentioning(word)
 
     def fact(self, fact_id: str) -> tuple[layout.EntityRef, models.Fact]:
         ref = self.locate([fact_id])[fact_id]

@@ -124,7 +124,9 @@ def sentences(text: str) -> Iterator[str]:
         for told in _split_line(line):
             pieces = (i for lead in _after_lead_in(told) for i in _introduced(lead))
             kids = (c for p in pieces for c in kin.children(p) or kin.team(p) or [p])
-            named = (b for k in kids for b in kin.bracketed(k) or kin.hired(k) or [k])
+            named = (
+                b for k in kids for b in kin.bracketed(k) or kin.hired(k) or kin.has_new(k) or [k]
+            )
             for piece in (kin.bare_role(n) or n for n in named):
                 for part in _clauses_of(_before_asking(piece)):
                     yield part

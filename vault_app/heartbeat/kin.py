@@ -351,6 +351,30 @@ def hired(sentence: str) -> list[str] | None:
     return [f"{name} is {whose} {new}{role}.", sentence]
 
 
+# a new one had: "We have a new landlord, Sandra Ortiz", "Mom has a new cardiologist,
+# Dr. Ames", "I found a new dentist named Dr. Lee"
+_HAS_NEW = re.compile(
+    r"^(?P<who>I|We|(?!(?:He|She|It|They|This|That)\b)" + rulebook.NAME + r")\s+"
+    r"(?:just\s+|finally\s+|now\s+)?(?:have|has|got|found|switched\s+to)\s+a\s+new\s+"
+    r"(?P<role>[a-z][a-z-]{1,20}(?:\s[a-z-]{2,20})?)(?:,|:|\s+(?:named|called))\s+"
+    r"(?P<name>" + rulebook.NAME + r")(?P<rest>\s*[.!]?$|,\s+(?:she|he|they|who)['’\s].*)"
+)
+_WHOSE_NEW = {"I": "My", "We": "Our"}
+
+
+def has_new(sentence: str) -> list[str] | None:
+    """A new one of a role someone has, told as who they are: "We have a new landlord,
+    Sandra Ortiz." -> "Our new landlord is Sandra Ortiz." (a role of the rulebook's
+    only; `holders` then retires the one before); None for any other sentence."""
+    told = _HAS_NEW.match(sentence)
+    if told is None or told["role"] not in rulebook.patterns().roles:
+        return None
+    who = told["who"]
+    whose = _WHOSE_NEW.get(who) or f"{who}'s"
+    rest = told["rest"].strip() if told["rest"].strip(" .!") else "."
+    return [f"{whose} new {told['role']} is {told['name']}{rest}"]
+
+
 def bare_role(sentence: str) -> str | None:
     """A role told with no one's before it as the household's: "Landlord is Frau Becker."
     -> "Our landlord is Frau Becker.", "The new babysitter is Priya Raman, she's a

@@ -10,7 +10,10 @@ batches; each candidate fact of an entry then passes, in order,
    made (`created`) and the facts of its earlier mentions are written with this one;
 3. dedup (`dedup.Deduper`): the same or a near-duplicate fact is skipped and marked
    accessed (`deduped`; the accesses are written once, at the end of the run, one write
-   per entity); the same subject with a changed value supersedes (`superseded`);
+   per entity); the same subject with a changed value supersedes (`superseded`), and so
+   does a role passed to someone else, across two entities of the same memory
+   (`holders`: "Leila's new neurologist is Dr. Brandt" retires "Leila's neurologist is
+   Dr. Okafor" in Dr. Okafor's entity);
 4. the crash guard: a fact this very entry already wrote to the entity (its metadata
    names the entry; any status) is a rerun after a crash: skipped, not marked accessed;
 5. the access policy (`core.access`): the heartbeat acts for the agent whose note it
@@ -197,7 +200,7 @@ class _Run:
         embed: Callable[[list[str]], np.ndarray] | None,
         cancelled: Callable[[], bool] | None,
     ) -> None:
-        from vault_app.heartbeat import dedup, mentions, routing
+        from vault_app.heartbeat import dedup, holders, mentions, routing
 
         self.vault, self.extractor, self.record, self.now = vault, extractor, record, now
         self.cancelled = cancelled or (lambda: False)
@@ -205,6 +208,7 @@ class _Run:
         self.mentions = mentions.MentionCounts.load(vault.root)
         self.router = routing.Router(vault, self.mentions)
         self.deduper = dedup.Deduper(vault, embed=embed)
+        self.holders = holders.Holders()  # who held a role before, across entities
         # (agent whose note it was, None: global) -> fact id -> its entity
         self.accessed: dict[str | None, dict[str, layout.EntityRef]] = {}
         self.writers: dict[str | None, Vault] = {None: vault}  # the heartbeat for each agent
@@ -428,18 +432,41 @@ class _Run:
             self.accessed.setdefault(candidate.entry.agent, {})[verdict.fact_id] = ref
             return
         fields = self._fields(ref, candidate)
+        before = None if verdict.kind == "update" else self._held_before(writer, ref, candidate)
         if verdict.kind == "update" and verdict.fact_id is not None:
             old, fact = writer.supersede_fact(
                 verdict.fact_id, candidate.fact, category=candidate.category, ref=ref, **fields
             )
             self.deduper.added(ref, old)  # now inactive: it leaves the cache
             self.record.superseded += 1
+        elif before is not None:  # the role passed from someone in another entity
+            old, fact = writer.supersede_fact(
+                before[1], candidate.fact, category=candidate.category, ref=before[0],
+                into=ref, **fields,
+            )  # fmt: skip
+            self.deduper.added(before[0], old)
+            self.record.superseded += 1
         else:
             fact = writer.add_fact(ref, candidate.fact, candidate.category, **fields)
             self.record.written += 1
+        self.holders.wrote(candidate.fact)
         self.deduper.added(ref, fact)
         if ref in self.mine:
             self.mine[ref].add((candidate.entry.ref, candidate.fact))
+
+    def _held_before(
+        self, writer: Vault, ref: layout.EntityRef, candidate: Candidate
+    ) -> tuple[layout.EntityRef, str] | None:
+        """(entity, fact id) of the current fact naming the one who held the role the
+        candidate gives someone else (`holders`), when its agent may change it and it is
+        in the same memory (global, or the same agent's): a private fact never retires a
+        fact others read, nor links them to it."""
+        for where, fact in self.holders.previous(writer, ref, candidate.fact):
+            if where.agent != ref.agent:
+                continue
+            if writer.decide(access.Action.WRITE, access.Target.entity(where)).allowed:
+                return where, fact.id
+        return None
 
     def _fields(self, ref: layout.EntityRef, candidate: Candidate) -> dict[str, Any]:
         entry = candidate.entry

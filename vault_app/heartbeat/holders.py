@@ -1,0 +1,130 @@
+"""Who holds a role for someone, and the fact that named the holder before.
+
+A relationship fact names the holder of a role for an owner — "Leila's neurologist is
+Dr. Okafor.", "The household's new vet is Dr. Moss at Oak Street.", "Dr. Wu is Mom's
+cardiologist.", "The household's landlord is now Greg Mills." — and is kept in the
+holder's entity. When the role passes to someone else ("Leila's new neurologist is
+Dr. Brandt"), the fact naming the one before lives in another entity, where dedup (which
+compares the facts of one entity) never looks, and it would stay current beside the new
+one: the agent asked "who is Leila's neurologist?" would find both.
+
+`holding(text)` reads such a fact: its owner, its role, and whether it says the holder
+is new ("new", "now"). A new holding *replaces* the one before when the role is one a
+person has one of at a time (`[relationship] one_at_a_time` in the rules' lists: a
+landlord, a neurologist), or when it says it is new and the role is not one of those a
+person has several of or a new one does not replace (`not_replaced`: kin, friends,
+pets). "Mom's doctor is Dr. Ames" beside "Mom's doctor is Dr. Wu" is two doctors; "Mom's
+new doctor is Dr. Ames" is a change.
+
+`Holders.previous` finds, among the current facts of the entities a vault may read
+(`Vault.facts_mentioning`: the role's word first, raw), the ones with the same owner and
+role in an entity other than the new fact's; the run supersedes the newest across the two
+entities (`Vault.supersede_fact(into=)`) when its agent may write there. The scans are
+kept for the run, per reader and role, and dropped when a fact with that role is written.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import functools
+import re
+
+from vault_app.core import decay, layout, models
+from vault_app.core.vault import Vault
+from vault_app.heartbeat import wordlists
+
+
+@dataclasses.dataclass(frozen=True)
+class Holding:
+    owner: str  # as written: "Leila", "The household", "Mom"
+    role: str  # as in the rules' list: "neurologist"
+    new: bool  # "new …", "is now …"
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.owner.casefold(), self.role.casefold()
+
+
+@dataclasses.dataclass(frozen=True)
+class _Lists:
+    owned: re.Pattern[str]  # "Leila's new neurologist is now …"
+    held: re.Pattern[str]  # "Dr. Wu is Mom's cardiologist"
+    one: frozenset[str]
+    not_replaced: frozenset[str]
+
+
+@functools.cache
+def _lists() -> _Lists:
+    relationship = wordlists.words()["relationship"]
+    roles = wordlists.alt(relationship["roles"])
+    owner = r"(?P<owner>[A-Z][\w’'. -]{0,40}?)['’]s\s+(?P<new>new\s+)?(?P<role>" + roles + r")"
+    return _Lists(
+        owned=re.compile(
+            r"^" + owner + r"(?:\s+(?:in\s+\d{4}|this\s+year))?\s+is\s+(?P<now>now\s+)?[A-Z]"
+        ),
+        held=re.compile(r"^[A-Z][^,;]{0,60}?\s+is\s+(?P<now>now\s+)?" + owner + r"\s*\.?$"),
+        one=frozenset(r.casefold() for r in relationship["one_at_a_time"]),
+        not_replaced=frozenset(r.casefold() for r in relationship["not_replaced"]),
+    )
+
+
+def holding(text: str) -> Holding | None:
+    """The owner and role a fact names a holder of, None if it names none."""
+    lists = _lists()
+    told = lists.owned.match(text) or lists.held.match(text)
+    if told is None:
+        return None
+    role = " ".join(told["role"].split())
+    return Holding(told["owner"].strip(), role, bool(told["new"] or told["now"]))
+
+
+def replaces(new: Holding) -> bool:
+    """Whether `new` takes the role from whoever held it before (see the module doc)."""
+    lists = _lists()
+    role = new.role.casefold()
+    return role in lists.one or (new.new and role not in lists.not_replaced)
+
+
+_LONG_AGO = dt.datetime.min.replace(tzinfo=dt.UTC)
+
+
+def _when(fact: models.Fact) -> dt.datetime:
+    return _LONG_AGO if fact.timestamp is None else decay.as_aware(fact.timestamp)
+
+
+class Holders:
+    """The facts naming a holder of a role, found once a run for each reader and role."""
+
+    def __init__(self) -> None:
+        self._seen: dict[tuple[str, str], list[tuple[layout.EntityRef, models.Fact]]] = {}
+
+    def previous(
+        self, reader: Vault, ref: layout.EntityRef, text: str
+    ) -> list[tuple[layout.EntityRef, models.Fact]]:
+        """The current facts naming another holder of the role `text` gives someone, when
+        it replaces them (outside `ref`, the new fact's entity), newest first."""
+        new = holding(text)
+        if new is None or not replaces(new):
+            return []
+        key = (reader.actor, new.role.casefold())
+        found = self._seen.get(key)
+        if found is None:
+            found = self._seen[key] = [
+                (where, fact)
+                for where, fact in reader.facts_mentioning(new.role)
+                if (told := holding(fact.fact)) is not None and told.role == new.role
+            ]
+        same = [
+            (where, fact)
+            for where, fact in found
+            if where != ref and (told := holding(fact.fact)) is not None and told.key == new.key
+        ]
+        return sorted(same, key=lambda pair: _when(pair[1]), reverse=True)
+
+    def wrote(self, text: str) -> None:
+        """A fact was written or retired: the scans of its role are read again."""
+        told = holding(text)
+        if told is not None:
+            role = told.role.casefold()
+            self._seen = {k: v for k, v in self._seen.items() if k[1] != role}
