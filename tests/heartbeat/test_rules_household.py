@@ -774,3 +774,34 @@ def test_a_reminder_label_and_a_thing_named_by_an_acronym(
     text: str, facts: list[tuple[str, bool]]
 ) -> None:
     assert _agent_made(text) == facts
+
+
+@pytest.mark.parametrize(
+    ("text", "made"),
+    [  # last session's "noticed and left": someone's clause after a comma; a measured value
+        ("The budget is now $48,000, Daniel's parents are chipping in $3,000.",
+         [("The budget is now $48,000.", Cat.STATUS, None),
+          ("Daniel's parents are chipping in $3,000.", Cat.CONTEXT, "Daniel")]),
+        ("We moved in March, Jordan's office is downtown now.",
+         [("The household moved in March 2026.", Cat.MILESTONE, None),
+          ("Jordan's office is downtown now.", Cat.CONTEXT, "Jordan")]),
+        ("The guest list is around 120 people.",
+         [("The guest list is around 120 people.", Cat.CONTEXT, None)]),
+        ("The boiler pressure is 1.5 bar.",
+         [("The boiler pressure is 1.5 bar.", Cat.CONTEXT, None)]),
+        ("The water meter reading is 04561.",
+         [("The water meter reading is 04561.", Cat.CONTEXT, None)]),
+        ("The guest list is so long.", []),  # no value
+        # a role passed on, said as a new one had (holders.py retires the one before)
+        ("We have a new landlord, Sandra Ortiz.",
+         [("The household's new landlord is Sandra Ortiz.", Cat.RELATIONSHIP, "Sandra Ortiz")]),
+        ("Mom has a new cardiologist, Dr. Ames.",
+         [("Mom's new cardiologist is Dr. Ames.", Cat.RELATIONSHIP, "Dr. Ames")]),
+        ("Our landlord is now Sandra Ortiz.",
+         [("The household's landlord is now Sandra Ortiz.", Cat.RELATIONSHIP, "Sandra Ortiz")]),
+    ],
+)  # fmt: skip
+def test_someone_s_clause_after_a_comma_a_measured_value_and_a_new_holder(
+    text: str, made: list[tuple[str, Cat, str | None]]
+) -> None:
+    assert _made(text) == made

@@ -89,8 +89,9 @@ _SHE_SPLICE = re.compile(
 # a comma before someone named and what they are: "We skipped the snorkeling tour, Theo is
 # scared of deep water"
 _NAMED_SPLICE = re.compile(
-    r",\s+(?=" + rulebook.NAME + r"\s+(?:is|was|has|had|gets|loves|hates|prefers)\s)"
-)
+    r",\s+(?=" + rulebook.NAME + r"(?:\s+|['’]s\s+[a-z]{2,20}\s+)"
+    r"(?:is|are|was|were|has|have|had|gets|loves|hates|prefers)\s)"
+)  # (or someone's: "The budget is now $48,000, Daniel's parents are chipping in $3,000")
 # a standing instruction after what it is for: "Jordan gets motion sick, always book window
 # seats near the front for him"
 _RULE_SPLICE = re.compile(
@@ -267,7 +268,7 @@ def _splice(sentence: str) -> tuple[int, int, str] | None:
     cut = cut or _MY_SPLICE.search(sentence)  # "Saw Dr. Feldman yesterday, my A1C is 6.8"
     cut = cut or _SHE_SPLICE.search(sentence)  # "Took Pepper to the vet, she's 11 now"
     if cut is None and (named := _NAMED_SPLICE.search(sentence)):  # "…, Theo is scared of…"
-        after = sentence[named.end() :].split(None, 1)[0]
+        after = re.sub(r"['’]s$", "", sentence[named.end() :].split(None, 1)[0])
         cut = named if subjects.is_name(after, pats) else None
     cut = cut or _SO_I.search(sentence)  # "Jordan is in Chicago Dec 8-11, so I'm on…"
     cut = cut or _RULE_SPLICE.search(sentence)  # "…, always book window seats for him"

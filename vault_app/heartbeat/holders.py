@@ -58,15 +58,23 @@ class _Lists:
 def _lists() -> _Lists:
     relationship = wordlists.words()["relationship"]
     roles = wordlists.alt(relationship["roles"])
-    owner = r"(?P<owner>[A-Z][\w’'. -]{0,40}?)['’]s\s+(?P<new>new\s+)?(?P<role>" + roles + r")"
+    owner = (
+        r"(?P<owner>[Tt]he\s+(?:household|user)|[A-Z][\w’'. -]{0,40}?)['’]s\s+"
+        r"(?P<new>new\s+)?(?P<role>" + roles + r")"
+    )
     return _Lists(
         owned=re.compile(
             r"^" + owner + r"(?:\s+(?:in\s+\d{4}|this\s+year))?\s+is\s+(?P<now>now\s+)?[A-Z]"
         ),
-        held=re.compile(r"^[A-Z][^,;]{0,60}?\s+is\s+(?P<now>now\s+)?" + owner + r"\s*\.?$"),
+        held=re.compile(
+            r"^[A-Z][^,;]{0,60}?\s+is\s+(?P<now>now\s+)?" + owner + r"(?:\s+now)?\s*\.?$"
+        ),
         one=frozenset(r.casefold() for r in relationship["one_at_a_time"]),
         not_replaced=frozenset(r.casefold() for r in relationship["not_replaced"]),
     )
+
+
+_NOW_AT_END = re.compile(r"\bnow\W*$")  # "The household's dentist is Dr. Lee now."
 
 
 def holding(text: str) -> Holding | None:
@@ -76,7 +84,9 @@ def holding(text: str) -> Holding | None:
     if told is None:
         return None
     role = " ".join(told["role"].split())
-    return Holding(told["owner"].strip(), role, bool(told["new"] or told["now"]))
+    owner = told["owner"].strip()
+    new = told["new"] or told["now"] or _NOW_AT_END.search(text)
+    return Holding(owner[0].upper() + owner[1:], role, bool(new))
 
 
 def replaces(new: Holding) -> bool:

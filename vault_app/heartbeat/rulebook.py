@@ -669,7 +669,7 @@ class Patterns:
         self.attribute = re.compile(
             r"^(?:(?P<name>" + NAME + r")['’]s|[Tt]he(?=(?:\s[\w'’-]+){0,3}\s(?:code|number"
             r"|password|pin|combination|model|size|extension|address|plate|setting|temperature"
-            r"|frequency)"
+            r"|frequency|pressure|count|headcount|list|reading|level|limit|capacity|mileage)"
             r"\s(?:is|are)\s[^.!?]{0,20}?\d)"
             r"|(?:[Oo]ur|[Mm]y|(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?:"
             + roles
