@@ -172,3 +172,16 @@ def test_in_an_agent_s_workspace_its_own_holder_is_retired(vault: Vault) -> None
     assert record.superseded == 1  # its own Dr. Brandt, in its own workspace
     assert current(vault, brandt) == []
     assert current(vault, okafor) == ["Leila's neurologist is Dr. Okafor."]
+
+
+def test_a_holder_changed_in_their_own_entity_is_not_retired_twice(vault: Vault) -> None:
+    dana, wu, ravi = (vault_person(vault, n) for n in ("dana-whitaker", "dr-wu", "ravi-menon"))
+    vault.add_fact(dana, "Dana Whitaker is the household's dentist.", "relationship")
+    vault.append_daily("Mom's dentist is Dr. Wu.", at=at(20, 9))  # (the run reads dentists)
+    vault.append_daily("Dana Whitaker is our vet.", at=at(20, 10))  # her own fact changes
+    vault.append_daily("Ravi Menon is our dentist.", at=at(20, 11))  # no one's to retire now
+    record = beat(vault, 20)
+    assert (record.failed, record.error) == (0, None)
+    assert current(vault, dana) == ["Dana Whitaker is the household's vet."]
+    assert current(vault, ravi) == ["Ravi Menon is the household's dentist."]
+    assert current(vault, wu) == ["Mom's dentist is Dr. Wu."]

@@ -377,13 +377,16 @@ class Facts:
             raise errors.NotFoundError(f"no fact with id {missing} in {self.paths.root}")
         return found
 
-    def mentioning(self, word: str) -> list[tuple[layout.EntityRef, models.Fact]]:
-        """Current facts whose text holds `word`, any case (`Vault.facts_mentioning`)."""
+    def mentioning(
+        self, word: str, folders: Iterable[layout.EntityFolder] | None = None
+    ) -> list[tuple[layout.EntityRef, models.Fact]]:
+        """Current facts whose text holds `word`, any case, in `folders` (default: every
+        entity the store may read; `Vault.facts_mentioning`)."""
         wanted = word.casefold()
         needle = wanted.encode()  # (a file spelling it escaped, "\u00e9", is decoded too)
         escaped = not needle.isascii()
         found: list[tuple[layout.EntityRef, models.Fact]] = []
-        for folder in self.store.entities():
+        for folder in self.store.entities() if folders is None else folders:
             if folder.facts_file is None:
                 continue
             try:

@@ -462,11 +462,17 @@ class Vault:
         """
         return self._facts().locate(fact_ids)
 
-    def facts_mentioning(self, word: str) -> list[tuple[layout.EntityRef, models.Fact]]:
-        """The current facts, in every entity this vault may read, whose text holds `word`
-        (any case): fact files without it are not decoded, so this costs about one read
-        of the facts (`locate`)."""
-        return self._facts().mentioning(word)
+    def facts_mentioning(
+        self, word: str, agent: str | Scope | None = Scope.ALL
+    ) -> list[tuple[layout.EntityRef, models.Fact]]:
+        """The current facts whose text holds `word` (any case), in the entities of one
+        scope (an agent id, None for global) or of every scope this vault may read
+        (`Scope.ALL`): fact files without it are not decoded, so this costs about one
+        read of them (`locate`)."""
+        if isinstance(agent, Scope):
+            return self._facts().mentioning(word)
+        self._check_scope(agent)
+        return self._facts().mentioning(word, self.paths.iter_entities(agent))
 
     def fact(self, fact_id: str) -> tuple[layout.EntityRef, models.Fact]:
         ref = self.locate([fact_id])[fact_id]

@@ -16,11 +16,12 @@ person has several of or a new one does not replace (`not_replaced`: kin, friend
 pets). "Mom's doctor is Dr. Ames" beside "Mom's doctor is Dr. Wu" is two doctors; "Mom's
 new doctor is Dr. Ames" is a change.
 
-`Holders.previous` finds, among the current facts of the entities a vault may read
+`Holders.previous` finds, among the current facts of the new fact's memory
 (`Vault.facts_mentioning`: the role's word first, raw), the ones with the same owner and
 role in an entity other than the new fact's; the run supersedes the newest across the two
-entities (`Vault.supersede_fact(into=)`) when its agent may write there. The scans are
-kept for the run, per reader and role, and dropped when a fact with that role is written.
+entities (`Vault.supersede_fact(into=)`) when its agent may write there. A scan reads one
+memory (global, or one agent's: a fact never retires one in another) for one role, once a
+run; what the run writes and retires then keeps it current.
 """
 
 from __future__ import annotations
@@ -104,37 +105,41 @@ def _when(fact: models.Fact) -> dt.datetime:
 
 
 class Holders:
-    """The facts naming a holder of a role, found once a run for each reader and role."""
+    """The facts naming a holder of a role, found once a run for each memory (global, or
+    one agent's) and role, and kept as the run writes and retires them."""
 
     def __init__(self) -> None:
-        self._seen: dict[tuple[str, str], list[tuple[layout.EntityRef, models.Fact]]] = {}
+        self._seen: dict[
+            tuple[str | None, str], dict[str, tuple[layout.EntityRef, Holding, models.Fact]]
+        ] = {}
 
     def previous(
         self, reader: Vault, ref: layout.EntityRef, text: str
     ) -> list[tuple[layout.EntityRef, models.Fact]]:
-        """The current facts naming another holder of the role `text` gives someone, when
-        it replaces them (outside `ref`, the new fact's entity), newest first."""
+        """The current facts of `ref`'s memory (global, or its agent's) that name another
+        holder of the role `text` gives someone, when it replaces them (outside `ref`,
+        the new fact's entity), newest first; `reader` reads that memory."""
         new = holding(text)
         if new is None or not replaces(new):
             return []
-        key = (reader.actor, new.role.casefold())
+        key = (ref.agent, new.role.casefold())
         found = self._seen.get(key)
         if found is None:
-            found = self._seen[key] = [
-                (where, fact)
-                for where, fact in reader.facts_mentioning(new.role)
-                if (told := holding(fact.fact)) is not None and told.role == new.role
-            ]
-        same = [
-            (where, fact)
-            for where, fact in found
-            if where != ref and (told := holding(fact.fact)) is not None and told.key == new.key
-        ]
+            found = self._seen[key] = {}
+            for where, fact in reader.facts_mentioning(new.role, ref.agent):
+                told = holding(fact.fact)
+                if told is not None and told.role.casefold() == key[1]:
+                    found[fact.id] = (where, told, fact)
+        same = [(w, f) for w, told, f in found.values() if w != ref and told.key == new.key]
         return sorted(same, key=lambda pair: _when(pair[1]), reverse=True)
 
-    def wrote(self, text: str) -> None:
-        """A fact was written or retired: the scans of its role are read again."""
-        told = holding(text)
-        if told is not None:
-            role = told.role.casefold()
-            self._seen = {k: v for k, v in self._seen.items() if k[1] != role}
+    def wrote(self, ref: layout.EntityRef, fact: models.Fact, retired: str | None) -> None:
+        """`fact` was written in `ref`, retiring fact id `retired` (if any: of any role,
+        "… is our dentist" changed to "… is our vet")."""
+        if retired is not None:
+            for found in self._seen.values():
+                found.pop(retired, None)
+        told = holding(fact.fact)
+        found = None if told is None else self._seen.get((ref.agent, told.role.casefold()))
+        if told is not None and found is not None:
+            found[fact.id] = (ref, told, fact)

@@ -449,7 +449,10 @@ class _Run:
         else:
             fact = writer.add_fact(ref, candidate.fact, candidate.category, **fields)
             self.record.written += 1
-        self.holders.wrote(candidate.fact)
+        retired = before[1] if before is not None else None
+        if verdict.kind == "update":
+            retired = verdict.fact_id
+        self.holders.wrote(ref, fact, retired)
         self.deduper.added(ref, fact)
         if ref in self.mine:
             self.mine[ref].add((candidate.entry.ref, candidate.fact))
@@ -462,8 +465,6 @@ class _Run:
         in the same memory (global, or the same agent's): a private fact never retires a
         fact others read, nor links them to it."""
         for where, fact in self.holders.previous(writer, ref, candidate.fact):
-            if where.agent != ref.agent:
-                continue
             if writer.decide(access.Action.WRITE, access.Target.entity(where)).allowed:
                 return where, fact.id
         return None
