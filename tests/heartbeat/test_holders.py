@@ -1,6 +1,6 @@
 """A role passed to someone else, across entities (`heartbeat/holders.py`): "Leila's new
 neurologist is Dr. Brandt" retires "Leila's neurologist is Dr. Okafor" in Dr. Okafor's
-entity; a role one has several of is not retired unless the new one is said to be new;
+entity, when the new one is said to be new (or "now") and the role is not kin's;
 another owner's, or another memory's (an agent's private fact and a global one) stays."""
 
 from __future__ import annotations
@@ -70,10 +70,11 @@ def test_other_facts_name_no_holder(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "replaces"),
     [
-        ("Leila's neurologist is Dr. Brandt.", True),  # one at a time
-        ("The household's landlord is Greg Mills.", True),
+        ("Leila's neurologist is Dr. Brandt.", False),  # a second opinion, maybe
+        ("The household's landlord is Greg Mills.", False),  # two flats, maybe
+        ("The household's landlord is now Greg Mills.", True),  # a change, said
         ("Mom's doctor is Dr. Ames.", False),  # one has several doctors
-        ("Mom's new doctor is Dr. Ames.", True),  # … unless it is said to be new
+        ("Mom's new doctor is Dr. Ames.", True),  # … but this one is new
         ("The household's new babysitter is Priya Raman.", True),
         ("The household's babysitter is Priya Raman.", False),
         ("Leila's new friend is Sam Ortiz.", False),  # a new friend is one more
@@ -177,11 +178,11 @@ def test_in_an_agent_s_workspace_its_own_holder_is_retired(vault: Vault) -> None
 def test_a_holder_changed_in_their_own_entity_is_not_retired_twice(vault: Vault) -> None:
     dana, wu, ravi = (vault_person(vault, n) for n in ("dana-whitaker", "dr-wu", "ravi-menon"))
     vault.add_fact(dana, "Dana Whitaker is the household's dentist.", "relationship")
-    vault.append_daily("Mom's dentist is Dr. Wu.", at=at(20, 9))  # (the run reads dentists)
+    vault.append_daily("Mom's new dentist is Dr. Wu.", at=at(20, 9))  # (reads the dentists)
     vault.append_daily("Dana Whitaker is our vet.", at=at(20, 10))  # her own fact changes
-    vault.append_daily("Ravi Menon is our dentist.", at=at(20, 11))  # no one's to retire now
+    vault.append_daily("Our new dentist is Ravi Menon.", at=at(20, 11))  # none to retire now
     record = beat(vault, 20)
     assert (record.failed, record.error) == (0, None)
     assert current(vault, dana) == ["Dana Whitaker is the household's vet."]
-    assert current(vault, ravi) == ["Ravi Menon is the household's dentist."]
-    assert current(vault, wu) == ["Mom's dentist is Dr. Wu."]
+    assert current(vault, ravi) == ["The household's new dentist is Ravi Menon."]
+    assert current(vault, wu) == ["Mom's new dentist is Dr. Wu."]
