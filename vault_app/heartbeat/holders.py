@@ -139,8 +139,8 @@ class Holders:
         if not self._seen:  # no holder looked for yet this run: nothing to keep
             return
         if retired is not None:
-            for found in self._seen.values():
-                found.pop(retired, None)
+            for seen in self._seen.values():
+                seen.pop(retired, None)
         told = holding(fact.fact)
         found = None if told is None else self._seen.get((ref.agent, told.role.casefold()))
         if told is not None and found is not None:
