@@ -301,6 +301,9 @@ def test_an_opening_in_common_is_no_subject_in_common(old: str, new: str) -> Non
         ("Alex is a vegetarian.", "Alex is not a vegetarian anymore.", "update"),
         ("Jon is gonna keep on believing in himself.",
          "Jon is gonna keep on going and never quit.", "new"),
+        ("Maya loves sushi.", "Maya hates sushi.", "update"),  # a dislike denies a liking
+        ("Maya doesn't like sushi.", "Maya likes sushi.", "update"),
+        ("Walter is the user's dad.", "The user's dad hates cilantro.", "new"),  # no liking
     ],
 )  # fmt: skip
 def test_a_denial_says_the_same_but_for_one_word(old: str, new: str, kind: str) -> None:

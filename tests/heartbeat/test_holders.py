@@ -91,6 +91,7 @@ def test_which_holdings_replace_the_one_before(text: str, replaces: bool) -> Non
     [
         ("We have a new landlord, Sandra Ortiz.", "Our new landlord is Sandra Ortiz."),
         ("Mom has a new cardiologist, Dr. Ames.", "Mom's new cardiologist is Dr. Ames."),
+        ("My sister has a new boss, Tom Reyes.", "My sister's new boss is Tom Reyes."),
         ("I found a new dentist named Dr. Lee.", "My new dentist is Dr. Lee."),
         ("Leila just got a new neurologist: Dr. Brandt.", "Leila's new neurologist is Dr. Brandt."),
         ("We have a new car, a Subaru.", "We have a new car, a Subaru."),  # not a role
@@ -186,3 +187,33 @@ def test_a_holder_changed_in_their_own_entity_is_not_retired_twice(vault: Vault)
     assert current(vault, dana) == ["Dana Whitaker is the household's vet."]
     assert current(vault, ravi) == ["The household's new dentist is Ravi Menon."]
     assert current(vault, wu) == ["Mom's new dentist is Dr. Wu."]
+
+
+def test_a_fact_of_the_user_s_kin_goes_to_whom_the_vault_knows_as_them(vault: Vault) -> None:
+    vault.create_agent("care")
+    let_write_global(vault.root, "care")
+    vault.append_daily("My dad (Walter) moved into Maple Grove on Oct 1.", agent="care", at=at(2))
+    vault.append_daily("User: remember my dad hates cilantro.", agent="care", at=at(2, 10))
+    vault.append_daily("Dad's birthday is November 22.", agent="care", at=at(2, 11))
+    vault.append_daily("My mom is allergic to shellfish.", agent="care", at=at(2, 12))
+    record = beat(vault, 2)
+    assert (record.failed, record.deferred) == (0, 0)
+    assert current(vault, person("walter")) == [
+        "Walter is the user's dad.",
+        "Walter moved into Maple Grove on Oct 1, 2026.",
+        "The user's dad hates cilantro.",
+        "Dad's birthday is November 22.",  # "Dad" as a name: the one who is the user's dad
+    ]
+    me = layout.EntityRef("care", layout.USER_ENTITY)  # no one known as the user's mom
+    assert current(vault, me) == ["The user's mom is allergic to shellfish."]
+
+
+def test_two_known_as_the_user_s_one_kin_leave_the_fact_with_the_user(vault: Vault) -> None:
+    for name in ("walter", "walt-senior"):
+        ref = vault_person(vault, name)
+        vault.add_fact(ref, f"{name.title()} is the user's dad.", "relationship")
+    vault.append_daily("My dad hates cilantro.", at=at(3))
+    assert beat(vault, 3).written == 1
+    assert current(vault, layout.EntityRef(None, layout.USER_ENTITY)) == [
+        "The user's dad hates cilantro."
+    ]

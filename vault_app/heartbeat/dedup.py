@@ -131,6 +131,10 @@ STOP = _words_set(
 )
 NEGATIONS = _words_set("not no never none nothing nobody t dont doesnt isnt cant wont")
 DISLIKES = _words_set("dislike dislikes disliked hate hates hated detest detests loathe loathes")
+LIKES = _words_set(
+    "like likes liked love loves loved enjoy enjoys enjoyed prefer prefers preferred adore "
+    "adores adored fond into"
+)
 COPULAS = _words_set("is are am s")
 ARTICLES = _words_set("a an the")
 # Nouns naming an attribute that holds one value at a time
@@ -234,6 +238,16 @@ def _negated(words: list[str]) -> bool:
     return any(w in NEGATIONS for w in words) != any(w in DISLIKES for w in words)
 
 
+def _denies(old: list[str], new: list[str]) -> bool:
+    """Whether one of two statements, one negated, can deny the other: a dislike denies a
+    liking ("Maya loves sushi" / "Maya hates sushi"), not any statement ("Walter is the
+    user's dad" / "The user's dad hates cilantro"); a "not" denies whatever it negates."""
+    negated, plain = (old, new) if _negated(old) else (new, old)
+    if any(w in NEGATIONS for w in negated):
+        return True
+    return any(w in LIKES for w in plain)
+
+
 def _content_stems(words: list[str]) -> set[str]:
     """Content words with a plural or third-person "s" cut: "likes" ~ "like"."""
     return {
@@ -260,6 +274,8 @@ def update_score(old: list[str], new: list[str]) -> float | None:
     """How much of two word sequences is shared when they state one subject with two
     values (see the module's rules), or None when they do not."""
     if _negated(old) != _negated(new):
+        if not _denies(old, new):
+            return None
         said, says = _content_stems(old), _content_stems(new)
         shared = len(said & says) / max(len(said), len(says), 1)
         slack = max(len(said - says), len(says - said))

@@ -19,11 +19,16 @@ lists: kin, friends, pets — "Leila's new friend is Sam" is one more).
 `Holders.previous` finds, among the current facts of the new fact's memory
 (`Vault.facts_mentioning`: the role's word first, raw), the ones with the same owner and
 role in an entity other than the new fact's; the run supersedes the newest across the two
-entities (`Vault.supersede_fact(into=)`) when its agent may write there. A scan reads one
-memory (global, or one agent's: a fact never retires one in another) for one role, once a
-run, and costs about one read of that memory's fact files (0.8 s on the 200,000-fact
-vault, 10 ms on the demo's): paid only by a run that meets a new holder; what the run
-writes and retires then keeps it current.
+entities (`Vault.supersede_fact(into=)`) when its agent may write there.
+
+`Holders.holder` finds whom a fact names as someone's role, when one entity is named: the
+router sends a fact of the user's kin there ("The user's dad hates being called Wally" to
+the entity holding "Walter is the user's dad.", not to the user's own Me).
+
+A scan reads one memory (global, or one agent's: a fact never retires one in another) for
+one role, once a run, and costs about one read of that memory's fact files (0.8 s on the
+200,000-fact vault, 10 ms on the demo's), paid only by a run that meets a new holder or a
+fact of the user's kin; what the run writes and retires then keeps it current.
 """
 
 from __future__ import annotations
@@ -122,16 +127,32 @@ class Holders:
         new = holding(text)
         if new is None or not replaces(new):
             return []
-        key = (ref.agent, new.role.casefold())
+        found = self._holdings(reader, ref.agent, new.role)
+        same = [(w, f) for w, told, f in found.values() if w != ref and told.key == new.key]
+        return sorted(same, key=lambda pair: _when(pair[1]), reverse=True)
+
+    def holder(
+        self, reader: Vault, scope: str | None, owner: str, role: str
+    ) -> layout.EntityRef | None:
+        """The entity of memory `scope` that a current fact names as `owner`'s `role`
+        ("Walter is the user's dad." in Walter's), when exactly one does; else None."""
+        key = Holding(owner, role, False).key
+        found = self._holdings(reader, scope, role)
+        held = {where for where, told, _fact in found.values() if told.key == key}
+        return held.pop() if len(held) == 1 else None
+
+    def _holdings(
+        self, reader: Vault, scope: str | None, role: str
+    ) -> dict[str, tuple[layout.EntityRef, Holding, models.Fact]]:
+        key = (scope, role.casefold())
         found = self._seen.get(key)
         if found is None:
             found = self._seen[key] = {}
-            for where, fact in reader.facts_mentioning(new.role, ref.agent):
+            for where, fact in reader.facts_mentioning(role, scope):
                 told = holding(fact.fact)
                 if told is not None and told.role.casefold() == key[1]:
                     found[fact.id] = (where, told, fact)
-        same = [(w, f) for w, told, f in found.values() if w != ref and told.key == new.key]
-        return sorted(same, key=lambda pair: _when(pair[1]), reverse=True)
+        return found
 
     def wrote(self, ref: layout.EntityRef, fact: models.Fact, retired: str | None) -> None:
         """`fact` was written in `ref`, retiring fact id `retired` (if any: of any role,

@@ -354,7 +354,9 @@ def hired(sentence: str) -> list[str] | None:
 # a new one had: "We have a new landlord, Sandra Ortiz", "Mom has a new cardiologist,
 # Dr. Ames", "I found a new dentist named Dr. Lee"
 _HAS_NEW = re.compile(
-    r"^(?P<who>I|We|(?!(?:He|She|It|They|This|That)\b)" + rulebook.NAME + r")\s+"
+    r"^(?P<who>I|We|(?:My|Our)\s+[a-z]{2,12}|(?!(?:He|She|It|They|This|That)\b)"
+    + rulebook.NAME
+    + r")\s+"
     r"(?:just\s+|finally\s+|now\s+)?(?:have|has|got|found|switched\s+to)\s+a\s+new\s+"
     r"(?P<role>[a-z][a-z-]{1,20}(?:\s[a-z-]{2,20})?)(?:,|:|\s+(?:named|called))\s+"
     r"(?P<name>" + rulebook.NAME + r")(?P<rest>\s*[.!]?$|,\s+(?:she|he|they|who)['’\s].*)"

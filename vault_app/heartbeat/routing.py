@@ -15,6 +15,9 @@ thermostat at 68", an agent's note) goes to Me as an "I" would, when no entity a
 the name otherwise (`user_name`; the full name and the first, the Me of the notes'
 agent, else the global one).
 
+A fact of one of their kin, when the vault knows who that is ("The user's dad hates being
+called Wally" beside "Walter is the user's dad." in Walter's entity: `kin_of_user`, one
+entity so named, in the notes' agent's memory or the global one), goes to that entity.
 A fact of the person the notes speak for that names no other entity ("I prefer window
 seats" in the global notes, a ChatGPT prompt's "I've been vegetarian for ten years":
 `about_user`) goes to their own entity, `user_entity_in(agent)`: "Me", `areas/me` in the
@@ -55,6 +58,7 @@ wait, and the route names it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from vault_app.core import errors, layout, models
@@ -119,6 +123,24 @@ def about_user(candidate: Candidate) -> bool:
     return candidate.about_user or candidate.fact.lower().startswith(("the user ", "the user's "))
 
 
+# a fact that opens on one of the user's kin: "The user's dad hates being called Wally"
+_USERS_KIN = re.compile(
+    r"^The user['’]s (?P<role>mom|mum|mother|dad|father|wife|husband|partner|spouse"
+    r"|grandma|grandmother|grandpa|grandfather|stepmom|stepmother|stepdad|stepfather"
+    r"|fiancée?|boyfriend|girlfriend)(?:['’]s)?\s"
+)
+_MOM, _DAD = ("mom", "mum", "mother", "mama"), ("dad", "father", "papa")
+_GRANDMA, _GRANDPA = (
+    ("grandma", "grandmother", "granny", "nana", "gran"),
+    ("grandpa", "grandfather"),
+)
+# what one calls them as a name, and the words a fact may name them by
+_CALLED_KIN = {
+    **dict.fromkeys(_MOM, _MOM),
+    **dict.fromkeys(_DAD, _DAD),
+    **dict.fromkeys(_GRANDMA, _GRANDMA),
+    **dict.fromkeys(_GRANDPA, _GRANDPA),
+}
 _OWNER = re.compile(r"(?P<owner>[A-Z][\w.-]*(?:\s[A-Z][\w.-]*){0,2})['’]s\s+[a-z]")
 _IS_OWNERS = re.compile(r"[A-Z][\w.-]*(?:\s[A-Z][\w.-]*){0,2}\s+is\s+" + _OWNER.pattern)
 _OF_THE_USER = re.compile(
@@ -145,7 +167,7 @@ class Route:
     create: bool  # the entity must be created first
     name: str | None  # the unknown name that was counted, if any
     reason: str  # "entity" | "related" | "mentioned" | "created" | "remembered" | "user" |
-    # "deferred" | "unrouted"
+    # "kin" | "deferred" | "unrouted"
 
 
 # -- the router ----------------------------------------------------------------------------
@@ -158,9 +180,15 @@ def _is_address(text: str) -> bool:
 class Router:
     """Routes one run's candidates; knows the vault's entity names (read on first use)."""
 
-    def __init__(self, vault: Vault, mentions: MentionCounts) -> None:
+    def __init__(
+        self,
+        vault: Vault,
+        mentions: MentionCounts,
+        kin_of_user: Callable[[str | None, str], layout.EntityRef | None] | None = None,
+    ) -> None:
         self.vault = vault
         self.mentions = mentions
+        self.kin_of_user = kin_of_user  # (agent, "dad") -> the entity who is the user's dad
         self._index: names.NameIndex | None = None
         self._created: set[layout.EntityRef] = set()  # routed with create=True this run
 
@@ -185,6 +213,8 @@ class Router:
         return self._index
 
     def route(self, candidate: Candidate) -> Route:
+        if about_user(candidate) and (kin := self._kin(candidate)) is not None:
+            return Route(kin, False, None, "kin")  # "The user's dad …": to Walter's
         if about_user(candidate):  # their own entity, made on first use
             ref = user_entity_in(candidate.entry.agent)
             if (name := user_name(candidate.fact)) is not None:  # "My name is Alex"
@@ -207,7 +237,7 @@ class Router:
         agent = candidate.entry.agent
         entity = candidate.entity
         if entity and (_is_address(entity) or not names.junk(entity)):
-            ref = self._resolve(entity, agent)
+            ref = self._resolve(entity, agent) or self._kin_called(entity, agent)
             if ref is not None:
                 return self._found(ref, "entity", entity)
             return self._unknown(entity, candidate)
@@ -232,6 +262,30 @@ class Router:
         if thing is not None:  # "The dishwasher is leaking again" (asked: Remembered)
             return self._unknown(thing, candidate)
         return Route(None, False, None, "unrouted")
+
+    def _kin(self, candidate: Candidate) -> layout.EntityRef | None:
+        """The entity of the one the fact opens on as the user's kin ("The user's dad
+        hates…"), when the vault knows who that is (`_kin_of_user`)."""
+        told = _USERS_KIN.match(candidate.fact)
+        return None if told is None else self._kin_of_user(told["role"], candidate.entry.agent)
+
+    def _kin_called(self, name: str, agent: str | None) -> layout.EntityRef | None:
+        """The entity of the one called "Mom", "Dad" … as a name ("Dad's birthday is
+        November 22"), when the vault knows who that is (`_kin_of_user`)."""
+        role = name.strip().lower()
+        return self._kin_of_user(role, agent) if role in _CALLED_KIN else None
+
+    def _kin_of_user(self, role: str, agent: str | None) -> layout.EntityRef | None:
+        """The one entity a fact names as the user's `role` or a word for it (`kin_of_user`:
+        in the notes' agent's memory, else the global one), not the user's own Me."""
+        if self.kin_of_user is None:
+            return None
+        for scope in [agent, None] if agent else [None]:
+            for word in _CALLED_KIN.get(role.lower(), (role.lower(),)):
+                ref = self.kin_of_user(scope, word)
+                if ref is not None and ref.path != layout.USER_ENTITY:
+                    return ref
+        return None
 
     def _user_names(self, ref: layout.EntityRef) -> list[str]:
         return [n for f in self._active(ref) if (n := user_name(f)) is not None]

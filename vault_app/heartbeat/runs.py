@@ -206,9 +206,9 @@ class _Run:
         self.cancelled = cancelled or (lambda: False)
         self.cursor = entries_mod.Cursor.load(vault.root)  # corrupt: the run stops here
         self.mentions = mentions.MentionCounts.load(vault.root)
-        self.router = routing.Router(vault, self.mentions)
+        self.holders = holders.Holders()  # who holds a role: before, across entities
+        self.router = routing.Router(vault, self.mentions, self._kin_of_user)
         self.deduper = dedup.Deduper(vault, embed=embed)
-        self.holders = holders.Holders()  # who held a role before, across entities
         # (agent whose note it was, None: global) -> fact id -> its entity
         self.accessed: dict[str | None, dict[str, layout.EntityRef]] = {}
         self.writers: dict[str | None, Vault] = {None: vault}  # the heartbeat for each agent
@@ -456,6 +456,10 @@ class _Run:
         self.deduper.added(ref, fact)
         if ref in self.mine:
             self.mine[ref].add((candidate.entry.ref, candidate.fact))
+
+    def _kin_of_user(self, scope: str | None, role: str) -> layout.EntityRef | None:
+        """The entity of memory `scope` a fact names as the user's `role` (`holders`)."""
+        return self.holders.holder(self._writer(scope), scope, "The user", role)
 
     def _held_before(
         self, writer: Vault, ref: layout.EntityRef, candidate: Candidate
