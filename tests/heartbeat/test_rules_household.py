@@ -801,6 +801,16 @@ def test_a_reminder_label_and_a_thing_named_by_an_acronym(
          [("The user's sister's husband is Tom Reyes.", Cat.RELATIONSHIP, "Tom Reyes")]),
         ("The aide is Rosa Delgado.",
          [("The household's aide is Rosa Delgado.", Cat.RELATIONSHIP, "Rosa Delgado")]),
+        # a landlord's notes (a blind probe): tenants and managers are roles, rent no one
+        ("The tenant is Marcus Lee.",
+         [("The household's tenant is Marcus Lee.", Cat.RELATIONSHIP, "Marcus Lee")]),
+        ("Our property manager is now Cascade Property Group.",
+         [("The household's property manager is now Cascade Property Group.",
+           Cat.RELATIONSHIP, "Cascade Property Group")]),
+        ("Rent is $1,850/month.", [("Rent is $1,850/month.", Cat.STATUS, None)]),
+        ("Tenant in Alder St upstairs is Marcus Lee, lease ends June 30, 2027.",  # a street
+         [("Tenant in Alder St upstairs is Marcus Lee, lease ends June 30, 2027.",
+           Cat.MILESTONE, "Marcus Lee")]),
         ("Our landlord is now Sandra Ortiz.",
          [("The household's landlord is now Sandra Ortiz.", Cat.RELATIONSHIP, "Sandra Ortiz")]),
     ],

@@ -205,6 +205,11 @@ def _logged(word: str) -> bool:
 _TITLES = frozenset(("Dr.", "St.", "Mr.", "Mrs.", "Ms.", "Mr", "Mrs", "Ms"))
 
 
+# a street as a note shortens it ("Alder St"), whose "St" would be cut as a word and leave
+# "Alder" a name; "Elm Street" spelled out stays a place one may keep an entity of
+_STREETS = frozenset(("St", "Ave", "Rd", "Blvd", "Ln", "Hwy", "Pkwy"))
+
+
 def related(text: str, entity: str | None, pats: rulebook.Patterns) -> tuple[str, ...]:
     """The sentence's `[[links]]` and capitalised names, entity and month/day words aside."""
     names: list[str] = [link[0].strip() for link in rulebook.LINK.findall(text)]
@@ -218,6 +223,8 @@ def related(text: str, entity: str | None, pats: rulebook.Patterns) -> tuple[str
             continue  # "MERV 11", "HDMI 2.1": a rating or a standard, no one's name
         if match.start() == 0 and len(words) > 1 and _logged(words[0]):
             words = words[1:]  # "Took Maya to the dentist": what was done, then whom
+        if len(words) > 1 and words[-1].rstrip(".") in _STREETS:
+            continue  # "the duplex on Alder St": a street, no one's name
         while words and words[0].rstrip(".").lower() in pats.not_names and words[0] not in _TITLES:
             words = words[1:]
         while words and (
