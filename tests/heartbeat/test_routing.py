@@ -626,3 +626,19 @@ def test_a_name_after_a_family_title_finds_the_person(vault: Vault) -> None:
     visit = candidate("Grandma Helen is visiting from Dec 20 to Jan 3.", "Grandma Helen")
     assert r.route(visit).ref == ref("areas/people/helen-moreau")
     assert names.without_honorific(names.key("Baby Noor")) == "noor"
+
+
+def test_a_first_name_another_of_that_name_waits_for_is_counted_for_them(vault: Vault) -> None:
+    r = router(vault)  # Marcus Bell, the plumber, answers to "Marcus"; Marcus Lee waits
+    tenant = "Marcus Lee is the upstairs tenant."
+    assert r.route(candidate(tenant, "Marcus Lee")).reason == "deferred"
+    route = r.route(candidate("Marcus has a cat.", "Marcus", n=1))
+    assert route == routing.Route(None, False, "Marcus Lee", "deferred")  # not Marcus Bell
+    assert r.mentions.count(names.key("Marcus Lee")) == 2
+    made = r.route(candidate("Marcus paid the deposit.", "Marcus", n=2))
+    assert made == routing.Route(ref("areas/people/marcus-lee"), True, "Marcus Lee", "created")
+    assert [c.fact for c in r.released("Marcus Lee")] == [tenant, "Marcus has a cat."]
+    other = router(vault)  # with no one else of that name waiting: the one who answers
+    assert other.route(candidate("Marcus fixed the tap.", "Marcus")).ref == ref(
+        "areas/people/marcus-bell"
+    )

@@ -396,6 +396,11 @@ class NameIndex:
             if ref not in refs:
                 refs.append(ref)
 
+    def answers(self, name_key: str, scopes: Iterable[str | None]) -> bool:
+        """Whether an entity of `scopes` answers to `name_key` as its name (not only by
+        its first name, nor by the name its summary opens on)."""
+        return any(self._keys.get(scope, {}).get(name_key) for scope in scopes)
+
     def lookup(self, name_key: str, scopes: Iterable[str | None]) -> layout.EntityRef | None:
         """The entity of the first scope answering to `name_key`: a live entity before an
         archived one; a first name only when it is one person's (a company's name without

@@ -5,7 +5,10 @@
 1. the candidate's `entity`, when it resolves: an address (`areas/family`,
    `agent:household:resources/kitchen`; a bare one from an agent's note tries the
    agent's workspace first, as `layout.resolve_reference` does) or a name an entity
-   answers to (`names.NameIndex`: "Dr. Patel" ~ `dr-patel`, case and accents aside);
+   answers to (`names.NameIndex`: "Dr. Patel" ~ `dr-patel`, case and accents aside; a
+   first name only when one person answers to it, and no one else of that name waits
+   for their third mention: "Marcus" while "Marcus Lee" waits is counted for him, not
+   written to Marcus Bell's);
 2. else its first `related` entity that resolves;
 3. else the existing entity whose name the fact's text contains (the longest wins).
 
@@ -238,6 +241,8 @@ class Router:
         entity = candidate.entity
         if entity and (_is_address(entity) or not names.junk(entity)):
             ref = self._resolve(entity, agent) or self._kin_called(entity, agent)
+            if ref is not None and (other := self._other_of_that_name(entity, agent)):
+                return self._unknown(other, candidate)  # "Marcus": Marcus Lee, who waits
             if ref is not None:
                 return self._found(ref, "entity", entity)
             return self._unknown(entity, candidate)
@@ -262,6 +267,19 @@ class Router:
         if thing is not None:  # "The dishwasher is leaking again" (asked: Remembered)
             return self._unknown(thing, candidate)
         return Route(None, False, None, "unrouted")
+
+    def _other_of_that_name(self, name: str, agent: str | None) -> str | None:
+        """The one waiting name a first name may be, when an entity answers to it only as
+        its first name ("Marcus" for Marcus Bell, the plumber, while "Marcus Lee", the
+        tenant, waits for his third mention): the fact is counted for the one who waits,
+        not written to the other; None otherwise."""
+        first = names.key(name)
+        scopes = [agent, None] if agent else [None]
+        if not first or "-" in first or self.index.answers(first, scopes):
+            return None
+        waiting = [n for k, n in self.mentions.names().items() if k.startswith(first + "-")]
+        waiting = [n for n in waiting if self.mentions.waiting(self._key(n))]
+        return waiting[0] if len(waiting) == 1 else None
 
     def _kin(self, candidate: Candidate) -> layout.EntityRef | None:
         """The entity of the one the fact opens on as the user's kin ("The user's dad
