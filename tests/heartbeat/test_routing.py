@@ -642,3 +642,21 @@ def test_a_first_name_another_of_that_name_waits_for_is_counted_for_them(vault: 
     assert other.route(candidate("Marcus fixed the tap.", "Marcus")).ref == ref(
         "areas/people/marcus-bell"
     )
+
+
+def test_a_guessed_name_asked_to_keep_yields_to_one_the_notes_know(vault: Vault) -> None:
+    r = router(vault)
+    for n in (0, 1):  # Walter met twice, waiting for his third mention
+        r.route(candidate(f"Walter note {n}.", "Walter", n=n))
+    said = "Dad hates being called Wally, only Walt or Walter."
+    asked = dataclasses.replace(
+        candidate(said, "Wally", ("Walt", "Walter"), n=2), explicit=True, guessed=True
+    )
+    route = r.route(asked)
+    assert route == routing.Route(ref("areas/people/walter"), True, "Walter", "created")
+    plain = dataclasses.replace(asked, guessed=False)  # a rule's subject stays the entity
+    assert router(vault).route(plain).ref == ref("areas/people/wally")
+    known = dataclasses.replace(asked, related=("Maya",))  # one the vault knows
+    assert router(vault).route(known) == routing.Route(
+        ref("areas/people/maya"), False, None, "related"
+    )

@@ -60,6 +60,10 @@ class Candidate:
     # quote is $14,200" -> Summit Roofing's); never counted towards making an entity
     around: tuple[str, ...] = ()
     confidence: float = 1.0
+    # `entity` is only the first of the names in it, no rule's subject ("the car
+    # registration for the Prius renews…"): asked to be remembered, routing may prefer
+    # another of them that the vault knows, or the notes spoke of more
+    guessed: bool = False
 
 
 @dataclass

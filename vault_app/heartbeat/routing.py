@@ -9,7 +9,10 @@
    first name only when one person answers to it, and no one else of that name waits
    for their third mention: "Marcus" while "Marcus Lee" waits is counted for him, not
    written to Marcus Bell's);
-2. else its first `related` entity that resolves;
+2. else its first `related` entity that resolves (none resolving, the unknown one the
+   notes spoke of most is counted); an `entity` that is only the first name in a fact
+   asked to be remembered (`guessed`) and resolves to nothing is one of them: "Dad hates
+   being called Wally, only Walt or Walter" makes Walter, met twice before, not a Wally;
 3. else the existing entity whose name the fact's text contains (the longest wins).
 
 The person the notes speak for is known by name once they said it ("My name is Alex
@@ -238,7 +241,12 @@ class Router:
 
     def _route(self, candidate: Candidate) -> Route:
         agent = candidate.entry.agent
-        entity = candidate.entity
+        entity: str | None = candidate.entity
+        related = candidate.related
+        guessed = entity and candidate.guessed and candidate.explicit and related
+        if guessed and entity and self._resolve(entity, agent) is None:
+            related = (entity, *related)  # a first name guessed, asked to keep: any of
+            entity = None  # them, as the related names are
         if entity and (_is_address(entity) or not names.junk(entity)):
             ref = self._resolve(entity, agent) or self._kin_called(entity, agent)
             if ref is not None and (other := self._other_of_that_name(entity, agent)):
@@ -246,13 +254,15 @@ class Router:
             if ref is not None:
                 return self._found(ref, "entity", entity)
             return self._unknown(entity, candidate)
-        unknown = None
-        for name in candidate.related:
+        unknown, heard = None, 0  # the unknown name the notes spoke of most, else the first
+        for name in related:
             ref = self._resolve(name, agent)
             if ref is not None:
                 return self._found(ref, "related", None)
-            if unknown is None and (_is_address(name) or not names.junk(name)):
-                unknown = name
+            if _is_address(name) or not names.junk(name):
+                count = 0 if _is_address(name) else self.mentions.count(self._key(name))
+                if unknown is None or count > heard:
+                    unknown, heard = name, count
         scopes: list[str | None] = [agent, None] if agent else [None]
         ref = self.index.mentioned(candidate.fact, scopes)
         if ref is not None:

@@ -377,6 +377,7 @@ def _from_sentence(
                 confidence=confidence,
                 explicit=explicit,
                 about_user=of_user,
+                guessed=about is not None and not whose,
             )
         )
     return out
