@@ -217,3 +217,24 @@ def test_two_known_as_the_user_s_one_kin_leave_the_fact_with_the_user(vault: Vau
     assert current(vault, layout.EntityRef(None, layout.USER_ENTITY)) == [
         "The user's dad hates cilantro."
     ]
+
+
+def test_another_agent_s_private_facts_are_neither_retired_nor_followed(vault: Vault) -> None:
+    for agent in ("care", "health"):
+        vault.create_agent(agent)
+    let_write_global(vault.root, "care")
+    theirs, walter = person("dr-okafor", "health"), person("walter", "health")
+    for ref, fact in ((theirs, "Leila's neurologist is Dr. Okafor."),
+                      (walter, "Walter is the user's dad.")):  # fmt: skip
+        vault.create_entity(ref)
+        vault.add_fact(ref, fact, "relationship")
+    vault.create_entity(person("dr-brandt"))
+    vault.append_daily("Leila's new neurologist is Dr. Brandt.", agent="care", at=at(20))
+    vault.append_daily("My dad hates cilantro.", agent="care", at=at(20, 10))
+    record = beat(vault, 20)
+    assert (record.written, record.superseded, record.failed) == (2, 0, 0)
+    assert current(vault, theirs) == ["Leila's neurologist is Dr. Okafor."]
+    assert current(vault, walter) == ["Walter is the user's dad."]
+    assert current(vault, person("dr-brandt")) == ["Leila's new neurologist is Dr. Brandt."]
+    me = layout.EntityRef("care", layout.USER_ENTITY)  # its own Me: Walter is not its to know
+    assert current(vault, me) == ["The user's dad hates cilantro."]
