@@ -196,6 +196,7 @@ def test_a_fact_of_the_user_s_kin_goes_to_whom_the_vault_knows_as_them(vault: Va
     vault.append_daily("User: remember my dad hates cilantro.", agent="care", at=at(2, 10))
     vault.append_daily("Dad's birthday is November 22.", agent="care", at=at(2, 11))
     vault.append_daily("My mom is allergic to shellfish.", agent="care", at=at(2, 12))
+    vault.append_daily("Dad is allergic to penicillin.", agent="care", at=at(2, 13))
     record = beat(vault, 2)
     assert (record.failed, record.deferred) == (0, 0)
     assert current(vault, person("walter")) == [
@@ -203,6 +204,7 @@ def test_a_fact_of_the_user_s_kin_goes_to_whom_the_vault_knows_as_them(vault: Va
         "Walter moved into Maple Grove on Oct 1, 2026.",
         "The user's dad hates cilantro.",
         "Dad's birthday is November 22.",  # "Dad" as a name: the one who is the user's dad
+        "Dad is allergic to penicillin.",
     ]
     me = layout.EntityRef("care", layout.USER_ENTITY)  # no one known as the user's mom
     assert current(vault, me) == ["The user's mom is allergic to shellfish."]

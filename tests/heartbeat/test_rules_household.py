@@ -808,6 +808,11 @@ def test_a_reminder_label_and_a_thing_named_by_an_acronym(
          [("The household's property manager is now Cascade Property Group.",
            Cat.RELATIONSHIP, "Cascade Property Group")]),
         ("Rent is $1,850/month.", [("Rent is $1,850/month.", Cat.STATUS, None)]),
+        # "Mom" and "Dad" as names, as "Grandpa" is (routing: the user's mom or dad when
+        # the vault knows who that is, else counted as "Mom"); not "Mom, can you…"
+        ("Mom is allergic to shellfish.",
+         [("Mom is allergic to shellfish.", Cat.PREFERENCE, "Mom")]),
+        ("Mom, can you call me back?", []),
         ("Tenant in Alder St upstairs is Marcus Lee, lease ends June 30, 2027.",  # a street
          [("Tenant in Alder St upstairs is Marcus Lee, lease ends June 30, 2027.",
            Cat.MILESTONE, "Marcus Lee")]),
