@@ -9,7 +9,7 @@ import datetime as dt
 
 import pytest
 
-from vault_app.heartbeat import extraction, kin, rules, turns
+from vault_app.heartbeat import extraction, kin, rules, turns, typed
 
 DAY = dt.date(2025, 9, 4)
 
@@ -110,12 +110,12 @@ def test_a_hurried_message_and_a_question_after_what_is_told(text: str, kept: li
 
 
 def test_spelling_out_leaves_what_was_written_properly() -> None:
-    assert turns.spelled("remember im allergic to cats") == "Remember I'm allergic to cats"
-    assert turns.spelled("i.e. this, e.g. that") == "i.e. this, e.g. that"
-    assert turns.spelled("iPhone is great. ipad too. eBay") == "iPhone is great. Ipad too. eBay"
-    assert turns.spelled("it's sept 9. her name is Priya") == "It's sept 9. Her name is Priya"
+    assert typed.spelled("remember im allergic to cats") == "Remember I'm allergic to cats"
+    assert typed.spelled("i.e. this, e.g. that") == "i.e. this, e.g. that"
+    assert typed.spelled("iPhone is great. ipad too. eBay") == "iPhone is great. Ipad too. eBay"
+    assert typed.spelled("it's sept 9. her name is Priya") == "It's sept 9. Her name is Priya"
     written = "My sister Ana lives in Porto. I visit her in June, and it's lovely."
-    assert turns.spelled(written) == written
+    assert typed.spelled(written) == written
 
 
 @pytest.mark.parametrize(

@@ -48,6 +48,9 @@ def _one(text: str) -> model.Candidate:
         ("We never schedule anything on Sunday afternoons.",
          "The household never schedules anything on Sunday afternoons.", Cat.PREFERENCE, None),
         ("Jordan can't stand cilantro.", "Jordan can't stand cilantro.", Cat.PREFERENCE, "Jordan"),
+        # a plural takes the plain verb; one word that is none is no one ("Almost like …")
+        ("Kids love pancakes on Sunday mornings.", "Kids love pancakes on Sunday mornings.",
+         Cat.PREFERENCE, None),
         ("Alex usually takes the Subaru to the dealer.",
          "Alex usually takes the Subaru to the dealer.", Cat.PREFERENCE, "Alex"),
         ("Theo's favourite dinosaur is the stegosaurus.",
@@ -465,6 +468,24 @@ def test_sentences_of_household_words_never_fail(words: list[str]) -> None:
          "On 2026-11-13 Melanie finally took their kids to a pottery workshop."),
         ("**Joanna** (D6:2): Had an audition yesterday for a writing gig downtown.",
          "Joanna had an audition on 2026-11-19 for a writing gig downtown."),
+        # what it took is no "I" left out: read from the "I" who did it
+        ("**John** (D8:5): Thanks! Took some trial and error but I figured out a schedule "
+         "for my strength training.", "John figured out a schedule for their strength training."),
+        ("**Maria** (D8:23): It took time and effort, but I slowly formed connections by "
+         "listening.", "Maria slowly formed connections by listening."),
+        ("**John** (D6:2): Took my kids to the aquarium on Saturday.",
+         "John took their kids to the aquarium on 2026-11-14."),
+        # a past with a prefix is a past: not "retooks"
+        ("**John** (D8:18): Last week I retook the aptitude test with some great results.",
+         "In the week of 2026-11-09 John retook the aptitude test with some great results."),
+        # "let" + words is no "let Dana know"; ", speaking of" is no part of the fact
+        ("**Tim** (D17:14): We get to take a break from everything and just let our minds "
+         "wander.", "Tim gets to take a break from everything and just let their minds wander."),
+        ("**Tim** (D20:17): I just reorganized my book shelf, speaking of.",
+         "Tim just reorganized their book shelf."),
+        # what "the same" is, the sentence said before it
+        ("**Caroline** (D13:15): I want to live authentically and help others to do the same.",
+         "Caroline wants to live authentically and help others to do the same."),
     ],
 )  # fmt: skip
 def test_a_turn_is_read_as_its_speaker_says_it(text: str, fact: str) -> None:
@@ -560,6 +581,9 @@ def test_reactions_and_opinions_are_no_facts(text: str) -> None:
          "Losing Jon's job gave them the push to start their own dance studio."),
         ("**Maria** (D13:20): Taking care of myself physically and mentally helps me.",
          "Taking care of Maria physically and mentally helps them."),  # named, then "them"
+        # a "one" whose noun the sentence gave before it
+        ("**Caroline** (D2:14): I'm thrilled to make a family for kids who need one.",
+         "Caroline is thrilled to make a family for kids who need one."),
     ],
 )  # fmt: skip
 def test_a_speaker_telling_of_themselves_is_a_fact_about_them(text: str, fact: str) -> None:
@@ -637,6 +661,17 @@ def test_an_aside_after_a_fact_is_cut_and_the_fact_kept(text: str, fact: str) ->
         "**Maria** (D10:10): Last weekend I did something new that had an impact on me.",
         "**John** (D26:35): I'm always down for something new.",
         "**Joanna** (D20:3): I'm going to keep trying new things.",
+        # a "one", "the same" or "this" that the turn before says
+        "**John** (D22:4): I haven't had one in ages.",
+        "**Gina** (D14:8): I've been one 'cause I lost my job.",
+        "**Nate** (D4:2): I bought one last year for my daughter.",
+        "**Nate** (D19:17): I thought I should do the same!",
+        "**Gina** (D6:6): I've been dreaming of this for a while now.",
+        # what two did together is not the speaker's alone
+        "**Nate** (D23:5): We had a lot in common and hit it off.",
+        "**Joanna** (D9:2): We clicked right away at the writers' group.",
+        # a liking's plain verb after one capitalised word is no one's liking
+        "**John** (D8:15): Almost like taking us back in time.",
     ],
 )
 def test_a_feeling_a_wish_or_a_pointer_to_other_turns_is_no_disclosure(text: str) -> None:

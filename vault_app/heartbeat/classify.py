@@ -39,6 +39,10 @@ _JUST = re.compile(
 )
 
 _PERSON = {"my": "I", "our": "We"}  # a possessive's person, as `_entity` reads it
+# a liking's verb in its plain form, which one named person never takes ("Maya likes"): after
+# a single capitalised word it is no verb of theirs ("Almost like taking us back in time"),
+# but after a plural ("Kids love pancakes"); "like" after one word is "as" ("Themes like…")
+_PLAIN_LIKING = frozenset(("like", "love", "hate", "prefer", "enjoy", "dislike", "want", "avoid"))
 
 
 def category_of(sentence: str, on: dt.date) -> tuple[Category, str | None] | None:
@@ -82,6 +86,10 @@ def category_of(sentence: str, on: dt.date) -> tuple[Category, str | None] | Non
     pref = pats.preference.match(sentence)
     if pref and pats.pronoun_object.match(sentence, pref.end()):
         pref = None  # "wants him at 22", "I love it": not standalone
+    subj, verb = (pref.group("subj"), pref.group("verb")) if pref else ("", "")
+    one = subj not in ("I", "We") and " " not in subj  # "Kids love", not "Themes like …"
+    if one and verb in _PLAIN_LIKING and (verb == "like" or not subj.endswith("s")):
+        pref = None  # "Almost like taking us back in time": no one's liking
     if pref and subjects.subject_ok(pref.group("subj"), pats):
         return Category.PREFERENCE, subjects.subject_of(pref)
     condition = pats.condition.match(sentence)

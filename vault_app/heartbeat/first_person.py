@@ -3,7 +3,8 @@ with a stop, a last "!" too).
 
 "I"/"me"/"my" become the speaker when one was named (a conversation's turn: "**Tim**"),
 otherwise "the user" ("we"/"us"/"our": "the household"), with the verb after them
-agreeing ("I prefer" -> "The user prefers", "I'd never felt" -> "… had never felt");
+agreeing ("I prefer" -> "The user prefers", "I'd never felt" -> "… had never felt", a
+past with a prefix kept: "I retook" -> "… retook");
 once named, the speaker is "they", "them", "their" for the rest of the sentence unless
 someone else was named since (`_someone`: a pronoun, or a capitalised word that is no
 month or day, nor a place after a preposition or a name after an article). The patterns
@@ -27,6 +28,9 @@ _PRESENT_ED = frozenset(
     ("need", "feed", "bleed", "breed", "proceed", "succeed", "exceed", "speed", "seed",
      "heed", "shred", "embed", "wed")
 )  # fmt: skip
+_PREFIX = re.compile(r"^(?:re|over|under|out|mis|with|fore|up)(?=[a-z]{2})")
+# what `[grammar] keep` holds that takes no prefix: "can", "will" ("rewill" is no word)
+_BARE = frozenset(("can", "could", "will", "would", "should", "must", "might", "may", "ought"))
 _CONTRACTION = {"'m": " is", "'ve": " has", "'d": " would", "'ll": " will", "'re": " is"}
 # after "I'd", a past participle makes it "had" ("I'd been", "I'd never felt", "I'd
 # finished"), else it is "would" ("I'd love", "I'd need")
@@ -225,7 +229,11 @@ def agree(verb: str) -> str:
     if word in _AGREE:
         return _AGREE[word]
     past = word.endswith("ed") and word not in _PRESENT_ED  # "moved", not "need"
-    if word in rulebook.patterns().keep or past or word.endswith("'t") or not word.isalpha():
+    keep = rulebook.patterns().keep
+    # a past with a prefix is past as well: "retook", "overslept", "outgrew", "mistook"
+    unprefixed = _PREFIX.sub("", word)
+    past = past or (unprefixed != word and unprefixed in keep and unprefixed not in _BARE)
+    if word in keep or past or word.endswith("'t") or not word.isalpha():
         return verb
     if word.endswith(("s", "sh", "ch", "x", "z", "o")):
         return verb + "es"

@@ -120,6 +120,7 @@ from vault_app.heartbeat import (
     rulebook,
     subjects,
     turns,
+    typed,
 )
 from vault_app.heartbeat import extraction as model
 from vault_app.heartbeat import kin as kin_told
@@ -180,7 +181,7 @@ def candidates(entry: model.Entry, thread: kin_told.Thread | None = None) -> lis
         return []  # the assistant's words are not what the user told it
     told = turns.without_material(turn.text) if turn.said else turn.text
     if turn.to_assistant:
-        told = turns.spelled(told)  # "remember im allergic to cats", typed in a hurry
+        told = typed.spelled(told)  # "remember im allergic to cats", typed in a hurry
     for sentence in clauses.sentences(told):
         if len(sentence) > MAX_SENTENCE:
             continue  # a run-on or a pasted blob: no fact, and no one to refer back to
@@ -205,12 +206,15 @@ _FILLER_IN = re.compile(
 )
 _FILLER_END = re.compile(
     r"(?:[\s,]+(?:honestly|lol|lmao|haha+|hehe|tbh|imo|xd|:\)|:D|:P|by\s+the\s+way|btw|fyi"
+    r"|speaking\s+of"  # "I just reorganized my book shelf, speaking of"
     # a word on why it is told, after it: "…, good to know for both of us"
     r"|(?:(?:it['’]s|that['’]s)\s+)?good\s+to\s+know(?:\s+for\s+[\w\s]{1,20}?)?"
     r"|just\s+so\s+you\s+know|in\s+case\s+(?:it|that)\s+(?:matters|helps)"
     r"|if\s+that\s+(?:matters|helps)|for\s+what\s+it['’]s\s+worth"
     # whom the writer passed it on to: "…, told St. Luke's", "…, let the school know"
-    r"|(?:please\s+)?(?:told|informed|let|notified)\s+(?:the\s+)?(?:[A-Z][\w.'’-]*\s?){1,3}"
+    # (a name, capitalised: not "… and just let our minds wander")
+    r"|(?:please\s+)?(?:told|informed|notified|let(?=\s+(?:the\s+)?(?-i:[A-Z])[^.!?]*\bknow\b))"
+    r"\s+(?:the\s+)?(?-i:(?:[A-Z][\w.'’-]*\s?){1,3})"
     r"(?:know)?|(?:told|informed|notified)\s+the\s+[a-z]{3,15}"
     r"|(?:please\s+)?let\s+the\s+[a-z]{3,15}\s+know))+"
     r"\s*([.!?]*)$",

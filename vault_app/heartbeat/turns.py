@@ -72,6 +72,11 @@ _CATCH_UP = re.compile(
 # where a lead clause ends: "Guess what - I…", "Something awesome happened: I…", "Woah
 # Joanna, I…" (a comma only before the first person)
 _LEAD = re.compile(r"\s+[-–—]\s+|\s*(?:--|—)\s*|:\s+|,\s+(?=I\b|I['’]|My\b|We\b)")
+# what it took before the "I" who did it: "Took some trial and error but I…", "It took a
+# while, but I…"
+_TOOK = re.compile(
+    r"(?:It\s+)?took\s+[^,.;:!?]{1,30}?,?\s+(?:but|and)\s+(?=I\b|I['’])", re.IGNORECASE
+)
 # what a turn points at instead of naming: a place ("a trip there"), a thing to be done
 # ("make it for my family"); a thing shown and named ("Melanie made this bowl in her
 # class") says enough to keep
@@ -89,7 +94,10 @@ _SUBJECTLESS = re.compile(
     r"^(?:(?:just|also|finally|recently|still|now)\s+)?(?P<verb>been(?=\s+(?:[a-z]+ly\s+)?"
     r"(?:[a-z]+ing|to|busy|only)\b)|gonna(?!\s+be\b)|got|went|"
     r"started(?!\s+(?:when|as|at|in|out|back|again|over|with|after|before|young)\b)|"
-    r"finished|tried|bought|made|took|signed|joined|visited|spent|picked|adopted|found|"
+    r"finished|tried|bought|made|"
+    # "Took some trial and error but I figured…", "Took a while": what it took, no "I"
+    r"took(?!\s+(?:(?:some|a\s+lot\s+of|a\s+bit\s+of|a\s+little|lots\s+of|so\s+much|ages"
+    r"|forever|a\s+while|a\s+few|hours|days|weeks|months|years)\b|time\b))|signed|joined|visited|spent|picked|adopted|found|"
     r"learned|decided|had|lost|won|met|moved|graduated|completed|quit|landed|scored|passed|"
     r"wrote|ran|planning|thinking|working|heading)\b",
     re.IGNORECASE,
@@ -193,6 +201,34 @@ _VAGUE = re.compile(
     r"(?:\s+[-–—]\s+(?![^.!?]*\b(?:I|my|we|our|he|she|they)\b)[^.!?]{0,40})?\s*[.!]*$",
     re.IGNORECASE,
 )
+# what a sentence takes from the turn before it, with no word of its own for it: a "one"
+# had or been ("I haven't had one in ages", "I've been one 'cause I lost my job"), "the
+# same" done ("I thought I should do the same"), a "this" then how long ("I've been
+# dreaming of this for a while now")
+_TAKES_BACK = re.compile(
+    r"\b(?:have|has|had|having|been|got|get|getting|want|wanted|bought|buy|need|needed|own"
+    r"|owned|make|made)\s+one(?=\s+(?:in|for|since|because|too|yet|now|already|and|but|so"
+    r"|before|either|again|ago|last\s+(?:week|month|year))\b|\s+['’]?cause\b|\s*[,;]|\W*$)"
+    r"|\b(?:do|did|does|doing|done|feel|felt|say|said|think|thought)\s+the\s+same"
+    r"(?:\s+(?:thing|way))?(?=\s*[,;]|\W*$)"
+    r"|\b(?:of|for|about|on|with|into|to)\s+(?:this|that|it)\s+(?:for|since)\s+(?:a\s+(?:long\s+)?"
+    r"while|ages|years|months|weeks|a\s+long\s+time|so\s+long|forever|some\s+time)\b",
+    re.IGNORECASE,
+)
+# what "one" or "the same" stands for, said before it in the sentence: "… a family for kids
+# who need one", "I want to live authentically and help others to do the same"
+_SAID_BEFORE = {
+    "one": re.compile(r"\b(?:a|an)\s+[a-z]", re.IGNORECASE),
+    "same": re.compile(r"\s(?:and|to)\s", re.IGNORECASE),
+}
+# what two do together, which the speaker's name alone cannot stand for ("We had a lot
+# in common and hit it off": not "Nate had a lot in common")
+_MUTUAL = re.compile(
+    r"^We(?:['’](?:ve|d))?\s+(?:\w+\s+)?(?:have|had)\s+(?:a\s+lot|so\s+much|lots|loads|tons"
+    r"|nothing|everything|plenty|much)\s+in\s+common\b"
+    r"|^We\s+(?:\w+\s+)?(?:hit\s+it\s+off|clicked|bonded|got\s+along|get\s+along)\b",
+    re.IGNORECASE,
+)
 _ME = re.compile(r"\b(?:me|myself)\b")  # an object "me": the one it does something to
 _TOO = re.compile(r",?\s+(?:too|as\s+well)(?=[.!]*$)", re.IGNORECASE)
 # a need of the moment: "I need a recipe for dinner tonight", "I want a quick answer now"
@@ -204,46 +240,6 @@ _NEED_NOW = re.compile(
     r"(?:some\s+|a\s+little\s+|your\s+)?(?:help|advice|ideas|suggestions|tips|recommendations)\b",
     re.IGNORECASE,
 )
-
-
-# what a person types to an assistant in a hurry: "i", "im", "dont", a sentence begun
-# in lower case ("just passed my driving test!!! first try")
-_LOWER_I = re.compile(r"(?<![\w.'’-])i(?=['’](?:m|ve|d|ll)\b|(?![\w.'’-]))")
-_NO_APOSTROPHE = {
-    "im": "I'm", "ive": "I've", "dont": "don't", "doesnt": "doesn't", "didnt": "didn't",
-    "cant": "can't", "wont": "won't", "isnt": "isn't", "wasnt": "wasn't", "arent": "aren't",
-    "werent": "weren't", "havent": "haven't", "hasnt": "hasn't", "hadnt": "hadn't",
-    "couldnt": "couldn't", "wouldnt": "wouldn't", "shouldnt": "shouldn't", "shes": "she's",
-    "thats": "that's", "whats": "what's", "theyre": "they're", "youre": "you're",
-}  # fmt: skip
-_UNWRITTEN = re.compile(r"\b(?:" + "|".join(_NO_APOSTROPHE) + r")\b")
-# a title before a name typed in lower case: "dr feldman", "mrs. okafor"
-_TITLED = re.compile(r"\b(dr|mr|mrs|ms|prof)\b\.?\s+([A-Za-z][a-z'’-]{1,30})\b")
-_TITLES = {"dr": "Dr.", "mr": "Mr.", "mrs": "Mrs.", "ms": "Ms.", "prof": "Prof."}
-_LOWER_START = re.compile(
-    r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s))[a-z](?=[a-z'’]*(?:[\s,;:!?]|$))", re.MULTILINE
-)
-
-
-def spelled(text: str) -> str:
-    """A message typed in a hurry, written out: "i"/"im"/"dont" -> "I"/"I'm"/"don't", a
-    name after a title capitalised ("dr feldman" -> "Dr. Feldman"), a sentence's first
-    word capitalised ("remember im allergic to cats" -> "Remember I'm
-    allergic to cats"; "…test!!! first try" -> "…test!!! First try"). What was written
-    properly comes back unchanged; a word with a capital inside ("iPhone") is left, and so is
-    what follows an abbreviation ("e.g. this")."""
-    text = _LOWER_I.sub("I", text)
-    text = _UNWRITTEN.sub(lambda m: _NO_APOSTROPHE[m.group()], text)
-    text = _TITLED.sub(lambda m: f"{_TITLES[m[1]]} {m[2].capitalize()}", text)  # "dr feldman"
-
-    def capital(match: re.Match[str]) -> str:
-        before = text[: match.start()].rstrip().rsplit(None, 1)
-        after = before[-1].rstrip(".").lower() if before else ""
-        if (len(after) == 1 and after.isalpha()) or after in rulebook.patterns().abbreviations:
-            return match.group()  # "e.g. this", "Dr. who": no sentence ended
-        return match.group().upper()
-
-    return _LOWER_START.sub(capital, text)
 
 
 @dataclass(frozen=True)
@@ -343,6 +339,9 @@ def _after_lead(sentence: str, pats: rulebook.Patterns) -> str:
     I got mentored…" read from the "I"."""
     if pats.disclosure.match(sentence):
         return sentence
+    took = _TOOK.match(sentence)  # "Took some trial and error but I figured out…"
+    if took and pats.disclosure.match(sentence[took.end() :]):
+        return sentence[took.end() :]
     lead = _LEAD.search(sentence)
     if lead is None:
         return sentence
@@ -408,8 +407,15 @@ def likes_what_was_shown(turn: str, sentence: str) -> bool:
 
 def shown_around(sentence: str) -> bool:
     """Whether a turn's sentence names a place or a thing only by pointing at what the
-    turns around it said: "planning a trip there", "I'm going to make it for my family"."""
-    return _SHOWN.search(sentence) is not None
+    turns around it said: "planning a trip there", "I'm going to make it for my family",
+    "I haven't had one in ages" (not "… a family for kids who need one"), "I thought I
+    should do the same"; or tells what two did together, which the speaker's name alone
+    cannot stand for ("We had a lot in common and hit it off")."""
+    back = _TAKES_BACK.search(sentence)
+    if back:  # "… a family for kids who need one", "… and help others to do the same"
+        said = _SAID_BEFORE.get(back.group().split()[-1].lower())
+        back = None if said and said.search(sentence, 0, back.start()) else back
+    return bool(_SHOWN.search(sentence) or back or _MUTUAL.search(sentence))
 
 
 # what the one asked does, after what one is: "… when you suggest recipes"
