@@ -362,6 +362,17 @@ def test_entries_split_into_lines_bullets_and_sentences() -> None:
     assert "The boiler is fixed." in facts
 
 
+def test_talk_goes_on_in_lower_case_after_an_exclamation_or_a_question() -> None:
+    said = "I did! the sky was so gorgeous! Wish I had one. that's it? sure"
+    assert list(clauses.sentences(said)) == [
+        "I did!",
+        "The sky was so gorgeous!",
+        "Wish I had one. that's it?",  # after a stop it may be an abbreviation: no end
+        "Sure",
+    ]
+    assert rules.candidates(_entry("**Joanna** (D7:8): I did! the sky was so gorgeous!")) == []
+
+
 def test_a_title_in_brackets_ends_no_sentence() -> None:
     text = "Biscuit's vet visit moved to Jan 12 at 4:30pm (Dr. Alvarez, Maple Street Clinic)."
     assert list(clauses.sentences(text)) == [text]

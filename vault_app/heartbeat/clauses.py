@@ -112,7 +112,11 @@ _I_AGAIN = re.compile(
 _FIRST_PERSON = re.compile(r"(?:I|I['’]\w+|My|We|We['’]\w+|Our)\b")
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BULLET = re.compile(r"^\s{0,12}(?:[-*+•]|\d{1,3}[.)]|\[[ xX]\])\s+(?:\[[ xX]\]\s+)?")
-_SENT_END = re.compile(r"([.!?][\"'”’)\]]?)\s+(?=[\"'“(\[$]?[A-Z0-9$])|(;|\s[—–])\s+")
+# a sentence's end: a stop before a capital, a "!" or "?" before anything (talk goes on in
+# lower case: "I did! the sky was so gorgeous"), a semicolon, a dash
+_SENT_END = re.compile(
+    r"([.!?][\"'”’)\]]?)\s+(?=[\"'“(\[$]?[A-Z0-9$])|([!?])\s+(?=[a-z])|(;|\s[—–])\s+"
+)
 
 
 def sentences(text: str) -> Iterator[str]:
@@ -206,20 +210,24 @@ def _before_asking(sentence: str) -> str:
 
 def _split_line(line: str) -> Iterator[str]:
     abbreviations = rulebook.patterns().abbreviations
-    start = 0
+    start, lower = 0, False
     for match in _SENT_END.finditer(line):
         before = line[max(start, match.start() - 8) : match.start()].rsplit(None, 1)
         word = before[-1].lstrip("([{\"'“‘").lower() if before else ""
         if match.group(1) == "." and (word in abbreviations or (len(word) == 1 and word.isalpha())):
             continue  # "Dr. Okafor", "St. Anne's", an initial; "(Dr. Alvarez)" too
-        end = len(match.group(1)) if match.group(1) else 0  # with its closing quote: 'called "X."'
+        end = len(match.group(1) or match.group(2) or "")  # with its quote: 'called "X."'
         piece = line[start : match.start() + end].strip()
         if piece:
-            yield piece
-        start = match.end()
+            yield _capital(piece) if lower else piece
+        start, lower = match.end(), match.group(2) is not None  # "I did! the sky was…"
     tail = line[start:].strip()
     if tail:
-        yield tail
+        yield _capital(tail) if lower else tail
+
+
+def _capital(piece: str) -> str:
+    return piece[:1].upper() + piece[1:]
 
 
 def _clauses_of(sentence: str) -> list[str]:
