@@ -808,6 +808,11 @@ def test_a_reminder_label_and_a_thing_named_by_an_acronym(
          [("The household's property manager is now Cascade Property Group.",
            Cat.RELATIONSHIP, "Cascade Property Group")]),
         ("Rent is $1,850/month.", [("Rent is $1,850/month.", Cat.STATUS, None)]),
+        # a role named by an acronym before it
+        ("HOA manager is Linda Park.",
+         [("The household's HOA manager is Linda Park.", Cat.RELATIONSHIP, "Linda Park")]),
+        ("My HR manager is Dana Cole.",
+         [("The user's HR manager is Dana Cole.", Cat.RELATIONSHIP, "Dana Cole")]),
         # "Mom" and "Dad" as names, as "Grandpa" is (routing: the user's mom or dad when
         # the vault knows who that is, else counted as "Mom"); not "Mom, can you…"
         ("Mom is allergic to shellfish.",

@@ -320,7 +320,8 @@ def bracketed(sentence: str) -> list[str] | None:
 # a role with no one's before it: "Landlord is Frau Becker.", "Plumber is Marcus Bell.",
 # "The new babysitter is Priya Raman, she's …"
 _BARE_ROLE = re.compile(
-    r"^(?:The\s+(?P<new>(?:new|current)\s+)?)?(?P<role>[A-Za-z][a-z-]{1,20}(?:\s[a-z-]{2,20})?)"
+    r"^(?:The\s+(?P<new>(?:new|current)\s+)?)?(?P<of>[A-Z]{2,6}\s+)?"  # "HOA manager is …"
+    r"(?P<role>[A-Za-z][a-z-]{1,20}(?:\s[a-z-]{2,20})?)"
     r"\s+(?:is|will\s+be)\s+(?P<name>" + rulebook.NAME + r")"
     r"(?P<rest>\s*[.!]?$|,\s+(?:she|he|they|we)['’\s].*)"
 )
@@ -379,9 +380,10 @@ def has_new(sentence: str) -> list[str] | None:
 
 def bare_role(sentence: str) -> str | None:
     """A role told with no one's before it as the household's: "Landlord is Frau Becker."
-    -> "Our landlord is Frau Becker.", "The new babysitter is Priya Raman, she's a
-    student" -> "Our new babysitter is Priya Raman, she's a student" (a household's notes:
-    whose else); None for any other sentence."""
+    -> "Our landlord is Frau Becker.", "HOA manager is Linda Park" -> "Our HOA manager …",
+    "The new babysitter is Priya Raman, she's a student" -> "Our new babysitter is Priya
+    Raman, she's a student" (a household's notes: whose else); None for any other
+    sentence."""
     told = _BARE_ROLE.match(sentence)
     pats = rulebook.patterns()
     if told is None or told["role"].lower() not in pats.roles:
@@ -389,7 +391,8 @@ def bare_role(sentence: str) -> str | None:
     if sentence.startswith("The") and told["role"] not in pats.household_roles:
         return None  # "The teacher is Mr. Delgado": whose? a child's, maybe
     rest = told["rest"].strip() if told["rest"].strip(" .!") else "."
-    return f"Our {told['new'] or ''}{told['role'].lower()} is {told['name']}{rest}"
+    role = f"{told['of'] or ''}{told['role'] if told['of'] else told['role'].lower()}"
+    return f"Our {told['new'] or ''}{role} is {told['name']}{rest}"
 
 
 # a lower-case word where a name fits: before "'s" or a verb of theirs

@@ -327,7 +327,9 @@ class Patterns:
             r"|\b(?P<pos2>[Mm]y|[Oo]ur|[Tt]he|(?:" + NAME + r")['’]s|(?:[Mm]y|[Oo]ur|[Tt]he)\s+"
             r"(?:(?:kids|children|boys|girls|twins)['’]|(?:" + roles + r")['’]s))\s+(?:(?:nearest"
             r"|closest|local|usual|regular"
-            r"|main|new|family)\s+)?(?P<y2>" + roles + r")(?:\s+(?:this\s+year|now|these\s+days))?"
+            r"|main|new|family|[A-Z]{2,6})\s+)?(?P<y2>"
+            + roles
+            + r")(?:\s+(?:this\s+year|now|these\s+days))?"
             r"\s+is\s+(?:now\s+)?(?:called\s+|named\s+)?(?P<x2>" + NAME + r")\b",
         )
         self.preference = re.compile(
