@@ -84,6 +84,31 @@ def test_a_global_fact_its_agent_may_not_write_waits_for_a_person(vault: Vault) 
     assert added[-1]["actor"] == "heartbeat:household"
 
 
+def test_a_held_change_of_a_value_is_proposed_as_the_supersede_it_is(vault: Vault) -> None:
+    """A value the agent may not change without a person is held as a supersede: the
+    person reads the old value beside the new, and approving it retires the old one (it
+    was added beside it, both current). What the entity holds already is no proposal."""
+    vault.create_agent("household")
+    vault.create_entity(MARIA)
+    old = vault.add_fact(MARIA, "Maria's favourite colour is blue.", models.FactCategory.PREFERENCE)
+    vault.append_daily("Maria's favourite colour is green.", agent="household", at=at(9))
+    vault.append_daily("Maria's favourite colour is blue.", agent="household", at=at(10))
+    record = beat(vault)
+    assert (record.held, record.deduped, record.written) == (1, 1, 0)
+    [held] = review.pending(vault)
+    assert held.write.kind == "supersede_fact" and held.write.params["fact_id"] == old.id
+    shown = review.describe(held)
+    assert shown["text"] == "Maria's favourite colour is green."
+    assert "Maria's favourite colour is blue." in json.dumps(shown)  # the value it replaces
+    review.approve(Vault(vault.root, actor="jane"), held.id)
+    facts = {f.fact: f for f in vault.entity(MARIA).facts}
+    assert [t for t, f in facts.items() if f.is_active] == ["Maria's favourite colour is green."]
+    assert facts["Maria's favourite colour is blue."].superseded_by == (
+        facts["Maria's favourite colour is green."].id
+    )
+    assert facts["Maria's favourite colour is green."].agent_id == "household"
+
+
 def test_a_global_writer_writes_there_at_once(vault: Vault) -> None:
     vault.create_agent("household")
     vault.create_entity(REMODEL)

@@ -20,7 +20,10 @@ batches; each candidate fact of an entry then passes, in order,
    reads, with that agent's rights, through a vault opened as `heartbeat:<agent>` (the
    global notes: `heartbeat`, which writes only global memory). A global entity the
    agent may not write holds the fact for a person's review (`held`: approving it
-   writes it there); another agent's workspace, which it may never write, sends it to
+   writes it there), once dedup has read the entity (when the agent may read it): what
+   it holds already is no proposal (`deduped`), and a changed value is proposed as the
+   supersede it is, so that the person sees the value it replaces and approving it
+   retires that one; another agent's workspace, which it may never write, sends it to
    the same path in the agent's own workspace (`rerouted`); from the global notes, it
    stays in the note (`deferred`). Never silently elsewhere;
 6. the write (`written`): `source="heartbeat"`, `agent_id` the entry's agent,
@@ -61,6 +64,8 @@ from vault_app.heartbeat.extraction import ACTOR, Candidate, Entry, Extraction, 
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from vault_app.heartbeat import dedup
 
 BATCH = 50  # entries per extractor call
 SAVE_EVERY = 100  # entries between two saves of the cursor (a rerun redoes at most these)
@@ -345,8 +350,13 @@ class _Run:
         decision = writer.decide(access.Action.WRITE, access.Target.entity(ref))
         if decision.verdict is access.Verdict.REVIEW:  # each held fact that would make the
             new = not writer.paths.holds_entity(ref)  # entity heads it so: any one of
-            self._propose(writer, ref, candidate, decision.reason, title if new else None)
-            return  # them may be approved first
+            known = None if new else self._known(writer, ref, candidate)  # them may be
+            if known is not None and known.kind in ("same", "near"):  # approved first
+                self.record.deduped += 1  # the entity holds it: nothing for a person
+                return
+            replaces = known.fact_id if known is not None and known.kind == "update" else None
+            self._propose(writer, ref, candidate, decision.reason, title if new else None, replaces)
+            return
         if decision.verdict is access.Verdict.DENY:
             if agent is None:
                 self.record.deferred += 1  # the global notes' heartbeat writes global only
@@ -370,10 +380,13 @@ class _Run:
         candidate: Candidate,
         reason: str,
         title: str | None = None,
+        replaces: str | None = None,
     ) -> None:
         """Hold `candidate` for a person: a proposal to add it to `ref` as the heartbeat
         for its agent (approving it writes it there, making the entity headed `title` when
-        it is new); once per entry and text, reruns included."""
+        it is new), or to supersede fact `replaces` of `ref` with it (the person reads the
+        old value beside the new; approving it retires the old one); once per entry and
+        text, reruns included."""
         from vault_app.core import agent_writes, review
 
         entry = candidate.entry
@@ -390,20 +403,23 @@ class _Run:
             return
         fields = self._fields(ref, candidate)
         assert entry.agent is not None  # (the global notes' heartbeat writes global)
+        params: dict[str, Any] = {
+            "text": candidate.fact,
+            "category": candidate.category.value,
+            "related": fields["related"],
+            "source": fields["source"],
+            "confidence": fields["confidence"],
+            "metadata": fields["metadata"],
+        }
+        if replaces is not None:
+            params["fact_id"] = replaces
+        else:
+            params.update(entity=str(ref), **({"title": title} if title else {}))
         write = agent_writes.AgentWrite(
-            kind="add_fact",
+            kind="add_fact" if replaces is None else "supersede_fact",
             agent=entry.agent,
             via="heartbeat",
-            params={
-                "entity": str(ref),
-                "text": candidate.fact,
-                "category": candidate.category.value,
-                "related": fields["related"],
-                "source": fields["source"],
-                "confidence": fields["confidence"],
-                "metadata": fields["metadata"],
-                **({"title": title} if title else {}),
-            },
+            params=params,
             at=fields["at"],
         )
         finding = injection.Finding("access", "global_writers", reason, candidate.fact[:160])
@@ -416,6 +432,16 @@ class _Run:
             return
         self.proposed.add((entry.ref, candidate.fact))
         self.record.held += 1
+
+    def _known(
+        self, writer: Vault, ref: layout.EntityRef, candidate: Candidate
+    ) -> dedup.Verdict | None:
+        """Dedup's verdict on `candidate` against entity `ref`, which its agent may not
+        write without a person, when the agent may read it (else None: no read it may not
+        make is made for it)."""
+        if not writer.decide(access.Action.READ, access.Target.entity(ref)).allowed:
+            return None
+        return self.deduper.check(ref, candidate.fact, candidate.category)
 
     @staticmethod
     def _is_same(a: Candidate, b: Candidate) -> bool:
