@@ -808,6 +808,20 @@ def test_a_reminder_label_and_a_thing_named_by_an_acronym(
          [("The household's property manager is now Cascade Property Group.",
            Cat.RELATIONSHIP, "Cascade Property Group")]),
         ("Rent is $1,850/month.", [("Rent is $1,850/month.", Cat.STATUS, None)]),
+        # a new holder told with "'ve got" and "actually", what is told of another after it
+        ("I've got a new accountant actually, Sofia Brandt, Graham retired.",
+         [("The user's new accountant is Sofia Brandt.", Cat.RELATIONSHIP, "Sofia Brandt"),
+          ("Graham retired.", Cat.STATUS, "Graham")]),
+        ("We've got a new vet, Dr. Ames.",
+         [("The household's new vet is Dr. Ames.", Cat.RELATIONSHIP, "Dr. Ames")]),
+        # a name's "'s" that is "is" or "has"; not a thing of theirs, nor "Let's"
+        ("Dev's allergic to penicillin btw, in case it ever matters.",
+         [("Dev is allergic to penicillin.", Cat.PREFERENCE, "Dev")]),
+        ("Mom's a retired teacher.", [("Mom is a retired teacher.", Cat.CONTEXT, "Mom")]),
+        ("Theo's been sick all week.", [("Theo has been sick all week.", Cat.STATUS, "Theo")]),
+        ("Maya's recital is on Friday at 6pm.",
+         [("Maya's recital is on 2026-12-18 at 6pm.", Cat.MILESTONE, "Maya")]),
+        ("Let's not plan anything on Sunday.", []),
         # a role named by an acronym before it
         ("HOA manager is Linda Park.",
          [("The household's HOA manager is Linda Park.", Cat.RELATIONSHIP, "Linda Park")]),

@@ -357,10 +357,13 @@ def hired(sentence: str) -> list[str] | None:
 _HAS_NEW = re.compile(
     r"^(?P<who>I|We|(?:My|Our)\s+[a-z]{2,12}|(?!(?:He|She|It|They|This|That)\b)"
     + rulebook.NAME
-    + r")\s+"
+    + r")(?:['’]ve)?\s+"
     r"(?:just\s+|finally\s+|now\s+)?(?:have|has|got|found|switched\s+to)\s+a\s+new\s+"
-    r"(?P<role>[a-z][a-z-]{1,20}(?:\s[a-z-]{2,20})?)(?:,|:|\s+(?:named|called))\s+"
-    r"(?P<name>" + rulebook.NAME + r")(?P<rest>\s*[.!]?$|,\s+(?:she|he|they|who)['’\s].*)"
+    r"(?P<role>[a-z][a-z-]{1,20}(?:\s(?!now\b|actually\b)[a-z-]{2,20})?)(?:\s+(?:now|actually))?"
+    r"(?:,|:|\s+(?:named|called))\s+"
+    r"(?P<name>" + rulebook.NAME + r")(?P<rest>\s*[.!]?$|,\s+(?:she|he|they|who)['’\s].*)?"
+    # what is told of another after it: "…, Sofia Brandt, Graham retired" -> its own
+    r"(?:,\s+(?P<after>(?!(?:she|he|they|who)\b)" + rulebook.NAME + r"\s[a-z][^.!?]{2,80})[.!]?$)?$"
 )
 _WHOSE_NEW = {"I": "My", "We": "Our"}
 
@@ -368,14 +371,18 @@ _WHOSE_NEW = {"I": "My", "We": "Our"}
 def has_new(sentence: str) -> list[str] | None:
     """A new one of a role someone has, told as who they are: "We have a new landlord,
     Sandra Ortiz." -> "Our new landlord is Sandra Ortiz." (a role of the rulebook's
-    only; `holders` then retires the one before); None for any other sentence."""
+    only; `holders` then retires the one before), and what is told of another after it
+    on its own ("I've got a new accountant actually, Sofia Brandt, Graham retired" ->
+    "My new accountant is Sofia Brandt.", "Graham retired."); None for any other
+    sentence."""
     told = _HAS_NEW.match(sentence)
     if told is None or told["role"] not in rulebook.patterns().roles:
         return None
     who = told["who"]
     whose = _WHOSE_NEW.get(who) or f"{who}'s"
-    rest = told["rest"].strip() if told["rest"].strip(" .!") else "."
-    return [f"{whose} new {told['role']} is {told['name']}{rest}"]
+    rest = told["rest"].strip() if (told["rest"] or "").strip(" .!") else "."
+    after = [told["after"] + "."] if told["after"] else []  # "Graham retired."
+    return [f"{whose} new {told['role']} is {told['name']}{rest}", *after]
 
 
 def bare_role(sentence: str) -> str | None:

@@ -209,7 +209,7 @@ _FILLER_END = re.compile(
     r"|speaking\s+of"  # "I just reorganized my book shelf, speaking of"
     # a word on why it is told, after it: "…, good to know for both of us"
     r"|(?:(?:it['’]s|that['’]s)\s+)?good\s+to\s+know(?:\s+for\s+[\w\s]{1,20}?)?"
-    r"|just\s+so\s+you\s+know|in\s+case\s+(?:it|that)\s+(?:matters|helps)"
+    r"|just\s+so\s+you\s+know|in\s+case\s+(?:it|that)\s+(?:ever\s+)?(?:matters|helps)"
     r"|if\s+that\s+(?:matters|helps)|for\s+what\s+it['’]s\s+worth"
     # whom the writer passed it on to: "…, told St. Luke's", "…, let the school know"
     # (a name, capitalised: not "… and just let our minds wander")
@@ -280,6 +280,7 @@ def _from_sentence(
         return []
     pats = rulebook.patterns()
     sentence, links = _unlink(sentence)
+    sentence = subjects.contracted(sentence)  # "Dev's allergic to …": "Dev is allergic …"
     sentence = readings.dose_as_its_own(sentence)  # "The GP upped his …": "His … went up"
     opened = pats.interjection.sub("", sentence, 1)  # "Update: His donepezil …": whose
     if opened != sentence and (pats.pronoun.match(opened) or pats.possessive.match(opened)):

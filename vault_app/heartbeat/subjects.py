@@ -242,3 +242,27 @@ def related(text: str, entity: str | None, pats: rulebook.Patterns) -> tuple[str
             skip.add(name.lower())
             out.append(name)
     return tuple(out[:12])
+
+
+# a name's "'s" that is "is" or "has", as talk shortens it ("Dev's allergic to penicillin",
+# "Maya's a nurse", "Theo's been sick", "Dev's got a new job"): what follows is no thing of
+# theirs (never "Maya's recital", "Dev's running shoes")
+_CONTRACTED = re.compile(
+    r"^(?P<lead>(?:(?:Also|And|But|Oh|So|Btw|FYI),?\s+)?)(?P<name>" + rulebook.NAME + r")['’]s\s+"
+    r"(?=(?P<has>been|got)\b|(?:allergic|intolerant|vegetarian|vegan|pescatarian|pregnant"
+    r"|diabetic|coeliac|celiac|epileptic|asthmatic|retired|married|engaged|divorced|widowed"
+    r"|single|a|an|the|now|still|also|always|never|not|just|moving|going|starting|working"
+    r"|coming|leaving|getting|taking|doing|staying|flying|visiting|turning|planning"
+    r"|allowed|scared|afraid|terrified)\b)"
+)
+
+
+def contracted(sentence: str) -> str:
+    """`sentence` with a name's "'s" that stands for "is" or "has" written out: "Dev's
+    allergic to penicillin" -> "Dev is allergic to penicillin", "Theo's been sick" ->
+    "Theo has been sick"; any other sentence as it is."""
+    told = _CONTRACTED.match(sentence)
+    if told is None or told["name"].lower() in rulebook.patterns().not_names | {"let"}:
+        return sentence  # "It's a …", "Let's not …"
+    verb = " has " if told["has"] else " is "
+    return told["lead"] + told["name"] + verb + sentence[told.end() :]
