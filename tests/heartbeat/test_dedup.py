@@ -303,6 +303,7 @@ def test_an_opening_in_common_is_no_subject_in_common(old: str, new: str) -> Non
          "Jon is gonna keep on going and never quit.", "new"),
         ("Maya loves sushi.", "Maya hates sushi.", "update"),  # a dislike denies a liking
         ("Maya doesn't like sushi.", "Maya likes sushi.", "update"),
+        ("Maya likes the dark.", "Maya does not like the dark.", "update"),
         ("Walter is the user's dad.", "The user's dad hates cilantro.", "new"),  # no liking
     ],
 )  # fmt: skip

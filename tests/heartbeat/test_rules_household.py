@@ -822,6 +822,15 @@ def test_a_reminder_label_and_a_thing_named_by_an_acronym(
         ("Maya's recital is on Friday at 6pm.",
          [("Maya's recital is on 2026-12-18 at 6pm.", Cat.MILESTONE, "Maya")]),
         ("Let's not plan anything on Sunday.", []),
+        # a task done for others and how often; "does not like" as "doesn't like"
+        ("My accountant is Graham Whitlow, he does my self assessment every January.",
+         [("Graham Whitlow is the user's accountant.", Cat.RELATIONSHIP, "Graham Whitlow"),
+          ("Graham Whitlow does the user's self assessment every January.", Cat.CONTEXT,
+           "Graham Whitlow")]),
+        ("Rosa does the laundry on Mondays.",
+         [("Rosa does the laundry on Mondays.", Cat.CONTEXT, "Rosa")]),
+        ("Theo does not eat mushrooms.",
+         [("Theo does not eat mushrooms.", Cat.PREFERENCE, "Theo")]),
         # a role named by an acronym before it
         ("HOA manager is Linda Park.",
          [("The household's HOA manager is Linda Park.", Cat.RELATIONSHIP, "Linda Park")]),

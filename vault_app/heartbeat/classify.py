@@ -38,6 +38,12 @@ _JUST = re.compile(
     r"|graduated|adopted|bought|died)\b"
 )
 
+# a task someone does for others, and how often: "Graham does our taxes every March", "Rosa
+# does the laundry on Mondays" (the habit rule leaves "does" out: "Maya does not …")
+_DOES_ROUTINE = re.compile(
+    r"^" + rulebook.NAME + r"\s+does\s+(?:the|our|my|his|her|their)\s+[^.!?]{2,60}?\s+"
+    r"(?:every|each|once\s+a|twice\s+a|weekly|monthly|yearly|annually|on\s+[A-Z][a-z]+days)\b"
+)
 _PERSON = {"my": "I", "our": "We"}  # a possessive's person, as `_entity` reads it
 # a liking's verb in its plain form, which one named person never takes ("Maya likes"): after
 # a single capitalised word it is no verb of theirs ("Almost like taking us back in time"),
@@ -122,6 +128,8 @@ def category_of(sentence: str, on: dt.date) -> tuple[Category, str | None] | Non
     habit = pats.habit.match(sentence)
     if habit and not dated and (subject or not habit.group("name")):
         return Category.CONTEXT, subject  # "The dehumidifier drains into the floor drain"
+    if subject and _DOES_ROUTINE.match(sentence):
+        return Category.CONTEXT, subject  # "Graham does our taxes every March"
     if pats.needs.match(sentence):
         return Category.STATUS, subject  # "The Subaru needs new tires"
     if pats.built.match(sentence):
