@@ -831,6 +831,12 @@ def test_a_reminder_label_and_a_thing_named_by_an_acronym(
          [("Rosa does the laundry on Mondays.", Cat.CONTEXT, "Rosa")]),
         ("Theo does not eat mushrooms.",
          [("Theo does not eat mushrooms.", Cat.PREFERENCE, "Theo")]),
+        # a contract or a lease extended, and to when
+        ("Halden extended the contract to the end of June.",
+         [("Halden extended the contract to the end of June.", Cat.MILESTONE, "Halden")]),
+        ("The lease was extended to August 2027.",
+         [("The lease was extended to August 2027.", Cat.STATUS, None)]),
+        ("Theo gave the book to May.", []),  # "to May": no month it ends in
         # a role named by an acronym before it
         ("HOA manager is Linda Park.",
          [("The household's HOA manager is Linda Park.", Cat.RELATIONSHIP, "Linda Park")]),

@@ -556,7 +556,8 @@ class Patterns:
         # a month with no day, when something happens or is due ("in January", "by the
         # end of June", "early in March")
         self.in_month = re.compile(
-            r"\b(?:in|by|until|before)\s+(?:(?:the\s+)?(?:end|middle|start|beginning)\s+of\s+|"
+            r"\b(?:in|by|until|till|til|before|to(?=\s+(?:the\s+)?(?:end|middle|start|beginning)"
+            r"\s))\s+(?:(?:the\s+)?(?:end|middle|start|beginning)\s+of\s+|"
             r"early\s+|late\s+|mid-?)?(?:" + _MONTH + r")\b(?!\s+\d)",
             re.IGNORECASE,
         )
