@@ -837,6 +837,18 @@ def test_a_reminder_label_and_a_thing_named_by_an_acronym(
         ("The lease was extended to August 2027.",
          [("The lease was extended to August 2027.", Cat.STATUS, None)]),
         ("Theo gave the book to May.", []),  # "to May": no month it ends in
+        # who someone is, in brackets after their name; what befell them, told as "had … out"
+        ("Miso (the cat) had two teeth out on Thursday, soft food only for a week.",
+         [("Miso is the household's cat.", Cat.RELATIONSHIP, "Miso"),
+          ("Miso had two teeth out on 2026-12-10, soft food only for a week.", Cat.MILESTONE,
+           "Miso")]),
+        ("Walter (my dad) moved into Maple Grove in March.",
+         [("Walter is the user's dad.", Cat.RELATIONSHIP, "Walter"),
+          ("Walter moved into Maple Grove in March 2026.", Cat.MILESTONE, "Walter")]),
+        ("Vet visit for Pepper (our dog, 7): weight 14.2 kg.",
+         [("Pepper is the household's dog.", Cat.RELATIONSHIP, "Pepper"),
+          ("Pepper is 7 years old.", Cat.CONTEXT, "Pepper")]),
+        ("Acme (the company) raised prices.", []),  # no role
         # a role named by an acronym before it
         ("HOA manager is Linda Park.",
          [("The household's HOA manager is Linda Park.", Cat.RELATIONSHIP, "Linda Park")]),

@@ -130,7 +130,13 @@ def sentences(text: str) -> Iterator[str]:
             pieces = (i for lead in _after_lead_in(told) for i in _introduced(lead))
             kids = (c for p in pieces for c in kin.children(p) or kin.team(p) or [p])
             named = (
-                b for k in kids for b in kin.bracketed(k) or kin.hired(k) or kin.has_new(k) or [k]
+                b
+                for k in kids
+                for b in kin.bracketed(k)
+                or kin.role_bracketed(k)
+                or kin.hired(k)
+                or kin.has_new(k)
+                or [k]
             )
             for piece in (kin.bare_role(n) or n for n in named):
                 for part in _clauses_of(_before_asking(piece)):

@@ -317,6 +317,32 @@ def bracketed(sentence: str) -> list[str] | None:
     return [*said, rest]
 
 
+# who someone is, in brackets after their name: "Walter (my dad) moved…", "Miso (the cat)
+# had two teeth out…", "Pepper (our dog, 7)" (an age after it)
+_ROLE_BRACKETED = re.compile(
+    r"\b(?P<name>" + rulebook.NAME + r")\s+\((?P<whose>[Mm]y|[Oo]ur|[Tt]he)\s+(?P<new>new\s+)?"
+    r"(?P<role>[a-z][a-z-]{1,20}(?:\s[a-z-]{2,20})?)(?:,\s*(?P<age>\d{1,3}))?\)"
+)
+
+
+def role_bracketed(sentence: str) -> list[str] | None:
+    """Who someone is, told in brackets after their name, a sentence of its own, then the
+    sentence without it: "Miso (the cat) had two teeth out on Thursday" -> "Miso is our
+    cat.", "Miso had two teeth out on Thursday" ("the": the household's, as a note says
+    it); an age after the role is one more ("Pepper (our dog, 7)" -> "Pepper is 7 years
+    old."). None when the word is no role ("Acme (the company)") or names no one."""
+    told = _ROLE_BRACKETED.search(sentence)
+    pats = rulebook.patterns()
+    if told is None or told["role"] not in pats.roles or told["name"].lower() in pats.not_names:
+        return None
+    whose = "our" if told["whose"].lower() == "the" else told["whose"].lower()
+    said = [f"{told['name']} is {whose} {told['new'] or ''}{told['role']}."]
+    if told["age"]:
+        said.append(f"{told['name']} is {told['age']} years old.")
+    rest = sentence[: told.end("name")] + sentence[told.end() :]
+    return [*said, rest]
+
+
 # a role with no one's before it: "Landlord is Frau Becker.", "Plumber is Marcus Bell.",
 # "The new babysitter is Priya Raman, she's …"
 _BARE_ROLE = re.compile(

@@ -576,6 +576,7 @@ class Patterns:
             r"(?!(?:temper|cool|patience|mind|balance|way|voice|appetite|train|nerve)\b)[a-z]"
             r"|fell\s+(?:off|down|over|and|at|in|on|from|while)\b"
             r"|(?:was|got)\s+(?:hospitali[sz]ed|admitted\s+to|stitches|a\s+concussion)"
+            r"|had\s+(?:\w+\s+){0,2}(?:teeth|tooth|tonsils|appendix|gallbladder)\s+(?:out|removed)"
             r"|ended\s+up\s+in\s+(?:the\s+)?(?:ER|hospital|emergency)"
             # an illness a doctor names, with its course ("Maya has strep throat, on
             # amoxicillin"; not "a cold", a fever: the gate's ailments, gone in days)
