@@ -849,6 +849,16 @@ def test_a_reminder_label_and_a_thing_named_by_an_acronym(
          [("Pepper is the household's dog.", Cat.RELATIONSHIP, "Pepper"),
           ("Pepper is 7 years old.", Cat.CONTEXT, "Pepper")]),
         ("Acme (the company) raised prices.", []),  # no role
+        # a note's topic before a colon goes when what follows names its subject or is a
+        # log's deed; failing and passing a test are changes
+        ("Car: the Honda Civic failed its MOT on the rear brake pads.",
+         [("The Honda Civic failed its MOT on the rear brake pads.", Cat.STATUS,
+           "Honda Civic")]),
+        ("Kitchen: the dishwasher is leaking again.",
+         [("The dishwasher is leaking again.", Cat.STATUS, None)]),
+        ("Garden: planted 40 tulip bulbs along the front path.",
+         [("Planted 40 tulip bulbs along the front path.", Cat.STATUS, None)]),
+        ("Maya failed her driving test.", [("Maya failed her driving test.", Cat.STATUS, "Maya")]),
         # a role named by an acronym before it
         ("HOA manager is Linda Park.",
          [("The household's HOA manager is Linda Park.", Cat.RELATIONSHIP, "Linda Park")]),

@@ -176,6 +176,9 @@ _LEAD_IN = re.compile(
     r"^(?P<lead>[^:]{3,80}):\s+(?=(?:I|I['’](?:m|ve|d)|We|We['’](?:re|ve)|My|Our)\s+\w)"
 )
 _LABEL = re.compile(r"(?:[A-Z][\w.'’-]*\s?){1,3}$")  # a name, or "User", "Q", "PS": a label
+# a note's topic, then what it says in lower case: "Garden: planted…", "Car: the Civic…"
+_TOPIC = re.compile(r"^[A-Z][a-z]{2,15}:\s+(?=[a-z])")
+_OWN_SUBJECT = re.compile(r"(?:the|our|my)\s")
 
 
 def _after_lead_in(sentence: str) -> list[str]:
@@ -183,7 +186,15 @@ def _after_lead_in(sentence: str) -> list[str]:
     own ("Quick intro so you can help me:", "Some background:"), set apart from the
     first-person sentence after it, which is read alone; a lead that tells something
     stays with what follows ("My writing is going well: I'm in the middle of a novel"),
-    and an explicit request to remember is kept whole."""
+    and an explicit request to remember is kept whole. A note's topic before a colon goes
+    when what follows names its own subject or is a log's deed ("Car: the Honda Civic
+    failed its MOT" -> "The Honda Civic failed its MOT", "Garden: planted 40 tulip bulbs…"
+    -> "Planted 40 tulip bulbs…")."""
+    topic = _TOPIC.match(sentence)
+    if topic and not rulebook.patterns().remember.match(sentence):
+        rest = sentence[topic.end() :]
+        if _OWN_SUBJECT.match(rest) or rulebook.patterns().done.match(rest):
+            return [rest[:1].upper() + rest[1:]]
     lead = _LEAD_IN.match(sentence)
     if lead is None or rulebook.word_count(lead["lead"]) > 12 or _LABEL.match(lead["lead"]):
         return [sentence]  # "Alex: I prefer…": who says it, read as a quoted speaker

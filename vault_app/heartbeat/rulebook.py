@@ -626,7 +626,7 @@ class Patterns:
         self.done = re.compile(
             r"^(?i:"
             + alt(lists["status"]["done"])
-            + r")\s+(?:the|our|my|a|an|autopay|auto-pay|"
+            + r")\s+(?:the|our|my|a|an|two|three|\d+|autopay|auto-pay|"
             + NAME
             + r")\b"
         )
