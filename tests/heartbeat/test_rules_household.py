@@ -859,6 +859,7 @@ def test_a_reminder_label_and_a_thing_named_by_an_acronym(
         ("Garden: planted 40 tulip bulbs along the front path.",
          [("Planted 40 tulip bulbs along the front path.", Cat.STATUS, None)]),
         ("Maya failed her driving test.", [("Maya failed her driving test.", Cat.STATUS, "Maya")]),
+        ("Priya Shah gave notice.", [("Priya Shah gave notice.", Cat.STATUS, "Priya Shah")]),
         # a role named by an acronym before it
         ("HOA manager is Linda Park.",
          [("The household's HOA manager is Linda Park.", Cat.RELATIONSHIP, "Linda Park")]),
