@@ -494,6 +494,11 @@ def test_sentences_of_household_words_never_fail(words: list[str]) -> None:
          "wander.", "Tim gets to take a break from everything and just let their minds wander."),
         ("**Tim** (D20:17): I just reorganized my book shelf, speaking of.",
          "Tim just reorganized their book shelf."),
+        # the other's advice taken is no part of what the speaker did; a lead ends at "- "
+        ("**Joanna** (D10:1): I took your reccomendation and watched \"The Lord of the Rings\" "
+         "Trilogy last night!", 'Joanna watched "The Lord of the Rings" Trilogy on 2026-11-19.'),
+        ("**Melanie** (D13:4): And thanks for asking, they're good- we got another cat named "
+         "Bailey too.", "Melanie got another cat named Bailey."),
         # what "the same" is, the sentence said before it
         ("**Caroline** (D13:15): I want to live authentically and help others to do the same.",
          "Caroline wants to live authentically and help others to do the same."),

@@ -71,11 +71,21 @@ _CATCH_UP = re.compile(
 )
 # where a lead clause ends: "Guess what - I…", "Something awesome happened: I…", "Woah
 # Joanna, I…" (a comma only before the first person)
-_LEAD = re.compile(r"\s+[-–—]\s+|\s*(?:--|—)\s*|:\s+|,\s+(?=I\b|I['’]|My\b|We\b)")
+_LEAD = re.compile(
+    r"\s+[-–—]\s+|\s*(?:--|—)\s*|:\s+|,\s+(?=I\b|I['’]|My\b|We\b)"
+    r"|(?<=[a-z])-\s+(?=(?:I|I['’]\w+|my|we|We)\s)"  # "they're good- we got another cat"
+)
 # what it took before the "I" who did it: "Took some trial and error but I…", "It took a
 # while, but I…"
 _TOOK = re.compile(
     r"(?:It\s+)?took\s+[^,.;:!?]{1,30}?,?\s+(?:but|and)\s+(?=I\b|I['’])", re.IGNORECASE
+)
+# the other's advice, taken, before what the speaker did: "I took your recommendation and
+# watched "The Lord of the Rings" last night" (what they did is the fact)
+_ADVISED = re.compile(
+    r"^I\s+(?:finally\s+)?(?:took|followed|tried)\s+your\s+(?:\w+\s+)?(?:rec+om+endations?"
+    r"|advice|suggestions?|tips?)\s+and\s+(?:finally\s+)?(?=[a-z])",
+    re.IGNORECASE,
 )
 # what a turn points at instead of naming: a place ("a trip there"), a thing to be done
 # ("make it for my family"); a thing shown and named ("Melanie made this bowl in her
@@ -336,7 +346,11 @@ def opening(sentence: str) -> str:
 def _after_lead(sentence: str, pats: rulebook.Patterns) -> str:
     """The sentence from the first person after a lead clause that only announces it:
     "Something awesome happened - I'm writing articles…", "Gina, you won't believe it -
-    I got mentored…" read from the "I"."""
+    I got mentored…" read from the "I"; what the other advised goes ("I took your
+    recommendation and watched …": "I watched …")."""
+    advised = _ADVISED.match(sentence)  # "I took your recommendation and watched …"
+    if advised:
+        return "I " + sentence[advised.end() :]
     if pats.disclosure.match(sentence):
         return sentence
     took = _TOOK.match(sentence)  # "Took some trial and error but I figured out…"
