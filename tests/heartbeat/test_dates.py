@@ -36,7 +36,11 @@ ON = dt.date(2026, 11, 20)  # a Friday
         ("He can come Thursday morning.", "He can come on the morning of 2026-11-26."),
         ("in 3 days", "on 2026-11-23"),
         ("in two weeks", "on 2026-12-04"),
-        ("in a couple of weeks", "on 2026-12-04"),
+        # a vague count is no one day: said of the entry's, not a false exact date
+        ("in a couple of weeks", "a couple of weeks after 2026-11-20"),
+        ("We went camping a few weeks ago.", "We went camping a few weeks before 2026-11-20."),
+        ("A few days ago it broke.", "A few days before 2026-11-20 it broke."),
+        ("since a few months ago", "since a few months before 2026-11-20"),
         ("two weeks ago", "on 2026-11-06"),
         ("a week ago", "on 2026-11-13"),
         ("It started last week.", "It started in the week of 2026-11-09."),

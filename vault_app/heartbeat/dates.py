@@ -10,6 +10,7 @@ place, against `on` (the entry's date), and leaves the rest of the text alone:
     (on) <weekday> morning|afternoon|evening|night          -> "on the night of 2026-11-13"
     for <weekday>, moved to <weekday> (the one to come)     -> "for 2026-11-24"
     in N days|weeks, N days|weeks ago, a week ago           -> "on 2026-12-04"
+    a few | a couple of days|weeks|months ago, in a few …   -> "a few weeks before 2026-11-20"
     last / next / this week                                 -> "in the week of 2026-11-09"
     last / next / this weekend                              -> "on the weekend of 2026-11-21"
     last / next / this month, in N months, N months ago     -> "in December 2026"
@@ -63,6 +64,7 @@ NUMBER_WORDS = {
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
     "a couple of": 2, "a few": 3,
 }  # fmt: skip
+_VAGUE = frozenset(("a few", "a couple of"))  # "a few weeks ago": about, not a day
 MAX_OFFSET = 999  # "in 4000 days" is no date anyone means; the digit run is bounded too
 
 _WD = "|".join(WEEKDAYS)
@@ -381,6 +383,15 @@ def _rewrite(match: re.Match[str], text: str, on: dt.date) -> str:
         years = f"{day.year}-{(day.year + 1) % 100:02d}" if day.month == 12 else str(day.year)
         phrase = f"the {_SEASONS[day.month]} of {years}"
         lead = "in"
+    elif kind == "about":  # "a few weeks ago" -> "a few weeks before 2026-11-20"
+        count, unit = (
+            match.group("in_n", "in_unit")
+            if match.group("in_n")
+            else (match.group("ago_n", "ago_unit"))
+        )
+        side = "after" if match.group("in_n") else "before"
+        phrase = f"{' '.join(count.split())} {unit.lower()}s {side} {on.isoformat()}"
+        lead = ""
     else:  # year
         phrase = str(day.year)
         lead = "in"
@@ -395,7 +406,7 @@ def _rewrite(match: re.Match[str], text: str, on: dt.date) -> str:
     elif match.group("nth") and prep is None and before.lower().endswith((" to", " through")):
         out = phrase  # "from the 20th to the 27th": its "to" stands before it
     elif prep is None or prep.lower() == "on":
-        out = f"{lead} {phrase}"
+        out = f"{lead} {phrase}".lstrip()
     else:
         out = f"{prep} {phrase}"
     opens = match.start() == 0 or before[-1:] in (".", "!", "?", "")
@@ -456,10 +467,17 @@ def _interpret(match: re.Match[str], text: str, on: dt.date) -> tuple[dt.date, s
         return _season(on, season.lower(), group("season_dir").lower()), "season"
     if month := group("mon_rel"):
         return _named_month(on, MONTHS.index(month.lower()) + 1, group("mon_dir").lower()), "month"
-    if group("in_n"):
-        return _offset(on, _number(group("in_n")), group("in_unit").lower())
-    if group("ago_n"):
-        return _offset(on, -_number(group("ago_n")), group("ago_unit").lower())
+    if group("in_n") or group("ago_n"):
+        count, unit = (
+            (group("in_n"), group("in_unit"))
+            if group("in_n")
+            else (group("ago_n"), group("ago_unit"))
+        )
+        n = _number(count) if group("in_n") else -_number(count)
+        when = _offset(on, n, unit.lower())
+        if when is None or " ".join(count.lower().split()) not in _VAGUE:
+            return when
+        return when[0], "about"  # "a few weeks ago": no one day, said of the entry's
     if group("mon") or group("nth"):
         if _RECURRING.search(_sentence_around(text, match.start(), match.end())):
             return None  # "every year in January", "on the 1st, always": no one day
