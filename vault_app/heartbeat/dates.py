@@ -384,13 +384,8 @@ def _rewrite(match: re.Match[str], text: str, on: dt.date) -> str:
         phrase = f"the {_SEASONS[day.month]} of {years}"
         lead = "in"
     elif kind == "about":  # "a few weeks ago" -> "a few weeks before 2026-11-20"
-        count, unit = (
-            match.group("in_n", "in_unit")
-            if match.group("in_n")
-            else (match.group("ago_n", "ago_unit"))
-        )
-        side = "after" if match.group("in_n") else "before"
-        phrase = f"{' '.join(count.split())} {unit.lower()}s {side} {on.isoformat()}"
+        count, unit, sign = _counted(match)
+        phrase = f"{count} {unit}s {'after' if sign > 0 else 'before'} {on.isoformat()}"
         lead = ""
     else:  # year
         phrase = str(day.year)
@@ -468,14 +463,9 @@ def _interpret(match: re.Match[str], text: str, on: dt.date) -> tuple[dt.date, s
     if month := group("mon_rel"):
         return _named_month(on, MONTHS.index(month.lower()) + 1, group("mon_dir").lower()), "month"
     if group("in_n") or group("ago_n"):
-        count, unit = (
-            (group("in_n"), group("in_unit"))
-            if group("in_n")
-            else (group("ago_n"), group("ago_unit"))
-        )
-        n = _number(count) if group("in_n") else -_number(count)
-        when = _offset(on, n, unit.lower())
-        if when is None or " ".join(count.lower().split()) not in _VAGUE:
+        count, unit, sign = _counted(match)
+        when = _offset(on, sign * _number(count), unit)
+        if when is None or count not in _VAGUE:
             return when
         return when[0], "about"  # "a few weeks ago": no one day, said of the entry's
     if group("mon") or group("nth"):
@@ -654,6 +644,13 @@ def _offset(on: dt.date, n: int, unit: str) -> tuple[dt.date, str] | None:
         return on.replace(year=on.year + n, month=1, day=1), "year"
     except (OverflowError, ValueError):
         return None
+
+
+def _counted(match: re.Match[str]) -> tuple[str, str, int]:
+    """("a few", "week", -1) of "a few weeks ago": the count as said, its unit, its side."""
+    ahead = bool(match["in_n"])
+    count, unit = match.group(*(("in_n", "in_unit") if ahead else ("ago_n", "ago_unit")))
+    return " ".join(count.lower().split()), unit.lower(), 1 if ahead else -1
 
 
 def _number(word: str) -> int:
