@@ -41,6 +41,8 @@ ON = dt.date(2026, 11, 20)  # a Friday
         ("We went camping a few weeks ago.", "We went camping a few weeks before 2026-11-20."),
         ("A few days ago it broke.", "A few days before 2026-11-20 it broke."),
         ("since a few months ago", "since a few months before 2026-11-20"),
+        ("I started about a year ago.", "I started about a year before 2026-11-20."),
+        ("We moved nearly two years ago.", "We moved nearly two years before 2026-11-20."),
         ("two weeks ago", "on 2026-11-06"),
         ("a week ago", "on 2026-11-13"),
         ("It started last week.", "It started in the week of 2026-11-09."),

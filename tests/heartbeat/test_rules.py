@@ -499,6 +499,22 @@ def test_sentences_of_household_words_never_fail(words: list[str]) -> None:
          "Trilogy last night!", 'Joanna watched "The Lord of the Rings" Trilogy on 2026-11-19.'),
         ("**Melanie** (D13:4): And thanks for asking, they're good- we got another cat named "
          "Bailey too.", "Melanie got another cat named Bailey."),
+        # the one spoken to, named last, is no part of the fact; a pet named last is
+        ("**Gina** (D18:5): I've had some tough times with my business, Jon.",
+         "Gina has had some tough times with their business."),
+        ("**Joanna** (D6:6): I just got back from my trip to Denver, John.",
+         "Joanna just got back from their trip to Denver."),
+        ("**Nate** (D1:1): We adopted another cat, Bailey.", "Nate adopted another cat, Bailey."),
+        ("**John** (D5:5): I moved to Portland, Oregon last year.",
+         "John moved to Portland, Oregon in 2025."),
+        # saying it is news for the other is no part of it
+        ("**Joanna** (D9:1): I wanted to tell ya I just joined a writers group.",
+         "Joanna just joined a writers group."),
+        ("**Jon** (D1:1): Just wanted to let you know that my studio finally opened last week.",
+         "Jon's studio finally opened in the week of 2026-11-09."),
+        # a count said roughly is no one day
+        ("**Maria** (D27:4): I started volunteering at the shelter about a year ago.",
+         "Maria started volunteering at the shelter about a year before 2026-11-20."),
         # what "the same" is, the sentence said before it
         ("**Caroline** (D13:15): I want to live authentically and help others to do the same.",
          "Caroline wants to live authentically and help others to do the same."),
@@ -525,6 +541,7 @@ def test_a_turn_is_read_as_its_speaker_says_it(text: str, fact: str) -> None:
         "**Joanna** (D9:15): I'm definitely going to check it out!",  # what was shown
         "**Tim** (D6:2): I get how life can be busy.",
         "**John** (D13:4): I'd say I did pretty well at the tournament.",
+        "**Maria** (D29:1): I just wanted to check in.",
     ],
 )
 def test_reactions_and_opinions_are_no_facts(text: str) -> None:

@@ -11,6 +11,7 @@ place, against `on` (the entry's date), and leaves the rest of the text alone:
     for <weekday>, moved to <weekday> (the one to come)     -> "for 2026-11-24"
     in N days|weeks, N days|weeks ago, a week ago           -> "on 2026-12-04"
     a few | a couple of days|weeks|months ago, in a few …   -> "a few weeks before 2026-11-20"
+    about | nearly | over … N days|weeks|months|years ago   -> "about a year before 2026-11-20"
     last / next / this week                                 -> "in the week of 2026-11-09"
     last / next / this weekend                              -> "on the weekend of 2026-11-21"
     last / next / this month, in N months, N months ago     -> "in December 2026"
@@ -51,7 +52,7 @@ import datetime as dt
 import itertools
 import re
 
-from . import holidays
+from . import holidays, tense
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MONTHS = (
@@ -64,7 +65,9 @@ NUMBER_WORDS = {
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
     "a couple of": 2, "a few": 3,
 }  # fmt: skip
-_VAGUE = frozenset(("a few", "a couple of"))  # "a few weeks ago": about, not a day
+# "a few weeks ago", "about a year ago": around then, no one day
+_VAGUE = frozenset(("a few", "a couple of"))
+_ABOUT = re.compile(r"\b(?:about|around|roughly|almost|nearly|over|more\s+than)\s+$", re.I)
 MAX_OFFSET = 999  # "in 4000 days" is no date anyone means; the digit run is bounded too
 
 _WD = "|".join(WEEKDAYS)
@@ -116,30 +119,6 @@ _RELATIVE = re.compile(
     re.IGNORECASE,
 )
 # the bare weekday needs "on" before it; the lookbehind above reads it, the prefix eats it
-_PAST = re.compile(
-    r"\b(?:was|were|did|had|went|got|came|ago|yesterday|last|passed|finished|happened"
-    # the common irregular pasts ("Maya made the chess team on Friday": the Friday gone)
-    r"|made|took|saw|met|bought|sold|left|found|gave|ran|won|lost|paid|sent|told|said|began"
-    r"|brought|caught|felt|kept|spent|thought|wore|wrote|ate|drove|flew|fell|held|heard|led"
-    r"|sat|stood|swam|sang|taught|threw|woke|broke|chose|fought|forgot|grew|knew|rode|rang"
-    r"|spoke|slept|built|became|dug|drew|fed|froze|hung|meant|sank|shook|stuck|swept"
-    r"|[a-z]{2,20}ed)\b",
-    re.IGNORECASE,
-)
-_FUTURE = re.compile(
-    r"\b(?:will|going\s+to|'ll|is\s+coming|scheduled|planned|booked)\b", re.IGNORECASE
-)
-# a clause in the present or about to be, whatever the sentence around it did before
-_NOW = re.compile(
-    r"\b(?:is|are|starts?|starting|begins?|beginning|opens?|ends?|expires?|renews?|due"
-    r"|effective|arrives|arriving|ships|lands|comes|pickup|pick-up|delivery|drop-off)\b",
-    re.IGNORECASE,
-)
-_SENTENCE_END = re.compile(r"[.!?\n]")
-_HEAD_END = re.compile(r"[.!?](?=\s)|\n")  # a sentence's end before a date: not a decimal
-_CLAUSE_END = re.compile(r"[,;]")
-_WORDS = re.compile(r"[A-Za-z']+")
-
 _MONTH_NAMES = "|".join((*MONTHS, "sept", *(n[:3] for n in MONTHS if n != "may")))
 _ABSOLUTE = re.compile(
     r"\b(?:"
@@ -216,7 +195,7 @@ def _years(text: str, on: dt.date) -> dict[int, dt.date]:
         if day is None:
             continue
         ahead = _AHEAD.search(text, 0, match.start()) is not None  # "Moved it to Dec 20"
-        back = not ahead and _past_tense(text, *match.span())
+        back = not ahead and tense.past(text, *match.span())
         when = _year_meant(on, day.month, day.day, back=back)
         if when is not None:
             meant[match.start()] = when
@@ -324,14 +303,14 @@ def _holiday_day(key: str, match: re.Match[str], text: str, on: dt.date) -> dt.d
     direction = (match.group("dir") or "").lower()
     if direction == "this":
         return holidays.day_of(key, on.year)
-    if not direction and _RECURRING.search(_sentence_around(text, match.start(), match.end())):
+    if not direction and _RECURRING.search(tense.sentence_around(text, match.start(), match.end())):
         return None  # "we always go to my parents' for Thanksgiving": each year's
     if direction:
         back, strict = direction == "last", True
     else:
         lead = (match.group("lead") or "").strip().lower()
         # the lead is the clause's verb too: "we spent Thanksgiving", "we celebrated Easter"
-        back = lead == "since" or _past_tense(text, match.start("name"), match.end())
+        back = lead == "since" or tense.past(text, match.start("name"), match.end())
         strict = False
     meant = _holiday_side(key, on, back=back, strict=strict)
     lead = (match.group("lead") or "").strip().lower()
@@ -385,7 +364,8 @@ def _rewrite(match: re.Match[str], text: str, on: dt.date) -> str:
         lead = "in"
     elif kind == "about":  # "a few weeks ago" -> "a few weeks before 2026-11-20"
         count, unit, sign = _counted(match)
-        phrase = f"{count} {unit}s {'after' if sign > 0 else 'before'} {on.isoformat()}"
+        unit += "" if count in ("a", "an", "one") else "s"
+        phrase = f"{count} {unit} {'after' if sign > 0 else 'before'} {on.isoformat()}"
         lead = ""
     else:  # year
         phrase = str(day.year)
@@ -454,7 +434,7 @@ def _interpret(match: re.Match[str], text: str, on: dt.date) -> tuple[dt.date, s
         elif rel == "this" and target == on.weekday():
             return on, "day"  # "this Friday", said on a Friday: today
         else:  # "on Friday", "this Friday": the sentence's tense decides
-            back = _past_tense(text, match.start(), match.end())
+            back = tense.past(text, match.start(), match.end())
         return _weekday(on, target, back=back), "day"
     if span := group("span"):
         return _span(on, span.lower(), group("span_dir").lower())
@@ -465,19 +445,22 @@ def _interpret(match: re.Match[str], text: str, on: dt.date) -> tuple[dt.date, s
     if group("in_n") or group("ago_n"):
         count, unit, sign = _counted(match)
         when = _offset(on, sign * _number(count), unit)
-        if when is None or count not in _VAGUE:
+        vague = count in _VAGUE or _ABOUT.search(text, 0, match.start()) is not None
+        if when is None or not vague:
             return when
         return when[0], "about"  # "a few weeks ago": no one day, said of the entry's
     if group("mon") or group("nth"):
-        if _RECURRING.search(_sentence_around(text, match.start(), match.end())):
+        if _RECURRING.search(tense.sentence_around(text, match.start(), match.end())):
             return None  # "every year in January", "on the 1st, always": no one day
-        back = _past_tense(text, match.start(), match.end())
+        back = tense.past(text, match.start(), match.end())
         if group("mon"):
-            if not back and not _ONE_OFF.search(_sentence_around(text, match.start(), match.end())):
+            if not back and not _ONE_OFF.search(
+                tense.sentence_around(text, match.start(), match.end())
+            ):
                 return None  # "The water meter is read in March": each March, as said
             return _month_meant(on, MONTHS.index(group("mon").lower()) + 1, back=back), "month"
-        said = _sentence_around(text, match.start(), match.end())
-        if not back and _MONTHLY.search(said) and not _FUTURE.search(said):
+        said = tense.sentence_around(text, match.start(), match.end())
+        if not back and _MONTHLY.search(said) and not tense.FUTURE.search(said):
             return None  # "Rent is due on the 1st": each month's 1st
         if _MONTH_BEFORE.search(text, max(0, match.start() - 60), match.start()):
             return None  # "in August, the 10th to the 17th": August's, as said
@@ -505,14 +488,6 @@ _RECURRING = re.compile(
 )
 
 
-def _sentence_around(text: str, start: int, end: int) -> str:
-    """The sentence holding [start, end), at most 100 characters either side."""
-    head, tail = text[max(0, start - 100) : start], text[end : end + 100]
-    stop = _SENTENCE_END.search(tail)
-    opening = max(head.rfind(mark) for mark in ".!?\n") + 1
-    return head[opening:] + tail[: stop.start() if stop else None]
-
-
 def _month_meant(on: dt.date, month: int, *, back: bool) -> dt.date:
     """ "in February": this month's when it is this month, else the latest one gone in a
     clause in the past tense ("we went in June"), the next one to come otherwise."""
@@ -534,50 +509,6 @@ def _day_meant(on: dt.date, day: int, *, back: bool) -> dt.date | None:
         return first.replace(day=day)
     except ValueError:
         return None
-
-
-def _past_tense(text: str, start: int, end: int) -> bool:
-    """Whether the clause around [start, end) reads as past (a bounded look around): the
-    part of its sentence between commas or semicolons ("The pickup moved to Thursdays,
-    the bins go out on Wednesday night": not past), or the whole sentence when the phrase
-    stands alone in its clause ("On Friday, we went to the zoo") — not when the clause
-    says its own present ("I got promoted, starting August 1": the August to come)."""
-    lo = max(0, start - 100)
-    head = text[lo:start]
-    ends = [m.end() for m in _HEAD_END.finditer(head)]  # not "$89.99", "Dr. Lin"'s stop
-    cut = ends[-1] if ends else 0
-    tail = text[end : end + 100]
-    stop = _SENTENCE_END.search(tail)
-    head, tail = head[cut:], tail[: stop.start() if stop else len(tail)]
-    near = head[max(head.rfind(","), head.rfind(";")) + 1 :]
-    after = _CLAUSE_END.split(tail, maxsplit=1)[0]
-    clause = f"{near} {after}"
-    if _told_now(near):  # "…, lease starts sept 1", "I told Alex the quote expires on…"
-        return False
-    if len(_WORDS.findall(clause)) < 3:  # "On Friday," / "on Monday": no verb of its own
-        clause = f"{head} {tail}"
-    if _FUTURE.search(clause):
-        return False
-    return _PAST.search(clause) is not None
-
-
-def _told_now(clause: str) -> bool:
-    """Whether a clause tells of a present after whatever past it has: "starting August 1"
-    after "I got promoted", "the quote expires on" after "I told Alex" — the last verb
-    before the date is a present one, not "was due"."""
-    nows = list(_NOW.finditer(clause))
-    if not nows:
-        return False
-    pasts = [p for p in _PAST.finditer(clause) if not _PASSIVE.search(clause, 0, p.start())]
-    if not pasts:
-        return True
-    last = nows[-1]
-    return last.start() > pasts[-1].end() and not _WAS.search(clause, 0, last.start())
-
-
-_WAS = re.compile(r"\b(?:was|were|had|been)\s+$", re.IGNORECASE)  # "was due", not "is due"
-# a present passive is no past: "the school is closed until …", "the bins are collected on …"
-_PASSIVE = re.compile(r"\b(?:is|are|am|be|['’]s|['’]re)\s+$", re.IGNORECASE)
 
 
 def _weekday(on: dt.date, target: int, *, back: bool) -> dt.date:

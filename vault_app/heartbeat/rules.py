@@ -111,6 +111,7 @@ import re
 
 from vault_app.core import models
 from vault_app.heartbeat import (
+    asides,
     classify,
     clauses,
     dates,
@@ -318,9 +319,9 @@ def _from_sentence(
     tracked = pats.track.match(sentence)
     if tracked:
         return [_track(sentence, tracked, entry)]
-    sentence = turns.without_aside(sentence, said=turn is not None and turn.said)
+    sentence = asides.without_aside(sentence, said=turn is not None and turn.said)
     if heard:
-        sentence = turns.without_when_you(sentence)  # "… when you suggest recipes"
+        sentence = asides.without_when_you(sentence)  # "… when you suggest recipes"
     rule = turns.standing(sentence) if heard and not explicit else None
     per = turns.per_someone(sentence) if heard and rule is None else None
     if per and (theirs := turns.standing(per[1])):  # "Per Alex: don't pay by card…"

@@ -5,7 +5,7 @@ A turn is an entry with a speaker prefix (`speaking`): "User: …", "**Maya**: �
 turn as `record_interaction` writes it, a LoCoMo turn "**Melanie** (D14:4): …". In a
 turn "I" is its speaker, and people speak as they do, not as a note is written. Once
 the opening interjection is gone ("Yeah, ", "Since we last spoke, ": `rulebook`), a
-sentence of a turn is read in three steps, each undoing one habit of talk:
+sentence of a turn is read in steps, each undoing one habit of talk:
 
     opening      a lead clause that only announces what follows is skipped ("Something
                  awesome happened - I'm writing articles…", "Woah Joanna, I won…", and
@@ -16,13 +16,8 @@ sentence of a turn is read in three steps, each undoing one habit of talk:
                  volunteer at shelters next month": `_SUBJECTLESS` lists the verbs), and
                  an event told before how it feels since is read alone ("Since I lost my
                  job at Door Dash, things have been tough": `_SINCE`)
-    without_when_you  "… when you suggest recipes", said to the one asked, is cut
-    without_aside  a last clause that is an aside of the moment is cut, since the gate
-                 would refuse the whole sentence for it: an opinion, a reaction, a feeling,
-                 and in a turn a word to the other person ("…, here's what I made") or
-                 a hedge that opens a thought of its own ("I made a dairy-free cake the
-                 other day, maybe you would like that!"; not "I got the job, I think",
-                 unsure of all of it)
+    (asides)     what is said besides the fact is cut (`asides`: an opinion, a feeling,
+                 a word to the other person after it, the other's name)
     disclosure   whether what is left is the speaker's own: it opens with the first
                  person, maybe after a time or a short lead ("Last week I…", "Besides
                  writing, I…"), or its subject is an activity and it holds "me"/"my"
@@ -87,6 +82,13 @@ _ADVISED = re.compile(
     r"|advice|suggestions?|tips?)\s+and\s+(?:finally\s+)?(?=[a-z])",
     re.IGNORECASE,
 )
+# a lead that says it is news for the other: "I wanted to tell ya I just joined a
+# writers group", "Just wanted to let you know that I got the job"
+_TELL_YOU = re.compile(
+    r"^(?:I\s+)?(?:just\s+|really\s+)?(?:wanted|want|have|had|gotta|got)\s+to\s+"
+    r"(?:tell|let)\s+(?:you|ya)(?:\s+know)?(?:\s+that)?,?\s+(?=(?:I|I['’]\w+|[Mm]y|[Ww]e)\s)",
+    re.IGNORECASE,
+)
 # what a turn points at instead of naming: a place ("a trip there"), a thing to be done
 # ("make it for my family"); a thing shown and named ("Melanie made this bowl in her
 # class") says enough to keep
@@ -97,7 +99,6 @@ _SHOWN = re.compile(
     r"(?:for|with|to|at|on)\b",
     re.IGNORECASE,
 )
-_CLAUSE = re.compile(r",?\s+(?:and|but)\s+|[,;]\s+|\s+[-–—]\s+")  # where a clause starts
 # a sentence that leaves its "I" out: the verbs it then opens with ("been" only before
 # what it did, not "Been a long week", which leaves out "It's"; "gonna" not before "be")
 _SUBJECTLESS = re.compile(
@@ -148,32 +149,6 @@ _SUPPOSES = re.compile(
     r"^(?:so\s+|maybe\s+|then\s+)?(?:we|I)\s+(?:really\s+|definitely\s+|totally\s+)?should\b"
     r"|^let['’]?s\b|^(?:I|we)\s+(?:just\s+|really\s+)?wish\s+(?!to\b)"
     r"|\bif\s+(?:only\b|I\s+could\b|we\s+could\b)",
-    re.IGNORECASE,
-)
-# a request after the fact that is its reason: "…, so go easy on the cheese", "…, so
-# please book the early slot", "…, so don't plan anything that day", "…, so no hill
-# repeats please", "… so anything food related, flag nuts", "…, so pet friendly cabins
-# please", "… so we're thinking somewhere drivable" (not "…, so no one came")
-_SO_ASK = re.compile(
-    r"\bso\s+(?:please\b|(?!(?:I|we|he|she|they)\b)[^,;.!?]{0,40}\bplease\b"
-    # a ban it calls for: "… so no seafood on the menu" (not "so no one came")
-    r"|no\s+(?!(?:one|body|longer|way|matter|problem|idea|need|doubt|wonder|surprise)\b)"
-    r"[a-z]+\s+(?:on|in|at|for|near|around|with)\b"
-    # what they are weighing because of it: "… so we're thinking somewhere drivable"
-    r"|(?:we|I)['’](?:re|m)\s+(?:thinking|looking|considering|hoping|leaning)\b"
-    # what it asks of the other's help: "… so meal plans need to work for both"
-    r"|(?!(?:he|she|they|it|I|we|you)\b)(?:the\s+|any\s+|all\s+)?[a-z]+(?:\s+[a-z]+)?\s+"
-    r"(?:need|needs|have|has|should|must)\s+to\b"
-    r"|(?:(?:anything|everything|any|all|for)\b[^,;.!?]{0,40},\s*)?(?:go|skip|avoid|don['’]t"
-    r"|do\s+not|make\s+sure|keep|use|leave|flag|mention|double-check|watch\s+out|"
-    r"stop|check|plan|book|add|get|buy|order|adjust|cut|hold|remind|schedule|call|text)\b)",
-    re.IGNORECASE,
-)
-# a request to pass it on, after the fact: "Jordan is allergic to latex, tell any
-# contractor", "…, please let the school know"
-_PASS_ON = re.compile(
-    r"(?<=,\s)(?:so\s+)?(?:please\s+)?(?:tell|warn|inform|notify|let\s+\w+(?:\s+\w+)?\s+know)\b"
-    r"[^,;.!?]*[.!]?$",
     re.IGNORECASE,
 )
 # a standing instruction: "Always use metric units", "Please never call before 9", "Don't
@@ -240,8 +215,6 @@ _MUTUAL = re.compile(
     re.IGNORECASE,
 )
 _ME = re.compile(r"\b(?:me|myself)\b")  # an object "me": the one it does something to
-_TOO = re.compile(r",?\s+(?:too|as\s+well)(?=[.!]*$)", re.IGNORECASE)
-# a need of the moment: "I need a recipe for dinner tonight", "I want a quick answer now"
 _NEED_NOW = re.compile(
     r"\b(?:need|want|looking\s+for)\b[^.;]{0,80}?\b(?:tonight|today|right\s+now|asap|"
     r"this\s+(?:morning|afternoon|evening))\b"
@@ -347,10 +320,14 @@ def _after_lead(sentence: str, pats: rulebook.Patterns) -> str:
     """The sentence from the first person after a lead clause that only announces it:
     "Something awesome happened - I'm writing articles…", "Gina, you won't believe it -
     I got mentored…" read from the "I"; what the other advised goes ("I took your
-    recommendation and watched …": "I watched …")."""
+    recommendation and watched …": "I watched …"), and so does saying it is news for them
+    ("I wanted to tell ya I just joined a writers group": "I just joined …")."""
     advised = _ADVISED.match(sentence)  # "I took your recommendation and watched …"
     if advised:
         return "I " + sentence[advised.end() :]
+    told = _TELL_YOU.match(sentence)  # "I wanted to tell ya I just joined …"
+    if told:
+        return sentence[told.end() :][:1].upper() + sentence[told.end() :][1:]
     if pats.disclosure.match(sentence):
         return sentence
     took = _TOOK.match(sentence)  # "Took some trial and error but I figured out…"
@@ -430,75 +407,6 @@ def shown_around(sentence: str) -> bool:
         said = _SAID_BEFORE.get(back.group().split()[-1].lower())
         back = None if said and said.search(sentence, 0, back.start()) else back
     return bool(_SHOWN.search(sentence) or back or _MUTUAL.search(sentence))
-
-
-# what the one asked does, after what one is: "… when you suggest recipes"
-_WHEN_YOU = re.compile(
-    r",?\s+(?:when|whenever|if|while|as)\s+you(?:['’]re|\s+are)?\s+[a-z][^,;.!?]{0,80}[.!]?$",
-    re.IGNORECASE,
-)
-
-
-# a statement of what someone is or does (not an instruction, whose "when" is its point)
-_TELLS = re.compile(
-    r"(?:I\b|I['’]|My\b|Our\b|We\b|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?\s+(?:is|are|has|have|likes"
-    r"|loves|prefers|needs|hates|can['’]t|cannot|doesn['’]t|does\s+not|don['’]t)\b)"
-)
-
-
-def without_when_you(sentence: str) -> str:
-    """A request's last clause of when the one asked does something, cut: what the person
-    is stands without it ("Don't forget I'm lactose intolerant when you suggest recipes"
-    -> "… I'm lactose intolerant."). Unchanged when too little would be left, or when the
-    sentence is an instruction ("Always text me when you're running late")."""
-    match = _WHEN_YOU.search(sentence)
-    if match is None or not _TELLS.match(sentence):
-        return sentence  # "Always text me when you're running late": the when is the rule
-    kept = sentence[: match.start()].rstrip(" ,;-")
-    if not (rulebook.enough_words(kept) and rulebook.patterns().verb.search(kept)):
-        return sentence
-    return kept + "."
-
-
-def without_aside(sentence: str, said: bool = False) -> str:
-    """The sentence without a last clause that is an aside of the moment, which the gate
-    refuses and would refuse it whole with: an opinion ("I went to a support group
-    yesterday and it was so powerful", `Patterns.opinion`), a reaction to the other
-    person ("I love discovering new cities - check out this pic", `reaction`), a
-    feeling ("I got the job, I'm so grateful", `moment`), and in a turn (`said`) a word
-    to the other person or a hedge that opens a new thought ("…the other day, maybe
-    you would like that!", `addressed`, `hedge`). What is left must have a verb and
-    enough words; a sentence that is the aside ("Unconditional love is so important")
-    stays as it is. A request the fact is the reason for goes too ("I'm lactose
-    intolerant, so go easy on the cheese", `_SO_ASK`), and so does one to pass it on
-    ("Jordan is allergic to latex, tell any contractor", `_PASS_ON`). A last clause that is only the
-    hedge is unsure of all the sentence ("I got the job, I think"): nothing is cut. In a
-    turn, a last "too" or "as well" is "like you": the fact stands without it ("Just got
-    some new shoes, too!" -> "…some new shoes!"; `first_person` ends it with a stop)."""
-    pats = rulebook.patterns()
-    if said:
-        sentence = _TOO.sub("", sentence) or sentence
-    asides = (pats.opinion, pats.reaction, pats.moment) + (
-        (pats.addressed, pats.offer) if said else ()
-    )
-    so = _SO_ASK.search(sentence)
-    found = [m for m in (*(p.search(sentence) for p in (*asides, _PASS_ON)), so) if m]
-    hedge = pats.hedge.search(sentence) if said else None
-    if hedge:
-        opens = [c.end() for c in _CLAUSE.finditer(sentence, 0, hedge.start())]
-        clause = sentence[opens[-1] if opens else 0 :]
-        if rulebook.word_count(clause) - rulebook.word_count(hedge.group()) >= 2:
-            found.append(hedge)  # the hedge opens a thought of its own
-    if not found:
-        return sentence
-    first = min(m.start() for m in found)
-    cuts = [c.start() for c in _CLAUSE.finditer(sentence, 0, first)]
-    if so is not None and so.start() == first:
-        cuts.append(first)  # "… a nut allergy so anything food related, flag nuts"
-    if not cuts:
-        return sentence
-    kept = sentence[: cuts[-1]].rstrip(" ,;-")
-    return kept + "." if rulebook.enough_words(kept) and pats.verb.search(kept) else sentence
 
 
 def disclosure(sentence: str) -> bool:
