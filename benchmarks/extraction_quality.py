@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import functools
+import hashlib
 import json
 import re
 import sys
@@ -318,6 +319,7 @@ def locomo_report(data: Path | None, show: bool) -> int:
     totals = Counter()
     started = time.perf_counter()
     misses: list[str] = []
+    extracted_all: dict[tuple[str, str], list[str]] = {}  # (sample, turn) -> facts
     for sample in locomo.load(source):
         got: dict[str, list[model.Candidate]] = {}
         for at, dia, text in locomo.turn_entries(sample):
@@ -344,6 +346,8 @@ def locomo_report(data: Path | None, show: bool) -> int:
                 used_o.add(o)
                 used_c.add(c)
         extracted = sum(len(v) for v in got.values())
+        for dia, facts in got.items():
+            extracted_all[(sample["sample_id"], dia)] = [c.fact for c in facts]
         totals.update(
             observations=len(noted), extracted=extracted, matched=len(used_o), turns=len(got)
         )
@@ -367,8 +371,67 @@ def locomo_report(data: Path | None, show: bool) -> int:
     )
     for line in misses[:80]:
         print(line)
+    _judged_report(extracted_all, show)
     _locomo_heartbeat(source)
     return 0
+
+
+JUDGED = ROOT / "benchmarks" / "data" / "locomo" / "judged.jsonl"
+
+
+def fact_key(fact: str) -> str:
+    """How `JUDGED` names a fact without its words (LoCoMo's text stays out of the repo)."""
+    return hashlib.sha256(fact.encode("utf-8")).hexdigest()[:16]
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion k/n (a sample's precision, not the set's)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    mid, half = p + z * z / (2 * n), z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5
+    return max(0.0, (mid - half) / (1 + z * z / n)), min(1.0, (mid + half) / (1 + z * z / n))
+
+
+def _judged_report(extracted: dict[tuple[str, str], list[str]], show: bool) -> None:
+    """Precision as a person judges it: of the facts in `JUDGED` (a random sample of the
+    rules' facts, each read against its turn; the folder's README says how) that the rules
+    still extract, how many were kept: true to the turn, of the right person, standing
+    alone. A sampled fact the rules no longer extract as judged is counted apart (its
+    text changed: judge the new one). Against the observations a reader happened to
+    write, a true fact they did not note counts as wrong; here it does not."""
+    if not JUDGED.exists():
+        return
+    verdicts = {}
+    for line in JUDGED.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            verdicts[(row["sample"], row["turn"], row["fact"])] = row
+    seen: list[tuple[dict[str, Any], str]] = []
+    for (sample, turn), facts in extracted.items():
+        for fact in facts:
+            row = verdicts.get((sample, turn, fact_key(fact)))
+            if row is not None:
+                seen.append((row, fact))
+    for name in sorted({row["set"] for row in verdicts.values()}):
+        mine = [row for row, _ in seen if row["set"] == name]
+        kept = sum(1 for row in mine if row["keep"])
+        why = Counter(row.get("why", "?") for row in mine if not row["keep"])
+        low, high = wilson(kept, len(mine))
+        gone = sum(1 for row in verdicts.values() if row["set"] == name) - len(mine)
+        print(
+            f"judged by a person, sample {name} ({JUDGED.relative_to(ROOT)}): {kept} of "
+            f"{len(mine)} facts kept, precision {kept / max(len(mine), 1):.3f} (95% interval "
+            f"{low:.2f}-{high:.2f}); dropped: "
+            + (", ".join(f"{n} {w}" for w, n in why.most_common()) or "none")
+            + f"; {gone} judged facts no longer extracted as judged"
+        )
+    if show:
+        for row, fact in seen:
+            if not row["keep"]:
+                print(
+                    f"  {row['set']} dropped ({row['why']}) {row['sample']} {row['turn']}: {fact}"
+                )
 
 
 def _locomo_heartbeat(source: Path) -> None:

@@ -512,6 +512,11 @@ def test_sentences_of_household_words_never_fail(words: list[str]) -> None:
          "Joanna just joined a writers group."),
         ("**Jon** (D1:1): Just wanted to let you know that my studio finally opened last week.",
          "Jon's studio finally opened in the week of 2026-11-09."),
+        # a place named after "here", and "made it to" (got there), say enough
+        ("**Jon** (D1:1): I've been working here at the bank for six years now.",
+         "Jon has been working here at the bank for six years now."),
+        ("**Nate** (D1:1): I made it to the finals of the regional tournament last week!",
+         "Nate made it to the finals of the regional tournament in the week of 2026-11-09."),
         # a count said roughly is no one day
         ("**Maria** (D27:4): I started volunteering at the shelter about a year ago.",
          "Maria started volunteering at the shelter about a year before 2026-11-20."),
@@ -542,6 +547,12 @@ def test_a_turn_is_read_as_its_speaker_says_it(text: str, fact: str) -> None:
         "**Tim** (D6:2): I get how life can be busy.",
         "**John** (D13:4): I'd say I did pretty well at the tournament.",
         "**Maria** (D29:1): I just wanted to check in.",
+        # what "it", "this" or "here" is, another turn or sentence says
+        "**Caroline** (D4:5): A friend made it for my 18th birthday ten years ago.",
+        "**Maria** (D20:13): Gonna continue doing it - it's my way of spreading kindness.",
+        "**John** (D24:9): I'm thinking of setting up something like this for my kids soon.",
+        "**Maria** (D27:4): I started volunteering here about a year ago after witnessing a "
+        "family struggling on the streets.",
     ],
 )
 def test_reactions_and_opinions_are_no_facts(text: str) -> None:

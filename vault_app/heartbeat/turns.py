@@ -89,14 +89,22 @@ _TELL_YOU = re.compile(
     r"(?:tell|let)\s+(?:you|ya)(?:\s+know)?(?:\s+that)?,?\s+(?=(?:I|I['’]\w+|[Mm]y|[Ww]e)\s)",
     re.IGNORECASE,
 )
-# what a turn points at instead of naming: a place ("a trip there"), a thing to be done
-# ("make it for my family"); a thing shown and named ("Melanie made this bowl in her
-# class") says enough to keep
+# what a turn points at instead of naming: a place ("a trip there", "volunteering here"),
+# a thing to be done ("make it for my family", "continue doing it"); a thing shown and
+# named ("Melanie made this bowl in her class") says enough to keep
 _SHOWN = re.compile(
     r"\b(?:trip|go|going|goes|went|gone|move|moved|moving|stay|stayed|staying|visit|"
     r"visited|visiting|head|headed|heading)\s+there\b"
     r"|\b(?:make|making|try|trying|bake|baking|cook|cooking|bring|give|wear)\s+it\s+"
-    r"(?:for|with|to|at|on)\b",
+    r"(?:for|with|to|at|on)\b"
+    r"|\bmade\s+it\s+(?:for|with|at|on)\b"  # not "made it to the finals": got there
+    # what goes on, or what one would set up, said in another turn: "Gonna continue doing
+    # it", "setting up something like this for my kids"
+    r"|\b(?:keep|keeps|kept|continue|continuing)\s+(?:doing|making)\s+(?:it|this|that)\b"
+    r"|\b(?:something|anything)\s+like\s+(?:this|that)\b(?!\s+(?!(?:for|with|to|soon)\b)[a-z])"
+    # where the speaker is, unsaid: "I started volunteering here" (not "here at the bank")
+    r"|\b(?:work|working|worked|volunteer|volunteering|volunteered|live|living|lived)"
+    r"\s+here\b(?!\s+(?:at|in|on)\b)",
     re.IGNORECASE,
 )
 # a sentence that leaves its "I" out: the verbs it then opens with ("been" only before
