@@ -553,6 +553,11 @@ def test_a_turn_is_read_as_its_speaker_says_it(text: str, fact: str) -> None:
         "**John** (D24:9): I'm thinking of setting up something like this for my kids soon.",
         "**Maria** (D27:4): I started volunteering here about a year ago after witnessing a "
         "family struggling on the streets.",
+        "**Tim** (D27:17): I love escaping to that world. I have a collection of books that "
+        "take me there.",
+        "**Joanna** (D20:4): Just been tinkering with that recipe and a few others.",
+        "**Joanna** (D27:28): I just finished the intro and I decided to include this at the "
+        "beginning.",
     ],
 )
 def test_reactions_and_opinions_are_no_facts(text: str) -> None:

@@ -104,7 +104,13 @@ _SHOWN = re.compile(
     r"|\b(?:something|anything)\s+like\s+(?:this|that)\b(?!\s+(?!(?:for|with|to|soon)\b)[a-z])"
     # where the speaker is, unsaid: "I started volunteering here" (not "here at the bank")
     r"|\b(?:work|working|worked|volunteer|volunteering|volunteered|live|living|lived)"
-    r"\s+here\b(?!\s+(?:at|in|on)\b)",
+    r"\s+here\b(?!\s+(?:at|in|on)\b)"
+    r"|\b(?:take|takes|took|taking|bring|brings|brought)\s+(?:me|us|them|him|her)\s+there\b"
+    # a thing the other turn named, taken up: "escaping to that world", "tinkering with
+    # that recipe", "I decided to include this at the beginning"
+    r"|\b(?:to|with|from|about|of|on|into|for|at)\s+that\s+[a-z]+(?:\s+[a-z]+)?"
+    r"(?=\s*(?:[,.;!?]|\s-|$|and\b|but\b))"
+    r"|(?<=[a-z]\s)this\s+(?:at|in|on|for|with|from|into)\b",
     re.IGNORECASE,
 )
 # a sentence that leaves its "I" out: the verbs it then opens with ("been" only before
