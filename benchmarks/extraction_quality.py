@@ -377,6 +377,9 @@ def locomo_report(data: Path | None, show: bool) -> int:
 
 
 JUDGED = ROOT / "benchmarks" / "data" / "locomo" / "judged.jsonl"
+# the samples drawn and judged blind since the rules last changed, pooled into one figure
+# (empty it when the rules change: a sample read to mend them is no longer blind)
+BLIND_NOW = ("C", "D")
 
 
 def fact_key(fact: str) -> str:
@@ -425,6 +428,22 @@ def _judged_report(extracted: dict[tuple[str, str], list[str]], show: bool) -> N
             f"{low:.2f}-{high:.2f}); dropped: "
             + (", ".join(f"{n} {w}" for w, n in why.most_common()) or "none")
             + f"; {gone} judged facts no longer extracted as judged"
+        )
+    pooled = [row for row, _ in seen if row["set"] in BLIND_NOW]
+    if pooled:
+        kept = sum(1 for row in pooled if row["keep"])
+        low, high = wilson(kept, len(pooled))
+        changed = sum(1 for r in verdicts.values() if r["set"] in BLIND_NOW) - len(pooled)
+        print(
+            f"judged blind at these rules (samples {'+'.join(BLIND_NOW)}): {kept} of "
+            f"{len(pooled)} kept, precision {kept / len(pooled):.3f} (95% interval "
+            f"{low:.2f}-{high:.2f})"
+            + (
+                f"; BUT {changed} of their facts changed since: the rules changed, these "
+                "samples are not blind to them (empty BLIND_NOW and draw the next)"
+                if changed
+                else ""
+            )
         )
     if show:
         for row, fact in seen:

@@ -11,7 +11,7 @@ import pytest
 
 from benchmarks import extraction_quality as eq
 
-WHY = {"dangling", "vague", "subject", "form", "small talk", "date"}
+WHY = {"dangling", "vague", "subject", "form", "hedge", "small talk", "date"}
 
 
 def _rows() -> list[dict[str, object]]:
@@ -52,6 +52,7 @@ def test_the_report_counts_what_is_still_extracted(
     judged.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     monkeypatch.setattr(eq, "JUDGED", judged)
     monkeypatch.setattr(eq, "ROOT", tmp_path)
+    monkeypatch.setattr(eq, "BLIND_NOW", ("A",))
     extracted = {
         ("conv-1", "D1:1"): ["Ann runs.", "Ann swims."],  # the second was never judged
         ("conv-1", "D1:2"): ["Ann made it."],
@@ -61,6 +62,8 @@ def test_the_report_counts_what_is_still_extracted(
     out = capsys.readouterr().out
     assert "sample A (judged.jsonl): 1 of 2 facts kept, precision 0.500" in out
     assert "dropped: 1 dangling; 1 judged facts no longer extracted as judged" in out
+    assert "judged blind at these rules (samples A): 1 of 2 kept, precision 0.500" in out
+    assert "BUT 1 of their facts changed since" in out  # a blind sample the rules moved
     assert "A dropped (dangling) conv-1 D1:2: Ann made it." in out
 
 
