@@ -517,6 +517,9 @@ def test_sentences_of_household_words_never_fail(words: list[str]) -> None:
          "Jon has been working here at the bank for six years now."),
         ("**Nate** (D1:1): I made it to the finals of the regional tournament last week!",
          "Nate made it to the finals of the regional tournament in the week of 2026-11-09."),
+        # "putting together" is no "we … together"
+        ("**Caroline** (D15:11): We're putting together a talent show for the kids next "
+         "month.", "Caroline is putting together a talent show for the kids in December 2026."),
         # a count said roughly is no one day
         ("**Maria** (D27:4): I started volunteering at the shelter about a year ago.",
          "Maria started volunteering at the shelter about a year before 2026-11-20."),
@@ -556,6 +559,14 @@ def test_a_turn_is_read_as_its_speaker_says_it(text: str, fact: str) -> None:
         "**Tim** (D27:17): I love escaping to that world. I have a collection of books that "
         "take me there.",
         "**Joanna** (D20:4): Just been tinkering with that recipe and a few others.",
+        "**Nate** (D18:8): Since we last spoke, I started teaching people how to make this.",
+        "**Jon** (D5:10): I'm determined to make it work, I just know it!",
+        "**Joanna** (D8:20): I'm going to try making it tonight!",
+        "**Nate** (D2:18): I tend to just stick around the more chill people here.",
+        # with whom, another turn says
+        "**John** (D9:4): We were teammates for four years in high school.",
+        "**John** (D5:10): We hang out a lot and it's great having that bond.",
+        "**Nate** (D23:3): We already planned a gaming session together!",
         "**Joanna** (D27:28): I just finished the intro and I decided to include this at the "
         "beginning.",
     ],

@@ -110,7 +110,11 @@ _SHOWN = re.compile(
     # that recipe", "I decided to include this at the beginning"
     r"|\b(?:to|with|from|about|of|on|into|for|at)\s+that\s+[a-z]+(?:\s+[a-z]+)?"
     r"(?=\s*(?:[,.;!?]|\s-|$|and\b|but\b))"
-    r"|(?<=[a-z]\s)this\s+(?:at|in|on|for|with|from|into)\b",
+    r"|(?<=[a-z]\s)this\s+(?:at|in|on|for|with|from|into)\b"
+    # what it is, another turn said: "how to make this.", "stick around the people here.",
+    # "determined to make it work", "going to try making it tonight"
+    r"|\b(?:this|these|those|here)\W*$|\bmake\s+it\s+(?:work|happen)\b"
+    r"|\b(?:try|trying|tried)\s+(?:[a-z]+ing\s+)?it\b(?!['’])",
     re.IGNORECASE,
 )
 # a sentence that leaves its "I" out: the verbs it then opens with ("been" only before
@@ -225,7 +229,13 @@ _SAID_BEFORE = {
 _MUTUAL = re.compile(
     r"^We(?:['’](?:ve|d))?\s+(?:\w+\s+)?(?:have|had)\s+(?:a\s+lot|so\s+much|lots|loads|tons"
     r"|nothing|everything|plenty|much)\s+in\s+common\b"
-    r"|^We\s+(?:\w+\s+)?(?:hit\s+it\s+off|clicked|bonded|got\s+along|get\s+along)\b",
+    r"|^We\s+(?:\w+\s+)?(?:hit\s+it\s+off|clicked|bonded|got\s+along|get\s+along)\b"
+    # who the others are, another turn says: "We were teammates for four years", "We hang
+    # out a lot", "We already planned a gaming session together"
+    r"|^We(?:\s+were|\s+are|['’]re)\s+(?:\w+\s+)?(?:teammates|classmates|roommates|friends"
+    r"|neighbou?rs|colleagues|partners)\b"
+    r"|^We\s+(?:\w+\s+)?(?:hang|hung|hanging)\s+out\b"
+    r"|^We\s+(?:\w+\s+)?planned\s+[^.!?]{0,40}\btogether\b",
     re.IGNORECASE,
 )
 _ME = re.compile(r"\b(?:me|myself)\b")  # an object "me": the one it does something to
