@@ -55,26 +55,24 @@ _TOO = re.compile(r",?\s+(?:too|as\s+well)(?=[.!]*$)", re.IGNORECASE)
 # the one spoken to, named last: "…with my business, Jon." (after a word in lower case, so
 # not "Paris, France"; not the name of one just spoken of: "we got another cat, Bailey")
 _CALLED = re.compile(r"(?<=[a-z]),\s+(?P<name>[A-Z][a-z]{1,15})(?=[.!]*$)")
-_NAMED_ONE = frozenset(
-    (
-        "kitten",
-        "pup",
-        "turtle",
-        "hamster",
-        "bird",
-        "parrot",
-        "horse",
-        "bunny",
-        "rabbit",
-        "baby",
-        "boy",
-        "girl",
-        "guy",
-        "named",
-        "called",
-    )
-)
-# a need of the moment: "I need a recipe for dinner tonight", "I want a quick answer now"
+_NAMED_ONE = frozenset((
+    "kitten", "pup", "turtle", "hamster", "bird", "parrot", "horse", "bunny", "rabbit", "baby",
+    "boy", "girl", "guy", "named", "called",
+))  # fmt: skip
+
+
+def _without_called(sentence: str, roles: frozenset[str]) -> str:
+    """The sentence without the name of the one spoken to at its end (`_CALLED`), unless
+    the word before names what the name is of ("another cat, Bailey", "my son, Jake")."""
+    called = _CALLED.search(sentence)
+    if called is None:
+        return sentence
+    word = sentence[: called.start()].rsplit(None, 1)[-1].lower()  # a letter ends it
+    if word in roles or word.rstrip("s") in roles or word in _NAMED_ONE:
+        return sentence
+    return sentence[: called.start()] + sentence[called.end("name") :]
+
+
 # what the one asked does, after what one is: "… when you suggest recipes"
 _WHEN_YOU = re.compile(
     r",?\s+(?:when|whenever|if|while|as)\s+you(?:['’]re|\s+are)?\s+[a-z][^,;.!?]{0,80}[.!]?$",
@@ -123,14 +121,7 @@ def without_aside(sentence: str, said: bool = False) -> str:
     pats = rulebook.patterns()
     if said:
         sentence = _TOO.sub("", sentence) or sentence
-        called = _CALLED.search(sentence)
-        before = sentence[: called.start()].split()[-1:] if called else ()
-        if (
-            called
-            and before
-            and not {before[0].lower(), before[0].lower().rstrip("s")} & (pats.roles | _NAMED_ONE)
-        ):
-            sentence = sentence[: called.start()] + sentence[called.end("name") :]
+        sentence = _without_called(sentence, pats.roles)
     asides = (pats.opinion, pats.reaction, pats.moment) + (
         (pats.addressed, pats.offer) if said else ()
     )

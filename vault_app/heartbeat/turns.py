@@ -239,6 +239,7 @@ _MUTUAL = re.compile(
     re.IGNORECASE,
 )
 _ME = re.compile(r"\b(?:me|myself)\b")  # an object "me": the one it does something to
+# a need of the moment: "I need a recipe for dinner tonight", "I want a quick answer now"
 _NEED_NOW = re.compile(
     r"\b(?:need|want|looking\s+for)\b[^.;]{0,80}?\b(?:tonight|today|right\s+now|asap|"
     r"this\s+(?:morning|afternoon|evening))\b"
