@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from vault_app.core import models
-from vault_app.heartbeat import clauses, rulebook, rules, turns
+from vault_app.heartbeat import clauses, pointing, rulebook, rules, turns
 from vault_app.heartbeat import extraction as model
 
 ON = dt.date(2026, 11, 20)  # a Friday
@@ -526,6 +526,26 @@ def test_sentences_of_household_words_never_fail(words: list[str]) -> None:
         # what "the same" is, the sentence said before it
         ("**Caroline** (D13:15): I want to live authentically and help others to do the same.",
          "Caroline wants to live authentically and help others to do the same."),
+        # a "this" that says what it is, a "there" whose place is named, "the same … as",
+        # a wish with its act, a lifelong one: each stands alone
+        ("**Nate** (D23:7): We played this game Catan last week.",
+         "Nate played this game Catan in the week of 2026-11-09."),
+        ("**Tim** (D22:7): I'm reading this amazing series about the power of friendship.",
+         "Tim is reading this amazing series about the power of friendship."),
+        ("**Maria** (D8:15): I got the idea from that trip to England a few years ago.",
+         "Maria got the idea from that trip to England a few years before 2026-11-20."),
+        ("**Melanie** (D5:8): I made this bowl in my pottery class.",
+         "Melanie made this bowl in their pottery class."),
+        ("**Tim** (D27:1): I joined a group of globetrotters who are into the same stuff as me.",
+         "Tim joined a group of globetrotters who are into the same stuff as them."),
+        ("**Jon** (D3:4): I moved to Lisbon in 2019 and I still love living there.",
+         "Jon moved to Lisbon in 2019 and Jon still loves living there."),
+        ("**John** (D15:24): My family is always there for me.",
+         "John's family is always there for them."),
+        ("**Gina** (D4:2): I wanted to get fit, so I joined a boxing gym in May.",
+         "Gina joined a boxing gym in May 2026."),
+        ("**Joanna** (D4:9): I've always wanted to learn the cello.",
+         "Joanna has always wanted to learn the cello."),
     ],
 )  # fmt: skip
 def test_a_turn_is_read_as_its_speaker_says_it(text: str, fact: str) -> None:
@@ -569,6 +589,21 @@ def test_a_turn_is_read_as_its_speaker_says_it(text: str, fact: str) -> None:
         "**Nate** (D23:3): We already planned a gaming session together!",
         "**Joanna** (D27:28): I just finished the intro and I decided to include this at the "
         "beginning.",
+        # a shell noun pointed at: which genre, which spot, another turn says
+        "**Tim** (D26:32): I'm a huge fan of this genre!",
+        "**John** (D25:8): I stumbled across this spot while hiking.",
+        "**John** (D8:20): I'm really proud to have this opportunity!",
+        "**Joanna** (D26:7): Yup, I still remember this story from when I was 10.",
+        "**Jon** (D1:16): I'm super keen to spread that intensity with other peeps.",
+        # "there" with no place named
+        "**John** (D27:2): By the way, have you been to Italy? I had a blast there last month.",
+        "**Tim** (D3:22): I've always wanted to try the seafood there.",
+        # why the speaker did what the sentence before told
+        "**Maria** (D14:10): I wanted to feel closer to a community and my faith.",
+        "**Nate** (D7:5): I wanted to stand out from the regular options.",
+        # whom, what: another turn showed
+        "**John** (D22:17): I see them at least once a week.",
+        "**Joanna** (D21:9): Gonna give it a go.",
     ],
 )
 def test_reactions_and_opinions_are_no_facts(text: str) -> None:
@@ -1042,3 +1077,33 @@ def test_when_an_event_is_told_in_the_next_message() -> None:
         _said("09:01:00", chat + "It's December 14 at 3pm.", 2),
     ]).candidates  # fmt: skip
     assert [c.fact for c in found] == ["Maya's piano recital is December 14, 2026 at 3pm."]
+
+
+@pytest.mark.parametrize(
+    ("part", "leans"),
+    [  # the part of a turn that would be a fact, in the speaker's words
+        ("I'm a huge fan of this genre!", True),
+        ("I'm really proud to have these opportunities.", True),
+        ("I want to bring that same magic to my home.", True),
+        ("I had a blast there last month.", True),
+        ("I wanted to capture everyone's unity and strength.", True),
+        ("Plus, I wanted a peaceful blue to show tranquility.", True),
+        ("I see them at least once a week.", True),
+        ("We'll give it a shot next year.", True),
+        # which it is, the part says
+        ("We played this game Catan.", False),
+        ("I love this genre called solarpunk.", False),
+        ("I'm reading this series about friendship.", False),
+        ("I found the same stuff as you.", False),
+        ("I made this bowl in my pottery class.", False),
+        ("There was a leak under the sink.", False),
+        ("I moved to Lisbon and love it there.", False),
+        ("My family is always there for me.", False),
+        ("I've always wanted to learn the cello.", False),
+        ("I wanted to get fit, so I joined a gym.", False),
+        ("I visit my parents and see them every month.", False),
+        ("I joined a gym this week, this time for real.", False),  # a time, no shell noun
+    ],
+)
+def test_what_a_turn_points_at_is_told_apart(part: str, leans: bool) -> None:
+    assert pointing.leans_on(part) is leans

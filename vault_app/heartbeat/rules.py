@@ -117,6 +117,7 @@ from vault_app.heartbeat import (
     dates,
     first_person,
     names,
+    pointing,
     readings,
     rulebook,
     subjects,
@@ -346,7 +347,7 @@ def _from_sentence(
     shown = said and turn is not None and turns.likes_what_was_shown(turn.text, sentence)
     if shown and category is Category.PREFERENCE:
         return []  # "That looks really good! I love the way the frosting turned out!"
-    if said and turns.shown_around(sentence):
+    if said and pointing.shown_around(sentence):
         return []  # "Planning a trip there", "I'll make it for my family": pointed at
     entity = _entity(entity, sentence, speaker, pats)
     # "I prefer window seats" with no one named as "I": about the person the notes speak
@@ -365,6 +366,8 @@ def _from_sentence(
     out = []
     told = turn is not None and turn.said
     for part, kind in _parts(sentence, category, entry.date, explicit=explicit, said=told):
+        if said and pointing.leans_on(part):
+            continue  # "I'm a huge fan of this genre": which, another turn said
         text = first_person.standalone(dates.resolve(part, entry.date), speaker)
         whose, mine = entity, about_user
         if part is not sentence and re.match(r"(?:I|I['’]m|I['’]ve)\b", part):

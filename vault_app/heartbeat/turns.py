@@ -28,8 +28,9 @@ A liking ("I love …", which the preference rule reads) must say what it likes 
 of what another turn showed ("I love seeing them soak up the sun", "I love how it shows
 the togetherness", "I love to!") is no fact (`points_around`).
 
-The rules (`rules`) apply `opening` and `disclosure` to a turn's sentences only; a note's
-sentence loses only an opinion, a reaction or a feeling after its fact, as before.
+The rules (`rules`) apply `opening` and `disclosure` to a turn's sentences only, and
+`pointing` besides (what a sentence only points at: "this genre", "I had a blast there");
+a note's sentence loses only an opinion, a reaction or a feeling after its fact, as before.
 
 What a turn hands the assistant to work on is no one's disclosure (`without_material`):
 after "Translate this to French:", "Fix the grammar please:", "Summarize this article for
@@ -87,34 +88,6 @@ _ADVISED = re.compile(
 _TELL_YOU = re.compile(
     r"^(?:I\s+)?(?:just\s+|really\s+)?(?:wanted|want|have|had|gotta|got)\s+to\s+"
     r"(?:tell|let)\s+(?:you|ya)(?:\s+know)?(?:\s+that)?,?\s+(?=(?:I|I['’]\w+|[Mm]y|[Ww]e)\s)",
-    re.IGNORECASE,
-)
-# what a turn points at instead of naming: a place ("a trip there", "volunteering here"),
-# a thing to be done ("make it for my family", "continue doing it"); a thing shown and
-# named ("Melanie made this bowl in her class") says enough to keep
-_SHOWN = re.compile(
-    r"\b(?:trip|go|going|goes|went|gone|move|moved|moving|stay|stayed|staying|visit|"
-    r"visited|visiting|head|headed|heading)\s+there\b"
-    r"|\b(?:make|making|try|trying|bake|baking|cook|cooking|bring|give|wear)\s+it\s+"
-    r"(?:for|with|to|at|on)\b"
-    r"|\bmade\s+it\s+(?:for|with|at|on)\b"  # not "made it to the finals": got there
-    # what goes on, or what one would set up, said in another turn: "Gonna continue doing
-    # it", "setting up something like this for my kids"
-    r"|\b(?:keep|keeps|kept|continue|continuing)\s+(?:doing|making)\s+(?:it|this|that)\b"
-    r"|\b(?:something|anything)\s+like\s+(?:this|that)\b(?!\s+(?!(?:for|with|to|soon)\b)[a-z])"
-    # where the speaker is, unsaid: "I started volunteering here" (not "here at the bank")
-    r"|\b(?:work|working|worked|volunteer|volunteering|volunteered|live|living|lived)"
-    r"\s+here\b(?!\s+(?:at|in|on)\b)"
-    r"|\b(?:take|takes|took|taking|bring|brings|brought)\s+(?:me|us|them|him|her)\s+there\b"
-    # a thing the other turn named, taken up: "escaping to that world", "tinkering with
-    # that recipe", "I decided to include this at the beginning"
-    r"|\b(?:to|with|from|about|of|on|into|for|at)\s+that\s+[a-z]+(?:\s+[a-z]+)?"
-    r"(?=\s*(?:[,.;!?]|\s-|$|and\b|but\b))"
-    r"|(?<=[a-z]\s)this\s+(?:at|in|on|for|with|from|into)\b"
-    # what it is, another turn said: "how to make this.", "stick around the people here.",
-    # "determined to make it work", "going to try making it tonight"
-    r"|\b(?:this|these|those|here)\W*$|\bmake\s+it\s+(?:work|happen)\b"
-    r"|\b(?:try|trying|tried)\s+(?:[a-z]+ing\s+)?it\b(?!['’])",
     re.IGNORECASE,
 )
 # a sentence that leaves its "I" out: the verbs it then opens with ("been" only before
@@ -202,40 +175,6 @@ _VAGUE = re.compile(
     r"(?:\s+(?:that|which)\s[^,;.!?-]{0,60})?"
     # "- pretty wild journey!": a word on it, not what it was ("- I gave a presentation")
     r"(?:\s+[-–—]\s+(?![^.!?]*\b(?:I|my|we|our|he|she|they)\b)[^.!?]{0,40})?\s*[.!]*$",
-    re.IGNORECASE,
-)
-# what a sentence takes from the turn before it, with no word of its own for it: a "one"
-# had or been ("I haven't had one in ages", "I've been one 'cause I lost my job"), "the
-# same" done ("I thought I should do the same"), a "this" then how long ("I've been
-# dreaming of this for a while now")
-_TAKES_BACK = re.compile(
-    r"\b(?:have|has|had|having|been|got|get|getting|want|wanted|bought|buy|need|needed|own"
-    r"|owned|make|made)\s+one(?=\s+(?:in|for|since|because|too|yet|now|already|and|but|so"
-    r"|before|either|again|ago|last\s+(?:week|month|year))\b|\s+['’]?cause\b|\s*[,;]|\W*$)"
-    r"|\b(?:do|did|does|doing|done|feel|felt|say|said|think|thought)\s+the\s+same"
-    r"(?:\s+(?:thing|way))?(?=\s*[,;]|\W*$)"
-    r"|\b(?:of|for|about|on|with|into|to)\s+(?:this|that|it)\s+(?:for|since)\s+(?:a\s+(?:long\s+)?"
-    r"while|ages|years|months|weeks|a\s+long\s+time|so\s+long|forever|some\s+time)\b",
-    re.IGNORECASE,
-)
-# what "one" or "the same" stands for, said before it in the sentence: "… a family for kids
-# who need one", "I want to live authentically and help others to do the same"
-_SAID_BEFORE = {
-    "one": re.compile(r"\b(?:a|an)\s+[a-z]", re.IGNORECASE),
-    "same": re.compile(r"\s(?:and|to)\s", re.IGNORECASE),
-}
-# what two do together, which the speaker's name alone cannot stand for ("We had a lot
-# in common and hit it off": not "Nate had a lot in common")
-_MUTUAL = re.compile(
-    r"^We(?:['’](?:ve|d))?\s+(?:\w+\s+)?(?:have|had)\s+(?:a\s+lot|so\s+much|lots|loads|tons"
-    r"|nothing|everything|plenty|much)\s+in\s+common\b"
-    r"|^We\s+(?:\w+\s+)?(?:hit\s+it\s+off|clicked|bonded|got\s+along|get\s+along)\b"
-    # who the others are, another turn says: "We were teammates for four years", "We hang
-    # out a lot", "We already planned a gaming session together"
-    r"|^We(?:\s+were|\s+are|['’]re)\s+(?:\w+\s+)?(?:teammates|classmates|roommates|friends"
-    r"|neighbou?rs|colleagues|partners)\b"
-    r"|^We\s+(?:\w+\s+)?(?:hang|hung|hanging)\s+out\b"
-    r"|^We\s+(?:\w+\s+)?planned\s+[^.!?]{0,40}\btogether\b",
     re.IGNORECASE,
 )
 _ME = re.compile(r"\b(?:me|myself)\b")  # an object "me": the one it does something to
@@ -419,19 +358,6 @@ def likes_what_was_shown(turn: str, sentence: str) -> bool:
     liking = _LIKING_THE.match(sentence)
     at = turn.find(sentence[:40]) if liking else -1
     return at > 0 and _SHOWN_TO_ME.search(turn, 0, at) is not None
-
-
-def shown_around(sentence: str) -> bool:
-    """Whether a turn's sentence names a place or a thing only by pointing at what the
-    turns around it said: "planning a trip there", "I'm going to make it for my family",
-    "I haven't had one in ages" (not "… a family for kids who need one"), "I thought I
-    should do the same"; or tells what two did together, which the speaker's name alone
-    cannot stand for ("We had a lot in common and hit it off")."""
-    back = _TAKES_BACK.search(sentence)
-    if back:  # "… a family for kids who need one", "… and help others to do the same"
-        said = _SAID_BEFORE.get(back.group().split()[-1].lower())
-        back = None if said and said.search(sentence, 0, back.start()) else back
-    return bool(_SHOWN.search(sentence) or back or _MUTUAL.search(sentence))
 
 
 def disclosure(sentence: str) -> bool:
