@@ -1090,6 +1090,11 @@ def test_when_an_event_is_told_in_the_next_message() -> None:
         ("Plus, I wanted a peaceful blue to show tranquility.", True),
         ("I see them at least once a week.", True),
         ("We'll give it a shot next year.", True),
+        ("I'm down to join the meeting and help out.", True),
+        ("I really like the idea and the acting.", True),
+        ("I'm trying to figure out how to pick the right ones.", True),
+        ("Iron Man is my top pick.", True),
+        ("I loved doing something similar with my siblings.", True),
         # which it is, the part says
         ("We played this game Catan.", False),
         ("I love this genre called solarpunk.", False),
@@ -1102,6 +1107,12 @@ def test_when_an_event_is_told_in_the_next_message() -> None:
         ("I've always wanted to learn the cello.", False),
         ("I wanted to get fit, so I joined a gym.", False),
         ("I visit my parents and see them every month.", False),
+        ("I watched a classic movie and the story was gripping.", False),  # the movie's
+        ("We raised funds at the event for the shelter.", False),
+        ("I love going to the events at the library.", False),
+        ("I love all dances, but contemporary is my top pick.", False),
+        ("My favorite character is Aragorn.", False),
+        ("I cooked something similar to paella.", False),
         ("I joined a gym this week, this time for real.", False),  # a time, no shell noun
     ],
 )

@@ -18,10 +18,15 @@ their name, so "them" is still someone else):
                    noun that only stands for what was said ("this genre", "that
                    opportunity", "this spot", a *shell noun*: its content is elsewhere),
                    unless something after it says what ("this game Catan", "this story
-                   about a turtle", "that trip to England"); "there" as a place no word
-                   of the part names ("I had a blast there", not "there was a leak", "my
-                   family is always there for me", "I moved to Lisbon and love it
-                   there"); a past wish with its act told elsewhere ("I wanted to capture
+                   about a turtle", "that trip to England"); the same with "the" when no
+                   thing before it in the part is what it is of ("I'm down to join the
+                   meeting", "I like the idea and the acting", "how to pick the right
+                   ones"; not "I watched a classic movie - the story was gripping", nor
+                   "the event at the library"); "something similar"; a favourite of a kind
+                   another turn named ("Iron Man is my top pick."); "there" as a place
+                   no word of the part names ("I had a blast there", not "there was a
+                   leak", "my family is always there for me", "I moved to Lisbon and
+                   love it there"); a past wish with its act told elsewhere ("I wanted to capture
                    everyone's unity", not "I've always wanted to learn the cello", nor "I
                    wanted to get fit, so I joined a gym"); "them" seen or met, no one
                    named before it ("I see them at least once a week"); "give it a go"
@@ -132,6 +137,28 @@ _THIS_SHELL = re.compile(
     r"|\s+(?:to|in|at|from|on|with|for)\s+(?:the\s+)?(?-i:[A-Z0-9])|\s+(?-i:[A-Z0-9])|\s*[\"“'‘(:])",
     re.IGNORECASE,
 )
+# the same with "the", of what a noun before it in the part cannot be ("I watched a
+# classic movie - the story was gripping" says whose story): "I'm down to join the
+# meeting", "I really like the idea and the acting", "how to pick the right ones"
+_THE_SHELL = re.compile(
+    r"\bthe\s+(?:(?:other|whole|very|right|first|last|final|big|main)\s+)*(?:genres?"
+    r"|opportunit(?:y|ies)|spots?|places?|stor(?:y|ies)|performances?|feelings?|ideas?|events?"
+    r"|experiences?|moments?|ones?|trips?|journeys?|meetings?|situation|difficult(?:y|ies)"
+    r"|plots?|acting)\b"
+    # what says which: "the event at the library", "the idea that…", "the one who…"
+    r"(?!\s*(?:,\s*)?(?:called|named|titled|about|of|as|featuring|where|which|who|that|when|I"
+    r"|we|to|for|in|at|on|from|with|by)\b|\s+(?-i:[A-Z0-9])|\s*[\"“'‘(:])",
+    re.IGNORECASE,
+)
+_A_THING = re.compile(r"\b(?:a|an)\s+[a-z]", re.IGNORECASE)  # what "the story" may be of
+# what the speaker likes best, of a kind another turn named: "Iron Man is my top pick."
+# (not "I love all dances, but contemporary is my top pick")
+_PICK_ALONE = re.compile(
+    r"^[A-Z][^,;:!?]{0,40}?\s+is\s+(?:my|our)\s+(?:(?:all-time|absolute)\s+)?"
+    r"(?:top\s+pick|fav(?:ou)?rite|fave)\W*$"
+)
+# "I loved doing something similar": similar to what, the other turn said
+_SIMILAR = re.compile(r"\bsomething\s+similar\b(?!\s+(?:to|as)\b)", re.IGNORECASE)
 # "there" as a place: not "there is/was…" (what exists), "be there for" (support), "out
 # there", nor after the place itself ("I moved to Lisbon and love it there")
 _THERE = re.compile(
@@ -167,11 +194,17 @@ _THEM = re.compile(
 def leans_on(part: str) -> bool:
     """Whether the part of a turn's sentence that would be a fact points at what another
     sentence or turn said (see the module's docstring): a demonstrative shell noun with
-    nothing after it saying which, "there" as an unnamed place, a past wish whose act is
-    told elsewhere, "them" right after the verb, "give it a go"."""
+    nothing after it saying which (or "the" one, with no thing before it that it is of),
+    "something similar", a favourite with no kind, "there" as an unnamed place, a past
+    wish whose act is told elsewhere, "them" right after the verb, "give it a go"."""
     if _WANTED.match(part) or _THEM.match(part):
         return True
-    if _THIS_SHELL.search(part) or _GO_AT_IT.search(part):
+    if _THIS_SHELL.search(part) or _GO_AT_IT.search(part) or _SIMILAR.search(part):
+        return True
+    if _PICK_ALONE.match(part):
+        return True
+    the = _THE_SHELL.search(part)
+    if the and not _A_THING.search(part, 0, the.start()):
         return True
     return any(
         not (
