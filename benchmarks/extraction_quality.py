@@ -379,7 +379,7 @@ def locomo_report(data: Path | None, show: bool) -> int:
 JUDGED = ROOT / "benchmarks" / "data" / "locomo" / "judged.jsonl"
 # the samples drawn and judged blind since the rules last changed, pooled into one figure
 # (empty it when the rules change: a sample read to mend them is no longer blind)
-BLIND_NOW: tuple[str, ...] = ()
+BLIND_NOW: tuple[str, ...] = ("H",)
 
 
 def fact_key(fact: str) -> str:
