@@ -512,6 +512,13 @@ def test_sentences_of_household_words_never_fail(words: list[str]) -> None:
          "Joanna just joined a writers group."),
         ("**Jon** (D1:1): Just wanted to let you know that my studio finally opened last week.",
          "Jon's studio finally opened in the week of 2026-11-09."),
+        # …before what is told of someone else, or of a thing
+        ("User: I just wanted to say the boiler was serviced on Monday.",
+         "The boiler was serviced on 2026-11-16."),
+        ("**Maya**: I wanted to remind you that Leo's recital is on May 3.",
+         "Leo's recital is on May 3, 2027."),
+        ("User: I wanted to say that my mom's birthday is June 4.",
+         "The user's mom's birthday is June 4."),
         # a place named after "here", and "made it to" (got there), say enough
         ("**Jon** (D1:1): I've been working here at the bank for six years now.",
          "Jon has been working here at the bank for six years now."),
@@ -570,6 +577,8 @@ def test_a_turn_is_read_as_its_speaker_says_it(text: str, fact: str) -> None:
         "**Tim** (D6:2): I get how life can be busy.",
         "**John** (D13:4): I'd say I did pretty well at the tournament.",
         "**Maria** (D29:1): I just wanted to check in.",
+        "User: I just wanted to say thanks for the help.",
+        "User: I wanted to tell you how much I love the garden.",
         # what "it", "this" or "here" is, another turn or sentence says
         "**Caroline** (D4:5): A friend made it for my 18th birthday ten years ago.",
         "**Maria** (D20:13): Gonna continue doing it - it's my way of spreading kindness.",

@@ -84,10 +84,14 @@ _ADVISED = re.compile(
     re.IGNORECASE,
 )
 # a lead that says it is news for the other: "I wanted to tell ya I just joined a
-# writers group", "Just wanted to let you know that I got the job"
+# writers group", "Just wanted to let you know that I got the job", "I just wanted to say
+# the boiler was serviced on Monday", "I wanted to remind you that Leo's recital is on
+# May 3" (then what it tells, opening with whom or what it is about: not "I wanted to
+# say thanks", "I wanted to tell you how much…")
 _TELL_YOU = re.compile(
     r"^(?:I\s+)?(?:just\s+|really\s+)?(?:wanted|want|have|had|gotta|got)\s+to\s+"
-    r"(?:tell|let)\s+(?:you|ya)(?:\s+know)?(?:\s+that)?,?\s+(?=(?:I|I['’]\w+|[Mm]y|[Ww]e)\s)",
+    r"(?:(?:tell|let|remind)\s+(?:you|ya)(?:\s+know)?|say|mention)(?:\s+that)?,?\s+"
+    r"(?=(?:I|I['’]\w+|my|we|our|the|his|her|their|(?-i:[A-Z][a-z]+['’]s))\s)",
     re.IGNORECASE,
 )
 # a sentence that leaves its "I" out: the verbs it then opens with ("been" only before
@@ -285,7 +289,8 @@ def _after_lead(sentence: str, pats: rulebook.Patterns) -> str:
     "Something awesome happened - I'm writing articles…", "Gina, you won't believe it -
     I got mentored…" read from the "I"; what the other advised goes ("I took your
     recommendation and watched …": "I watched …"), and so does saying it is news for them
-    ("I wanted to tell ya I just joined a writers group": "I just joined …")."""
+    ("I wanted to tell ya I just joined a writers group": "I just joined …"; "I just wanted
+    to say the boiler was serviced on Monday": "The boiler was serviced …")."""
     advised = _ADVISED.match(sentence)  # "I took your recommendation and watched …"
     if advised:
         return "I " + sentence[advised.end() :]
