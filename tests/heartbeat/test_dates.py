@@ -100,6 +100,18 @@ ON = dt.date(2026, 11, 20)  # a Friday
         ("Booked the plumber for Tuesday.", "Booked the plumber for 2026-11-24."),
         ("The table is reserved for Friday.", "The table is reserved for 2026-11-27."),
         ("The appointment got moved to Monday.", "The appointment got moved to 2026-11-23."),
+        # a thing moved to a weekday, by whoever moved it; a bare "to Friday" is no day
+        (
+            "The dentist moved my appointment to Friday.",
+            "The dentist moved my appointment to 2026-11-27.",
+        ),
+        (
+            "They pushed the meeting back to Monday at 3pm.",
+            "They pushed the meeting back to 2026-11-23 at 3pm.",
+        ),
+        ("The shop is open Monday to Friday.", "The shop is open Monday to Friday."),
+        ("We went to Friday prayers.", "We went to Friday prayers."),
+        ("I look forward to Sunday.", "I look forward to Sunday."),
         (
             "We went to the vet on Monday, and it rained.",
             "We went to the vet on 2026-11-16, and it rained.",

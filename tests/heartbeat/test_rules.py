@@ -519,6 +519,13 @@ def test_sentences_of_household_words_never_fail(words: list[str]) -> None:
          "Leo's recital is on May 3, 2027."),
         ("User: I wanted to say that my mom's birthday is June 4.",
          "The user's mom's birthday is June 4."),
+        # a date of someone's moved by another: whose it is, and the day it moved to
+        ("User: The dentist moved my appointment to Friday.",
+         "The dentist moved the user's appointment to 2026-11-27."),
+        ("User: Dr. Patel rescheduled Leo's checkup for March 3.",
+         "Dr. Patel rescheduled Leo's checkup for March 3, 2027."),
+        ("**Maya**: Coach Dan pushed our practice back to Wednesday.",
+         "Coach Dan pushed Maya's practice back to 2026-11-25."),
         # a place named after "here", and "made it to" (got there), say enough
         ("**Jon** (D1:1): I've been working here at the bank for six years now.",
          "Jon has been working here at the bank for six years now."),

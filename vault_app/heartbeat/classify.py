@@ -44,6 +44,16 @@ _DOES_ROUTINE = re.compile(
     r"^" + rulebook.NAME + r"\s+does\s+(?:the|our|my|his|her|their)\s+[^.!?]{2,60}?\s+"
     r"(?:every|each|once\s+a|twice\s+a|weekly|monthly|yearly|annually|on\s+[A-Z][a-z]+days)\b"
 )
+# a date of the calendar moved by someone else: "The dentist moved my appointment to
+# Friday", "Dr. Patel rescheduled Leo's checkup for March 3" (whose it is: the possessive)
+_RESCHEDULED = re.compile(
+    r"\b(?:moved|rescheduled|pushed|bumped|postponed|shifted)\s+(?:back\s+)?"
+    r"(?P<pos>my|our|the|his|her|their|" + rulebook.NAME + r"['’]s)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:appointment|meeting|conference|visit|pickup|delivery|class|lesson|session|practice"
+    r"|party|dinner|call|interview|surgery|check-?up|exam|recital|inspection|service|flight"
+    r"|reservation|booking|playdate|rehearsal|game|match)s?\s+(?:back\s+)?(?:to|until|till"
+    r"|for)\s+\S"
+)
 _PERSON = {"my": "I", "our": "We"}  # a possessive's person, as `_entity` reads it
 # a liking's verb in its plain form, which one named person never takes ("Maya likes"): after
 # a single capitalised word it is no verb of theirs ("Almost like taking us back in time"),
@@ -79,6 +89,11 @@ def category_of(sentence: str, on: dt.date) -> tuple[Category, str | None] | Non
         return Category.MILESTONE, subject  # "Greenleaf will aerate the lawn next Tuesday"
     if dated and pats.deadline.search(sentence) and (subject or pats.thing.match(sentence)):
         return Category.MILESTONE, subject  # "Priya needs the 1099s by January 31"
+    moved = _RESCHEDULED.search(sentence)
+    if moved:  # "The dentist moved my appointment to Friday": the user's appointment
+        whose = moved.group("pos")
+        owner = _PERSON.get(whose.lower()) or (whose[:-2] if whose[-2:-1] in "'’" else None)
+        return Category.MILESTONE, owner or subject
     lapses = _LAPSES.match(sentence)  # "TSA PreCheck for Jordan expires in March 2027"
     month = not dated and (subject or lapses) and pats.in_month.search(sentence)
     if lapses and lapses["whose"] and subjects.is_name(lapses["whose"], pats):

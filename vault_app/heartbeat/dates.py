@@ -8,7 +8,7 @@ place, against `on` (the entry's date), and leaves the rest of the text alone:
     the day before yesterday / the day after tomorrow       -> "on 2026-11-18"
     last / next / this / on <weekday>                       -> "on 2026-11-13"
     (on) <weekday> morning|afternoon|evening|night          -> "on the night of 2026-11-13"
-    for <weekday>, moved to <weekday> (the one to come)     -> "for 2026-11-24"
+    for <weekday>, moved (…) to <weekday> (the one to come) -> "for 2026-11-24"
     in N days|weeks, N days|weeks ago, a week ago           -> "on 2026-12-04"
     a few | a couple of days|weeks|months ago, in a few …   -> "a few weeks before 2026-11-20"
     about | nearly | over … N days|weeks|months|years ago   -> "about a year before 2026-11-20"
@@ -94,8 +94,9 @@ _RELATIVE = re.compile(
     + r")"
     + _HABIT
     + r"(?:\s+(?P<part2>morning|afternoon|evening|night)\b(?!s))?"
-    + r"|(?:(?<=\bfor\s)|(?<=\bmoved\sto\s)|(?<=\bpushed\sto\s)|(?<=\bchanged\sto\s)"
-    r"|(?<=\brescheduled\sto\s)|(?<=\bpostponed\sto\s))(?P<wd4>"  # "booked for Tuesday"
+    # the day one is booked for or something is moved to ("booked for Tuesday", "moved my
+    # appointment to Friday"; not "open Monday to Friday", a span of every week)
+    + r"|(?:(?<=\bfor\s)|(?<=\bto\s)(?<!day\sto\s)(?<!days\sto\s))(?P<wd4>"
     + _WD
     + r")"
     + _HABIT
@@ -340,7 +341,18 @@ def _holiday_side(key: str, on: dt.date, *, back: bool, strict: bool) -> dt.date
 # -- relative phrases ----------------------------------------------------------------------
 
 
+# what moves a thing of the calendar to a weekday: "moved my appointment to Friday" (a
+# bare "to Friday" is no day: "I went to Friday prayers", "I look forward to Friday")
+_MOVED_TO = re.compile(
+    r"\b(?:moved|moving|moves|rescheduled|pushed|postponed|bumped|shifted|changed|switched)\b",
+    re.IGNORECASE,
+)
+
+
 def _rewrite(match: re.Match[str], text: str, on: dt.date) -> str:
+    moved = match["wd4"] and text.endswith(("to ", "To "), 0, match.start())
+    if moved and not _MOVED_TO.search(tense.sentence_around(text, match.start(), match.end())):
+        return match.group(0)
     when = _interpret(match, text, on)
     if when is None:
         return match.group(0)
