@@ -26,10 +26,11 @@ their name, so "them" is still someone else):
                    another turn named ("Iron Man is my top pick."); "there" as a place
                    no word of the part names ("I had a blast there", not "there was a
                    leak", "my family is always there for me", "I moved to Lisbon and
-                   love it there"); a past wish with its act told elsewhere ("I wanted to capture
-                   everyone's unity", not "I've always wanted to learn the cello", nor "I
-                   wanted to get fit, so I joined a gym"); "them" seen or met, no one
-                   named before it ("I see them at least once a week"); "give it a go"
+                   love it there"); a past wish with its act told elsewhere ("I wanted
+                   to capture everyone's unity", not "I've always wanted to learn the
+                   cello", nor "I wanted to get fit, so I joined a gym"); "them" seen or
+                   met, no one named before it ("I see them at least once a week");
+                   "give it a go"
 
 A demonstrative before a thing that says what it is ("Melanie made this bowl in her
 class", "I took this photo at Whispering Falls") is a fact: the bowl is named.
@@ -197,18 +198,17 @@ def leans_on(part: str) -> bool:
     nothing after it saying which (or "the" one, with no thing before it that it is of),
     "something similar", a favourite with no kind, "there" as an unnamed place, a past
     wish whose act is told elsewhere, "them" right after the verb, "give it a go"."""
-    if _WANTED.match(part) or _THEM.match(part):
+    if any(p.match(part) for p in (_WANTED, _THEM, _PICK_ALONE)):
         return True
-    if _THIS_SHELL.search(part) or _GO_AT_IT.search(part) or _SIMILAR.search(part):
-        return True
-    if _PICK_ALONE.match(part):
+    if any(p.search(part) for p in (_THIS_SHELL, _GO_AT_IT, _SIMILAR)):
         return True
     the = _THE_SHELL.search(part)
     if the and not _A_THING.search(part, 0, the.start()):
-        return True
-    return any(
-        not (
-            _BE_THERE.search(part, 0, there.start()) or _PLACE_BEFORE.search(part, 0, there.start())
-        )
-        for there in _THERE.finditer(part)
-    )
+        return True  # "join the meeting" (not "I watched a classic movie - the story …")
+    return any(not _there_named(part, there.start()) for there in _THERE.finditer(part))
+
+
+def _there_named(part: str, at: int) -> bool:
+    """Whether the "there" at `at` is no unnamed place: "be there for" someone, "out
+    there", or a place the part named before it ("moved to Lisbon and love it there")."""
+    return bool(_BE_THERE.search(part, 0, at) or _PLACE_BEFORE.search(part, 0, at))
